@@ -1,0 +1,56 @@
+"""OR-tools CP-SAT. Not incremental: after lazy cuts the grown model is solved again."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from typing import Any
+
+from bench.backends import Backend, Outcome, Session, SolveOptions, Status, backend
+from bench.models import CpsatModel, Model
+
+
+@backend
+class Cpsat(Backend):
+    name = "cpsat"
+    kinds = ("cpsat",)
+    package = "ortools"
+    modules = ("ortools.sat.python.cp_model",)
+    description = "OR-tools CP-SAT (num_workers and random_seed fixed)"
+
+    def available(self) -> str | None:
+        return None if importlib.util.find_spec("ortools") else "ortools is not installed"
+
+    def start(self, model: Model, options: SolveOptions) -> Session:
+        assert isinstance(model, CpsatModel)
+        return CpsatSession(model, options)
+
+
+class CpsatSession(Session):
+    def __init__(self, model: CpsatModel, options: SolveOptions) -> None:
+        self.model = model
+        self.options = options
+
+    def solve(self, time_limit: float) -> Outcome:
+        from ortools.sat.python import cp_model
+
+        t0 = time.perf_counter()
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.options.threads
+        solver.parameters.random_seed = self.options.seed
+        solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        code = solver.solve(self.model.model)
+        wall = time.perf_counter() - t0
+        if code == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT: invalid model: {self.model.model.Validate()}")
+        status: Status = {
+            cp_model.OPTIMAL: "optimal",
+            cp_model.FEASIBLE: "feasible",
+            cp_model.INFEASIBLE: "infeasible",
+        }.get(code, "timeout")
+
+        def value(var: Any) -> float:
+            return float(solver.value(var))
+
+        found = status in ("optimal", "feasible")
+        return Outcome(status, value if found else None, float(solver.wall_time), wall)

@@ -1,0 +1,145 @@
+"""python-sat solvers. Incremental ones keep the solver alive and receive only new clauses."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from typing import Any, ClassVar
+
+from bench.backends import Backend, Outcome, Session, SolveOptions, backend
+from bench.models import Model, ModelKind, SatModel
+
+
+class SatBackend(Backend):
+    kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
+    package = "python-sat"
+    modules = ("pysat.solvers", "pysat.card")
+    pysat_name: ClassVar[str]
+    solver_version: ClassVar[str]
+    #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
+    #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
+    interruptible: ClassVar[bool] = True
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("pysat") is None:
+            return "python-sat is not installed"
+        from pysat.solvers import SolverNames
+
+        if not hasattr(SolverNames, self.pysat_name):
+            return f"this python-sat build has no {self.pysat_name}"
+        return None
+
+    def version(self) -> str:
+        return f"{self.solver_version} (python-sat {super().version()})"
+
+    def start(self, model: Model, options: SolveOptions) -> Session:
+        assert isinstance(model, SatModel)
+        return SatSession(self, model)
+
+
+class SatSession(Session):
+    def __init__(self, backend: SatBackend, model: SatModel) -> None:
+        self.backend = backend
+        self.model = model
+        self.solver: Any = None
+        self.fed = 0  # clauses of model.clauses already given to the live solver
+
+    def _solver(self) -> Any:
+        from pysat.solvers import Solver
+
+        if self.solver is not None and not self.backend.incremental:
+            self.solver.delete()
+            self.solver = None
+        if self.solver is None:
+            self.solver = Solver(name=self.backend.pysat_name, use_timer=True)
+            self.fed = 0
+        for clause in self.model.clauses[self.fed:]:
+            self.solver.add_clause(clause)
+        self.fed = len(self.model.clauses)
+        return self.solver
+
+    def solve(self, time_limit: float) -> Outcome:
+        t0 = time.perf_counter()
+        solver = self._solver()
+        if self.backend.interruptible:
+            timer = threading.Timer(max(time_limit, 0.0), solver.interrupt)
+            timer.start()
+            try:
+                sat = solver.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+            solver.clear_interrupt()
+        else:
+            sat = solver.solve()
+        wall = time.perf_counter() - t0
+        own = float(solver.time())
+        if sat is None:
+            return Outcome("timeout", None, own, wall)
+        if not sat:
+            return Outcome("infeasible", None, own, wall)
+        assignment = solver.get_model()
+        truth = [False] * (len(assignment) + 1)
+        for lit in assignment:
+            if lit > 0:
+                truth[lit] = True
+
+        def value(lit: int) -> float:
+            v = abs(lit)
+            on = v < len(truth) and truth[v]
+            return float(on if lit > 0 else not on)
+
+        return Outcome("optimal", value, own, wall)
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+
+@backend
+class Cadical195(SatBackend):
+    name = "cadical195"
+    pysat_name = "cadical195"
+    solver_version = "CaDiCaL 1.9.5"
+    incremental = True
+    interruptible = False
+    description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
+
+
+@backend
+class Glucose4(SatBackend):
+    name = "glucose4"
+    pysat_name = "glucose4"
+    solver_version = "Glucose 4.1"
+    incremental = True
+    description = "Glucose 4.1 (incremental)"
+
+
+@backend
+class Kissat404(SatBackend):
+    name = "kissat404"
+    pysat_name = "kissat404"
+    solver_version = "Kissat 4.0.4"
+    incremental = False
+    interruptible = False
+    description = "Kissat 4.0.4 (not incremental: lazy loops rebuild it; hard limit only)"
+
+
+@backend
+class Minisat22(SatBackend):
+    name = "minisat22"
+    pysat_name = "minisat22"
+    solver_version = "MiniSat 2.2"
+    incremental = True
+    description = "MiniSat 2.2 (incremental)"
+
+
+@backend
+class Lingeling(SatBackend):
+    name = "lingeling"
+    pysat_name = "lingeling"
+    solver_version = "Lingeling bbc"
+    incremental = True
+    interruptible = False
+    description = "Lingeling (incremental; no in-process time limit, the hard limit applies)"

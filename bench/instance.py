@@ -1,0 +1,157 @@
+"""Instance files: the fixed interchange format of ../shared/instance-format.md.
+
+An instance file is a header of ``key: value`` lines (``puzzle`` required, ``#`` lines are
+comments), one blank line, then the grid: one line per row, cells separated by single spaces.
+Reading never raises anything but :class:`InstanceError`, whose message names the file, the
+line and the problem on one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Cell = Any  # a puzzle's parsed token: None for an empty cell, else an int or a short str
+Grid = tuple[tuple[Cell, ...], ...]
+
+
+class InstanceError(Exception):
+    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``."""
+
+    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One puzzle instance: its header, the parsed grid, and where each grid row was read."""
+
+    puzzle: str
+    path: str
+    header: dict[str, str]
+    grid: Grid
+    grid_first_line: int = 0  # file line number (1-based) of grid row 0, for error messages
+    name: str = field(default="")
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    def line_of_row(self, r: int) -> int:
+        return self.grid_first_line + r
+
+    def clues(self) -> list[tuple[int, int, Cell]]:
+        """Every non-empty cell as ``(row, col, value)``, in reading order."""
+        return [
+            (r, c, v) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None
+        ]
+
+
+def read_instance(path: str | Path) -> Instance:
+    """Read and validate an instance file; raise :class:`InstanceError` on any problem."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InstanceError(p, None, "no such file") from None
+    except IsADirectoryError:
+        raise InstanceError(p, None, "is a directory, not an instance file") from None
+    except OSError as e:
+        raise InstanceError(p, None, f"cannot read: {e.strerror}") from None
+    return parse_instance(data, p)
+
+
+def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance:
+    from bench.puzzles import get_puzzle  # late import: puzzles import this module
+
+    if isinstance(data, bytes):
+        if not data.strip():
+            raise InstanceError(path, None, "empty file")
+        if b"\x00" in data:
+            raise InstanceError(path, None, "binary file (contains NUL bytes), not an instance")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InstanceError(path, None, f"not UTF-8 text (byte {e.start})") from None
+    else:
+        text = data
+    if not text.strip():
+        raise InstanceError(path, None, "empty file")
+    lines = text.splitlines()
+
+    header: dict[str, str] = {}
+    i = 0
+    while i < len(lines) and lines[i].strip():
+        line = lines[i].strip()
+        if not line.startswith("#"):
+            key, sep, value = line.partition(":")
+            if not sep or not key.strip() or " " in key.strip():
+                raise InstanceError(path, i + 1, f"expected 'key: value' header line, got {line!r}")
+            header[key.strip()] = value.strip()
+        i += 1
+    if "puzzle" not in header:
+        raise InstanceError(path, 1, "missing 'puzzle:' header line")
+    try:
+        puzzle = get_puzzle(header["puzzle"])
+    except KeyError:
+        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    first = i + 1
+    rows: list[tuple[Cell, ...]] = []
+    for j in range(i, len(lines)):
+        raw = lines[j]
+        if not raw.strip():
+            if any(rest.strip() for rest in lines[j:]):
+                raise InstanceError(path, j + 1, "blank line inside the grid")
+            break
+        tokens = raw.strip().split()
+        row = []
+        for c, tok in enumerate(tokens):
+            try:
+                row.append(puzzle.parse_token(tok))
+            except ValueError as e:
+                raise InstanceError(path, j + 1, f"column {c}: {e}") from None
+        if rows and len(row) != len(rows[0]):
+            raise InstanceError(
+                path, j + 1, f"ragged grid: row has {len(row)} cells, row 0 has {len(rows[0])}"
+            )
+        rows.append(tuple(row))
+    if not rows:
+        raise InstanceError(path, len(lines), "no grid after the header")
+
+    inst = Instance(
+        puzzle=puzzle.name,
+        path=str(path),
+        header=header,
+        grid=tuple(rows),
+        grid_first_line=first,
+        name=Path(str(path)).stem,
+    )
+    for r, problem in puzzle.validate(inst):
+        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
+    return inst
+
+
+def format_instance(inst: Instance) -> str:
+    """Write an instance back in the interchange format (header order kept)."""
+    from bench.puzzles import get_puzzle
+
+    puzzle = get_puzzle(inst.puzzle)
+    head = [f"puzzle: {inst.puzzle}"] + [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
+    body = [" ".join(puzzle.format_token(v) for v in row) for row in inst.grid]
+    return "\n".join([*head, "", *body]) + "\n"

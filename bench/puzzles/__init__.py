@@ -1,0 +1,98 @@
+"""Puzzle rules: one module per puzzle (token parsing, validation, checker, rendering).
+
+Each module defines a :class:`Puzzle` subclass and registers it with :func:`register_puzzle`.
+Formulations never re-implement these rules; the harness checks every returned grid here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from bench.instance import Cell, Instance
+
+SolutionGrid = list[list[Any]]
+
+
+class Puzzle:
+    """The rules of one puzzle. Subclasses override the token and rule methods."""
+
+    name: ClassVar[str]
+    #: JSON cell values a solution grid may hold (for documentation and solution parsing)
+    solution_cells: ClassVar[str] = ""
+
+    def parse_token(self, tok: str) -> Cell:
+        """One instance-grid token to its value (None for an empty cell); ValueError if illegal."""
+        raise NotImplementedError
+
+    def format_token(self, value: Cell) -> str:
+        return "." if value is None else str(value)
+
+    def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
+        """Problems that make the instance malformed, as ``(grid row or None, message)``."""
+        return ()
+
+    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """Every rule the solution grid breaks (empty list: the grid is a valid solution)."""
+        raise NotImplementedError
+
+    def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
+        """A plain-text picture of the instance, or of the solution when one is given."""
+        raise NotImplementedError
+
+    def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        if not isinstance(grid, list) or len(grid) != inst.rows:
+            return [f"grid has {len(grid) if isinstance(grid, list) else '?'} rows, "
+                    f"expected {inst.rows}"]
+        bad = [r for r, row in enumerate(grid) if not isinstance(row, list) or len(row) != inst.cols]
+        return [f"row {r} does not have {inst.cols} cells" for r in bad]
+
+
+_PUZZLES: dict[str, Puzzle] = {}
+
+
+def register_puzzle(cls: type[Puzzle]) -> type[Puzzle]:
+    _PUZZLES[cls.name] = cls()
+    return cls
+
+
+def get_puzzle(name: str) -> Puzzle:
+    """The rules of a puzzle by name; KeyError if unknown."""
+    _load()
+    return _PUZZLES[name]
+
+
+def puzzle_names() -> list[str]:
+    _load()
+    return sorted(_PUZZLES)
+
+
+def _load() -> None:
+    if _PUZZLES:
+        return
+    import importlib
+    import pkgutil
+
+    for mod in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{mod.name}")
+
+
+def neighbours(r: int, c: int, rows: int, cols: int) -> Iterable[tuple[int, int]]:
+    """The 4-neighbours of (r, c) inside a rows x cols grid."""
+    if r > 0:
+        yield r - 1, c
+    if r + 1 < rows:
+        yield r + 1, c
+    if c > 0:
+        yield r, c - 1
+    if c + 1 < cols:
+        yield r, c + 1
+
+
+def parse_positive_int(tok: str, what: str = "clue") -> int:
+    if not tok.isdigit():
+        raise ValueError(f"illegal token {tok!r} (expected '.' or a positive integer {what})")
+    v = int(tok)
+    if v < 1:
+        raise ValueError(f"illegal {what} {tok!r}: must be at least 1")
+    return v

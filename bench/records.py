@@ -1,0 +1,76 @@
+"""Small typed records: a task to run and the result row it produces."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
+STATUSES: tuple[TaskStatus, ...] = ("solved", "infeasible", "timeout", "memout", "error", "wrong")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One (instance, formulation variant, solver) run."""
+
+    instance: str  # path of the instance file
+    formulation: str  # label, e.g. "sat-cover[card=ladder]"
+    solver: str
+    time_limit: float = 60.0
+    memory_limit_mb: int = 4096
+    seed: int = 0
+    threads: int = 1
+
+    @property
+    def key(self) -> str:
+        """Identity in a journal: a resumed run skips tasks whose key is already there."""
+        return f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Task:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+@dataclass
+class Result:
+    """What one task produced; one row of the results table."""
+
+    key: str
+    puzzle: str
+    instance: str  # instance name (file stem)
+    instance_path: str
+    rows: int
+    cols: int
+    formulation: str  # variant label
+    kind: str
+    solver: str
+    solver_version: str
+    status: TaskStatus
+    message: str = ""
+    build_s: float | None = None  # model construction
+    solve_s: float | None = None  # backend calls (incl. translation, child processes) + separation
+    solver_s: float | None = None  # the solver's own reported time, summed over iterations
+    wall_s: float | None = None  # whole task process, measured from outside
+    peak_rss_mb: float | None = None  # whole process tree (worker + solver children)
+    rss_method: str = ""
+    variables: int | None = None
+    constraints: int | None = None  # rows, CP-SAT constraints, or clauses
+    iterations: int | None = None  # solver calls (lazy loops > 1)
+    exact: bool | None = None
+    checked: bool | None = None  # the returned grid passed the puzzle's rule checker
+    seed: int = 0
+    threads: int = 1
+    time_limit: float = 0.0
+    grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Result:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})

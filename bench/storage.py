@@ -1,0 +1,106 @@
+"""Run folders: an append-only JSON-lines journal, the consolidated Parquet table, the environment.
+
+A run folder holds ``journal.jsonl`` (one result per line, flushed and fsynced as each task
+finishes, so an interrupted run loses nothing and a re-run resumes), ``results.parquet``
+(the consolidated table, readable with ``pandas.read_parquet``) and ``environment.json``
+(one record per invocation that wrote to the folder).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bench.records import Result
+
+log = logging.getLogger(__name__)
+
+JOURNAL = "journal.jsonl"
+TABLE = "results.parquet"
+ENVIRONMENT = "environment.json"
+
+
+class Journal:
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / JOURNAL
+
+    def append(self, res: Result) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(res.to_dict(), ensure_ascii=False)
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def results(self) -> list[Result]:
+        """Every complete line; a line cut short by a crash mid-write is skipped with a warning."""
+        if not self.path.exists():
+            return []
+        out: list[Result] = []
+        for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(Result.from_dict(json.loads(line)))
+            except (json.JSONDecodeError, TypeError) as e:
+                log.warning("%s:%d: skipping unreadable journal line (%s)", self.path, n, e)
+        return out
+
+    def keys(self) -> set[str]:
+        return {r.key for r in self.results()}
+
+
+def results_frame(results: list[Result]) -> pd.DataFrame:
+    rows = []
+    for r in results:
+        d = r.to_dict()
+        d["grid"] = json.dumps(d["grid"], ensure_ascii=False) if d["grid"] is not None else None
+        rows.append(d)
+    columns = list(Result.__dataclass_fields__)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def consolidate(folder: str | Path) -> Path:
+    """Write ``results.parquet`` from the journal (the latest result per task key wins)."""
+    folder = Path(folder)
+    latest: dict[str, Result] = {}
+    for r in Journal(folder).results():
+        latest[r.key] = r
+    df = results_frame(list(latest.values()))
+    path = folder / TABLE
+    df.to_parquet(path, index=False)
+    return path
+
+
+def load_results(folder: str | Path) -> pd.DataFrame:
+    """The run's table: the Parquet file if present and current, else straight from the journal."""
+    folder = Path(folder)
+    table, journal = folder / TABLE, folder / JOURNAL
+    if table.exists() and (not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime):
+        return pd.read_parquet(table)
+    if not journal.exists():
+        raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
+    latest: dict[str, Result] = {}
+    for r in Journal(folder).results():
+        latest[r.key] = r
+    return results_frame(list(latest.values()))
+
+
+def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / ENVIRONMENT
+    records = json.loads(path.read_text()) if path.exists() else []
+    records.append(env)
+    path.write_text(json.dumps(records, indent=2) + "\n")
+
+
+def load_environment(folder: str | Path) -> list[dict[str, Any]]:
+    path = Path(folder) / ENVIRONMENT
+    return json.loads(path.read_text()) if path.exists() else []

@@ -1,0 +1,57 @@
+"""The task process: ``python -m bench.worker TASK_JSON RESULT_PATH``.
+
+Writes the result (and partial results while running) to RESULT_PATH as JSON, atomically, so
+the runner keeps whatever was reached when it has to kill this process.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import sys
+import traceback
+from pathlib import Path
+
+from bench.records import Result, Task
+
+
+def write_atomic(path: Path, data: dict[str, object]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def children_maxrss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    task = Task.from_dict(json.loads(argv[0]))
+    out = Path(argv[1])
+
+    last: list[Result] = []
+
+    def report(res: Result) -> None:
+        last[:] = [res]
+        write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children_maxrss_mb()})
+
+    from bench.execute import base_result, execute
+
+    try:
+        res = execute(task, progress=report)
+    except MemoryError:
+        res = last[0] if last else base_result(task, None, "memout")
+        res.status, res.message = "memout", "MemoryError inside the task process"
+    except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
+        traceback.print_exc()
+        res = last[0] if last else base_result(task, None, "error")
+        res.status, res.message = "error", f"{type(e).__name__}: {e}".splitlines()[0]
+    report(res)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
