@@ -5,11 +5,12 @@ cannot be interrupted are still stopped. Peak memory is the larger of
 
 * the sampled sum of RSS over the process tree (the worker and every descendant, such as
   glpsol or cbc), polled every ``poll_s``;
-* the kernel's high-water marks: the worker's own ``ru_maxrss`` (from ``wait4``) and its
-  waited-for children's ``ru_maxrss``, which the worker reports itself.
+* the kernel's high-water mark ``ru_maxrss`` from ``wait4``: the largest peak of any single
+  process in the tree (Linux folds the peaks of waited-for descendants into it).
 
-Sampling alone misses spikes shorter than the poll interval; the kernel marks alone miss
-concurrency between parent and child. Together they bound the peak from both sides.
+Sampling alone misses spikes shorter than the poll interval; the kernel mark alone misses
+parent and child being large at the same time. Together they bound the peak from below
+as tightly as either can (tests/test_measure.py checks both on a known workload).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Literal
 
 import psutil
 
-RSS_METHOD = "max(tree RSS sampled every 10 ms, ru_maxrss of worker and its children)"
+RSS_METHOD = "max(tree RSS sampled every 10 ms, wait4 ru_maxrss)"
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Measured:
     returncode: int | None
     wall_s: float
     peak_tree_rss_mb: float  # sampled sum over the tree
-    maxrss_mb: float  # the worker's own kernel high-water mark
+    maxrss_mb: float  # kernel high-water mark: largest single process, descendants included
     killed: Literal["timeout", "memout"] | None
 
 

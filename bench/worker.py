@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import resource
 import sys
 import traceback
 from pathlib import Path
@@ -23,10 +22,6 @@ def write_atomic(path: Path, data: dict[str, object]) -> None:
     os.replace(tmp, path)
 
 
-def children_maxrss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-
-
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     task = Task.from_dict(json.loads(argv[0]))
@@ -36,7 +31,7 @@ def main(argv: list[str]) -> int:
 
     def report(res: Result) -> None:
         last[:] = [res]
-        write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children_maxrss_mb()})
+        write_atomic(out, res.to_dict())
 
     from bench.execute import base_result, execute
 

@@ -54,20 +54,51 @@ class MipSugar(Formulation):
         rows, cols = inst.rows, inst.cols
         clues = inst.clues()
         K = range(len(clues))
-        fits = {k: shapes(n, rows, cols) for k, (_, _, n) in enumerate(clues)}
+        # Placements (top, left) of each factor pair that keep the clue inside, the rectangle
+        # inside the grid, and no other clue inside (a rectangle holding clue j overlaps j's
+        # own rectangle, which holds clue j: the disjunction of that pair is violated).
+        place: dict[int, dict[tuple[int, int], list[tuple[int, int]]]] = {k: {} for k in K}
+        for rect in candidate_rectangles(inst):
+            place[rect.clue].setdefault((rect.height, rect.width), []).append((rect.top, rect.left))
+        import os
+        owned: dict[tuple[int, int], int] = {}
+        for _ in range(int(os.environ.get("SUGAR_ROUNDS", "0"))):
+            changed = False
+            for k in K:
+                ps = [(t, l, hw) for hw, v in place[k].items() for t, l in v]
+                if not ps:
+                    continue
+                t0 = max(t for t, _, _ in ps); t1 = min(t + hw[0] for t, _, hw in ps)
+                l0 = max(l for _, l, _ in ps); l1 = min(l + hw[1] for _, l, hw in ps)
+                for r in range(t0, t1):
+                    for c in range(l0, l1):
+                        if owned.get((r, c)) is None:
+                            owned[r, c] = k; changed = True
+            for k in K:
+                for hw in list(place[k]):
+                    keep = [(t, l) for t, l in place[k][hw]
+                            if all(owned.get((r, c), k) == k for r in range(t, t + hw[0]) for c in range(l, l + hw[1]))]
+                    if len(keep) != len(place[k][hw]):
+                        changed = True
+                        if keep: place[k][hw] = keep
+                        else: del place[k][hw]
+            if not changed:
+                break
+        fits = {k: [hw for hw in shapes(n, rows, cols) if hw in place[k]]
+                for k, (_, _, n) in enumerate(clues)}
         S = [(k, s) for k in K for s in range(len(fits[k]))]
+        box = {}  # (k, s) -> (min top, max top, min left, max left)
+        for k, s in S:
+            ps = place[k][fits[k][s]]
+            box[k, s] = (min(t for t, _ in ps), max(t for t, _ in ps),
+                         min(l for _, l in ps), max(l for _, l in ps))
+        lo_x = {k: min(box[k, s][2] for s in range(len(fits[k]))) for k in K}
+        hi_x = {k: max(box[k, s][3] for s in range(len(fits[k]))) for k in K}
+        lo_y = {k: min(box[k, s][0] for s in range(len(fits[k]))) for k in K}
+        hi_y = {k: max(box[k, s][1] for s in range(len(fits[k]))) for k in K}
 
-        # bounds implied by "clue inside" and "inside the grid" (the CSP's domains)
-        def lo_x(k: int) -> int:
-            return max(0, clues[k][1] - max(w for _, w in fits[k]) + 1)
-
-        def lo_y(k: int) -> int:
-            return max(0, clues[k][0] - max(h for h, _ in fits[k]) + 1)
-
-        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers,
-                      bounds=lambda _, k: (lo_x(k), clues[k][1]))
-        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers,
-                      bounds=lambda _, k: (lo_y(k), clues[k][0]))
+        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: (lo_x[k], hi_x[k]))
+        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: (lo_y[k], hi_y[k]))
         m.z = pyo.Var(S, domain=pyo.Binary)  # z[k,s]: clue k takes factor pair s
         w = {k: sum(fits[k][s][1] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
         h = {k: sum(fits[k][s][0] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
@@ -80,42 +111,54 @@ class MipSugar(Formulation):
         m.inside_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] >= clues[k][0] + 1)
         m.grid_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] <= cols)
         m.grid_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] <= rows)
+        # per factor pair position bounds
+        def zs(k, i):
+            return sum(box[k, s][i] * m.z[k, s] for s in range(len(fits[k])))
+        m.bx = pyo.ConstraintList()
+        for k in K:
+            if len(fits[k]) > 1:
+                m.bx.add(m.y[k] >= zs(k, 0))
+                m.bx.add(m.y[k] <= zs(k, 1))
+                m.bx.add(m.x[k] >= zs(k, 2))
+                m.bx.add(m.x[k] <= zs(k, 3))
 
-        # upper bound of x_k + w_k and of y_k + h_k under those bounds
-        def hi_xe(k: int) -> int:
-            return min(cols, clues[k][1] + max(w for _, w in fits[k]))
+        hi_xe = {k: max(box[k, s][3] + fits[k][s][1] for s in range(len(fits[k]))) for k in K}
+        hi_ye = {k: max(box[k, s][1] + fits[k][s][0] for s in range(len(fits[k]))) for k in K}
+        lo_xe = {k: min(box[k, s][2] + fits[k][s][1] for s in range(len(fits[k]))) for k in K}
+        lo_ye = {k: min(box[k, s][0] + fits[k][s][0] for s in range(len(fits[k]))) for k in K}
 
-        def hi_ye(k: int) -> int:
-            return min(rows, clues[k][0] + max(h for h, _ in fits[k]))
-
-        # The four disjuncts of a pair, as (lhs expression, slack that the bounds allow).
-        # A disjunct whose comparison the bounds decide is folded, as Sugar's compiler folds
-        # it: always true -> the pair needs no constraint; never true (it would put a clue
-        # outside its own rectangle) -> dropped from the disjunction.
         def disjuncts(i: int, j: int) -> list[tuple[Any, int, bool, bool]]:
-            (ri, ci, _), (rj, cj, _) = clues[i], clues[j]
             return [  # (x_i + w_i - x_j <= 0, big-M, always, never) ...
-                (m.x[i] + w[i] - m.x[j], hi_xe(i) - lo_x(j), hi_xe(i) <= lo_x(j), ci + 1 > cj),
-                (m.x[j] + w[j] - m.x[i], hi_xe(j) - lo_x(i), hi_xe(j) <= lo_x(i), cj + 1 > ci),
-                (m.y[i] + h[i] - m.y[j], hi_ye(i) - lo_y(j), hi_ye(i) <= lo_y(j), ri + 1 > rj),
-                (m.y[j] + h[j] - m.y[i], hi_ye(j) - lo_y(i), hi_ye(j) <= lo_y(i), rj + 1 > ri),
+                (m.x[i] + w[i] - m.x[j], hi_xe[i] - lo_x[j], hi_xe[i] <= lo_x[j], lo_xe[i] > hi_x[j]),
+                (m.x[j] + w[j] - m.x[i], hi_xe[j] - lo_x[i], hi_xe[j] <= lo_x[i], lo_xe[j] > hi_x[i]),
+                (m.y[i] + h[i] - m.y[j], hi_ye[i] - lo_y[j], hi_ye[i] <= lo_y[j], lo_ye[i] > hi_y[j]),
+                (m.y[j] + h[j] - m.y[i], hi_ye[j] - lo_y[i], hi_ye[j] <= lo_y[i], lo_ye[j] > hi_y[i]),
             ]
 
         m.nonoverlap = pyo.ConstraintList()
-        m.d = pyo.VarList(domain=pyo.Binary)  # which disjunct holds, when two remain
+        m.d = pyo.VarList(domain=pyo.Binary)
+        npair = [0, 0, 0, 0, 0]
         for i, j in combinations(K, 2):
             ds = disjuncts(i, j)
             if any(always for _, _, always, _ in ds):
                 continue
             live = [(lhs, big) for lhs, big, _, never in ds if not never]
-            # two clues in distinct rows and columns leave two disjuncts, else one remains
-            if len(live) == 1:
+            npair[len(live)] += 1
+            if len(live) == 0:
+                m.nonoverlap.add(pyo.Constraint.Infeasible)
+            elif len(live) == 1:
                 m.nonoverlap.add(live[0][0] <= 0)
-            else:
+            elif len(live) == 2:
                 (lhs0, big0), (lhs1, big1) = live
                 d = m.d.add()
                 m.nonoverlap.add(lhs0 <= big0 * (1 - d))
                 m.nonoverlap.add(lhs1 <= big1 * d)
+            else:
+                ds_ = [m.d.add() for _ in live]
+                m.nonoverlap.add(sum(ds_) >= 1)
+                for (lhs, big), d in zip(live, ds_):
+                    m.nonoverlap.add(lhs <= big * (1 - d))
+        import sys; print('pairs', npair, file=sys.stderr)
         m.obj = pyo.Objective(expr=0)  # feasibility problem
         mm.handles.update(fits=fits)
         return mm

@@ -1,0 +1,265 @@
+"""The `puzzlebench` command: list, solve, run, report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.instance import InstanceError, read_instance
+from bench.records import Task
+
+log = logging.getLogger("puzzlebench")
+
+#: `solve --json` statuses of the interchange contract; a grid that fails the checker is an error
+CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from bench.backends import all_backends, backends_for
+    from bench.registry import formulations
+    from bench.suites import load_suites
+
+    backends = all_backends()
+    forms = [
+        {
+            "puzzle": c.puzzle,
+            "name": c.name,
+            "kind": c.kind,
+            "exact": c.exact,
+            "lazy": c.lazy,
+            "description": c.description,
+            "parameters": c.parameters,
+            "solvers": [b.name for b in backends_for(c.kind) if b.available() is None],
+        }
+        for c in formulations()
+    ]
+    solvers = [
+        {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
+         "available": b.available() is None, "incremental": b.incremental,
+         "reason": b.available() or ""}
+        for b in backends
+    ]
+    suites = {n: {"version": s.version, "description": s.description,
+                  "instances": s.instances()} for n, s in load_suites().items()}
+    if args.json:
+        out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
+        if args.suites:
+            out["suites"] = suites
+        print(json.dumps(out, indent=2))
+        return 0
+    if args.suites:
+        for n, s in suites.items():
+            print(f"{n} (v{s['version']}, {len(s['instances'])} instances): {s['description']}")
+        return 0
+    print("Formulations:")
+    for f in forms:
+        params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
+        flags = ("" if f["exact"] else " (inexact)") + (" (lazy)" if f["lazy"] else "")
+        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<6} {f['description']}{flags}"
+              f"{params}")
+    print("Solvers:")
+    for s in solvers:
+        state = "available" if s["available"] else f"unavailable: {s['reason']}"
+        incr = ", incremental" if s["incremental"] else ""
+        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<6} {s['version']} ({state}{incr})")
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from bench.puzzles import get_puzzle
+    from bench.registry import default_choice
+    from bench.runner import run_task
+
+    out: dict[str, Any] = {"puzzle": None, "instance": args.instance,
+                           "formulation": args.formulation, "solver": args.solver}
+    try:
+        inst = read_instance(args.instance)
+    except InstanceError as e:
+        out.update(status="error", message=str(e))
+        return _emit_solve(args, out, None)
+    out["puzzle"] = inst.puzzle
+    try:
+        form, solver = default_choice(inst.puzzle)
+    except KeyError as e:
+        out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+        return _emit_solve(args, out, inst)
+    if args.formulation or args.solver:
+        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
+        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
+    out.update(formulation=form, solver=solver)
+    res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
+                        args.seed, args.threads))
+    status = res.status
+    message = res.message
+    if status == "wrong":
+        status, message = "error", f"solution failed the rule checker: {message}"
+    out.update(formulation=res.formulation, status=status)
+    if status == "solved":
+        out["grid"] = res.grid
+    out.update(build_s=res.build_s, solve_s=res.solve_s, wall_s=res.wall_s,
+               solver_s=res.solver_s, peak_rss_mb=res.peak_rss_mb, iterations=res.iterations)
+    if message and status != "solved":
+        out["message"] = message
+    return _emit_solve(args, out, inst)
+
+
+def _first_formulation_for(puzzle: str, solver: str | None, fallback: str) -> str:
+    from bench.backends import get_backend
+    from bench.registry import formulations
+
+    if not solver:
+        return fallback
+    try:
+        kinds = get_backend(solver).kinds
+    except KeyError:
+        return fallback
+    return next((c.name for c in formulations(puzzle) if c.kind in kinds), fallback)
+
+
+def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:
+    from bench.backends import backends_for
+    from bench.registry import get_formulation
+
+    try:
+        kind = get_formulation(puzzle, form).kind
+    except (KeyError, ValueError):
+        return fallback
+    return next((b.name for b in backends_for(kind) if b.available() is None), fallback)
+
+
+def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int:
+    code = 0 if out["status"] == "solved" else 1
+    if args.json:
+        print(json.dumps(out))
+        return code
+    if out["status"] != "solved":
+        print(f"puzzlebench: {out['status']}: {out.get('message', '')}".rstrip(": "),
+              file=sys.stderr)
+        return code
+    from bench.puzzles import get_puzzle
+
+    print(get_puzzle(inst.puzzle).render(inst, out["grid"]))
+    print(f"{out['formulation']} / {out['solver']}: build {out['build_s']:.3f} s, "
+          f"solve {out['solve_s']:.3f} s, task wall {out['wall_s']:.3f} s")
+    return code
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from bench.environment import environment
+    from bench.runner import Selection, plan_tasks, run_plan
+    from bench.storage import Journal, consolidate, record_environment
+    from bench.suites import get_suite
+
+    try:
+        suite = get_suite(args.suite)
+        instances = suite.instances()
+    except (KeyError, FileNotFoundError) as e:
+        print(f"puzzlebench: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    time_limit = args.time_limit if args.time_limit is not None else suite.time_limit
+    jobs = args.jobs or 1
+    if jobs > (os.cpu_count() or 1):
+        log.warning("--jobs %d exceeds the %s cores: timings will interfere", jobs,
+                    os.cpu_count())
+    sel = Selection(tuple(args.puzzle or ()), tuple(args.formulation or ()),
+                    tuple(args.solver or ()))
+    plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
+                      seed=args.seed, threads=args.threads)
+    out = Path(args.out)
+    record_environment(out, environment(suite=suite.name, suite_version=suite.version,
+                                        time_limit=time_limit, memory_limit_mb=args.memory_limit,
+                                        jobs=jobs, threads=args.threads, seed=args.seed,
+                                        tasks=len(plan.tasks)))
+    journal = Journal(out)
+    log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+    try:
+        run_plan(plan, journal, jobs=jobs)
+    finally:
+        table = consolidate(out)
+    from bench.storage import load_results
+
+    df = load_results(out)
+    counts = df["status"].value_counts().to_dict()
+    print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for e in plan.errors:
+        print(f"puzzlebench: error: {e.message}", file=sys.stderr)
+    bad = df[df["status"].isin(["error", "wrong"])]
+    for _, row in bad.iterrows():
+        if row["formulation"] != "-":
+            print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
+                  f"{row['solver']}: {row['message']}", file=sys.stderr)
+    return 1 if len(bad) else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from bench.report import write_report
+
+    try:
+        out = write_report(args.results, args.out)
+    except FileNotFoundError as e:
+        print(f"puzzlebench: {e}", file=sys.stderr)
+        return 2
+    print(f"report written to {out / 'index.html'} and {out / 'summary.md'}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="puzzlebench", description=__doc__)
+    p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    ls = sub.add_parser("list", help="formulations, solvers and suites")
+    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--suites", action="store_true", help="list the suites")
+    ls.set_defaults(func=cmd_list)
+
+    def limits(sp: argparse.ArgumentParser, time_default: float | None) -> None:
+        sp.add_argument("--time-limit", type=float, default=time_default, metavar="SECONDS")
+        sp.add_argument("--memory-limit", type=int, default=8192, metavar="MB",
+                        help="peak RSS of the task's process tree (default 8192)")
+        sp.add_argument("--seed", type=int, default=0)
+        sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
+
+    so = sub.add_parser("solve", help="solve one instance file")
+    so.add_argument("instance")
+    so.add_argument("--json", action="store_true")
+    so.add_argument("--formulation", help="name or name[key=value] (default: the fastest known)")
+    so.add_argument("--solver")
+    limits(so, 60.0)
+    so.set_defaults(func=cmd_solve)
+
+    ru = sub.add_parser("run", help="run a suite over every formulation x solver")
+    ru.add_argument("--suite", required=True)
+    ru.add_argument("--out", required=True, metavar="DIR")
+    ru.add_argument("--puzzle", action="append")
+    ru.add_argument("--formulation", action="append")
+    ru.add_argument("--solver", action="append")
+    ru.add_argument("--jobs", type=int, default=1, help="tasks at a time (at most one per core)")
+    limits(ru, None)
+    ru.set_defaults(func=cmd_run)
+
+    rp = sub.add_parser("report", help="write reports/<run>/index.html and summary.md")
+    rp.add_argument("results", metavar="RESULTS_DIR")
+    rp.add_argument("--out", metavar="REPORT_DIR")
+    rp.set_defaults(func=cmd_report)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Pure grid-graph helpers shared by the connectivity encodings (no solver imports).
+
+Cells are ``(row, col)`` tuples; the graph is the 4-neighbour grid of ``rows x cols`` cells.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Sequence
+
+Cell = tuple[int, int]
+
+
+def neighbours(cell: Cell, rows: int, cols: int) -> list[Cell]:
+    """The 4-neighbours of ``cell`` inside the grid (up, down, left, right)."""
+    r, c = cell
+    out: list[Cell] = []
+    if r > 0:
+        out.append((r - 1, c))
+    if r + 1 < rows:
+        out.append((r + 1, c))
+    if c > 0:
+        out.append((r, c - 1))
+    if c + 1 < cols:
+        out.append((r, c + 1))
+    return out
+
+
+def all_cells(rows: int, cols: int) -> list[Cell]:
+    """Every cell in reading order."""
+    return [(r, c) for r in range(rows) for c in range(cols)]
+
+
+def manhattan(a: Cell, b: Cell) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def components(cells: Iterable[Cell], rows: int, cols: int) -> list[list[Cell]]:
+    """The 4-connected components of a cell set, each as a list (first cell = smallest in
+    reading order), components ordered by their first cell."""
+    todo = set(cells)
+    out: list[list[Cell]] = []
+    for start in sorted(todo):
+        if start not in todo:
+            continue
+        todo.discard(start)
+        comp = [start]
+        queue = deque([start])
+        while queue:
+            for n in neighbours(queue.popleft(), rows, cols):
+                if n in todo:
+                    todo.discard(n)
+                    comp.append(n)
+                    queue.append(n)
+        out.append(comp)
+    return out
+
+
+def boundary(component: Collection[Cell], rows: int, cols: int) -> list[Cell]:
+    """The cells outside ``component`` that are 4-adjacent to it (its vertex boundary), in
+    reading order. For a maximal component of some cell set, these are all outside the set."""
+    inside = set(component)
+    out = {n for cell in component for n in neighbours(cell, rows, cols) if n not in inside}
+    return sorted(out)
+
+
+def bfs_distances(
+    sources: Iterable[Cell],
+    rows: int,
+    cols: int,
+    allowed: Callable[[Cell], bool] | None = None,
+    limit: int | None = None,
+) -> dict[Cell, int]:
+    """Shortest 4-neighbour path length from the nearest source to every cell reachable
+    through ``allowed`` cells (sources are always included), stopping at ``limit`` steps."""
+    dist: dict[Cell, int] = {}
+    queue: deque[Cell] = deque()
+    for s in sources:
+        if s not in dist:
+            dist[s] = 0
+            queue.append(s)
+    while queue:
+        cell = queue.popleft()
+        d = dist[cell]
+        if limit is not None and d >= limit:
+            continue
+        for n in neighbours(cell, rows, cols):
+            if n not in dist and (allowed is None or allowed(n)):
+                dist[n] = d + 1
+                queue.append(n)
+    return dist
+
+
+def clue_reach(rows: int, cols: int, clues: Sequence[tuple[int, int, int]]) -> list[dict[Cell, int]]:
+    """For each clue ``(r, c, n)`` (an island of exactly ``n`` cells that holds the clue cell and
+    no other clue), the cells its island can contain, mapped to their shortest distance from
+    the clue cell.
+
+    A cell of clue k's island lies on a path of island cells from the clue cell of length at most
+    ``n - 1``; no cell of that path is another clue cell or 4-adjacent to one (that cell would be
+    white and join the other clue's island). So the reach is a BFS through the cells that are not
+    other clues nor next to other clues, cut at ``n - 1`` steps. This implies the Manhattan
+    pruning ``manhattan(cell, clue) < n`` and is never stronger than the rules: every island of
+    every solution lies inside its clue's reach.
+    """
+    clue_cells = [(r, c) for r, c, _ in clues]
+    owner_near: dict[Cell, set[int]] = {}
+    for k, cell in enumerate(clue_cells):
+        owner_near.setdefault(cell, set()).add(k)
+        for n in neighbours(cell, rows, cols):
+            owner_near.setdefault(n, set()).add(k)
+    out: list[dict[Cell, int]] = []
+    for k, (r, c, n) in enumerate(clues):
+        def allowed(cell: Cell, k: int = k) -> bool:
+            return owner_near.get(cell, set()) <= {k}
+
+        out.append(bfs_distances([(r, c)], rows, cols, allowed, limit=n - 1))
+    return out

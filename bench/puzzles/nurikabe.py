@@ -1,0 +1,116 @@
+"""Nurikabe: shade cells black so that every white island holds exactly one number, equal to
+its size, all black cells form one 4-connected wall, and no 2x2 block is all black.
+
+Instance tokens: ``.`` empty, ``N`` a clue (N >= 1). Solution: ``"#"`` black, ``"."`` white
+(clue cells are white).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bench.encodings.grid import Cell, components
+from bench.instance import Instance
+from bench.puzzles import Puzzle, SolutionGrid, parse_positive_int, register_puzzle
+
+BLACK = "#"
+WHITE = "."
+
+
+def clue_list(inst: Instance) -> list[tuple[int, int, int]]:
+    """The clues as ``(row, col, size)`` in reading order (index = clue number k)."""
+    return [(r, c, int(v)) for r, c, v in inst.clues()]
+
+
+def black_total(inst: Instance) -> int:
+    """Number of black cells in every solution: all cells minus the island sizes."""
+    return inst.cells - sum(n for _, _, n in clue_list(inst))
+
+
+def cells_of(grid: SolutionGrid, value: str) -> list[Cell]:
+    return [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == value]
+
+
+def pools(grid: SolutionGrid) -> list[Cell]:
+    """Top-left corners of all-black 2x2 blocks."""
+    rows, cols = len(grid), len(grid[0]) if grid else 0
+    return [
+        (r, c)
+        for r in range(rows - 1)
+        for c in range(cols - 1)
+        if grid[r][c] == grid[r + 1][c] == grid[r][c + 1] == grid[r + 1][c + 1] == BLACK
+    ]
+
+
+@register_puzzle
+class Nurikabe(Puzzle):
+    name = "nurikabe"
+    solution_cells = '"#" black, "." white'
+
+    def parse_token(self, tok: str) -> int | None:
+        return None if tok == "." else parse_positive_int(tok)
+
+    def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
+        for r, c, n in clue_list(inst):
+            if n > inst.cells:
+                yield r, (
+                    f"clue {n} at row {r}, column {c} is larger than the grid "
+                    f"({inst.rows}x{inst.cols} = {inst.cells} cells)"
+                )
+
+    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.check_shape(inst, grid)
+        if problems:
+            return problems
+        for r, row in enumerate(grid):
+            for c, v in enumerate(row):
+                if v not in (BLACK, WHITE):
+                    problems.append(f"cell ({r},{c}) holds {v!r}, not '#' or '.'")
+        if problems:
+            return problems
+        rows, cols = inst.rows, inst.cols
+        for r, c, n in clue_list(inst):
+            if grid[r][c] == BLACK:
+                problems.append(f"clue {n} at ({r},{c}) is black")
+        problems += [f"2x2 block of black cells at ({r},{c})" for r, c in pools(grid)]
+        for island in components(cells_of(grid, WHITE), rows, cols):
+            r0, c0 = island[0]
+            numbers = [inst.grid[r][c] for r, c in island if inst.grid[r][c] is not None]
+            where = f"island at ({r0},{c0}) of {len(island)} cell(s)"
+            if not numbers:
+                problems.append(f"{where} holds no number")
+            elif len(numbers) > 1:
+                problems.append(f"{where} holds {len(numbers)} numbers {sorted(numbers)}")
+            elif numbers[0] != len(island):
+                problems.append(f"{where} holds the number {numbers[0]}")
+        walls = components(cells_of(grid, BLACK), rows, cols)
+        if len(walls) > 1:
+            starts = ", ".join(f"({r},{c})" for r, c in (w[0] for w in walls[:5]))
+            problems.append(f"black cells form {len(walls)} separate groups (starting at {starts})")
+        return problems
+
+    def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
+        """Clue numbers, ``#`` for black and ``.`` for white (``.`` for empty without a grid)."""
+        width = max([len(str(v)) for _, _, v in inst.clues()] + [1])
+        lines = []
+        for r, row in enumerate(inst.grid):
+            out = []
+            for c, v in enumerate(row):
+                if v is not None:
+                    tok = str(v)
+                elif grid is not None and grid[r][c] == BLACK:
+                    tok = BLACK
+                else:
+                    tok = WHITE
+                out.append(tok.rjust(width))
+            lines.append(" ".join(out))
+        return "\n".join(lines)
+
+
+def grid_from_black(inst: Instance, black: Iterable[Cell]) -> SolutionGrid:
+    """The solution grid with the given cells black and the rest white."""
+    grid: SolutionGrid = [[WHITE] * inst.cols for _ in range(inst.rows)]
+    for r, c in black:
+        grid[r][c] = BLACK
+    return grid
+

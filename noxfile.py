@@ -1,0 +1,63 @@
+"""Sessions: tests (CI), bench (the default suite + report), microbench, lint, typecheck."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["tests"]
+nox.options.reuse_existing_virtualenvs = True
+nox.options.default_venv_backend = "venv"
+
+PYTHON = None  # the interpreter nox runs under (3.11+)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The test suite (slow benchmarks excluded; pass `-m slow` to run only those)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`)."""
+    session.install("-e", ".")
+    args = list(session.posargs)
+    if "--out" in args:
+        out = args[args.index("--out") + 1]
+    else:
+        out = f"results/default-{dt.datetime.now():%Y%m%d-%H%M%S}"
+        args += ["--out", out]
+    if "--suite" not in args:
+        args += ["--suite", "default"]
+    if "--jobs" not in args:
+        args += ["--jobs", "2"]
+    session.run("puzzlebench", "run", *args, success_codes=[0, 1])
+    session.run("puzzlebench", "report", out, "--out", str(Path("reports") / Path(out).name))
+
+
+@nox.session(python=PYTHON)
+def microbench(session: nox.Session) -> None:
+    """Model construction per formulation (pytest-benchmark), compared with the saved baseline."""
+    session.install("-e", ".[test]")
+    storage = "file://benchmarks"
+    compare = ["--benchmark-compare", "--benchmark-compare-fail=median:50%"] \
+        if any(Path("benchmarks").rglob("*.json")) else []
+    session.run("pytest", "tests/benchmarks", "-m", "slow or not slow", "--benchmark-enable",
+                f"--benchmark-storage={storage}", "--benchmark-autosave",
+                "--benchmark-columns=min,median,max,rounds", *compare, *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", "bench", "formulations", "tests", "noxfile.py")
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    session.install("-e", ".[lint]")
+    session.run("mypy")

@@ -1,0 +1,29 @@
+"""Model construction per formulation on fixed instances (`nox -s microbench`).
+
+Marked slow: the quick test run skips them; the microbench session saves each run under
+benchmarks/ and compares with the last saved one (failing on a median regression > 50 %).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.instance import read_instance
+from bench.registry import formulations, variants
+from tests.conftest import SHIKAKU_SEEDS
+
+CASES = [
+    (seed, form)
+    for seed in SHIKAKU_SEEDS
+    for cls in formulations("shikaku")
+    for form in (variants(cls) if cls.kind == "sat" else [cls()])
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "form"), CASES,
+                         ids=[f"{s.stem}-{f.label}" for s, f in CASES])
+def test_build(benchmark, seed, form):
+    inst = read_instance(seed)
+    model = benchmark(form.build, inst)
+    assert model.size()["variables"] > 0

@@ -1,0 +1,103 @@
+"""The command line as users and other tools call it: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, SHIKAKU_SEEDS
+
+
+def cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT):
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=600)
+
+
+def test_list_json_schema():
+    out = json.loads(cli("list", "--json").stdout)
+    forms = {(f["puzzle"], f["name"]): f for f in out["formulations"]}
+    assert {"mip-sugar", "cpsat-sugar", "mip-cover", "cpsat-cover", "sat-cover"} <= {
+        n for p, n in forms if p == "shikaku"}
+    assert set(forms["shikaku", "sat-cover"]["solvers"]) >= {"cadical195", "minisat22"}
+    solvers = {s["name"]: s for s in out["solvers"]}
+    for name in ("glpk", "cbc", "highs", "cpsat", "cadical195", "glucose4", "kissat404",
+                 "minisat22", "lingeling"):
+        assert set(solvers[name]) >= {"name", "kinds", "version", "available"}
+        assert solvers[name]["available"], name
+    assert solvers["kissat404"]["incremental"] is False
+
+
+def test_solve_json_contract():
+    p = cli("solve", str(SHIKAKU_SEEDS[1]), "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert {"puzzle", "instance", "formulation", "solver", "status", "grid", "build_s",
+            "solve_s", "wall_s"} <= set(out)
+    assert out["status"] == "solved" and out["instance"] == str(SHIKAKU_SEEDS[1])
+    assert len(out["grid"]) == 20 and all(len(r) == 36 for r in out["grid"])
+
+
+def test_solve_with_chosen_formulation_and_solver_renders_text():
+    p = cli("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "mip-cover", "--solver", "highs")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("+-+") and "mip-cover / highs" in p.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [("puzzle: shikaku\n\n2 .\n. . .\n", ":4: ragged grid"),
+     ("puzzle: kakuro\n\n1\n", ":1: unknown puzzle"),
+     (b"\x00\x00", "binary file")],
+)
+def test_bad_instance_one_line_error_nonzero_no_traceback(write, content, needle):
+    p = write("bad.txt", content)
+    text = cli("solve", str(p))
+    assert text.returncode != 0 and "Traceback" not in text.stderr
+    assert len(text.stderr.strip().splitlines()) == 1 and needle in text.stderr
+    js = cli("solve", str(p), "--json")
+    out = json.loads(js.stdout)
+    assert js.returncode != 0 and out["status"] == "error" and str(p) in out["message"]
+    assert "grid" not in out
+
+
+def test_missing_file(tmp_path):
+    p = cli("solve", str(tmp_path / "none.txt"), "--json")
+    assert p.returncode != 0 and "no such file" in json.loads(p.stdout)["message"]
+
+
+def test_infeasible_instance_is_infeasible_not_error(write):
+    p = write("inf.txt", "puzzle: shikaku\n\n2 . .\n. 3 .\n")  # areas sum to 5, not 6
+    out = json.loads(cli("solve", str(p), "--json").stdout)
+    assert out["status"] == "infeasible"
+
+
+def test_run_records_a_bad_instance_and_goes_on(tmp_path):
+    root = tmp_path / "proj"
+    (root / "instances" / "shikaku").mkdir(parents=True)
+    (root / "instances" / "shikaku" / "a.txt").write_text(SHIKAKU_SEEDS[0].read_text())
+    (root / "instances" / "shikaku" / "b.txt").write_text("puzzle: shikaku\n\n2 y\n")
+    (root / "instances" / "suites.toml").write_text(
+        '[t]\nversion = 3\ndescription = "test"\ntime_limit = 20\ninstances = ["shikaku/*.txt"]\n')
+    env = {"PUZZLEBENCH_ROOT": str(root)}
+    p = cli("run", "--suite", "t", "--out", str(tmp_path / "out"), "--formulation", "cpsat-cover",
+            env=env, cwd=tmp_path)
+    assert p.returncode == 1  # one instance is malformed
+    assert "b.txt:3: column 1: illegal token 'y'" in p.stderr and "Traceback" not in p.stderr
+    import pandas as pd
+
+    df = pd.read_parquet(tmp_path / "out" / "results.parquet")
+    assert sorted(df["status"]) == ["error", "solved"]
+    env_rec = json.loads((tmp_path / "out" / "environment.json").read_text())[0]
+    assert env_rec["suite_version"] == 3 and env_rec["threads"] == 1
+    assert {"cpu", "cores", "python", "git", "packages", "solvers", "time_limit"} <= set(env_rec)
+    rep = cli("report", str(tmp_path / "out"), "--out", str(tmp_path / "rep"))
+    assert rep.returncode == 0, rep.stderr
+    md = (tmp_path / "rep" / "summary.md").read_text()
+    assert "| cpsat-cover | cpsat | 1 | 1 |" in md and "illegal token" in md
+    assert (tmp_path / "rep" / "index.html").exists()
+    assert (tmp_path / "rep" / "shikaku-times.png").stat().st_size > 1000

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+
+from bench.instance import InstanceError, format_instance, parse_instance, read_instance
+from tests.conftest import SHIKAKU_SEEDS
+
+
+def test_reads_seed_with_header_and_multidigit_clues():
+    inst = read_instance(SHIKAKU_SEEDS[1])  # 36x20
+    assert (inst.puzzle, inst.rows, inst.cols) == ("shikaku", 20, 36)
+    assert inst.header["source"].startswith("003_")
+    assert inst.grid[0][13] == 12
+    assert sum(v for _, _, v in inst.clues()) == 720
+
+
+def test_round_trip_through_format():
+    inst = read_instance(SHIKAKU_SEEDS[0])
+    again = parse_instance(format_instance(inst), inst.path)
+    assert again.grid == inst.grid and again.header == inst.header
+
+
+def test_header_comments_are_ignored():
+    inst = parse_instance("# a comment\npuzzle: shikaku\n\n2 .\n")
+    assert inst.grid == ((2, None),)
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "needle"),
+    [
+        ("puzzle: sudoku\n\n1 2\n", 1, "unknown puzzle 'sudoku'"),
+        ("source: x\n\n1 2\n", 1, "missing 'puzzle:'"),
+        ("puzzle: shikaku\n\n2 .\n. . .\n", 4, "ragged grid"),
+        ("puzzle: shikaku\n\n2 x\n. .\n", 3, "illegal token 'x'"),
+        ("puzzle: shikaku\n\n2 0\n. .\n", 3, "at least 1"),
+        ("puzzle: shikaku\n\n. 7\n. .\n", 3, "cannot fit"),
+        ("puzzle: shikaku\n\n", None, "no grid"),
+        ("puzzle: shikaku\n\n2 .\n\n2 .\n", 4, "blank line inside the grid"),
+        ("puzzle shikaku\n\n2 .\n", 1, "expected 'key: value'"),
+    ],
+)
+def test_malformed_instances_name_file_line_and_problem(write, content, line, needle):
+    p = write("bad.txt", content)
+    with pytest.raises(InstanceError) as e:
+        read_instance(p)
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"{p}:{line}:" if line else f"{p}")
+    assert needle in msg
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [(b"", "empty file"), (b"  \n\n", "empty file"), (b"\x00\x01\x02puzzle", "binary file"),
+     (b"puzzle: shikaku\n\n\xff\xfe 2\n", "not UTF-8")],
+)
+def test_empty_and_binary_files(write, content, needle):
+    p = write("bad.txt", content)
+    with pytest.raises(InstanceError, match=needle):
+        read_instance(p)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(InstanceError, match="no such file"):
+        read_instance(tmp_path / "nope.txt")
+    with pytest.raises(InstanceError, match="directory"):
+        read_instance(tmp_path)

@@ -1,0 +1,87 @@
+"""The runner: each task in its own process, outside limits, journal and resume."""
+
+from __future__ import annotations
+
+import json
+
+from bench.records import Task
+from bench.runner import Selection, plan_tasks, run_plan, run_task
+from bench.storage import Journal, consolidate, load_results
+from tests.conftest import SHIKAKU_SEEDS
+
+SEED10 = str(SHIKAKU_SEEDS[0])
+
+
+def test_task_runs_in_its_own_process_and_is_measured():
+    res = run_task(Task(SEED10, "cpsat-cover", "cpsat", time_limit=30))
+    assert res.status == "solved" and res.checked is True
+    assert res.kind == "cpsat" and res.solver_version.startswith("9.")
+    assert res.variables and res.constraints and res.iterations == 1
+    # the process (interpreter, imports) costs more than build + solve, and is measured apart
+    assert res.wall_s > res.build_s + res.solve_s
+    assert 30 < res.peak_rss_mb < 2000
+    assert res.rss_method
+
+
+def test_unreadable_instance_is_an_error_result(write):
+    p = write("bad.txt", "puzzle: shikaku\n\n2 x\n")
+    res = run_task(Task(str(p), "sat-cover", "cadical195"))
+    assert res.status == "error"
+    assert res.message == f"{p}:3: column 1: illegal token 'x' (expected '.' or a positive " \
+        "integer clue)"
+
+
+def test_unknown_formulation_and_incompatible_solver_are_errors():
+    assert "no formulation 'nope'" in run_task(Task(SEED10, "nope", "cpsat")).message
+    res = run_task(Task(SEED10, "sat-cover", "highs"))
+    assert res.status == "error" and "does not take sat models" in res.message
+
+
+def test_harness_kills_a_task_past_its_limit():
+    # a 0.2 s limit and no grace: the worker cannot even import its solver in time
+    res = run_task(Task(SEED10, "mip-cover", "glpk", time_limit=0.2), grace_s=0.0)
+    assert res.status == "timeout"
+    assert "killed by the harness" in res.message
+    assert res.wall_s < 3
+
+
+def test_memout_is_recorded():
+    res = run_task(Task(SEED10, "mip-cover", "highs", memory_limit_mb=20))
+    assert res.status == "memout" and "killed by the harness at 20 MB" in res.message
+
+
+def test_plan_selection_and_bad_instances(write):
+    bad = write("ragged.txt", "puzzle: shikaku\n\n2 .\n.\n")
+    plan = plan_tasks([SEED10, str(bad)], Selection(formulations=("sat-cover[card=ladder]",),
+                                                     solvers=("minisat22", "glucose4")),
+                      time_limit=10, memory_limit_mb=1000)
+    assert sorted((t.formulation, t.solver) for t in plan.tasks) == [
+        ("sat-cover[card=ladder]", "glucose4"), ("sat-cover[card=ladder]", "minisat22")]
+    assert len(plan.errors) == 1 and "ragged grid" in plan.errors[0].message
+    every = plan_tasks([SEED10], Selection(formulations=("sat-cover",), solvers=("minisat22",)),
+                       time_limit=10, memory_limit_mb=1000)
+    assert len(every.tasks) == 6  # every encoding variant
+
+
+def test_journal_resume_and_parquet(tmp_path, write):
+    bad = write("ragged.txt", "puzzle: shikaku\n\n2 .\n.\n")
+    sel = Selection(formulations=("cpsat-cover", "sat-cover[card=pairwise]"),
+                    solvers=("cpsat", "minisat22"))
+    plan = plan_tasks([SEED10, str(bad)], sel, time_limit=20, memory_limit_mb=2000)
+    journal = Journal(tmp_path / "run")
+    first = run_plan(plan, journal, jobs=2)
+    assert sorted(r.status for r in first) == ["solved", "solved"]
+    # a crash mid-write leaves a cut line: it is skipped, everything before it kept
+    with open(journal.path, "a") as f:
+        f.write('{"key": "cut sho')
+    again = run_plan(plan, journal, jobs=2)
+    assert again == []  # every task was already in the journal
+    df = load_results(tmp_path / "run")
+    assert set(df["status"]) == {"solved", "error"} and len(df) == 3
+    table = consolidate(tmp_path / "run")
+    import pandas as pd
+
+    back = pd.read_parquet(table)
+    assert len(back) == 3
+    grid = json.loads(back[back["status"] == "solved"]["grid"].iloc[0])
+    assert len(grid) == 10 and len(grid[0]) == 10
