@@ -25,7 +25,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from bench.suites import load_suites
 
     backends = all_backends()
-    forms = [
+    forms: list[dict[str, Any]] = [
         {
             "puzzle": c.puzzle,
             "name": c.name,
@@ -38,14 +38,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         }
         for c in formulations()
     ]
-    solvers = [
+    solvers: list[dict[str, Any]] = [
         {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
          "available": b.available() is None, "incremental": b.incremental,
          "reason": b.available() or ""}
         for b in backends
     ]
-    suites = {n: {"version": s.version, "description": s.description,
-                  "instances": s.instances()} for n, s in load_suites().items()}
+    suites: dict[str, dict[str, Any]] = {
+        n: {"version": s.version, "description": s.description, "instances": s.instances()}
+        for n, s in load_suites().items()}
     if args.json:
         out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
         if args.suites:
@@ -71,7 +72,6 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from bench.puzzles import get_puzzle
     from bench.registry import default_choice
     from bench.runner import run_task
 
@@ -186,8 +186,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     df = load_results(out)
     counts = df["status"].value_counts().to_dict()
     print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-    for e in plan.errors:
-        print(f"puzzlebench: error: {e.message}", file=sys.stderr)
+    for err in plan.errors:
+        print(f"puzzlebench: error: {err.message}", file=sys.stderr)
     bad = df[df["status"].isin(["error", "wrong"])]
     for _, row in bad.iterrows():
         if row["formulation"] != "-":

@@ -152,6 +152,7 @@ def format_instance(inst: Instance) -> str:
     from bench.puzzles import get_puzzle
 
     puzzle = get_puzzle(inst.puzzle)
-    head = [f"puzzle: {inst.puzzle}"] + [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
+    head = [f"puzzle: {inst.puzzle}"]
+    head += [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
     body = [" ".join(puzzle.format_token(v) for v in row) for row in inst.grid]
     return "\n".join([*head, "", *body]) + "\n"

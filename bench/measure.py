@@ -15,6 +15,7 @@ as tightly as either can (tests/test_measure.py checks both on a known workload)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -45,10 +46,8 @@ def tree_rss_bytes(proc: psutil.Process) -> int:
     except psutil.Error:
         return 0
     for p in procs:
-        try:
+        with contextlib.suppress(psutil.Error):  # a process may end while we sum
             total += p.memory_info().rss
-        except psutil.Error:
-            pass
     return total
 
 
@@ -87,20 +86,16 @@ def run_measured(
         elif time.perf_counter() - t0 > time_limit_s:
             killed = "timeout"
         if killed:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             _, status, rusage = os.wait4(popen.pid, 0)
             break
         time.sleep(poll_s)
     wall = time.perf_counter() - t0
     popen.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4: keep Popen quiet
     # a group member that outlived the worker (an orphaned solver child) is stopped too
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(popen.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     return Measured(
         returncode=popen.returncode,
         wall_s=wall,

@@ -82,7 +82,9 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     """The run's table: the Parquet file if present and current, else straight from the journal."""
     folder = Path(folder)
     table, journal = folder / TABLE, folder / JOURNAL
-    if table.exists() and (not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime):
+    if table.exists() and (
+        not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime
+    ):
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
@@ -66,7 +68,7 @@ class CpsatSugar(Formulation):
         return grid_from_rects(inst, rects)
 
 
-def _domain(values: list[int]):  # type: ignore[no-untyped-def]
+def _domain(values: list[int]) -> Any:
     from ortools.sat.python import cp_model
 
     return cp_model.Domain.from_values(values)

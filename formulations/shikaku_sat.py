@@ -9,7 +9,7 @@ encoding is a parameter worth comparing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pysat.card import CardEnc, EncType
 
@@ -26,7 +26,7 @@ class SatCover(Formulation):
     name = "sat-cover"
     kind = "sat"
     description = "exact cover by candidate rectangles, exactly-one per cell via a CardEnc encoding"
-    parameters: dict[str, list[Any]] = {
+    parameters: ClassVar[dict[str, list[Any]]] = {
         "card": ["seqcounter", "pairwise", "ladder", "bitwise", "totalizer", "cardnetwrk"],
     }
 

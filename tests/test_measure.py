@@ -27,7 +27,8 @@ WORKLOAD = textwrap.dedent("""
 
 def run(mb: int, child_mb: int, hold: float, **limits):
     return run_measured([sys.executable, "-c", WORKLOAD, str(mb), str(child_mb), str(hold)],
-                        time_limit_s=limits.get("time", 30), memory_limit_mb=limits.get("mem", 8192))
+                        time_limit_s=limits.get("time", 30),
+                        memory_limit_mb=limits.get("mem", 8192))
 
 
 def test_peak_memory_of_a_process_and_its_child():

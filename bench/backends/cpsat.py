@@ -43,11 +43,12 @@ class CpsatSession(Session):
         wall = time.perf_counter() - t0
         if code == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT: invalid model: {self.model.model.Validate()}")
-        status: Status = {
+        statuses: dict[Any, Status] = {
             cp_model.OPTIMAL: "optimal",
             cp_model.FEASIBLE: "feasible",
             cp_model.INFEASIBLE: "infeasible",
-        }.get(code, "timeout")
+        }
+        status = statuses.get(code, "timeout")
 
         def value(var: Any) -> float:
             return float(solver.value(var))

@@ -130,7 +130,7 @@ class Cbc(Backend):
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
             return shutil.which("cbc")
-        import cbcbox
+        import cbcbox  # type: ignore[import-untyped]
 
         path = cbcbox.cbc_bin_path()
         return str(path) if path and Path(path).exists() else shutil.which("cbc")

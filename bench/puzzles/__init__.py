@@ -44,7 +44,8 @@ class Puzzle:
         if not isinstance(grid, list) or len(grid) != inst.rows:
             return [f"grid has {len(grid) if isinstance(grid, list) else '?'} rows, "
                     f"expected {inst.rows}"]
-        bad = [r for r, row in enumerate(grid) if not isinstance(row, list) or len(row) != inst.cols]
+        bad = [r for r, row in enumerate(grid)
+               if not isinstance(row, list) or len(row) != inst.cols]
         return [f"row {r} does not have {inst.cols} cells" for r in bad]
 
 
