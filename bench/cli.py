@@ -93,7 +93,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     out.update(formulation=form, solver=solver)
     res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
-                        args.seed, args.threads))
+                        args.seed, args.threads, args.count))
     status = res.status
     message = res.message
     if status == "wrong":
@@ -103,6 +103,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["grid"] = res.grid
     out.update(build_s=res.build_s, solve_s=res.solve_s, wall_s=res.wall_s,
                solver_s=res.solver_s, peak_rss_mb=res.peak_rss_mb, iterations=res.iterations)
+    if args.count:
+        out["count"] = res.count
     if message and status != "solved":
         out["message"] = message
     return _emit_solve(args, out, inst)
@@ -169,7 +171,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     sel = Selection(tuple(args.puzzle or ()), tuple(args.formulation or ()),
                     tuple(args.solver or ()))
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
-                      seed=args.seed, threads=args.threads)
+                      seed=args.seed, threads=args.threads, count=args.count)
     out = Path(args.out)
     record_environment(out, environment(suite=suite.name, suite_version=suite.version,
                                         time_limit=time_limit, memory_limit_mb=args.memory_limit,
@@ -224,6 +226,8 @@ def parser() -> argparse.ArgumentParser:
                         help="peak RSS of the task's process tree (default 8192)")
         sp.add_argument("--seed", type=int, default=0)
         sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
+        sp.add_argument("--count", type=int, default=0, metavar="N",
+                        help="count solutions up to N (projected onto cell values)")
 
     so = sub.add_parser("solve", help="solve one instance file")
     so.add_argument("instance")
@@ -247,6 +251,10 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("results", metavar="RESULTS_DIR")
     rp.add_argument("--out", metavar="REPORT_DIR")
     rp.set_defaults(func=cmd_report)
+
+    from bench.import_cli import add_commands
+
+    add_commands(sub)  # import, export
     return p
 
 

@@ -7,18 +7,15 @@ build, after each solve) so a task killed from outside still reports what it got
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
-from bench.backends import SolveOptions, get_backend
+from bench.backends import Outcome, SolveOptions, get_backend
 from bench.instance import Instance, InstanceError, read_instance
-from bench.puzzles import get_puzzle
+from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.registry import get_formulation
-
-log = logging.getLogger(__name__)
+from bench.models import Model
+from bench.registry import Formulation, get_formulation
 
 
 def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
@@ -49,6 +46,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
     except InstanceError as e:
         return base_result(task, None, "error", str(e))
     res = base_result(task, inst, "error")
+    progress(res)
     try:
         form = get_formulation(inst.puzzle, task.formulation)
         backend = get_backend(task.solver)
@@ -78,39 +76,50 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
 
     session = backend.start(model, SolveOptions(threads=task.threads, seed=task.seed))
     deadline = t0 + task.time_limit
-    solve_s = solver_s = 0.0
-    iterations = 0
-    try:
+    clock = {"solve_s": 0.0, "solver_s": 0.0, "iterations": 0}
+    rules = get_puzzle(inst.puzzle)
+
+    def settle() -> Outcome:
+        """Solve; for lazy formulations separate and re-solve until the solution stands."""
         while True:
             outcome = session.solve(deadline - time.perf_counter())
-            iterations += 1
-            solve_s += outcome.wall_s
-            solver_s += outcome.solver_s
+            clock["iterations"] += 1
+            clock["solve_s"] += outcome.wall_s
+            clock["solver_s"] += outcome.solver_s
             if outcome.value is None or not form.lazy:
-                break
+                return outcome
             ts = time.perf_counter()
             added = form.separate(inst, model, outcome.value)
-            solve_s += time.perf_counter() - ts
+            clock["solve_s"] += time.perf_counter() - ts
             if added == 0:
-                break
+                return outcome
             if time.perf_counter() >= deadline:
-                outcome.value, outcome.status = None, "timeout"
-                break
-            res.iterations, res.solve_s, res.solver_s = iterations, solve_s, solver_s
-            res.constraints = model.size()["constraints"]
-            res.message = f"killed in lazy iteration {iterations + 1}"
+                return Outcome("timeout", None, outcome.solver_s, outcome.wall_s)
+            record(f"killed in lazy iteration {int(clock['iterations']) + 1}")
             progress(res)
-        res.iterations, res.solve_s, res.solver_s = iterations, solve_s, solver_s
+
+    def record(message: str) -> None:
+        res.iterations = int(clock["iterations"])
+        res.solve_s, res.solver_s = clock["solve_s"], clock["solver_s"]
         res.constraints = model.size()["constraints"]
+        res.message = message
+
+    try:
+        outcome = settle()
+        record("")
         if outcome.value is not None:
             grid = form.decode(inst, model, outcome.value)
-            problems = get_puzzle(inst.puzzle).check(inst, grid)
+            problems = rules.check(inst, grid)
             res.grid = grid
             res.checked = not problems
             res.status = "solved" if not problems else "wrong"
             res.message = "; ".join(problems[:3])
+            if task.count and not problems:
+                count_more(task, form, inst, model, grid, settle, res)
+                record(res.message)
         elif outcome.status == "infeasible":
-            res.status, res.message = "infeasible", ""
+            res.status = "infeasible"
+            res.count = 0 if task.count else None
         elif outcome.status == "timeout":
             res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
         else:
@@ -120,5 +129,28 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
     return res
 
 
-def result_json(res: Result) -> dict[str, Any]:
-    return res.to_dict()
+def count_more(task: Task, form: Formulation, inst: Instance, model: Model, grid: SolutionGrid,
+               settle: Callable[[], Outcome], res: Result) -> None:
+    """Count solutions up to ``task.count``, each excluded by ``form.block`` (projected onto the
+    puzzle's cell values), each decoded one checked. ``res.count`` is the number found; fewer
+    than ``task.count`` means that is all there are."""
+    rules = get_puzzle(inst.puzzle)
+    found = 1
+    while found < task.count:
+        if not form.block(inst, model, grid):
+            res.status, res.message = "error", f"{form.name} cannot count solutions"
+            return
+        outcome = settle()
+        if outcome.value is None:
+            if outcome.status != "infeasible":
+                res.message = f"counting stopped by {outcome.status} after {found}"
+                res.status = "timeout"
+            break
+        grid = form.decode(inst, model, outcome.value)
+        problems = rules.check(inst, grid)
+        if problems:
+            res.status, res.checked = "wrong", False
+            res.message = f"solution {found + 1}: " + "; ".join(problems[:3])
+            return
+        found += 1
+    res.count = found

@@ -36,6 +36,16 @@ class MipModel:
         return {"variables": nvars, "constraints": ncons}
 
 
+def add_false_row(model: Any, name: str = "no_solution") -> None:
+    """Post a row that no solution satisfies on a Pyomo model: a constant-false constraint
+    (``Constraint.Infeasible``) is not read alike by every solver interface (CBC and HiGHS
+    report 'unknown' on it), a binary that must reach 2 is."""
+    import pyomo.environ as pyo
+
+    model.add_component(name, pyo.Var(domain=pyo.Binary))
+    model.add_component(name + "_row", pyo.Constraint(expr=getattr(model, name) >= 2))
+
+
 @dataclass
 class CpsatModel:
     model: Any  # ortools.sat.python.cp_model.CpModel

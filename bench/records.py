@@ -20,11 +20,13 @@ class Task:
     memory_limit_mb: int = 4096
     seed: int = 0
     threads: int = 1
+    count: int = 0  # > 0: count solutions up to this many (projected onto cell values)
 
     @property
     def key(self) -> str:
         """Identity in a journal: a resumed run skips tasks whose key is already there."""
-        return f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
+        key = f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
+        return key + (f"|count={self.count}" if self.count else "")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,6 +64,7 @@ class Result:
     iterations: int | None = None  # solver calls (lazy loops > 1)
     exact: bool | None = None
     checked: bool | None = None  # the returned grid passed the puzzle's rule checker
+    count: int | None = None  # solutions found when counting (fewer than asked: all there are)
     seed: int = 0
     threads: int = 1
     time_limit: float = 0.0

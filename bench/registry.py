@@ -27,7 +27,6 @@ import itertools
 import logging
 import pkgutil
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bench.instance import Instance
@@ -75,6 +74,12 @@ class Formulation:
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         """The solution grid from solver values."""
         raise NotImplementedError
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        """Counting: add a constraint that excludes ``grid``, projected onto the puzzle's cell
+        values (auxiliary variables must not multiply solutions). Return False if this
+        formulation cannot count."""
+        return False
 
     def separate(self, inst: Instance, model: Model, value: Value) -> int:
         """Lazy formulations: add cuts excluding the defects of the current solution to
@@ -180,12 +185,6 @@ def variants(cls: type[Formulation]) -> list[Formulation]:
 FASTEST: dict[str, tuple[str, str]] = {
     "shikaku": ("sat-cover", "cadical195"),
 }
-
-
-@dataclass(frozen=True)
-class Choice:
-    formulation: Formulation
-    solver: str
 
 
 def default_choice(puzzle: str) -> tuple[str, str]:

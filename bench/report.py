@@ -146,7 +146,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     env = load_environment(run_dir)
     s = summary(df)
     sc = scaling(df)
-    figs = figures(df, out) if not df.empty else []
+    if not df.empty:
+        figures(df, out)
     problems = df[df["status"].isin(["error", "wrong"])][
         ["puzzle", "instance", "formulation", "solver", "status", "message"]]
 
@@ -191,5 +192,4 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     (out / "index.html").write_text(
         f"<!doctype html><html><head><meta charset='utf-8'><title>puzzlebench</title>"
         f"<style>{style}</style></head><body>{''.join(parts)}</body></html>\n")
-    del figs
     return out

@@ -64,13 +64,14 @@ def plan_tasks(
     memory_limit_mb: int,
     seed: int = 0,
     threads: int = 1,
+    count: int = 0,
 ) -> Plan:
     plan = Plan()
     for path in instances:
         try:
             inst = read_instance(path)
         except InstanceError as e:
-            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads)
+            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count)
             plan.errors.append(base_result(task, None, "error", str(e)))
             continue
         if selection.puzzles and inst.puzzle not in selection.puzzles:
@@ -86,7 +87,8 @@ def plan_tasks(
                         log.warning("skipping solver %s: %s", b.name, b.available())
                         continue
                     plan.tasks.append(
-                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed, threads)
+                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed, threads,
+                             count)
                     )
     return plan
 

@@ -20,7 +20,7 @@ leaves open is connectivity: of the wall, and of each clue's owned cells.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bench.encodings.grid import Cell, all_cells, clue_reach, components, neighbours
 from bench.encodings.sat import (
@@ -63,6 +63,24 @@ def base_model(inst: Instance) -> SatModel:
     return m
 
 
+def connect_islands(m: SatModel, inst: Instance) -> None:
+    """Eager island connectivity: every white cell is joined to a clue cell through white cells,
+    with distance bounds from the clue reach (at least the BFS distance of the nearest clue
+    that reaches it, at most its largest reaching clue minus one)."""
+    white, seeds, clues, reach, own = (
+        m.handles[k] for k in ("white", "seeds", "clues", "reach", "own"))
+    hi: dict[Cell, int] = {}
+    lo: dict[Cell, int] = {}
+    for k, cells in enumerate(reach):
+        for v, d in cells.items():
+            hi[v] = max(hi.get(v, -1), clues[k][2] - 1)
+            lo[v] = min(lo.get(v, d), d)
+    for v in white:
+        hi.setdefault(v, -1)
+    roots = {v: own[(k, v)] for k, v in enumerate(seeds)}
+    rooted_distance_connectivity(m, white, roots, inst.rows, inst.cols, maxdist=hi, mindist=lo)
+
+
 def black_cells(inst: Instance, model: SatModel, value: Value) -> list[Cell]:
     x = model.handles["x"]
     return [v for v in all_cells(inst.rows, inst.cols) if value(x[v]) > 0.5]
@@ -76,13 +94,16 @@ class SatLazy(Formulation):
     lazy = True
     description = ("clue ownership + island sizes eagerly; wall connectivity and detached "
                    "island pieces by lazy separator cuts")
-    parameters: dict[str, list[Any]] = {
-        "pairs": ["all", "largest"],
+    parameters: ClassVar[dict[str, list[Any]]] = {
+        "islands": ["eager", "lazy"],
+        "pairs": ["count", "all", "largest"],
         "anchors": ["one", "all"],
     }
 
     def build(self, inst: Instance) -> Model:
         m = base_model(inst)
+        if self.params["islands"] == "eager":
+            connect_islands(m, inst)
         m.handles["cuts"] = 0
         return m
 
@@ -97,6 +118,7 @@ class SatLazy(Formulation):
         cuts = connectivity_cuts(
             black, x, rows, cols, fixed_off=seeds,
             pairs=self.params["pairs"], anchors=self.params["anchors"],
+            total=black_total(inst) if self.params["pairs"] == "count" else None,
         )
         for island in components([v for v in x if v not in blackset], rows, cols):
             numbers = [v for v in island if v in clue_at]
@@ -128,22 +150,13 @@ class SatTree(Formulation):
         m = base_model(inst)
         rows, cols = inst.rows, inst.cols
         x, white = m.handles["x"], m.handles["white"]
-        seeds, clues, reach, own = (m.handles[k] for k in ("seeds", "clues", "reach", "own"))
+        seeds = m.handles["seeds"]
         total = black_total(inst)
         if total > 0:
             wall = {v: x[v] for v in all_cells(rows, cols) if v not in set(seeds)}
             roots = first_on_root(m, list(wall), wall)
             rooted_distance_connectivity(m, wall, roots, rows, cols, maxdist=total - 1)
-        hi: dict[Cell, int] = {}
-        lo: dict[Cell, int] = {}
-        for k, cells in enumerate(reach):
-            for v, d in cells.items():
-                hi[v] = max(hi.get(v, -1), clues[k][2] - 1)
-                lo[v] = min(lo.get(v, d), d)
-        for v in white:
-            hi.setdefault(v, -1)
-        island_roots = {v: own[(k, v)] for k, v in enumerate(seeds)}
-        rooted_distance_connectivity(m, white, island_roots, rows, cols, maxdist=hi, mindist=lo)
+        connect_islands(m, inst)
         return m
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:

@@ -9,8 +9,10 @@ from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku import (
     Rect,
+    boxes,
     candidate_rectangles,
     cells_to_rects,
+    chosen,
     grid_from_rects,
     shapes,
 )
@@ -55,8 +57,28 @@ class CpsatSugar(Formulation):
             hs.append(h)
         # pairwise non-overlap (the seed's four-way disjunction) as one global constraint
         cp.add_no_overlap_2d(xiv, yiv)
+        # the seed leaves implicit that the areas (w_k * h_k = n_k, constants) fill the grid,
+        # which makes non-overlap a partition; without it, clues that sum short "solve" with
+        # holes. A constant condition: when it fails, post the empty (unsatisfiable) clause.
+        if sum(n for _, _, n in inst.clues()) != rows * cols:
+            cp.add_bool_or([])
         m.handles.update(x=xs, y=ys, w=ws, h=hs)
         return m
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        # a rectangle is its clue's (x, y, w, h): forbid this solution's tuple of them
+        assert isinstance(model, CpsatModel)
+        hd = model.handles
+        clue_at = {(r, c): k for k, (r, c, _) in enumerate(inst.clues())}
+        where = {}
+        for top, left, h, w in boxes(grid):
+            k = next(clue_at[r, c] for r in range(top, top + h) for c in range(left, left + w)
+                     if (r, c) in clue_at)
+            where[k] = (left, top, w, h)
+        order = range(len(hd["x"]))
+        variables = [v for k in order for v in (hd["x"][k], hd["y"][k], hd["w"][k], hd["h"][k])]
+        model.model.add_forbidden_assignments(variables, [[v for k in order for v in where[k]]])
+        return True
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         hd = model.handles
@@ -90,6 +112,12 @@ class CpsatCover(Formulation):
             m.model.add_exactly_one(x[i] for i in lits)
         m.handles.update(rects=rects, x=x)
         return m
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        assert isinstance(model, CpsatModel)
+        x = model.handles["x"]
+        model.model.add_bool_or([x[i].Not() for i in chosen(model.handles["rects"], grid)])
+        return True
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         rects, x = model.handles["rects"], model.handles["x"]

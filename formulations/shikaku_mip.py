@@ -12,28 +12,37 @@ reads, for each clue k at (r_k, c_k) with number n_k::
         (<= (+ y_i h_i) y_j) (<= (+ y_j h_j) y_i))            ; a four-way disjunction
 
 The product becomes a choice among the clue's factor pairs (one binary each), the
-disjunction big-M rows. Like Sugar's compiler, which folds a comparison that the variable
-domains decide, the port folds each disjunct against the bounds that "clue inside" and
-"inside the grid" give: a pair with an always-true disjunct needs no constraint, and a
-never-true disjunct (one that would push a clue out of its own rectangle) is dropped. What
-remains is one disjunct (the clues share a row or column: a plain linear row) or two (one
-binary). Without the folding GLPK finds no solution of the 10x10 seed within 60 s.
+disjunction big-M rows. The domains are those a CP solver holds after propagating at the
+root (``_root_domains``): "clue inside" and "inside the grid" bound each factor pair's
+corner, and the compulsory-part rule of 2-D non-overlap (no rectangle may cover a cell that
+every placement of another rectangle covers -- at first the other clues' own cells) shrinks
+them to a fixpoint, dropping factor pairs that run out of placements. Per factor pair the
+bounds become rows ``sum_s lo_s z_s <= x <= sum_s hi_s z_s``; a clue left with one placement
+is fixed by its bounds. Like Sugar's compiler, which folds a comparison that the variable
+domains decide, the port folds each disjunct against those domains: a pair with an
+always-true disjunct needs no constraint, and a never-true disjunct is dropped. What remains
+is one disjunct (a plain linear row) or two (one binary), with the big-M the domains allow.
+The propagation is the parameter ``propagate``: ``none`` (the default, the seed as written:
+domains from "clue inside"/"inside the grid" only) and ``root`` (the fixpoint). Without it
+GLPK finds no solution of the 36x20 seed within 60 s; with it, it takes well under a second,
+most of the work then being done by the propagation, which counts in ``build_s``.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 import pyomo.environ as pyo
 
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, new_model
+from bench.models import MipModel, Model, Value, add_false_row, new_model
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku import (
     Rect,
     candidate_rectangles,
     cells_to_rects,
+    chosen,
     grid_from_rects,
     shapes,
 )
@@ -46,6 +55,9 @@ class MipSugar(Formulation):
     name = "mip-sugar"
     kind = "mip"
     description = "seed Sugar model: per-clue x/y/w/h, factor-pair choice, big-M 4-way disjunctions"
+    #: "none": domains from "clue inside" / "inside the grid" only (the seed as written);
+    #: "root": plus the compulsory-part propagation a CP solver does before it branches
+    parameters: ClassVar[dict[str, list[Any]]] = {"propagate": ["none", "root"]}
 
     def build(self, inst: Instance) -> Model:
         mm = new_model("mip")
@@ -54,51 +66,33 @@ class MipSugar(Formulation):
         rows, cols = inst.rows, inst.cols
         clues = inst.clues()
         K = range(len(clues))
-        # Placements (top, left) of each factor pair that keep the clue inside, the rectangle
-        # inside the grid, and no other clue inside (a rectangle holding clue j overlaps j's
-        # own rectangle, which holds clue j: the disjunction of that pair is violated).
-        place: dict[int, dict[tuple[int, int], list[tuple[int, int]]]] = {k: {} for k in K}
-        for rect in candidate_rectangles(inst):
-            place[rect.clue].setdefault((rect.height, rect.width), []).append((rect.top, rect.left))
-        import os
-        owned: dict[tuple[int, int], int] = {}
-        for _ in range(int(os.environ.get("SUGAR_ROUNDS", "0"))):
-            changed = False
-            for k in K:
-                ps = [(t, l, hw) for hw, v in place[k].items() for t, l in v]
-                if not ps:
-                    continue
-                t0 = max(t for t, _, _ in ps); t1 = min(t + hw[0] for t, _, hw in ps)
-                l0 = max(l for _, l, _ in ps); l1 = min(l + hw[1] for _, l, hw in ps)
-                for r in range(t0, t1):
-                    for c in range(l0, l1):
-                        if owned.get((r, c)) is None:
-                            owned[r, c] = k; changed = True
-            for k in K:
-                for hw in list(place[k]):
-                    keep = [(t, l) for t, l in place[k][hw]
-                            if all(owned.get((r, c), k) == k for r in range(t, t + hw[0]) for c in range(l, l + hw[1]))]
-                    if len(keep) != len(place[k][hw]):
-                        changed = True
-                        if keep: place[k][hw] = keep
-                        else: del place[k][hw]
-            if not changed:
-                break
-        fits = {k: [hw for hw in shapes(n, rows, cols) if hw in place[k]]
-                for k, (_, _, n) in enumerate(clues)}
+        # the CSP's domains after root propagation (see _root_domains): per clue, per factor
+        # pair (h, w) that is still possible, the bounds of y (top row) and x (left column)
+        dom = _root_domains(inst, fixpoint=self.params["propagate"] == "root")
+        # The seed leaves implicit that the areas (constants n_k) fill the grid, which makes
+        # non-overlap a partition; without it, clues that sum short "solve" with holes. A
+        # constant condition, like an emptied domain: either way no solution exists, and the
+        # model is one unsatisfiable row.
+        if dom is None or sum(n for _, _, n in clues) != rows * cols:
+            add_false_row(m)
+            m.obj = pyo.Objective(expr=0)
+            mm.handles.update(fits={})
+            return mm
+        fits = {k: sorted(dom[k]) for k in K}
         S = [(k, s) for k in K for s in range(len(fits[k]))]
-        box = {}  # (k, s) -> (min top, max top, min left, max left)
-        for k, s in S:
-            ps = place[k][fits[k][s]]
-            box[k, s] = (min(t for t, _ in ps), max(t for t, _ in ps),
-                         min(l for _, l in ps), max(l for _, l in ps))
-        lo_x = {k: min(box[k, s][2] for s in range(len(fits[k]))) for k in K}
-        hi_x = {k: max(box[k, s][3] for s in range(len(fits[k]))) for k in K}
-        lo_y = {k: min(box[k, s][0] for s in range(len(fits[k]))) for k in K}
-        hi_y = {k: max(box[k, s][1] for s in range(len(fits[k]))) for k in K}
+        box = {(k, s): dom[k][fits[k][s]] for k, s in S}  # (y lo, y hi, x lo, x hi)
 
-        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: (lo_x[k], hi_x[k]))
-        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: (lo_y[k], hi_y[k]))
+        def ext(k: int, f: Any) -> tuple[int, int]:  # (min, max) of f over k's factor pairs
+            vals = [f(fits[k][s], box[k, s]) for s in range(len(fits[k]))]
+            return min(vals), max(vals)
+
+        # (int x_k ...) (int y_k ...): the domains, as variable bounds
+        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers,
+                      bounds=lambda _, k: (ext(k, lambda hw, b: b[2])[0],
+                                           ext(k, lambda hw, b: b[3])[1]))
+        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers,
+                      bounds=lambda _, k: (ext(k, lambda hw, b: b[0])[0],
+                                           ext(k, lambda hw, b: b[1])[1]))
         m.z = pyo.Var(S, domain=pyo.Binary)  # z[k,s]: clue k takes factor pair s
         w = {k: sum(fits[k][s][1] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
         h = {k: sum(fits[k][s][0] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
@@ -106,59 +100,72 @@ class MipSugar(Formulation):
         # (= (* w h) n): exactly one factor pair
         m.area = pyo.Constraint(K, rule=lambda _, k: sum(m.z[k, s] for s in range(len(fits[k])))
                                 == 1)
-        # (< c (+ x w)), (< r (+ y h)), (<= (+ x w) W), (<= (+ y h) H)
+        # (<= x c) (<= y r) hold by the bounds; (< c (+ x w)), (< r (+ y h)),
+        # (<= (+ x w) W), (<= (+ y h) H)
         m.inside_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] >= clues[k][1] + 1)
         m.inside_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] >= clues[k][0] + 1)
         m.grid_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] <= cols)
         m.grid_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] <= rows)
-        # per factor pair position bounds
-        def zs(k, i):
-            return sum(box[k, s][i] * m.z[k, s] for s in range(len(fits[k])))
-        m.bx = pyo.ConstraintList()
+
+        # The domain of x_k and y_k once the factor pair is chosen: sum_s lo_ks z_ks <= x_k <=
+        # sum_s hi_ks z_ks. Exactly one z_ks is 1, so these are the bounds of pair s, which
+        # hold in every solution (_root_domains). A clue with one pair left has them as bounds.
+        m.domain = pyo.ConstraintList()
         for k in K:
             if len(fits[k]) > 1:
-                m.bx.add(m.y[k] >= zs(k, 0))
-                m.bx.add(m.y[k] <= zs(k, 1))
-                m.bx.add(m.x[k] >= zs(k, 2))
-                m.bx.add(m.x[k] <= zs(k, 3))
+                def at(i: int, k: int = k) -> Any:
+                    return sum(box[k, s][i] * m.z[k, s] for s in range(len(fits[k])))
+                m.domain.add(m.y[k] >= at(0))
+                m.domain.add(m.y[k] <= at(1))
+                m.domain.add(m.x[k] >= at(2))
+                m.domain.add(m.x[k] <= at(3))
 
-        hi_xe = {k: max(box[k, s][3] + fits[k][s][1] for s in range(len(fits[k]))) for k in K}
-        hi_ye = {k: max(box[k, s][1] + fits[k][s][0] for s in range(len(fits[k]))) for k in K}
-        lo_xe = {k: min(box[k, s][2] + fits[k][s][1] for s in range(len(fits[k]))) for k in K}
-        lo_ye = {k: min(box[k, s][0] + fits[k][s][0] for s in range(len(fits[k]))) for k in K}
+        # range of x_k, x_k + w_k, y_k, y_k + h_k under those domains
+        xs = {k: (ext(k, lambda hw, b: b[2])[0], ext(k, lambda hw, b: b[3])[1]) for k in K}
+        ys = {k: (ext(k, lambda hw, b: b[0])[0], ext(k, lambda hw, b: b[1])[1]) for k in K}
+        xe = {k: (ext(k, lambda hw, b: b[2] + hw[1])[0], ext(k, lambda hw, b: b[3] + hw[1])[1])
+              for k in K}
+        ye = {k: (ext(k, lambda hw, b: b[0] + hw[0])[0], ext(k, lambda hw, b: b[1] + hw[0])[1])
+              for k in K}
 
+        # The four disjuncts of a pair, "a_i + l_i <= a_j" as (lhs expression, big-M, always,
+        # never). Like Sugar's compiler, which folds a comparison the variable domains decide,
+        # a disjunct is folded against the domains above: always true (max of a_i + l_i <= min
+        # of a_j) -> the pair needs no constraint; never true (min of a_i + l_i > max of a_j)
+        # -> dropped from the disjunction. The big-M is the largest violation the domains allow.
         def disjuncts(i: int, j: int) -> list[tuple[Any, int, bool, bool]]:
-            return [  # (x_i + w_i - x_j <= 0, big-M, always, never) ...
-                (m.x[i] + w[i] - m.x[j], hi_xe[i] - lo_x[j], hi_xe[i] <= lo_x[j], lo_xe[i] > hi_x[j]),
-                (m.x[j] + w[j] - m.x[i], hi_xe[j] - lo_x[i], hi_xe[j] <= lo_x[i], lo_xe[j] > hi_x[i]),
-                (m.y[i] + h[i] - m.y[j], hi_ye[i] - lo_y[j], hi_ye[i] <= lo_y[j], lo_ye[i] > hi_y[j]),
-                (m.y[j] + h[j] - m.y[i], hi_ye[j] - lo_y[i], hi_ye[j] <= lo_y[i], lo_ye[j] > hi_y[i]),
-            ]
+            out = []
+            for a, b, end, start, lhs in (
+                (i, j, xe, xs, m.x[i] + w[i] - m.x[j]),    # (<= (+ x_i w_i) x_j)
+                (j, i, xe, xs, m.x[j] + w[j] - m.x[i]),    # (<= (+ x_j w_j) x_i)
+                (i, j, ye, ys, m.y[i] + h[i] - m.y[j]),    # (<= (+ y_i h_i) y_j)
+                (j, i, ye, ys, m.y[j] + h[j] - m.y[i]),    # (<= (+ y_j h_j) y_i)
+            ):
+                out.append((lhs, end[a][1] - start[b][0], end[a][1] <= start[b][0],
+                            end[a][0] > start[b][1]))
+            return out
 
         m.nonoverlap = pyo.ConstraintList()
-        m.d = pyo.VarList(domain=pyo.Binary)
-        npair = [0, 0, 0, 0, 0]
+        m.d = pyo.VarList(domain=pyo.Binary)  # which disjunct holds, when several remain
         for i, j in combinations(K, 2):
             ds = disjuncts(i, j)
             if any(always for _, _, always, _ in ds):
                 continue
             live = [(lhs, big) for lhs, big, _, never in ds if not never]
-            npair[len(live)] += 1
-            if len(live) == 0:
-                m.nonoverlap.add(pyo.Constraint.Infeasible)
+            # "clue inside" leaves at most one x and one y disjunct live, so one or two remain;
+            # none cannot happen after propagation (two compulsory parts would overlap) but is
+            # kept exact all the same
+            if not live:
+                m.nonoverlap.add(m.z[i, 0] + m.z[j, 0] >= 3)  # always false
             elif len(live) == 1:
                 m.nonoverlap.add(live[0][0] <= 0)
-            elif len(live) == 2:
-                (lhs0, big0), (lhs1, big1) = live
-                d = m.d.add()
-                m.nonoverlap.add(lhs0 <= big0 * (1 - d))
-                m.nonoverlap.add(lhs1 <= big1 * d)
             else:
-                ds_ = [m.d.add() for _ in live]
-                m.nonoverlap.add(sum(ds_) >= 1)
-                for (lhs, big), d in zip(live, ds_):
+                ds_ = [m.d.add() for _ in live[1:]]
+                if len(ds_) > 1:  # one binary per disjunct beyond the first, at most one set
+                    m.nonoverlap.add(sum(ds_) <= 1)
+                sel = [1 - sum(ds_), *ds_]
+                for (lhs, big), d in zip(live, sel, strict=True):
                     m.nonoverlap.add(lhs <= big * (1 - d))
-        import sys; print('pairs', npair, file=sys.stderr)
         m.obj = pyo.Objective(expr=0)  # feasibility problem
         mm.handles.update(fits=fits)
         return mm
@@ -171,6 +178,74 @@ class MipSugar(Formulation):
             h, w = fits[k][s]
             rects.append(Rect(k, round(value(m.y[k])), round(value(m.x[k])), h, w))
         return grid_from_rects(inst, rects)
+
+
+Box = tuple[int, int, int, int]  # y lo, y hi, x lo, x hi of a rectangle's top-left corner
+
+
+def _root_domains(inst: Instance, fixpoint: bool = True
+                  ) -> dict[int, dict[tuple[int, int], Box]] | None:
+    """The CSP's domains after propagation at the root, as a CP solver's non-overlap
+    propagator would compute them: per clue k, per factor pair (h, w) still possible, the
+    bounds of y_k and x_k; None when a domain runs empty (the CSP has no solution).
+
+    Start: "clue inside" and "inside the grid" bound each pair's corner. Then, to a fixpoint,
+    two rules (the compulsory-part rule of 2-D non-overlap):
+
+    * compulsory part: a cell that every corner in k's domain covers (for every pair left)
+      lies in rectangle k in every solution. At the start these are at least the clue's
+      own cell, by "clue inside".
+    * exclusion: rectangle j must not cover a cell in the compulsory part of k != j (that
+      violates k and j's four-way disjunction), so such corners leave j's domain, which
+      shrinks to the bounding box of the corners left; a pair with none left is dropped.
+
+    With ``fixpoint=False`` only the start domains are returned (the seed as written).
+
+    Exact: by induction every solution keeps each rectangle's corner inside its domain (it
+    covers k's compulsory cells, so no other rectangle may), so no solution is lost; the
+    bounding box only keeps corners that a later round or the MIP itself rules out.
+    """
+    rows, cols = inst.rows, inst.cols
+    clues = inst.clues()
+    dom: dict[int, dict[tuple[int, int], Box]] = {}
+    for k, (r, c, n) in enumerate(clues):
+        dom[k] = {(hh, ww): (max(0, r - hh + 1), min(r, rows - hh),
+                             max(0, c - ww + 1), min(c, cols - ww))
+                  for hh, ww in shapes(n, rows, cols)}
+        if not dom[k]:
+            return None
+    owner: dict[tuple[int, int], int] = {}
+    changed = fixpoint
+    while changed:
+        changed = False
+        for k, d in dom.items():  # compulsory parts
+            r0 = max(y1 for y0, y1, _, _ in d.values())
+            r1 = min(y0 + hh for (hh, _), (y0, _, _, _) in d.items())
+            c0 = max(x1 for _, _, _, x1 in d.values())
+            c1 = min(x0 + ww for (_, ww), (_, _, x0, _) in d.items())
+            for cell in ((rr, cc) for rr in range(r0, r1) for cc in range(c0, c1)):
+                got = owner.get(cell)
+                if got is None:
+                    owner[cell] = k
+                    changed = True
+                elif got != k:
+                    return None  # two rectangles would both cover this cell
+        for k, d in dom.items():  # exclusion
+            for (hh, ww), (y0, y1, x0, x1) in list(d.items()):
+                keep = [(yy, xx) for yy in range(y0, y1 + 1) for xx in range(x0, x1 + 1)
+                        if all(owner.get((rr, cc), k) == k
+                               for rr in range(yy, yy + hh) for cc in range(xx, xx + ww))]
+                new = (min(yy for yy, _ in keep), max(yy for yy, _ in keep),
+                       min(xx for _, xx in keep), max(xx for _, xx in keep)) if keep else None
+                if new != d[hh, ww]:
+                    changed = True
+                    if new is None:
+                        del d[hh, ww]
+                    else:
+                        d[hh, ww] = new
+            if not d:
+                return None
+    return dom
 
 
 @formulation
@@ -187,11 +262,22 @@ class MipCover(Formulation):
         rects = candidate_rectangles(inst)
         cover = cells_to_rects(inst, rects)
         m.x = pyo.Var(range(len(rects)), domain=pyo.Binary)
-        m.once = pyo.Constraint(list(cover), rule=lambda _, r, c: sum(m.x[i] for i in cover[r, c])
-                                == 1 if cover[r, c] else pyo.Constraint.Infeasible)
+        if not all(cover.values()):  # a cell no candidate covers
+            add_false_row(m)
+        m.once = pyo.Constraint([cell for cell, lits in cover.items() if lits],
+                                rule=lambda _, r, c: sum(m.x[i] for i in cover[r, c]) == 1)
         m.obj = pyo.Objective(expr=0)
         mm.handles.update(rects=rects)
         return mm
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        assert isinstance(model, MipModel)
+        m = model.model
+        used = chosen(model.handles["rects"], grid)
+        if not hasattr(m, "nogood"):
+            m.nogood = pyo.ConstraintList()
+        m.nogood.add(sum(m.x[i] for i in used) <= len(used) - 1)
+        return True
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         m, rects = model.model, model.handles["rects"]  # type: ignore[union-attr]

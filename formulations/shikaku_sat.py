@@ -16,7 +16,7 @@ from pysat.card import CardEnc, EncType
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.shikaku import candidate_rectangles, cells_to_rects, grid_from_rects
+from bench.puzzles.shikaku import candidate_rectangles, cells_to_rects, chosen, grid_from_rects
 from bench.registry import Formulation, formulation
 
 
@@ -36,14 +36,19 @@ class SatCover(Formulation):
         x = [m.var(("rect", i)) for i in range(len(rects))]
         encoding = getattr(EncType, self.params["card"])
         for lits in cells_to_rects(inst, rects).values():
-            if len(lits) == 1:
-                m.add([x[lits[0]]])
+            if len(lits) <= 1:  # forced, or no candidate at all: the empty clause
+                m.add([x[i] for i in lits])
                 continue
-            # an uncovered cell gives an empty clause: infeasible, as it should
             m.extend(CardEnc.equals([x[i] for i in lits], bound=1, vpool=m.pool,
                                     encoding=encoding).clauses)
         m.handles.update(rects=rects, x=x)
         return m
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        assert isinstance(model, SatModel)
+        x = model.handles["x"]
+        model.add([-x[i] for i in chosen(model.handles["rects"], grid)])
+        return True
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         rects, x = model.handles["rects"], model.handles["x"]

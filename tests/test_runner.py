@@ -85,3 +85,36 @@ def test_journal_resume_and_parquet(tmp_path, write):
     assert len(back) == 3
     grid = json.loads(back[back["status"] == "solved"]["grid"].iloc[0])
     assert len(grid) == 10 and len(grid[0]) == 10
+
+
+class _Tty:
+    def __init__(self, tty: bool) -> None:
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, s: str) -> None:
+        self.text += s
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_live_on_a_terminal_quiet_otherwise(monkeypatch):
+    from bench.records import Result
+    from bench.runner import Progress
+
+    monkeypatch.delenv("CI", raising=False)
+    done = Result("k", "shikaku", "i", "p", 1, 1, "f", "sat", "s", "v", "solved")
+    failed = Result("k", "shikaku", "i", "p", 1, 1, "f", "sat", "s", "v", "timeout")
+    tty, log = _Tty(True), _Tty(False)
+    for stream in (tty, log):
+        p = Progress(3, 1, stream=stream)  # type: ignore[arg-type]
+        p.update(done)
+        p.update(failed)
+        p.close()
+    assert "[2/3] failures 1" in tty.text and "left ~" in tty.text
+    assert log.text == ""
+    monkeypatch.setenv("CI", "true")
+    assert not Progress(1, 1, stream=_Tty(True)).live  # type: ignore[arg-type]

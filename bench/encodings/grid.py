@@ -91,7 +91,9 @@ def bfs_distances(
     return dist
 
 
-def clue_reach(rows: int, cols: int, clues: Sequence[tuple[int, int, int]]) -> list[dict[Cell, int]]:
+def clue_reach(
+    rows: int, cols: int, clues: Sequence[tuple[int, int, int]]
+) -> list[dict[Cell, int]]:
     """For each clue ``(r, c, n)`` (an island of exactly ``n`` cells that holds the clue cell and
     no other clue), the cells its island can contain, mapped to their shortest distance from
     the clue cell.
@@ -107,12 +109,12 @@ def clue_reach(rows: int, cols: int, clues: Sequence[tuple[int, int, int]]) -> l
     owner_near: dict[Cell, set[int]] = {}
     for k, cell in enumerate(clue_cells):
         owner_near.setdefault(cell, set()).add(k)
-        for n in neighbours(cell, rows, cols):
-            owner_near.setdefault(n, set()).add(k)
+        for nb in neighbours(cell, rows, cols):
+            owner_near.setdefault(nb, set()).add(k)
     out: list[dict[Cell, int]] = []
-    for k, (r, c, n) in enumerate(clues):
+    for k, (r, c, size) in enumerate(clues):
         def allowed(cell: Cell, k: int = k) -> bool:
             return owner_near.get(cell, set()) <= {k}
 
-        out.append(bfs_distances([(r, c)], rows, cols, allowed, limit=n - 1))
+        out.append(bfs_distances([(r, c)], rows, cols, allowed, limit=size - 1))
     return out

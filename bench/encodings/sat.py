@@ -43,7 +43,9 @@ def at_most_one(m: SatModel, lits: Sequence[int]) -> None:
     m.extend(CardEnc.atmost(list(lits), bound=1, vpool=m.pool, encoding=EncType.seqcounter).clauses)
 
 
-def exactly(m: SatModel, lits: Sequence[int], bound: int, encoding: int = EncType.seqcounter) -> None:
+def exactly(
+    m: SatModel, lits: Sequence[int], bound: int, encoding: int = EncType.seqcounter
+) -> None:
     """Exactly ``bound`` of ``lits`` are true (an empty clause if impossible)."""
     if bound < 0 or bound > len(lits):
         m.add([])
@@ -68,6 +70,7 @@ def connectivity_cuts(
     fixed_off: Collection[Cell] = (),
     pairs: Literal["largest", "all"] = "all",
     anchors: Literal["one", "all"] = "one",
+    total: int | None = None,
 ) -> list[Clause]:
     """Cuts excluding a disconnected on-set; ``[]`` when ``on`` is connected (or empty).
 
@@ -88,6 +91,16 @@ def connectivity_cuts(
     ``pairs``: "all" gives a clause for every ordered pair of components (C, D); "largest" pairs
     each component with the largest other one only. ``anchors``: "one" uses the first cell of C
     as c, "all" gives one clause per cell c of C (d is always the first cell of D).
+
+    ``total``: when every solution has exactly ``total`` on cells (Nurikabe: the cells minus the
+    island sizes), the partner d is not needed: if c is on and all of N(C) is off, c's component
+    lies inside C and has fewer than ``total`` cells, so some on cell lies elsewhere and the set
+    is disconnected. Then each component C with ``|C| < total`` gets the two-sided-free cut
+
+        not on(c)  or  OR_{b in N(C)} on(b)
+
+    (one per anchor c; ``pairs`` is ignored). It generalises "an on cell has an on neighbour"
+    from single cells to whole pockets and is much stronger than the pair form.
     """
     comps = components(on, rows, cols)
     if len(comps) <= 1:
@@ -99,6 +112,12 @@ def connectivity_cuts(
     ]
     by_size = sorted(range(len(comps)), key=lambda i: -len(comps[i]))
     cuts: list[Clause] = []
+    if total is not None:
+        for i, comp in enumerate(comps):
+            if len(comp) < total:
+                cs = comp if anchors == "all" else comp[:1]
+                cuts += [[-lit[c], *seps[i]] for c in cs]
+        return cuts
     for i, comp in enumerate(comps):
         if pairs == "all":
             others = [j for j in range(len(comps)) if j != i]
@@ -138,7 +157,9 @@ def enclosure_cut(
     return clause
 
 
-def not_all_on(cells: Collection[Cell], lit: Mapping[Cell, int], extra: Sequence[int] = ()) -> Clause:
+def not_all_on(
+    cells: Collection[Cell], lit: Mapping[Cell, int], extra: Sequence[int] = ()
+) -> Clause:
     """"Not all of these cells on (and not all of ``extra`` true)": ``OR not on(c) or OR not e``.
 
     Assumes: no solution has all of ``cells`` on together with ``extra``; e.g. a connected set
@@ -313,6 +334,6 @@ def region_ownership(
         if v != seeds[k] and (sizes is None or sizes[k] > 1):
             m.add([-o, *near])
     if sizes is not None:
-        for k, n in enumerate(sizes):
-            exactly(m, [own[(k, v)] for v in reach[k]], n, encoding)
+        for k, size in enumerate(sizes):
+            exactly(m, [own[(k, v)] for v in reach[k]], size, encoding)
     return own

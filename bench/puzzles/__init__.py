@@ -50,6 +50,7 @@ class Puzzle:
 
 
 _PUZZLES: dict[str, Puzzle] = {}
+_loaded = False
 
 
 def register_puzzle(cls: type[Puzzle]) -> type[Puzzle]:
@@ -69,8 +70,11 @@ def puzzle_names() -> list[str]:
 
 
 def _load() -> None:
-    if _PUZZLES:
+    """Import every rules module once (a module imported directly registers only itself)."""
+    global _loaded
+    if _loaded:
         return
+    _loaded = True
     import importlib
     import pkgutil
 

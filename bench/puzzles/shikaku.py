@@ -153,3 +153,19 @@ def cells_to_rects(inst: Instance, rects: list[Rect]) -> dict[tuple[int, int], l
         for cell in rect.cells():
             cover[cell].append(i)
     return cover
+
+
+def boxes(grid: SolutionGrid) -> set[tuple[int, int, int, int]]:
+    """The (top, left, height, width) bounding box of every region of a solution grid."""
+    seen: dict[object, list[int]] = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            b = seen.setdefault(v, [r, c, r, c])
+            b[0], b[1], b[2], b[3] = min(b[0], r), min(b[1], c), max(b[2], r), max(b[3], c)
+    return {(t, lf, bt - t + 1, rt - lf + 1) for t, lf, bt, rt in seen.values()}
+
+
+def chosen(rects: list[Rect], grid: SolutionGrid) -> list[int]:
+    """Indices of the candidate rectangles that a (checked) solution grid uses."""
+    used = boxes(grid)
+    return [i for i, r in enumerate(rects) if (r.top, r.left, r.height, r.width) in used]
