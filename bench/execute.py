@@ -7,7 +7,9 @@ build, after each solve) so a task killed from outside still reports what it got
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from collections.abc import Callable
 
 from bench.backends import Outcome, SolveOptions, get_backend
@@ -19,8 +21,6 @@ from bench.registry import Formulation, get_formulation
 
 
 def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
-    from pathlib import Path
-
     return Result(
         key=task.key,
         puzzle=inst.puzzle if inst else "",
@@ -114,12 +114,20 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
             res.checked = not problems
             res.status = "solved" if not problems else "wrong"
             res.message = "; ".join(problems[:3])
+            known = known_solution(task.instance)
+            if known is not None and not problems:
+                res.known = rules.same(inst, grid, known)
+                if not res.known:
+                    res.message = "differs from the known solution (.sol)"
             if task.count and not problems:
                 count_more(task, form, inst, model, grid, settle, res)
                 record(res.message)
         elif outcome.status == "infeasible":
             res.status = "infeasible"
             res.count = 0 if task.count else None
+            if known_solution(task.instance) is not None:  # an inexact model cut it off
+                res.known = False
+                res.message = "infeasible, but the instance has a known solution (.sol)"
         elif outcome.status == "timeout":
             res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
         else:
@@ -127,6 +135,18 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
     finally:
         session.close()
     return res
+
+
+def known_solution(instance_path: str) -> SolutionGrid | None:
+    """The known solution stored beside an instance (``NAME.sol``, a JSON grid), if any."""
+    sol = Path(instance_path).with_suffix(".sol")
+    if not sol.exists():
+        return None
+    try:
+        grid = json.loads(sol.read_text())
+    except (OSError, ValueError):
+        return None
+    return grid if isinstance(grid, list) else None
 
 
 def count_more(task: Task, form: Formulation, inst: Instance, model: Model, grid: SolutionGrid,

@@ -65,6 +65,7 @@ class Result:
     exact: bool | None = None
     checked: bool | None = None  # the returned grid passed the puzzle's rule checker
     count: int | None = None  # solutions found when counting (fewer than asked: all there are)
+    known: bool | None = None  # agrees with the instance's known solution (a .sol beside it)
     seed: int = 0
     threads: int = 1
     time_limit: float = 0.0

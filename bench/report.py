@@ -148,7 +148,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     sc = scaling(df)
     if not df.empty:
         figures(df, out)
-    problems = df[df["status"].isin(["error", "wrong"])][
+    differs = df["known"].eq(False) if "known" in df else False
+    problems = df[df["status"].isin(["error", "wrong"]) | differs][
         ["puzzle", "instance", "formulation", "solver", "status", "message"]]
 
     md = [f"# puzzlebench report: {run_dir.resolve().name}", ""]
@@ -170,7 +171,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
         md += ["## Growth with size (log-log slope of time against cells)", "",
                markdown_table(sc), ""]
     if not problems.empty:
-        md += ["## Errors and wrong answers", "", markdown_table(problems), ""]
+        md += ["## Errors, wrong answers and disagreements with known solutions", "",
+               markdown_table(problems), ""]
     (out / "summary.md").write_text("\n".join(md) + "\n")
 
     parts = [f"<h1>puzzlebench report: {html.escape(run_dir.resolve().name)}</h1>"]

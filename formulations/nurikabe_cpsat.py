@@ -68,6 +68,14 @@ class _NurikabeCpsat(Formulation):
         m.handles.update(white=white, black=black, blacks=blacks)
         return m
 
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        # projected onto the cell colours: some cell differs from this grid
+        assert isinstance(model, CpsatModel)
+        white = model.handles["white"]
+        model.model.add_bool_or([white[r, c].Not() if grid[r][c] == WHITE else white[r, c]
+                                 for r in range(inst.rows) for c in range(inst.cols)])
+        return True
+
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         white = model.handles["white"]
         return [[WHITE if value(white[(r, c)]) > 0.5 else BLACK for c in range(inst.cols)]

@@ -118,3 +118,17 @@ def test_progress_live_on_a_terminal_quiet_otherwise(monkeypatch):
     assert log.text == ""
     monkeypatch.setenv("CI", "true")
     assert not Progress(1, 1, stream=_Tty(True)).live  # type: ignore[arg-type]
+
+
+def test_known_solution_is_compared(tmp_path):
+    inst = tmp_path / "small.txt"
+    inst.write_text("puzzle: shikaku\n\n2 . 4 .\n. . . 2\n")
+    sol = tmp_path / "small.sol"
+    sol.write_text("[[5, 7, 7, 9], [5, 7, 7, 9]]")  # the solution, other ids
+    res = run_task(Task(str(inst), "sat-cover", "minisat22"))
+    assert res.status == "solved" and res.known is True
+    sol.write_text("[[5, 5, 7, 7], [9, 9, 7, 7]]")  # a different (invalid) grid
+    res = run_task(Task(str(inst), "sat-cover", "minisat22"))
+    assert res.status == "solved" and res.known is False and "differs" in res.message
+    sol.unlink()
+    assert run_task(Task(str(inst), "sat-cover", "minisat22")).known is None

@@ -40,6 +40,10 @@ class Puzzle:
         """A plain-text picture of the instance, or of the solution when one is given."""
         raise NotImplementedError
 
+    def same(self, inst: Instance, a: SolutionGrid, b: SolutionGrid) -> bool:
+        """Whether two solution grids are the same solution (Shikaku ids are arbitrary)."""
+        return a == b
+
     def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         if not isinstance(grid, list) or len(grid) != inst.rows:
             return [f"grid has {len(grid) if isinstance(grid, list) else '?'} rows, "

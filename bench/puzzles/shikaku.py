@@ -107,6 +107,9 @@ class Shikaku(Puzzle):
                 problems.append(f"{where} has area {area} but holds the number {clues[0]}")
         return problems
 
+    def same(self, inst: Instance, a: SolutionGrid, b: SolutionGrid) -> bool:
+        return boxes(a) == boxes(b)
+
     def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
         """Box drawing: clue numbers in cells, walls between different rectangles."""
         width = max([len(str(v)) for _, _, v in inst.clues()] + [1])
