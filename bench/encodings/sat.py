@@ -92,15 +92,17 @@ def connectivity_cuts(
     each component with the largest other one only. ``anchors``: "one" uses the first cell of C
     as c, "all" gives one clause per cell c of C (d is always the first cell of D).
 
-    ``total``: when every solution has exactly ``total`` on cells (Nurikabe: the cells minus the
-    island sizes), the partner d is not needed: if c is on and all of N(C) is off, c's component
-    lies inside C and has fewer than ``total`` cells, so some on cell lies elsewhere and the set
-    is disconnected. Then each component C with ``|C| < total`` gets the two-sided-free cut
+    ``total``: when every solution has at least ``total`` on cells (Nurikabe: exactly the cells
+    minus the island sizes), the partner d is not needed: if c is on and all of N(C) is off,
+    c's component lies inside C and has fewer than ``total`` cells, so some on cell lies
+    elsewhere and the set is disconnected. Then each component C with ``|C| < total`` gets
 
         not on(c)  or  OR_{b in N(C)} on(b)
 
-    (one per anchor c; ``pairs`` is ignored). It generalises "an on cell has an on neighbour"
-    from single cells to whole pockets and is much stronger than the pair form.
+    (one per anchor c; ``pairs`` is ignored). It is the pair clause without ``not on(d)``, so it
+    dominates it, and it generalises "an on cell has an on neighbour" from single cells to
+    whole pockets. If the current assignment has ``total`` on cells (the base enforces the
+    count), every component of a disconnected set is smaller than ``total`` and gets a cut.
     """
     comps = components(on, rows, cols)
     if len(comps) <= 1:
