@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from bench.backends import Outcome, SolveOptions, get_backend
 from bench.instance import Instance, InstanceError, read_instance
+from bench.models import Model
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.models import Model
 from bench.registry import Formulation, get_formulation
 
 

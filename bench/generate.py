@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from bench.backends import SolveOptions, get_backend
-from bench.encodings.grid import Cell, neighbours
+from bench.encodings.grid import Cell, components, neighbours
 from bench.instance import Instance, format_instance, parse_instance
 from bench.puzzles import SolutionGrid, get_puzzle, puzzle_names
 from bench.puzzles.shikaku import boxes as grid_boxes
@@ -462,6 +462,55 @@ class NurikabeState:
         self.black -= 1
         return island
 
+    def makes_pool(self, v: Cell) -> bool:
+        """Whether turning ``v`` black would complete a 2x2 black block."""
+        r, c = v
+        return any(all(self.is_black(r + dr + i, c + dc + j) for i in (0, 1) for j in (0, 1)
+                       if (dr + i, dc + j) != (0, 0))
+                   for dr in (-1, 0) for dc in (-1, 0))
+
+    def cut_cells(self, keep: Cell, away: Cell) -> list[Cell]:
+        """Cells of the island of ``keep`` and ``away`` that can turn black (next to the wall,
+        no 2x2 black block) and that separate ``away`` from ``keep``."""
+        k = self.island[keep[0]][keep[1]]
+        cells = set(self.cells[k])
+        out = []
+        for b in self.cells[k]:
+            if b in (keep, away) or self.makes_pool(b):
+                continue
+            if not any(self.is_black(*n) for n in neighbours(b, self.rows, self.cols)):
+                continue
+            seen = {keep}
+            todo = [keep]
+            while todo:
+                for n in neighbours(todo.pop(), self.rows, self.cols):
+                    if n in cells and n != b and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            if away not in seen:
+                out.append(b)
+        return out
+
+    def blacken(self, v: Cell) -> list[int]:
+        """Turn island cell ``v`` black (the caller checked :meth:`makes_pool` and that ``v``
+        touches the wall); the island's piece holding its first remaining cell keeps the id,
+        other pieces get new ids, returned."""
+        k = self.island[v[0]][v[1]]
+        rest = [u for u in self.cells[k] if u != v]
+        self.island[v[0]][v[1]] = -1
+        self.black += 1
+        pieces = components(rest, self.rows, self.cols)
+        self.cells[k] = pieces[0]
+        new = []
+        for piece in pieces[1:]:
+            j = self.next_id
+            self.next_id += 1
+            self.cells[j] = piece
+            for r, c in piece:
+                self.island[r][c] = j
+            new.append(j)
+        return new
+
     def solution(self) -> SolutionGrid:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
@@ -470,7 +519,7 @@ class NurikabeState:
 class NurikabeGenerator(Generator):
     """Random solution: a wall grown from a random cell without 2x2 black blocks until every
     white component (island) has at most ``max_island`` cells and the black share reaches a
-    random target in 55..62 % (:meth:`random_solution`). One clue per island at a random cell. While another solution
+    random target in 55..58 % (:meth:`random_solution`). One clue per island at a random cell. While another solution
     exists: usually move the clue of an island to one of its cells that is black in the other
     solution, sometimes turn a cell that is white only in the other solution into a new
     1-island (both exclude that solution). Gives up on a solution after a bounded number of
@@ -480,8 +529,12 @@ class NurikabeGenerator(Generator):
     formulation = "cpsat-tree"
     solver = "cpsat"
     max_island = 9
+    join_weight = 0.4  # weight of a wall cell joining two wall parts (closing an island)
+    #: weight factor of a wall cell that pinches off an island of 1 or 2 cells
+    small_piece: ClassVar[dict[int, float]] = {1: 0.05, 2: 0.3}
     restarts = 8
-    p_new_island = 0.25
+    p_new_island = 0.4
+    p_split = 0.4
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
@@ -548,8 +601,25 @@ class NurikabeGenerator(Generator):
                     comp[r][c] = next_id
                 next_id += 1
 
+        def weight(v: Cell) -> float:
+            """Prefer extending a wall end, and avoid pinching off pieces of 1 or 2 cells."""
+            w = 1.0 if sum(black(*n) for n in neighbours(v, rows, cols)) == 1 else self.join_weight
+            for n in neighbours(v, rows, cols):
+                if black(*n):
+                    continue
+                piece = {n}
+                todo = [n]
+                while todo and len(piece) < 3:
+                    for m in neighbours(todo.pop(), rows, cols):
+                        if m != v and m not in piece and not black(*m):
+                            piece.add(m)
+                            todo.append(m)
+                if len(piece) < 3:
+                    w *= self.small_piece[len(piece)]
+            return w
+
         blacken((rng.randrange(rows), rng.randrange(cols)))
-        target = rng.uniform(0.55, 0.62) * rows * cols
+        target = rng.uniform(0.55, 0.58) * rows * cols
         blacks = 1
         while True:
             big = [k for k, cells in comps.items() if len(cells) > self.max_island]
@@ -565,9 +635,7 @@ class NurikabeGenerator(Generator):
                     return None
                 done.add(k)
                 continue
-            ends = [1.0 if sum(black(*n) for n in neighbours(v, rows, cols)) == 1 else 0.4
-                    for v in cands]
-            blacken(rng.choices(cands, ends)[0])
+            blacken(rng.choices(cands, [weight(v) for v in cands])[0])
             blacks += 1
         s = NurikabeState(rows, cols)
         for k in comps:
@@ -578,8 +646,14 @@ class NurikabeGenerator(Generator):
 
     def make_unique(self, s: NurikabeState,
                     rng: random.Random) -> tuple[Instance, SolutionGrid] | None:
+        """Edit until unique. Against another solution ``alt``, pick one of (each excludes
+        ``alt``): a new 1-island at a cell white only in ``alt`` (when legal here); splitting
+        an island by a wall cell so that one of its cells black in ``alt`` is cut off from the
+        clue and gets its own clue; moving an island's clue to one of its cells black in
+        ``alt`` (islands moved less often preferred). The first two only add clues."""
         clue = {k: rng.choice(cells) for k, cells in s.cells.items()}
-        for _ in range(40 + s.rows * s.cols // 8):
+        moved = dict.fromkeys(clue, 0)
+        for _ in range(self.max_edits(s.rows, s.cols)):
             grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
             for k, (r, c) in clue.items():
                 grid[r][c] = len(s.cells[k])
@@ -595,10 +669,33 @@ class NurikabeGenerator(Generator):
                            if solution[v[0]][v[1]] == "#" and alt[v[0]][v[1]] == "."]
             new = [v for v in white_there
                    if not s.adjacent_islands(v) and s.wall_stays_connected(v)]
-            if new and (not white_here or rng.random() < self.p_new_island):
+            pick = rng.random()
+            if new and pick < self.p_new_island:
                 v = rng.choice(new)
-                clue[s.whiten(v, None)] = v
-            else:
-                v = rng.choice(white_here)
-                clue[s.island[v[0]][v[1]]] = v
+                k = s.whiten(v, None)
+                clue[k], moved[k] = v, 0
+                continue
+            if pick < self.p_new_island + self.p_split:
+                splits = [(d, b) for d in white_here
+                          for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)]
+                if splits:
+                    d, b = rng.choice(splits)
+                    k = s.island[d[0]][d[1]]
+                    keep = clue[k]
+                    for j in s.blacken(b):
+                        moved[j] = 0
+                        clue[j] = d if d in s.cells[j] else rng.choice(s.cells[j])
+                    if keep not in s.cells[k]:  # the clue's piece got a new id
+                        j = s.island[keep[0]][keep[1]]
+                        clue[k] = d if d in s.cells[k] else rng.choice(s.cells[k])
+                        clue[j] = keep
+                    continue
+            weights = [1.0 / (1 + moved[s.island[r][c]]) ** 2 for r, c in white_here]
+            v = rng.choices(white_here, weights)[0]
+            k = s.island[v[0]][v[1]]
+            clue[k] = v
+            moved[k] += 1
         return None
+
+    def max_edits(self, rows: int, cols: int) -> int:
+        return 40 + rows * cols // 2

@@ -39,7 +39,7 @@ from bench.encodings.sat import (
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import black_total, clue_list, grid_from_black
+from bench.puzzles.nurikabe import BLACK, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 
@@ -86,9 +86,28 @@ def connect_islands(m: SatModel, inst: Instance) -> None:
     rooted_distance_connectivity(m, white, roots, inst.rows, inst.cols, maxdist=hi, mindist=lo)
 
 
+def connect_wall(m: SatModel, inst: Instance) -> None:
+    """Eager wall connectivity: parent pointers with order-encoded distances (at most the wall
+    size minus one), rooted at the first black cell in reading order."""
+    total = black_total(inst)
+    if total > 0:
+        x, seeds = m.handles["x"], set(m.handles["seeds"])
+        wall = {v: x[v] for v in all_cells(inst.rows, inst.cols) if v not in seeds}
+        roots = first_on_root(m, list(wall), wall)
+        rooted_distance_connectivity(m, wall, roots, inst.rows, inst.cols, maxdist=total - 1)
+
+
 def black_cells(inst: Instance, model: SatModel, value: Value) -> list[Cell]:
     x = model.handles["x"]
     return [v for v in all_cells(inst.rows, inst.cols) if value(x[v]) > 0.5]
+
+
+def block_grid(inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    """Counting: some cell's colour differs from ``grid`` (projected onto the colours only)."""
+    assert isinstance(model, SatModel)
+    x = model.handles["x"]
+    model.add([-x[v] if grid[v[0]][v[1]] == BLACK else x[v] for v in x])
+    return True
 
 
 @formulation
@@ -133,6 +152,9 @@ class SatLazy(Formulation):
         model.handles["cuts"] += len(cuts)
         return len(cuts)
 
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        return block_grid(inst, model, grid)
+
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         assert isinstance(model, SatModel)
         return grid_from_black(inst, black_cells(inst, model, value))
@@ -148,16 +170,12 @@ class SatTree(Formulation):
 
     def build(self, inst: Instance) -> Model:
         m = base_model(inst)
-        rows, cols = inst.rows, inst.cols
-        x = m.handles["x"]
-        seeds = m.handles["seeds"]
-        total = black_total(inst)
-        if total > 0:
-            wall = {v: x[v] for v in all_cells(rows, cols) if v not in set(seeds)}
-            roots = first_on_root(m, list(wall), wall)
-            rooted_distance_connectivity(m, wall, roots, rows, cols, maxdist=total - 1)
+        connect_wall(m, inst)
         connect_islands(m, inst)
         return m
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        return block_grid(inst, model, grid)
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         assert isinstance(model, SatModel)

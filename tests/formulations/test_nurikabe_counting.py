@@ -1,0 +1,35 @@
+"""Uniqueness: every Nurikabe formulation counts exactly one solution on each seed."""
+
+from __future__ import annotations
+
+from bench.records import Task
+from bench.registry import formulations
+from bench.runner import Plan, run_plan
+from bench.storage import Journal
+from tests.conftest import INSTANCES
+
+SEEDS = sorted((INSTANCES / "nurikabe").glob("seed-*.txt"))
+SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "highs"}
+
+
+def test_each_seed_has_exactly_one_solution(tmp_path):
+    tasks = [Task(str(p), cls.name, SOLVER[cls.kind], time_limit=60, count=2)
+             for p in SEEDS for cls in formulations("nurikabe")]
+    results = run_plan(Plan(tasks), Journal(tmp_path / "run"), jobs=2)
+    assert len(results) == len(tasks) >= 5 * 6
+    for r in results:
+        assert (r.status, r.checked, r.count) == ("solved", True, 1), (r.instance, r.formulation,
+                                                                        r.message)
+
+
+def test_a_puzzle_with_four_solutions_counts_four(tmp_path):
+    # . . .    the 2's island is the centre and any one of its four neighbours; the other
+    # . 2 .    seven cells form a connected wall with no 2x2 pool (each 2x2 block holds
+    # . . .    the centre)
+    p = tmp_path / "two.txt"
+    p.write_text("puzzle: nurikabe\n\n. . .\n. 2 .\n. . .\n")
+    tasks = [Task(str(p), cls.name, SOLVER[cls.kind], time_limit=60, count=10)
+             for cls in formulations("nurikabe")]
+    results = run_plan(Plan(tasks), Journal(tmp_path / "run"), jobs=2)
+    assert {r.formulation.split("[")[0]: (r.status, r.count) for r in results} == {
+        cls.name: ("solved", 4) for cls in formulations("nurikabe")}
