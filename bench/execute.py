@@ -48,8 +48,8 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
     res = base_result(task, inst, "error")
     progress(res)
     try:
-        form = get_formulation(inst.puzzle, task.formulation)
         backend = get_backend(task.solver)
+        form = get_formulation(inst.puzzle, task.formulation, backend.kinds)
     except (KeyError, ValueError) as e:
         res.message = str(e.args[0] if e.args else e)
         return res

@@ -1,16 +1,21 @@
 """Run a command as its own process group under outside limits, measuring the whole tree.
 
 Wall time and the hard time limit are enforced by this (parent) process, so solvers that
-cannot be interrupted are still stopped. Peak memory is the larger of
+cannot be interrupted are still stopped. Peak memory is the larger of two lower bounds on the
+tree's true peak, both polled every ``poll_s``:
 
-* the sampled sum of RSS over the process tree (the worker and every descendant, such as
-  glpsol or cbc), polled every ``poll_s``;
-* the kernel's high-water mark ``ru_maxrss`` from ``wait4``: the largest peak of any single
-  process in the tree (Linux folds the peaks of waited-for descendants into it).
+* the sum of RSS over the process tree (the worker and every descendant, such as glpsol or
+  cbc): catches parent and child being large at the same time, but misses a spike shorter
+  than the poll interval;
+* the largest ``VmHWM`` (the kernel's exact high-water mark of one process's RSS since its
+  exec) over the tree's processes: catches every spike of a process alive at a poll.
 
-Sampling alone misses spikes shorter than the poll interval; the kernel mark alone misses
-parent and child being large at the same time. Together they bound the peak from below
-as tightly as either can (tests/test_measure.py checks both on a known workload).
+The runner adds a third bound the worker reports itself: the ``ru_maxrss`` of its finished
+children, for a solver process that lived between two polls.
+
+The worker's own ``ru_maxrss`` (from ``wait4``) is not used: on Linux it includes the
+high-water mark of the process it was forked from, the harness, so it would report the
+harness's own size (tests/test_measure.py checks this on known workloads).
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from typing import Literal
 
 import psutil
 
-RSS_METHOD = "max(tree RSS sampled every 10 ms, wait4 ru_maxrss)"
+RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
+              "children ru_maxrss")
 
 
 @dataclass(frozen=True)
@@ -35,20 +41,34 @@ class Measured:
     returncode: int | None
     wall_s: float
     peak_tree_rss_mb: float  # sampled sum over the tree
-    maxrss_mb: float  # kernel high-water mark: largest single process, descendants included
+    hwm_mb: float  # largest kernel high-water mark (VmHWM) of a single process in the tree
     killed: Literal["timeout", "memout"] | None
 
 
-def tree_rss_bytes(proc: psutil.Process) -> int:
-    total = 0
+def vm_hwm_bytes(pid: int) -> int:
+    """A process's RSS high-water mark since its exec (Linux /proc; 0 where unavailable)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def tree_memory(proc: psutil.Process) -> tuple[int, int]:
+    """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes."""
+    total = hwm = 0
     try:
         procs = [proc, *proc.children(recursive=True)]
     except psutil.Error:
-        return 0
+        return 0, 0
     for p in procs:
         with contextlib.suppress(psutil.Error):  # a process may end while we sum
             total += p.memory_info().rss
-    return total
+            hwm = max(hwm, vm_hwm_bytes(p.pid))
+    return total, hwm
 
 
 def run_measured(
@@ -72,27 +92,27 @@ def run_measured(
         if stderr_path:
             err.close()  # type: ignore[union-attr]
     proc = psutil.Process(popen.pid)
-    peak = 0
+    peak = hwm = 0
     killed: Literal["timeout", "memout"] | None = None
     status = None
-    rusage = None
     while True:
-        pid, status, rusage = os.wait4(popen.pid, os.WNOHANG)
+        pid, status = os.waitpid(popen.pid, os.WNOHANG)
         if pid:
             break
-        peak = max(peak, tree_rss_bytes(proc))
-        if peak > memory_limit_mb * 2**20:
+        rss, top = tree_memory(proc)
+        peak, hwm = max(peak, rss), max(hwm, top)
+        if max(peak, hwm) > memory_limit_mb * 2**20:
             killed = "memout"
         elif time.perf_counter() - t0 > time_limit_s:
             killed = "timeout"
         if killed:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(popen.pid, signal.SIGKILL)
-            _, status, rusage = os.wait4(popen.pid, 0)
+            _, status = os.waitpid(popen.pid, 0)
             break
         time.sleep(poll_s)
     wall = time.perf_counter() - t0
-    popen.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4: keep Popen quiet
+    popen.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen quiet
     # a group member that outlived the worker (an orphaned solver child) is stopped too
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(popen.pid, signal.SIGKILL)
@@ -100,6 +120,6 @@ def run_measured(
         returncode=popen.returncode,
         wall_s=wall,
         peak_tree_rss_mb=peak / 2**20,
-        maxrss_mb=(rusage.ru_maxrss if rusage else 0) / 1024,
+        hwm_mb=hwm / 2**20,
         killed=killed,
     )

@@ -21,12 +21,14 @@ whose import runs the decorators).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.metadata
 import itertools
 import logging
 import pkgutil
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from bench.instance import Instance
@@ -157,9 +159,23 @@ def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
     return [c for (p, _), c in sorted(_FORMULATIONS.items()) if puzzle in (None, p)]
 
 
-def get_formulation(puzzle: str, label: str) -> Formulation:
-    """A configured formulation from ``name`` or ``name[key=value,...]``; KeyError/ValueError."""
-    load_plugins()
+def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
+    """Import just the built-in modules ``formulations/<puzzle>_<kind>.py`` (the naming the
+    built-in plugins follow), so a task process carries only its own modelling layer (a SAT
+    task does not import Pyomo): less start-up time and a truer peak memory."""
+    for kind in kinds:
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"formulations.{puzzle}_{kind}")
+
+
+def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formulation:
+    """A configured formulation from ``name`` or ``name[key=value,...]``; KeyError/ValueError.
+    With ``kinds`` (the solver's), built-in modules of those kinds are tried first."""
+    name, _ = parse_label(label)
+    if kinds:
+        load_builtin(puzzle, kinds)
+    if (puzzle, name) not in _FORMULATIONS:
+        load_plugins()
     name, raw = parse_label(label)
     try:
         cls = _FORMULATIONS[(puzzle, name)]

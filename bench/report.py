@@ -71,6 +71,28 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     return s.sort_values(["puzzle", "sgm_s"]).reset_index(drop=True)
 
 
+def leaders(s: pd.DataFrame) -> pd.DataFrame:
+    """Per puzzle and formulation (all variants), its best variant x solver by SGM time: the
+    short answer to "which formulation wins, and by how much"."""
+    if s.empty:
+        return s
+    t = s.assign(family=s["formulation"].str.split("[").str[0])
+    best = t.loc[t.groupby(["puzzle", "family"])["sgm_s"].idxmin()]
+    cols = ["puzzle", "formulation", "solver", "tasks", "solved", "timeout", "sgm_s", "median_s",
+            "max_s", "x_best"]
+    return best.sort_values(["puzzle", "sgm_s"])[cols].reset_index(drop=True)
+
+
+def overhead(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model kind: the task process's cost beyond build + solve (interpreter start,
+    imports, the solver's import, writing the result), median and max over answered tasks."""
+    t = df[df["status"].isin(SOLVED)]
+    extra = t["wall_s"] - t["build_s"].fillna(0) - t["solve_s"].fillna(0)
+    g = extra.groupby(t["kind"])
+    return pd.DataFrame({"kind": list(g.groups), "median_s": g.median().values,
+                         "max_s": g.max().values, "tasks": g.size().values})
+
+
 def scaling(df: pd.DataFrame) -> pd.DataFrame:
     """Per puzzle and formulation x solver: slope of log(time) against log(cells), over solved
     tasks on at least two instance sizes (a slope of 1 is linear growth in cells)."""
@@ -162,6 +184,13 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
            f"time limit); `sgm_s` is the shifted geometric mean (shift {SGM_SHIFT_S:g} s), "
            "`x_best` its ratio to the best pair of the puzzle; `wall_median_s` is the whole task "
            "process from outside; `peak_rss_mb` the largest peak of the process tree.", ""]
+    lead = leaders(s)
+    if not lead.empty:
+        md += ["## Best variant x solver per formulation", "", markdown_table(lead), ""]
+    oh = overhead(df)
+    if not oh.empty:
+        md += ["## Harness overhead per task (wall_s - build_s - solve_s)", "",
+               markdown_table(oh), ""]
     for puzzle, g in s.groupby("puzzle") if not s.empty else []:
         md += [f"## {puzzle}", "", markdown_table(g[SUMMARY_COLUMNS]), ""]
         fig = out / f"{puzzle}-times.png"
@@ -179,6 +208,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     if env:
         parts.append("<p>" + html.escape(md[2]) + "</p>")
     parts.append("<p>" + html.escape(md[4 if env else 2]) + "</p>")
+    if not lead.empty:
+        parts += ["<h2>Best variant x solver per formulation</h2>",
+                  lead.to_html(index=False, float_format=_fmt, border=0)]
+    if not oh.empty:
+        parts += ["<h2>Harness overhead per task</h2>",
+                  oh.to_html(index=False, float_format=_fmt, border=0)]
     for puzzle, g in s.groupby("puzzle") if not s.empty else []:
         parts.append(f"<h2>{html.escape(str(puzzle))}</h2>")
         parts.append(g[SUMMARY_COLUMNS].to_html(index=False, float_format=_fmt, border=0))

@@ -119,12 +119,14 @@ def run_task(task: Task, grace_s: float = GRACE_S) -> Result:
         stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
     if data is not None:
         res = Result.from_dict(data)
+        children = float(data.get("children_maxrss_mb") or 0.0)
     else:
         try:
             inst = read_instance(task.instance)
         except InstanceError:
             inst = None
         res = base_result(task, inst, "error")
+        children = 0.0
     if m.killed:
         res.status = m.killed
         limit = f"{task.time_limit + grace_s:g} s" if m.killed == "timeout" else \
@@ -136,7 +138,7 @@ def run_task(task: Task, grace_s: float = GRACE_S) -> Result:
         res.status = "error"
         res.message = (stderr_tail[-1] if stderr_tail else f"worker exited with {m.returncode}")
     res.wall_s = m.wall_s
-    res.peak_rss_mb = max(m.peak_tree_rss_mb, m.maxrss_mb)
+    res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
     res.rss_method = RSS_METHOD
     return res
 

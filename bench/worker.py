@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import resource
 import sys
 import traceback
 from pathlib import Path
@@ -31,7 +32,11 @@ def main(argv: list[str]) -> int:
 
     def report(res: Result) -> None:
         last[:] = [res]
-        write_atomic(out, res.to_dict())
+        # the largest ru_maxrss of this process's finished children (glpsol, cbc): at least
+        # max(their own peak, this process's high-water mark when it forked them), both
+        # within the tree, so a lower bound of its peak that polling cannot miss
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children})
 
     from bench.execute import base_result, execute
 
