@@ -252,9 +252,10 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", metavar="REPORT_DIR")
     rp.set_defaults(func=cmd_report)
 
-    from bench.import_cli import add_commands
+    from bench import generate_cli, import_cli
 
-    add_commands(sub)  # import, export
+    import_cli.add_commands(sub)  # import, export
+    generate_cli.add_commands(sub)  # generate
     return p
 
 

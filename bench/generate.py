@@ -491,6 +491,11 @@ class NurikabeState:
                 out.append(b)
         return out
 
+    def boundary(self, k: int) -> list[Cell]:
+        """The black cells next to island ``k``, in reading order."""
+        return sorted({n for v in self.cells[k] for n in neighbours(v, self.rows, self.cols)
+                       if self.is_black(*n)})
+
     def can_shrink(self, v: Cell, keep: Cell) -> bool:
         """Whether island cell ``v`` (not the clue cell ``keep``) can turn black with its
         island staying in one piece: it touches the wall and makes no 2x2 black block."""
@@ -529,11 +534,10 @@ class NurikabeState:
 class NurikabeGenerator(Generator):
     """Random solution: a wall grown from a random cell without 2x2 black blocks until every
     white component (island) has at most ``max_island`` cells and the black share reaches a
-    random target in 55..58 % (:meth:`random_solution`). One clue per island at a random cell. While another solution
-    exists: usually move the clue of an island to one of its cells that is black in the other
-    solution, sometimes turn a cell that is white only in the other solution into a new
-    1-island (both exclude that solution). Gives up on a solution after a bounded number of
-    edits and starts over."""
+    random target in 55..58 % (:meth:`random_solution`). One clue per island at a random
+    cell. While another solution exists, edits that each exclude it (:meth:`make_unique`:
+    move a clue, add a 1-island, split, grow or shrink an island). Gives up on a solution
+    after a bounded number of rounds and starts over from a new one."""
 
     puzzle = "nurikabe"
     # sat-lazy finds other solutions of these instances 10-100x faster than cpsat-tree;
@@ -547,7 +551,10 @@ class NurikabeGenerator(Generator):
     restarts = 8
     #: relative weights of the edit kinds of :meth:`make_unique`
     edit_weights: ClassVar[dict[str, float]] = {
-        "new": 3.0, "split": 3.0, "grow": 1.0, "shrink": 1.0, "move": 2.0}
+        "new": 3.0, "split": 3.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 1.0}
+    max_moves = 2  # clue moves of one island before its region is reshaped instead
+    #: relative weights of the ways to reshape an island (:meth:`reshapes`)
+    reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 1.0}
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
@@ -669,7 +676,16 @@ class NurikabeGenerator(Generator):
           or a cell white only here leaves its island (both change the clue sum, hence the
           number of black cells, which ``alt`` no longer has);
         * ``move``: an island's clue moves to one of its cells that is black in ``alt``
-          (islands moved less often preferred).
+          (islands moved less often preferred);
+        * ``reshape``: an island in the difference grows or loses a cell anywhere on it
+          (:meth:`reshapes`; the clue sum changes); the only edit besides ``new``/``grow``
+          once an island's clue has moved :attr:`max_moves` times (pockets where every
+          clue position leaves two shapes).
+
+        Each round makes one edit in every 4-connected region of the difference (usually
+        separate ambiguities, so large grids need few rounds); if none applies anywhere, one
+        edit on the whole difference. The price: the edits favour small islands (about half
+        the clues of a generated instance are 1s), denser than hand-made puzzles.
 
         The structural edits also break out of pockets where every clue position of an
         island leaves two shapes."""
@@ -690,17 +706,21 @@ class NurikabeGenerator(Generator):
             rng.shuffle(regions)
             # separate regions are usually separate ambiguities: one edit in each; if none
             # applies, one edit anywhere in the difference (there "move" always applies)
-            edited = [self.edit(s, clue, moved, alt, region, rng) for region in regions]
+            edited = [self.edit(s, clue, moved, alt, region, rng, reshape=True)
+                      for region in regions]
             if not any(edited):
-                self.edit(s, clue, moved, alt, diff, rng)
+                self.edit(s, clue, moved, alt, diff, rng, reshape=True)
         return None
 
     def edit(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
-             alt: SolutionGrid, region: list[Cell], rng: random.Random) -> bool:
+             alt: SolutionGrid, region: list[Cell], rng: random.Random,
+             reshape: bool) -> bool:
         """One edit of :meth:`make_unique` inside a region where ``alt`` differs; False if
         none applies there."""
         here = [(r, c) for r, c in region if s.island[r][c] >= 0 and alt[r][c] == "#"]
         there = [(r, c) for r, c in region if s.island[r][c] < 0 and alt[r][c] == "."]
+        stuck = any(moved[s.island[r][c]] >= self.max_moves for r, c in here)
+        reshape = reshape or stuck  # clue moves keep failing here: reshape instead
         options: dict[str, list[Any]] = {
             "new": [v for v in there if not s.adjacent_islands(v) and s.wall_stays_connected(v)],
             "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
@@ -709,7 +729,11 @@ class NurikabeGenerator(Generator):
                      and len(s.cells[next(iter(adj))]) < self.max_island
                      and s.wall_stays_connected(v)],
             "shrink": [d for d in here if s.can_shrink(d, clue[s.island[d[0]][d[1]]])],
-            "move": here,
+            "move": [] if stuck else here,
+            "reshape": [(k, op, v) for k in sorted({s.island[r][c] for r, c in here}
+                                                   | {k for v in there
+                                                      for k in s.adjacent_islands(v)})
+                        for op, v in self.reshapes(s, clue[k], k)] if reshape else [],
         }
         kinds = [k for k in self.edit_weights if options[k]]
         if not kinds:
@@ -735,6 +759,19 @@ class NurikabeGenerator(Generator):
             s.whiten(v, k)
         elif kind == "shrink":
             s.blacken(rng.choice(options["shrink"]))
+        elif kind == "reshape":
+            k, op, v = rng.choices(options["reshape"],
+                                   [self.reshape_weights[op] for _, op, _ in options["reshape"]])[0]
+            if op == "grow":
+                s.whiten(v, k)
+            else:
+                keep = clue[k]
+                for j in s.blacken(v):
+                    moved[j] = 0
+                    clue[j] = rng.choice(s.cells[j])
+                if keep not in s.cells[k]:
+                    j = s.island[keep[0]][keep[1]]
+                    clue[k], clue[j] = rng.choice(s.cells[k]), keep
         else:
             weights = [1.0 / (1 + moved[s.island[r][c]]) ** 2 for r, c in here]
             v = rng.choices(here, weights)[0]
@@ -742,6 +779,22 @@ class NurikabeGenerator(Generator):
             clue[k] = v
             moved[k] += 1
         return True
+
+    def reshapes(self, s: NurikabeState, keep: Cell, k: int) -> list[tuple[str, Cell]]:
+        """Every way to grow island ``k`` by a black cell next to it (touching no other
+        island, keeping the wall connected, up to the size cap) or to turn one of its cells
+        other than the clue ``keep`` black (touching the wall, no 2x2 black block; the island
+        may fall apart, the pieces get their own clues). Each changes the clue sum."""
+        out: list[tuple[str, Cell]] = []
+        if len(s.cells[k]) < self.max_island:
+            out += [("grow", v) for v in s.boundary(k)
+                    if s.adjacent_islands(v) == {k} and s.wall_stays_connected(v)]
+        for v in s.cells[k]:
+            if v != keep and not s.makes_pool(v) and \
+                    any(s.is_black(*n) for n in neighbours(v, s.rows, s.cols)):
+                pieces = components([u for u in s.cells[k] if u != v], s.rows, s.cols)
+                out.append(("shrink" if len(pieces) == 1 else "split", v))
+        return out
 
     def max_edits(self, rows: int, cols: int) -> int:
         return 40 + rows * cols // 2
