@@ -47,7 +47,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -505,6 +505,21 @@ def _regions(grid: list[list[Any]]) -> SolutionGrid:
     return ids
 
 
+def _janko_rows(path: str | Path, lines: Sequence[int], raw: Sequence[Sequence[str]],
+                puzzle: str, token: Callable[[str, str], Any]) -> list[list[Any]]:
+    """Translate a janko grid section token by token; errors name the file line and column."""
+    out: list[list[Any]] = []
+    for no, toks in zip(lines, raw, strict=True):
+        row = []
+        for c, tok in enumerate(toks):
+            try:
+                row.append(token(puzzle, tok))
+            except ValueError as e:
+                raise InstanceError(path, no, f"column {c}: {e}") from None
+        out.append(row)
+    return out
+
+
 def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, SolutionGrid | None]:
     """A janko.at puzzle file: the validated instance and the known solution (or None).
 
@@ -572,15 +587,7 @@ def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, Solut
     if "problem" not in seen:
         raise InstanceError(path, None, "no [problem] section")
     lines, raw_grid = grid_of("problem")
-    grid: TokenGrid = []
-    for no, toks in zip(lines, raw_grid, strict=True):
-        row = []
-        for c, tok in enumerate(toks):
-            try:
-                row.append(_janko_problem_token(puzzle, tok))
-            except ValueError as e:
-                raise InstanceError(path, no, f"column {c}: {e}") from None
-        grid.append(row)
+    grid: TokenGrid = _janko_rows(path, lines, raw_grid, puzzle, _janko_problem_token)
     header = {"puzzle": puzzle, "source": str(path)}
     if "author" in setup and setup["author"][0]:
         header["author"] = setup["author"][0]
@@ -590,15 +597,7 @@ def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, Solut
     if "solution" not in seen:
         return inst, None
     sol_lines, sol_raw = grid_of("solution")
-    sol: SolutionGrid = []
-    for no, toks in zip(sol_lines, sol_raw, strict=True):
-        row2 = []
-        for c, tok in enumerate(toks):
-            try:
-                row2.append(_janko_solution_token(puzzle, tok))
-            except ValueError as e:
-                raise InstanceError(path, no, f"column {c}: {e}") from None
-        sol.append(row2)
+    sol: SolutionGrid = _janko_rows(path, sol_lines, sol_raw, puzzle, _janko_solution_token)
     if puzzle == "shikaku":
         sol = _regions(sol)
     from bench.puzzles import get_puzzle

@@ -28,7 +28,7 @@ from bench.encodings.grid import Cell, all_cells, clue_reach, neighbours
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import BLACK, WHITE, black_total, clue_list
+from bench.puzzles.nurikabe import WHITE, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 
@@ -78,8 +78,7 @@ class _NurikabeCpsat(Formulation):
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         white = model.handles["white"]
-        return [[WHITE if value(white[(r, c)]) > 0.5 else BLACK for c in range(inst.cols)]
-                for r in range(inst.rows)]
+        return grid_from_black(inst, (v for v in white if value(white[v]) < 0.5))
 
 
 @formulation

@@ -39,7 +39,7 @@ from bench.encodings.mip import connected, rooted_regions, separate_connectivity
 from bench.instance import Instance
 from bench.models import MipModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import BLACK, WHITE, black_total, clue_list
+from bench.puzzles.nurikabe import WHITE, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 
@@ -107,8 +107,7 @@ class _NurikabeMip(Formulation):
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         white = model.handles["white"]
-        return [[WHITE if value(white[(r, c)]) > 0.5 else BLACK for c in range(inst.cols)]
-                for r in range(inst.rows)]
+        return grid_from_black(inst, (v for v in white if value(white[v]) < 0.5))
 
 
 @formulation

@@ -6,7 +6,7 @@ Formulations never re-implement these rules; the harness checks every returned g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from bench.instance import Cell, Instance
@@ -43,6 +43,15 @@ class Puzzle:
     def same(self, inst: Instance, a: SolutionGrid, b: SolutionGrid) -> bool:
         """Whether two solution grids are the same solution (Shikaku ids are arbitrary)."""
         return a == b
+
+    def check_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
+                    expected: str) -> list[str]:
+        """The grid's shape, then every cell value (``ok``); the problems, [] if none."""
+        problems = self.check_shape(inst, grid)
+        if problems:
+            return problems
+        return [f"cell ({r},{c}) holds {v!r}, not {expected}"
+                for r, row in enumerate(grid) for c, v in enumerate(row) if not ok(v)]
 
     def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         if not isinstance(grid, list) or len(grid) != inst.rows:
@@ -96,6 +105,11 @@ def neighbours(r: int, c: int, rows: int, cols: int) -> Iterable[tuple[int, int]
         yield r, c - 1
     if c + 1 < cols:
         yield r, c + 1
+
+
+def is_int(v: Any) -> bool:
+    """An integer solution value (JSON true/false are not)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def parse_positive_int(tok: str, what: str = "clue") -> int:

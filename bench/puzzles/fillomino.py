@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from bench.encodings.grid import Cell, components, neighbours
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, parse_positive_int, register_puzzle
+from bench.puzzles import Puzzle, SolutionGrid, is_int, parse_positive_int, register_puzzle
 
 
 def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:
@@ -51,13 +51,8 @@ class Fillomino(Puzzle):
                         )
 
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_shape(inst, grid)
-        if problems:
-            return problems
-        for r, row in enumerate(grid):
-            for c, v in enumerate(row):
-                if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                    problems.append(f"cell ({r},{c}) holds {v!r}, not a positive integer")
+        problems = self.check_cells(inst, grid, lambda v: is_int(v) and v >= 1,
+                                    "a positive integer")
         if problems:
             return problems
         for r, c, n in inst.clues():

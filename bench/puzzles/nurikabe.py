@@ -59,13 +59,7 @@ class Nurikabe(Puzzle):
                 )
 
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_shape(inst, grid)
-        if problems:
-            return problems
-        for r, row in enumerate(grid):
-            for c, v in enumerate(row):
-                if v not in (BLACK, WHITE):
-                    problems.append(f"cell ({r},{c}) holds {v!r}, not '#' or '.'")
+        problems = self.check_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'#' or '.'")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols

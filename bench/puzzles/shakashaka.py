@@ -192,15 +192,8 @@ class Shakashaka(Puzzle):
                     )
 
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_shape(inst, grid)
-        if problems:
-            return problems
-        for r, row in enumerate(grid):
-            for c, v in enumerate(row):
-                if not isinstance(v, str) or v not in SOLUTION_VALUES:
-                    problems.append(
-                        f"cell ({r},{c}) holds {v!r}, not one of {' '.join(SOLUTION_VALUES)}"
-                    )
+        problems = self.check_cells(inst, grid, lambda v: isinstance(v, str) and v in
+                                    SOLUTION_VALUES, f"one of {' '.join(SOLUTION_VALUES)}")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, parse_positive_int, register_puzzle
+from bench.puzzles import Puzzle, SolutionGrid, is_int, parse_positive_int, register_puzzle
 
 
 @dataclass(frozen=True)
@@ -79,18 +79,13 @@ class Shikaku(Puzzle):
                 )
 
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_shape(inst, grid)
+        problems = self.check_cells(inst, grid, is_int, "an integer id")
         if problems:
             return problems
         cells: dict[object, list[tuple[int, int]]] = {}
         for r, row in enumerate(grid):
             for c, v in enumerate(row):
-                if isinstance(v, bool) or not isinstance(v, int):
-                    problems.append(f"cell ({r},{c}) holds {v!r}, not an integer id")
-                    continue
                 cells.setdefault(v, []).append((r, c))
-        if problems:
-            return problems
         for rid, members in sorted(cells.items(), key=lambda kv: kv[1][0]):
             rs = [r for r, _ in members]
             cs = [c for _, c in members]

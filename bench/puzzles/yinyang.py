@@ -76,13 +76,7 @@ class YinYang(Puzzle):
                     )
 
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_shape(inst, grid)
-        if problems:
-            return problems
-        for r, row in enumerate(grid):
-            for c, v in enumerate(row):
-                if v not in (BLACK, WHITE):
-                    problems.append(f"cell ({r},{c}) holds {v!r}, not 'b' or 'w'")
+        problems = self.check_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'b' or 'w'")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols
