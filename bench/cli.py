@@ -202,7 +202,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from bench.report import write_report
 
     try:
-        out = write_report(args.results, args.out)
+        out = write_report(args.results, args.out, args.instance)
     except FileNotFoundError as e:
         print(f"puzzlebench: {e}", file=sys.stderr)
         return 2
@@ -250,6 +250,8 @@ def parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="write reports/<run>/index.html and summary.md")
     rp.add_argument("results", metavar="RESULTS_DIR")
     rp.add_argument("--out", metavar="REPORT_DIR")
+    rp.add_argument("--instance", action="append", metavar="PATTERN",
+                    help="add a per-instance table for instance names matching PATTERN")
     rp.set_defaults(func=cmd_report)
 
     from bench import generate_cli, import_cli

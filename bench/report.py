@@ -93,6 +93,22 @@ def overhead(df: pd.DataFrame) -> pd.DataFrame:
                          "max_s": g.max().values, "tasks": g.size().values})
 
 
+def per_instance(df: pd.DataFrame, patterns: list[str]) -> pd.DataFrame:
+    """Formulation x solver against the instances whose name matches one of ``patterns``
+    (fnmatch): build + solve seconds where solved, the status otherwise."""
+    from fnmatch import fnmatch
+
+    t = task_times(df[df["instance"].map(lambda n: any(fnmatch(n, p) for p in patterns))])
+    if t.empty:
+        return pd.DataFrame()
+    t["cell"] = [f"{v:.4f}" if st == "solved" else st for v, st in zip(t["time_s"], t["status"],
+                                                                     strict=True)]
+    table = t.pivot_table(index=["puzzle", "formulation", "solver"], columns="instance",
+                          values="cell", aggfunc="first").reset_index()
+    table.columns.name = None
+    return table
+
+
 def scaling(df: pd.DataFrame) -> pd.DataFrame:
     """Per puzzle and formulation x solver: slope of log(time) against log(cells), over solved
     tasks on at least two instance sizes (a slope of 1 is linear growth in cells)."""
@@ -160,7 +176,8 @@ SUMMARY_COLUMNS = ["formulation", "solver", "tasks", "solved", "infeasible", "ti
                    "peak_rss_mb"]
 
 
-def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
+def write_report(run_dir: str | Path, out: str | Path | None = None,
+                 instances: list[str] | None = None) -> Path:
     run_dir = Path(run_dir)
     out = Path(out) if out else Path("reports") / run_dir.resolve().name
     out.mkdir(parents=True, exist_ok=True)
@@ -199,6 +216,11 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     if not sc.empty:
         md += ["## Growth with size (log-log slope of time against cells)", "",
                markdown_table(sc), ""]
+    chosen = per_instance(df, instances) if instances else pd.DataFrame()
+    for puzzle, g in chosen.groupby("puzzle") if not chosen.empty else []:
+        g = g.dropna(axis=1, how="all").drop(columns="puzzle")
+        md += [f"## {puzzle} per instance ({', '.join(instances or [])}): build + solve s", "",
+               markdown_table(g.fillna("–")), ""]
     if not problems.empty:
         md += ["## Errors, wrong answers and disagreements with known solutions", "",
                markdown_table(problems), ""]
@@ -221,6 +243,10 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
             parts.append(f'<img src="{puzzle}-times.png" alt="{puzzle} times">')
     if not sc.empty:
         parts += ["<h2>Growth with size</h2>", sc.to_html(index=False, float_format=_fmt)]
+    for puzzle, g in chosen.groupby("puzzle") if not chosen.empty else []:
+        g = g.dropna(axis=1, how="all").drop(columns="puzzle")
+        parts += [f"<h2>{html.escape(str(puzzle))} per instance: build + solve seconds</h2>",
+                  g.to_html(index=False, na_rep="–")]
     if not problems.empty:
         parts += ["<h2>Errors and wrong answers</h2>", problems.to_html(index=False)]
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}"

@@ -95,9 +95,10 @@ def test_run_records_a_bad_instance_and_goes_on(tmp_path):
     env_rec = json.loads((tmp_path / "out" / "environment.json").read_text())[0]
     assert env_rec["suite_version"] == 3 and env_rec["threads"] == 1
     assert {"cpu", "cores", "python", "git", "packages", "solvers", "time_limit"} <= set(env_rec)
-    rep = cli("report", str(tmp_path / "out"), "--out", str(tmp_path / "rep"))
+    rep = cli("report", str(tmp_path / "out"), "--out", str(tmp_path / "rep"), "--instance", "a")
     assert rep.returncode == 0, rep.stderr
     md = (tmp_path / "rep" / "summary.md").read_text()
     assert "| cpsat-cover | cpsat | 1 | 1 |" in md and "illegal token" in md
+    assert "## shikaku per instance (a)" in md and "| cpsat-cover | cpsat | 0.0" in md
     assert (tmp_path / "rep" / "index.html").exists()
     assert (tmp_path / "rep" / "shikaku-times.png").stat().st_size > 1000

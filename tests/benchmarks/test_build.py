@@ -10,13 +10,16 @@ import pytest
 
 from bench.instance import read_instance
 from bench.registry import formulations, variants
-from tests.conftest import SHIKAKU_SEEDS
+from tests.conftest import INSTANCES, SHIKAKU_SEEDS
 
+# fixed instances: the Shikaku seeds, the largest Nurikabe seed and a real 24x14 Nurikabe
+FIXED = [*SHIKAKU_SEEDS, INSTANCES / "nurikabe" / "seed-p05.txt",
+         INSTANCES / "nurikabe" / "nurikabe-24x14-a7cfddbb.txt"]
 CASES = [
-    (seed, form)
-    for seed in SHIKAKU_SEEDS
-    for cls in formulations("shikaku")
-    for form in (variants(cls) if cls.kind == "sat" else [cls()])
+    (path, form)
+    for path in FIXED
+    for cls in formulations(read_instance(path).puzzle)
+    for form in variants(cls)
 ]
 
 
