@@ -107,6 +107,25 @@ def neighbours(r: int, c: int, rows: int, cols: int) -> Iterable[tuple[int, int]
         yield r, c + 1
 
 
+def draw_regions(grid: SolutionGrid, labels: list[list[str]]) -> str:
+    """Box drawing of a partition: ``labels`` in the cells, walls between cells whose
+    ``grid`` values differ (Shikaku rectangles, Fillomino polyominoes)."""
+    rows, cols = len(grid), len(grid[0]) if grid else 0
+    width = max([len(t) for row in labels for t in row] + [1])
+
+    def same(r: int, c: int, r2: int, c2: int) -> bool:
+        return r2 < rows and c2 < cols and grid[r][c] == grid[r2][c2]
+
+    lines = ["+" + "+".join("-" * width for _ in range(cols)) + "+"]
+    for r in range(rows):
+        cells, below = "|", "+"
+        for c in range(cols):
+            cells += labels[r][c].rjust(width) + (" " if same(r, c, r, c + 1) else "|")
+            below += (" " if same(r, c, r + 1, c) else "-") * width + "+"
+        lines += [cells, below]
+    return "\n".join(lines)
+
+
 def is_int(v: Any) -> bool:
     """An integer solution value (JSON true/false are not)."""
     return isinstance(v, int) and not isinstance(v, bool)

@@ -11,7 +11,14 @@ from collections.abc import Iterable
 
 from bench.encodings.grid import Cell, components, neighbours
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, is_int, parse_positive_int, register_puzzle
+from bench.puzzles import (
+    Puzzle,
+    SolutionGrid,
+    draw_regions,
+    is_int,
+    parse_positive_int,
+    register_puzzle,
+)
 
 
 def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:
@@ -79,19 +86,4 @@ class Fillomino(Puzzle):
                 " ".join(("." if v is None else str(v)).rjust(width) for v in row)
                 for row in inst.grid
             )
-        rows, cols = inst.rows, inst.cols
-
-        def same(a: Cell, b: Cell) -> bool:
-            inside = 0 <= b[0] < rows and 0 <= b[1] < cols
-            return inside and grid[a[0]][a[1]] == grid[b[0]][b[1]]
-
-        lines = ["+" + "+".join("-" * width for _ in range(cols)) + "+"]
-        for r in range(rows):
-            cells = "|"
-            below = "+"
-            for c in range(cols):
-                cells += str(grid[r][c]).rjust(width)
-                cells += " " if same((r, c), (r, c + 1)) else "|"
-                below += (" " if same((r, c), (r + 1, c)) else "-") * width + "+"
-            lines += [cells, below]
-        return "\n".join(lines)
+        return draw_regions(grid, [[str(v).rjust(width) for v in row] for row in grid])

@@ -10,7 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, is_int, parse_positive_int, register_puzzle
+from bench.puzzles import (
+    Puzzle,
+    SolutionGrid,
+    draw_regions,
+    is_int,
+    parse_positive_int,
+    register_puzzle,
+)
 
 
 @dataclass(frozen=True)
@@ -113,23 +120,8 @@ class Shikaku(Puzzle):
                 " ".join(("." if v is None else str(v)).rjust(width) for v in row)
                 for row in inst.grid
             )
-        rows, cols = inst.rows, inst.cols
-
-        def same(a: tuple[int, int], b: tuple[int, int]) -> bool:
-            inside = 0 <= b[0] < rows and 0 <= b[1] < cols
-            return inside and grid[a[0]][a[1]] == grid[b[0]][b[1]]
-
-        lines = ["+" + "+".join("-" * width for _ in range(cols)) + "+"]
-        for r in range(rows):
-            cells = "|"
-            below = "+"
-            for c in range(cols):
-                v = inst.grid[r][c]
-                cells += ("" if v is None else str(v)).rjust(width)
-                cells += " " if same((r, c), (r, c + 1)) else "|"
-                below += (" " if same((r, c), (r + 1, c)) else "-") * width + "+"
-            lines += [cells, below]
-        return "\n".join(lines)
+        return draw_regions(grid, [["" if v is None else str(v) for v in row]
+                                   for row in inst.grid])
 
 
 def grid_from_rects(inst: Instance, rects: Iterable[Rect]) -> SolutionGrid:
