@@ -96,7 +96,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                         args.seed, args.threads, args.count))
     status = res.status
     message = res.message
-    if status == "wrong":
+    if status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
         status, message = "error", f"solution failed the rule checker: {message}"
     out.update(formulation=res.formulation, status=status)
     if status == "solved":

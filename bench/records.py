@@ -6,7 +6,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
-STATUSES: tuple[TaskStatus, ...] = ("solved", "infeasible", "timeout", "memout", "error", "wrong")
 
 
 @dataclass(frozen=True)
