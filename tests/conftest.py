@@ -9,6 +9,19 @@ INSTANCES = ROOT / "instances"
 SHIKAKU_SEEDS = sorted((INSTANCES / "shikaku").glob("seed-*.txt"))
 
 
+def assert_malformed(path: Path, line: int | None, needle: str) -> None:
+    """Reading ``path`` fails with one line naming the file, the line (if any) and the
+    problem, which contains ``needle``."""
+    from bench.instance import InstanceError, read_instance
+
+    with pytest.raises(InstanceError) as e:
+        read_instance(path)
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"{path}:{line}:" if line else f"{path}")
+    assert needle in msg
+
+
 @pytest.fixture
 def write(tmp_path: Path):
     """Write a file under tmp_path and return its path."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bench.instance import InstanceError, format_instance, parse_instance, read_instance
-from tests.conftest import SHIKAKU_SEEDS
+from tests.conftest import SHIKAKU_SEEDS, assert_malformed
 
 
 def test_reads_seed_with_header_and_multidigit_clues():
@@ -40,13 +40,7 @@ def test_header_comments_are_ignored():
     ],
 )
 def test_malformed_instances_name_file_line_and_problem(write, content, line, needle):
-    p = write("bad.txt", content)
-    with pytest.raises(InstanceError) as e:
-        read_instance(p)
-    msg = str(e.value)
-    assert "\n" not in msg
-    assert msg.startswith(f"{p}:{line}:" if line else f"{p}")
-    assert needle in msg
+    assert_malformed(write("bad.txt", content), line, needle)
 
 
 @pytest.mark.parametrize(

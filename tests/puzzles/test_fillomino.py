@@ -5,8 +5,9 @@ from typing import Any
 
 import pytest
 
-from bench.instance import InstanceError, format_instance, parse_instance, read_instance
+from bench.instance import format_instance, parse_instance
 from bench.puzzles import get_puzzle
+from tests.conftest import assert_malformed
 
 RULES = get_puzzle("fillomino")
 # The module is fetched after get_puzzle(): importing a puzzle module before the first
@@ -86,11 +87,7 @@ def test_rejects_wrong_grids(grid, needle):
     ],
 )
 def test_rejects_malformed_instances(write, content, line, needle):
-    p = write("bad.txt", content)
-    with pytest.raises(InstanceError) as e:
-        read_instance(p)
-    assert str(e.value).startswith(f"{p}:{line}:")
-    assert needle in str(e.value)
+    assert_malformed(write("bad.txt", content), line, needle)
 
 
 def test_multidigit_numbers_round_trip():

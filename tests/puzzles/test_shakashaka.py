@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bench.instance import Instance, InstanceError, format_instance, parse_instance, read_instance
+from bench.instance import Instance, format_instance, parse_instance, read_instance
 from bench.puzzles import get_puzzle
-from tests.conftest import INSTANCES
+from tests.conftest import INSTANCES, assert_malformed
 
 RULES = get_puzzle("shakashaka")
 # The module is fetched after get_puzzle(): importing a puzzle module before the first
@@ -230,11 +230,7 @@ def test_every_diagonal_rectangle_in_a_5x5_grid_is_accepted():
     ],
 )
 def test_rejects_malformed_instances(write, content, line, needle):
-    p = write("bad.txt", content)
-    with pytest.raises(InstanceError) as e:
-        read_instance(p)
-    assert str(e.value).startswith(f"{p}:{line}:")
-    assert needle in str(e.value)
+    assert_malformed(write("bad.txt", content), line, needle)
 
 
 def test_grid_row_may_start_with_a_black_cell():

@@ -4,9 +4,9 @@ from typing import Any
 
 import pytest
 
-from bench.instance import InstanceError, format_instance, parse_instance, read_instance
+from bench.instance import format_instance, parse_instance, read_instance
 from bench.puzzles import get_puzzle
-from tests.conftest import INSTANCES
+from tests.conftest import INSTANCES, assert_malformed
 
 RULES = get_puzzle("yinyang")
 # w . . b    solution: w w w b
@@ -88,11 +88,7 @@ def test_single_colour_grids():
     ],
 )
 def test_rejects_malformed_instances(write, content, line, needle):
-    p = write("bad.txt", content)
-    with pytest.raises(InstanceError) as e:
-        read_instance(p)
-    assert str(e.value).startswith(f"{p}:{line}:")
-    assert needle in str(e.value)
+    assert_malformed(write("bad.txt", content), line, needle)
 
 
 def test_render_marks_given_stones():
