@@ -55,7 +55,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         return res
     res.formulation = form.label
     res.kind = form.kind
-    res.exact = form.exact
+    res.exact = form.is_exact()
     res.solver_version = backend.version()
     if form.kind not in backend.kinds:
         res.message = f"solver {backend.name} does not take {form.kind} models"
@@ -86,7 +86,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
             clock["iterations"] += 1
             clock["solve_s"] += outcome.wall_s
             clock["solver_s"] += outcome.solver_s
-            if outcome.value is None or not form.lazy:
+            if outcome.value is None or not form.is_lazy():
                 return outcome
             ts = time.perf_counter()
             added = form.separate(inst, model, outcome.value)

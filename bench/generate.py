@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bench.backends import SolveOptions, get_backend
-from bench.encodings.grid import Cell, components, neighbours
+from bench.grid import Cell, components, neighbours
 from bench.instance import Instance, format_instance, parse_instance
 from bench.puzzles import SolutionGrid, get_puzzle, puzzle_names
-from bench.puzzles.shikaku import boxes as grid_boxes
+from bench.puzzles.shikaku.rules import boxes as grid_boxes
 from bench.records import Task
 
 #: per-solve time limit of the in-process uniqueness loop and of the final proof (seconds)
@@ -161,7 +161,7 @@ def other_solution(inst: Instance, intended: SolutionGrid, formulation: str, sol
     try:
         while True:
             outcome = session.solve(deadline - time.perf_counter())
-            if outcome.value is None or not form.lazy:
+            if outcome.value is None or not form.is_lazy():
                 break
             if form.separate(inst, model, outcome.value) == 0:
                 break

@@ -21,7 +21,6 @@ whose import runs the decorators).
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.metadata
 import itertools
@@ -51,10 +50,15 @@ class Formulation:
     name: ClassVar[str]
     kind: ClassVar[ModelKind]
     description: ClassVar[str]
+    #: the class default; a parameter value may change it (override :meth:`is_exact`)
     exact: ClassVar[bool] = True
     parameters: ClassVar[dict[str, list[Any]]] = {}
-    #: iterative formulations set this and implement :meth:`separate`
+    #: iterative formulations set this and implement :meth:`separate`; a parameter value may
+    #: change it (override :meth:`is_lazy`)
     lazy: ClassVar[bool] = False
+    #: old names kept resolving: ``{"sat-tree": {"wall": "tree"}}`` makes ``sat-tree`` the name
+    #: and the result label of that variant
+    aliases: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.parameters)
@@ -67,7 +71,18 @@ class Formulation:
 
     @property
     def label(self) -> str:
+        for alias, params in self.aliases.items():
+            if self.params == {k: v[0] for k, v in self.parameters.items()} | params:
+                return alias
         return variant_label(self.name, self.params)
+
+    def is_exact(self) -> bool:
+        """Whether this variant always finds a solution when one exists."""
+        return self.exact
+
+    def is_lazy(self) -> bool:
+        """Whether this variant adds cuts after solves (:meth:`separate`)."""
+        return self.lazy
 
     def build(self, inst: Instance) -> Model:
         """Construct the model (timed as ``build_s``)."""
@@ -124,10 +139,11 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
             raise TypeError(f"{cls.__qualname__}: formulation needs a str class attribute {attr!r}")
     if cls.kind not in KINDS:
         raise TypeError(f"{cls.__qualname__}: kind {cls.kind!r} not one of {KINDS}")
-    key = (cls.puzzle, cls.name)
-    if key in _FORMULATIONS and _FORMULATIONS[key] is not cls:
-        raise ValueError(f"formulation {cls.puzzle}/{cls.name} registered twice")
-    _FORMULATIONS[key] = cls
+    for name in (cls.name, *cls.aliases):
+        key = (cls.puzzle, name)
+        if key in _FORMULATIONS and _FORMULATIONS[key] is not cls:
+            raise ValueError(f"formulation {cls.puzzle}/{name} registered twice")
+        _FORMULATIONS[key] = cls
     return cls
 
 
@@ -142,9 +158,9 @@ def load_plugins() -> None:
     _loaded = True
     import formulations
 
-    for mod in pkgutil.iter_modules(formulations.__path__):
-        if not mod.name.startswith("_"):
-            importlib.import_module(f"formulations.{mod.name}")
+    for folder in pkgutil.iter_modules(formulations.__path__):
+        if folder.ispkg:
+            load_builtin(folder.name, KINDS)
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         if ep.value == "formulations":
             continue
@@ -156,16 +172,21 @@ def load_plugins() -> None:
 
 def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
     load_plugins()
-    return [c for (p, _), c in sorted(_FORMULATIONS.items()) if puzzle in (None, p)]
+    return [c for (p, n), c in sorted(_FORMULATIONS.items())
+            if puzzle in (None, p) and n == c.name]
 
 
 def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
-    """Import just the built-in modules ``formulations/<puzzle>_<kind>.py`` (the naming the
+    """Import just the built-in modules ``formulations/<puzzle>/<kind>_*.py`` (the naming the
     built-in plugins follow), so a task process carries only its own modelling layer (a SAT
     task does not import Pyomo): less start-up time and a truer peak memory."""
-    for kind in kinds:
-        with contextlib.suppress(ModuleNotFoundError):
-            importlib.import_module(f"formulations.{puzzle}_{kind}")
+    try:
+        package = importlib.import_module(f"formulations.{puzzle}")
+    except ModuleNotFoundError:
+        return
+    for mod in pkgutil.iter_modules(package.__path__):
+        if mod.name.split("_", 1)[0] in kinds:
+            importlib.import_module(f"formulations.{puzzle}.{mod.name}")
 
 
 def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formulation:
@@ -182,7 +203,7 @@ def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formu
     except KeyError:
         known = ", ".join(c.name for c in formulations(puzzle)) or "none"
         raise KeyError(f"no formulation {name!r} for {puzzle} (known: {known})") from None
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = dict(cls.aliases.get(name, {}))
     for k, v in raw.items():
         choices = cls.parameters.get(k, [])
         params[k] = next((c for c in choices if str(c) == v), v)

@@ -8,7 +8,7 @@ from bench.execute import execute
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.shikaku import candidate_rectangles, cells_to_rects, grid_from_rects
+from bench.puzzles.shikaku.rules import candidate_rectangles, cells_to_rects, grid_from_rects
 from bench.records import Task
 from bench.registry import Formulation, formulation
 from tests.conftest import SHIKAKU_SEEDS

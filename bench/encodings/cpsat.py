@@ -16,8 +16,8 @@ Three pieces, each with the assumptions it relies on:
 * :func:`rooted_region` -- "cell v belongs to the region grown from seed cell s" for a region
   of known size that must contain s and be connected (a Nurikabe island from its clue, a
   Fillomino region from a clue). Candidate cells come with a lower bound on their distance
-  from the seed -- :func:`bench.encodings.grid.bfs_distances` cut at ``size - 1`` steps, or
-  :func:`bench.encodings.grid.clue_reach` for Nurikabe islands; both imply Manhattan-distance
+  from the seed -- :func:`bench.grid.bfs_distances` cut at ``size - 1`` steps, or
+  :func:`bench.grid.clue_reach` for Nurikabe islands; both imply Manhattan-distance
   pruning. Size by a sum; connectivity by a tree rooted at the seed whose depths are bounded
   below by those distances. Assumes: every cell the region can hold in some solution is a
   candidate, with a distance no larger than its true distance from the seed inside the
@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.encodings.grid import Cell, components
+from bench.grid import Cell, components
 
 Arc = tuple[Cell, Cell]  # (parent, child)
 Lit = Any  # a CP-SAT BoolVar or the negation of one
@@ -135,7 +135,7 @@ class Region:
 def rooted_region(cp: CpModel, seed: Cell, size: int, candidates: Mapping[Cell, int], *,
                   name: str = "reg", exact_size: bool = True) -> Region:
     """Ownership literals over ``candidates`` (cell -> lower bound on its distance from the
-    seed inside the region, e.g. from :func:`bench.encodings.grid.bfs_distances`), the seed
+    seed inside the region, e.g. from :func:`bench.grid.bfs_distances`), the seed
     owned, ``size`` cells owned (at most ``size`` when ``exact_size`` is False), and a tree
     rooted at the seed spanning the owned cells: every other owned cell has one owned
     neighbour as parent, one step closer to the seed."""

@@ -23,7 +23,7 @@ than tuple-indexed components, and the number of components stays constant in th
 * :func:`rooted_regions` -- regions of known size grown from seed cells (Nurikabe islands from
   their clues, Fillomino regions): ownership binaries only over the candidates of each region
   (cell -> lower bound on its distance from the seed inside the region:
-  :func:`bench.encodings.grid.clue_reach` or :func:`bench.encodings.grid.bfs_distances` cut at
+  :func:`bench.grid.clue_reach` or :func:`bench.grid.bfs_distances` cut at
   ``size - 1`` steps; both imply Manhattan distance < size), the seed owned, size as a sum, and
   connectivity by a flow from the seed, which supplies ``size - 1`` units; every other owned
   cell consumes one. Arcs into the seed and out of cells at distance ``size - 1`` are left out,
@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 import pyomo.environ as pyo
 
-from bench.encodings.grid import Cell, components
+from bench.grid import Cell, components
 
 Arc = tuple[Cell, Cell]  # (tail, head): flow runs from tail to head
 Expr = Any  # a Pyomo variable or affine expression

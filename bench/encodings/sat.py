@@ -15,7 +15,7 @@ Three families:
   "every on cell is joined to an on root through on cells" (:func:`rooted_distance_connectivity`,
   with :func:`first_on_root` for a set whose root is not given);
 * region ownership, "cell v belongs to clue k's region", restricted to each clue's reach
-  (:func:`region_ownership`, with :func:`bench.encodings.grid.clue_reach` for the reach).
+  (:func:`region_ownership`, with :func:`bench.grid.clue_reach` for the reach).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Literal
 
 from pysat.card import CardEnc, EncType
 
-from bench.encodings.grid import Cell, boundary, components, neighbours
+from bench.grid import Cell, boundary, components, neighbours
 from bench.models import SatModel
 
 Clause = list[int]
@@ -301,7 +301,7 @@ def region_ownership(
     exactly ``sizes[k]`` cells are owned by k.
 
     Assumes: ``reach[k]`` contains every cell seed k's region can hold in any solution (e.g.
-    :func:`bench.encodings.grid.clue_reach`), the seed cells are on, and each maximal
+    :func:`bench.grid.clue_reach`), the seed cells are on, and each maximal
     on-component is exactly one seed's region. It does *not* make a region connected: a piece
     owned by k may be cut off from k's seed; close that with :func:`enclosure_cut` lazily or
     :func:`rooted_distance_connectivity` eagerly.

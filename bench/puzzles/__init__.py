@@ -92,7 +92,8 @@ def _load() -> None:
     import pkgutil
 
     for mod in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{mod.name}")
+        if mod.ispkg:  # one folder per puzzle; its rules module registers it
+            importlib.import_module(f"{__name__}.{mod.name}.rules")
 
 
 def neighbours(r: int, c: int, rows: int, cols: int) -> Iterable[tuple[int, int]]:

@@ -12,7 +12,7 @@ from tests.conftest import assert_malformed
 RULES = get_puzzle("fillomino")
 # The module is fetched after get_puzzle(): importing a puzzle module before the first
 # get_puzzle() call would register only that puzzle and stop get_puzzle() from loading the rest.
-polyominoes = importlib.import_module("bench.puzzles.fillomino").polyominoes
+polyominoes = importlib.import_module("bench.puzzles.fillomino.rules").polyominoes
 # 2 . . 4    solution: 2 2 1 4
 # . 3 . .              1 3 2 4
 # . . 2 .              3 3 2 4

@@ -15,7 +15,7 @@ from tests.conftest import INSTANCES, assert_malformed
 RULES = get_puzzle("shakashaka")
 # The module is fetched after get_puzzle(): importing a puzzle module before the first
 # get_puzzle() call would register only that puzzle and stop get_puzzle() from loading the rest.
-SK = importlib.import_module("bench.puzzles.shakashaka")
+SK = importlib.import_module("bench.puzzles.shakashaka.rules")
 SOLUTION_VALUES, WHITE_QUARTERS = SK.SOLUTION_VALUES, SK.WHITE_QUARTERS
 corner_runs, region_problems, white_regions = SK.corner_runs, SK.region_problems, SK.white_regions
 

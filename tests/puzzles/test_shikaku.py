@@ -4,7 +4,7 @@ import pytest
 
 from bench.instance import parse_instance
 from bench.puzzles import get_puzzle
-from bench.puzzles.shikaku import candidate_rectangles, shapes
+from bench.puzzles.shikaku.rules import candidate_rectangles, shapes
 
 RULES = get_puzzle("shikaku")
 # 2 . 4 .    solution: column 0 | columns 1-2 | column 3

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bench.encodings.grid import neighbours
+from bench.grid import neighbours
 from bench.instance import Instance
 from bench.puzzles import Puzzle, SolutionGrid, register_puzzle
 

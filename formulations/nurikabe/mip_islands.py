@@ -3,7 +3,7 @@
 Shared local model (both formulations), the MIP twin of ``formulations/nurikabe_cpsat.py``:
 
 * ``white[v]`` per cell; ``own[k][v]`` "v is in clue k's island" only for the cells clue k can
-  reach (:func:`bench.encodings.grid.clue_reach`: BFS from the clue, at most ``n - 1`` steps,
+  reach (:func:`bench.grid.clue_reach`: BFS from the clue, at most ``n - 1`` steps,
   avoiding other clues and their neighbours); a cell no clue reaches is black (bounds);
 * ``white[v] = sum_k own[k][v]`` (a white cell has exactly one owner, a black cell none);
 * island k holds exactly ``n_k`` cells, connected by a flow from its clue
@@ -34,12 +34,12 @@ from typing import Any, ClassVar
 
 import pyomo.environ as pyo
 
-from bench.encodings.grid import Cell, all_cells, clue_reach, neighbours
 from bench.encodings.mip import connected, rooted_regions, separate_connectivity
+from bench.grid import Cell, all_cells, clue_reach, neighbours
 from bench.instance import Instance
 from bench.models import MipModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import WHITE, black_total, clue_list, grid_from_black
+from bench.puzzles.nurikabe.rules import WHITE, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 

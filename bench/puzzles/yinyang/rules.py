@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bench.encodings.grid import Cell, components
+from bench.grid import Cell, components
 from bench.instance import Instance
 from bench.puzzles import Puzzle, SolutionGrid, register_puzzle
 

@@ -1,7 +1,7 @@
 """Shikaku as pure SAT: choose one candidate rectangle per cell, exactly once.
 
 The candidates are every rectangle holding exactly one clue whose value is its area
-(:func:`bench.puzzles.shikaku.candidate_rectangles`). Because every candidate covering a clue
+(:func:`bench.puzzles.shikaku.rules.candidate_rectangles`). Because every candidate covering a clue
 cell belongs to that clue, "each cell covered exactly once" also picks exactly one rectangle
 per clue. The exactly-one constraints go through python-sat's cardinality encodings; which
 encoding is a parameter worth comparing.
@@ -16,7 +16,12 @@ from pysat.card import CardEnc, EncType
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.shikaku import candidate_rectangles, cells_to_rects, chosen, grid_from_rects
+from bench.puzzles.shikaku.rules import (
+    candidate_rectangles,
+    cells_to_rects,
+    chosen,
+    grid_from_rects,
+)
 from bench.registry import Formulation, formulation
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bench.encodings.grid import Cell, components, neighbours
+from bench.grid import Cell, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import (
     Puzzle,

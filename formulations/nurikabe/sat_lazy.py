@@ -3,7 +3,7 @@
 Shared base (both formulations): ``x[v]`` = cell v is black. Clue cells are white; no 2x2
 block is all black; when the wall has at least two cells every black cell has a black
 neighbour. Every white cell is owned by exactly one clue whose reach holds it
-(:func:`bench.encodings.grid.clue_reach`: BFS from the clue avoiding other clues and their
+(:func:`bench.grid.clue_reach`: BFS from the clue avoiding other clues and their
 neighbours, shorter than the clue, so Manhattan distance < clue); adjacent white cells share
 their owner (two clues can never meet); clue k owns exactly k's number of cells. What the base
 leaves open is connectivity: of the wall, and of each clue's owned cells.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.grid import Cell, all_cells, clue_reach, components, neighbours
 from bench.encodings.sat import (
     connectivity_cuts,
     enclosure_cut,
@@ -36,10 +35,11 @@ from bench.encodings.sat import (
     region_ownership,
     rooted_distance_connectivity,
 )
+from bench.grid import Cell, all_cells, clue_reach, components, neighbours
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import BLACK, black_total, clue_list, grid_from_black
+from bench.puzzles.nurikabe.rules import BLACK, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 

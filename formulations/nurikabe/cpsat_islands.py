@@ -3,7 +3,7 @@
 Shared local model (both formulations):
 
 * ``white[v]`` per cell; ``own[k][v]`` "v is in clue k's island" only for the cells clue k can
-  reach (:func:`bench.encodings.grid.clue_reach`: BFS from the clue, at most ``n - 1`` steps,
+  reach (:func:`bench.grid.clue_reach`: BFS from the clue, at most ``n - 1`` steps,
   avoiding other clues and their neighbours);
 * ``white[v] = sum_k own[k][v]`` (a white cell has exactly one owner, a black cell none);
 * island k holds exactly ``n_k`` cells and is connected by a tree rooted at its clue
@@ -24,11 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 from bench.encodings.cpsat import connected, rooted_region, separate_connectivity
-from bench.encodings.grid import Cell, all_cells, clue_reach, neighbours
+from bench.grid import Cell, all_cells, clue_reach, neighbours
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe import WHITE, black_total, clue_list, grid_from_black
+from bench.puzzles.nurikabe.rules import WHITE, black_total, clue_list, grid_from_black
 from bench.registry import Formulation, formulation
 
 

@@ -38,7 +38,7 @@ import pyomo.environ as pyo
 from bench.instance import Instance
 from bench.models import MipModel, Model, Value, add_false_row, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.shikaku import (
+from bench.puzzles.shikaku.rules import (
     Rect,
     candidate_rectangles,
     cells_to_rects,

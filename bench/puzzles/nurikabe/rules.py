@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bench.encodings.grid import Cell, components
+from bench.grid import Cell, components
 from bench.instance import Instance
 from bench.puzzles import Puzzle, SolutionGrid, parse_positive_int, register_puzzle
 

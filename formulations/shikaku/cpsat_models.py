@@ -7,7 +7,7 @@ from typing import Any
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
-from bench.puzzles.shikaku import (
+from bench.puzzles.shikaku.rules import (
     Rect,
     boxes,
     candidate_rectangles,

@@ -1,0 +1,1 @@
+"""Fillomino: rules (rules.py)."""

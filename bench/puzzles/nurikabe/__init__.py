@@ -1,0 +1,1 @@
+"""Nurikabe: rules (rules.py)."""

@@ -1,0 +1,1 @@
+"""Shakashaka: rules (rules.py)."""

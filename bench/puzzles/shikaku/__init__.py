@@ -1,0 +1,1 @@
+"""Shikaku: rules (rules.py)."""

@@ -1,0 +1,1 @@
+"""Yinyang: rules (rules.py)."""
