@@ -21,23 +21,25 @@ CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
 
 def cmd_list(args: argparse.Namespace) -> int:
     from bench.backends import all_backends, backends_for
-    from bench.registry import formulations
+    from bench.registry import formulations, variant_info
     from bench.suites import load_suites
 
     backends = all_backends()
-    forms: list[dict[str, Any]] = [
-        {
+    forms: list[dict[str, Any]] = []
+    for c in formulations():
+        var = variant_info(c)
+        forms.append({
             "puzzle": c.puzzle,
             "name": c.name,
             "kind": c.kind,
-            "exact": c.exact,
-            "lazy": c.lazy,
+            # the default variant's (the first point of the grid); per variant in "variants"
+            "exact": var[0].exact,
+            "lazy": var[0].lazy,
             "description": c.description,
             "parameters": c.parameters,
             "solvers": [b.name for b in backends_for(c.kind) if b.available() is None],
-        }
-        for c in formulations()
-    ]
+            "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy} for v in var],
+        })
     solvers: list[dict[str, Any]] = [
         {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
          "available": b.available() is None, "incremental": b.incremental,
@@ -60,15 +62,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     print("Formulations:")
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
-        flags = ("" if f["exact"] else " (inexact)") + (" (lazy)" if f["lazy"] else "")
-        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<6} {f['description']}{flags}"
-              f"{params}")
+        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<6} {f['description']}{params}")
+        for v in f["variants"] if len(f["variants"]) > 1 else []:
+            print(f"      {v['label']}{_flags(v)}")
+        if len(f["variants"]) == 1 and _flags(f):
+            print(f"      {f['name']}{_flags(f)}")
     print("Solvers:")
     for s in solvers:
         state = "available" if s["available"] else f"unavailable: {s['reason']}"
         incr = ", incremental" if s["incremental"] else ""
         print(f"  {s['name']:<11} {'/'.join(s['kinds']):<6} {s['version']} ({state}{incr})")
     return 0
+
+
+def _flags(variant: dict[str, Any]) -> str:
+    return ("" if variant["exact"] else " (inexact)") + (" (lazy)" if variant["lazy"] else "")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

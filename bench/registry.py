@@ -14,9 +14,13 @@ Adding a formulation is one module with one decorated class::
         def build(self, inst): ...
         def decode(self, inst, model, value): ...
 
-Built-in formulations live in the ``formulations`` package; out-of-tree packages register
-through the ``puzzlebench.formulations`` entry-point group (the entry point names a module
-whose import runs the decorators).
+Built-in formulations live in ``formulations/<puzzle>/<kind>_<approach>.py``; a task imports
+only the modules of its solver's kind, and a formulation defined anywhere else in the package is
+an error at registration. Out-of-tree packages register through the ``puzzlebench.formulations``
+entry-point group, one entry point per formulation: the NAME declares
+``<puzzle>.<kind>.<formulation-name>`` and the value is the module whose import registers it, so
+a task imports only the plugin module of its own formulation (`list` imports them all). A module
+that registers something its entry points do not declare is logged and skipped.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ import itertools
 import logging
 import pkgutil
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bench.instance import Instance
@@ -130,6 +136,12 @@ def parse_label(label: str) -> tuple[str, dict[str, str]]:
 # --- formulations -----------------------------------------------------------------------------
 
 _FORMULATIONS: dict[tuple[str, str], type[Formulation]] = {}
+#: while an entry point's module is imported: the (puzzle, kind, name) its entry points declare
+_declared: set[tuple[str, str, str]] | None = None
+
+
+class PluginError(TypeError):
+    """A formulation registered from the wrong place (file name or entry point)."""
 
 
 def formulation(cls: type[Formulation]) -> type[Formulation]:
@@ -139,6 +151,7 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
             raise TypeError(f"{cls.__qualname__}: formulation needs a str class attribute {attr!r}")
     if cls.kind not in KINDS:
         raise TypeError(f"{cls.__qualname__}: kind {cls.kind!r} not one of {KINDS}")
+    _check_placement(cls)
     for name in (cls.name, *cls.aliases):
         key = (cls.puzzle, name)
         if key in _FORMULATIONS and _FORMULATIONS[key] is not cls:
@@ -147,27 +160,103 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
     return cls
 
 
-_loaded = False
+def _check_placement(cls: type[Formulation]) -> None:
+    """A built-in formulation lives in ``formulations/<puzzle>/<kind>_*.py`` and a plugin's is
+    declared by its entry point: otherwise a task of it would not find it without importing
+    every module (Pyomo included). Modules outside both (tests, scripts) may register freely."""
+    parts = cls.__module__.split(".")
+    if parts[0] == "formulations":
+        if len(parts) != 3 or parts[1] != cls.puzzle or not parts[2].startswith(cls.kind + "_"):
+            raise PluginError(
+                f"{cls.__qualname__} ({cls.puzzle}, {cls.kind}) is defined in {cls.__module__};"
+                f" a built-in formulation must be in formulations/{cls.puzzle}/{cls.kind}_*.py")
+    elif _declared is not None and (cls.puzzle, cls.kind, cls.name) not in _declared:
+        declared = ", ".join(".".join(d) for d in sorted(_declared))
+        raise PluginError(f"{cls.__module__} registers {cls.puzzle}.{cls.kind}.{cls.name}, "
+                          f"but its entry points declare only {declared}")
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """One ``puzzlebench.formulations`` entry point: ``<puzzle>.<kind>.<name> = module``."""
+
+    puzzle: str
+    kind: str
+    name: str
+    module: str
+
+
+_plugins: list[Plugin] | None = None
+_imported: set[str] = set()  # plugin modules imported (or given up on)
+
+
+def plugins() -> list[Plugin]:
+    """The declared out-of-tree formulations (entry points), without importing any of them."""
+    global _plugins
+    if _plugins is None:
+        _plugins = []
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if ep.value == "formulations":  # the built-in package, loaded by folder and kind
+                continue
+            parts = ep.name.split(".", 2)
+            if len(parts) != 3 or parts[1] not in KINDS or not all(parts):
+                log.error("formulation plugin %s = %s skipped: the entry point name must be "
+                          "<puzzle>.<kind>.<formulation-name>, kind one of %s",
+                          ep.name, ep.value, "/".join(KINDS))
+                continue
+            _plugins.append(Plugin(parts[0], parts[1], parts[2], ep.value))
+    return _plugins
+
+
+@contextmanager
+def _declaring(module: str) -> Iterator[None]:
+    global _declared
+    _declared = {(p.puzzle, p.kind, p.name) for p in plugins() if p.module == module}
+    try:
+        yield
+    finally:
+        _declared = None
+
+
+def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = None,
+                      name: str | None = None) -> None:
+    """Import the plugin modules whose entry points match; a failing or mismatching plugin is
+    logged and its registrations undone, and the harness goes on."""
+    wanted = None if kinds is None else set(kinds)
+    for p in plugins():
+        if (p.module in _imported or puzzle not in (None, p.puzzle)
+                or name not in (None, p.name) or (wanted is not None and p.kind not in wanted)):
+            continue
+        _imported.add(p.module)
+        before = dict(_FORMULATIONS)
+        try:
+            with _declaring(p.module):
+                importlib.import_module(p.module)
+        except Exception as e:  # a broken third-party plugin must not take the harness down
+            _FORMULATIONS.clear()
+            _FORMULATIONS.update(before)
+            log.error("formulation plugin %s.%s.%s (%s) skipped: %s",
+                      p.puzzle, p.kind, p.name, p.module, e)
+            continue
+        if _FORMULATIONS.get((p.puzzle, p.name)) is None:
+            log.error("formulation plugin %s (%s) registered no formulation %s for %s",
+                      p.module, p.kind, p.name, p.puzzle)
+
+
+_all_loaded = False
 
 
 def load_plugins() -> None:
-    """Import the built-in formulations and every ``puzzlebench.formulations`` entry point."""
-    global _loaded
-    if _loaded:
+    """Import every built-in formulation module and every plugin module (for `list`, runs)."""
+    global _all_loaded
+    if _all_loaded:
         return
-    _loaded = True
-    import formulations
-
-    for folder in pkgutil.iter_modules(formulations.__path__):
+    _all_loaded = True
+    package = importlib.import_module("formulations")
+    for folder in pkgutil.iter_modules(package.__path__):
         if folder.ispkg:
             load_builtin(folder.name, KINDS)
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if ep.value == "formulations":
-            continue
-        try:
-            ep.load()
-        except Exception as e:  # a broken third-party plugin must not take the harness down
-            log.warning("formulation plugin %s (%s) failed to load: %s", ep.name, ep.value, e)
+    load_entry_points()
 
 
 def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
@@ -177,9 +266,9 @@ def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
 
 
 def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
-    """Import just the built-in modules ``formulations/<puzzle>/<kind>_*.py`` (the naming the
-    built-in plugins follow), so a task process carries only its own modelling layer (a SAT
-    task does not import Pyomo): less start-up time and a truer peak memory."""
+    """Import just the built-in modules ``formulations/<puzzle>/<kind>_*.py``, so a task
+    process carries only its own modelling layer (a SAT task does not import Pyomo): less
+    start-up time and a truer peak memory."""
     try:
         package = importlib.import_module(f"formulations.{puzzle}")
     except ModuleNotFoundError:
@@ -189,20 +278,32 @@ def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
             importlib.import_module(f"formulations.{puzzle}.{mod.name}")
 
 
-def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formulation:
-    """A configured formulation from ``name`` or ``name[key=value,...]``; KeyError/ValueError.
-    With ``kinds`` (the solver's), built-in modules of those kinds are tried first."""
-    name, _ = parse_label(label)
-    if kinds:
-        load_builtin(puzzle, kinds)
-    if (puzzle, name) not in _FORMULATIONS:
-        load_plugins()
-    name, raw = parse_label(label)
+#: kinds tried one at a time when a formulation is named without a solver: cheapest import first
+_LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "cpsat", "mip")
+
+
+def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[Formulation]:
+    """The class registered as ``name`` (or an alias) for ``puzzle``, importing as little as
+    possible: the given kinds' modules, else one kind at a time, else everything."""
+    kinds = tuple(kinds)
+    for group in ([kinds] if kinds else [[k] for k in _LOAD_ORDER]):
+        load_builtin(puzzle, group)
+        load_entry_points(puzzle, group, name)
+        if (puzzle, name) in _FORMULATIONS:
+            return _FORMULATIONS[(puzzle, name)]
+    load_plugins()  # an alias of a plugin formulation is known only once its module is loaded
     try:
-        cls = _FORMULATIONS[(puzzle, name)]
+        return _FORMULATIONS[(puzzle, name)]
     except KeyError:
         known = ", ".join(c.name for c in formulations(puzzle)) or "none"
         raise KeyError(f"no formulation {name!r} for {puzzle} (known: {known})") from None
+
+
+def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formulation:
+    """A configured formulation from ``name`` or ``name[key=value,...]``; KeyError/ValueError.
+    With ``kinds`` (the solver's), only modules of those kinds are imported if they suffice."""
+    name, raw = parse_label(label)
+    cls = find_formulation(puzzle, name, kinds)
     params: dict[str, Any] = dict(cls.aliases.get(name, {}))
     for k, v in raw.items():
         choices = cls.parameters.get(k, [])
@@ -217,22 +318,34 @@ def variants(cls: type[Formulation]) -> list[Formulation]:
             for vals in itertools.product(*(cls.parameters[k] for k in keys))]
 
 
-# --- fastest known pair per puzzle, used by `solve` without --formulation/--solver --------------
-# Chosen from `nox -s bench` (see README, "Results"); update when a faster formulation lands.
-# Shikaku: sat-cover and cpsat-cover are within 11 % on build + solve, but a SAT task process
-# needs 0.08 s in all against 0.3 s for CP-SAT (importing OR-tools), so `solve` is faster so.
-FASTEST: dict[str, tuple[str, str]] = {
-    "shikaku": ("sat-cover", "cadical195"),
-    "nurikabe": ("sat-lazy", "cadical195"),
-}
+@dataclass(frozen=True)
+class VariantInfo:
+    """What `puzzlebench list` reports per variant."""
+
+    label: str
+    exact: bool
+    lazy: bool
+
+
+def variant_info(cls: type[Formulation]) -> list[VariantInfo]:
+    return [VariantInfo(v.label, v.is_exact(), v.is_lazy()) for v in variants(cls)]
+
+
+# --- the default pair of `solve` without --formulation/--solver --------------------------------
 
 
 def default_choice(puzzle: str) -> tuple[str, str]:
-    load_plugins()
-    if puzzle in FASTEST:
-        return FASTEST[puzzle]
+    """The puzzle's declared default (``Puzzle.default``, kept with the puzzle beside the report
+    that justified it), else the first registered formulation with an available solver."""
     from bench.backends import backends_for
+    from bench.puzzles import get_puzzle
 
+    try:
+        declared = getattr(get_puzzle(puzzle), "default", None)
+    except (KeyError, ValueError):
+        declared = None
+    if declared is not None:
+        return declared.formulation, declared.solver
     for cls in formulations(puzzle):
         for b in backends_for(cls.kind):
             if b.available() is None:

@@ -3,105 +3,66 @@
 A backend starts a :class:`Session` on a built model; ``Session.solve`` may be called again
 after a lazy formulation added cuts. Incremental backends feed only what is new to the live
 solver; the others rebuild. Every solver quirk (option names, status codes, timing fields,
-executables) lives here and nowhere else.
+executables, how a kind states "no solution") lives in this package and nowhere else.
+
+Backends are listed explicitly in :data:`BACKENDS` (importing a module registers nothing). The
+backend modules import only the standard library at the top; a solver package is imported when
+a backend is used, so listing the backends costs no solver import.
+
+Solver facts the harness relies on:
+
+* Interruptibility. CP-SAT (``max_time_in_seconds``), HiGHS (``time_limit``), GLPK
+  (``--tmlim``) and CBC (``-sec``) stop themselves at the time limit. python-sat can interrupt
+  only some solvers (Glucose, MiniSat: a timer calls ``interrupt``); CaDiCaL 1.9.5, Kissat and
+  Lingeling raise NotImplementedError on it, so they run uninterrupted and the runner's hard
+  limit (killing the task process) stops them. ``SatBackend.interruptible`` records which.
+* The HiGHS clash. OR-tools and highspy each bundle their own build of HiGHS; loading both into
+  one process crashes or misbehaves. A task process therefore imports only its kind's solver
+  package (``Backend.modules``): a CP-SAT task never imports highspy, a HiGHS task never imports
+  OR-tools, and the formulation loader imports only the task's kind's modules.
+* "No solution" per kind (``post_infeasible`` on the model, :mod:`bench.backends.kinds`): MIP
+  gets a binary that must reach 2, since CBC and HiGHS report 'unknown' on Pyomo's
+  ``Constraint.Infeasible``; CP-SAT an empty ``bool_or``; SAT the empty clause.
+* Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT says "sat".
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from bench.backends.base import (
+    FOUND,
+    Backend,
+    Outcome,
+    Session,
+    SolveOptions,
+    Status,
+    timed,
+)
+from bench.backends.cpsat import Cpsat
+from bench.backends.kinds import ModelKind
+from bench.backends.mip import Cbc, Glpk, HighsMip
+from bench.backends.sat import Cadical195, Glucose4, Kissat404, Lingeling, Minisat22
 
-from bench.models import Model, ModelKind, Value
+__all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions", "Status",
+           "all_backends", "backends_for", "get_backend", "timed"]
 
-Status = Literal["optimal", "feasible", "infeasible", "timeout", "unknown"]
-
-
-@dataclass(frozen=True)
-class SolveOptions:
-    threads: int = 1
-    seed: int = 0
-
-
-@dataclass
-class Outcome:
-    status: Status
-    value: Value | None  # reads variable values; None unless a solution was found
-    solver_s: float  # the solver's own reported time where it reports one, else timed around it
-    wall_s: float  # wall time of the backend call (translation, subprocess, reading back)
-
-
-class Session:
-    def solve(self, time_limit: float) -> Outcome:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release the solver (python-sat solvers hold C memory)."""
-
-
-class Backend:
-    name: ClassVar[str]
-    kinds: ClassVar[tuple[ModelKind, ...]]
-    incremental: ClassVar[bool] = False
-    description: ClassVar[str] = ""
-    package: ClassVar[str] = ""  # PyPI distribution that ships the solver
-    modules: ClassVar[tuple[str, ...]] = ()  # what a task process imports before timing
-
-    def available(self) -> str | None:
-        """None when usable here, else the reason it is not (for `puzzlebench list`)."""
-        return None
-
-    def version(self) -> str:
-        try:
-            return importlib.metadata.version(self.package)
-        except importlib.metadata.PackageNotFoundError:
-            return "not installed"
-
-    def preload(self) -> None:
-        """Import the solver's modules, so that import time is not counted as build or solve."""
-        for module in self.modules:
-            importlib.import_module(module)
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        raise NotImplementedError
-
-
-_BACKENDS: dict[str, Backend] = {}
-
-
-def backend(cls: type[Backend]) -> type[Backend]:
-    """Class decorator: register a solver backend."""
-    _BACKENDS[cls.name] = cls()
-    return cls
-
-
-def _load() -> None:
-    if not _BACKENDS:
-        from bench.backends import cpsat, mip, sat  # noqa: F401  (registration side effect)
+#: every solver backend, in the order `puzzlebench list` shows them and defaults are tried
+BACKENDS: tuple[Backend, ...] = (
+    Cpsat(), Glpk(), Cbc(), HighsMip(),
+    Cadical195(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
+)
 
 
 def all_backends() -> list[Backend]:
-    _load()
-    return list(_BACKENDS.values())
+    return list(BACKENDS)
 
 
 def get_backend(name: str) -> Backend:
-    _load()
-    try:
-        return _BACKENDS[name]
-    except KeyError:
-        raise KeyError(f"unknown solver {name!r} (known: {', '.join(_BACKENDS)})") from None
+    for b in BACKENDS:
+        if b.name == name:
+            return b
+    known = ", ".join(b.name for b in BACKENDS)
+    raise KeyError(f"unknown solver {name!r} (known: {known})")
 
 
 def backends_for(kind: ModelKind) -> list[Backend]:
-    return [b for b in all_backends() if kind in b.kinds]
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    import time
-
-    t0 = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - t0
+    return [b for b in BACKENDS if kind in b.kinds]

@@ -6,11 +6,10 @@ import importlib.util
 import time
 from typing import Any
 
-from bench.backends import Backend, Outcome, Session, SolveOptions, Status, backend
-from bench.models import CpsatModel, Model
+from bench.backends.base import Backend, Outcome, Session, SolveOptions, Status
+from bench.backends.kinds import CpsatModel, Model
 
 
-@backend
 class Cpsat(Backend):
     name = "cpsat"
     kinds = ("cpsat",)

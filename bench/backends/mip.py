@@ -5,6 +5,10 @@ Pyomo's translation, the process and reading the solution back; ``solver_s`` is 
 process's wall time (glpsol's own log prints time only in 0.1 s steps). HiGHS runs in-process
 through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
 (incremental).
+
+highspy must not share a process with OR-tools (each bundles its own HiGHS): a HiGHS task
+imports only ``Backend.modules`` below, never ``ortools``. How a MIP states "no solution" is
+``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend reads alike).
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.backends import Backend, Outcome, Session, SolveOptions, Status, backend
-from bench.models import MipModel, Model
+from bench.backends.base import Backend, Outcome, Session, SolveOptions, Status
+from bench.backends.kinds import MipModel, Model
 
 
 def _value(var: Any) -> float:
@@ -94,7 +98,6 @@ class LpFileSession(Session):
         return Outcome(status, _value, own, wall)
 
 
-@backend
 class Glpk(LpFileBackend):
     """glpsol's printable MIP report (``-o``) names each column, unlike its raw format."""
 
@@ -155,7 +158,6 @@ class Glpk(LpFileBackend):
         return status, values
 
 
-@backend
 class Cbc(LpFileBackend):
     """Pyomo's own CBC reader expects a rows section that cbcbox's CBC no longer prints, and
     silently loads no values: the file is read here instead."""
@@ -205,7 +207,6 @@ class Cbc(LpFileBackend):
         return status, values
 
 
-@backend
 class HighsMip(Backend):
     name = "highs"
     kinds = ("mip",)

@@ -7,8 +7,8 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bench.backends import Backend, Outcome, Session, SolveOptions, backend
-from bench.models import Model, ModelKind, SatModel
+from bench.backends.base import Backend, Outcome, Session, SolveOptions
+from bench.backends.kinds import Model, ModelKind, SatModel
 
 
 class SatBackend(Backend):
@@ -89,7 +89,7 @@ class SatSession(Session):
             on = v < len(truth) and truth[v]
             return float(on if lit > 0 else not on)
 
-        return Outcome("optimal", value, own, wall)
+        return Outcome("sat", value, own, wall)
 
     def close(self) -> None:
         if self.solver is not None:
@@ -97,7 +97,6 @@ class SatSession(Session):
             self.solver = None
 
 
-@backend
 class Cadical195(SatBackend):
     name = "cadical195"
     pysat_name = "cadical195"
@@ -107,7 +106,6 @@ class Cadical195(SatBackend):
     description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
 
 
-@backend
 class Glucose4(SatBackend):
     name = "glucose4"
     pysat_name = "glucose4"
@@ -116,7 +114,6 @@ class Glucose4(SatBackend):
     description = "Glucose 4.1 (incremental)"
 
 
-@backend
 class Kissat404(SatBackend):
     name = "kissat404"
     pysat_name = "kissat404"
@@ -126,7 +123,6 @@ class Kissat404(SatBackend):
     description = "Kissat 4.0.4 (not incremental: lazy loops rebuild it; hard limit only)"
 
 
-@backend
 class Minisat22(SatBackend):
     name = "minisat22"
     pysat_name = "minisat22"
@@ -135,7 +131,6 @@ class Minisat22(SatBackend):
     description = "MiniSat 2.2 (incremental)"
 
 
-@backend
 class Lingeling(SatBackend):
     name = "lingeling"
     pysat_name = "lingeling"

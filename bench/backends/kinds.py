@@ -1,0 +1,114 @@
+"""The three model kinds a formulation can build, with their solver quirks.
+
+* ``mip``   -> :class:`MipModel` wrapping a Pyomo ``ConcreteModel`` (GLPK, CBC, HiGHS).
+* ``cpsat`` -> :class:`CpsatModel` wrapping an OR-tools ``CpModel``.
+* ``sat``   -> :class:`SatModel`, a growing clause list over a python-sat ``IDPool``.
+
+Each kind has a typed constructor (``MipModel.new()``, ``CpsatModel.new()``, ``SatModel()``) and
+a ``post_infeasible()`` hook: the one way a formulation states "this instance has no solution",
+written so that every backend of the kind reads it alike. This module imports nothing from
+``bench`` (it is the bottom of the layering: backends and formulations build on it), and heavy
+solver packages only inside the kind that needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ModelKind = Literal["mip", "cpsat", "sat"]
+KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat")
+
+#: reads the value of a model variable (Pyomo var, CP-SAT var or SAT literal) after a solve
+Value = Callable[[Any], float]
+
+
+@dataclass
+class MipModel:
+    model: Any  # pyomo.environ.ConcreteModel
+    handles: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls) -> MipModel:
+        """An empty Pyomo ``ConcreteModel``, wrapped."""
+        import pyomo.environ as pyo
+
+        return cls(pyo.ConcreteModel())
+
+    def post_infeasible(self, name: str = "no_solution") -> None:
+        """Post a row that no solution satisfies. A constant-false constraint
+        (``Constraint.Infeasible``) is not read alike by every solver interface (CBC and HiGHS
+        report 'unknown' on it); a binary that must reach 2 is read as infeasible by all three."""
+        import pyomo.environ as pyo
+
+        self.model.add_component(name, pyo.Var(domain=pyo.Binary))
+        self.model.add_component(name + "_row",
+                                 pyo.Constraint(expr=getattr(self.model, name) >= 2))
+
+    def size(self) -> dict[str, int]:
+        from pyomo.environ import Constraint, Var
+
+        nvars = sum(len(v) for v in self.model.component_objects(Var, active=True))
+        ncons = sum(len(c) for c in self.model.component_objects(Constraint, active=True))
+        return {"variables": nvars, "constraints": ncons}
+
+
+@dataclass
+class CpsatModel:
+    model: Any  # ortools.sat.python.cp_model.CpModel
+    handles: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls) -> CpsatModel:
+        """An empty OR-tools ``CpModel``, wrapped."""
+        from ortools.sat.python import cp_model
+
+        return cls(cp_model.CpModel())
+
+    def post_infeasible(self) -> None:
+        """State that the instance has no solution: CP-SAT reads an always-false constraint."""
+        self.model.add_bool_or([])
+
+    def size(self) -> dict[str, int]:
+        proto = self.model.Proto()
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+
+class SatModel:
+    """A CNF that can grow after a solve (lazy cuts); backends feed new clauses incrementally."""
+
+    def __init__(self) -> None:
+        from pysat.formula import IDPool
+
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        self.handles: dict[str, Any] = {}
+
+    def var(self, key: Hashable) -> int:
+        """The variable named ``key`` (created on first use)."""
+        return int(self.pool.id(key))
+
+    def fresh(self) -> int:
+        """A new anonymous auxiliary variable."""
+        return int(self.pool.id(("_aux", self.pool.top + 1)))
+
+    def add(self, clause: Iterable[int]) -> None:
+        self.clauses.append(list(clause))
+
+    def extend(self, clauses: Iterable[Iterable[int]]) -> None:
+        self.clauses.extend(list(c) for c in clauses)
+
+    def post_infeasible(self) -> None:
+        """State that the instance has no solution: the empty clause."""
+        self.clauses.append([])
+
+    @property
+    def nvars(self) -> int:
+        return int(self.pool.top)
+
+    def size(self) -> dict[str, int]:
+        return {"variables": self.nvars, "constraints": len(self.clauses)}
+
+
+Model = MipModel | CpsatModel | SatModel
