@@ -2,17 +2,18 @@
 
 Adding a formulation is one module with one decorated class::
 
+    from bench.models import CpsatModel
     from bench.registry import Formulation, formulation
 
     @formulation
-    class MyCover(Formulation):
+    class MyCover(Formulation[CpsatModel]):
         puzzle = "shikaku"
         name = "cpsat-mine"
         kind = "cpsat"
         description = "one line saying what it encodes"
 
-        def build(self, inst): ...
-        def decode(self, inst, model, value): ...
+        def build(self, inst: Instance) -> CpsatModel: ...
+        def decode(self, inst: Instance, model: CpsatModel, value: Value) -> SolutionGrid: ...
 
 Built-in formulations live in ``formulations/<puzzle>/<kind>_<approach>.py``; a task imports
 only the modules of its solver's kind, and a formulation defined anywhere else in the package is
@@ -34,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from bench.instance import Instance
 from bench.models import KINDS, Model, ModelKind, Value
@@ -45,8 +46,14 @@ log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "puzzlebench.formulations"
 
 
-class Formulation:
+M = TypeVar("M", bound=Model)
+
+
+class Formulation(Generic[M]):
     """A model of one puzzle for one model kind. Subclass, set the class attributes, decorate.
+
+    Parametrise the base with the kind's model class (``Formulation[CpsatModel]``) and ``build``,
+    ``decode``, ``block`` and ``separate`` are typed for it: no ``isinstance`` asserts needed.
 
     ``parameters`` is the grid of options worth comparing: ``{"card": ["seqcounter", ...]}``;
     the first value of each is the default, and a run expands the whole grid.
@@ -90,21 +97,21 @@ class Formulation:
         """Whether this variant adds cuts after solves (:meth:`separate`)."""
         return self.lazy
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> M:
         """Construct the model (timed as ``build_s``)."""
         raise NotImplementedError
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: M, value: Value) -> SolutionGrid:
         """The solution grid from solver values."""
         raise NotImplementedError
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: M, grid: SolutionGrid) -> bool:
         """Counting: add a constraint that excludes ``grid``, projected onto the puzzle's cell
         values (auxiliary variables must not multiply solutions). Return False if this
         formulation cannot count."""
         return False
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
+    def separate(self, inst: Instance, model: M, value: Value) -> int:
         """Lazy formulations: add cuts excluding the defects of the current solution to
         ``model`` and return how many were added; 0 accepts the solution."""
         return 0
@@ -136,8 +143,8 @@ def parse_label(label: str) -> tuple[str, dict[str, str]]:
 # --- formulations -----------------------------------------------------------------------------
 
 _FORMULATIONS: dict[tuple[str, str], type[Formulation]] = {}
-#: while an entry point's module is imported: the (puzzle, kind, name) its entry points declare
-_declared: set[tuple[str, str, str]] | None = None
+#: set while plugin modules are imported: every formulation registered then must be declared
+_loading = False
 
 
 class PluginError(TypeError):
@@ -170,10 +177,12 @@ def _check_placement(cls: type[Formulation]) -> None:
             raise PluginError(
                 f"{cls.__qualname__} ({cls.puzzle}, {cls.kind}) is defined in {cls.__module__};"
                 f" a built-in formulation must be in formulations/{cls.puzzle}/{cls.kind}_*.py")
-    elif _declared is not None and (cls.puzzle, cls.kind, cls.name) not in _declared:
-        declared = ", ".join(".".join(d) for d in sorted(_declared))
+        return
+    declared = {(p.puzzle, p.kind, p.name) for p in plugins() if p.module == cls.__module__}
+    if (_loading or declared) and (cls.puzzle, cls.kind, cls.name) not in declared:
+        names = ", ".join(".".join(d) for d in sorted(declared)) or "nothing"
         raise PluginError(f"{cls.__module__} registers {cls.puzzle}.{cls.kind}.{cls.name}, "
-                          f"but its entry points declare only {declared}")
+                          f"but its entry points declare {names}")
 
 
 @dataclass(frozen=True)
@@ -209,13 +218,13 @@ def plugins() -> list[Plugin]:
 
 
 @contextmanager
-def _declaring(module: str) -> Iterator[None]:
-    global _declared
-    _declared = {(p.puzzle, p.kind, p.name) for p in plugins() if p.module == module}
+def _loading_plugins() -> Iterator[None]:
+    global _loading
+    _loading = True
     try:
         yield
     finally:
-        _declared = None
+        _loading = False
 
 
 def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = None,
@@ -230,7 +239,7 @@ def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = N
         _imported.add(p.module)
         before = dict(_FORMULATIONS)
         try:
-            with _declaring(p.module):
+            with _loading_plugins():
                 importlib.import_module(p.module)
         except Exception as e:  # a broken third-party plugin must not take the harness down
             _FORMULATIONS.clear()

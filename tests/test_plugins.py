@@ -1,42 +1,124 @@
-"""Adding a formulation: the README's worked example, in-tree style and as an entry point."""
+"""Adding a formulation: the README's worked example (tests/examples/) as an out-of-tree plugin.
+
+Entry points are declared ``<puzzle>.<kind>.<formulation-name> = module``: a task imports only
+the plugin module of its formulation, and a module registering what it did not declare is
+skipped with an error while the harness goes on.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
+EXAMPLE = ROOT / "tests" / "examples" / "shikaku" / "cpsat_mine.py"
 
-def readme_example() -> str:
-    text = (ROOT / "README.md").read_text()
-    return re.search(r"```python\n# formulations/shikaku_mine.py\n(.*?)```", text, re.S).group(1)
+#: a plugin whose decode records what the task process has imported
+PROBE = '''
+import json, os, sys
+from bench.registry import formulation
+from mine_pkg.cpsat_mine import CpsatMine
 
 
-def test_readme_example_registers_through_an_entry_point_and_solves(tmp_path):
-    pkg = tmp_path / "mine_pkg"
+@formulation
+class CpsatProbe(CpsatMine):
+    name = "cpsat-probe"
+
+    def decode(self, inst, model, value):
+        with open(os.environ["PROBE_OUT"], "w") as f:
+            json.dump(sorted(sys.modules), f)
+        return super().decode(inst, model, value)
+'''
+
+SPY = '''
+from bench.models import SatModel
+from bench.registry import Formulation, formulation
+
+
+@formulation
+class SatSpy(Formulation[SatModel]):
+    puzzle = "shikaku"
+    name = "sat-spy"
+    kind = "sat"
+    description = "must not be imported by a cpsat task"
+'''
+
+LIAR = SPY.replace("SatSpy", "CpsatLiar").replace('"sat-spy"', '"cpsat-other"') \
+    .replace('kind = "sat"', 'kind = "cpsat"')
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("plugins")
+    pkg = root / "mine_pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "shikaku_mine.py").write_text(readme_example())
-    dist = tmp_path / "mine_pkg-0.1.dist-info"
+    shutil.copy(EXAMPLE, pkg / "cpsat_mine.py")
+    (pkg / "cpsat_probe.py").write_text(PROBE)
+    (pkg / "sat_spy.py").write_text(SPY)
+    (pkg / "cpsat_liar.py").write_text(LIAR)
+    dist = root / "mine_pkg-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mine-pkg\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\nmine = mine_pkg.shikaku_mine\n")
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT),
-                                          os.environ.get("PYTHONPATH", "")])}
+        "[puzzlebench.formulations]\n"
+        "shikaku.cpsat.cpsat-mine = mine_pkg.cpsat_mine\n"
+        "shikaku.cpsat.cpsat-probe = mine_pkg.cpsat_probe\n"
+        "shikaku.sat.sat-spy = mine_pkg.sat_spy\n"
+        "shikaku.cpsat.cpsat-liar = mine_pkg.cpsat_liar\n"
+        "badly-named = mine_pkg.sat_spy\n")
+    return {**os.environ, "PROBE_OUT": str(root / "probe.json"),
+            "PYTHONPATH": os.pathsep.join([str(root), str(ROOT),
+                                           os.environ.get("PYTHONPATH", "")])}
 
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
-                              text=True, env=env, cwd=tmp_path, timeout=120)
 
-    listed = json.loads(cli("list", "--json").stdout)
-    assert any(f["name"] == "cpsat-mine" and f["solvers"] == ["cpsat"]
-               for f in listed["formulations"])
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_list_loads_every_plugin_and_skips_the_ones_that_lie(plugin_env):
+    res = cli(plugin_env, "list", "--json")
+    assert res.returncode == 0, res.stderr
+    names = {f["name"] for f in json.loads(res.stdout)["formulations"] if f["puzzle"] == "shikaku"}
+    assert {"cpsat-mine", "cpsat-probe", "sat-spy", "sat-cover"} <= names
+    assert "cpsat-other" not in names  # registered what its entry point did not declare
+    assert "cpsat-liar" in res.stderr and "declare" in res.stderr
+    assert "badly-named" in res.stderr
+
+
+def test_the_readme_example_solves_as_a_plugin(plugin_env):
     for seed in SHIKAKU_SEEDS:
-        out = json.loads(cli("solve", str(seed), "--json", "--formulation", "cpsat-mine").stdout)
+        out = json.loads(cli(plugin_env, "solve", str(seed), "--json",
+                             "--formulation", "cpsat-mine").stdout)
         assert out["status"] == "solved", out
+        assert out["solver"] == "cpsat"
+
+
+def test_a_task_imports_only_its_own_plugin_module_and_kind(plugin_env):
+    out = json.loads(cli(plugin_env, "solve", str(SHIKAKU_SEEDS[0]), "--json",
+                         "--formulation", "cpsat-probe", "--solver", "cpsat").stdout)
+    assert out["status"] == "solved", out
+    loaded = set(json.loads(Path(plugin_env["PROBE_OUT"]).read_text()))
+    assert {"mine_pkg.cpsat_probe", "mine_pkg.cpsat_mine", "ortools"} <= loaded
+    assert not {"mine_pkg.sat_spy", "mine_pkg.cpsat_liar"} & loaded
+    assert not any(m == "pyomo" or m.startswith(("pyomo.", "highspy", "pysat")) for m in loaded)
+    assert not any(m.startswith(("formulations.shikaku.mip_", "formulations.shikaku.sat_"))
+                   for m in loaded)
+
+
+@pytest.mark.parametrize("tool", [["ruff", "check"], ["mypy"]])
+def test_the_readme_example_passes_the_project_checks(tool):
+    exe = shutil.which(tool[0])
+    if exe is None:
+        pytest.skip(f"{tool[0]} is not installed")
+    res = subprocess.run([exe, *tool[1:], str(EXAMPLE)], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
