@@ -1,15 +1,20 @@
 from __future__ import annotations
 
 import importlib.metadata
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
 from bench.registry import (
     ENTRY_POINT_GROUP,
     Formulation,
+    default_choice,
     formulation,
+    formulations,
     get_formulation,
     parse_label,
+    variant_info,
     variant_label,
     variants,
 )
@@ -54,3 +59,79 @@ def test_builtin_formulations_are_an_entry_point():
         pytest.skip("puzzlebench is not installed (run through nox or pip install -e .)")
     names = {ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     assert "formulations" in names
+
+
+def test_a_builtin_formulation_in_a_wrongly_named_file_is_an_error():
+    from bench.registry import PluginError
+
+    with pytest.raises(PluginError, match=r"formulations/shikaku/cpsat_\*\.py"):
+        @formulation
+        class Misplaced(Formulation):
+            __module__ = "formulations.shikaku.sat_cover"
+            puzzle = "shikaku"
+            name = "cpsat-misplaced"
+            kind = "cpsat"
+            description = "a cpsat model in a sat file: a cpsat task would not find it"
+    with pytest.raises(PluginError):
+        @formulation
+        class OtherPuzzle(Formulation):
+            __module__ = "formulations.nurikabe.cpsat_mine"
+            puzzle = "shikaku"
+            name = "cpsat-elsewhere"
+            kind = "cpsat"
+            description = "a shikaku model in the nurikabe folder"
+    assert ("shikaku", "cpsat-misplaced") not in {(c.puzzle, c.name) for c in formulations()}
+
+
+def test_exact_and_lazy_are_reported_per_variant():
+    @formulation
+    class Eager(Formulation):
+        puzzle = "shikaku"
+        name = "test-eager-or-lazy"
+        kind = "sat"
+        description = "lazy only with cuts=lazy, inexact only with card=approx"
+        parameters: ClassVar[dict[str, list[Any]]] = {"cuts": ["eager", "lazy"],
+                                                      "card": ["exact", "approx"]}
+
+        def is_lazy(self) -> bool:
+            return bool(self.params["cuts"] == "lazy")
+
+        def is_exact(self) -> bool:
+            return bool(self.params["card"] == "exact")
+
+    info = {v.label: (v.exact, v.lazy) for v in variant_info(Eager)}
+    assert info == {
+        "test-eager-or-lazy[cuts=eager,card=exact]": (True, False),
+        "test-eager-or-lazy[cuts=eager,card=approx]": (False, False),
+        "test-eager-or-lazy[cuts=lazy,card=exact]": (True, True),
+        "test-eager-or-lazy[cuts=lazy,card=approx]": (False, True),
+    }
+
+
+def test_default_choice_is_the_puzzles_declared_default(monkeypatch):
+    from bench.backends import get_backend
+    from bench.puzzles import get_puzzle
+
+    form, solver = default_choice("nurikabe")
+    assert get_formulation("nurikabe", form).kind in get_backend(solver).kinds
+
+    @dataclass(frozen=True)
+    class Declared:
+        formulation: str
+        solver: str
+        evidence: str
+
+    monkeypatch.setattr(get_puzzle("shikaku"), "default",
+                        Declared("sat-cover", "glucose4", "reports/x/summary.md"), raising=False)
+    assert default_choice("shikaku") == ("sat-cover", "glucose4")
+
+
+def test_backends_are_listed_explicitly_once_each():
+    from bench.backends import BACKENDS, backends_for, get_backend
+
+    names = [b.name for b in BACKENDS]
+    assert len(names) == len(set(names))
+    assert {"cpsat", "glpk", "cbc", "highs", "cadical195"} <= set(names)
+    assert get_backend("cbc") in backends_for("mip")
+    with pytest.raises(KeyError, match="unknown solver"):
+        get_backend("nope")
