@@ -369,7 +369,8 @@ class MipSeed(Formulation):
     }
 
     def is_exact(self) -> bool:
-        return bool(self.params["exact"] == "true")
+        # exact=true with the root chosen in the model; a hint may name a white cell
+        return bool(self.params["exact"] == "true" and self.params["root"] == "model")
 
     def build(self, inst: Instance) -> Model:
         seed = _Seed(inst, self.params)
