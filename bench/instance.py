@@ -8,56 +8,13 @@ line and the problem on one line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-Cell = Any  # a puzzle's parsed token: None for an empty cell, else an int or a short str
-Grid = tuple[tuple[Cell, ...], ...]
+from bench.puzzles.base import Grid, Instance, InstanceError, Token
+from bench.puzzles.registry import get_puzzle
 
-
-class InstanceError(Exception):
-    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``."""
-
-    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.problem = problem
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {problem}")
-
-
-@dataclass(frozen=True)
-class Instance:
-    """One puzzle instance: its header, the parsed grid, and where each grid row was read."""
-
-    puzzle: str
-    path: str
-    header: dict[str, str]
-    grid: Grid
-    grid_first_line: int = 0  # file line number (1-based) of grid row 0, for error messages
-    name: str = field(default="")
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0]) if self.grid else 0
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
-
-    def line_of_row(self, r: int) -> int:
-        return self.grid_first_line + r
-
-    def clues(self) -> list[tuple[int, int, Cell]]:
-        """Every non-empty cell as ``(row, col, value)``, in reading order."""
-        return [
-            (r, c, v) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None
-        ]
+__all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "parse_instance",
+           "read_instance"]
 
 
 def read_instance(path: str | Path) -> Instance:
@@ -75,8 +32,6 @@ def read_instance(path: str | Path) -> Instance:
 
 
 def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance:
-    from bench.puzzles import get_puzzle  # late import: puzzles import this module
-
     if isinstance(data, bytes):
         if not data.strip():
             raise InstanceError(path, None, "empty file")
@@ -112,7 +67,7 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
     while i < len(lines) and not lines[i].strip():
         i += 1
     first = i + 1
-    rows: list[tuple[Cell, ...]] = []
+    rows: list[tuple[Token, ...]] = []
     for j in range(i, len(lines)):
         raw = lines[j]
         if not raw.strip():
@@ -149,8 +104,6 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
 
 def format_instance(inst: Instance) -> str:
     """Write an instance back in the interchange format (header order kept)."""
-    from bench.puzzles import get_puzzle
-
     puzzle = get_puzzle(inst.puzzle)
     head = [f"puzzle: {inst.puzzle}"]
     head += [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
