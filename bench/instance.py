@@ -8,13 +8,14 @@ line and the problem on one line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench.puzzles.base import Grid, Instance, InstanceError, Token
 from bench.puzzles.registry import get_puzzle
 
-__all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "parse_instance",
-           "read_instance"]
+__all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "instance_from_tokens",
+           "parse_instance", "read_instance"]
 
 
 def read_instance(path: str | Path) -> Instance:
@@ -109,3 +110,28 @@ def format_instance(inst: Instance) -> str:
     head += [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
     body = [" ".join(puzzle.format_token(v) for v in row) for row in inst.grid]
     return "\n".join([*head, "", *body]) + "\n"
+
+
+def instance_from_tokens(
+    puzzle: str, header: dict[str, str], grid: Sequence[Sequence[str]], path: str | Path,
+    lines: Sequence[int] | None = None,
+) -> Instance:
+    """Build an :class:`Instance` through :func:`parse_instance`, so the puzzle's validation
+    runs. Problems are re-raised as :class:`InstanceError` on ``path``, with the line from
+    ``lines`` (the source line of each grid row) or, without it, the grid row in the message."""
+    head = {"puzzle": puzzle, **{k: v for k, v in header.items() if k != "puzzle"}}
+    for k, v in head.items():
+        if not k or any(ch.isspace() for ch in k) or ":" in k or "\n" in v or "\r" in v:
+            raise InstanceError(path, None, f"bad header entry {k!r}: {v!r}")
+    text = "".join(f"{k}: {v}\n" for k, v in head.items()) + "\n"
+    first = len(head) + 2
+    text += "".join(" ".join(row) + "\n" for row in grid)
+    try:
+        return parse_instance(text, path)
+    except InstanceError as e:
+        if e.line is None or e.line < first:
+            raise InstanceError(path, None, e.problem) from None
+        r = e.line - first
+        if lines is not None and r < len(lines):
+            raise InstanceError(path, lines[r], e.problem) from None
+        raise InstanceError(path, None, f"grid row {r}: {e.problem}") from None
