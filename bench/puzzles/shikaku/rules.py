@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bench.grid import Cell
-
 from bench.instance import Instance
 from bench.puzzles import (
     Default,
