@@ -8,7 +8,7 @@ line and the problem on one line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.puzzles.base import Grid, Instance, InstanceError, Token
@@ -33,6 +33,34 @@ def read_instance(path: str | Path) -> Instance:
 
 
 def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance:
+    """Parse and validate instance text (or bytes); raise :class:`InstanceError` on any
+    problem."""
+    lines = text_lines(data, path)
+    header, i = parse_header(lines, path)
+    if "puzzle" not in header:
+        raise InstanceError(path, 1, "missing 'puzzle:' header line")
+    try:
+        puzzle = get_puzzle(header["puzzle"])
+    except KeyError:
+        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    rows = parse_grid(lines, i, path, puzzle.parse_token)
+    inst = Instance(
+        puzzle=puzzle.name,
+        path=str(path),
+        header=header,
+        grid=tuple(rows),
+        grid_first_line=i + 1,
+        name=Path(str(path)).stem,
+    )
+    for r, problem in puzzle.validate(inst):
+        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
+    return inst
+
+
+def text_lines(data: bytes | str, path: str | Path) -> list[str]:
+    """The lines of an instance file's text; empty, binary and non-UTF-8 files are errors."""
     if isinstance(data, bytes):
         if not data.strip():
             raise InstanceError(path, None, "empty file")
@@ -46,8 +74,11 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         text = data
     if not text.strip():
         raise InstanceError(path, None, "empty file")
-    lines = text.splitlines()
+    return text.splitlines()
 
+
+def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], int]:
+    """The ``key: value`` lines before the first blank line, and the index of that line."""
     header: dict[str, str] = {}
     i = 0
     while i < len(lines) and lines[i].strip():
@@ -58,28 +89,23 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
                 raise InstanceError(path, i + 1, f"expected 'key: value' header line, got {line!r}")
             header[key.strip()] = value.strip()
         i += 1
-    if "puzzle" not in header:
-        raise InstanceError(path, 1, "missing 'puzzle:' header line")
-    try:
-        puzzle = get_puzzle(header["puzzle"])
-    except KeyError:
-        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+    return header, i
 
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    first = i + 1
+
+def parse_grid(lines: list[str], start: int, path: str | Path,
+               parse_token: Callable[[str], Token]) -> list[tuple[Token, ...]]:
+    """The grid rows from line index ``start`` on: tokens parsed, the grid rectangular."""
     rows: list[tuple[Token, ...]] = []
-    for j in range(i, len(lines)):
+    for j in range(start, len(lines)):
         raw = lines[j]
         if not raw.strip():
             if any(rest.strip() for rest in lines[j:]):
                 raise InstanceError(path, j + 1, "blank line inside the grid")
             break
-        tokens = raw.strip().split()
         row = []
-        for c, tok in enumerate(tokens):
+        for c, tok in enumerate(raw.strip().split()):
             try:
-                row.append(puzzle.parse_token(tok))
+                row.append(parse_token(tok))
             except ValueError as e:
                 raise InstanceError(path, j + 1, f"column {c}: {e}") from None
         if rows and len(row) != len(rows[0]):
@@ -89,18 +115,7 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         rows.append(tuple(row))
     if not rows:
         raise InstanceError(path, len(lines), "no grid after the header")
-
-    inst = Instance(
-        puzzle=puzzle.name,
-        path=str(path),
-        header=header,
-        grid=tuple(rows),
-        grid_first_line=first,
-        name=Path(str(path)).stem,
-    )
-    for r, problem in puzzle.validate(inst):
-        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
-    return inst
+    return rows
 
 
 def format_instance(inst: Instance) -> str:

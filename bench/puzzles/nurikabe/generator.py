@@ -127,6 +127,60 @@ class NurikabeState:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
 
+class Wall:
+    """The wall of :meth:`NurikabeGenerator.random_solution` while it grows: ``comp[r][c]`` is
+    the white component id of a cell, -1 for black; ``comps`` the cells of each component;
+    ``frontier`` the white cells next to the wall, in a stable order; ``done`` the components
+    below the cap that cannot be cut further."""
+
+    def __init__(self, rows: int, cols: int, join_weight: float,
+                 small_piece: dict[int, float]) -> None:
+        self.rows, self.cols = rows, cols
+        self.join_weight, self.small_piece = join_weight, small_piece
+        self.comp = [[0] * cols for _ in range(rows)]
+        self.comps: dict[int, set[Cell]] = {0: {(r, c) for r in range(rows) for c in range(cols)}}
+        self.frontier: dict[Cell, None] = {}
+        self.done: set[int] = set()
+        self.next_id = 1
+
+    def black(self, r: int, c: int) -> bool:
+        return 0 <= r < self.rows and 0 <= c < self.cols and self.comp[r][c] < 0
+
+    def makes_pool(self, v: Cell) -> bool:
+        return bool(pools(lambda u: u == v or self.black(*u), self.rows, self.cols, at=v))
+
+    def blacken(self, v: Cell) -> None:
+        """Turn ``v`` black; the pieces its component falls into get new ids."""
+        k = self.comp[v[0]][v[1]]
+        self.comp[v[0]][v[1]] = -1
+        self.frontier.pop(v, None)
+        rest = self.comps.pop(k)
+        rest.discard(v)
+        self.done.discard(k)
+        for n in neighbours(v, self.rows, self.cols):
+            if not self.black(*n):
+                self.frontier[n] = None
+        for part in components(rest, self.rows, self.cols):  # relabel the pieces of k
+            self.comps[self.next_id] = set(part)
+            for r, c in part:
+                self.comp[r][c] = self.next_id
+            self.next_id += 1
+
+    def weight(self, v: Cell) -> float:
+        """Prefer extending a wall end, and avoid pinching off pieces of 1 or 2 cells."""
+        nbrs = neighbours(v, self.rows, self.cols)
+        w = 1.0 if sum(self.black(*n) for n in nbrs) == 1 else self.join_weight
+        for n in nbrs:
+            if self.black(*n):
+                continue
+            # the white piece n would be left in, if smaller than 3 cells (2 steps reach 3)
+            piece = bfs_distances([n], self.rows, self.cols,
+                                  lambda m: m != v and not self.black(*m), 2)
+            if len(piece) < 3:
+                w *= self.small_piece[len(piece)]
+        return w
+
+
 @register_generator
 class NurikabeGenerator(Generator):
     """Random solution: a wall grown from a random cell without 2x2 black blocks until every
@@ -174,75 +228,36 @@ class NurikabeGenerator(Generator):
         a 2x2 black block: a random white component is picked (weighted by its size squared,
         among those above the island cap, else, while the black share is below target, among
         those of two or more cells) and a random cell of it on the wall's edge turns black
-        (cells extending a wall end preferred over cells joining two walls). The white
-        components that remain are the islands. None if a component above the cap cannot be
-        cut."""
-        comp = [[0] * cols for _ in range(rows)]  # white component id, -1 black
-        comps: dict[int, set[Cell]] = {0: {(r, c) for r in range(rows) for c in range(cols)}}
-        frontier: dict[Cell, None] = {}  # white cells next to the wall, in a stable order
-        done: set[int] = set()  # components below the cap that cannot be cut further
-        next_id = 1
-
-        def black(r: int, c: int) -> bool:
-            return 0 <= r < rows and 0 <= c < cols and comp[r][c] < 0
-
-        def makes_pool(v: Cell) -> bool:
-            return bool(pools(lambda u: u == v or black(*u), rows, cols, at=v))
-
-        def blacken(v: Cell) -> None:
-            nonlocal next_id
-            k = comp[v[0]][v[1]]
-            comp[v[0]][v[1]] = -1
-            frontier.pop(v, None)
-            rest = comps.pop(k)
-            rest.discard(v)
-            done.discard(k)
-            for n in neighbours(v, rows, cols):
-                if not black(*n):
-                    frontier[n] = None
-            for part in components(rest, rows, cols):  # relabel the pieces of k
-                piece = set(part)
-                comps[next_id] = piece
-                for r, c in piece:
-                    comp[r][c] = next_id
-                next_id += 1
-
-        def weight(v: Cell) -> float:
-            """Prefer extending a wall end, and avoid pinching off pieces of 1 or 2 cells."""
-            w = 1.0 if sum(black(*n) for n in neighbours(v, rows, cols)) == 1 else self.join_weight
-            for n in neighbours(v, rows, cols):
-                if black(*n):
-                    continue
-                # the white piece n would be left in, if smaller than 3 cells (2 steps reach 3)
-                piece = bfs_distances([n], rows, cols, lambda m: m != v and not black(*m), 2)
-                if len(piece) < 3:
-                    w *= self.small_piece[len(piece)]
-            return w
-
-        blacken((rng.randrange(rows), rng.randrange(cols)))
+        (cells extending a wall end preferred over cells joining two walls, :meth:`Wall.weight`).
+        The white components that remain are the islands. None if a component above the cap
+        cannot be cut."""
+        wall = Wall(rows, cols, self.join_weight, self.small_piece)
+        wall.blacken((rng.randrange(rows), rng.randrange(cols)))
         target = rng.uniform(0.55, 0.58) * rows * cols
         blacks = 1
         while True:
-            big = [k for k, cells in comps.items() if len(cells) > self.max_island]
+            big = [k for k, cells in wall.comps.items() if len(cells) > self.max_island]
             if not big and blacks >= target:
                 break
-            ks = big or [k for k, cells in comps.items() if len(cells) > 1 and k not in done]
+            ks = big or [k for k, cells in wall.comps.items()
+                         if len(cells) > 1 and k not in wall.done]
             if not ks:
                 break
-            k = rng.choices(ks, [len(comps[k]) ** 2 for k in ks])[0]
-            cands = [v for v in frontier if comp[v[0]][v[1]] == k and not makes_pool(v)]
+            k = rng.choices(ks, [len(wall.comps[k]) ** 2 for k in ks])[0]
+            cands = [v for v in wall.frontier
+                     if wall.comp[v[0]][v[1]] == k and not wall.makes_pool(v)]
             if not cands:
                 if big:
                     return None
-                done.add(k)
+                wall.done.add(k)
                 continue
-            blacken(rng.choices(cands, [weight(v) for v in cands])[0])
+            wall.blacken(rng.choices(cands, [wall.weight(v) for v in cands])[0])
             blacks += 1
         s = NurikabeState(rows, cols)
-        for k in comps:
-            for v in sorted(comps[k]):
+        for k in wall.comps:
+            for v in sorted(wall.comps[k]):
                 s.whiten(v, k)
-        s.next_id = next_id
+        s.next_id = wall.next_id
         return s
 
     def make_unique(self, s: NurikabeState,
