@@ -335,12 +335,18 @@ class NurikabeGenerator(Generator):
         if not kinds:
             return False
         kind = rng.choices(kinds, [self.edit_weights[k] for k in kinds])[0]
+        self.apply(s, clue, moved, kind, options[kind], here, rng)
+        return True
+
+    def apply(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int], kind: str,
+              options: list[Any], here: list[Cell], rng: random.Random) -> None:
+        """Make one edit of kind ``kind`` (see :meth:`make_unique`), picked from ``options``."""
         if kind == "new":
-            v = rng.choice(options["new"])
+            v = rng.choice(options)
             k = s.whiten(v, None)
             clue[k], moved[k] = v, 0
         elif kind == "split":
-            d, b = rng.choice(options["split"])
+            d, b = rng.choice(options)
             k = s.island[d[0]][d[1]]
             keep = clue[k]
             for j in s.blacken(b):
@@ -351,13 +357,13 @@ class NurikabeGenerator(Generator):
                 clue[k] = d if d in s.cells[k] else rng.choice(s.cells[k])
                 clue[j] = keep
         elif kind == "grow":
-            v, k = rng.choice(options["grow"])
+            v, k = rng.choice(options)
             s.whiten(v, k)
         elif kind == "shrink":
-            s.blacken(rng.choice(options["shrink"]))
+            s.blacken(rng.choice(options))
         elif kind == "reshape":
-            k, op, v = rng.choices(options["reshape"],
-                                   [self.reshape_weights[op] for _, op, _ in options["reshape"]])[0]
+            k, op, v = rng.choices(options,
+                                   [self.reshape_weights[op] for _, op, _ in options])[0]
             if op == "grow":
                 s.whiten(v, k)
             else:
@@ -374,7 +380,6 @@ class NurikabeGenerator(Generator):
             k = s.island[v[0]][v[1]]
             clue[k] = v
             moved[k] += 1
-        return True
 
     def reshapes(self, s: NurikabeState, keep: Cell, k: int) -> list[tuple[str, Cell]]:
         """Every way to grow island ``k`` by a black cell next to it (touching no other
