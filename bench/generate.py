@@ -154,6 +154,8 @@ def other_solution(inst: Instance, intended: SolutionGrid, formulation: str, sol
     if problems:
         raise GenerationError(f"internal error: intended grid breaks the rules: {problems[0]}")
     form = get_formulation(inst.puzzle, formulation)
+    if not form.is_exact():
+        raise GenerationError(f"{formulation} is not exact: it cannot prove uniqueness")
     deadline = time.perf_counter() + time_limit
     solved = solve(inst, form, get_backend(solver), deadline, exclude=intended,
                    options=SolveOptions(threads=1, seed=0))

@@ -135,3 +135,17 @@ def test_other_solution_finds_a_different_checked_grid():
     other = other_solution(inst, one, "sat-cover", "cadical195")
     assert other is not None and not rules.same(inst, one, other)
     assert rules.check(inst, other) == []
+
+
+def test_other_solution_refuses_an_inexact_formulation():
+    from bench import registry
+
+    cover = type(registry.get_formulation("shikaku", "sat-cover"))
+    inexact = type("InexactCover", (cover,), {"name": "test-inexact-cover", "exact": False})
+    registry.formulation(inexact)
+    try:
+        inst = parse_instance("puzzle: shikaku\n\n2 .\n. 2\n")
+        with pytest.raises(GenerationError, match="not exact"):
+            other_solution(inst, [[0, 1], [0, 1]], "test-inexact-cover", "cadical195")
+    finally:
+        del registry._FORMULATIONS[("shikaku", "test-inexact-cover")]
