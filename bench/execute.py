@@ -1,4 +1,5 @@
-"""Run one task in this process: read, build, solve (with the lazy loop), decode, check.
+"""Run one task in this process: read, then :func:`bench.solve.solve` (build, solve with the
+lazy loop, decode, check, count), then the task's result.
 
 This is what the worker process does; the runner wraps it with the outside time and memory
 limits and the process-tree measurement. ``progress`` receives partial results (after the
@@ -12,12 +13,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.backends import Outcome, SolveOptions, get_backend
+from bench.backends import SolveOptions, get_backend
 from bench.instance import Instance, InstanceError, read_instance
-from bench.models import Model
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.registry import Formulation, get_formulation
+from bench.registry import get_formulation
+from bench.solve import Solved, SolveStats, solve
 
 
 def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
@@ -66,75 +67,64 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         return res
 
     backend.preload()
-    t0 = time.perf_counter()
-    model = form.build(inst)
-    res.build_s = time.perf_counter() - t0
-    size = model.size()
-    res.variables, res.constraints = size["variables"], size["constraints"]
-    res.status, res.message = "timeout", "killed during the first solve"
-    progress(res)
+    deadline = time.perf_counter() + task.time_limit
 
-    session = backend.start(model, SolveOptions(threads=task.threads, seed=task.seed))
-    deadline = t0 + task.time_limit
-    clock = {"solve_s": 0.0, "solver_s": 0.0, "iterations": 0}
-    rules = get_puzzle(inst.puzzle)
+    def built(stats: SolveStats) -> None:
+        res.build_s = stats.build_s
+        res.variables, res.constraints = stats.variables, stats.constraints
+        res.status, res.message = "timeout", "killed during the first solve"
+        progress(res)
 
-    def settle() -> Outcome:
-        """Solve; for lazy formulations separate and re-solve until the solution stands."""
-        while True:
-            outcome = session.solve(deadline - time.perf_counter())
-            clock["iterations"] += 1
-            clock["solve_s"] += outcome.wall_s
-            clock["solver_s"] += outcome.solver_s
-            if outcome.value is None or not form.is_lazy():
-                return outcome
-            ts = time.perf_counter()
-            added = form.separate(inst, model, outcome.value)
-            clock["solve_s"] += time.perf_counter() - ts
-            if added == 0:
-                return outcome
-            if time.perf_counter() >= deadline:
-                return Outcome("timeout", None, outcome.solver_s, outcome.wall_s)
-            record(f"killed in lazy iteration {int(clock['iterations']) + 1}")
-            progress(res)
+    def round_(stats: SolveStats, message: str) -> None:
+        record(res, stats, message)
+        progress(res)
 
-    def record(message: str) -> None:
-        res.iterations = int(clock["iterations"])
-        res.solve_s, res.solver_s = clock["solve_s"], clock["solver_s"]
-        res.constraints = model.size()["constraints"]
-        res.message = message
-
-    try:
-        outcome = settle()
-        record("")
-        if outcome.value is not None:
-            grid = form.decode(inst, model, outcome.value)
-            problems = rules.check(inst, grid)
-            res.grid = grid
-            res.checked = not problems
-            res.status = "solved" if not problems else "wrong"
-            res.message = "; ".join(problems[:3])
-            known = known_solution(task.instance)
-            if known is not None and not problems:
-                res.known = rules.same(inst, grid, known)
-                if not res.known:
-                    res.message = "differs from the known solution (.sol)"
-            if task.count and not problems:
-                count_more(task, form, inst, model, grid, settle, res)
-                record(res.message)
-        elif outcome.status == "infeasible":
-            res.status = "infeasible"
-            res.count = 0 if task.count else None
-            if known_solution(task.instance) is not None:  # an inexact model cut it off
-                res.known = False
-                res.message = "infeasible, but the instance has a known solution (.sol)"
-        elif outcome.status == "timeout":
-            res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
-        else:
-            res.status, res.message = "error", f"solver stopped with status {outcome.status}"
-    finally:
-        session.close()
+    solved = solve(inst, form, backend, deadline, count=task.count or None,
+                   options=SolveOptions(threads=task.threads, seed=task.seed),
+                   on_built=built, on_round=round_)
+    record(res, solved.stats, "")
+    settle_result(res, solved, task, inst)
     return res
+
+
+def record(res: Result, stats: SolveStats, message: str) -> None:
+    """The solve's statistics so far into the result."""
+    res.iterations = stats.iterations
+    res.solve_s, res.solver_s = stats.solve_s, stats.solver_s
+    res.constraints = stats.constraints
+    res.message = message
+
+
+def settle_result(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
+    """The task's status and message from what :func:`bench.solve.solve` found, the known
+    solution (``.sol``) compared."""
+    rules = get_puzzle(inst.puzzle)
+    if solved.grid is not None:
+        problems = solved.problems
+        res.grid = solved.grid
+        res.checked = not problems
+        res.status = "solved" if not problems else "wrong"
+        res.message = "; ".join(problems[:3])
+        known = known_solution(task.instance)
+        if known is not None and not problems:
+            res.known = rules.same(inst, solved.grid, known)
+            if not res.known:
+                res.message = "differs from the known solution (.sol)"
+        if solved.count_status:
+            res.status, res.message = solved.count_status, solved.count_message
+            if solved.count_status == "wrong":
+                res.checked = False
+        res.count = solved.count
+    elif solved.status == "infeasible":
+        res.status = "infeasible"
+        res.count = 0 if task.count else None
+        if known_solution(task.instance) is not None:  # an inexact model cut it off
+            res.known = False
+            res.message = "infeasible, but the instance has a known solution (.sol)"
+    elif solved.status == "timeout":
+        res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
+    else:
+        res.status, res.message = "error", f"solver stopped with status {solved.status}"
 
 
 def known_solution(instance_path: str) -> SolutionGrid | None:
@@ -147,30 +137,3 @@ def known_solution(instance_path: str) -> SolutionGrid | None:
     except (OSError, ValueError):
         return None
     return grid if isinstance(grid, list) else None
-
-
-def count_more(task: Task, form: Formulation, inst: Instance, model: Model, grid: SolutionGrid,
-               settle: Callable[[], Outcome], res: Result) -> None:
-    """Count solutions up to ``task.count``, each excluded by ``form.block`` (projected onto the
-    puzzle's cell values), each decoded one checked. ``res.count`` is the number found; fewer
-    than ``task.count`` means that is all there are."""
-    rules = get_puzzle(inst.puzzle)
-    found = 1
-    while found < task.count:
-        if not form.block(inst, model, grid):
-            res.status, res.message = "error", f"{form.name} cannot count solutions"
-            return
-        outcome = settle()
-        if outcome.value is None:
-            if outcome.status != "infeasible":
-                res.message = f"counting stopped by {outcome.status} after {found}"
-                res.status = "timeout"
-            break
-        grid = form.decode(inst, model, outcome.value)
-        problems = rules.check(inst, grid)
-        if problems:
-            res.status, res.checked = "wrong", False
-            res.message = f"solution {found + 1}: " + "; ".join(problems[:3])
-            return
-        found += 1
-    res.count = found

@@ -5,8 +5,9 @@ parsed arguments and returns the exit code.
 
 ``generate PUZZLE --size RxC --seed N [--count K] --out DIR`` writes
 ``DIR/gen-<puzzle>-<R>x<C>-s<seed>-<i>.txt`` for i = 0..K-1, each proved to have exactly one
-solution, and prints each path with the time it took. ``--solutions`` also writes the unique
-solution beside each instance as ``<name>.sol`` (a JSON grid). A bad ``--size``, an unknown
+solution, with its unique solution beside it as ``<name>.sol`` (a JSON grid), and prints each
+path with the time it took. ``--solutions`` is accepted for compatibility: the ``.sol`` file is
+always written. A bad ``--size``, an unknown
 puzzle or a puzzle without a generator is a one-line error and exit code 2; a generator that
 gives up is a one-line error and exit code 1.
 """
@@ -34,7 +35,8 @@ def add_commands(subparsers: Any) -> None:
     ge.add_argument("--out", required=True, metavar="DIR",
                     help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>-<i>.txt")
     ge.add_argument("--solutions", action="store_true",
-                    help="also write each unique solution as <name>.sol")
+                    help="write each unique solution as <name>.sol (always done; kept for "
+                         "compatibility)")
     ge.set_defaults(func=cmd_generate)
 
 
@@ -55,12 +57,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from bench.generate import (
         GenerationError,
         check_size,
-        file_stem,
         generate_one,
         get_generator,
+        write_generated,
     )
-    from bench.instance import format_instance
-    from bench.interchange import solution_text
 
     try:
         rows, cols = parse_size(args.size)
@@ -80,11 +80,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count)
         except GenerationError as e:
             return fail(str(e), 1)
-        stem = file_stem(args.puzzle, rows, cols, args.seed, i)
-        path = out / f"{stem}.txt"
-        path.write_text(format_instance(gen.instance), encoding="utf-8")
-        if args.solutions:
-            (out / f"{stem}.sol").write_text(solution_text(gen.solution), encoding="utf-8")
+        path = write_generated(gen, out)
         print(f"{path}  {gen.seconds:.2f} s  ({len(gen.instance.clues())} clues, "
               f"{gen.solves} solver calls)", flush=True)
     return 0

@@ -8,56 +8,14 @@ line and the problem on one line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-Cell = Any  # a puzzle's parsed token: None for an empty cell, else an int or a short str
-Grid = tuple[tuple[Cell, ...], ...]
+from bench.puzzles.base import Grid, Instance, InstanceError, Token
+from bench.puzzles.registry import get_puzzle
 
-
-class InstanceError(Exception):
-    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``."""
-
-    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.problem = problem
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {problem}")
-
-
-@dataclass(frozen=True)
-class Instance:
-    """One puzzle instance: its header, the parsed grid, and where each grid row was read."""
-
-    puzzle: str
-    path: str
-    header: dict[str, str]
-    grid: Grid
-    grid_first_line: int = 0  # file line number (1-based) of grid row 0, for error messages
-    name: str = field(default="")
-
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0]) if self.grid else 0
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
-
-    def line_of_row(self, r: int) -> int:
-        return self.grid_first_line + r
-
-    def clues(self) -> list[tuple[int, int, Cell]]:
-        """Every non-empty cell as ``(row, col, value)``, in reading order."""
-        return [
-            (r, c, v) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None
-        ]
+__all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "instance_from_tokens",
+           "parse_instance", "read_instance"]
 
 
 def read_instance(path: str | Path) -> Instance:
@@ -75,8 +33,34 @@ def read_instance(path: str | Path) -> Instance:
 
 
 def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance:
-    from bench.puzzles import get_puzzle  # late import: puzzles import this module
+    """Parse and validate instance text (or bytes); raise :class:`InstanceError` on any
+    problem."""
+    lines = text_lines(data, path)
+    header, i = parse_header(lines, path)
+    if "puzzle" not in header:
+        raise InstanceError(path, 1, "missing 'puzzle:' header line")
+    try:
+        puzzle = get_puzzle(header["puzzle"])
+    except KeyError:
+        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    rows = parse_grid(lines, i, path, puzzle.parse_token)
+    inst = Instance(
+        puzzle=puzzle.name,
+        path=str(path),
+        header=header,
+        grid=tuple(rows),
+        grid_first_line=i + 1,
+        name=Path(str(path)).stem,
+    )
+    for r, problem in puzzle.validate(inst):
+        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
+    return inst
 
+
+def text_lines(data: bytes | str, path: str | Path) -> list[str]:
+    """The lines of an instance file's text; empty, binary and non-UTF-8 files are errors."""
     if isinstance(data, bytes):
         if not data.strip():
             raise InstanceError(path, None, "empty file")
@@ -90,8 +74,11 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         text = data
     if not text.strip():
         raise InstanceError(path, None, "empty file")
-    lines = text.splitlines()
+    return text.splitlines()
 
+
+def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], int]:
+    """The ``key: value`` lines before the first blank line, and the index of that line."""
     header: dict[str, str] = {}
     i = 0
     while i < len(lines) and lines[i].strip():
@@ -102,28 +89,23 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
                 raise InstanceError(path, i + 1, f"expected 'key: value' header line, got {line!r}")
             header[key.strip()] = value.strip()
         i += 1
-    if "puzzle" not in header:
-        raise InstanceError(path, 1, "missing 'puzzle:' header line")
-    try:
-        puzzle = get_puzzle(header["puzzle"])
-    except KeyError:
-        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+    return header, i
 
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    first = i + 1
-    rows: list[tuple[Cell, ...]] = []
-    for j in range(i, len(lines)):
+
+def parse_grid(lines: list[str], start: int, path: str | Path,
+               parse_token: Callable[[str], Token]) -> list[tuple[Token, ...]]:
+    """The grid rows from line index ``start`` on: tokens parsed, the grid rectangular."""
+    rows: list[tuple[Token, ...]] = []
+    for j in range(start, len(lines)):
         raw = lines[j]
         if not raw.strip():
             if any(rest.strip() for rest in lines[j:]):
                 raise InstanceError(path, j + 1, "blank line inside the grid")
             break
-        tokens = raw.strip().split()
         row = []
-        for c, tok in enumerate(tokens):
+        for c, tok in enumerate(raw.strip().split()):
             try:
-                row.append(puzzle.parse_token(tok))
+                row.append(parse_token(tok))
             except ValueError as e:
                 raise InstanceError(path, j + 1, f"column {c}: {e}") from None
         if rows and len(row) != len(rows[0]):
@@ -133,26 +115,38 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         rows.append(tuple(row))
     if not rows:
         raise InstanceError(path, len(lines), "no grid after the header")
-
-    inst = Instance(
-        puzzle=puzzle.name,
-        path=str(path),
-        header=header,
-        grid=tuple(rows),
-        grid_first_line=first,
-        name=Path(str(path)).stem,
-    )
-    for r, problem in puzzle.validate(inst):
-        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
-    return inst
+    return rows
 
 
 def format_instance(inst: Instance) -> str:
     """Write an instance back in the interchange format (header order kept)."""
-    from bench.puzzles import get_puzzle
-
     puzzle = get_puzzle(inst.puzzle)
     head = [f"puzzle: {inst.puzzle}"]
     head += [f"{k}: {v}" for k, v in inst.header.items() if k != "puzzle"]
     body = [" ".join(puzzle.format_token(v) for v in row) for row in inst.grid]
     return "\n".join([*head, "", *body]) + "\n"
+
+
+def instance_from_tokens(
+    puzzle: str, header: dict[str, str], grid: Sequence[Sequence[str]], path: str | Path,
+    lines: Sequence[int] | None = None,
+) -> Instance:
+    """Build an :class:`Instance` through :func:`parse_instance`, so the puzzle's validation
+    runs. Problems are re-raised as :class:`InstanceError` on ``path``, with the line from
+    ``lines`` (the source line of each grid row) or, without it, the grid row in the message."""
+    head = {"puzzle": puzzle, **{k: v for k, v in header.items() if k != "puzzle"}}
+    for k, v in head.items():
+        if not k or any(ch.isspace() for ch in k) or ":" in k or "\n" in v or "\r" in v:
+            raise InstanceError(path, None, f"bad header entry {k!r}: {v!r}")
+    text = "".join(f"{k}: {v}\n" for k, v in head.items()) + "\n"
+    first = len(head) + 2
+    text += "".join(" ".join(row) + "\n" for row in grid)
+    try:
+        return parse_instance(text, path)
+    except InstanceError as e:
+        if e.line is None or e.line < first:
+            raise InstanceError(path, None, e.problem) from None
+        r = e.line - first
+        if lines is not None and r < len(lines):
+            raise InstanceError(path, lines[r], e.problem) from None
+        raise InstanceError(path, None, f"grid row {r}: {e.problem}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,11 @@ from bench.generate import (
     generate_one,
     get_generator,
     instance_seeds,
+    other_solution,
+    write_generated,
 )
 from bench.generate_cli import add_commands
-from bench.instance import format_instance, read_instance
+from bench.instance import format_instance, parse_instance, read_instance
 from bench.puzzles import get_puzzle
 from bench.records import Task
 from bench.runner import run_task
@@ -100,3 +103,49 @@ def test_cli_writes_files_and_rejects_bad_input(tmp_path: Path, capsys):
         assert run_cli("generate", *bad, "--seed", "1", "--out", str(out)) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("puzzlebench generate: ")
+
+
+def test_cli_writes_the_solution_without_being_asked(tmp_path: Path, capsys):
+    out = tmp_path / "gen"
+    assert run_cli("generate", "nurikabe", "--size", "5x5", "--seed", "2", "--out", str(out)) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in out.iterdir()) == [
+        "gen-nurikabe-5x5-s2-0.sol", "gen-nurikabe-5x5-s2-0.txt"]
+    inst = read_instance(out / "gen-nurikabe-5x5-s2-0.txt")
+    sol = json.loads((out / "gen-nurikabe-5x5-s2-0.sol").read_text())
+    assert get_puzzle("nurikabe").check(inst, sol) == []
+
+
+@pytest.mark.parametrize("puzzle", sorted(CHECKERS))
+def test_written_solution_is_the_generated_one_and_the_only_one(tmp_path: Path, puzzle):
+    gen = generate_one(puzzle, 6, 6, seed=4)
+    path = write_generated(gen, tmp_path)
+    assert path == tmp_path / f"gen-{puzzle}-6x6-s4-0.txt"
+    assert json.loads(path.with_suffix(".sol").read_text()) == gen.solution
+    g = get_generator(puzzle)
+    # the shared solve loop with exclude=: no solution other than the generated one
+    assert other_solution(gen.instance, gen.solution, g.formulation, g.solver) is None
+
+
+def test_other_solution_finds_a_different_checked_grid():
+    inst = parse_instance("puzzle: shikaku\n\n2 .\n. 2\n")  # rows or columns
+    rules = get_puzzle("shikaku")
+    one = [[0, 1], [0, 1]]
+    assert rules.check(inst, one) == []
+    other = other_solution(inst, one, "sat-cover", "cadical195")
+    assert other is not None and not rules.same(inst, one, other)
+    assert rules.check(inst, other) == []
+
+
+def test_other_solution_refuses_an_inexact_formulation():
+    from bench import registry
+
+    cover = type(registry.get_formulation("shikaku", "sat-cover"))
+    inexact = type("InexactCover", (cover,), {"name": "test-inexact-cover", "exact": False})
+    registry.formulation(inexact)
+    try:
+        inst = parse_instance("puzzle: shikaku\n\n2 .\n. 2\n")
+        with pytest.raises(GenerationError, match="not exact"):
+            other_solution(inst, [[0, 1], [0, 1]], "test-inexact-cover", "cadical195")
+    finally:
+        del registry._FORMULATIONS[("shikaku", "test-inexact-cover")]

@@ -25,6 +25,12 @@ def test_instance_file_is_valid(path):
         assert get_puzzle(inst.puzzle).check(inst, json.loads(sol.read_text())) == []
 
 
+def test_every_generated_instance_has_its_solution():
+    generated = [p for p in FILES if p.name.startswith("gen-")]
+    assert generated
+    assert [p for p in generated if not p.with_suffix(".sol").exists()] == []
+
+
 def test_every_puzzle_has_instances_and_suites_resolve():
     assert {p.parent.name for p in FILES} == {"nurikabe", "shikaku", "yinyang", "shakashaka",
                                               "fillomino"}

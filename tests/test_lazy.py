@@ -82,3 +82,24 @@ def test_incremental_session_feeds_only_new_clauses():
     assert session.solve(10).status == "infeasible"
     assert session.solver is solver  # kept warm, not rebuilt
     session.close()
+
+
+def test_solve_loop_reports_each_lazy_round_and_a_count():
+    """bench.solve.solve directly: the round hook sees every re-solve; counting a lazy model
+    that cannot block is an error, not a wrong count."""
+    import time
+
+    from bench.backends import get_backend
+    from bench.instance import read_instance
+    from bench.solve import solve
+
+    inst = read_instance(SHIKAKU_SEEDS[0])
+    rounds: list[tuple[int, str]] = []
+    solved = solve(inst, LazyCover(), get_backend("minisat22"), time.perf_counter() + 60,
+                   count=2, on_round=lambda stats, msg: rounds.append((stats.iterations, msg)))
+    assert solved.status == "solved" and solved.problems == []
+    assert solved.stats.iterations == len(rounds) + 1 > 3
+    assert [msg for _, msg in rounds] == [
+        f"killed in lazy iteration {i + 1}" for i, _ in rounds]
+    assert (solved.count_status, solved.count) == ("error", None)
+    assert solved.count_message == "test-lazy-cover cannot count solutions"

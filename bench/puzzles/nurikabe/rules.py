@@ -7,11 +7,19 @@ Instance tokens: ``.`` empty, ``N`` a clue (N >= 1). Solution: ``"#"`` black, ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bench.grid import Cell, components
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, parse_positive_int, register_puzzle
+from bench.puzzles import (
+    Default,
+    Puzzle,
+    SolutionGrid,
+    cells_of,
+    grid_from_cells,
+    parse_positive_int,
+    register_puzzle,
+)
 
 BLACK = "#"
 WHITE = "."
@@ -27,24 +35,24 @@ def black_total(inst: Instance) -> int:
     return inst.cells - sum(n for _, _, n in clue_list(inst))
 
 
-def cells_of(grid: SolutionGrid, value: str) -> list[Cell]:
-    return [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == value]
-
-
-def pools(grid: SolutionGrid) -> list[Cell]:
-    """Top-left corners of all-black 2x2 blocks."""
-    rows, cols = len(grid), len(grid[0]) if grid else 0
-    return [
-        (r, c)
-        for r in range(rows - 1)
-        for c in range(cols - 1)
-        if grid[r][c] == grid[r + 1][c] == grid[r][c + 1] == grid[r + 1][c + 1] == BLACK
-    ]
+def pools(black: Callable[[Cell], bool], rows: int, cols: int,
+          at: Cell | None = None) -> list[Cell]:
+    """Top-left corners of the all-black 2x2 blocks (``black`` says which cells are black),
+    in reading order; with ``at``, only the blocks that hold cell ``at``. The one statement of
+    the "no 2x2 black" rule, used by the checker and the generator."""
+    if at is None:
+        corners = [(r, c) for r in range(rows - 1) for c in range(cols - 1)]
+    else:
+        corners = [(at[0] + dr, at[1] + dc) for dr in (-1, 0) for dc in (-1, 0)
+                   if 0 <= at[0] + dr < rows - 1 and 0 <= at[1] + dc < cols - 1]
+    return [(r, c) for r, c in corners
+            if all(black((r + i, c + j)) for i in (0, 1) for j in (0, 1))]
 
 
 @register_puzzle
 class Nurikabe(Puzzle):
     name = "nurikabe"
+    default = Default("sat-lazy", "cadical195", "reports/default-20261122-012324/summary.md")
     solution_cells = '"#" black, "." white'
 
     def parse_token(self, tok: str) -> int | None:
@@ -66,7 +74,8 @@ class Nurikabe(Puzzle):
         for r, c, n in clue_list(inst):
             if grid[r][c] == BLACK:
                 problems.append(f"clue {n} at ({r},{c}) is black")
-        problems += [f"2x2 block of black cells at ({r},{c})" for r, c in pools(grid)]
+        problems += [f"2x2 block of black cells at ({r},{c})" for r, c in pools(
+            lambda v: grid[v[0]][v[1]] == BLACK, rows, cols)]
         for island in components(cells_of(grid, WHITE), rows, cols):
             r0, c0 = island[0]
             numbers = [inst.grid[r][c] for r, c in island if inst.grid[r][c] is not None]
@@ -103,8 +112,5 @@ class Nurikabe(Puzzle):
 
 def grid_from_black(inst: Instance, black: Iterable[Cell]) -> SolutionGrid:
     """The solution grid with the given cells black and the rest white."""
-    grid: SolutionGrid = [[WHITE] * inst.cols for _ in range(inst.rows)]
-    for r, c in black:
-        grid[r][c] = BLACK
-    return grid
+    return grid_from_cells(inst.rows, inst.cols, black, BLACK, WHITE)
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from bench.grid import Cell
 from bench.instance import Instance
 from bench.puzzles import (
+    Default,
     Puzzle,
     SolutionGrid,
     draw_regions,
@@ -18,6 +21,25 @@ from bench.puzzles import (
     parse_positive_int,
     register_puzzle,
 )
+
+
+class Box(NamedTuple):
+    """A rectangle of cells: its top-left cell and its size (the one rectangle type of the
+    rules and the generator)."""
+
+    top: int
+    left: int
+    height: int
+    width: int
+
+    @property
+    def area(self) -> int:
+        return self.height * self.width
+
+    def cells(self) -> Iterable[Cell]:
+        for r in range(self.top, self.top + self.height):
+            for c in range(self.left, self.left + self.width):
+                yield r, c
 
 
 @dataclass(frozen=True)
@@ -30,10 +52,12 @@ class Rect:
     height: int
     width: int
 
-    def cells(self) -> Iterable[tuple[int, int]]:
-        for r in range(self.top, self.top + self.height):
-            for c in range(self.left, self.left + self.width):
-                yield r, c
+    @property
+    def box(self) -> Box:
+        return Box(self.top, self.left, self.height, self.width)
+
+    def cells(self) -> Iterable[Cell]:
+        return self.box.cells()
 
 
 def shapes(area: int, rows: int, cols: int) -> list[tuple[int, int]]:
@@ -72,6 +96,7 @@ def candidate_rectangles(inst: Instance) -> list[Rect]:
 @register_puzzle
 class Shikaku(Puzzle):
     name = "shikaku"
+    default = Default("sat-cover", "cadical195", "reports/default-20261122-012324/summary.md")
     solution_cells = "integer rectangle id"
 
     def parse_token(self, tok: str) -> int | None:
@@ -145,17 +170,17 @@ def cells_to_rects(inst: Instance, rects: list[Rect]) -> dict[tuple[int, int], l
     return cover
 
 
-def boxes(grid: SolutionGrid) -> set[tuple[int, int, int, int]]:
-    """The (top, left, height, width) bounding box of every region of a solution grid."""
-    seen: dict[object, list[int]] = {}
+def boxes(grid: SolutionGrid) -> set[Box]:
+    """The bounding :class:`Box` of every region of a solution grid."""
+    seen: dict[object, list[int]] = {}  # region id -> [top, left, bottom, right]
     for r, row in enumerate(grid):
         for c, v in enumerate(row):
             b = seen.setdefault(v, [r, c, r, c])
             b[0], b[1], b[2], b[3] = min(b[0], r), min(b[1], c), max(b[2], r), max(b[3], c)
-    return {(t, lf, bt - t + 1, rt - lf + 1) for t, lf, bt, rt in seen.values()}
+    return {Box(t, lf, bt - t + 1, rt - lf + 1) for t, lf, bt, rt in seen.values()}
 
 
 def chosen(rects: list[Rect], grid: SolutionGrid) -> list[int]:
     """Indices of the candidate rectangles that a (checked) solution grid uses."""
     used = boxes(grid)
-    return [i for i, r in enumerate(rects) if (r.top, r.left, r.height, r.width) in used]
+    return [i for i, r in enumerate(rects) if r.box in used]

@@ -17,15 +17,11 @@ from collections.abc import Iterable
 
 from bench.grid import Cell, components
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, register_puzzle
+from bench.puzzles import Puzzle, SolutionGrid, cells_of, grid_from_cells, register_puzzle
 
 BLACK = "b"
 WHITE = "w"
 COLOUR_NAME = {BLACK: "black", WHITE: "white"}
-
-
-def cells_of(grid: SolutionGrid, value: str) -> list[Cell]:
-    return [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == value]
 
 
 def blocks(grid: SolutionGrid) -> list[tuple[int, int, str]]:
@@ -117,7 +113,4 @@ class YinYang(Puzzle):
 
 def grid_from_black(inst: Instance, black: Iterable[Cell]) -> SolutionGrid:
     """The solution grid with the given cells black and the rest white."""
-    grid: SolutionGrid = [[WHITE] * inst.cols for _ in range(inst.rows)]
-    for r, c in black:
-        grid[r][c] = BLACK
-    return grid
+    return grid_from_cells(inst.rows, inst.cols, black, BLACK, WHITE)

@@ -1,0 +1,126 @@
+"""The types every other puzzle module builds on; this module imports nothing from ``bench``.
+
+* :class:`Instance`, :data:`Token`, :data:`Grid`, :class:`InstanceError`: an instance file read
+  into memory (``bench.instance`` parses and formats them);
+* :class:`Puzzle`: the rules of one puzzle (subclassed in ``bench/puzzles/<puzzle>/rules.py``);
+* :class:`Default`: the formulation and solver a puzzle uses when none is named, with the
+  committed report that justified the choice.
+
+Keeping them here, below both ``bench.instance`` and the puzzle registry, is what keeps the
+import graph acyclic: ``bench.instance`` -> ``bench.puzzles.registry`` -> this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+Token = Any  # a puzzle's parsed instance token: None for an empty cell, else an int or a short str
+Grid = tuple[tuple[Token, ...], ...]
+SolutionGrid = list[list[Any]]
+
+
+class InstanceError(Exception):
+    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``."""
+
+    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One puzzle instance: its header, the parsed grid, and where each grid row was read."""
+
+    puzzle: str
+    path: str
+    header: dict[str, str]
+    grid: Grid
+    grid_first_line: int = 0  # file line number (1-based) of grid row 0, for error messages
+    name: str = field(default="")
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    def line_of_row(self, r: int) -> int:
+        return self.grid_first_line + r
+
+    def clues(self) -> list[tuple[int, int, Token]]:
+        """Every non-empty cell as ``(row, col, value)``, in reading order."""
+        return [
+            (r, c, v) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v is not None
+        ]
+
+
+@dataclass(frozen=True)
+class Default:
+    """The formulation and solver used for a puzzle when none is named, and ``evidence``: the
+    committed report (a path under ``reports/``) whose measurements justified the choice."""
+
+    formulation: str
+    solver: str
+    evidence: str
+
+
+class Puzzle:
+    """The rules of one puzzle. Subclasses override the token and rule methods."""
+
+    name: ClassVar[str]
+    #: JSON cell values a solution grid may hold (for documentation and solution parsing)
+    solution_cells: ClassVar[str] = ""
+    #: the formulation and solver to use when none is named (None: no declared default)
+    default: ClassVar[Default | None] = None
+
+    def parse_token(self, tok: str) -> Token:
+        """One instance-grid token to its value (None for an empty cell); ValueError if illegal."""
+        raise NotImplementedError
+
+    def format_token(self, value: Token) -> str:
+        return "." if value is None else str(value)
+
+    def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
+        """Problems that make the instance malformed, as ``(grid row or None, message)``."""
+        return ()
+
+    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """Every rule the solution grid breaks (empty list: the grid is a valid solution)."""
+        raise NotImplementedError
+
+    def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
+        """A plain-text picture of the instance, or of the solution when one is given."""
+        raise NotImplementedError
+
+    def same(self, inst: Instance, a: SolutionGrid, b: SolutionGrid) -> bool:
+        """Whether two solution grids are the same solution (Shikaku ids are arbitrary)."""
+        return a == b
+
+    def check_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
+                    expected: str) -> list[str]:
+        """The grid's shape, then every cell value (``ok``); the problems, [] if none."""
+        problems = self.check_shape(inst, grid)
+        if problems:
+            return problems
+        return [f"cell ({r},{c}) holds {v!r}, not {expected}"
+                for r, row in enumerate(grid) for c, v in enumerate(row) if not ok(v)]
+
+    def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        if not isinstance(grid, list) or len(grid) != inst.rows:
+            return [f"grid has {len(grid) if isinstance(grid, list) else '?'} rows, "
+                    f"expected {inst.rows}"]
+        bad = [r for r, row in enumerate(grid)
+               if not isinstance(row, list) or len(row) != inst.cols]
+        return [f"row {r} does not have {inst.cols} cells" for r in bad]

@@ -1,0 +1,401 @@
+"""The Nurikabe generator: a random wall and islands, clues moved or 1-islands added (and
+islands split, grown, shrunk or reshaped) until no other solution exists."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from bench.generate import GenerationError, Generator, SolveTimeout, check_size, register_generator
+from bench.grid import Cell, bfs_distances, components, neighbours
+from bench.instance import Instance
+from bench.puzzles import SolutionGrid
+from bench.puzzles.nurikabe.rules import pools
+
+RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+class NurikabeState:
+    """A valid-so-far Nurikabe solution under construction: ``island[r][c]`` is the island id
+    of a white cell, -1 for black. The wall stays connected after every change."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.island = [[-1] * cols for _ in range(rows)]
+        self.cells: dict[int, list[Cell]] = {}
+        self.next_id = 0
+        self.black = rows * cols
+
+    def is_black(self, r: int, c: int) -> bool:
+        return 0 <= r < self.rows and 0 <= c < self.cols and self.island[r][c] < 0
+
+    def adjacent_islands(self, v: Cell) -> set[int]:
+        return {self.island[r][c] for r, c in neighbours(v, self.rows, self.cols)
+                if self.island[r][c] >= 0}
+
+    def wall_stays_connected(self, v: Cell) -> bool:
+        """Whether the wall is still connected (and not empty) after ``v`` turns white."""
+        r, c = v
+        nbrs = [n for n in neighbours(v, self.rows, self.cols) if self.is_black(*n)]
+        if not nbrs:
+            return False  # v is the whole wall
+        if len(nbrs) == 1:
+            return True
+        ring = [self.is_black(r + dr, c + dc) for dr, dc in RING]
+        if not all(ring):  # one run of black ring cells holding every black 4-neighbour
+            start = ring.index(False)
+            runs: list[set[int]] = []
+            for k in range(1, 9):
+                i = (start + k) % 8
+                if ring[i]:
+                    if k == 1 or not ring[(i - 1) % 8]:
+                        runs.append(set())
+                    runs[-1].add(i)
+            sides = {i for i in (0, 2, 4, 6) if ring[i]}
+            if any(sides <= run for run in runs):
+                return True
+        else:
+            return True
+        reach = bfs_distances([nbrs[0]], self.rows, self.cols,
+                              lambda n: n != v and self.is_black(*n))
+        return all(n in reach for n in nbrs[1:])
+
+    def whiten(self, v: Cell, island: int | None) -> int:
+        if island is None:
+            island = self.next_id
+            self.next_id += 1
+        self.island[v[0]][v[1]] = island
+        self.cells.setdefault(island, []).append(v)
+        self.black -= 1
+        return island
+
+    def makes_pool(self, v: Cell) -> bool:
+        """Whether turning ``v`` black would complete a 2x2 black block."""
+        return bool(pools(lambda u: u == v or self.is_black(*u), self.rows, self.cols, at=v))
+
+    def cut_cells(self, keep: Cell, away: Cell) -> list[Cell]:
+        """Cells of the island of ``keep`` and ``away`` that can turn black (next to the wall,
+        no 2x2 black block) and that separate ``away`` from ``keep``."""
+        k = self.island[keep[0]][keep[1]]
+        cells = set(self.cells[k])
+        out = []
+        for b in self.cells[k]:
+            if b in (keep, away) or self.makes_pool(b):
+                continue
+            if not any(self.is_black(*n) for n in neighbours(b, self.rows, self.cols)):
+                continue
+            if away not in bfs_distances([keep], self.rows, self.cols, (cells - {b}).__contains__):
+                out.append(b)
+        return out
+
+    def boundary(self, k: int) -> list[Cell]:
+        """The black cells next to island ``k``, in reading order."""
+        return sorted({n for v in self.cells[k] for n in neighbours(v, self.rows, self.cols)
+                       if self.is_black(*n)})
+
+    def can_shrink(self, v: Cell, keep: Cell) -> bool:
+        """Whether island cell ``v`` (not the clue cell ``keep``) can turn black with its
+        island staying in one piece: it touches the wall and makes no 2x2 black block."""
+        k = self.island[v[0]][v[1]]
+        if v == keep or len(self.cells[k]) < 2 or self.makes_pool(v):
+            return False
+        if not any(self.is_black(*n) for n in neighbours(v, self.rows, self.cols)):
+            return False
+        return len(components([u for u in self.cells[k] if u != v], self.rows, self.cols)) == 1
+
+    def blacken(self, v: Cell) -> list[int]:
+        """Turn island cell ``v`` black (the caller checked :meth:`makes_pool` and that ``v``
+        touches the wall); the island's piece holding its first remaining cell keeps the id,
+        other pieces get new ids, returned."""
+        k = self.island[v[0]][v[1]]
+        rest = [u for u in self.cells[k] if u != v]
+        self.island[v[0]][v[1]] = -1
+        self.black += 1
+        pieces = components(rest, self.rows, self.cols)
+        self.cells[k] = pieces[0]
+        new = []
+        for piece in pieces[1:]:
+            j = self.next_id
+            self.next_id += 1
+            self.cells[j] = piece
+            for r, c in piece:
+                self.island[r][c] = j
+            new.append(j)
+        return new
+
+    def solution(self) -> SolutionGrid:
+        return [["#" if v < 0 else "." for v in row] for row in self.island]
+
+
+class Wall:
+    """The wall of :meth:`NurikabeGenerator.random_solution` while it grows: ``comp[r][c]`` is
+    the white component id of a cell, -1 for black; ``comps`` the cells of each component;
+    ``frontier`` the white cells next to the wall, in a stable order; ``done`` the components
+    below the cap that cannot be cut further."""
+
+    def __init__(self, rows: int, cols: int, join_weight: float,
+                 small_piece: dict[int, float]) -> None:
+        self.rows, self.cols = rows, cols
+        self.join_weight, self.small_piece = join_weight, small_piece
+        self.comp = [[0] * cols for _ in range(rows)]
+        self.comps: dict[int, set[Cell]] = {0: {(r, c) for r in range(rows) for c in range(cols)}}
+        self.frontier: dict[Cell, None] = {}
+        self.done: set[int] = set()
+        self.next_id = 1
+
+    def black(self, r: int, c: int) -> bool:
+        return 0 <= r < self.rows and 0 <= c < self.cols and self.comp[r][c] < 0
+
+    def makes_pool(self, v: Cell) -> bool:
+        return bool(pools(lambda u: u == v or self.black(*u), self.rows, self.cols, at=v))
+
+    def blacken(self, v: Cell) -> None:
+        """Turn ``v`` black; the pieces its component falls into get new ids."""
+        k = self.comp[v[0]][v[1]]
+        self.comp[v[0]][v[1]] = -1
+        self.frontier.pop(v, None)
+        rest = self.comps.pop(k)
+        rest.discard(v)
+        self.done.discard(k)
+        for n in neighbours(v, self.rows, self.cols):
+            if not self.black(*n):
+                self.frontier[n] = None
+        for part in components(rest, self.rows, self.cols):  # relabel the pieces of k
+            self.comps[self.next_id] = set(part)
+            for r, c in part:
+                self.comp[r][c] = self.next_id
+            self.next_id += 1
+
+    def weight(self, v: Cell) -> float:
+        """Prefer extending a wall end, and avoid pinching off pieces of 1 or 2 cells."""
+        nbrs = neighbours(v, self.rows, self.cols)
+        w = 1.0 if sum(self.black(*n) for n in nbrs) == 1 else self.join_weight
+        for n in nbrs:
+            if self.black(*n):
+                continue
+            # the white piece n would be left in, if smaller than 3 cells (2 steps reach 3)
+            piece = bfs_distances([n], self.rows, self.cols,
+                                  lambda m: m != v and not self.black(*m), 2)
+            if len(piece) < 3:
+                w *= self.small_piece[len(piece)]
+        return w
+
+
+@register_generator
+class NurikabeGenerator(Generator):
+    """Random solution: a wall grown from a random cell without 2x2 black blocks until every
+    white component (island) has at most ``max_island`` cells and the black share reaches a
+    random target in 55..58 % (:meth:`random_solution`). One clue per island at a random
+    cell. While another solution exists, edits that each exclude it (:meth:`make_unique`:
+    move a clue, add a 1-island, split, grow or shrink an island). Gives up on a solution
+    after a bounded number of rounds and starts over from a new one."""
+
+    puzzle = "nurikabe"
+    # sat-lazy finds other solutions of these instances 10-100x faster than cpsat-tree;
+    # Glucose honours the in-process time limit (CaDiCaL cannot be interrupted)
+    formulation = "sat-lazy"
+    solver = "glucose4"
+    max_island = 9
+    join_weight = 0.4  # weight of a wall cell joining two wall parts (closing an island)
+    #: weight factor of a wall cell that pinches off an island of 1 or 2 cells
+    small_piece: ClassVar[dict[int, float]] = {1: 0.05, 2: 0.3}
+    restarts = 8
+    #: relative weights of the edit kinds of :meth:`make_unique`
+    edit_weights: ClassVar[dict[str, float]] = {
+        "new": 3.0, "split": 3.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 1.0}
+    max_moves = 2  # clue moves of one island before its region is reshaped instead
+    #: relative weights of the ways to reshape an island (:meth:`reshapes`)
+    reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 1.0}
+
+    def generate_solved(
+        self, rows: int, cols: int, rng: random.Random
+    ) -> tuple[Instance, SolutionGrid]:
+        check_size(self.puzzle, rows, cols)
+        for _ in range(self.restarts):
+            state = self.random_solution(rows, cols, rng)
+            if state is None:
+                continue
+            try:
+                result = self.make_unique(state, rng)
+            except SolveTimeout:
+                continue
+            if result is not None:
+                return result
+        raise GenerationError(f"nurikabe {rows}x{cols}: gave up after {self.restarts} restarts")
+
+    def random_solution(self, rows: int, cols: int, rng: random.Random) -> NurikabeState | None:
+        """Grow the wall from a random cell, one white cell next to it at a time, never making
+        a 2x2 black block: a random white component is picked (weighted by its size squared,
+        among those above the island cap, else, while the black share is below target, among
+        those of two or more cells) and a random cell of it on the wall's edge turns black
+        (cells extending a wall end preferred over cells joining two walls, :meth:`Wall.weight`).
+        The white components that remain are the islands. None if a component above the cap
+        cannot be cut."""
+        wall = Wall(rows, cols, self.join_weight, self.small_piece)
+        wall.blacken((rng.randrange(rows), rng.randrange(cols)))
+        target = rng.uniform(0.55, 0.58) * rows * cols
+        blacks = 1
+        while True:
+            big = [k for k, cells in wall.comps.items() if len(cells) > self.max_island]
+            if not big and blacks >= target:
+                break
+            ks = big or [k for k, cells in wall.comps.items()
+                         if len(cells) > 1 and k not in wall.done]
+            if not ks:
+                break
+            k = rng.choices(ks, [len(wall.comps[k]) ** 2 for k in ks])[0]
+            cands = [v for v in wall.frontier
+                     if wall.comp[v[0]][v[1]] == k and not wall.makes_pool(v)]
+            if not cands:
+                if big:
+                    return None
+                wall.done.add(k)
+                continue
+            wall.blacken(rng.choices(cands, [wall.weight(v) for v in cands])[0])
+            blacks += 1
+        s = NurikabeState(rows, cols)
+        for k in wall.comps:
+            for v in sorted(wall.comps[k]):
+                s.whiten(v, k)
+        s.next_id = wall.next_id
+        return s
+
+    def make_unique(self, s: NurikabeState,
+                    rng: random.Random) -> tuple[Instance, SolutionGrid] | None:
+        """Edit until unique. Against another solution ``alt``, one edit, picked at random
+        among the possible kinds (weights :attr:`edit_weights`), each of which excludes ``alt``:
+
+        * ``new``: a cell white only in ``alt`` becomes a 1-island here (when legal);
+        * ``split``: a wall cell splits an island so that a cell of it that is black in
+          ``alt`` is cut off from the clue and gets its own clue;
+        * ``grow`` / ``shrink``: a cell white only in ``alt`` joins the one island it touches,
+          or a cell white only here leaves its island (both change the clue sum, hence the
+          number of black cells, which ``alt`` no longer has);
+        * ``move``: an island's clue moves to one of its cells that is black in ``alt``
+          (islands moved less often preferred);
+        * ``reshape``: an island in the difference grows or loses a cell anywhere on it
+          (:meth:`reshapes`; the clue sum changes); the only edit besides ``new``/``grow``
+          once an island's clue has moved :attr:`max_moves` times (pockets where every
+          clue position leaves two shapes).
+
+        Each round makes one edit in every 4-connected region of the difference (usually
+        separate ambiguities, so large grids need few rounds); if none applies anywhere, one
+        edit on the whole difference. The price: the edits favour small islands (about half
+        the clues of a generated instance are 1s), denser than hand-made puzzles.
+
+        The structural edits also break out of pockets where every clue position of an
+        island leaves two shapes."""
+        clue = {k: rng.choice(cells) for k, cells in s.cells.items()}
+        moved = dict.fromkeys(clue, 0)
+        for _ in range(self.max_edits(s.rows, s.cols)):
+            grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
+            for k, (r, c) in clue.items():
+                grid[r][c] = len(s.cells[k])
+            inst = self.instance(grid)
+            solution = s.solution()
+            alt = self.other(inst, solution)
+            if alt is None:
+                return inst, solution
+            diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
+                    if solution[r][c] != alt[r][c]]
+            regions = components(diff, s.rows, s.cols)
+            rng.shuffle(regions)
+            # separate regions are usually separate ambiguities: one edit in each; if none
+            # applies, one edit anywhere in the difference (there "move" always applies)
+            edited = [self.edit(s, clue, moved, alt, region, rng, reshape=True)
+                      for region in regions]
+            if not any(edited):
+                self.edit(s, clue, moved, alt, diff, rng, reshape=True)
+        return None
+
+    def edit(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
+             alt: SolutionGrid, region: list[Cell], rng: random.Random,
+             reshape: bool) -> bool:
+        """One edit of :meth:`make_unique` inside a region where ``alt`` differs; False if
+        none applies there."""
+        here = [(r, c) for r, c in region if s.island[r][c] >= 0 and alt[r][c] == "#"]
+        there = [(r, c) for r, c in region if s.island[r][c] < 0 and alt[r][c] == "."]
+        stuck = any(moved[s.island[r][c]] >= self.max_moves for r, c in here)
+        reshape = reshape or stuck  # clue moves keep failing here: reshape instead
+        options: dict[str, list[Any]] = {
+            "new": [v for v in there if not s.adjacent_islands(v) and s.wall_stays_connected(v)],
+            "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
+            "grow": [(v, next(iter(adj))) for v in there
+                     if len(adj := s.adjacent_islands(v)) == 1
+                     and len(s.cells[next(iter(adj))]) < self.max_island
+                     and s.wall_stays_connected(v)],
+            "shrink": [d for d in here if s.can_shrink(d, clue[s.island[d[0]][d[1]]])],
+            "move": [] if stuck else here,
+            "reshape": [(k, op, v) for k in sorted({s.island[r][c] for r, c in here}
+                                                   | {k for v in there
+                                                      for k in s.adjacent_islands(v)})
+                        for op, v in self.reshapes(s, clue[k], k)] if reshape else [],
+        }
+        kinds = [k for k in self.edit_weights if options[k]]
+        if not kinds:
+            return False
+        kind = rng.choices(kinds, [self.edit_weights[k] for k in kinds])[0]
+        self.apply(s, clue, moved, kind, options[kind], here, rng)
+        return True
+
+    def apply(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int], kind: str,
+              options: list[Any], here: list[Cell], rng: random.Random) -> None:
+        """Make one edit of kind ``kind`` (see :meth:`make_unique`), picked from ``options``."""
+        if kind == "new":
+            v = rng.choice(options)
+            k = s.whiten(v, None)
+            clue[k], moved[k] = v, 0
+        elif kind == "split":
+            d, b = rng.choice(options)
+            k = s.island[d[0]][d[1]]
+            keep = clue[k]
+            for j in s.blacken(b):
+                moved[j] = 0
+                clue[j] = d if d in s.cells[j] else rng.choice(s.cells[j])
+            if keep not in s.cells[k]:  # the clue's piece got a new id
+                j = s.island[keep[0]][keep[1]]
+                clue[k] = d if d in s.cells[k] else rng.choice(s.cells[k])
+                clue[j] = keep
+        elif kind == "grow":
+            v, k = rng.choice(options)
+            s.whiten(v, k)
+        elif kind == "shrink":
+            s.blacken(rng.choice(options))
+        elif kind == "reshape":
+            k, op, v = rng.choices(options,
+                                   [self.reshape_weights[op] for _, op, _ in options])[0]
+            if op == "grow":
+                s.whiten(v, k)
+            else:
+                keep = clue[k]
+                for j in s.blacken(v):
+                    moved[j] = 0
+                    clue[j] = rng.choice(s.cells[j])
+                if keep not in s.cells[k]:
+                    j = s.island[keep[0]][keep[1]]
+                    clue[k], clue[j] = rng.choice(s.cells[k]), keep
+        else:
+            weights = [1.0 / (1 + moved[s.island[r][c]]) ** 2 for r, c in here]
+            v = rng.choices(here, weights)[0]
+            k = s.island[v[0]][v[1]]
+            clue[k] = v
+            moved[k] += 1
+
+    def reshapes(self, s: NurikabeState, keep: Cell, k: int) -> list[tuple[str, Cell]]:
+        """Every way to grow island ``k`` by a black cell next to it (touching no other
+        island, keeping the wall connected, up to the size cap) or to turn one of its cells
+        other than the clue ``keep`` black (touching the wall, no 2x2 black block; the island
+        may fall apart, the pieces get their own clues). Each changes the clue sum."""
+        out: list[tuple[str, Cell]] = []
+        if len(s.cells[k]) < self.max_island:
+            out += [("grow", v) for v in s.boundary(k)
+                    if s.adjacent_islands(v) == {k} and s.wall_stays_connected(v)]
+        for v in s.cells[k]:
+            if v != keep and not s.makes_pool(v) and \
+                    any(s.is_black(*n) for n in neighbours(v, s.rows, s.cols)):
+                pieces = components([u for u in s.cells[k] if u != v], s.rows, s.cols)
+                out.append(("shrink" if len(pieces) == 1 else "split", v))
+        return out
+
+    def max_edits(self, rows: int, cols: int) -> int:
+        return 40 + rows * cols // 2

@@ -1,0 +1,22 @@
+"""Shakashaka on puzz.link (``4Cell``) and janko.at (problem ``x`` a black cell; solution ``-``
+white, ``x`` or a number the given black cell, ``nw``/``ne``/``se``/``sw`` a half-black
+triangle named by its black corner)."""
+
+from __future__ import annotations
+
+from bench.codec import Codec, JankoTokens
+from bench.pzpr.fourcell import FOURCELL
+
+TRIANGLES = {"nw": "◤", "ne": "◥", "se": "◢", "sw": "◣"}
+
+CODEC = Codec(
+    puzzle="shakashaka",
+    pids=("shakashaka",),
+    encoding=FOURCELL,
+    janko=JankoTokens(
+        names=("shakashaka",),
+        problem={"x": "#", **{n: n for n in "01234"}},
+        solution={**TRIANGLES, "x": "#", "-": ".", ".": "."},
+        solution_number=lambda n: "#",
+    ),
+)

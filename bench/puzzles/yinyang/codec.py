@@ -1,0 +1,15 @@
+"""Yin-Yang on puzz.link (``Circle``) and janko.at (``w``/``b`` stones)."""
+
+from __future__ import annotations
+
+from bench.codec import Codec, JankoTokens
+from bench.pzpr.circle import CIRCLE
+
+STONES = {"w": "w", "b": "b"}
+
+CODEC = Codec(
+    puzzle="yinyang",
+    pids=("yinyang",),
+    encoding=CIRCLE,
+    janko=JankoTokens(names=("yinyang",), problem=STONES, solution=STONES),
+)

@@ -1,0 +1,161 @@
+"""The one solve loop: build, solve, separate (lazy formulations), decode, check, count.
+
+:func:`solve` is used by the task (:func:`bench.execute.execute`) and by the generators
+(:mod:`bench.generate`, to find a solution other than the intended one): both go through the
+same build / lazy loop / decode / check / block steps, so a formulation behaves the same in a
+benchmark and in the uniqueness loop of a generator.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bench.backends import Backend, Outcome, Session, SolveOptions
+from bench.instance import Instance
+from bench.models import Model
+from bench.puzzles import SolutionGrid, get_puzzle
+from bench.registry import Formulation
+
+
+@dataclass
+class SolveStats:
+    """What the solve took so far (the task's result reports these)."""
+
+    build_s: float = 0.0
+    solve_s: float = 0.0  # wall time in the solver calls and the separation
+    solver_s: float = 0.0  # the solver's own time, as it reports it
+    iterations: int = 0  # solver calls (lazy rounds and counting included)
+    variables: int = 0
+    constraints: int = 0  # cuts and blocking constraints included
+
+
+@dataclass
+class Solved:
+    """The result of :func:`solve`. ``status`` is the first solve's: ``"solved"`` or
+    ``"wrong"`` (with ``grid`` and the checker's ``problems``), else the solver's status
+    without a solution (``"infeasible"``, ``"timeout"``, ...), or ``"error"`` with ``message``
+    when ``exclude`` cannot be blocked. When counting, ``count`` is the number of solutions
+    found up to the requested count (fewer: that is all there are); ``count_status`` is set
+    (``"error"``, ``"timeout"`` or ``"wrong"``, with ``count_message``) when counting stopped
+    early, ``count`` then None except after a timeout."""
+
+    status: str
+    stats: SolveStats
+    grid: SolutionGrid | None = None
+    problems: list[str] = field(default_factory=list)
+    message: str = ""
+    count: int | None = None
+    count_status: Literal["", "error", "timeout", "wrong"] = ""
+    count_message: str = ""
+
+
+#: called after the build (``on_built``) and before each further lazy round (``on_round``,
+#: with the message a task killed in that round reports)
+OnBuilt = Callable[[SolveStats], None]
+OnRound = Callable[[SolveStats, str], None]
+
+
+def solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
+          count: int | None = None, exclude: SolutionGrid | None = None,
+          options: SolveOptions | None = None, on_built: OnBuilt | None = None,
+          on_round: OnRound | None = None) -> Solved:
+    """Build ``form``'s model of ``inst``, solve it on ``backend`` until ``deadline`` (a
+    ``time.perf_counter()`` value), decode and check the solution; with ``count``, count
+    solutions up to it (each excluded by ``form.block``); with ``exclude``, block that grid
+    first (a solution other than ``exclude``; "infeasible" means there is none)."""
+    stats = SolveStats()
+    t0 = time.perf_counter()
+    model = form.build(inst)
+    stats.build_s = time.perf_counter() - t0
+    size = model.size()
+    stats.variables, stats.constraints = size["variables"], size["constraints"]
+    if on_built is not None:
+        on_built(stats)
+    if exclude is not None and not form.block(inst, model, exclude):
+        return Solved("error", stats, message=f"{form.name} cannot count solutions")
+    session = backend.start(model, options or SolveOptions())
+    loop = Loop(inst, form, model, session, deadline, stats, on_round)
+    try:
+        return loop.run(count)
+    finally:
+        session.close()
+        loop.update()
+
+
+@dataclass
+class Loop:
+    """One model in one solver session (see :func:`solve`)."""
+
+    inst: Instance
+    form: Formulation
+    model: Model
+    session: Session
+    deadline: float
+    stats: SolveStats
+    on_round: OnRound | None = None
+
+    def update(self) -> None:
+        self.stats.constraints = self.model.size()["constraints"]
+
+    def settle(self) -> Outcome:
+        """Solve; for lazy formulations separate and re-solve until the solution stands."""
+        stats, lazy = self.stats, self.form.is_lazy()
+        while True:
+            outcome = self.session.solve(self.deadline - time.perf_counter())
+            stats.iterations += 1
+            stats.solve_s += outcome.wall_s
+            stats.solver_s += outcome.solver_s
+            if outcome.value is None or not lazy:
+                return outcome
+            ts = time.perf_counter()
+            added = self.form.separate(self.inst, self.model, outcome.value)
+            stats.solve_s += time.perf_counter() - ts
+            if added == 0:
+                return outcome
+            if time.perf_counter() >= self.deadline:
+                return Outcome("timeout", None, outcome.solver_s, outcome.wall_s)
+            if self.on_round is not None:
+                self.update()
+                self.on_round(stats, f"killed in lazy iteration {stats.iterations + 1}")
+
+    def decoded(self, outcome: Outcome) -> tuple[SolutionGrid, list[str]]:
+        assert outcome.value is not None
+        grid = self.form.decode(self.inst, self.model, outcome.value)
+        return grid, get_puzzle(self.inst.puzzle).check(self.inst, grid)
+
+    def run(self, count: int | None) -> Solved:
+        outcome = self.settle()
+        if outcome.value is None:
+            return Solved(outcome.status, self.stats)
+        grid, problems = self.decoded(outcome)
+        found = Solved("wrong" if problems else "solved", self.stats, grid, problems)
+        if count is not None and not problems:
+            self.count_more(found, count)
+        return found
+
+    def count_more(self, found: Solved, count: int) -> None:
+        """Count solutions up to ``count``, each excluded by ``form.block`` (projected onto
+        the puzzle's cell values), each decoded one checked."""
+        assert found.grid is not None
+        grid, n = found.grid, 1
+        while n < count:
+            if not self.form.block(self.inst, self.model, grid):
+                found.count_status = "error"
+                found.count_message = f"{self.form.name} cannot count solutions"
+                return
+            outcome = self.settle()
+            if outcome.value is None:
+                if outcome.status != "infeasible":
+                    found.count_status = "timeout"
+                    found.count_message = f"counting stopped by {outcome.status} after {n}"
+                break
+            grid, problems = self.decoded(outcome)
+            if problems:
+                found.count_status = "wrong"
+                found.count_message = f"solution {n + 1}: " + "; ".join(problems[:3])
+                return
+            n += 1
+        found.count = n
