@@ -17,7 +17,7 @@ from bench.backends import SolveOptions, get_backend
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.registry import get_formulation
+from bench.registry import Unsupported, get_formulation
 from bench.solve import Solved, SolveStats, solve
 
 
@@ -79,9 +79,13 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         record(res, stats, message)
         progress(res)
 
-    solved = solve(inst, form, backend, deadline, count=task.count or None,
-                   options=SolveOptions(threads=task.threads, seed=task.seed),
-                   on_built=built, on_round=round_)
+    try:
+        solved = solve(inst, form, backend, deadline, count=task.count or None,
+                       options=SolveOptions(threads=task.threads, seed=task.seed),
+                       on_built=built, on_round=round_)
+    except Unsupported as e:
+        res.status, res.message = "error", f"{form.label}: {e}"
+        return res
     record(res, solved.stats, "")
     settle_result(res, solved, task, inst)
     return res

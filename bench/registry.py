@@ -147,6 +147,12 @@ _FORMULATIONS: dict[tuple[str, str], type[Formulation]] = {}
 _loading = False
 
 
+class Unsupported(ValueError):
+    """Raised by ``build`` when a variant cannot take this instance at all (the Nurikabe seed
+    port's ``root=hint`` without a hint, the Yin-Yang seed without a stone of each colour): the
+    task is an ``error`` with this message, never a crash."""
+
+
 class PluginError(TypeError):
     """A formulation registered from the wrong place (file name or entry point)."""
 

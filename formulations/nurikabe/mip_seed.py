@@ -60,7 +60,7 @@ from bench.instance import Instance
 from bench.models import MipModel, Model, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import WHITE, grid_from_black
-from bench.registry import Formulation, formulation
+from bench.registry import Formulation, Unsupported, formulation
 
 Idx = tuple[int, int]
 
@@ -376,7 +376,7 @@ class MipSeed(Formulation):
         seed = _Seed(inst, self.params)
         if self.params["root"] == "hint" and seed.hint is None and seed.numB > 0:
             # the seed cannot run without its hand-marked -1
-            raise ValueError("root=hint needs a header line 'black-root: ROW COL' (0-based) "
+            raise Unsupported("root=hint needs a header line 'black-root: ROW COL' (0-based) "
                              "naming a cell without a clue")
         mm = MipModel(seed.m)
         seed.colours()

@@ -42,7 +42,7 @@ from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
 from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
-from bench.registry import Formulation, formulation
+from bench.registry import Formulation, Unsupported, formulation
 
 
 def first_stones(inst: Instance) -> dict[str, Cell]:
@@ -134,7 +134,7 @@ class CpsatSeed(Formulation):
             missing = [name for name, tok in (("white", WHITE), ("black", BLACK))
                        if tok not in stones]
             if missing:
-                raise ValueError(f"the seed model needs a given stone of each colour; this "
+                raise Unsupported(f"the seed model needs a given stone of each colour; this "
                                  f"board has no {' and no '.join(missing)} stone")
             return {v: [] for v in stones.values()}
         out: dict[Cell, list[Any]] = {v: [] for v in cells}
