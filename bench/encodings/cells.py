@@ -65,6 +65,12 @@ def blocks_2x2(rows: int, cols: int, cells: Collection[Cell] | Mapping[Cell, Any
     return out
 
 
+def native_only(kind: str, encoding: str | int | None) -> None:
+    """CP-SAT and MIP state cardinality natively: ``encoding`` must be None or "native"."""
+    if encoding not in (None, "native"):
+        raise ValueError(f"{kind} cardinality is native; encoding {encoding!r} is not supported")
+
+
 @dataclass(frozen=True)
 class Cut:
     """"Some ``pos`` cell is on, or some ``neg`` cell is off": a clause over cell literals.

@@ -31,15 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bench.encodings.cells import (
-    Cut,
-    CutShape,
-    Region,
-    blocks_2x2,
-    connectivity_cuts,
-    neighbours_in,
-    region_cuts,
-)
+from bench.encodings import cells as cellsets
+from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
 from bench.models import CpsatModel, new_model
 
@@ -61,34 +54,23 @@ def _neg(lit: Lit) -> Lit:
 
 # --- cardinality and local rules ------------------------------------------------------------------
 
-def _native(encoding: str | int | None) -> None:
-    if encoding not in (None, "native"):
-        raise ValueError(f"cpsat cardinality is native; encoding {encoding!r} is not supported")
-
-
 def exactly(cp: CpModel, lits: Sequence[Lit], bound: int,
             encoding: str | int | None = None) -> None:
     """Exactly ``bound`` of ``lits`` are true."""
-    _native(encoding)
-    if bound == 1:
-        cp.add_exactly_one(lits)
-    else:
-        cp.add(sum(lits) == bound)
+    cellsets.native_only("cpsat", encoding)
+    cp.add_exactly_one(lits) if bound == 1 else cp.add(sum(lits) == bound)
 
 
 def at_most(cp: CpModel, lits: Sequence[Lit], bound: int,
             encoding: str | int | None = None) -> None:
     """At most ``bound`` of ``lits`` are true."""
-    _native(encoding)
-    if bound == 1:
-        cp.add_at_most_one(lits)
-    else:
-        cp.add(sum(lits) <= bound)
+    cellsets.native_only("cpsat", encoding)
+    cp.add_at_most_one(lits) if bound == 1 else cp.add(sum(lits) <= bound)
 
 
 def no_2x2(cp: CpModel, lits: Mapping[Cell, Lit], rows: int, cols: int) -> None:
     """No 2x2 block is all on (blocks with a cell missing from ``lits`` never are)."""
-    for block in blocks_2x2(rows, cols, lits):
+    for block in cellsets.blocks_2x2(rows, cols, lits):
         cp.add_bool_or([_neg(lits[v]) for v in block])
 
 
@@ -135,13 +117,13 @@ def connected(cp: CpModel, member: Mapping[Cell, Lit], *, method: str = "tree",
         cp.add_implication(tree.root[v], member[v])
         cp.add(tree.depth[v] == 0).only_enforce_if(tree.root[v])
     for i, v in enumerate(cells):
-        for u in neighbours_in(v, member):
+        for u in cellsets.neighbours_in(v, member):
             a = cp.new_bool_var(f"{name}_p{i}_{u[0]}_{u[1]}")
             tree.parent[(u, v)] = a
             cp.add_implication(a, member[u])
             cp.add(tree.depth[v] == tree.depth[u] + 1).only_enforce_if(a)
     for v in cells:
-        incoming = [tree.parent[(u, v)] for u in neighbours_in(v, member)]
+        incoming = [tree.parent[(u, v)] for u in cellsets.neighbours_in(v, member)]
         # a member has exactly one of {root, parent}; a non-member has neither
         cp.add(sum(incoming) + tree.root[v] == 1).only_enforce_if(member[v])
         cp.add(sum(incoming) + tree.root[v] == 0).only_enforce_if(_neg(member[v]))
@@ -180,7 +162,7 @@ def separate_connected(cp: CpModel, member: Mapping[Cell, Lit], is_on: Callable[
     """Add cuts excluding the current on-set when it is disconnected; return how many (0: it
     is connected). Shapes: :func:`bench.encodings.cells.connectivity_cuts`."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(cp, member, connectivity_cuts(member, on, cut=cut, total=total,
+    return add_cuts(cp, member, cellsets.connectivity_cuts(member, on, cut=cut, total=total,
                                                   min_size=min_size, anchors=anchors,
                                                   pairs=pairs))
 
@@ -194,7 +176,7 @@ def region(cp: CpModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
     False), connected by a tree rooted at ``root``: every other owned cell has one owned
     neighbour as parent, one step closer to the root (``method="tree"``, the only one).
     ``extra`` of the result is the :class:`Tree`."""
-    _native(encoding)
+    cellsets.native_only("cpsat", encoding)
     if method != "tree":
         raise ValueError(f"cpsat region: method must be 'tree', not {method!r}")
     if root not in candidates:
@@ -214,7 +196,7 @@ def region(cp: CpModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
         if v == root:
             continue
         incoming = []
-        for u in neighbours_in(v, candidates):
+        for u in cellsets.neighbours_in(v, candidates):
             if candidates[u] + 1 > size - 1:
                 continue  # u is too far out to have children
             a = cp.new_bool_var(f"{name}_p{v[0]}_{v[1]}_{u[0]}_{u[1]}")
@@ -235,7 +217,7 @@ def assign(cp: CpModel, member: Mapping[Cell, Lit], regions: Sequence[Region]) -
         for v, o in reg.own.items():
             owners[v].append(o)
         for u, o in reg.own.items():
-            for v in neighbours_in(u, member):
+            for v in cellsets.neighbours_in(u, member):
                 if v in reg.own:  # u in the region and v on -> v in the region
                     cp.add_bool_or([_neg(o), _neg(member[v]), reg.own[v]])
                 else:  # v can never join the region: it must be off
@@ -248,4 +230,4 @@ def separate_regions(cp: CpModel, member: Mapping[Cell, Lit], is_on: Callable[[C
                      regions: Sequence[Region]) -> int:
     """Lazy region cuts (:func:`bench.encodings.cells.region_cuts`); return how many."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(cp, member, region_cuts(member, on, {r.root: r.size for r in regions}))
+    return add_cuts(cp, member, cellsets.region_cuts(member, on, {r.root: r.size for r in regions}))

@@ -40,17 +40,10 @@ from typing import Any, Literal
 
 import pyomo.environ as pyo
 
-from bench.encodings.cells import (
-    Cut,
-    CutShape,
-    Region,
-    blocks_2x2,
-    connectivity_cuts,
-    neighbours_in,
-    region_cuts,
-)
+from bench.encodings import cells as cellsets
+from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
-from bench.models import MipModel, new_model
+from bench.models import MipModel, add_false_row, new_model
 
 Arc = tuple[Cell, Cell]  # (tail, head): flow runs from tail to head
 Expr = Any  # a Pyomo variable or affine expression
@@ -79,29 +72,35 @@ def _pool(m: ConcreteModel, name: str) -> Any:
 
 # --- cardinality and local rules ------------------------------------------------------------------
 
-def _native(encoding: str | int | None) -> None:
-    if encoding not in (None, "native"):
-        raise ValueError(f"mip cardinality is native; encoding {encoding!r} is not supported")
-
-
 def exactly(m: ConcreteModel, lits: Sequence[Expr], bound: int,
             encoding: str | int | None = None) -> None:
     """Exactly ``bound`` of ``lits`` are 1 (a row in the ``card`` pool)."""
-    _native(encoding)
-    _pool(m, "card").add(_lsum(list(lits)) == bound)
+    cellsets.native_only("mip", encoding)
+    _card_row(m, list(lits), bound, bound)
 
 
 def at_most(m: ConcreteModel, lits: Sequence[Expr], bound: int,
             encoding: str | int | None = None) -> None:
     """At most ``bound`` of ``lits`` are 1 (a row in the ``card`` pool)."""
-    _native(encoding)
-    _pool(m, "card").add(_lsum(list(lits)) <= bound)
+    cellsets.native_only("mip", encoding)
+    _card_row(m, list(lits), None, bound)
+
+
+def _card_row(m: ConcreteModel, lits: list[Expr], lo: int | None, hi: int) -> None:
+    """``lo <= sum(lits) <= hi`` in the ``card`` pool; a false row when no literal is left
+    and the bounds exclude 0 (Pyomo rejects a constant-false relation)."""
+    if not lits:
+        if hi < 0 or (lo is not None and lo > 0):
+            add_false_row(m, f"card_false{sum(1 for _ in m.component_objects(pyo.Var))}")
+        return
+    row = _lsum(lits) == hi if lo == hi else pyo.inequality(lo, _lsum(lits), hi)
+    _pool(m, "card").add(row)
 
 
 def no_2x2(m: ConcreteModel, lits: Mapping[Cell, Expr], rows: int, cols: int,
            name: str = "no_2x2") -> None:
     """No 2x2 block is all on: ``sum <= 3`` per block of cells in ``lits``."""
-    blocks = blocks_2x2(rows, cols, lits)
+    blocks = cellsets.blocks_2x2(rows, cols, lits)
     m.add_component(name, pyo.Constraint(
         range(len(blocks)), rule=lambda _, b: sum(lits[v] for v in blocks[b]) <= 3))
 
@@ -149,7 +148,7 @@ def connected(m: ConcreteModel, member: Mapping[Cell, Expr], *, method: str = "f
         return flow
     index = {v: i for i, v in enumerate(cells)}
     # no arc into a fixed root: it never needs flow
-    arcs = [(u, v) for v in cells if v != root for u in neighbours_in(v, member)]
+    arcs = [(u, v) for v in cells if v != root for u in cellsets.neighbours_in(v, member)]
     cap = n - 1
     f = pyo.Var(range(len(arcs)), domain=pyo.NonNegativeReals, bounds=(0, cap))
     m.add_component(f"{name}_f", f)
@@ -205,7 +204,7 @@ def separate_connected(m: ConcreteModel, member: Mapping[Cell, Expr],
     return how many (0: it is connected). Shapes:
     :func:`bench.encodings.cells.connectivity_cuts`."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(m, member, connectivity_cuts(member, on, cut=cut, total=total,
+    return add_cuts(m, member, cellsets.connectivity_cuts(member, on, cut=cut, total=total,
                                                  min_size=min_size, anchors=anchors,
                                                  pairs=pairs), name=f"{name}_cuts")
 
@@ -218,14 +217,14 @@ def region(m: ConcreteModel, root: Cell, size: int, candidates: Mapping[Cell, in
     """One region of ``size`` cells holding ``root``, connected by a flow from the root
     (``method="flow"``, the only one; see the module docstring). ``extra`` is the
     :class:`Flow`."""
-    _native(encoding)
+    cellsets.native_only("mip", encoding)
     if method != "flow":
         raise ValueError(f"mip region: method must be 'flow', not {method!r}")
     if root not in candidates:
         raise ValueError(f"{name}: root {root} is not a candidate")
     cand = list(candidates)
     oid = {v: i for i, v in enumerate(cand)}
-    arcs = [(u, v) for v in cand if v != root for u in neighbours_in(v, candidates)
+    arcs = [(u, v) for v in cand if v != root for u in cellsets.neighbours_in(v, candidates)
             if candidates[u] + 1 <= size - 1]  # else u is too far out to pass flow on
     own = pyo.Var(range(len(cand)), domain=pyo.Binary)
     m.add_component(f"{name}_own", own)
@@ -269,7 +268,7 @@ def assign(m: ConcreteModel, member: Mapping[Cell, Expr], regions: Sequence[Regi
         for v, o in reg.own.items():
             owners[v].append(o)
         for u, o in reg.own.items():
-            share += [(o, member[v], reg.own.get(v)) for v in neighbours_in(u, member)]
+            share += [(o, member[v], reg.own.get(v)) for v in cellsets.neighbours_in(u, member)]
     free = [v for v in cells if not owners[v]]
     for v in free:
         if hasattr(member[v], "setub"):
@@ -290,5 +289,5 @@ def separate_regions(m: ConcreteModel, member: Mapping[Cell, Expr],
                      name: str = "regions") -> int:
     """Lazy region cuts (:func:`bench.encodings.cells.region_cuts`) in ``{name}_cuts``."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(m, member, region_cuts(member, on, {r.root: r.size for r in regions}),
+    return add_cuts(m, member, cellsets.region_cuts(member, on, {r.root: r.size for r in regions}),
                     name=f"{name}_cuts")

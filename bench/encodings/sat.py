@@ -34,15 +34,8 @@ from typing import Literal
 
 from pysat.card import CardEnc, EncType
 
-from bench.encodings.cells import (
-    Cut,
-    CutShape,
-    Region,
-    blocks_2x2,
-    connectivity_cuts,
-    neighbours_in,
-    region_cuts,
-)
+from bench.encodings import cells as cellsets
+from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
 from bench.models import SatModel
 
@@ -96,7 +89,7 @@ def at_most(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = N
 
 def no_2x2(m: SatModel, lits: Mapping[Cell, int], rows: int, cols: int) -> None:
     """No 2x2 block is all on (blocks with a cell missing from ``lits`` never are)."""
-    m.extend([-lits[v] for v in block] for block in blocks_2x2(rows, cols, lits))
+    m.extend([-lits[v] for v in block] for block in cellsets.blocks_2x2(rows, cols, lits))
 
 
 def add_cuts(m: SatModel, member: Mapping[Cell, int], cuts: Sequence[Cut]) -> int:
@@ -150,7 +143,7 @@ def separate_connected(m: SatModel, member: Mapping[Cell, int], is_on: Callable[
     is connected). The cut shapes and their assumptions:
     :func:`bench.encodings.cells.connectivity_cuts`."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(m, member, connectivity_cuts(member, on, cut=cut, total=total,
+    return add_cuts(m, member, cellsets.connectivity_cuts(member, on, cut=cut, total=total,
                                                  min_size=min_size, anchors=anchors,
                                                  pairs=pairs))
 
@@ -207,7 +200,7 @@ def rooted_distance(
         if not le[v]:
             continue
         ps: dict[Cell, int] = {}
-        for n in neighbours_in(v, lit):
+        for n in cellsets.neighbours_in(v, lit):
             if not le[n]:
                 continue
             p = ps[n] = m.fresh()
@@ -264,7 +257,7 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
     own = {v: m.var((name, v)) for v in candidates}
     m.add([own[root]])
     if size > 1:
-        m.extend([-own[v], *(own[n] for n in neighbours_in(v, own))]
+        m.extend([-own[v], *(own[n] for n in cellsets.neighbours_in(v, own))]
                  for v in candidates if v != root)
     exactly(m, list(own.values()), size, encoding)
     return Region(root, size, own, candidates)
@@ -286,7 +279,7 @@ def assign(m: SatModel, member: Mapping[Cell, int], regions: Sequence[Region]) -
     for reg in regions:
         for v, o in reg.own.items():
             m.extend([-o, -member[n], reg.own[n]] if n in reg.own else [-o, -member[n]]
-                     for n in neighbours_in(v, member))
+                     for n in cellsets.neighbours_in(v, member))
 
 
 def connect_regions(m: SatModel, member: Mapping[Cell, int], regions: Sequence[Region]) -> None:
@@ -308,4 +301,4 @@ def separate_regions(m: SatModel, member: Mapping[Cell, int], is_on: Callable[[C
     """Lazy region connectivity: add :func:`bench.encodings.cells.region_cuts` for the current
     on cells; return how many."""
     on = [v for v in member if is_on(v)]
-    return add_cuts(m, member, region_cuts(member, on, {r.root: r.size for r in regions}))
+    return add_cuts(m, member, cellsets.region_cuts(member, on, {r.root: r.size for r in regions}))

@@ -1,4 +1,4 @@
-"""Shikaku as big-M MIP in Pyomo: the seed's Sugar model, and the rectangle cover.
+"""Shikaku as big-M MIP in Pyomo: the seed's Sugar model.
 
 ``mip-sugar`` ports Naoyuki Tamura's Sugar (SAT-based CSP) Shikaku example. The seed's CSP
 reads, for each clue k at (r_k, c_k) with number n_k::
@@ -35,14 +35,12 @@ from typing import Any, ClassVar
 
 import pyomo.environ as pyo
 
+from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, add_false_row, new_model
+from bench.models import Model, Value, add_false_row
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import (
     Rect,
-    candidate_rectangles,
-    cells_to_rects,
-    chosen,
     grid_from_rects,
     shapes,
 )
@@ -60,8 +58,7 @@ class MipSugar(Formulation):
     parameters: ClassVar[dict[str, list[Any]]] = {"propagate": ["none", "root"]}
 
     def build(self, inst: Instance) -> Model:
-        mm = new_model("mip")
-        assert isinstance(mm, MipModel)
+        mm = new()
         m = mm.model
         rows, cols = inst.rows, inst.cols
         clues = inst.clues()
@@ -75,7 +72,6 @@ class MipSugar(Formulation):
         # model is one unsatisfiable row.
         if dom is None or sum(n for _, _, n in clues) != rows * cols:
             add_false_row(m)
-            m.obj = pyo.Objective(expr=0)
             mm.handles.update(fits={})
             return mm
         fits = {k: sorted(dom[k]) for k in K}
@@ -166,7 +162,6 @@ class MipSugar(Formulation):
                 sel = [1 - sum(ds_), *ds_]
                 for (lhs, big), d in zip(live, sel, strict=True):
                     m.nonoverlap.add(lhs <= big * (1 - d))
-        m.obj = pyo.Objective(expr=0)  # feasibility problem
         mm.handles.update(fits=fits)
         return mm
 
@@ -246,39 +241,3 @@ def _root_domains(inst: Instance, fixpoint: bool = True
             if not d:
                 return None
     return dom
-
-
-@formulation
-class MipCover(Formulation):
-    puzzle = "shikaku"
-    name = "mip-cover"
-    kind = "mip"
-    description = "exact cover by candidate rectangles: one binary each, sum = 1 per cell"
-
-    def build(self, inst: Instance) -> Model:
-        mm = new_model("mip")
-        assert isinstance(mm, MipModel)
-        m = mm.model
-        rects = candidate_rectangles(inst)
-        cover = cells_to_rects(inst, rects)
-        m.x = pyo.Var(range(len(rects)), domain=pyo.Binary)
-        if not all(cover.values()):  # a cell no candidate covers
-            add_false_row(m)
-        m.once = pyo.Constraint([cell for cell, lits in cover.items() if lits],
-                                rule=lambda _, r, c: sum(m.x[i] for i in cover[r, c]) == 1)
-        m.obj = pyo.Objective(expr=0)
-        mm.handles.update(rects=rects)
-        return mm
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, MipModel)
-        m = model.model
-        used = chosen(model.handles["rects"], grid)
-        if not hasattr(m, "nogood"):
-            m.nogood = pyo.ConstraintList()
-        m.nogood.add(sum(m.x[i] for i in used) <= len(used) - 1)
-        return True
-
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        m, rects = model.model, model.handles["rects"]  # type: ignore[union-attr]
-        return grid_from_rects(inst, (rects[i] for i in m.x if value(m.x[i]) > 0.5))
