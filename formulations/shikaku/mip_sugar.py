@@ -59,10 +59,6 @@ class MipSugar(Formulation):
 
     def build(self, inst: Instance) -> Model:
         mm = new()
-        m = mm.model
-        rows, cols = inst.rows, inst.cols
-        clues = inst.clues()
-        K = range(len(clues))
         # the CSP's domains after root propagation (see _root_domains): per clue, per factor
         # pair (h, w) that is still possible, the bounds of y (top row) and x (left column)
         dom = _root_domains(inst, fixpoint=self.params["propagate"] == "root")
@@ -70,29 +66,71 @@ class MipSugar(Formulation):
         # non-overlap a partition; without it, clues that sum short "solve" with holes. A
         # constant condition, like an emptied domain: either way no solution exists, and the
         # model is one unsatisfiable row.
-        if dom is None or sum(n for _, _, n in clues) != rows * cols:
-            add_false_row(m)
+        if dom is None or sum(n for _, _, n in inst.clues()) != inst.cells:
+            add_false_row(mm.model)
             mm.handles.update(fits={})
             return mm
-        fits = {k: sorted(dom[k]) for k in K}
-        S = [(k, s) for k in K for s in range(len(fits[k]))]
-        box = {(k, s): dom[k][fits[k][s]] for k, s in S}  # (y lo, y hi, x lo, x hi)
+        port = _Port(mm.model, dom)
+        port.shapes(inst)
+        port.domains()
+        port.nonoverlap()
+        mm.handles.update(fits=port.fits)
+        return mm
 
-        def ext(k: int, f: Any) -> tuple[int, int]:  # (min, max) of f over k's factor pairs
-            vals = [f(fits[k][s], box[k, s]) for s in range(len(fits[k]))]
-            return min(vals), max(vals)
+    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+        m, fits = model.model, model.handles["fits"]  # type: ignore[union-attr]
+        rects = []
+        for k in m.x:
+            s = max(range(len(fits[k])), key=lambda s: value(m.z[k, s]))
+            h, w = fits[k][s]
+            rects.append(Rect(k, round(value(m.y[k])), round(value(m.x[k])), h, w))
+        return grid_from_rects(inst, rects)
 
+
+Box = tuple[int, int, int, int]  # y lo, y hi, x lo, x hi of a rectangle's top-left corner
+
+
+Span = tuple[int, int]  # (min, max)
+
+
+class _Port:
+    """The Sugar CSP as rows of one Pyomo model, built in three steps (shapes, domains,
+    non-overlap) over the propagated domains ``dom``."""
+
+    def __init__(self, m: Any, dom: dict[int, dict[tuple[int, int], Box]]) -> None:
+        self.m = m
+        self.K = range(len(dom))
+        self.fits = {k: sorted(dom[k]) for k in self.K}
+        self.S = [(k, s) for k in self.K for s in range(len(self.fits[k]))]
+        # (y lo, y hi, x lo, x hi) per clue and factor pair
+        self.box = {(k, s): dom[k][self.fits[k][s]] for k, s in self.S}
+        # range of x_k, x_k + w_k, y_k, y_k + h_k under those domains
+        self.xs = {k: self.span(k, 2, 3) for k in self.K}
+        self.ys = {k: self.span(k, 0, 1) for k in self.K}
+        self.xe = {k: self.span(k, 2, 3, 1) for k in self.K}
+        self.ye = {k: self.span(k, 0, 1, 0) for k in self.K}
+
+    def ext(self, k: int, f: Any) -> Span:
+        """(min, max) of ``f(pair, box)`` over clue k's factor pairs."""
+        vals = [f(self.fits[k][s], self.box[k, s]) for s in range(len(self.fits[k]))]
+        return min(vals), max(vals)
+
+    def span(self, k: int, lo: int, hi: int, side: int | None = None) -> Span:
+        """Range of a corner coordinate (box indices ``lo``/``hi``), plus the pair's side
+        ``side`` (0: height, 1: width) when given: the rectangle's far edge."""
+        return (self.ext(k, lambda hw, b: b[lo] + (0 if side is None else hw[side]))[0],
+                self.ext(k, lambda hw, b: b[hi] + (0 if side is None else hw[side]))[1])
+
+    def shapes(self, inst: Instance) -> None:
+        """Variables, the area as a factor-pair choice, clue inside, inside the grid."""
+        m, K, fits, clues = self.m, self.K, self.fits, inst.clues()
         # (int x_k ...) (int y_k ...): the domains, as variable bounds
-        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers,
-                      bounds=lambda _, k: (ext(k, lambda hw, b: b[2])[0],
-                                           ext(k, lambda hw, b: b[3])[1]))
-        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers,
-                      bounds=lambda _, k: (ext(k, lambda hw, b: b[0])[0],
-                                           ext(k, lambda hw, b: b[1])[1]))
-        m.z = pyo.Var(S, domain=pyo.Binary)  # z[k,s]: clue k takes factor pair s
-        w = {k: sum(fits[k][s][1] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
-        h = {k: sum(fits[k][s][0] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
-
+        m.x = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: self.xs[k])
+        m.y = pyo.Var(K, domain=pyo.NonNegativeIntegers, bounds=lambda _, k: self.ys[k])
+        m.z = pyo.Var(self.S, domain=pyo.Binary)  # z[k,s]: clue k takes factor pair s
+        self.w = {k: sum(fits[k][s][1] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
+        self.h = {k: sum(fits[k][s][0] * m.z[k, s] for s in range(len(fits[k]))) for k in K}
+        w, h = self.w, self.h
         # (= (* w h) n): exactly one factor pair
         m.area = pyo.Constraint(K, rule=lambda _, k: sum(m.z[k, s] for s in range(len(fits[k])))
                                 == 1)
@@ -100,14 +138,16 @@ class MipSugar(Formulation):
         # (<= (+ x w) W), (<= (+ y h) H)
         m.inside_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] >= clues[k][1] + 1)
         m.inside_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] >= clues[k][0] + 1)
-        m.grid_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] <= cols)
-        m.grid_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] <= rows)
+        m.grid_c = pyo.Constraint(K, rule=lambda _, k: m.x[k] + w[k] <= inst.cols)
+        m.grid_r = pyo.Constraint(K, rule=lambda _, k: m.y[k] + h[k] <= inst.rows)
 
-        # The domain of x_k and y_k once the factor pair is chosen: sum_s lo_ks z_ks <= x_k <=
-        # sum_s hi_ks z_ks. Exactly one z_ks is 1, so these are the bounds of pair s, which
-        # hold in every solution (_root_domains). A clue with one pair left has them as bounds.
+    def domains(self) -> None:
+        """The domain of x_k and y_k once the factor pair is chosen: sum_s lo_ks z_ks <= x_k <=
+        sum_s hi_ks z_ks. Exactly one z_ks is 1, so these are the bounds of pair s, which hold
+        in every solution (_root_domains). A clue with one pair left has them as bounds."""
+        m, box, fits = self.m, self.box, self.fits
         m.domain = pyo.ConstraintList()
-        for k in K:
+        for k in self.K:
             if len(fits[k]) > 1:
                 def at(i: int, k: int = k) -> Any:
                     return sum(box[k, s][i] * m.z[k, s] for s in range(len(fits[k])))
@@ -116,35 +156,32 @@ class MipSugar(Formulation):
                 m.domain.add(m.x[k] >= at(2))
                 m.domain.add(m.x[k] <= at(3))
 
-        # range of x_k, x_k + w_k, y_k, y_k + h_k under those domains
-        xs = {k: (ext(k, lambda hw, b: b[2])[0], ext(k, lambda hw, b: b[3])[1]) for k in K}
-        ys = {k: (ext(k, lambda hw, b: b[0])[0], ext(k, lambda hw, b: b[1])[1]) for k in K}
-        xe = {k: (ext(k, lambda hw, b: b[2] + hw[1])[0], ext(k, lambda hw, b: b[3] + hw[1])[1])
-              for k in K}
-        ye = {k: (ext(k, lambda hw, b: b[0] + hw[0])[0], ext(k, lambda hw, b: b[1] + hw[0])[1])
-              for k in K}
+    def disjuncts(self, i: int, j: int) -> list[tuple[Any, int, bool, bool]]:
+        """The four disjuncts of a pair, "a_i + l_i <= a_j" as (lhs expression, big-M, always,
+        never). Like Sugar's compiler, which folds a comparison the variable domains decide,
+        a disjunct is folded against the domains: always true (max of a_i + l_i <= min of a_j)
+        -> the pair needs no constraint; never true (min of a_i + l_i > max of a_j) -> dropped
+        from the disjunction. The big-M is the largest violation the domains allow."""
+        m, w, h, xs, ys, xe, ye = self.m, self.w, self.h, self.xs, self.ys, self.xe, self.ye
+        out = []
+        for a, b, end, start, lhs in (
+            (i, j, xe, xs, m.x[i] + w[i] - m.x[j]),    # (<= (+ x_i w_i) x_j)
+            (j, i, xe, xs, m.x[j] + w[j] - m.x[i]),    # (<= (+ x_j w_j) x_i)
+            (i, j, ye, ys, m.y[i] + h[i] - m.y[j]),    # (<= (+ y_i h_i) y_j)
+            (j, i, ye, ys, m.y[j] + h[j] - m.y[i]),    # (<= (+ y_j h_j) y_i)
+        ):
+            out.append((lhs, end[a][1] - start[b][0], end[a][1] <= start[b][0],
+                        end[a][0] > start[b][1]))
+        return out
 
-        # The four disjuncts of a pair, "a_i + l_i <= a_j" as (lhs expression, big-M, always,
-        # never). Like Sugar's compiler, which folds a comparison the variable domains decide,
-        # a disjunct is folded against the domains above: always true (max of a_i + l_i <= min
-        # of a_j) -> the pair needs no constraint; never true (min of a_i + l_i > max of a_j)
-        # -> dropped from the disjunction. The big-M is the largest violation the domains allow.
-        def disjuncts(i: int, j: int) -> list[tuple[Any, int, bool, bool]]:
-            out = []
-            for a, b, end, start, lhs in (
-                (i, j, xe, xs, m.x[i] + w[i] - m.x[j]),    # (<= (+ x_i w_i) x_j)
-                (j, i, xe, xs, m.x[j] + w[j] - m.x[i]),    # (<= (+ x_j w_j) x_i)
-                (i, j, ye, ys, m.y[i] + h[i] - m.y[j]),    # (<= (+ y_i h_i) y_j)
-                (j, i, ye, ys, m.y[j] + h[j] - m.y[i]),    # (<= (+ y_j h_j) y_i)
-            ):
-                out.append((lhs, end[a][1] - start[b][0], end[a][1] <= start[b][0],
-                            end[a][0] > start[b][1]))
-            return out
-
+    def nonoverlap(self) -> None:
+        """Pairwise non-overlap: per pair the live disjuncts, one binary per disjunct beyond
+        the first, big-M rows."""
+        m = self.m
         m.nonoverlap = pyo.ConstraintList()
         m.d = pyo.VarList(domain=pyo.Binary)  # which disjunct holds, when several remain
-        for i, j in combinations(K, 2):
-            ds = disjuncts(i, j)
+        for i, j in combinations(self.K, 2):
+            ds = self.disjuncts(i, j)
             if any(always for _, _, always, _ in ds):
                 continue
             live = [(lhs, big) for lhs, big, _, never in ds if not never]
@@ -162,20 +199,6 @@ class MipSugar(Formulation):
                 sel = [1 - sum(ds_), *ds_]
                 for (lhs, big), d in zip(live, sel, strict=True):
                     m.nonoverlap.add(lhs <= big * (1 - d))
-        mm.handles.update(fits=fits)
-        return mm
-
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        m, fits = model.model, model.handles["fits"]  # type: ignore[union-attr]
-        rects = []
-        for k in m.x:
-            s = max(range(len(fits[k])), key=lambda s: value(m.z[k, s]))
-            h, w = fits[k][s]
-            rects.append(Rect(k, round(value(m.y[k])), round(value(m.x[k])), h, w))
-        return grid_from_rects(inst, rects)
-
-
-Box = tuple[int, int, int, int]  # y lo, y hi, x lo, x hi of a rectangle's top-left corner
 
 
 def _root_domains(inst: Instance, fixpoint: bool = True
@@ -212,32 +235,53 @@ def _root_domains(inst: Instance, fixpoint: bool = True
     owner: dict[tuple[int, int], int] = {}
     changed = fixpoint
     while changed:
-        changed = False
-        for k, d in dom.items():  # compulsory parts
-            r0 = max(y1 for y0, y1, _, _ in d.values())
-            r1 = min(y0 + hh for (hh, _), (y0, _, _, _) in d.items())
-            c0 = max(x1 for _, _, _, x1 in d.values())
-            c1 = min(x0 + ww for (_, ww), (_, _, x0, _) in d.items())
-            for cell in ((rr, cc) for rr in range(r0, r1) for cc in range(c0, c1)):
-                got = owner.get(cell)
-                if got is None:
-                    owner[cell] = k
-                    changed = True
-                elif got != k:
-                    return None  # two rectangles would both cover this cell
-        for k, d in dom.items():  # exclusion
-            for (hh, ww), (y0, y1, x0, x1) in list(d.items()):
-                keep = [(yy, xx) for yy in range(y0, y1 + 1) for xx in range(x0, x1 + 1)
-                        if all(owner.get((rr, cc), k) == k
-                               for rr in range(yy, yy + hh) for cc in range(xx, xx + ww))]
-                new = (min(yy for yy, _ in keep), max(yy for yy, _ in keep),
-                       min(xx for _, xx in keep), max(xx for _, xx in keep)) if keep else None
-                if new != d[hh, ww]:
-                    changed = True
-                    if new is None:
-                        del d[hh, ww]
-                    else:
-                        d[hh, ww] = new
-            if not d:
-                return None
+        grew = _compulsory_parts(dom, owner)
+        shrank = None if grew is None else _exclude(dom, owner)
+        if shrank is None:
+            return None
+        changed = grew or shrank
     return dom
+
+
+def _compulsory_parts(dom: dict[int, dict[tuple[int, int], Box]],
+                      owner: dict[tuple[int, int], int]) -> bool | None:
+    """Record in ``owner`` the cells each rectangle covers wherever it lies; whether any cell
+    is new, None when two rectangles would both cover one."""
+    changed = False
+    for k, d in dom.items():
+        r0 = max(y1 for y0, y1, _, _ in d.values())
+        r1 = min(y0 + hh for (hh, _), (y0, _, _, _) in d.items())
+        c0 = max(x1 for _, _, _, x1 in d.values())
+        c1 = min(x0 + ww for (_, ww), (_, _, x0, _) in d.items())
+        for cell in ((rr, cc) for rr in range(r0, r1) for cc in range(c0, c1)):
+            got = owner.get(cell)
+            if got is None:
+                owner[cell] = k
+                changed = True
+            elif got != k:
+                return None  # two rectangles would both cover this cell
+    return changed
+
+
+def _exclude(dom: dict[int, dict[tuple[int, int], Box]],
+             owner: dict[tuple[int, int], int]) -> bool | None:
+    """Drop the corners that would cover another rectangle's compulsory cells (each domain
+    shrinks to the bounding box of the corners left); whether any domain changed, None when
+    one runs empty."""
+    changed = False
+    for k, d in dom.items():
+        for (hh, ww), (y0, y1, x0, x1) in list(d.items()):
+            keep = [(yy, xx) for yy in range(y0, y1 + 1) for xx in range(x0, x1 + 1)
+                    if all(owner.get((rr, cc), k) == k
+                           for rr in range(yy, yy + hh) for cc in range(xx, xx + ww))]
+            new = (min(yy for yy, _ in keep), max(yy for yy, _ in keep),
+                   min(xx for _, xx in keep), max(xx for _, xx in keep)) if keep else None
+            if new != d[hh, ww]:
+                changed = True
+                if new is None:
+                    del d[hh, ww]
+                else:
+                    d[hh, ww] = new
+        if not d:
+            return None
+    return changed
