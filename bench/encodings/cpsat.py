@@ -10,7 +10,8 @@ the method a parameter. A *literal* is anything CP-SAT accepts as one: a ``BoolV
   ``depth[child] = depth[parent] + 1``; a non-empty set gets exactly one root, because a set
   without one would need an infinite descending chain of depths), rooted at a given cell, the
   first on cell (``"first"``: no root symmetry) or any (``"free"``/None); ``max_size`` bounds
-  the depths. ``method="lazy"``: nothing now, :func:`separate_connected` after each solve;
+  the depths: an assumption (no solution has more on cells), not a constraint.
+  ``method="lazy"``: nothing now, :func:`separate_connected` after each solve;
 * :func:`separate_connected` -- the cuts of :func:`bench.encodings.cells.connectivity_cuts`,
   one ``bool_or`` each; returns how many;
 * :func:`region` -- one region of known size grown from a root cell: ownership literals over

@@ -110,7 +110,9 @@ def connected(m: SatModel, member: Mapping[Cell, int], *, method: str = "distanc
     (:func:`rooted_distance`); returns the parent literals. ``method="lazy"``: adds nothing
     (call :func:`separate_connected`). ``root``: a cell on in every solution, ``"first"`` (the
     first on cell in ``member``'s order: no root symmetry) or ``"free"``/None (any on cell,
-    at most one). ``exact_size`` is accepted for the common signature and not needed here.
+    at most one). ``max_size`` is an assumption (no solution has more on cells; default: all of
+    ``member``), not a constraint. ``exact_size`` is accepted for the common signature and not
+    needed here.
     Other methods (``tree``, ``flow``) raise ValueError."""
     del exact_size, name
     if method == "lazy":
