@@ -11,12 +11,11 @@ cells in BFS order), so the cuts are deterministic.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bench.grid import Cell
+from bench.grid import Cell, components
 
 CutShape = Literal["component", "anchor", "pair"]
 
@@ -28,22 +27,12 @@ def neighbours_in(cell: Cell, cells: Collection[Cell] | Mapping[Cell, Any]) -> l
 
 
 def components_in(on: Iterable[Cell]) -> list[list[Cell]]:
-    """The 4-connected components of ``on``, ordered by first cell in reading order."""
-    todo = set(on)
-    out: list[list[Cell]] = []
-    for start in sorted(todo):
-        if start not in todo:
-            continue
-        todo.discard(start)
-        comp = [start]
-        queue = deque([start])
-        while queue:
-            for n in neighbours_in(queue.popleft(), todo):
-                todo.discard(n)
-                comp.append(n)
-                queue.append(n)
-        out.append(comp)
-    return out
+    """The 4-connected components of ``on`` (:func:`bench.grid.components` without grid
+    bounds: only cells of ``on`` are visited), ordered by first cell in reading order."""
+    cells = list(on)
+    if not cells:
+        return []
+    return components(cells, max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1)
 
 
 def boundary_in(component: Collection[Cell], cells: Collection[Cell] | Mapping[Cell, Any]
