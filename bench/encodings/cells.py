@@ -48,9 +48,9 @@ def blocks_2x2(rows: int, cols: int, cells: Collection[Cell] | Mapping[Cell, Any
     out = []
     for r in range(rows - 1):
         for c in range(cols - 1):
-            block = ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
-            if all(v in cells for v in block):
-                out.append(block)
+            a, b, d, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+            if a in cells and b in cells and d in cells and e in cells:
+                out.append((a, b, d, e))
     return out
 
 

@@ -214,15 +214,17 @@ def assign(cp: CpModel, member: Mapping[Cell, Lit], regions: Sequence[Region]) -
     owners``), and two adjacent on cells share their region: each maximal on-component lies
     in one region (a cell no region can hold is off)."""
     owners: dict[Cell, list[Lit]] = {v: [] for v in member}
+    off = {v: _neg(x) for v, x in member.items()}
     for reg in regions:
         for v, o in reg.own.items():
             owners[v].append(o)
         for u, o in reg.own.items():
+            not_o = _neg(o)
             for v in cellsets.neighbours_in(u, member):
                 if v in reg.own:  # u in the region and v on -> v in the region
-                    cp.add_bool_or([_neg(o), _neg(member[v]), reg.own[v]])
+                    cp.add_bool_or([not_o, off[v], reg.own[v]])
                 else:  # v can never join the region: it must be off
-                    cp.add_implication(o, _neg(member[v]))
+                    cp.add_implication(o, off[v])
     for v, x in member.items():
         cp.add(sum(owners[v]) == x)
 
