@@ -1,81 +1,110 @@
-"""CP-SAT building blocks for grid puzzles: connectivity trees, clue-rooted regions, lazy cuts.
+"""CP-SAT building blocks for grid puzzles, the same API shape as :mod:`bench.encodings.sat` and
+:mod:`bench.encodings.mip`: model (an OR-tools ``CpModel``) first, constraints added to it,
+the method a parameter. A *literal* is anything CP-SAT accepts as one: a ``BoolVar`` or its
+``.Not()``; ``member[cell]`` is the literal "cell is on"; a cell missing from it is never on.
 
-Shared by the Nurikabe, Yin-Yang and Fillomino CP-SAT formulations. Cells are ``(row, col)``
-pairs and adjacency is always the orthogonal 4-neighbourhood. A *literal* is anything CP-SAT
-accepts as one: a ``BoolVar`` or its ``.Not()``.
+* :func:`exactly` / :func:`at_most` -- native cardinality (``encoding`` None or "native");
+* :func:`no_2x2` -- no 2x2 block all on;
+* :func:`connected` -- ``method="tree"``: a spanning tree over the on cells (a root indicator
+  per cell, a parent arc per ordered pair of adjacent cells, a depth per cell with
+  ``depth[child] = depth[parent] + 1``; a non-empty set gets exactly one root, because a set
+  without one would need an infinite descending chain of depths), rooted at a given cell, the
+  first on cell (``"first"``: no root symmetry) or any (``"free"``/None); ``max_size`` bounds
+  the depths: an assumption (no solution has more on cells), not a constraint.
+  ``method="lazy"``: nothing now, :func:`separate_connected` after each solve;
+* :func:`separate_connected` -- the cuts of :func:`bench.encodings.cells.connectivity_cuts`,
+  one ``bool_or`` each; returns how many;
+* :func:`region` -- one region of known size grown from a root cell: ownership literals over
+  the candidates (cell -> lower bound on its distance from the root inside the region, e.g.
+  :func:`bench.grid.clue_reach`), size by a sum, connectivity by a tree rooted at the root
+  whose depths are bounded below by those distances. Assumes every cell the region can hold
+  in some solution is a candidate with a distance no larger than its true one. Regions do not
+  exclude each other: :func:`assign` says how they combine with the on cells.
 
-Three pieces, each with the assumptions it relies on:
-
-* :func:`connected` -- the cells whose literal is true form one 4-connected set (or none).
-  A spanning tree over the set: a root indicator per cell, a parent arc per ordered pair of
-  adjacent cells and a depth per cell, with ``depth[child] = depth[parent] + 1``. The root is
-  chosen inside the model (at most one root; a non-empty set gets exactly one, because a set
-  without a root would need an infinite descending chain of depths). Assumes: cells missing
-  from ``member`` are never in the set; ``max_size`` (when given) bounds the set's size.
-
-* :func:`rooted_region` -- "cell v belongs to the region grown from seed cell s" for a region
-  of known size that must contain s and be connected (a Nurikabe island from its clue, a
-  Fillomino region from a clue). Candidate cells come with a lower bound on their distance
-  from the seed -- :func:`bench.grid.bfs_distances` cut at ``size - 1`` steps, or
-  :func:`bench.grid.clue_reach` for Nurikabe islands; both imply Manhattan-distance
-  pruning. Size by a sum; connectivity by a tree rooted at the seed whose depths are bounded
-  below by those distances. Assumes: every cell the region can hold in some solution is a
-  candidate, with a distance no larger than its true distance from the seed inside the
-  region (a missing cell or an overestimate cuts off solutions). Regions do not exclude each
-  other here: the caller says how owners combine (Nurikabe: white = sum of owners).
-
-* :func:`separate_connectivity` -- the lazy alternative to :func:`connected`: given solver
-  values, find the components of the set and, when there are several, add for each component
-  C the cut "some boundary cell of C (outside the set now) is in the set, or some cell of C is
-  not" as one ``bool_or`` (for Nurikabe's black cells: a white boundary cell of C is black,
-  or not all of C is black). That cut says "C is not an isolated component", which is only
-  valid while C cannot be the whole set; the helper therefore takes ``min_size``, a lower
-  bound on the size of the set in every solution, and for a component with
-  ``len(C) >= min_size`` adds one more literal: "a cell of another component is not in the
-  set". With ``min_size`` right, no valid solution is ever cut off.
+Next puzzles: Yin-Yang's "both colours connected" is ``connected`` on ``member`` and on the
+negated literals; Fillomino's regions of unknown size would take ``size`` as an ``IntVar``
+(``sum(own) == size``, depth bound ``size - 1``); not built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from bench.grid import Cell, components
+from bench.encodings import cells as cellsets
+from bench.encodings.cells import Cut, CutShape, Region
+from bench.grid import Cell
+from bench.models import CpsatModel, new_model
 
 Arc = tuple[Cell, Cell]  # (parent, child)
 Lit = Any  # a CP-SAT BoolVar or the negation of one
 CpModel = Any  # ortools.sat.python.cp_model.CpModel
 
 
-def neighbours_in(cell: Cell, cells: Mapping[Cell, Any]) -> list[Cell]:
-    """The 4-neighbours of ``cell`` that are keys of ``cells`` (so no grid bounds needed)."""
-    r, c = cell
-    return [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells]
+def new() -> CpsatModel:
+    """An empty CP-SAT model wrapper (typed)."""
+    m = new_model("cpsat")
+    assert isinstance(m, CpsatModel)
+    return m
 
 
-# --- (a) connectivity of a variable set by a spanning tree --------------------------------------
+def _neg(lit: Lit) -> Lit:
+    return lit.Not()
 
+
+# --- cardinality and local rules ------------------------------------------------------------------
+
+def exactly(cp: CpModel, lits: Sequence[Lit], bound: int,
+            encoding: str | int | None = None) -> None:
+    """Exactly ``bound`` of ``lits`` are true."""
+    cellsets.native_only("cpsat", encoding)
+    cp.add_exactly_one(lits) if bound == 1 else cp.add(sum(lits) == bound)
+
+
+def at_most(cp: CpModel, lits: Sequence[Lit], bound: int,
+            encoding: str | int | None = None) -> None:
+    """At most ``bound`` of ``lits`` are true."""
+    cellsets.native_only("cpsat", encoding)
+    cp.add_at_most_one(lits) if bound == 1 else cp.add(sum(lits) <= bound)
+
+
+def no_2x2(cp: CpModel, lits: Mapping[Cell, Lit], rows: int, cols: int) -> None:
+    """No 2x2 block is all on (blocks with a cell missing from ``lits`` never are)."""
+    for block in cellsets.blocks_2x2(rows, cols, lits):
+        cp.add_bool_or([_neg(lits[v]) for v in block])
+
+
+def add_cuts(cp: CpModel, member: Mapping[Cell, Lit], cuts: Sequence[Cut]) -> int:
+    """Add each cut as one ``bool_or``; return how many."""
+    for cut in cuts:
+        cp.add_bool_or([*(member[v] for v in cut.pos), *(_neg(member[v]) for v in cut.neg)])
+    return len(cuts)
+
+
+# --- connectivity ---------------------------------------------------------------------------------
 
 @dataclass
 class Tree:
-    """Handles of a spanning tree built by :func:`connected` or :func:`rooted_region`."""
+    """Handles of a spanning tree built by :func:`connected` or :func:`region`."""
 
     root: dict[Cell, Lit] = field(default_factory=dict)
     parent: dict[Arc, Lit] = field(default_factory=dict)  # (u, v): u is v's parent
     depth: dict[Cell, Any] = field(default_factory=dict)
 
 
-def connected(cp: CpModel, member: Mapping[Cell, Lit], *, max_size: int | None = None,
-              root: str = "free", name: str = "conn") -> Tree:
-    """Constrain the cells whose ``member`` literal is true to be 4-connected (or empty).
-
-    ``root="free"``: any member may be the root (at most one root indicator is true).
-    ``root="first"``: the root is the first member in the iteration order of ``member`` (a
-    prefix chain of "some earlier cell is a member" literals; removes root symmetry).
-    """
-    if root not in ("free", "first"):
-        raise ValueError(f"root must be 'free' or 'first', not {root!r}")
+def connected(cp: CpModel, member: Mapping[Cell, Lit], *, method: str = "tree",
+              root: Cell | str | None = None, max_size: int | None = None,
+              exact_size: bool = False, name: str = "conn") -> Tree:
+    """Constrain the cells whose ``member`` literal is true to be 4-connected (or empty); see
+    the module docstring. ``exact_size`` is accepted for the common signature, unused here."""
+    del exact_size
+    if method == "lazy":
+        return Tree()
+    if method != "tree":
+        raise ValueError(f"cpsat connected: method must be 'tree' or 'lazy', not {method!r}")
+    if not (root in (None, "free", "first") or (isinstance(root, tuple) and root in member)):
+        raise ValueError(f"root must be a member cell, 'first' or 'free', not {root!r}")
     cells = list(member)
     n = len(cells) if max_size is None else min(max_size, len(cells))
     tree = Tree()
@@ -89,72 +118,86 @@ def connected(cp: CpModel, member: Mapping[Cell, Lit], *, max_size: int | None =
         cp.add_implication(tree.root[v], member[v])
         cp.add(tree.depth[v] == 0).only_enforce_if(tree.root[v])
     for i, v in enumerate(cells):
-        for u in neighbours_in(v, member):
+        for u in cellsets.neighbours_in(v, member):
             a = cp.new_bool_var(f"{name}_p{i}_{u[0]}_{u[1]}")
             tree.parent[(u, v)] = a
             cp.add_implication(a, member[u])
             cp.add(tree.depth[v] == tree.depth[u] + 1).only_enforce_if(a)
     for v in cells:
-        incoming = [tree.parent[(u, v)] for u in neighbours_in(v, member)]
+        incoming = [tree.parent[(u, v)] for u in cellsets.neighbours_in(v, member)]
         # a member has exactly one of {root, parent}; a non-member has neither
         cp.add(sum(incoming) + tree.root[v] == 1).only_enforce_if(member[v])
         cp.add(sum(incoming) + tree.root[v] == 0).only_enforce_if(_neg(member[v]))
-    if root == "free":
+    if root == "first":
+        _first_root(cp, cells, member, tree, name)
+    elif root in (None, "free"):
         cp.add_at_most_one(tree.root.values())
     else:
-        seen_before: Lit | None = None  # some earlier cell is a member
-        for i, v in enumerate(cells):
-            r, m = tree.root[v], member[v]
-            if seen_before is None:
-                cp.add(r == 1).only_enforce_if(m)  # the first cell roots the tree if in the set
-            else:
-                # root[v] <-> member[v] and not seen_before
-                cp.add_implication(r, _neg(seen_before))
-                cp.add_bool_or([r, _neg(m), seen_before])
-            if i + 1 < len(cells):
-                s = cp.new_bool_var(f"{name}_seen{i}")
-                prev = [] if seen_before is None else [seen_before]
-                cp.add_max_equality(s, [m, *prev])
-                seen_before = s
+        for v, r in tree.root.items():
+            cp.add(r == (1 if v == root else 0))
     return tree
 
 
-# --- (b) regions grown from a seed cell ---------------------------------------------------------
+def _first_root(cp: CpModel, cells: list[Cell], member: Mapping[Cell, Lit], tree: Tree,
+                name: str) -> None:
+    """root[v] <-> member[v] and no earlier cell is a member (a prefix chain)."""
+    seen_before: Lit | None = None  # some earlier cell is a member
+    for i, v in enumerate(cells):
+        r, m = tree.root[v], member[v]
+        if seen_before is None:
+            cp.add(r == 1).only_enforce_if(m)  # the first cell roots the tree if in the set
+        else:
+            cp.add_implication(r, _neg(seen_before))
+            cp.add_bool_or([r, _neg(m), seen_before])
+        if i + 1 < len(cells):
+            s = cp.new_bool_var(f"{name}_seen{i}")
+            prev = [] if seen_before is None else [seen_before]
+            cp.add_max_equality(s, [m, *prev])
+            seen_before = s
 
 
-@dataclass
-class Region:
-    """A region of ``size`` cells grown from ``seed``; ``own[v]``: v belongs to the region."""
+def separate_connected(cp: CpModel, member: Mapping[Cell, Lit], is_on: Callable[[Cell], bool],
+                       *, cut: CutShape = "component", total: int | None = None,
+                       min_size: int | None = None, anchors: Literal["one", "all"] = "one",
+                       pairs: Literal["largest", "all"] = "all") -> int:
+    """Add cuts excluding the current on-set when it is disconnected; return how many (0: it
+    is connected). Shapes: :func:`bench.encodings.cells.connectivity_cuts`."""
+    on = [v for v in member if is_on(v)]
+    return add_cuts(cp, member, cellsets.connectivity_cuts(member, on, cut=cut, total=total,
+                                                  min_size=min_size, anchors=anchors,
+                                                  pairs=pairs))
 
-    seed: Cell
-    size: int
-    own: dict[Cell, Lit]
-    tree: Tree
 
+# --- regions rooted at clues ----------------------------------------------------------------------
 
-def rooted_region(cp: CpModel, seed: Cell, size: int, candidates: Mapping[Cell, int], *,
-                  name: str = "reg", exact_size: bool = True) -> Region:
-    """Ownership literals over ``candidates`` (cell -> lower bound on its distance from the
-    seed inside the region, e.g. from :func:`bench.grid.bfs_distances`), the seed
-    owned, ``size`` cells owned (at most ``size`` when ``exact_size`` is False), and a tree
-    rooted at the seed spanning the owned cells: every other owned cell has one owned
-    neighbour as parent, one step closer to the seed."""
+def region(cp: CpModel, root: Cell, size: int, candidates: Mapping[Cell, int], *,
+           method: str = "tree", encoding: str | int | None = None, name: str = "reg",
+           exact_size: bool = True) -> Region:
+    """One region of ``size`` cells holding ``root`` (at most ``size`` when ``exact_size`` is
+    False), connected by a tree rooted at ``root``: every other owned cell has one owned
+    neighbour as parent, one step closer to the root (``method="tree"``, the only one).
+    ``extra`` of the result is the :class:`Tree`."""
+    cellsets.native_only("cpsat", encoding)
+    if method != "tree":
+        raise ValueError(f"cpsat region: method must be 'tree', not {method!r}")
+    if root not in candidates:
+        raise ValueError(f"{name}: root {root} is not a candidate")
     own: dict[Cell, Lit] = {}
     tree = Tree()
     for i, v in enumerate(candidates):
         own[v] = cp.new_bool_var(f"{name}_o{i}")
         lo, hi = candidates[v], max(size - 1, 0)
         tree.depth[v] = cp.new_int_var(min(lo, hi), hi, f"{name}_d{i}")
-    cp.add(own[seed] == 1)
-    cp.add(tree.depth[seed] == 0)
-    tree.root[seed] = own[seed]
+    cp.add(own[root] == 1)
+    cp.add(tree.depth[root] == 0)
+    tree.root[root] = own[root]
     total = sum(own.values())
     cp.add(total == size if exact_size else total <= size)
     for v in candidates:
-        if v == seed:
+        if v == root:
             continue
         incoming = []
-        for u in neighbours_in(v, candidates):
+        for u in cellsets.neighbours_in(v, candidates):
             if candidates[u] + 1 > size - 1:
                 continue  # u is too far out to have children
             a = cp.new_bool_var(f"{name}_p{v[0]}_{v[1]}_{u[0]}_{u[1]}")
@@ -162,38 +205,32 @@ def rooted_region(cp: CpModel, seed: Cell, size: int, candidates: Mapping[Cell, 
             cp.add_implication(a, own[u])
             cp.add(tree.depth[v] == tree.depth[u] + 1).only_enforce_if(a)
             incoming.append(a)
-        # own[v] <-> exactly one parent
-        cp.add(sum(incoming) == own[v])
-    return Region(seed, size, own, tree)
+        cp.add(sum(incoming) == own[v])  # own[v] <-> exactly one parent
+    return Region(root, size, own, candidates, tree)
 
 
-# --- (c) lazy connectivity cuts ----------------------------------------------------------------
+def assign(cp: CpModel, member: Mapping[Cell, Lit], regions: Sequence[Region]) -> None:
+    """The on cells are exactly the owned ones, each owned by one region (``member = sum of
+    owners``), and two adjacent on cells share their region: each maximal on-component lies
+    in one region (a cell no region can hold is off)."""
+    owners: dict[Cell, list[Lit]] = {v: [] for v in member}
+    off = {v: _neg(x) for v, x in member.items()}
+    for reg in regions:
+        for v, o in reg.own.items():
+            owners[v].append(o)
+        for u, o in reg.own.items():
+            not_o = _neg(o)
+            for v in cellsets.neighbours_in(u, member):
+                if v in reg.own:  # u in the region and v on -> v in the region
+                    cp.add_bool_or([not_o, off[v], reg.own[v]])
+                else:  # v can never join the region: it must be off
+                    cp.add_implication(o, off[v])
+    for v, x in member.items():
+        cp.add(sum(owners[v]) == x)
 
 
-def separate_connectivity(cp: CpModel, member: Mapping[Cell, Lit],
-                          in_set: Callable[[Cell], bool], rows: int, cols: int, *,
-                          min_size: int) -> int:
-    """Add one cut per component when the current set is disconnected; return how many.
-
-    ``member`` maps every cell that can be in the set to its literal (other cells never are);
-    ``in_set`` says whether a cell is in the set in the current solution; ``min_size`` is a
-    lower bound on the set's size in every solution (see the module docstring).
-    """
-    chosen = [v for v in member if in_set(v)]
-    comps = components(chosen, rows, cols)
-    if len(comps) < 2:
-        return 0
-    for i, comp in enumerate(comps):
-        inside = set(comp)
-        boundary = sorted({n for v in comp for n in neighbours_in(v, member) if n not in inside})
-        clause = [member[b] for b in boundary] + [_neg(member[v]) for v in comp]
-        if len(comp) >= min_size:
-            other = comps[(i + 1) % len(comps)][0]
-            clause.append(_neg(member[other]))
-        cp.add_bool_or(clause)
-    return len(comps)
-
-
-def _neg(lit: Lit) -> Lit:
-    return lit.Not()
-
+def separate_regions(cp: CpModel, member: Mapping[Cell, Lit], is_on: Callable[[Cell], bool],
+                     regions: Sequence[Region]) -> int:
+    """Lazy region cuts (:func:`bench.encodings.cells.region_cuts`); return how many."""
+    on = [v for v in member if is_on(v)]
+    return add_cuts(cp, member, cellsets.region_cuts(member, on, {r.root: r.size for r in regions}))

@@ -1,34 +1,52 @@
-"""SAT building blocks for grid-connectivity puzzles (Nurikabe, Yin-Yang, Fillomino, ...).
+"""SAT building blocks for grid puzzles (Nurikabe, Yin-Yang, Fillomino, ...) over a
+:class:`bench.models.SatModel`.
 
-Conventions: ``lit[cell]`` is the literal "cell is on" (on = black, white, in the region, ...
-whatever set the caller wants connected); a cell missing from ``lit`` can never be on. Clauses
-are lists of ints in DIMACS style. Functions that take a :class:`SatModel` add their clauses
-to it and return the variables they created; the ``*_cut(s)`` functions only *return* clauses
-(the lazy loop decides what to add).
+The same API shape as :mod:`bench.encodings.cpsat` and :mod:`bench.encodings.mip`: every
+function takes the model first, adds its clauses to it, and the method is a parameter (as
+python-sat's ``CardEnc.atmost(lits, bound, vpool, encoding=...)``):
 
-Three families:
+* :func:`exactly` / :func:`at_most` -- cardinality, ``encoding`` a python-sat ``EncType`` (name
+  or number);
+* :func:`no_2x2` -- no 2x2 block all on;
+* :func:`connected` -- the on cells form one 4-connected set, ``method="distance"`` (eager,
+  parent pointers with order-encoded distances) or ``"lazy"`` (nothing now; call
+  :func:`separate_connected` after each solve), ``root`` a cell, ``"first"`` or ``"free"``;
+* :func:`separate_connected` -- add the cuts of :func:`bench.encodings.cells.connectivity_cuts`
+  for the current assignment and return how many;
+* :func:`region` -- one region of a given size rooted at a clue (ownership literals), with
+  :func:`assign` (every on cell in exactly one region, regions are whole components),
+  :func:`connect_regions` (eager: every on cell joined to a root, one distance ladder per cell
+  shared by all regions) and :func:`separate_regions` (lazy).
 
-* lazy connectivity cuts (:func:`connectivity_cuts`, :func:`enclosure_cut`,
-  :func:`not_all_on`) — clauses violated by the current assignment and satisfied by every
-  solution, for a separate() loop;
-* an eager, exact rooted-distance (acyclic parent pointers, order-encoded distance) encoding of
-  "every on cell is joined to an on root through on cells" (:func:`rooted_distance_connectivity`,
-  with :func:`first_on_root` for a set whose root is not given);
-* region ownership, "cell v belongs to clue k's region", restricted to each clue's reach
-  (:func:`region_ownership`, with :func:`bench.grid.clue_reach` for the reach).
+Conventions: ``member[cell]`` is the literal "cell is on" (on = black, white, in the region...);
+a cell missing from ``member`` is never on.
+
+Next puzzles: Yin-Yang's "both colours connected" is two calls, ``connected(m, black, ...)``
+and ``connected(m, {v: -x for v, x in black.items()}, ...)`` (lazy: two
+:func:`separate_connected` calls). Fillomino's regions of unknown size would need ``size`` as a
+literal-valued choice (one :func:`exactly` per size value under an indicator); not built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from pysat.card import CardEnc, EncType
 
-from bench.grid import Cell, boundary, components, neighbours
+from bench.encodings import cells as cellsets
+from bench.encodings.cells import Cut, CutShape, Region
+from bench.grid import Cell
 from bench.models import SatModel
 
 Clause = list[int]
+Encoding = str | int | None
+
+
+def _enc(encoding: Encoding) -> int:
+    if encoding is None:
+        return int(EncType.seqcounter)
+    return int(getattr(EncType, encoding)) if isinstance(encoding, str) else encoding
 
 
 # --- cardinality --------------------------------------------------------------------------------
@@ -43,134 +61,94 @@ def at_most_one(m: SatModel, lits: Sequence[int]) -> None:
     m.extend(CardEnc.atmost(list(lits), bound=1, vpool=m.pool, encoding=EncType.seqcounter).clauses)
 
 
-def exactly(
-    m: SatModel, lits: Sequence[int], bound: int, encoding: int = EncType.seqcounter
-) -> None:
+def exactly(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = None) -> None:
     """Exactly ``bound`` of ``lits`` are true (an empty clause if impossible)."""
     if bound < 0 or bound > len(lits):
         m.add([])
-        return
-    if bound == 0:
+    elif bound == 0:
         m.extend([-x] for x in lits)
-        return
-    if bound == len(lits):
+    elif bound == len(lits):
         m.extend([x] for x in lits)
-        return
-    m.extend(CardEnc.equals(list(lits), bound=bound, vpool=m.pool, encoding=encoding).clauses)
+    else:
+        m.extend(CardEnc.equals(list(lits), bound=bound, vpool=m.pool,
+                                encoding=_enc(encoding)).clauses)
 
 
-# --- (a) lazy connectivity cuts -----------------------------------------------------------------
-
-def connectivity_cuts(
-    on: Collection[Cell],
-    lit: Mapping[Cell, int],
-    rows: int,
-    cols: int,
-    *,
-    fixed_off: Collection[Cell] = (),
-    pairs: Literal["largest", "all"] = "all",
-    anchors: Literal["one", "all"] = "one",
-    total: int | None = None,
-) -> list[Clause]:
-    """Cuts excluding a disconnected on-set; ``[]`` when ``on`` is connected (or empty).
-
-    Assumes: in every solution the on cells form one 4-connected group. ``on`` is the set of
-    on cells of the current assignment.
-
-    For two components C and D of the current on-set, every path from a cell c of C to a cell
-    d of D leaves C through its vertex boundary N(C), so the clause
-
-        not on(c)  or  not on(d)  or  OR_{b in N(C)} on(b)
-
-    holds in every solution ("if c and d are both on, something of the separator is on"), and is
-    violated now (c, d on, N(C) all off since C is a maximal component). It needs no count of
-    on cells, unlike the weaker form "(C not all on) or (some b in N(C) on)", which is only valid
-    when the on-set must reach beyond C (e.g. a known total larger than |C|) and needs all of C.
-    Cells in ``fixed_off`` or missing from ``lit`` are dropped from N(C) (always off).
-
-    ``pairs``: "all" gives a clause for every ordered pair of components (C, D); "largest" pairs
-    each component with the largest other one only. ``anchors``: "one" uses the first cell of C
-    as c, "all" gives one clause per cell c of C (d is always the first cell of D).
-
-    ``total``: when every solution has at least ``total`` on cells (Nurikabe: exactly the cells
-    minus the island sizes), the partner d is not needed: if c is on and all of N(C) is off,
-    c's component lies inside C and has fewer than ``total`` cells, so some on cell lies
-    elsewhere and the set is disconnected. Then each component C with ``|C| < total`` gets
-
-        not on(c)  or  OR_{b in N(C)} on(b)
-
-    (one per anchor c; ``pairs`` is ignored). It is the pair clause without ``not on(d)``, so it
-    dominates it, and it generalises "an on cell has an on neighbour" from single cells to
-    whole pockets. If the current assignment has ``total`` on cells (the base enforces the
-    count), every component of a disconnected set is smaller than ``total`` and gets a cut.
-    """
-    comps = components(on, rows, cols)
-    if len(comps) <= 1:
-        return []
-    never = set(fixed_off)
-    seps = [
-        [lit[b] for b in boundary(comp, rows, cols) if b in lit and b not in never]
-        for comp in comps
-    ]
-    by_size = sorted(range(len(comps)), key=lambda i: -len(comps[i]))
-    cuts: list[Clause] = []
-    if total is not None:
-        for i, comp in enumerate(comps):
-            if len(comp) < total:
-                cs = comp if anchors == "all" else comp[:1]
-                cuts += [[-lit[c], *seps[i]] for c in cs]
-        return cuts
-    for i, comp in enumerate(comps):
-        if pairs == "all":
-            others = [j for j in range(len(comps)) if j != i]
-        else:
-            others = [by_size[0] if by_size[0] != i else by_size[1]]
-        cs = comp if anchors == "all" else comp[:1]
-        for j in others:
-            d = lit[comps[j][0]]
-            for c in cs:
-                cuts.append([-lit[c], -d, *seps[i]])
-    return cuts
+def at_most(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = None) -> None:
+    """At most ``bound`` of ``lits`` are true (an empty clause if ``bound < 0``)."""
+    if bound < 0:
+        m.add([])
+    elif bound == 0:
+        m.extend([-x] for x in lits)
+    elif bound < len(lits):
+        m.extend(CardEnc.atmost(list(lits), bound=bound, vpool=m.pool,
+                                encoding=_enc(encoding)).clauses)
 
 
-def enclosure_cut(
-    component: Collection[Cell],
-    lit: Mapping[Cell, int],
-    rows: int,
-    cols: int,
-    *,
-    anchor: Cell | None = None,
-    fixed_off: Collection[Cell] = (),
-) -> Clause:
-    """"This on-region may not be closed off": ``not on(anchor) or OR_{b in N(C)} on(b)``.
+# --- local rules ---------------------------------------------------------------------------------
 
-    Assumes: in no solution is the maximal on-component containing ``anchor`` a subset of
-    ``component`` (e.g. C is an island smaller than its clue, or C holds no clue at all). If
-    all of N(C) is off, the component of ``anchor`` lies inside C, so the clause is valid; it
-    is violated now when C is a maximal on-component (its boundary is all off). With
-    ``anchor=None`` the anchor is taken to be always on (a clue cell inside C), giving the
-    unconditional "some boundary cell is on". Cells in ``fixed_off``/missing from ``lit`` are
-    dropped. An empty result means the region can never be opened: the instance is infeasible.
-    """
-    never = set(fixed_off)
-    clause = [lit[b] for b in boundary(component, rows, cols) if b in lit and b not in never]
-    if anchor is not None:
-        clause.append(-lit[anchor])
-    return clause
+def no_2x2(m: SatModel, lits: Mapping[Cell, int], rows: int, cols: int) -> None:
+    """No 2x2 block is all on (blocks with a cell missing from ``lits`` never are)."""
+    m.extend([-lits[v] for v in block] for block in cellsets.blocks_2x2(rows, cols, lits))
 
 
-def not_all_on(
-    cells: Collection[Cell], lit: Mapping[Cell, int], extra: Sequence[int] = ()
-) -> Clause:
-    """"Not all of these cells on (and not all of ``extra`` true)": ``OR not on(c) or OR not e``.
-
-    Assumes: no solution has all of ``cells`` on together with ``extra``; e.g. a connected set
-    holding two clues, or a connected set larger than the clue it contains (with ``extra`` the
-    owner literals when only the owned version is excluded)."""
-    return [-lit[c] for c in cells] + [-e for e in extra]
+def add_cuts(m: SatModel, member: Mapping[Cell, int], cuts: Sequence[Cut]) -> int:
+    """Add each cut as the clause ``[-x for neg] + [x for pos]``; return how many."""
+    m.extend([*(-member[v] for v in cut.neg), *(member[v] for v in cut.pos)] for cut in cuts)
+    return len(cuts)
 
 
-# --- (b) eager rooted-distance connectivity -----------------------------------------------------
+# --- connectivity ---------------------------------------------------------------------------------
+
+def connected(m: SatModel, member: Mapping[Cell, int], *, method: str = "distance",
+              root: Cell | str | None = None, max_size: int | None = None,
+              exact_size: bool = False, name: str = "conn") -> dict[Cell, dict[Cell, int]]:
+    """The on cells of ``member`` form one 4-connected set (or none).
+
+    ``method="distance"``: every on non-root cell picks an on neighbour as parent, with
+    order-encoded distances (at most ``max_size - 1``) strictly decreasing towards the root
+    (:func:`rooted_distance`); returns the parent literals. ``method="lazy"``: adds nothing
+    (call :func:`separate_connected`). ``root``: a cell on in every solution, ``"first"`` (the
+    first on cell in ``member``'s order: no root symmetry) or ``"free"``/None (any on cell,
+    at most one). ``max_size`` is an assumption (no solution has more on cells; default: all of
+    ``member``), not a constraint. ``exact_size`` is accepted for the common signature and not
+    needed here.
+    Other methods (``tree``, ``flow``) raise ValueError."""
+    del exact_size, name
+    if method == "lazy":
+        return {}
+    if method != "distance":
+        raise ValueError(f"sat connected: method must be 'distance' or 'lazy', not {method!r}")
+    n = len(member) if max_size is None else min(max_size, len(member))
+    if n <= 0:
+        m.extend([-x] for x in member.values())
+        return {}
+    roots: Mapping[Cell, int]
+    if root == "first":
+        roots = first_on_root(m, list(member), member)
+    elif root in (None, "free"):
+        roots = {v: m.fresh() for v in member}
+        m.extend([-r, member[v]] for v, r in roots.items())
+        at_most_one(m, list(roots.values()))
+    elif isinstance(root, tuple) and root in member:
+        roots = {root: member[root]}
+    else:
+        raise ValueError(f"root must be a member cell, 'first' or 'free', not {root!r}")
+    return rooted_distance(m, member, roots, n - 1)
+
+
+def separate_connected(m: SatModel, member: Mapping[Cell, int], is_on: Callable[[Cell], bool],
+                       *, cut: CutShape = "component", total: int | None = None,
+                       min_size: int | None = None, anchors: Literal["one", "all"] = "one",
+                       pairs: Literal["largest", "all"] = "all") -> int:
+    """Add cuts excluding the current on-set when it is disconnected; return how many (0: it
+    is connected). The cut shapes and their assumptions:
+    :func:`bench.encodings.cells.connectivity_cuts`."""
+    on = [v for v in member if is_on(v)]
+    return add_cuts(m, member, cellsets.connectivity_cuts(member, on, cut=cut, total=total,
+                                                 min_size=min_size, anchors=anchors,
+                                                 pairs=pairs))
+
 
 def first_on_root(m: SatModel, order: Sequence[Cell], lit: Mapping[Cell, int]) -> dict[Cell, int]:
     """Root literals for a connected set whose root is not given: ``root[v]`` is true exactly
@@ -181,26 +159,21 @@ def first_on_root(m: SatModel, order: Sequence[Cell], lit: Mapping[Cell, int]) -
     for v in order:
         x = lit[v]
         r = m.fresh()
-        if before is None:
-            m.extend([[-r, x], [r, -x]])
-        else:
-            m.extend([[-r, x], [-r, -before], [r, -x, before]])
-        roots[v] = r
         s = m.fresh()
         if before is None:
-            m.extend([[-s, x], [s, -x]])
+            m.extend([[-r, x], [r, -x], [-s, x], [s, -x]])
         else:
+            m.extend([[-r, x], [-r, -before], [r, -x, before]])
             m.extend([[-s, before, x], [s, -before], [s, -x]])
+        roots[v] = r
         before = s
     return roots
 
 
-def rooted_distance_connectivity(
+def rooted_distance(
     m: SatModel,
     lit: Mapping[Cell, int],
     root: Mapping[Cell, int],
-    rows: int,
-    cols: int,
     maxdist: Mapping[Cell, int] | int,
     mindist: Mapping[Cell, int] | None = None,
 ) -> dict[Cell, dict[Cell, int]]:
@@ -213,129 +186,121 @@ def rooted_distance_connectivity(
     cell with ``le(v, 0)``, which must be a root. Roots are on and have distance 0.
 
     Assumes (for exactness): in every solution the BFS distance of every on cell from the
-    nearest on root, through on cells, lies in ``[mindist[v], maxdist[v]]`` (``maxdist`` may
-    be one int for all cells; e.g. ``number of on cells - 1``). Cells missing from ``root`` are
-    never roots. Returns the parent literals ``{v: {n: p}}``. Size: about 4 x cells x maxdist
-    ternary clauses.
+    nearest on root, through on cells, lies in ``[mindist[v], maxdist[v]]``. Cells missing from
+    ``root`` are never roots. Returns the parent literals ``{v: {n: p}}``. Size: about
+    4 x cells x maxdist ternary clauses.
     """
-    cells = list(lit)
-
     def hi(v: Cell) -> int:
         return maxdist if isinstance(maxdist, int) else maxdist[v]
 
     def lo(v: Cell) -> int:
         return 0 if mindist is None else mindist.get(v, 0)
 
-    le: dict[Cell, dict[int, int]] = {}
-    for v in cells:
-        x, h, low = lit[v], hi(v), lo(v)
-        r = root.get(v)
-        if h < low or h < 0:
-            m.add([-x])
-            le[v] = {}
-            continue
-        le[v] = {i: m.fresh() for i in range(low, h)}
-        le[v][h] = x
-        for i in range(low, h):
-            m.add([-le[v][i], le[v][i + 1]])
-        if r is not None:
-            m.add([-r, x])
-            if low > 0:
-                m.add([-r])
-            else:
-                m.extend([[-r, le[v][0]], [-le[v][0], r]])
-        elif low == 0:
-            m.add([-le[v][0]])
-
-    def at_most(v: Cell, i: int) -> int | None:
-        """Literal "dist(v) <= i", or None when that is constant false."""
-        if i < lo(v) or not le[v]:
-            return None
-        return le[v][min(i, hi(v))]
-
+    le = {v: _ladder(m, lit[v], root.get(v), lo(v), hi(v)) for v in lit}
     parents: dict[Cell, dict[Cell, int]] = {}
-    for v in cells:
+    for v in lit:
         if not le[v]:
             continue
-        x, r = lit[v], root.get(v)
         ps: dict[Cell, int] = {}
-        for n in neighbours(v, rows, cols):
-            if n not in lit or not le[n]:
+        for n in cellsets.neighbours_in(v, lit):
+            if not le[n]:
                 continue
-            p = m.fresh()
-            ps[n] = p
+            p = ps[n] = m.fresh()
             m.add([-p, lit[n]])
             for i in range(lo(v), hi(v) + 1):
                 if i - 1 >= hi(n):
                     break  # le(n, i-1) is on(n), implied by p -> on(n)
-                here = le[v][i]
-                there = at_most(n, i - 1)
-                m.add([-p, -here] if there is None else [-p, -here, there])
+                there = None if i - 1 < lo(n) else le[n][min(i - 1, hi(n))]
+                m.add([-p, -le[v][i]] if there is None else [-p, -le[v][i], there])
         parents[v] = ps
-        head = [-x, *ps.values()]
-        if r is not None:
-            head.append(r)
-        m.add(head)
+        r = root.get(v)
+        m.add([-lit[v], *ps.values(), *([] if r is None else [r])])
     return parents
 
 
-# --- (c) region ownership -----------------------------------------------------------------------
+def _ladder(m: SatModel, x: int, r: int | None, low: int, h: int) -> dict[int, int]:
+    """Order-encoded distance of one cell: ``le[i]`` for ``low <= i <= h`` with ``le[h] = x``
+    (on); a root ``r`` has distance 0. Empty (and the cell off) when no distance fits."""
+    if h < low or h < 0:
+        m.add([-x])
+        return {}
+    le = {i: m.fresh() for i in range(low, h)}
+    le[h] = x
+    m.extend([-le[i], le[i + 1]] for i in range(low, h))
+    if r is not None:
+        m.add([-r, x])
+        if low > 0:
+            m.add([-r])
+        else:
+            m.extend([[-r, le[0]], [-le[0], r]])
+    elif low == 0:
+        m.add([-le[0]])
+    return le
 
-def region_ownership(
-    m: SatModel,
-    lit: Mapping[Cell, int],
-    seeds: Sequence[Cell],
-    reach: Sequence[Mapping[Cell, int]],
-    rows: int,
-    cols: int,
-    sizes: Sequence[int] | None = None,
-    encoding: int = EncType.seqcounter,
-) -> dict[tuple[int, Cell], int]:
-    """Ownership literals ``own[(k, v)]`` = "on cell v belongs to seed k's region".
 
-    Clauses: the seed cell of k is owned by k; ``own -> on``; every on cell is owned by exactly
-    one seed whose reach holds it (an on cell in no reach is impossible: it is forced off); two
-    adjacent on cells share their owner (so a maximal on-component has one owner, and components
-    of two seeds can never merge); an owned non-seed cell has an owned neighbour (a region with
-    more than one cell is connected, so every member has a member neighbour). With ``sizes``,
-    exactly ``sizes[k]`` cells are owned by k.
+# --- regions rooted at clues ----------------------------------------------------------------------
 
-    Assumes: ``reach[k]`` contains every cell seed k's region can hold in any solution (e.g.
-    :func:`bench.grid.clue_reach`), the seed cells are on, and each maximal
-    on-component is exactly one seed's region. It does *not* make a region connected: a piece
-    owned by k may be cut off from k's seed; close that with :func:`enclosure_cut` lazily or
-    :func:`rooted_distance_connectivity` eagerly.
-    """
-    own: dict[tuple[int, Cell], int] = {}
+def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *,
+           method: str = "lazy", encoding: Encoding = None, name: str = "reg") -> Region:
+    """One region of ``size`` cells holding ``root``, over ``candidates`` (cell -> lower bound
+    on its distance from the root inside the region, e.g. :func:`bench.grid.clue_reach`):
+    ownership literals, the root owned, exactly ``size`` owned (``encoding``), and an owned
+    non-root cell has an owned neighbour (a region of several cells has no isolated cell).
+
+    Connectivity of a region is not per region in SAT (``method="lazy"``, the only one): join
+    the regions after :func:`assign` eagerly with :func:`connect_regions` (one distance ladder
+    per cell for all regions, far smaller than one per region) or lazily with
+    :func:`separate_regions`."""
+    if method != "lazy":
+        raise ValueError(f"sat region: method must be 'lazy', not {method!r} "
+                         "(eager: connect_regions)")
+    if root not in candidates:
+        raise ValueError(f"{name}: root {root} is not a candidate")
+    own = {v: m.var((name, v)) for v in candidates}
+    m.add([own[root]])
+    if size > 1:
+        m.extend([-own[v], *(own[n] for n in cellsets.neighbours_in(v, own))]
+                 for v in candidates if v != root)
+    exactly(m, list(own.values()), size, encoding)
+    return Region(root, size, own, candidates)
+
+
+def assign(m: SatModel, member: Mapping[Cell, int], regions: Sequence[Region]) -> None:
+    """The on cells are exactly the owned ones, each owned by one region, and two adjacent on
+    cells share their region: each maximal on-component lies in one region (a cell no region
+    can hold is off)."""
     owners: dict[Cell, list[int]] = {}
-    for k, cells in enumerate(reach):
-        for v in cells:
-            own[(k, v)] = m.fresh()
-            owners.setdefault(v, []).append(k)
-    for k, seed in enumerate(seeds):
-        m.add([own[(k, seed)]])
-    for v, x in lit.items():
-        ks = owners.get(v, [])
-        if not ks:
-            m.add([-x])
-            continue
-        m.add([-x, *(own[(k, v)] for k in ks)])
-        for k in ks:
-            m.add([-own[(k, v)], x])
-        at_most_one(m, [own[(k, v)] for k in ks])
-    for (k, v), o in own.items():
-        near = []
-        for n in neighbours(v, rows, cols):
-            if n not in lit:
-                continue
-            if (k, n) in own:
-                m.add([-o, -lit[n], own[(k, n)]])
-                near.append(own[(k, n)])
-            else:
-                m.add([-o, -lit[n]])
-        if v != seeds[k] and (sizes is None or sizes[k] > 1):
-            m.add([-o, *near])
-    if sizes is not None:
-        for k, size in enumerate(sizes):
-            exactly(m, [own[(k, v)] for v in reach[k]], size, encoding)
-    return own
+    for reg in regions:
+        for v, o in reg.own.items():
+            owners.setdefault(v, []).append(o)
+    for v, x in member.items():
+        os = owners.get(v, [])
+        m.add([-x, *os])
+        m.extend([-o, x] for o in os)
+        at_most_one(m, os)
+    for reg in regions:
+        for v, o in reg.own.items():
+            m.extend([-o, -member[n], reg.own[n]] if n in reg.own else [-o, -member[n]]
+                     for n in cellsets.neighbours_in(v, member))
+
+
+def connect_regions(m: SatModel, member: Mapping[Cell, int], regions: Sequence[Region]) -> None:
+    """Eager region connectivity: every on cell is joined to an owned root through on cells
+    (:func:`rooted_distance`), with distance bounds from the candidates: at least the smallest
+    candidate distance, at most the largest reaching region's size minus one."""
+    hi: dict[Cell, int] = dict.fromkeys(member, -1)
+    lo: dict[Cell, int] = {}
+    for reg in regions:
+        for v, d in reg.candidates.items():
+            hi[v] = max(hi.get(v, -1), reg.size - 1)
+            lo[v] = min(lo.get(v, d), d)
+    roots = {reg.root: reg.own[reg.root] for reg in regions}
+    rooted_distance(m, member, roots, maxdist=hi, mindist=lo)
+
+
+def separate_regions(m: SatModel, member: Mapping[Cell, int], is_on: Callable[[Cell], bool],
+                     regions: Sequence[Region]) -> int:
+    """Lazy region connectivity: add :func:`bench.encodings.cells.region_cuts` for the current
+    on cells; return how many."""
+    on = [v for v in member if is_on(v)]
+    return add_cuts(m, member, cellsets.region_cuts(member, on, {r.root: r.size for r in regions}))

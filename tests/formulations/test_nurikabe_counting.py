@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from bench.records import Task
-from bench.registry import formulations
+from bench.registry import formulations, get_formulation
 from bench.runner import Plan, run_plan
 from bench.storage import Journal
 from tests.conftest import INSTANCES
 
 SEEDS = sorted((INSTANCES / "nurikabe").glob("seed-*.txt"))
 SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "highs"}
+#: each class's default variant and its aliases (sat-tree, cpsat-lazy), by result label
+LABELS = {get_formulation("nurikabe", n).label: cls.kind for cls in formulations("nurikabe")
+          for n in (cls.name, *cls.aliases)}
 
 
 def test_each_seed_has_exactly_one_solution(tmp_path):
-    tasks = [Task(str(p), cls.name, SOLVER[cls.kind], time_limit=60, count=2)
-             for p in SEEDS for cls in formulations("nurikabe")]
+    tasks = [Task(str(p), label, SOLVER[kind], time_limit=60, count=2)
+             for p in SEEDS for label, kind in LABELS.items()]
     results = run_plan(Plan(tasks), Journal(tmp_path / "run"), jobs=2)
     assert len(results) == len(tasks) >= 5 * 6
     for r in results:
@@ -28,8 +31,8 @@ def test_a_puzzle_with_four_solutions_counts_four(tmp_path):
     # . . .    the centre)
     p = tmp_path / "two.txt"
     p.write_text("puzzle: nurikabe\n\n. . .\n. 2 .\n. . .\n")
-    tasks = [Task(str(p), cls.name, SOLVER[cls.kind], time_limit=60, count=10)
-             for cls in formulations("nurikabe")]
+    tasks = [Task(str(p), label, SOLVER[kind], time_limit=60, count=10)
+             for label, kind in LABELS.items()]
     results = run_plan(Plan(tasks), Journal(tmp_path / "run"), jobs=2)
-    assert {r.formulation.split("[")[0]: (r.status, r.count) for r in results} == {
-        cls.name: ("solved", 4) for cls in formulations("nurikabe")}
+    assert {r.formulation: (r.status, r.count) for r in results} == dict.fromkeys(
+        LABELS, ("solved", 4))

@@ -19,7 +19,9 @@ from bench.runner import run_task
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "instances" / "nurikabe").glob("seed-p0*.txt"))
-NAMES = [cls.name for cls in formulations("nurikabe") if cls.kind == "sat"]
+#: every class name and old name kept as an alias (sat-tree: sat-lazy[islands=eager,wall=tree])
+NAMES = [n for cls in formulations("nurikabe") if cls.kind == "sat"
+         for n in (cls.name, *cls.aliases)]
 
 #: the two 1-islands leave two diagonal black cells, which can never be connected
 UNSOLVABLE = "puzzle: nurikabe\nsource: test\n\n1 .\n. 1\n"

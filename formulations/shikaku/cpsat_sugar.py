@@ -1,18 +1,17 @@
-"""Shikaku in CP-SAT: the seed's Sugar model natively, and the rectangle cover."""
+"""Shikaku in CP-SAT: the seed's Sugar model natively (per-clue x/y/w/h, ``w * h = clue``,
+``no_overlap_2d`` of intervals)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bench.encodings.cpsat import new
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value, new_model
+from bench.models import CpsatModel, Model, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import (
     Rect,
     boxes,
-    candidate_rectangles,
-    cells_to_rects,
-    chosen,
     grid_from_rects,
     shapes,
 )
@@ -27,8 +26,7 @@ class CpsatSugar(Formulation):
     description = "seed Sugar model: per-clue x/y/w/h, w*h = clue, no_overlap_2d of intervals"
 
     def build(self, inst: Instance) -> Model:
-        m = new_model("cpsat")
-        assert isinstance(m, CpsatModel)
+        m = new()
         cp = m.model
         rows, cols = inst.rows, inst.cols
         xs, ys, ws, hs, xiv, yiv = [], [], [], [], [], []
@@ -94,31 +92,3 @@ def _domain(values: list[int]) -> Any:
     from ortools.sat.python import cp_model
 
     return cp_model.Domain.from_values(values)
-
-
-@formulation
-class CpsatCover(Formulation):
-    puzzle = "shikaku"
-    name = "cpsat-cover"
-    kind = "cpsat"
-    description = "exact cover by candidate rectangles: one Boolean each, exactly-one per cell"
-
-    def build(self, inst: Instance) -> Model:
-        m = new_model("cpsat")
-        assert isinstance(m, CpsatModel)
-        rects = candidate_rectangles(inst)
-        x = [m.model.new_bool_var(f"r{i}") for i in range(len(rects))]
-        for lits in cells_to_rects(inst, rects).values():
-            m.model.add_exactly_one(x[i] for i in lits)
-        m.handles.update(rects=rects, x=x)
-        return m
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, CpsatModel)
-        x = model.handles["x"]
-        model.model.add_bool_or([x[i].Not() for i in chosen(model.handles["rects"], grid)])
-        return True
-
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        rects, x = model.handles["rects"], model.handles["x"]
-        return grid_from_rects(inst, (r for r, v in zip(rects, x, strict=True) if value(v) > 0.5))

@@ -1,0 +1,114 @@
+"""The SAT encodings on tiny grids: solutions counted by enumeration (projected onto the cell
+literals) equal the brute-force counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pysat.solvers import Solver
+
+from bench.encodings import sat
+from bench.grid import Cell, all_cells, bfs_distances
+from bench.models import SatModel
+from tests.encodings.brute import connected_subsets, no_pool_subsets
+
+Separate = Callable[[SatModel, dict[Cell, int], Callable[[Cell], bool]], int]
+
+
+def solutions(rows: int, cols: int, post: Callable[[SatModel, dict[Cell, int]], Any],
+              separate: Separate | None = None) -> set[frozenset[Cell]]:
+    """Every on-set of the model ``post`` builds over one literal per cell (lazy: cut until
+    ``separate`` adds nothing, then record and block)."""
+    m = SatModel()
+    member = {v: m.var(v) for v in all_cells(rows, cols)}
+    post(m, member)
+    found: set[frozenset[Cell]] = set()
+    with Solver(name="cadical195") as s:
+        fed = 0
+        while True:
+            s.append_formula(m.clauses[fed:])
+            fed = len(m.clauses)
+            if not s.solve():
+                return found
+            model = set(s.get_model())
+            on = frozenset(v for v, x in member.items() if x in model)
+            if separate is not None and separate(m, member, lambda v, on=on: v in on):
+                continue
+            assert on not in found
+            found.add(on)
+            m.add([-x if v in on else x for v, x in member.items()])
+
+
+@pytest.mark.parametrize("root", ["first", "free", None])
+def test_connected_distance_counts_connected_sets(root) -> None:
+    got = solutions(3, 3, lambda m, x: sat.connected(m, x, method="distance", root=root))
+    assert got == connected_subsets(3, 3)
+
+
+def test_connected_at_a_root_cell_and_bounded_size() -> None:
+    def post(m: SatModel, x: dict[Cell, int]) -> None:
+        m.add([x[1, 1]])
+        sat.at_most(m, list(x.values()), 4)  # max_size is an assumption, not a constraint
+        sat.connected(m, x, method="distance", root=(1, 1), max_size=4)
+
+    assert solutions(3, 3, post) == connected_subsets(3, 3, containing=(1, 1), max_size=4)
+
+
+@pytest.mark.parametrize(("cut", "kw"), [("component", {}), ("pair", {}),
+                                         ("pair", {"pairs": "largest", "anchors": "all"})])
+def test_lazy_connected_counts_connected_sets(cut, kw) -> None:
+    got = solutions(3, 3, lambda m, x: sat.connected(m, x, method="lazy"),
+                    lambda m, x, on: sat.separate_connected(m, x, on, cut=cut, **kw))
+    assert got == connected_subsets(3, 3)
+
+
+def test_lazy_anchor_cuts_with_a_known_total() -> None:
+    got = solutions(3, 3, lambda m, x: sat.exactly(m, list(x.values()), 4),
+                    lambda m, x, on: sat.separate_connected(m, x, on, cut="anchor", total=4))
+    assert got == {s for s in connected_subsets(3, 3) if len(s) == 4}
+
+
+def test_no_2x2() -> None:
+    assert solutions(2, 3, lambda m, x: sat.no_2x2(m, x, 2, 3)) == no_pool_subsets(2, 3)
+
+
+@pytest.mark.parametrize("encoding", [None, "seqcounter", "totalizer", "cardnetwrk"])
+def test_cardinality(encoding) -> None:
+    exact = solutions(1, 5, lambda m, x: sat.exactly(m, list(x.values()), 2, encoding))
+    most = solutions(1, 5, lambda m, x: sat.at_most(m, list(x.values()), 2, encoding))
+    assert (len(exact), len(most)) == (10, 16)
+    assert all(len(s) == 2 for s in exact)
+
+
+def region_post(eager: bool) -> Callable[[SatModel, dict[Cell, int]], Any]:
+    def post(m: SatModel, x: dict[Cell, int]) -> None:
+        reach = bfs_distances([(1, 1)], 3, 3, limit=2)
+        reg = sat.region(m, (1, 1), 3, reach)
+        sat.assign(m, x, [reg])
+        if eager:
+            sat.connect_regions(m, x, [reg])
+        m.handles["regions"] = [reg]
+    return post
+
+
+@pytest.mark.parametrize("eager", [True, False])
+def test_region_of_size_three_at_the_centre(eager) -> None:
+    def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
+        return sat.separate_regions(m, x, on, m.handles["regions"])
+
+    got = solutions(3, 3, region_post(eager), None if eager else separate)
+    want = {s for s in connected_subsets(3, 3, containing=(1, 1)) if len(s) == 3}
+    assert got == want and len(want) == 14
+
+
+def test_unsupported_methods_say_so() -> None:
+    m = SatModel()
+    x = {v: m.var(v) for v in all_cells(2, 2)}
+    with pytest.raises(ValueError, match="method"):
+        sat.connected(m, x, method="flow")
+    with pytest.raises(ValueError, match="root"):
+        sat.connected(m, x, root=(5, 5))
+    with pytest.raises(ValueError, match="method"):
+        sat.region(m, (0, 0), 2, {(0, 0): 0}, method="tree")
