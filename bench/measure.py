@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -43,31 +44,72 @@ class Measured:
     peak_tree_rss_mb: float  # sampled sum over the tree
     hwm_mb: float  # largest kernel high-water mark (VmHWM) of a single process in the tree
     killed: Literal["timeout", "memout"] | None
+    #: a forked task: the template's RSS when it forked (pages the task shares, not its own)
+    base_rss_mb: float | None = None
 
 
-def vm_hwm_bytes(pid: int) -> int:
-    """A process's RSS high-water mark since its exec (Linux /proc; 0 where unavailable)."""
+def _status_kb(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of one process in bytes from /proc/PID/status; (0, 0) if it is gone."""
+    rss = hwm = 0
     try:
         with open(f"/proc/{pid}/status", "rb") as f:
             for line in f:
                 if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) * 1024
+                    hwm = int(line.split()[1]) * 1024
+                elif line.startswith(b"VmRSS:"):
+                    rss = int(line.split()[1]) * 1024
+                    break  # VmRSS follows VmHWM
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return rss, hwm
+
+
+def vm_hwm_bytes(pid: int) -> int:
+    """A process's RSS high-water mark since its exec (Linux /proc; 0 where unavailable)."""
+    return _status_kb(pid)[1]
+
+
+def _descendants(pid: int) -> list[int] | None:
+    """``pid`` and its descendants from /proc/PID/task/TID/children (cheap: no scan of every
+    process); None where the kernel does not offer that file."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children", "rb") as f:
+                    todo += [int(c) for c in f.read().split()]
+            except FileNotFoundError:
+                if p == pid and tid == str(pid) and os.path.exists(f"/proc/{p}"):
+                    return None
+            except OSError:
+                pass
+    return out
 
 
 def tree_memory(proc: psutil.Process) -> tuple[int, int]:
     """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes."""
+    pids = _descendants(proc.pid) if os.path.exists("/proc/self/status") else None
+    if pids is not None:
+        total = hwm = 0
+        for p in pids:
+            rss, top = _status_kb(p)
+            total, hwm = total + rss, max(hwm, top)
+        return total, hwm
     total = hwm = 0
     try:
         procs = [proc, *proc.children(recursive=True)]
     except psutil.Error:
         return 0, 0
-    for p in procs:
+    for q in procs:
         with contextlib.suppress(psutil.Error):  # a process may end while we sum
-            total += p.memory_info().rss
-            hwm = max(hwm, vm_hwm_bytes(p.pid))
+            total += q.memory_info().rss
+            hwm = max(hwm, vm_hwm_bytes(q.pid))
     return total, hwm
 
 
@@ -80,7 +122,8 @@ def run_measured(
     env: dict[str, str] | None = None,
     stderr_path: Path | None = None,
 ) -> Measured:
-    """Run ``cmd``; kill its whole process group past the time or memory limit."""
+    """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
+    limit."""
     err = open(stderr_path, "wb") if stderr_path else subprocess.DEVNULL  # noqa: SIM115
     try:
         t0 = time.perf_counter()
@@ -91,14 +134,58 @@ def run_measured(
     finally:
         if stderr_path:
             err.close()  # type: ignore[union-attr]
-    proc = psutil.Process(popen.pid)
+    waiter = ChildWaiter(popen.pid)
+    try:
+        m = watch(popen.pid, waiter.wait, t0, time_limit_s=time_limit_s,
+                  memory_limit_mb=memory_limit_mb, poll_s=poll_s)
+    finally:
+        waiter.close()
+    popen.returncode = m.returncode  # reaped here: keep Popen quiet
+    return m
+
+
+class ChildWaiter:
+    """Waits for our own child: a pidfd where the kernel has one (wakes at the exit, so the
+    wall time is not rounded up to the poll interval), else polling ``waitpid``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.fd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self.fd = os.pidfd_open(pid)
+
+    def wait(self, timeout: float) -> int | None:
+        if self.fd is not None:
+            select.select([self.fd], [], [], timeout)
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid:
+            return os.waitstatus_to_exitcode(status)
+        if self.fd is None:
+            time.sleep(timeout)
+        return None
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def watch(
+    pid: int,
+    wait: Callable[[float], int | None],
+    t0: float,
+    *,
+    time_limit_s: float,
+    memory_limit_mb: float,
+    poll_s: float = 0.01,
+    base_rss_mb: float | None = None,
+) -> Measured:
+    """Poll the memory of the process group led by ``pid`` until ``wait(timeout)`` returns its
+    exit code; kill the group past a limit. Used for spawned and forked task processes alike."""
+    proc = psutil.Process(pid)
     peak = hwm = 0
     killed: Literal["timeout", "memout"] | None = None
-    status = None
-    while True:
-        pid, status = os.waitpid(popen.pid, os.WNOHANG)
-        if pid:
-            break
+    code = wait(0)
+    while code is None:
         rss, top = tree_memory(proc)
         peak, hwm = max(peak, rss), max(hwm, top)
         if max(peak, hwm) > memory_limit_mb * 2**20:
@@ -107,19 +194,20 @@ def run_measured(
             killed = "timeout"
         if killed:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(popen.pid, signal.SIGKILL)
-            _, status = os.waitpid(popen.pid, 0)
+                os.killpg(pid, signal.SIGKILL)
+            while code is None:
+                code = wait(1.0)
             break
-        time.sleep(poll_s)
+        code = wait(poll_s)
     wall = time.perf_counter() - t0
-    popen.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen quiet
     # a group member that outlived the worker (an orphaned solver child) is stopped too
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(popen.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     return Measured(
-        returncode=popen.returncode,
+        returncode=code,
         wall_s=wall,
         peak_tree_rss_mb=peak / 2**20,
         hwm_mb=hwm / 2**20,
         killed=killed,
+        base_rss_mb=base_rss_mb,
     )

@@ -12,11 +12,12 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bench.records import Result
+
+if TYPE_CHECKING:  # pandas costs ~0.3 s to import: only `run` and `report` need it
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,8 @@ class Journal:
 
 
 def results_frame(results: list[Result]) -> pd.DataFrame:
+    import pandas as pd
+
     rows = []
     for r in results:
         d = r.to_dict()
@@ -85,6 +88,8 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     if table.exists() and (
         not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime
     ):
+        import pandas as pd
+
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
@@ -100,6 +105,14 @@ def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
     path = folder / ENVIRONMENT
     records = json.loads(path.read_text()) if path.exists() else []
     records.append(env)
+    path.write_text(json.dumps(records, indent=2) + "\n")
+
+
+def update_environment(folder: str | Path, **fields: Any) -> None:
+    """Add fields to the latest environment record (e.g. the end-of-run calibration)."""
+    path = Path(folder) / ENVIRONMENT
+    records = json.loads(path.read_text()) if path.exists() else [{}]
+    records[-1].update(fields)
     path.write_text(json.dumps(records, indent=2) + "\n")
 
 
