@@ -40,6 +40,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
+#: how a forked child ended: exit code (negative: killed by that signal), CPU seconds
+Exit = tuple[int, float | None]
 
 
 def die_with_parent(parent: int) -> None:
@@ -147,12 +149,13 @@ def serve(parent: int, modules: Sequence[str]) -> None:
 def _reap(out: Any) -> None:
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if not pid:
             return
-        out.write(json.dumps({"pid": pid, "code": os.waitstatus_to_exitcode(status)}) + "\n")
+        out.write(json.dumps({"pid": pid, "code": os.waitstatus_to_exitcode(status),
+                              "cpu": usage.ru_utime + usage.ru_stime}) + "\n")
         out.flush()
 
 
@@ -190,15 +193,16 @@ class TemplateError(RuntimeError):
 class Forked:
     """A task child of a template: its pid, the template's RSS when it forked, its exit."""
 
-    def __init__(self, pid: int, base_rss: int, exits: Queue[int]) -> None:
+    def __init__(self, pid: int, base_rss: int, exits: Queue[Exit]) -> None:
         self.pid, self.base_rss, self._exits = pid, base_rss, exits
         self.returncode: int | None = None
+        self.cpu_s: float | None = None
 
     def wait(self, timeout: float) -> int | None:
         """The exit code once the template reaped the child, else None after ``timeout``."""
         if self.returncode is None:
             with contextlib.suppress(Empty):
-                self.returncode = self._exits.get(timeout=timeout)
+                self.returncode, self.cpu_s = self._exits.get(timeout=timeout)
         return self.returncode
 
 
@@ -220,8 +224,8 @@ class Template:
         self.startup_s = time.perf_counter() - t0
         self._lock = threading.Lock()
         self._next = 0
-        self._forks: dict[int, Queue[tuple[int, int, Queue[int]]]] = {}
-        self._exits: dict[int, Queue[int]] = {}
+        self._forks: dict[int, Queue[tuple[int, int, Queue[Exit]]]] = {}
+        self._exits: dict[int, Queue[Exit]] = {}
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -231,22 +235,22 @@ class Template:
             msg = json.loads(line)
             with self._lock:
                 if "id" in msg:
-                    exits: Queue[int] = Queue()
+                    exits: Queue[Exit] = Queue()
                     self._exits[msg["pid"]] = exits
                     self._forks.pop(msg["id"]).put((msg["pid"], msg["rss"], exits))
                 elif "pid" in msg and msg["pid"] in self._exits:
-                    self._exits.pop(msg["pid"]).put(msg["code"])
+                    self._exits.pop(msg["pid"]).put((msg["code"], msg.get("cpu")))
         with self._lock:  # the template died: nothing more will come
             for q in self._forks.values():
                 q.put((0, 0, Queue()))
             for e in self._exits.values():
-                e.put(-signal.SIGKILL)
+                e.put((-signal.SIGKILL, None))
 
     def alive(self) -> bool:
         return self.proc.poll() is None
 
     def fork(self, target: str, args: Sequence[Any], stderr: Path | None = None) -> Forked:
-        answer: Queue[tuple[int, int, Queue[int]]] = Queue()
+        answer: Queue[tuple[int, int, Queue[Exit]]] = Queue()
         with self._lock:
             if not self.alive():
                 raise TemplateError("template process is gone")

@@ -26,10 +26,10 @@ import select
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import psutil
 
@@ -46,6 +46,9 @@ class Measured:
     killed: Literal["timeout", "memout"] | None
     #: a forked task: the template's RSS when it forked (pages the task shares, not its own)
     base_rss_mb: float | None = None
+    #: user + system CPU seconds of the task process and every descendant it waited for
+    #: (kernel accounting via wait4: exact); None if it could not be read
+    cpu_s: float | None = None
 
 
 def _status_kb(pid: int) -> tuple[int, int]:
@@ -136,12 +139,22 @@ def run_measured(
             err.close()  # type: ignore[union-attr]
     waiter = ChildWaiter(popen.pid)
     try:
-        m = watch(popen.pid, waiter.wait, t0, time_limit_s=time_limit_s,
+        m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
                   memory_limit_mb=memory_limit_mb, poll_s=poll_s)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
     return m
+
+
+class Waiter(Protocol):
+    """How ``watch`` learns that the task process ended, and its CPU time."""
+
+    cpu_s: float | None  # user + system CPU of the process and the children it waited for
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit code once the process ended, else None after at most ``timeout``."""
+        ...
 
 
 class ChildWaiter:
@@ -150,6 +163,7 @@ class ChildWaiter:
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self.cpu_s: float | None = None
         self.fd: int | None = None
         with contextlib.suppress(AttributeError, OSError):
             self.fd = os.pidfd_open(pid)
@@ -157,8 +171,9 @@ class ChildWaiter:
     def wait(self, timeout: float) -> int | None:
         if self.fd is not None:
             select.select([self.fd], [], [], timeout)
-        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
         if pid:
+            self.cpu_s = usage.ru_utime + usage.ru_stime
             return os.waitstatus_to_exitcode(status)
         if self.fd is None:
             time.sleep(timeout)
@@ -171,7 +186,7 @@ class ChildWaiter:
 
 def watch(
     pid: int,
-    wait: Callable[[float], int | None],
+    waiter: Waiter,
     t0: float,
     *,
     time_limit_s: float,
@@ -179,8 +194,10 @@ def watch(
     poll_s: float = 0.01,
     base_rss_mb: float | None = None,
 ) -> Measured:
-    """Poll the memory of the process group led by ``pid`` until ``wait(timeout)`` returns its
-    exit code; kill the group past a limit. Used for spawned and forked task processes alike."""
+    """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
+    returns its exit code; kill the group past a limit. Used for spawned and forked task
+    processes alike."""
+    wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0
     killed: Literal["timeout", "memout"] | None = None
@@ -210,4 +227,5 @@ def watch(
         hwm_mb=hwm / 2**20,
         killed=killed,
         base_rss_mb=base_rss_mb,
+        cpu_s=waiter.cpu_s,
     )

@@ -58,6 +58,8 @@ class Result:
     solve_s: float | None = None  # backend calls (incl. translation, child processes) + separation
     solver_s: float | None = None  # the solver's own reported time, summed over iterations
     wall_s: float | None = None  # whole task process, measured from outside
+    #: user + system CPU of the task process and the children it waited for (wait4: exact)
+    cpu_s: float | None = None
     #: wall_s - build_s - solve_s: process start (fork or spawn + imports), reading, checking
     overhead_s: float | None = None
     #: peak of the whole process tree (worker + solver children); for a forked task this

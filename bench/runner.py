@@ -188,7 +188,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 tpl = templates.get(task)
                 t0 = time.perf_counter()
                 child = tpl.fork("bench.worker:main", args, stderr=errlog)
-                m = watch(child.pid, child.wait, t0, base_rss_mb=child.base_rss / 2**20,
+                m = watch(child.pid, child, t0, base_rss_mb=child.base_rss / 2**20,
                           **limits)
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits)
@@ -212,7 +212,7 @@ def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any]
     pid = fork_here("bench.worker:main", args, stderr=errlog)
     waiter = ChildWaiter(pid)
     try:
-        return watch(pid, waiter.wait, t0, base_rss_mb=base, **limits)
+        return watch(pid, waiter, t0, base_rss_mb=base, **limits)
     finally:
         waiter.close()
 
@@ -248,6 +248,7 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
     res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
     res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
     res.base_rss_mb = m.base_rss_mb
+    res.cpu_s = m.cpu_s
     res.start = "spawn" if m.base_rss_mb is None else "fork"
     res.rss_method = RSS_METHOD
     return res
