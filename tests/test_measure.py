@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import textwrap
 import time
 
-from bench.measure import run_measured
+import pytest
+
+from bench.forkserver import Template
+from bench.measure import run_measured, vm_hwm_bytes, watch
 
 # allocates and touches MB megabytes, then (optionally) starts a child that does the same
 WORKLOAD = textwrap.dedent("""
@@ -84,13 +89,7 @@ def test_memory_limit_kills():
 # system-wide monotonic clock, os.times() CPU including waited-for children, VmRSS before it
 # allocates); the harness's figures, measured from outside, must agree within the tolerances.
 
-import json  # noqa: E402
-import os  # noqa: E402
 
-import pytest  # noqa: E402
-
-from bench.forkserver import Template  # noqa: E402
-from bench.measure import watch  # noqa: E402
 
 SELF = textwrap.dedent("""
     import json, os, resource, subprocess, sys, time
@@ -215,15 +214,49 @@ def test_peak_memory_of_forked_tasks(tmp_path, template, name, body):
     assert close(peak - m.base_rss_mb, me["want"] - me["own"], 0.03, 3), (name, m, me)
 
 
-def test_a_forked_child_does_not_inherit_the_template_high_water_mark(template):
+def test_a_forked_child_does_not_inherit_the_template_high_water_mark():
     """The template's own past peak (here: 300 MB allocated and freed before forking) must
     not show in its children: each child resets its VmHWM (clear_refs) after the fork."""
-    tpl = Template(["bench.worker"])
+    spike = "b = bytearray(300 * 2**20)\nfor i in range(0, len(b), 4096): b[i] = 1\ndel b"
+    tpl = Template(["bench.worker", f"builtins:exec:{spike}"])
     try:
         t0 = time.perf_counter()
-        child = tpl.fork("builtins:exec", ["import time; time.sleep(0.2)"])
+        child = tpl.fork("time:sleep", [0.2])
         m = watch(child.pid, child, t0, time_limit_s=30, memory_limit_mb=8192)
-        assert m.hwm_mb < 100, m
+        assert vm_hwm_bytes(tpl.proc.pid) > 300 * 2**20  # the template did peak
+        assert m.returncode == 0 and m.hwm_mb < 100, m
     finally:
         tpl.close()
-    assert os.path.exists("/proc/self/clear_refs")
+
+
+def test_template_and_its_children_die_with_the_harness(tmp_path):
+    """kill -9 of the harness: the template (PR_SET_PDEATHSIG) and, through it, a running
+    task child are killed by the kernel; nothing is left running."""
+    pids = tmp_path / "pids"
+    harness = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import time
+        from bench.forkserver import Template
+        tpl = Template(["bench.worker"])
+        child = tpl.fork("time:sleep", [60])
+        open({str(pids)!r}, "w").write(f"{{tpl.proc.pid}} {{child.pid}}")
+        time.sleep(60)
+    """)])
+    deadline = time.time() + 20
+    while not (pids.exists() and pids.read_text()) and time.time() < deadline:
+        time.sleep(0.05)
+    template_pid, child_pid = map(int, pids.read_text().split())
+    harness.kill()
+    harness.wait()
+    deadline = time.time() + 5
+    while time.time() < deadline and any(alive(p) for p in (template_pid, child_pid)):
+        time.sleep(0.05)
+    assert not alive(template_pid) and not alive(child_pid)
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for its parent to reap it is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
