@@ -1,21 +1,32 @@
-"""Run a command as its own process group under outside limits, measuring the whole tree.
+"""Run a task process as its own process group under outside limits, measuring the tree.
 
-Wall time and the hard time limit are enforced by this (parent) process, so solvers that
-cannot be interrupted are still stopped. Peak memory is the larger of two lower bounds on the
-tree's true peak, both polled every ``poll_s``:
+The task process is either spawned here (``run_measured``) or forked by a template
+(bench.forkserver) or by this process; ``watch`` measures both the same way.
+
+Wall time (``perf_counter`` from just before the start to the exit, seen through a pidfd or
+the template's exit notice) and the hard time limit are enforced by this (parent) process,
+so solvers that cannot be interrupted are still stopped. CPU time is the kernel's
+``wait4`` figure for the task process and every child it waited for (exact). Peak memory is
+the larger of two lower bounds on the tree's true peak, both polled every ``poll_s``:
 
 * the sum of RSS over the process tree (the worker and every descendant, such as glpsol or
-  cbc): catches parent and child being large at the same time, but misses a spike shorter
-  than the poll interval;
-* the largest ``VmHWM`` (the kernel's exact high-water mark of one process's RSS since its
-  exec) over the tree's processes: catches every spike of a process alive at a poll.
+  cbc, found through /proc/PID/task/TID/children): catches parent and child being large at
+  the same time, but misses a spike shorter than the poll interval;
+* the largest ``VmHWM`` (the kernel's exact high-water mark of one process's RSS) over the
+  tree's processes: catches every spike of a process alive at a poll. A forked task resets
+  its own (``/proc/self/clear_refs``) right after the fork, so it starts from the task's RSS,
+  not the template's past peak.
 
 The runner adds a third bound the worker reports itself: the ``ru_maxrss`` of its finished
 children, for a solver process that lived between two polls.
 
+A forked task's RSS includes the pages it shares with its template (the interpreter and the
+solver's libraries): ``base_rss_mb`` records the template's RSS at the fork, and the task's own
+increase is ``peak - base`` (within a few MB: a child maps some library pages in again).
+
 The worker's own ``ru_maxrss`` (from ``wait4``) is not used: on Linux it includes the
-high-water mark of the process it was forked from, the harness, so it would report the
-harness's own size (tests/test_measure.py checks this on known workloads).
+high-water mark of the process it was forked from, so it would report the harness's or the
+template's size (tests/test_measure.py checks this on known workloads).
 """
 
 from __future__ import annotations
@@ -34,7 +45,8 @@ from typing import Literal, Protocol
 import psutil
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
-              "children ru_maxrss")
+              "children ru_maxrss; forked tasks include the template's shared pages "
+              "(base_rss_mb)")
 
 
 @dataclass(frozen=True)
