@@ -163,13 +163,17 @@ def _reap(out: Any) -> None:
 
 
 def preload(names: Sequence[str]) -> None:
-    """Import each "module", or import and call "module:function:arg" as function(arg)."""
+    """Import each "module", or import and call "module:function:arg" as function(arg); a
+    failure is logged and skipped."""
     for name in names:
         module, _, call = name.partition(":")
-        mod = importlib.import_module(module)
-        if call:
-            func, _, arg = call.partition(":")
-            getattr(mod, func)(arg)
+        try:
+            mod = importlib.import_module(module)
+            if call:
+                func, _, arg = call.partition(":")
+                getattr(mod, func)(arg)
+        except Exception as e:  # a broken plugin: its tasks import it and record the error
+            log.warning("preloading %s failed: %s: %s", name, type(e).__name__, e)
 
 
 def fork_here(target: str, args: Sequence[Any], stderr: Path | None = None) -> int:

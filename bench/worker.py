@@ -74,7 +74,11 @@ def warm(kinds: str) -> None:
             b.version = functools.partial(str, version)  # type: ignore[method-assign]
             b.preload()
     for name in puzzle_names():
-        load_builtin(name, wanted)
+        try:
+            load_builtin(name, wanted)
+        except Exception as e:  # a broken formulation fails its own tasks, not the template
+            logging.getLogger(__name__).warning("preloading %s formulations failed: %s: %s",
+                                                name, type(e).__name__, e)
 
 
 if __name__ == "__main__":
