@@ -205,6 +205,11 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
     df = load_results(out)
     counts = df["status"].value_counts().to_dict()
     print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    tasks = df[df["formulation"] != "-"]
+    if len(tasks) and "overhead_s" in tasks and tasks["overhead_s"].notna().any():
+        med = tasks.groupby("kind")["overhead_s"].median()
+        print("harness overhead per task (median): "
+              + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
     for err in errors:
         print(f"puzzlebench: error: {err.message}", file=sys.stderr)
     bad = df[df["status"].isin(["error", "wrong"])]
