@@ -33,9 +33,13 @@ class Journal:
 
     def append(self, res: Result) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(res.to_dict(), ensure_ascii=False)
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(line + "\n")
+        line = (json.dumps(res.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+        with open(self.path, "a+b") as f:
+            end = os.fstat(f.fileno()).st_size
+            # a line cut short by a kill mid-write: end it, so this result is not glued to it
+            if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
+                line = b"\n" + line
+            f.write(line)
             f.flush()
             os.fsync(f.fileno())
 
