@@ -14,7 +14,9 @@ child with ``args``; its return value is the exit code.
 
 Lifetimes: the template asks the kernel to kill it when the harness dies
 (``PR_SET_PDEATHSIG``), and each child to be killed when the template dies, so neither
-outlives the harness. A task's own children (glpsol, cbc) are in the task's process group.
+outlives the harness. The signal follows the *thread* that started the template: start
+templates from a thread that lives as long as the run (the runner uses its main thread).
+A task's own children (glpsol, cbc) are in the task's process group.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import logging
@@ -307,6 +308,12 @@ def run_plan(
     results: list[Result] = []
 
     templates = Templates() if (start or default_start()) == "fork" else None
+    if templates is not None:
+        # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
+        # started a template ends, and pool threads end before the run does
+        for task in todo:
+            with contextlib.suppress(TemplateError, KeyError, OSError):
+                templates.get(task)
 
     def one(task: Task) -> None:
         res = run_task(task, templates=templates)
