@@ -42,9 +42,12 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def microbench(session: nox.Session) -> None:
-    """Model construction per formulation (pytest-benchmark), compared with the latest saved
-    run in benchmarks/ (fails on a median regression over 50 %). Save a new baseline with
-    `nox -s microbench -- --benchmark-autosave`."""
+    """Model construction per formulation and the harness itself (task start-up per kind,
+    forked and spawned; journal append; Parquet consolidation of 100k results; the report of
+    a 10k-task run) with pytest-benchmark, compared with the latest saved run in benchmarks/
+    (fails on a median regression over 50 %). Save a new baseline with
+    `nox -s microbench -- --benchmark-autosave`; `nox -s microbench -- -k harness` runs only
+    the harness."""
     session.install("-e", ".[test]")
     storage = "file://benchmarks"
     compare = ["--benchmark-compare", "--benchmark-compare-fail=median:50%"] \

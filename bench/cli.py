@@ -83,6 +83,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from bench.registry import default_choice
     from bench.runner import run_task
 
+    if args.start is None:
+        from bench.runner import default_start
+
+        args.start = default_start()
     out: dict[str, Any] = {"puzzle": None, "instance": args.instance,
                            "formulation": args.formulation, "solver": args.solver}
     try:
@@ -91,17 +95,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out.update(status="error", message=str(e))
         return _emit_solve(args, out, None)
     out["puzzle"] = inst.puzzle
-    try:
-        form, solver = default_choice(inst.puzzle)
-    except KeyError as e:
-        out.update(status="error", message=f"{args.instance}: {e.args[0]}")
-        return _emit_solve(args, out, inst)
+    if args.formulation and args.solver:  # both chosen: no need to load every formulation
+        form, solver = args.formulation, args.solver
+    else:
+        try:
+            form, solver = default_choice(inst.puzzle)
+        except KeyError as e:
+            out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+            return _emit_solve(args, out, inst)
     if args.formulation or args.solver:
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     out.update(formulation=form, solver=solver)
     res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
-                        args.seed, args.threads, args.count))
+                        args.seed, args.threads, args.count), start=args.start)
     status = res.status
     message = res.message
     if status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
@@ -160,9 +167,9 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bench.environment import environment
-    from bench.runner import Selection, plan_tasks, run_plan
-    from bench.storage import Journal, consolidate, record_environment
+    from bench.environment import calibrate, environment, write_constraints
+    from bench.runner import Selection, default_start, plan_tasks, run_plan
+    from bench.storage import Journal, consolidate, record_environment, update_environment
     from bench.suites import get_suite
 
     try:
@@ -179,24 +186,39 @@ def cmd_run(args: argparse.Namespace) -> int:
     sel = Selection(tuple(args.puzzle or ()), tuple(args.formulation or ()),
                     tuple(args.solver or ()))
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
-                      seed=args.seed, threads=args.threads, count=args.count)
+                      seed=args.seed, threads=args.threads, count=args.count,
+                      repeat=args.repeat, seeds=args.seeds)
     out = Path(args.out)
-    record_environment(out, environment(suite=suite.name, suite_version=suite.version,
-                                        time_limit=time_limit, memory_limit_mb=args.memory_limit,
-                                        jobs=jobs, threads=args.threads, seed=args.seed,
-                                        tasks=len(plan.tasks)))
+    start = args.start or default_start()
+    calibration = {"start_s": calibrate()}
+    env = environment(suite=suite.name, suite_version=suite.version, time_limit=time_limit,
+                      memory_limit_mb=args.memory_limit, jobs=jobs, threads=args.threads,
+                      seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
+                      tasks=len(plan.tasks), calibration=calibration)
+    record_environment(out, env)
+    write_constraints(out)
     journal = Journal(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
     try:
-        run_plan(plan, journal, jobs=jobs)
+        run_plan(plan, journal, jobs=jobs, start=start)
     finally:
+        update_environment(out, calibration={**calibration, "end_s": calibrate()})
         table = consolidate(out)
+    return _run_summary(out, table, plan.errors)
+
+
+def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
     from bench.storage import load_results
 
     df = load_results(out)
     counts = df["status"].value_counts().to_dict()
     print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-    for err in plan.errors:
+    tasks = df[df["formulation"] != "-"]
+    if len(tasks) and "overhead_s" in tasks and tasks["overhead_s"].notna().any():
+        med = tasks.groupby("kind")["overhead_s"].median()
+        print("harness overhead per task (median): "
+              + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
+    for err in errors:
         print(f"puzzlebench: error: {err.message}", file=sys.stderr)
     bad = df[df["status"].isin(["error", "wrong"])]
     for _, row in bad.iterrows():
@@ -236,6 +258,9 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
         sp.add_argument("--count", type=int, default=0, metavar="N",
                         help="count solutions up to N (projected onto cell values)")
+        sp.add_argument("--start", choices=("fork", "spawn"), default=None,
+                        help="task processes forked from a pre-imported process (default "
+                        "where the OS forks) or spawned as fresh interpreters")
 
     so = sub.add_parser("solve", help="solve one instance file")
     so.add_argument("instance")
@@ -252,6 +277,10 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
     ru.add_argument("--jobs", type=int, default=1, help="tasks at a time (at most one per core)")
+    ru.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run every task N times with the same seed (timing noise)")
+    ru.add_argument("--seeds", type=int, default=1, metavar="K",
+                    help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
     limits(ru, None)
     ru.set_defaults(func=cmd_run)
 

@@ -7,6 +7,7 @@ import importlib.metadata
 import os
 import platform
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,39 @@ def package_versions() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             out[name] = "not installed"
     return out
+
+
+#: the fixed calibration workload: a pure-Python loop of this many iterations (0.1 to 0.2 s)
+CALIBRATION_LOOPS = 1_000_000
+CONSTRAINTS = "constraints.txt"
+
+
+def calibrate(loops: int = CALIBRATION_LOOPS) -> float:
+    """Seconds for a fixed pure-Python loop, timed at the start and end of every run: the
+    machine's speed and noise during the run (compare runs, or start against end)."""
+    t0 = time.perf_counter()
+    acc = 0
+    for i in range(loops):
+        acc = (acc + i * i) % 1_000_003
+    return time.perf_counter() - t0
+
+
+def constraints() -> str:
+    """Every installed distribution as ``name==version`` (``pip freeze`` style, from
+    importlib.metadata): ``pip install -c constraints.txt ...`` reinstalls these versions."""
+    pins: dict[str, str] = {}
+    for dist in importlib.metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:
+            pins.setdefault(name.lower(), f"{name}=={dist.version}")
+    return "".join(pins[k] + "\n" for k in sorted(pins))
+
+
+def write_constraints(folder: str | Path) -> Path:
+    path = Path(folder) / CONSTRAINTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(constraints())
+    return path
 
 
 def environment(**run: Any) -> dict[str, Any]:

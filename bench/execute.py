@@ -20,6 +20,10 @@ from bench.records import Result, Task, TaskStatus
 from bench.registry import Unsupported, get_formulation
 from bench.solve import Solved, SolveStats, solve
 
+#: the Outcome.stats counters a result keeps as columns
+EFFORT = ("conflicts", "decisions", "propagations", "deterministic_time", "branches",
+          "simplex_iterations", "nodes")
+
 
 def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
     return Result(
@@ -95,6 +99,9 @@ def record(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
     res.solve_s, res.solver_s = stats.solve_s, stats.solver_s
+    for key in EFFORT:
+        if key in stats.effort:
+            setattr(res, key, stats.effort[key])
     res.constraints = stats.constraints
     res.message = message
 

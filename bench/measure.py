@@ -1,39 +1,52 @@
-"""Run a command as its own process group under outside limits, measuring the whole tree.
+"""Run a task process as its own process group under outside limits, measuring the tree.
 
-Wall time and the hard time limit are enforced by this (parent) process, so solvers that
-cannot be interrupted are still stopped. Peak memory is the larger of two lower bounds on the
-tree's true peak, both polled every ``poll_s``:
+The task process is either spawned here (``run_measured``) or forked by a template
+(bench.forkserver) or by this process; ``watch`` measures both the same way.
+
+Wall time (``perf_counter`` from just before the start to the exit, seen through a pidfd or
+the template's exit notice) and the hard time limit are enforced by this (parent) process,
+so solvers that cannot be interrupted are still stopped. CPU time is the kernel's
+``wait4`` figure for the task process and every child it waited for (exact). Peak memory is
+the larger of two lower bounds on the tree's true peak, both polled every ``poll_s``:
 
 * the sum of RSS over the process tree (the worker and every descendant, such as glpsol or
-  cbc): catches parent and child being large at the same time, but misses a spike shorter
-  than the poll interval;
-* the largest ``VmHWM`` (the kernel's exact high-water mark of one process's RSS since its
-  exec) over the tree's processes: catches every spike of a process alive at a poll.
+  cbc, found through /proc/PID/task/TID/children): catches parent and child being large at
+  the same time, but misses a spike shorter than the poll interval;
+* the largest ``VmHWM`` (the kernel's exact high-water mark of one process's RSS) over the
+  tree's processes: catches every spike of a process alive at a poll. A forked task resets
+  its own (``/proc/self/clear_refs``) right after the fork, so it starts from the task's RSS,
+  not the template's past peak.
 
 The runner adds a third bound the worker reports itself: the ``ru_maxrss`` of its finished
 children, for a solver process that lived between two polls.
 
+A forked task's RSS includes the pages it shares with its template (the interpreter and the
+solver's libraries): ``base_rss_mb`` records the template's RSS at the fork, and the task's own
+increase is ``peak - base`` (within a few MB: a child maps some library pages in again).
+
 The worker's own ``ru_maxrss`` (from ``wait4``) is not used: on Linux it includes the
-high-water mark of the process it was forked from, the harness, so it would report the
-harness's own size (tests/test_measure.py checks this on known workloads).
+high-water mark of the process it was forked from, so it would report the harness's or the
+template's size (tests/test_measure.py checks this on known workloads).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import psutil
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
-              "children ru_maxrss")
+              "children ru_maxrss; forked tasks include the template's shared pages "
+              "(base_rss_mb)")
 
 
 @dataclass(frozen=True)
@@ -43,31 +56,75 @@ class Measured:
     peak_tree_rss_mb: float  # sampled sum over the tree
     hwm_mb: float  # largest kernel high-water mark (VmHWM) of a single process in the tree
     killed: Literal["timeout", "memout"] | None
+    #: a forked task: the template's RSS when it forked (pages the task shares, not its own)
+    base_rss_mb: float | None = None
+    #: user + system CPU seconds of the task process and every descendant it waited for
+    #: (kernel accounting via wait4: exact); None if it could not be read
+    cpu_s: float | None = None
 
 
-def vm_hwm_bytes(pid: int) -> int:
-    """A process's RSS high-water mark since its exec (Linux /proc; 0 where unavailable)."""
+def _status_kb(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of one process in bytes from /proc/PID/status; (0, 0) if it is gone."""
+    rss = hwm = 0
     try:
         with open(f"/proc/{pid}/status", "rb") as f:
             for line in f:
                 if line.startswith(b"VmHWM:"):
-                    return int(line.split()[1]) * 1024
+                    hwm = int(line.split()[1]) * 1024
+                elif line.startswith(b"VmRSS:"):
+                    rss = int(line.split()[1]) * 1024
+                    break  # VmRSS follows VmHWM
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return rss, hwm
+
+
+def vm_hwm_bytes(pid: int) -> int:
+    """A process's RSS high-water mark since its exec (Linux /proc; 0 where unavailable)."""
+    return _status_kb(pid)[1]
+
+
+def _descendants(pid: int) -> list[int] | None:
+    """``pid`` and its descendants from /proc/PID/task/TID/children (cheap: no scan of every
+    process); None where the kernel does not offer that file."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children", "rb") as f:
+                    todo += [int(c) for c in f.read().split()]
+            except FileNotFoundError:
+                if p == pid and tid == str(pid) and os.path.exists(f"/proc/{p}"):
+                    return None
+            except OSError:
+                pass
+    return out
 
 
 def tree_memory(proc: psutil.Process) -> tuple[int, int]:
     """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes."""
+    pids = _descendants(proc.pid) if os.path.exists("/proc/self/status") else None
+    if pids is not None:
+        total = hwm = 0
+        for p in pids:
+            rss, top = _status_kb(p)
+            total, hwm = total + rss, max(hwm, top)
+        return total, hwm
     total = hwm = 0
     try:
         procs = [proc, *proc.children(recursive=True)]
     except psutil.Error:
         return 0, 0
-    for p in procs:
+    for q in procs:
         with contextlib.suppress(psutil.Error):  # a process may end while we sum
-            total += p.memory_info().rss
-            hwm = max(hwm, vm_hwm_bytes(p.pid))
+            total += q.memory_info().rss
+            hwm = max(hwm, vm_hwm_bytes(q.pid))
     return total, hwm
 
 
@@ -80,7 +137,8 @@ def run_measured(
     env: dict[str, str] | None = None,
     stderr_path: Path | None = None,
 ) -> Measured:
-    """Run ``cmd``; kill its whole process group past the time or memory limit."""
+    """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
+    limit."""
     err = open(stderr_path, "wb") if stderr_path else subprocess.DEVNULL  # noqa: SIM115
     try:
         t0 = time.perf_counter()
@@ -91,14 +149,72 @@ def run_measured(
     finally:
         if stderr_path:
             err.close()  # type: ignore[union-attr]
-    proc = psutil.Process(popen.pid)
+    waiter = ChildWaiter(popen.pid)
+    try:
+        m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
+                  memory_limit_mb=memory_limit_mb, poll_s=poll_s)
+    finally:
+        waiter.close()
+    popen.returncode = m.returncode  # reaped here: keep Popen quiet
+    return m
+
+
+class Waiter(Protocol):
+    """How ``watch`` learns that the task process ended, and its CPU time."""
+
+    cpu_s: float | None  # user + system CPU of the process and the children it waited for
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit code once the process ended, else None after at most ``timeout``."""
+        ...
+
+
+class ChildWaiter:
+    """Waits for our own child: a pidfd where the kernel has one (wakes at the exit, so the
+    wall time is not rounded up to the poll interval), else polling ``waitpid``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.cpu_s: float | None = None
+        self.fd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self.fd = os.pidfd_open(pid)
+
+    def wait(self, timeout: float) -> int | None:
+        if self.fd is not None:
+            select.select([self.fd], [], [], timeout)
+        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        if pid:
+            self.cpu_s = usage.ru_utime + usage.ru_stime
+            return os.waitstatus_to_exitcode(status)
+        if self.fd is None:
+            time.sleep(timeout)
+        return None
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def watch(
+    pid: int,
+    waiter: Waiter,
+    t0: float,
+    *,
+    time_limit_s: float,
+    memory_limit_mb: float,
+    poll_s: float = 0.01,
+    base_rss_mb: float | None = None,
+) -> Measured:
+    """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
+    returns its exit code; kill the group past a limit. Used for spawned and forked task
+    processes alike."""
+    wait = waiter.wait
+    proc = psutil.Process(pid)
     peak = hwm = 0
     killed: Literal["timeout", "memout"] | None = None
-    status = None
-    while True:
-        pid, status = os.waitpid(popen.pid, os.WNOHANG)
-        if pid:
-            break
+    code = wait(0)
+    while code is None:
         rss, top = tree_memory(proc)
         peak, hwm = max(peak, rss), max(hwm, top)
         if max(peak, hwm) > memory_limit_mb * 2**20:
@@ -107,19 +223,21 @@ def run_measured(
             killed = "timeout"
         if killed:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(popen.pid, signal.SIGKILL)
-            _, status = os.waitpid(popen.pid, 0)
+                os.killpg(pid, signal.SIGKILL)
+            while code is None:
+                code = wait(1.0)
             break
-        time.sleep(poll_s)
+        code = wait(poll_s)
     wall = time.perf_counter() - t0
-    popen.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen quiet
     # a group member that outlived the worker (an orphaned solver child) is stopped too
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(popen.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     return Measured(
-        returncode=popen.returncode,
+        returncode=code,
         wall_s=wall,
         peak_tree_rss_mb=peak / 2**20,
         hwm_mb=hwm / 2**20,
         killed=killed,
+        base_rss_mb=base_rss_mb,
+        cpu_s=waiter.cpu_s,
     )

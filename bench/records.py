@@ -20,12 +20,14 @@ class Task:
     seed: int = 0
     threads: int = 1
     count: int = 0  # > 0: count solutions up to this many (projected onto cell values)
+    rep: int = 0  # repetition of the same task (`run --repeat`): timing noise, same seed
 
     @property
     def key(self) -> str:
         """Identity in a journal: a resumed run skips tasks whose key is already there."""
         key = f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
-        return key + (f"|count={self.count}" if self.count else "")
+        return key + (f"|count={self.count}" if self.count else "") + \
+            (f"|rep={self.rep}" if self.rep else "")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -56,16 +58,37 @@ class Result:
     solve_s: float | None = None  # backend calls (incl. translation, child processes) + separation
     solver_s: float | None = None  # the solver's own reported time, summed over iterations
     wall_s: float | None = None  # whole task process, measured from outside
-    peak_rss_mb: float | None = None  # whole process tree (worker + solver children)
+    #: user + system CPU of the task process and the children it waited for (wait4: exact)
+    cpu_s: float | None = None
+    #: wall_s - build_s - solve_s: process start (fork or spawn + imports), reading, checking
+    overhead_s: float | None = None
+    #: peak of the whole process tree (worker + solver children); for a forked task this
+    #: includes the pages it shares with its template (see base_rss_mb)
+    peak_rss_mb: float | None = None
+    #: forked tasks: the template's RSS when it forked (interpreter + solver imports, shared);
+    #: the task's own increase is peak_rss_mb - base_rss_mb. None for spawned tasks.
+    base_rss_mb: float | None = None
     rss_method: str = ""
+    start: str = ""  # how the task process started: "fork" (from a template) or "spawn"
     variables: int | None = None
     constraints: int | None = None  # rows, CP-SAT constraints, or clauses
     iterations: int | None = None  # solver calls (lazy loops > 1)
+    #: machine-independent effort, summed over the solver calls, where the solver reports it:
+    #: SAT conflicts/decisions/propagations (python-sat accum_stats), CP-SAT deterministic
+    #: time/branches/conflicts, HiGHS simplex iterations and branch-and-bound nodes
+    conflicts: float | None = None
+    decisions: float | None = None
+    propagations: float | None = None
+    deterministic_time: float | None = None
+    branches: float | None = None
+    simplex_iterations: float | None = None
+    nodes: float | None = None
     exact: bool | None = None
     checked: bool | None = None  # the returned grid passed the puzzle's rule checker
     count: int | None = None  # solutions found when counting (fewer than asked: all there are)
     known: bool | None = None  # agrees with the instance's known solution (a .sol beside it)
     seed: int = 0
+    rep: int = 0
     threads: int = 1
     time_limit: float = 0.0
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able

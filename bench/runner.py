@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import logging
 import os
@@ -13,12 +15,15 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from bench.backends import backends_for
+import psutil
+
+from bench.backends import all_backends, backends_for, get_backend
 from bench.execute import base_result
+from bench.forkserver import Template, TemplateError, fork_here, preload
 from bench.instance import InstanceError, read_instance
-from bench.measure import RSS_METHOD, run_measured
+from bench.measure import RSS_METHOD, ChildWaiter, Measured, run_measured, watch
 from bench.records import Result, Task
 from bench.registry import Formulation, formulations, parse_label, variants
 from bench.storage import Journal
@@ -39,11 +44,15 @@ class Selection:
     solvers: Sequence[str] = ()
 
     def wants(self, form: Formulation) -> bool:
-        """A bare name selects every variant; ``name[k=v]`` the variants with those values."""
+        """A bare name selects every variant; ``name[k=v]`` the variants with those values; an
+        alias (``sat-tree``) the variant it names."""
         if not self.formulations:
             return True
         for want in self.formulations:
             name, params = parse_label(want)
+            if name in form.aliases:
+                params = {k: str(v) for k, v in form.aliases[name].items()} | params
+                name = form.name
             if name == form.name and all(str(form.params.get(k)) == v for k, v in params.items()):
                 return True
         return False
@@ -65,7 +74,11 @@ def plan_tasks(
     seed: int = 0,
     threads: int = 1,
     count: int = 0,
+    repeat: int = 1,
+    seeds: int = 1,
 ) -> Plan:
+    """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
+    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise)."""
     plan = Plan()
     for path in instances:
         try:
@@ -86,10 +99,11 @@ def plan_tasks(
                     if b.available() is not None:
                         log.warning("skipping solver %s: %s", b.name, b.available())
                         continue
-                    plan.tasks.append(
-                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed, threads,
-                             count)
-                    )
+                    plan.tasks += [
+                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
+                             threads, count, rep)
+                        for s in range(max(1, seeds)) for rep in range(max(1, repeat))
+                    ]
     return plan
 
 
@@ -103,20 +117,117 @@ def task_env(threads: int) -> dict[str, str]:
     return env
 
 
-def run_task(task: Task, grace_s: float = GRACE_S) -> Result:
-    """Run one task in a fresh process under the outside limits; never raises for task faults."""
+def default_start() -> str:
+    """Fork where the OS has it (Linux, macOS), else spawn."""
+    return "fork" if hasattr(os, "fork") and sys.platform != "win32" else "spawn"
+
+
+class Templates:
+    """The run's fork-server templates, one per (solver's model kinds, threads), started on
+    first use; each pre-imports the worker, the solve loop, the kind's backends and the
+    built-in formulations of that kind. Close at the end of the run."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._templates: dict[tuple[tuple[str, ...], int], Template] = {}
+
+    def get(self, task: Task) -> Template:
+        kinds = tuple(sorted(get_backend(task.solver).kinds))
+        key = (kinds, task.threads)
+        with self._lock:
+            tpl = self._templates.get(key)
+            if tpl is None or not tpl.alive():
+                tpl = Template(preload_modules(kinds), env=task_env(task.threads))
+                log.info("fork-server template for %s started in %.2f s (%.0f MB)",
+                         "/".join(kinds), tpl.startup_s, tpl.rss / 2**20)
+                self._templates[key] = tpl
+            return tpl
+
+    def close(self) -> None:
+        with self._lock:
+            for tpl in self._templates.values():
+                tpl.close()
+            self._templates.clear()
+
+    def __enter__(self) -> Templates:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def preload_modules(kinds: Sequence[str]) -> list[str]:
+    """What a template of these model kinds imports before forking tasks."""
+    import pkgutil
+
+    import formulations
+
+    mods = ["bench.worker", "bench.execute", f"bench.worker:warm:{','.join(kinds)}"]
+    for b in all_backends():
+        if set(b.kinds) & set(kinds) and b.available() is None:
+            mods += [m for m in b.modules if m not in mods]
+    for folder in pkgutil.iter_modules(formulations.__path__):
+        if not folder.ispkg:
+            continue
+        sub = importlib.import_module(f"formulations.{folder.name}")
+        mods += [f"formulations.{folder.name}.{m.name}" for m in pkgutil.iter_modules(sub.__path__)
+                 if m.name.split("_", 1)[0] in kinds]
+    return mods
+
+
+def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None = None,
+             start: str = "spawn") -> Result:
+    """Run one task in a fresh process under the outside limits; never raises for task faults.
+    With ``templates`` the process is forked from a pre-imported template; else with
+    ``start="fork"`` forked from this process (after importing what the task needs here: for
+    one-task commands), else spawned (a fresh interpreter)."""
     with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp:
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
-        m = run_measured(
-            [sys.executable, "-m", "bench.worker", json.dumps(task.to_dict()), str(out)],
-            time_limit_s=task.time_limit + grace_s,
-            memory_limit_mb=task.memory_limit_mb,
-            env=task_env(task.threads),
-            stderr_path=errlog,
-        )
+        args = [json.dumps(task.to_dict()), str(out)]
+        limits = {"time_limit_s": task.time_limit + grace_s,
+                  "memory_limit_mb": task.memory_limit_mb}
+        m = None
+        try:
+            if templates is not None:
+                tpl = templates.get(task)
+                t0 = time.perf_counter()
+                child = tpl.fork("bench.worker:main", args, stderr=errlog)
+                m = watch(child.pid, child, t0, base_rss_mb=child.base_rss / 2**20,
+                          **limits)
+            elif start == "fork":
+                m = _fork_here(task, args, errlog, limits)
+        except (TemplateError, KeyError, OSError, psutil.Error) as e:
+            log.warning("fork failed (%s); spawning this task instead", e)
+        if m is None:
+            m = run_measured([sys.executable, "-m", "bench.worker", *args], env=task_env(
+                task.threads), stderr_path=errlog, **limits)
         data = json.loads(out.read_text()) if out.exists() else None
         stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
+    return _result(task, m, data, stderr_tail, grace_s)
+
+
+def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any]) -> Measured:
+    kinds = tuple(sorted(get_backend(task.solver).kinds))
+    for var in THREAD_ENV:  # before the solver's libraries load, as in a spawned task
+        os.environ[var] = str(task.threads)
+    preload(preload_modules(kinds))
+    base = _own_rss_mb()
+    t0 = time.perf_counter()
+    pid = fork_here("bench.worker:main", args, stderr=errlog)
+    waiter = ChildWaiter(pid)
+    try:
+        return watch(pid, waiter, t0, base_rss_mb=base, **limits)
+    finally:
+        waiter.close()
+
+
+def _own_rss_mb() -> float:
+    return float(psutil.Process().memory_info().rss) / 2**20
+
+
+def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
+            grace_s: float) -> Result:
     if data is not None:
         res = Result.from_dict(data)
         children = float(data.get("children_maxrss_mb") or 0.0)
@@ -137,8 +248,13 @@ def run_task(task: Task, grace_s: float = GRACE_S) -> Result:
     elif data is None or m.returncode != 0:
         res.status = "error"
         res.message = (stderr_tail[-1] if stderr_tail else f"worker exited with {m.returncode}")
+    res.rep = task.rep
     res.wall_s = m.wall_s
+    res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
     res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
+    res.base_rss_mb = m.base_rss_mb
+    res.cpu_s = m.cpu_s
+    res.start = "spawn" if m.base_rss_mb is None else "fork"
     res.rss_method = RSS_METHOD
     return res
 
@@ -178,8 +294,11 @@ def run_plan(
     *,
     jobs: int = 1,
     on_result: Callable[[Result], None] | None = None,
+    start: str | None = None,
 ) -> list[Result]:
-    """Run every task not already in the journal; append each result as it finishes."""
+    """Run every task not already in the journal; append each result as it finishes.
+    ``start``: "fork" (tasks forked from per-kind templates; the default where the OS forks)
+    or "spawn" (a fresh interpreter per task)."""
     done = journal.keys()
     for res in plan.errors:
         if res.key not in done:
@@ -192,8 +311,16 @@ def run_plan(
     lock = threading.Lock()
     results: list[Result] = []
 
+    templates = Templates() if (start or default_start()) == "fork" else None
+    if templates is not None:
+        # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
+        # started a template ends, and pool threads end before the run does
+        for task in todo:
+            with contextlib.suppress(TemplateError, KeyError, OSError):
+                templates.get(task)
+
     def one(task: Task) -> None:
-        res = run_task(task)
+        res = run_task(task, templates=templates)
         with lock:
             journal.append(res)
             results.append(res)
@@ -207,4 +334,6 @@ def run_plan(
                 fut.result()
     finally:
         progress.close()
+        if templates is not None:
+            templates.close()
     return results

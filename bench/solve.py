@@ -30,6 +30,8 @@ class SolveStats:
     iterations: int = 0  # solver calls (lazy rounds and counting included)
     variables: int = 0
     constraints: int = 0  # cuts and blocking constraints included
+    #: machine-independent effort summed over the solver calls (Outcome.stats)
+    effort: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -108,6 +110,8 @@ class Loop:
             stats.iterations += 1
             stats.solve_s += outcome.wall_s
             stats.solver_s += outcome.solver_s
+            for k, v in outcome.stats.items():
+                stats.effort[k] = stats.effort.get(k, 0.0) + v
             if outcome.value is None or not lazy:
                 return outcome
             ts = time.perf_counter()

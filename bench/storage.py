@@ -12,11 +12,12 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bench.records import Result
+
+if TYPE_CHECKING:  # pandas costs ~0.3 s to import: only `run` and `report` need it
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,13 @@ class Journal:
 
     def append(self, res: Result) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(res.to_dict(), ensure_ascii=False)
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(line + "\n")
+        line = (json.dumps(res.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+        with open(self.path, "a+b") as f:
+            end = os.fstat(f.fileno()).st_size
+            # a line cut short by a kill mid-write: end it, so this result is not glued to it
+            if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
+                line = b"\n" + line
+            f.write(line)
             f.flush()
             os.fsync(f.fileno())
 
@@ -57,6 +62,8 @@ class Journal:
 
 
 def results_frame(results: list[Result]) -> pd.DataFrame:
+    import pandas as pd
+
     rows = []
     for r in results:
         d = r.to_dict()
@@ -85,6 +92,8 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     if table.exists() and (
         not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime
     ):
+        import pandas as pd
+
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
@@ -100,6 +109,14 @@ def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
     path = folder / ENVIRONMENT
     records = json.loads(path.read_text()) if path.exists() else []
     records.append(env)
+    path.write_text(json.dumps(records, indent=2) + "\n")
+
+
+def update_environment(folder: str | Path, **fields: Any) -> None:
+    """Add fields to the latest environment record (e.g. the end-of-run calibration)."""
+    path = Path(folder) / ENVIRONMENT
+    records = json.loads(path.read_text()) if path.exists() else [{}]
+    records[-1].update(fields)
     path.write_text(json.dumps(records, indent=2) + "\n")
 
 

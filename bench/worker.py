@@ -1,4 +1,6 @@
-"""The task process: ``python -m bench.worker TASK_JSON RESULT_PATH``.
+"""The task process: ``python -m bench.worker TASK_JSON RESULT_PATH`` (spawned), or
+``bench.worker:main`` called with the same two arguments in a child forked from a template
+process that already imported the solver (bench.forkserver).
 
 Writes the result (and partial results while running) to RESULT_PATH as JSON, atomically, so
 the runner keeps whatever was reached when it has to kill this process.
@@ -6,6 +8,7 @@ the runner keeps whatever was reached when it has to kill this process.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -23,7 +26,7 @@ def write_atomic(path: Path, data: dict[str, object]) -> None:
     os.replace(tmp, path)
 
 
-def main(argv: list[str]) -> int:
+def main(*argv: str) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     task = Task.from_dict(json.loads(argv[0]))
     out = Path(argv[1])
@@ -42,6 +45,7 @@ def main(argv: list[str]) -> int:
 
     try:
         res = execute(task, progress=report)
+        res.rep = task.rep
     except MemoryError:
         res = last[0] if last else base_result(task, None, "memout")
         res.status, res.message = "memout", "MemoryError inside the task process"
@@ -53,5 +57,29 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def warm(kinds: str) -> None:
+    """Run in a fork-server template before it forks tasks: the one-time set-up every task
+    would otherwise repeat (puzzle rules, backend registry and versions, which read package
+    metadata, the built-in formulations of these kinds)."""
+    from bench.backends import all_backends
+    from bench.puzzles import puzzle_names
+    from bench.registry import load_builtin
+
+    wanted = set(kinds.split(","))
+    for b in all_backends():
+        if set(b.kinds) & wanted and b.available() is None:
+            # some backends run the solver's executable to read its version (glpsol
+            # --version, ~0.1 s) on every call: ask once here, and let forked tasks reuse it
+            version = b.version()
+            b.version = functools.partial(str, version)  # type: ignore[method-assign]
+            b.preload()
+    for name in puzzle_names():
+        try:
+            load_builtin(name, wanted)
+        except Exception as e:  # a broken formulation fails its own tasks, not the template
+            logging.getLogger(__name__).warning("preloading %s formulations failed: %s: %s",
+                                                name, type(e).__name__, e)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(*sys.argv[1:]))

@@ -102,3 +102,58 @@ def test_run_records_a_bad_instance_and_goes_on(tmp_path):
     assert "## shikaku per instance (a)" in md and "| cpsat-cover | cpsat | 0.0" in md
     assert (tmp_path / "rep" / "index.html").exists()
     assert (tmp_path / "rep" / "shikaku-times.png").stat().st_size > 1000
+
+
+HEAVY = ("pandas", "pyarrow", "matplotlib", "seaborn", "pyomo", "ortools")
+
+
+def test_solve_imports_only_what_a_sat_solve_needs():
+    """`solve` with a SAT formulation and solver imports no pandas, pyarrow, matplotlib,
+    seaborn, Pyomo or OR-tools (neither in the command nor in the task it forks)."""
+    nurikabe = ROOT / "instances" / "nurikabe" / "seed-p05.txt"
+    probe = (
+        "import atexit, sys, runpy\n"
+        "atexit.register(lambda: sys.__stderr__.write('MODULES ' + ' '.join(sorted({"
+        "m.split('.')[0] for m in sys.modules})) + '\\n'))\n"
+        "sys.argv = ['puzzlebench', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('bench.cli', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n")
+    for start in ("fork", "spawn"):
+        p = subprocess.run([sys.executable, "-c", probe, "solve", str(nurikabe), "--json",
+                            "--solver", "cadical195", "--formulation", "sat-lazy", "--start",
+                            start], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert json.loads(p.stdout)["status"] == "solved", p.stderr
+        loaded = set(p.stderr.split("MODULES ", 1)[1].split())
+        assert ("bench" in loaded and "pysat" in loaded) or start == "spawn"
+        assert not loaded & set(HEAVY), (start, loaded & set(HEAVY))
+
+
+def test_run_repeat_seeds_calibration_and_constraints(tmp_path):
+    root = tmp_path / "proj"
+    (root / "instances" / "shikaku").mkdir(parents=True)
+    (root / "instances" / "shikaku" / "a.txt").write_text(SHIKAKU_SEEDS[0].read_text())
+    (root / "instances" / "suites.toml").write_text(
+        '[t]\nversion = 1\ndescription = "t"\ntime_limit = 20\ninstances = ["shikaku/*.txt"]\n')
+    env = {"PUZZLEBENCH_ROOT": str(root)}
+    out = tmp_path / "out"
+    args = ("run", "--suite", "t", "--out", str(out), "--formulation", "sat-cover[card=ladder]",
+            "--solver", "minisat22", "--repeat", "2", "--seeds", "2")
+    p = cli(*args, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "harness overhead per task (median): sat " in p.stdout
+    import pandas as pd
+
+    df = pd.read_parquet(out / "results.parquet")
+    assert sorted(zip(df["seed"], df["rep"], strict=True)) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert set(df["start"]) == {"fork"} and df["overhead_s"].notna().all()
+    assert (df["base_rss_mb"] > 0).all() and (df["cpu_s"] > 0).all()
+    env_rec = json.loads((out / "environment.json").read_text())[-1]
+    assert env_rec["repeat"] == 2 and env_rec["seeds"] == 2 and env_rec["start"] == "fork"
+    assert 0 < env_rec["calibration"]["start_s"] < 10 and env_rec["calibration"]["end_s"] > 0
+    pins = (out / "constraints.txt").read_text().splitlines()
+    assert any(line.startswith("python-sat==") for line in pins)
+    assert all("==" in line for line in pins)
+    # resume: the same command finds every (seed, rep) done
+    again = cli(*args, env=env, cwd=tmp_path)
+    assert again.returncode == 0 and len(pd.read_parquet(out / "results.parquet")) == 4
+    assert len((out / "journal.jsonl").read_text().splitlines()) == 4

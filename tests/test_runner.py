@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bench.records import Task
 from bench.runner import Selection, plan_tasks, run_plan, run_task
 from bench.storage import Journal, consolidate, load_results
-from tests.conftest import SHIKAKU_SEEDS
+from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 SEED10 = str(SHIKAKU_SEEDS[0])
 
@@ -61,6 +63,15 @@ def test_plan_selection_and_bad_instances(write):
     every = plan_tasks([SEED10], Selection(formulations=("sat-cover",), solvers=("minisat22",)),
                        time_limit=10, memory_limit_mb=1000)
     assert len(every.tasks) == 6  # every encoding variant
+
+
+def test_plan_selects_an_alias_as_its_variant_with_its_old_label():
+    seed = str(ROOT / "instances" / "nurikabe" / "seed-p01.txt")
+    plan = plan_tasks([seed], Selection(formulations=("sat-tree", "cpsat-lazy"),
+                                        solvers=("cadical195", "cpsat")),
+                      time_limit=10, memory_limit_mb=1000)
+    assert sorted((t.formulation, t.solver) for t in plan.tasks) == [
+        ("cpsat-lazy", "cpsat"), ("sat-tree", "cadical195")]
 
 
 def test_journal_resume_and_parquet(tmp_path, write):
@@ -132,3 +143,46 @@ def test_known_solution_is_compared(tmp_path):
     assert res.status == "solved" and res.known is False and "differs" in res.message
     sol.unlink()
     assert run_task(Task(str(inst), "sat-cover", "minisat22")).known is None
+
+
+def test_forked_tasks_cost_little_more_than_their_solve():
+    """Tasks forked from a pre-imported template: same results, a small overhead, the
+    template's share of memory recorded apart."""
+    from statistics import median
+
+    from bench.runner import Templates
+
+    with Templates() as templates:
+        runs = [run_task(Task(SEED10, "sat-cover", "minisat22", time_limit=30, rep=i),
+                         templates=templates) for i in range(5)]
+    for res in runs:
+        assert res.status == "solved" and res.checked is True and res.start == "fork"
+        assert res.base_rss_mb and res.base_rss_mb > 10 and res.peak_rss_mb > 5
+        assert res.cpu_s is not None and res.cpu_s > 0
+        assert res.overhead_s == pytest.approx(res.wall_s - res.build_s - res.solve_s)
+    assert [r.rep for r in runs] == [0, 1, 2, 3, 4]
+    assert len({r.key for r in runs}) == 5 and runs[1].key.endswith("|rep=1")
+    # a spawned task pays an interpreter and the imports; a forked one does not (the bound is
+    # loose for a loaded CI machine; a quiet one measures ~10 ms, see README-measure.md)
+    assert median(r.overhead_s for r in runs) < 0.06
+
+
+def test_forked_task_is_killed_at_its_limit_and_errors_are_results():
+    from bench.runner import Templates
+
+    with Templates() as templates:
+        res = run_task(Task(SEED10, "mip-cover", "glpk", time_limit=0.01), grace_s=0.0,
+                       templates=templates)
+        assert res.status == "timeout" and res.start == "fork"
+        assert "killed by the harness" in res.message and res.wall_s < 2
+        res = run_task(Task(SEED10, "sat-cover", "highs"), templates=templates)
+        assert res.status == "error" and "does not take sat models" in res.message
+
+
+def test_repeat_and_seeds_expand_the_plan():
+    plan = plan_tasks([SEED10], Selection(formulations=("sat-cover[card=ladder]",),
+                                          solvers=("minisat22",)),
+                      time_limit=10, memory_limit_mb=1000, seed=7, repeat=3, seeds=2)
+    assert sorted((t.seed, t.rep) for t in plan.tasks) == [
+        (7, 0), (7, 1), (7, 2), (8, 0), (8, 1), (8, 2)]
+    assert len({t.key for t in plan.tasks}) == 6

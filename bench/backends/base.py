@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bench.backends.kinds import Model, ModelKind, Value
@@ -30,6 +30,10 @@ class Outcome:
     value: Value | None  # reads variable values; None unless a solution was found
     solver_s: float  # the solver's own reported time where it reports one, else timed around it
     wall_s: float  # wall time of the backend call (translation, subprocess, reading back)
+    #: machine-independent effort counters of this call where the solver reports them (SAT
+    #: conflicts/decisions/propagations, CP-SAT deterministic time/branches/conflicts, HiGHS
+    #: simplex iterations/nodes); empty otherwise
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 class Session:

@@ -53,4 +53,6 @@ class CpsatSession(Session):
             return float(solver.value(var))
 
         found = status in ("optimal", "feasible")
-        return Outcome(status, value if found else None, float(solver.wall_time), wall)
+        stats = {"deterministic_time": float(solver.deterministic_time),
+                 "branches": float(solver.num_branches), "conflicts": float(solver.num_conflicts)}
+        return Outcome(status, value if found else None, float(solver.wall_time), wall, stats)

@@ -241,6 +241,15 @@ class HighsSession(Session):
             "output_flag": False,
         }
 
+    def _stats(self) -> dict[str, float]:
+        """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes."""
+        model = getattr(self.opt, "_solver_model", None)
+        if model is None:
+            return {}
+        info = model.getInfo()
+        return {"simplex_iterations": float(info.simplex_iteration_count),
+                "nodes": float(info.mip_node_count)}
+
     def _run_time(self) -> float:
         model = getattr(self.opt, "_solver_model", None)
         return float(model.getRunTime()) if model is not None else 0.0
@@ -269,7 +278,8 @@ class HighsSession(Session):
             status = "timeout"
         else:
             status = "unknown"
+        stats = self._stats()
         if found:
             res.solution_loader.load_vars()
-            return Outcome(status, _value, own, wall)
-        return Outcome(status, None, own, wall)
+            return Outcome(status, _value, own, wall, stats)
+        return Outcome(status, None, own, wall, stats)

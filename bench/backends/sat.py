@@ -44,6 +44,7 @@ class SatSession(Session):
         self.model = model
         self.solver: Any = None
         self.fed = 0  # clauses of model.clauses already given to the live solver
+        self.seen: dict[str, float] = {}  # the live solver's counters at its last call
 
     def _solver(self) -> Any:
         from pysat.solvers import Solver
@@ -54,10 +55,21 @@ class SatSession(Session):
         if self.solver is None:
             self.solver = Solver(name=self.backend.pysat_name, use_timer=True)
             self.fed = 0
+            self.seen = {}
         for clause in self.model.clauses[self.fed:]:
             self.solver.add_clause(clause)
         self.fed = len(self.model.clauses)
         return self.solver
+
+    def _stats(self, solver: Any) -> dict[str, float]:
+        """This call's counters (python-sat accumulates them over a live solver's calls)."""
+        try:
+            now = {k: float(v) for k, v in solver.accum_stats().items()}
+        except NotImplementedError:  # Kissat
+            return {}
+        delta = {k: v - self.seen.get(k, 0.0) for k, v in now.items()}
+        self.seen = now
+        return delta
 
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
@@ -74,10 +86,11 @@ class SatSession(Session):
             sat = solver.solve()
         wall = time.perf_counter() - t0
         own = float(solver.time())
+        stats = self._stats(solver)
         if sat is None:
-            return Outcome("timeout", None, own, wall)
+            return Outcome("timeout", None, own, wall, stats)
         if not sat:
-            return Outcome("infeasible", None, own, wall)
+            return Outcome("infeasible", None, own, wall, stats)
         assignment = solver.get_model()
         truth = [False] * (len(assignment) + 1)
         for lit in assignment:
@@ -89,7 +102,7 @@ class SatSession(Session):
             on = v < len(truth) and truth[v]
             return float(on if lit > 0 else not on)
 
-        return Outcome("sat", value, own, wall)
+        return Outcome("sat", value, own, wall, stats)
 
     def close(self) -> None:
         if self.solver is not None:

@@ -1,0 +1,103 @@
+"""The harness itself (`nox -s microbench`): task start-up per model kind (forked from a
+template and spawned), the journal append, Parquet consolidation of 100k results, and the
+report of a 10k-task run. Marked slow, like the model-construction benchmarks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.records import Result, Task
+from bench.runner import Templates, run_task
+from bench.storage import Journal, consolidate
+from tests.conftest import SHIKAKU_SEEDS
+
+SEED = str(SHIKAKU_SEEDS[0])
+PAIRS = [("sat-cover", "minisat22"), ("cpsat-cover", "cpsat"), ("mip-cover", "highs")]
+
+
+@pytest.fixture(scope="module")
+def templates():
+    with Templates() as t:
+        yield t
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("form", "solver"), PAIRS, ids=[s for _, s in PAIRS])
+def test_task_start_forked(benchmark, templates, form, solver):
+    """One whole task forked from its kind's template (the template's start is not timed)."""
+    run_task(Task(SEED, form, solver, time_limit=30), templates=templates)  # start template
+    res = benchmark.pedantic(run_task, args=(Task(SEED, form, solver, time_limit=30),),
+                             kwargs={"templates": templates}, rounds=10, iterations=1)
+    assert res.status == "solved" and res.start == "fork"
+    benchmark.extra_info["overhead_s"] = res.overhead_s
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("form", "solver"), PAIRS, ids=[s for _, s in PAIRS])
+def test_task_start_spawned(benchmark, form, solver):
+    res = benchmark.pedantic(run_task, args=(Task(SEED, form, solver, time_limit=30),),
+                             rounds=3, iterations=1)
+    assert res.status == "solved" and res.start == "spawn"
+
+
+def fake_results(n: int, seed: int = 1) -> list[Result]:
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        solver = rnd.choice(["cadical195", "minisat22", "cpsat", "highs"])
+        form = rnd.choice(["sat-cover", "cpsat-cover", "mip-cover"])
+        build, solve = rnd.random() / 10, rnd.random()
+        status = rnd.choice(["solved"] * 8 + ["timeout", "error"])
+        out.append(Result(
+            key=f"instances/shikaku/i{i % 500}.txt|{form}|{solver}|seed=0|rep={i // 500}",
+            puzzle="shikaku", instance=f"i{i % 500}", instance_path=f"i{i % 500}.txt",
+            rows=10 + i % 20, cols=10 + i % 17, formulation=form, kind=form.split("-")[0],
+            solver=solver, solver_version="1", status=status,  # type: ignore[arg-type]
+            build_s=build, solve_s=solve, solver_s=solve * 0.9,
+            wall_s=build + solve + 0.01, overhead_s=0.01, cpu_s=build + solve,
+            peak_rss_mb=50 + rnd.random() * 100, base_rss_mb=40.0, start="fork",
+            variables=1000, constraints=5000, iterations=1, exact=True, checked=True,
+            rep=i // 500, grid=[[1, 2], [3, 4]] if status == "solved" else None))
+    return out
+
+
+@pytest.mark.slow
+def test_journal_append(benchmark, tmp_path):
+    journal = Journal(tmp_path / "run")
+    res = fake_results(1)[0]
+    benchmark(journal.append, res)
+    assert journal.keys() == {res.key}
+
+
+@pytest.mark.slow
+def test_parquet_consolidation_of_100k_results(benchmark, tmp_path):
+    import json
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with open(folder / "journal.jsonl", "w") as f:
+        for r in fake_results(100_000):
+            f.write(json.dumps(r.to_dict()) + "\n")
+    path = benchmark.pedantic(consolidate, args=(folder,), rounds=1, iterations=1)
+    import pandas as pd
+
+    assert len(pd.read_parquet(path)) == 100_000
+
+
+@pytest.mark.slow
+def test_report_of_a_10k_task_run(benchmark, tmp_path):
+    import json
+
+    from bench.report import write_report
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    with open(Journal(folder).path, "w") as f:
+        for r in fake_results(10_000):
+            f.write(json.dumps(r.to_dict()) + "\n")
+    consolidate(folder)
+    out = benchmark.pedantic(write_report, args=(folder, tmp_path / "report"), rounds=1,
+                             iterations=1)
+    assert (out / "summary.md").exists()
