@@ -135,12 +135,7 @@ class MipSeed(Formulation):
         c_idx = [(idx[v], idx[w], k) for k in ks for v in cells
                  for w in partners(v, k, rows, cols, pairs)]
         m.C = pyo.Var(c_idx, domain=pyo.Binary)
-        B, X, C = m.B, m.X, m.C
-        has_c = set(c_idx)
-
-        def c(i: int, j: int, k: int) -> Any:
-            return C[i, j, k] if (i, j, k) in has_c else 0
-
+        B, X = m.B, m.X
         n = len(cells)
         m.ONE = pyo.Constraint(range(n), rule=lambda _, i: sum(B[i, k] for k in ks) == 1)  # 1
         for r, col, k in inst.clues():  # 2
@@ -160,6 +155,23 @@ class MipSeed(Formulation):
         m.LINKb = pyo.Constraint(links2, rule=lambda _, s, i, k: X[s, i, k] <= B[i, k])
         m.LINKc = pyo.Constraint(links2, rule=lambda _, s, i, k: X[s, i, k] <= B[to[s, i], k])
         self.dominoes(m, inst, top)  # 5
+        self.same_block(m, c_idx, to, links2, n, ks)  # 6-10
+        m.obj = pyo.Objective(expr=0)  # the seed's dummy objective
+        mm = MipModel(m)
+        mm.handles.update(B=B, top=top)
+        return mm
+
+    @staticmethod
+    def same_block(m: Any, c_idx: list[tuple[int, int, int]], to: dict[tuple[str, int], int],
+                   links2: list[tuple[str, int, int]], n: int, ks: range) -> None:
+        """6-10: the same-block pairs C, symmetric, agreeing with and closed along the links,
+        counted per cell."""
+        B, X, C = m.B, m.X, m.C
+        has_c = set(c_idx)
+
+        def c(i: int, j: int, k: int) -> Any:
+            return C[i, j, k] if (i, j, k) in has_c else 0
+
         m.SYM = pyo.Constraint([t for t in c_idx if t[1] > t[0]],  # 6, every pair
                                rule=lambda _, i, j, k: C[i, j, k] == C[j, i, k])
         m.LINKC = pyo.Constraint(links2, rule=lambda _, s, i, k:  # 7
@@ -176,10 +188,6 @@ class MipSeed(Formulation):
             by_cell.setdefault((i, k), []).append(C[i, j, k])
         m.SIZE = pyo.Constraint([(i, k) for i in range(n) for k in ks],  # 10
                                 rule=lambda _, i, k: pyo.quicksum(by_cell[i, k]) == k * B[i, k])
-        m.obj = pyo.Objective(expr=0)  # the seed's dummy objective
-        mm = MipModel(m)
-        mm.handles.update(B=B, top=top)
-        return mm
 
     @staticmethod
     def dominoes(m: Any, inst: Instance, top: int) -> None:
