@@ -52,7 +52,8 @@ to each kind's cardinality constraint (:func:`clue_neighbours`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from bench.grid import neighbours
 from bench.instance import Instance
@@ -63,7 +64,8 @@ N, E, S, W = 0, 1, 2, 3
 #: forbidden wedge lengths, in 45-degree sectors
 FORBIDDEN = (1, 3, 5, 6, 7)
 #: a literal of the shared CNF: (variable key, polarity)
-Lit = tuple[Hashable, bool]
+Key = tuple[Any, ...]
+Lit = tuple[Key, bool]
 
 
 def is_open(inst: Instance, r: int, c: int) -> bool:
@@ -75,11 +77,11 @@ def open_cells(inst: Instance) -> list[tuple[int, int]]:
     return [(r, c) for r in range(inst.rows) for c in range(inst.cols) if is_open(inst, r, c)]
 
 
-def qkey(r: int, c: int, q: int) -> tuple[str, int, int, int]:
+def qkey(r: int, c: int, q: int) -> Key:
     return ("q", r, c, q)
 
 
-def wkey(r: int, c: int) -> tuple[str, int, int]:
+def wkey(r: int, c: int) -> Key:
     return ("w", r, c)
 
 

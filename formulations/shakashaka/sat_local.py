@@ -30,7 +30,8 @@ class SatLocal(Formulation):
     kind = "sat"
     description = "quarter variables, forbidden vertex wedges as clauses, numbers via CardEnc"
     parameters: ClassVar[dict[str, list[Any]]] = {
-        "card": ["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer"],
+        "card": ["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",
+                 "kmtotalizer"],
     }
 
     def build(self, inst: Instance) -> Model:

@@ -18,7 +18,7 @@ from bench.records import Result, Task
 from bench.registry import formulations, variants
 from bench.runner import Plan, run_plan
 from bench.storage import Journal
-from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed, seed_codes
+from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed
 from tests.conftest import INSTANCES
 
 SEEDS = sorted((INSTANCES / "shakashaka").glob("seed-*.txt"))
@@ -121,8 +121,8 @@ def _seed_rows_violated(path: Path, grid: list[list[str]]) -> list[str]:
     for var in (m.b, m.g, m.w, m.gp, m.gq, m.gb, m.gd):
         for idx in var:
             var[idx].fix(0)
-    for (r, c), code in seed_codes(inst).items():
-        m.indx[r, c].fix(1)
+    for idx in m.indx:
+        m.indx[idx].fix(1)
     for r in range(inst.rows + 2):
         for c in range(inst.cols + 2):
             v = grid[r - 1][c - 1] if 1 <= r <= inst.rows and 1 <= c <= inst.cols else "#"
