@@ -26,20 +26,25 @@ forbid a triangle's white side facing a black edge (a 45-degree wedge) -- also c
 With the black cells' type binaries at 0 every row holds on a valid grid; the tests show it
 by fixing the known solution of every instance and finding the model feasible.
 
-*Every model solution is a valid grid*, argued from the other direction: at each grid point
-the 8 sectors come from one 2x2 window, and the forbidden wedges of 45, 135, 225, 270 and 315
-degrees each violate one of the rows: a lone triangle tip (45) or an uncovered diagonal end
-violates the diamond arrows or BE00xx, a 135/225 degree corner (a triangle next to a white
-cell across its black side's end) violates the same arrow rows, a 270-degree corner (an
-L: three white cells and one black one, or a triangle cutting one corner of a white 2x2) and
-315 violate BW00-BW03. The exception the relaxation allows is the free type binaries of black
-cells (the frame and the givens, which GRAY2 does not tie to ``g``); they appear only on the
-"black" side of each arrow, next to ``b`` (which is already 1 there), so setting one to 1
-never relaxes a row beyond what ``b = 1`` gives. This is a sketch, not a proof; the
-evidence is empirical: on the 16 instances the model with either objective has exactly one
-solution (counting, projected onto the cell values) and it passes the checker, and on
-small random boards the model's solutions pass the checker (``tests``). So the model is
-treated as exact; the objective only steers the search (and costs time).
+*Every model solution is a valid grid*, sketched from the other direction: at each grid
+point the 8 sectors come from one 2x2 window, and each forbidden wedge (45, 135, 225, 270 or
+315 degrees) makes one of the arrow rows of that window or of the cells along the diagonal
+fail: a triangle's diagonal must either continue as the same triangle in the next cell along
+it or be closed by the turning triangle (P00/Q00/D00/B00, 45 and 135 degree wedges), a
+black-edged pair beside a white pair must continue or be closed (BW00-BW03, 225/270/315),
+and BE0001-BE0004 forbid a triangle's white side against a black edge (45). The gap in this
+argument is the type binaries of black cells (frame and givens), which GRAY2 does not tie
+to ``g``: BE0001-BE0004 force a black cell's types to 0 on every side where a board cell
+lies (BE0001: no ``gd``/``gq`` left of a board cell, etc.), INDEX bounds the givens', but the
+frame's outward types stay free and appear on the right-hand sides of arrows ending at the
+board's edge. No proof that they never open a forbidden wedge is given here; the evidence is
+empirical: on every one of the 18 instances the model has exactly one solution (counted and
+projected onto cell values, both objectives on GLPK for the seeds) which passes the checker;
+on 85 seeded random boards (2x2 to 5x5, random givens and numbers) its solution counts (up
+to 40) equal those of the exact ``sat-local`` and every solution passes the checker (the slow
+test repeats this on 20 boards); and on the seed's own .dat files glpsol running the
+original model prints the same grids as the port. The model is therefore treated as exact
+(``exact = True``) with that caveat; the objective only steers the search.
 """
 
 from __future__ import annotations
