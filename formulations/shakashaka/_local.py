@@ -96,22 +96,34 @@ def cell_cnf(r: int, c: int) -> list[list[Lit]]:
     ]
 
 
+def _patterns(live: tuple[bool, ...]) -> list[tuple[list[int], list[int]]]:
+    """The forbidden wedges around a point whose open sectors are ``live``, as sector
+    positions (run, open ends); memoised by :data:`_PATTERNS` (there are at most 256 masks)."""
+    out = []
+    for length in FORBIDDEN:
+        for p in range(8):
+            if all(live[(p + k) % 8] for k in range(length)):
+                ends = sorted({(p - 1) % 8, (p + length) % 8})
+                out.append(([(p + k) % 8 for k in range(length)], [k for k in ends if live[k]]))
+    return out
+
+
+_PATTERNS: dict[tuple[bool, ...], list[tuple[list[int], list[int]]]] = {}
+
+
 def wedge_patterns(inst: Instance) -> Iterator[tuple[list[Quarter], list[Quarter]]]:
     """Every forbidden wedge that the givens leave possible, as (its sectors, which must not
     all be white; its open end sectors, of which one must be white)."""
     for i in range(inst.rows + 1):
         for j in range(inst.cols + 1):
             secs = sectors(i, j)
-            live = [is_open(inst, r, c) for r, c, _ in secs]
-            if sum(live) < 1:
+            live = tuple(is_open(inst, r, c) for r, c, _ in secs)
+            if not any(live):
                 continue
-            for length in FORBIDDEN:
-                for p in range(8):
-                    if not all(live[(p + k) % 8] for k in range(length)):
-                        continue
-                    run = [secs[(p + k) % 8] for k in range(length)]
-                    ends = sorted({(p - 1) % 8, (p + length) % 8})
-                    yield run, [secs[k] for k in ends if live[k]]
+            if live not in _PATTERNS:
+                _PATTERNS[live] = _patterns(live)
+            for run, ends in _PATTERNS[live]:
+                yield [secs[k] for k in run], [secs[k] for k in ends]
 
 
 def wedge_cnf(inst: Instance) -> list[list[Lit]]:

@@ -36,8 +36,10 @@ class SatLocal(Formulation):
 
     def build(self, inst: Instance) -> Model:
         m = SatModel()
+        ids: dict[Any, int] = {}
         for clause in local_cnf(inst):
-            m.add([m.var(k) if pos else -m.var(k) for k, pos in clause])
+            m.add([(ids.get(k) or ids.setdefault(k, m.var(k))) * (1 if pos else -1)
+                   for k, pos in clause])
         encoding = getattr(EncType, self.params["card"])
         for n, cells in clue_neighbours(inst):
             tri = [-m.var(wkey(r, c)) for r, c in cells]  # a triangle: not all white
