@@ -1,0 +1,72 @@
+"""Shakashaka as MIP in Pyomo: the exact local characterisation of :mod:`._local` over
+one binary per open cell and value (white or one of the four triangles, exactly one each);
+a quarter's whiteness is the sum of the values that leave it white, each clause of the
+characterisation a covering row, a number the count of its neighbours' triangles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyomo.environ as pyo
+
+from bench.instance import Instance
+from bench.models import MipModel, Model, Value, add_false_row, new_model
+from bench.puzzles import SolutionGrid
+from bench.puzzles.shakashaka.rules import BLACK, TRIANGLES, WHITE, WHITE_QUARTERS
+from bench.registry import Formulation, formulation
+from formulations.shakashaka._local import clue_neighbours, open_cells, wedge_cnf
+
+VALUES = (WHITE, *TRIANGLES)
+
+
+@formulation
+class MipLocal(Formulation):
+    puzzle = "shakashaka"
+    name = "mip-local"
+    kind = "mip"
+    description = "cell-value binaries, forbidden vertex wedges as covering rows, number sums"
+
+    def build(self, inst: Instance) -> Model:
+        mm = new_model("mip")
+        assert isinstance(mm, MipModel)
+        m = mm.model
+        cells = open_cells(inst)
+        m.x = pyo.Var([(r, c, k) for r, c in cells for k in range(len(VALUES))],
+                      domain=pyo.Binary)
+        m.one = pyo.Constraint(cells, rule=lambda _, r, c: sum(
+            m.x[r, c, k] for k in range(len(VALUES))) == 1)
+
+        def true(key: Any) -> Any:  # a variable of the shared CNF as a linear expression
+            if key[0] == "w":
+                return m.x[key[1], key[2], 0]
+            _, r, c, q = key
+            return sum(m.x[r, c, k] for k, v in enumerate(VALUES) if q in WHITE_QUARTERS[v])
+
+        m.wedge = pyo.ConstraintList()
+        for clause in wedge_cnf(inst):  # the cell patterns hold by construction
+            m.wedge.add(sum(true(k) if pos else 1 - true(k) for k, pos in clause) >= 1)
+        m.number = pyo.ConstraintList()
+        for n, nbrs in clue_neighbours(inst):
+            if n > len(nbrs):
+                add_false_row(m)  # cannot be met
+            elif nbrs:
+                m.number.add(sum(1 - m.x[r, c, 0] for r, c in nbrs) == n)
+        m.obj = pyo.Objective(expr=0)  # feasibility problem
+        mm.handles["cells"] = cells
+        return mm
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        assert isinstance(model, MipModel)
+        m, cells = model.model, model.handles["cells"]
+        if not hasattr(m, "nogood"):
+            m.nogood = pyo.ConstraintList()
+        m.nogood.add(sum(m.x[r, c, VALUES.index(grid[r][c])] for r, c in cells)
+                     <= len(cells) - 1)
+        return True
+
+    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+        m = model.model  # type: ignore[union-attr]
+        grid = [[BLACK] * inst.cols for _ in range(inst.rows)]
+        for r, c in model.handles["cells"]:
+            grid[r][c] = VALUES[max(range(len(VALUES)), key=lambda k: value(m.x[r, c, k]))]
+        return grid
