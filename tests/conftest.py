@@ -35,3 +35,12 @@ def write(tmp_path: Path):
         return p
 
     return _write
+
+
+def builtin_formulations(puzzle: str) -> list:
+    """The puzzle's formulations from the ``formulations`` package only: the conformance test
+    registers the README example (tests/examples) in the test process, and a task process would
+    not find it."""
+    from bench.registry import formulations
+
+    return [c for c in formulations(puzzle) if c.__module__.startswith("formulations.")]

@@ -1,9 +1,10 @@
 """The MIP encodings on tiny grids, counted by enumeration (solve, read the cells, add a
-no-good on them) against brute force, with HiGHS through Pyomo's appsi interface."""
+no-good on them) against brute force, with GLPK through Pyomo: glpsol runs in a child process,
+so highspy never loads into the test process, where OR-tools runs (they cannot share one)."""
 
 from __future__ import annotations
 
-import importlib.util
+import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +13,8 @@ import pytest
 from bench.grid import Cell, all_cells, bfs_distances
 from tests.encodings.brute import connected_subsets, no_pool_subsets
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("highspy") is None,
-                                reason="highspy is not installed")
+pytestmark = pytest.mark.skipif(shutil.which("glpsol") is None,
+                                reason="glpsol is not installed")
 
 
 def solutions(rows: int, cols: int, post: Callable[[Any, dict[Cell, Any]], Any],
@@ -29,7 +30,7 @@ def solutions(rows: int, cols: int, post: Callable[[Any, dict[Cell, Any]], Any],
     post(m, member)
     m.nogood = pyo.ConstraintList()
     m.a_row = pyo.Constraint(expr=m.x[0] <= 1)  # HiGHS says "unknown" on a model without rows
-    solver = pyo.SolverFactory("appsi_highs")
+    solver = pyo.SolverFactory("glpk")  # a child process: no highspy in the test process
     found: set[frozenset[Cell]] = set()
     while True:
         res = solver.solve(m, load_solutions=False)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from bench.records import Task
-from bench.registry import formulations, get_formulation
+from bench.registry import get_formulation
 from bench.runner import Plan, run_plan
 from bench.storage import Journal
-from tests.conftest import INSTANCES
+from tests.conftest import INSTANCES, builtin_formulations
 
 SEEDS = sorted((INSTANCES / "nurikabe").glob("seed-*.txt"))
 SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "highs"}
 #: each class's default variant and its aliases (sat-tree, cpsat-lazy), by result label
-LABELS = {get_formulation("nurikabe", n).label: cls.kind for cls in formulations("nurikabe")
+LABELS = {get_formulation("nurikabe", n).label: cls.kind for cls in builtin_formulations("nurikabe")
           for n in (cls.name, *cls.aliases)}
 
 

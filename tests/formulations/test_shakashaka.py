@@ -16,17 +16,18 @@ from bench.backends import backends_for
 from bench.execute import execute
 from bench.instance import read_instance
 from bench.records import Result, Task
-from bench.registry import formulations, variants
+from bench.registry import variants
 from bench.runner import Plan, run_plan
 from bench.storage import Journal
 from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed
-from tests.conftest import INSTANCES
+from tests.conftest import INSTANCES, builtin_formulations
 
 SEEDS = sorted((INSTANCES / "shakashaka").glob("seed-*.txt"))
 REAL = sorted((INSTANCES / "shakashaka").glob("shakashaka-*.txt"))
-PAIRS = [(cls.name, b.name) for cls in formulations("shakashaka") for b in backends_for(cls.kind)]
+PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shakashaka")
+         for b in backends_for(cls.kind)]
 ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk"}
-EXTRACTED = Path("/work/shared/seeds/extracted")
+EXTRACTED = INSTANCES.parent.parent / "shared" / "seeds" / "extracted"  # ../shared beside the repo
 
 
 def _solution(path: Path) -> list[list[str]]:
@@ -45,7 +46,7 @@ def _run(tasks: list[Task], folder: Path) -> dict[tuple[str, str, str], Result]:
 def seed_results(tmp_path_factory):
     # the default variant of each formulation on every solver of its kind
     return _run([Task(str(p), cls.name, b.name, time_limit=60) for p in SEEDS
-                 for cls in formulations("shakashaka") for b in backends_for(cls.kind)],
+                 for cls in builtin_formulations("shakashaka") for b in backends_for(cls.kind)],
                 tmp_path_factory.mktemp("run"))
 
 
@@ -69,7 +70,7 @@ def test_solves_seed_and_passes_checker(seed_results, seed, form, solver):
 @pytest.mark.slow
 def test_every_variant_solves_the_seeds(tmp_path):
     tasks = [Task(str(p), v.label, b.name, time_limit=60) for p in SEEDS
-             for cls in formulations("shakashaka") for v in variants(cls)
+             for cls in builtin_formulations("shakashaka") for v in variants(cls)
              for b in backends_for(cls.kind) if v.params != cls().params
              if cls.kind != "sat" or b.name == "cadical195"]
     results = _run(tasks, tmp_path / "run")
@@ -97,7 +98,7 @@ def test_unique_on_seeds_and_real_puzzles():
 def test_infeasible_everywhere(tmp_path, write, grid):
     inst = write("infeasible.txt", "puzzle: shakashaka\n\n" + grid)
     tasks = [Task(str(inst), v.label, ONE_SOLVER[cls.kind], time_limit=30)
-             for cls in formulations("shakashaka") for v in variants(cls)
+             for cls in builtin_formulations("shakashaka") for v in variants(cls)
              if v.is_exact() and (cls.kind != "sat" or v.params == cls().params)]
     results = _run(tasks, tmp_path / "run").values()
     assert {(r.formulation, r.solver): r.status for r in results} == {
