@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import time
-from typing import cast
+from typing import Any, cast
 
 from bench.backends.base import FOUND, Backend, Outcome, Session, SolveOptions, Status
 from bench.backends.kinds import ExternalModel, Model
@@ -66,9 +66,9 @@ class ExternalSession(Session):
         if status in FOUND and values is None:
             raise RuntimeError(f"external solver answered {status} without values")
 
-        def value(key: object) -> float:
+        def value(key: Any) -> float:
             assert values is not None
-            return float(values[key])  # type: ignore[index]
+            return float(values[key])
 
         solver_s = wall if answer.solver_s is None else answer.solver_s
         found = status in FOUND

@@ -5,13 +5,12 @@ the rule checker rejects."""
 
 from __future__ import annotations
 
-from formulations._puzzlekit import PuzzlekitFormulation
-
 from bench.backends.kinds import ExternalModel
 from bench.instance import Instance
 from bench.models import Value
 from bench.puzzles import SolutionGrid
 from bench.registry import formulation
+from formulations._puzzlekit import PuzzlekitFormulation
 
 
 @formulation

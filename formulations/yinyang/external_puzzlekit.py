@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from formulations._puzzlekit import PuzzlekitFormulation
-
 from bench.backends.kinds import ExternalModel
 from bench.instance import Instance
 from bench.models import Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.yinyang.rules import grid_from_black
 from bench.registry import formulation
+from formulations._puzzlekit import PuzzlekitFormulation
 
 
 @formulation
