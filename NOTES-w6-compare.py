@@ -15,7 +15,8 @@ for folder in sys.argv[1:]:
             ok = g["status"].eq("solved") & g["checked"].fillna(False).astype(bool)
             p2 = np.where(ok, g["t"], 2 * limit).mean()
             known = g["known"].dropna()
-            par[form] = g.set_index("instance")["t"].where(ok.values)
+            # per instance: the median over repetitions (run --repeat) of the solved ones
+            par[form] = g["t"].where(ok).groupby(g["instance"]).median()
             st = g["status"].value_counts().to_dict()
             setup = g["setup_s"]
             print(f"- {form} / {solver}: solved {ok.sum()}/{len(g)} {st}, PAR-2 {p2:.3f} s, "
