@@ -37,7 +37,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             "lazy": var[0].lazy,
             "description": c.description,
             "parameters": c.parameters,
-            "solvers": [b.name for b in backends_for(c.kind) if b.available() is None],
+            "solvers": [b.name for b in backends_for(c.kind)
+                        if b.available() is None and c.available() is None],
+            "available": c.available() is None,
+            "reason": c.available() or "",
             "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy} for v in var],
         })
     solvers: list[dict[str, Any]] = [
@@ -63,6 +66,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
         print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<6} {f['description']}{params}")
+        if not f["available"]:
+            print(f"      unavailable: {f['reason']}")
         for v in f["variants"] if len(f["variants"]) > 1 else []:
             print(f"      {v['label']}{_flags(v)}")
         if len(f["variants"]) == 1 and _flags(f):

@@ -71,6 +71,11 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         return res
 
     backend.preload()
+    unavailable = form.available()
+    if unavailable:
+        res.message = f"{form.label} unavailable: {unavailable}"
+        return res
+    res.setup_s = form.setup()  # before the deadline: not counted against the time limit
     deadline = time.perf_counter() + task.time_limit
 
     def built(stats: SolveStats) -> None:

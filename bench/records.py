@@ -57,6 +57,9 @@ class Result:
     build_s: float | None = None  # model construction
     solve_s: float | None = None  # backend calls (incl. translation, child processes) + separation
     solver_s: float | None = None  # the solver's own reported time, summed over iterations
+    #: one-time set-up of an external solver package in the task process (a warm-up solve
+    #: before the time limit starts), like an import: not in build_s/solve_s nor the limit
+    setup_s: float | None = None
     wall_s: float | None = None  # whole task process, measured from outside
     #: user + system CPU of the task process and the children it waited for (wait4: exact)
     cpu_s: float | None = None

@@ -72,6 +72,32 @@ class Formulation(Generic[M]):
     #: old names kept resolving: ``{"sat-tree": {"wall": "tree"}}`` makes ``sat-tree`` the name
     #: and the result label of that variant
     aliases: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: modules this formulation needs beyond the harness (external solvers: the peer package),
+    #: imported lazily by it; when one cannot be imported it is listed as unavailable
+    requires: ClassVar[tuple[str, ...]] = ()
+    #: how to get them, shown with the reason (e.g. "pip install 'puzzlebench[peers]'")
+    install_hint: ClassVar[str] = ""
+
+    @classmethod
+    def available(cls) -> str | None:
+        """None when usable here, else why not (`puzzlebench list` shows it, runs skip it)."""
+        import importlib.util
+
+        for module in cls.requires:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                hint = f" ({cls.install_hint})" if cls.install_hint else ""
+                return f"{module} is not installed{hint}"
+        return None
+
+    def setup(self) -> float | None:
+        """One-time set-up of the solver in this process, before the time limit starts (an
+        external package's warm-up solve); returns the seconds it took (the result's
+        ``setup_s``, kept apart from build and solve), None when there is none."""
+        return None
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.parameters)
@@ -294,7 +320,7 @@ def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
 
 
 #: kinds tried one at a time when a formulation is named without a solver: cheapest import first
-_LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "cpsat", "mip")
+_LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "cpsat", "mip", "external")
 
 
 def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[Formulation]:

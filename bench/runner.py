@@ -63,6 +63,8 @@ class Plan:
     tasks: list[Task] = field(default_factory=list)
     #: instances that could not be read: recorded as `error` results, the rest goes on
     errors: list[Result] = field(default_factory=list)
+    #: selected formulation variants that cannot run here (puzzle/label -> reason)
+    skipped: dict[str, str] = field(default_factory=dict)
 
 
 def plan_tasks(
@@ -92,6 +94,12 @@ def plan_tasks(
         for cls in formulations(inst.puzzle):
             for form in variants(cls):
                 if not selection.wants(form):
+                    continue
+                if cls.available() is not None:  # an external package not installed
+                    where = f"{cls.puzzle}/{form.label}"
+                    if where not in plan.skipped:
+                        log.warning("skipping formulation %s: %s", where, cls.available())
+                    plan.skipped[where] = cls.available() or ""
                     continue
                 for b in backends_for(cls.kind):
                     if selection.solvers and b.name not in selection.solvers:

@@ -24,6 +24,9 @@ Solver facts the harness relies on:
   gets a binary that must reach 2, since CBC and HiGHS report 'unknown' on Pyomo's
   ``Constraint.Infeasible``; CP-SAT an empty ``bool_or``; SAT the empty clause.
 * Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT says "sat".
+* External solvers (kind ``external``, :mod:`bench.backends.external`): the formulation calls
+  another package's solver itself; the one backend only runs that call in a session, so any
+  package can plug its own solver in (an entry point ``<puzzle>.external.<name>``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from bench.backends.base import (
     timed,
 )
 from bench.backends.cpsat import Cpsat
+from bench.backends.external import External
 from bench.backends.kinds import ModelKind
 from bench.backends.mip import Cbc, Glpk, HighsMip
 from bench.backends.sat import Cadical195, Glucose4, Kissat404, Lingeling, Minisat22
@@ -49,6 +53,7 @@ __all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions",
 BACKENDS: tuple[Backend, ...] = (
     Cpsat(), Glpk(), Cbc(), HighsMip(),
     Cadical195(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
+    External(),
 )
 
 

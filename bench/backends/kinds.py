@@ -3,6 +3,8 @@
 * ``mip``   -> :class:`MipModel` wrapping a Pyomo ``ConcreteModel`` (GLPK, CBC, HiGHS).
 * ``cpsat`` -> :class:`CpsatModel` wrapping an OR-tools ``CpModel``.
 * ``sat``   -> :class:`SatModel`, a growing clause list over a python-sat ``IDPool``.
+* ``external`` -> :class:`ExternalModel`: a call into another package's own solver (a peer
+  puzzle solver such as puzzlekit, or a user's), which answers with cell values.
 
 Each kind has a typed constructor (``MipModel.new()``, ``CpsatModel.new()``, ``SatModel()``) and
 a ``post_infeasible()`` hook: the one way a formulation states "this instance has no solution",
@@ -17,8 +19,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-ModelKind = Literal["mip", "cpsat", "sat"]
-KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat")
+ModelKind = Literal["mip", "cpsat", "sat", "external"]
+KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat", "external")
 
 #: reads the value of a model variable (Pyomo var, CP-SAT var or SAT literal) after a solve
 Value = Callable[[Any], float]
@@ -111,4 +113,48 @@ class SatModel:
         return {"variables": self.nvars, "constraints": len(self.clauses)}
 
 
-Model = MipModel | CpsatModel | SatModel
+@dataclass
+class ExternalAnswer:
+    """What an external solver returns: a status word of :data:`bench.backends.Status`
+    (``"optimal"``/``"feasible"``/``"sat"`` with ``values``; ``"infeasible"``, ``"timeout"``,
+    ``"unknown"`` without), the values ``decode`` reads (``value(key)``, keys chosen by the
+    formulation, e.g. ``(row, col)``), the solver's own time and effort counters if it reports
+    them."""
+
+    status: str
+    values: dict[Hashable, float] | None = None
+    solver_s: float | None = None
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+#: an external solve: (time limit in seconds, threads, seed) -> answer
+ExternalRun = Callable[[float, int, int], ExternalAnswer]
+
+
+@dataclass
+class ExternalModel:
+    """A model that another package builds and solves: ``run`` is called by the ``external``
+    backend's session with the time left, the thread count and the seed. Whatever the package
+    does inside (parsing, its own model construction, the solve) is timed as ``solve_s``; the
+    formulation's ``build`` only translates the instance."""
+
+    run: ExternalRun
+    handles: dict[str, Any] = field(default_factory=dict)
+    infeasible: bool = False
+    variables: int = 0
+    constraints: int = 0
+
+    @classmethod
+    def new(cls, run: ExternalRun) -> ExternalModel:
+        return cls(run)
+
+    def post_infeasible(self) -> None:
+        """State that the instance has no solution: the session answers "infeasible" without
+        calling ``run``."""
+        self.infeasible = True
+
+    def size(self) -> dict[str, int]:
+        return {"variables": self.variables, "constraints": self.constraints}
+
+
+Model = MipModel | CpsatModel | SatModel | ExternalModel

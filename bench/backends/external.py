@@ -1,0 +1,75 @@
+"""The ``external`` kind's one backend: its session calls the formulation's own solver.
+
+An external formulation (a peer package such as puzzlekit, or a user's solver) builds an
+:class:`~bench.backends.kinds.ExternalModel` whose ``run`` solves the instance with that
+package and returns cell values; the harness does the rest as for any task (own process, same
+limits, the answer decoded and checked by our rules and against the ``.sol``). Which package is
+needed, whether it is installed, and its one-time set-up (a warm-up solve, recorded as
+``setup_s``) belong to the formulation (:meth:`bench.registry.Formulation.available`,
+:meth:`~bench.registry.Formulation.setup`), so this backend is always available and imports
+nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import time
+from typing import Any, cast
+
+from bench.backends.base import FOUND, Backend, Outcome, Session, SolveOptions, Status
+from bench.backends.kinds import ExternalModel, Model
+
+#: the peer packages the built-in external formulations call (their versions are reported)
+PEERS = ("puzzlekit",)
+STATUSES: tuple[Status, ...] = ("optimal", "feasible", "sat", "infeasible", "timeout", "unknown")
+
+
+class External(Backend):
+    name = "external"
+    kinds = ("external",)
+    description = "the formulation's own solver package (puzzlekit, or a plugin's)"
+
+    def version(self) -> str:
+        """The installed peer packages and the distributions of external plugins."""
+        dists = set()
+        for name in PEERS:
+            try:
+                dists.add(f"{name} {importlib.metadata.version(name)}")
+            except importlib.metadata.PackageNotFoundError:
+                continue
+        for ep in importlib.metadata.entry_points(group="puzzlebench.formulations"):
+            if ".external." in ep.name and ep.dist is not None:
+                dists.add(f"{ep.dist.name} {ep.dist.version}")
+        return ", ".join(sorted(dists)) or "none installed"
+
+    def start(self, model: Model, options: SolveOptions) -> Session:
+        assert isinstance(model, ExternalModel)
+        return ExternalSession(model, options)
+
+
+class ExternalSession(Session):
+    def __init__(self, model: ExternalModel, options: SolveOptions) -> None:
+        self.model = model
+        self.options = options
+
+    def solve(self, time_limit: float) -> Outcome:
+        if self.model.infeasible:
+            return Outcome("infeasible", None, 0.0, 0.0)
+        t0 = time.perf_counter()
+        answer = self.model.run(max(time_limit, 0.001), self.options.threads, self.options.seed)
+        wall = time.perf_counter() - t0
+        if answer.status not in STATUSES:
+            raise RuntimeError(f"external solver answered status {answer.status!r}, "
+                               f"not one of {STATUSES}")
+        status = cast(Status, answer.status)
+        values = answer.values
+        if status in FOUND and values is None:
+            raise RuntimeError(f"external solver answered {status} without values")
+
+        def value(key: Any) -> float:
+            assert values is not None
+            return float(values[key])
+
+        solver_s = wall if answer.solver_s is None else answer.solver_s
+        found = status in FOUND
+        return Outcome(status, value if found else None, solver_s, wall, dict(answer.stats))
