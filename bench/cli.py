@@ -65,7 +65,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     print("Formulations:")
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
-        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<6} {f['description']}{params}")
+        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<8} {f['description']}{params}")
         if not f["available"]:
             print(f"      unavailable: {f['reason']}")
         for v in f["variants"] if len(f["variants"]) > 1 else []:
@@ -76,7 +76,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for s in solvers:
         state = "available" if s["available"] else f"unavailable: {s['reason']}"
         incr = ", incremental" if s["incremental"] else ""
-        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<6} {s['version']} ({state}{incr})")
+        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<8} {s['version']} ({state}{incr})")
     return 0
 
 

@@ -50,7 +50,9 @@ def cases() -> list[pytest.param]:
     for cls in formulations():
         for form in variants(cls):
             backend = solver_for(form)
-            marks = [] if backend else [pytest.mark.skip(reason=f"no {form.kind} solver")]
+            missing = cls.available()  # an optional extra (peers) not installed
+            marks = ([pytest.mark.skip(reason=missing)] if missing else
+                     [] if backend else [pytest.mark.skip(reason=f"no {form.kind} solver")])
             out.append(pytest.param(form, backend, id=f"{cls.puzzle}/{form.label}",
                                     marks=marks))
     return out
