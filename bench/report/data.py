@@ -111,21 +111,16 @@ def _environment(folder: Path, warnings: list[str]) -> dict[str, Any]:
 
 
 _GEN = re.compile(r"^gen-[a-z]+-(\d+x\d+)")
-_SIZE = re.compile(r"(\d+)x(\d+)")
 
 
 def family(name: str, path: str | None = None) -> str:
-    """The instance family: ``seed``, ``generated RxC`` or ``real (source)``, from the file
-    name, and the ``source:`` header where the file is readable."""
+    """The instance family: ``seed``, ``generated`` (of several sizes: the scaling axis) or
+    ``real (puz.link)`` / ``real (janko)``, from the file name and the ``source:`` header."""
     if name.startswith("seed-"):
         return "seed"
-    m = _GEN.match(name)
-    if m:
-        return f"generated {m.group(1)}"
     source = _source(path) if path else ""
-    if "generated" in source:
-        size = _SIZE.search(name)
-        return f"generated {size.group(0)}" if size else "generated"
+    if _GEN.match(name) or "generated" in source:
+        return "generated"
     if "janko" in source:
         return "real (janko)"
     if "puzz.link" in source or "pzprjs" in source:

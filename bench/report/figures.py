@@ -160,9 +160,9 @@ def scatter(pi: pd.DataFrame, a: str, b: str, limit: float, path: Path) -> Path:
     """Per instance, pair a's time against pair b's (log-log, diagonal; unanswered at the
     limit, drawn as open squares)."""
     plt = _plt()
-    ga = pi[pi["pair"] == a].set_index("instance")
-    gb = pi[pi["pair"] == b].set_index("instance")
-    both = ga.join(gb, how="inner", lsuffix="_a", rsuffix="_b")
+    cols = ["instance", "time_s", "ok"]
+    both = pi.loc[pi["pair"] == a, cols].merge(pi.loc[pi["pair"] == b, cols], on="instance",
+                                               suffixes=("_a", "_b"))
     xa = both["time_s_a"].fillna(limit)
     yb = both["time_s_b"].fillna(limit)
     cens = ~(both["ok_a"] & both["ok_b"])
