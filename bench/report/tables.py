@@ -50,18 +50,17 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r = r.sort_values(["solved", "sgm_s", "pair"], ascending=[False, True, True])
     r = r.reset_index(drop=True)
     r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
-    r["best"] = False
-    r.loc[0, "best"] = bool(r.loc[0, "solved"] > 0)
+    top_solved = int(r["solved"].iloc[0])
+    r["best"] = [i == 0 and top_solved > 0 for i in range(len(r))]
     r["common"] = len(common)
     reps = _rep_sgms(t)
     r["tie"] = False
-    if len(reps) and reps["size"].max() > 1 and r.loc[0, "best"]:
+    if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo = r["pair"].map(reps["min"])
         hi = r["pair"].map(reps["max"])
-        best = r.loc[0, "pair"]
+        best_hi = float(hi.iloc[0])
         r["sgm_lo"], r["sgm_hi"] = lo, hi
-        r["tie"] = (r["solved"] == r.loc[0, "solved"]) & (lo <= reps.loc[best, "max"])
-        r.loc[0, "tie"] = False
+        r["tie"] = (r["solved"] == top_solved) & (lo <= best_hi) & (r.index > 0)
     return r
 
 

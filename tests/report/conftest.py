@@ -68,3 +68,12 @@ def single_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = _root(tmp, ["shikaku/seed-10x10.txt"])
     run(root, tmp / "run", "--formulation", "cpsat-cover")
     return tmp / "run"
+
+
+@pytest.fixture(scope="session")
+def repeat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("repeat")
+    root = _root(tmp, ["shikaku/seed-10x10.txt"])
+    run(root, tmp / "run", "--formulation", "cpsat-cover", "--formulation", "mip-cover",
+        "--solver", "cpsat", "--solver", "highs", "--repeat", "3")
+    return tmp / "run"

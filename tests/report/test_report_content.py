@@ -153,9 +153,25 @@ def test_compare_flags_changes_beyond_the_noise(mixed_run, tmp_path):
             d["solve_s"] = (d["solve_s"] + d["build_s"]) * 10 + 0.05
         lines.append(json.dumps(d))
     (slow / "journal.jsonl").write_text("\n".join(lines) + "\n")
-    changes, pairs = compare(mixed_run, slow)
+    changes, _pairs = compare(mixed_run, slow)
     flagged = changes[changes["significant"]]
     assert list(flagged["pair"]) == ["cpsat-cover / cpsat"]
     assert flagged["change"].iloc[0] == "slower" and flagged["factor"].iloc[0] > 10
     p = _cli("compare", str(mixed_run), str(slow))
     assert p.returncode == 0 and "Changes beyond the noise" in p.stdout
+
+
+def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, tmp_path):
+    t = prepare(_raw(repeat_run))
+    pi = T.per_instance(t)
+    assert set(pi["n"]) == {3} and (pi["spread"] >= 1).all()
+    for pair, g in t.groupby("pair"):
+        assert pi.set_index("pair").loc[pair, "par2_s"] == pytest.approx(g["par2_s"].median())
+    r = T.ranking(t)
+    assert {"sgm_lo", "sgm_hi"} <= set(r.columns) and not r["tie"].iloc[0]
+    best_hi = r["sgm_hi"].iloc[0]
+    for _, row in r.iloc[1:].iterrows():
+        assert row["tie"] == (row["sgm_lo"] <= best_hi)
+    md = (write_report(repeat_run, tmp_path / "rep") / "summary.md").read_text()
+    tied = list(r.loc[r["tie"], "pair"])
+    assert ("within repeat noise of the best" in md) == bool(tied)
