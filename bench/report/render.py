@@ -40,7 +40,8 @@ class Table:
         cols = columns or list(df.columns)
         shown = df if limit is None else df.head(limit)
         rows = [[fmt(v) for v in rec] for rec in shown[cols].itertuples(index=False)]
-        left = {c for c in cols if df[c].dtype == object}
+        left = {c for c in cols if not pd.api.types.is_numeric_dtype(df[c])
+                or pd.api.types.is_bool_dtype(df[c])}
         return cls(cols, rows, left, (marks or [""] * len(df))[:len(rows)],
                    max(0, len(df) - len(rows)))
 
