@@ -47,11 +47,12 @@ class Table:
 
     def markdown(self) -> str:
         esc = [[c.replace("|", "\\|") for c in r] for r in self.rows]
-        lines = ["| " + " | ".join(self.columns) + " |", "|" + "---|" * len(self.columns)]
+        marked = any(self.marks)  # a last column: the best row, and rows within its noise
+        cols = [*self.columns, "best"] if marked else self.columns
+        lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r, mark in zip(esc, self.marks or [""] * len(esc), strict=False):
-            if mark == "best":
-                r = [f"**{c}**" for c in r]
-            lines.append("| " + " | ".join(r) + " |")
+            extra = [{"best": "★", "tie": "≈"}.get(mark, "")] if marked else []
+            lines.append("| " + " | ".join([*r, *extra]) + " |")
         if self.more:
             lines.append(f"\n({self.more} more rows in the HTML report and results.parquet)")
         return "\n".join(lines)

@@ -57,6 +57,7 @@ def test_report_content_matches_the_data(mixed_run, tmp_path):
                           & (nuri["status"] == "solved")).sum())
     verdict = f"nurikabe: {best['pair']} solves {solved_by_best}/{n}"
     assert verdict in md and verdict in html
+    assert f"| {best['formulation']} | {best['solver']} |" in md and "| ★ |" in md
     assert 'class="best"' in html and "★" in html  # highlighted best row
     # censored points: the timeout and memout are in the status matrix, the slope is a bound
     assert ">T</td>" in html and ">M</td>" in html
@@ -83,7 +84,7 @@ def test_all_error_run_names_no_best_pair(error_run, tmp_path):
     out = write_report(error_run, tmp_path / "rep")
     md = (out / "summary.md").read_text()
     html = (out / "index.html").read_text()
-    assert "no best pair" in md and 'class="best"' not in html and "**" not in md
+    assert "no best pair" in md and 'class="best"' not in html and "★" not in md
     assert "invalid model" in md  # the error message is listed
 
 
