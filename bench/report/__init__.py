@@ -35,6 +35,7 @@ __all__ = ["PAR_K", "SGM_SHIFT_S", "ReportError", "load_run", "prepare", "sgm", 
 MATRIX_ROWS = 30  # status-matrix rows shown before folding; at most MATRIX_MAX in all
 MATRIX_MAX = 500
 PICTURES = 3  # solution pictures per puzzle
+SCALING_PANELS = 9  # formulations in the scaling figure
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Section:
     figures: list[dict[str, str]] = field(default_factory=list)
     pictures: list[dict[str, str]] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
+    rank: pd.DataFrame = field(default_factory=pd.DataFrame)  # for the overview
 
 
 def _marks(r: pd.DataFrame) -> list[str]:
@@ -68,9 +70,9 @@ def _figures(puzzle: str, pi: pd.DataFrame, shown: list[str], rank: pd.DataFrame
         (figures.profile(pi, shown, out / f"{puzzle}-profile.png"),
          "Dolan-Moré performance profile: fraction of instances solved within tau times the "
          "fastest shown pair."),
-        (figures.scaling(pi, shown, limit, out / f"{puzzle}-scaling.png"),
+        (figures.scaling(pi, shown[:SCALING_PANELS], limit, out / f"{puzzle}-scaling.png"),
          "Time against cells (log-log), marker per instance family; open triangles: no answer "
-         "within the limit (censored)."),
+         f"within the limit (censored); the {SCALING_PANELS} best formulations at most."),
         (figures.memory(pi, shown, out / f"{puzzle}-memory.png"),
          "Peak memory above the forked template, and model size, against cells."),
     ]
@@ -121,8 +123,13 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                   Table.of(rank, tables.RANK_COLUMNS, marks=_marks(rank)), head, key, rest)
     probs = tables.problems(t)
     sec.problems = Table.of(probs, limit=100) if len(probs) else None
+    fam = tables.by_family(pi, shown)
+    if fam["family"].nunique() > 1:
+        sec.extra.append({"title": "Per instance family (best variant per formulation)",
+                          "table": Table.of(fam)})
     sl = tables.slopes(pi, shown)
     sec.slopes = Table.of(sl) if len(sl) else None
+    sec.rank = rank
     sec.figures = _figures(puzzle, pi, shown, rank, scatter, out)
     sec.pictures = _pictures(puzzle, t, out)
     if instances:
@@ -165,8 +172,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     t = prepare(run.df)
     sections = [section(str(p), g, out, scatter, instances)
                 for p, g in t.groupby("puzzle", sort=True)] if len(t) else []
-    ranks = {s.name: tables.ranking(g) for s, (_, g) in
-             zip(sections, t.groupby("puzzle", sort=True), strict=True)} if len(t) else {}
+    ranks = {s.name: s.rank for s in sections}
     ov = tables.overview({s.name: s.verdict for s in sections}, ranks)
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)

@@ -179,3 +179,17 @@ RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout",
 SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
               f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
               "(fixed); common_*: over the instances every pair answered.")
+
+
+def by_family(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
+    """Per shown pair and instance family: answered / instances and SGM of the PAR-2 times."""
+    rows = []
+    for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"], sort=False):
+        rows.append({"pair": pair, "family": fam, "solved": f"{int(g['ok'].sum())}/{len(g)}",
+                     "sgm_s": sgm(g["par2_s"]), "median_s": float(g["par2_s"].median())})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    order = {p: i for i, p in enumerate(pairs)}
+    return out.sort_values(["family", "pair"], key=lambda s: s.map(order) if s.name == "pair"
+                           else s).reset_index(drop=True)
