@@ -176,3 +176,11 @@ def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, 
     md = (write_report(repeat_run, tmp_path / "rep") / "summary.md").read_text()
     tied = list(r.loc[r["tie"], "pair"])
     assert ("within repeat noise of the best" in md) == bool(tied)
+
+
+def test_by_family_counts_answers_per_family(mixed_run):
+    pi = T.per_instance(prepare(_raw(mixed_run)))
+    fam = T.by_family(pi, ["mip-flow / glpk", "cpsat-cover / cpsat"]).set_index("pair")
+    assert fam.loc["mip-flow / glpk", "family"] == "generated"
+    assert fam.loc["mip-flow / glpk", "solved"] == "1/2"
+    assert fam.loc["cpsat-cover / cpsat", "family"] == "seed"
