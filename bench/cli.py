@@ -1,4 +1,4 @@
-"""The `puzzlebench` command: list, solve, run, report."""
+"""The `puzzlebench` command: list, solve, run, report, compare."""
 
 from __future__ import annotations
 
@@ -234,14 +234,29 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from bench.report import write_report
+    from bench.report import ReportError, write_report
 
     try:
-        out = write_report(args.results, args.out, args.instance)
-    except FileNotFoundError as e:
-        print(f"puzzlebench: {e}", file=sys.stderr)
+        out = write_report(args.results, args.out, args.instance, args.scatter)
+    except ReportError as e:
+        print(f"puzzlebench: {e}; no report written", file=sys.stderr)
         return 2
     print(f"report written to {out / 'index.html'} and {out / 'summary.md'}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from bench.report import ReportError
+    from bench.report.compare import compare_markdown
+
+    try:
+        text = compare_markdown(args.run_a, args.run_b)
+    except ReportError as e:
+        print(f"puzzlebench: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    print(text)
     return 0
 
 
@@ -294,7 +309,16 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", metavar="REPORT_DIR")
     rp.add_argument("--instance", action="append", metavar="PATTERN",
                     help="add a per-instance table for instance names matching PATTERN")
+    rp.add_argument("--scatter", action="append", metavar="PAIR",
+                    help="twice: the two 'formulation / solver' pairs of the scatter plot "
+                    "(default: the two best)")
     rp.set_defaults(func=cmd_report)
+    cp = sub.add_parser("compare", help="per pair and instance, the time factor between two "
+                        "runs and which changes exceed the noise")
+    cp.add_argument("run_a", metavar="RUN_A")
+    cp.add_argument("run_b", metavar="RUN_B")
+    cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")
+    cp.set_defaults(func=cmd_compare)
 
     from bench import generate_cli, import_cli
 

@@ -1,0 +1,197 @@
+"""Reading a run folder for a report, robustly, and the per-task columns every table shares.
+
+A report never tracebacks on a damaged run folder: a corrupt ``results.parquet`` falls back to
+the journal, journal lines that are not result objects are skipped, a corrupt
+``environment.json`` gives an empty environment block; a folder with no results at all raises
+:class:`ReportError` (and the caller writes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bench.records import Result
+from bench.storage import ENVIRONMENT, JOURNAL, TABLE, results_frame
+
+log = logging.getLogger(__name__)
+
+#: shift of the shifted geometric mean, seconds: a fixed setting of the report (never derived
+#: from the data, so two reports compare); 10 ms suits tasks that mostly take milliseconds
+SGM_SHIFT_S = 0.01
+#: PAR-k: an unsolved task counts k times the time limit
+PAR_K = 2
+
+
+class ReportError(Exception):
+    """The folder cannot give a report (missing, or no results in it)."""
+
+
+@dataclass
+class Run:
+    """A run folder's results (one row per task) and its latest environment record."""
+
+    folder: Path
+    df: pd.DataFrame
+    env: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
+    path = folder / JOURNAL
+    latest: dict[str, Result] = {}
+    bad = 0
+    text = path.read_bytes().decode("utf-8", errors="replace") if path.exists() else ""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            if not isinstance(d, dict):
+                raise TypeError(f"a JSON {type(d).__name__}, not an object")
+            r = Result.from_dict(d)
+        except (ValueError, TypeError) as e:
+            bad += 1
+            log.warning("%s: skipping unreadable journal line (%s)", path, e)
+            continue
+        latest[r.key] = r
+    if bad:
+        warnings.append(f"{bad} unreadable line(s) in {JOURNAL} skipped")
+    return results_frame(list(latest.values()))
+
+
+def load_run(folder: str | Path) -> Run:
+    """The run's results: ``results.parquet`` when readable and current, else the journal."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ReportError(f"{folder}: no such run folder")
+    warnings: list[str] = []
+    table, journal = folder / TABLE, folder / JOURNAL
+    df: pd.DataFrame | None = None
+    if table.exists() and (not journal.exists()
+                           or table.stat().st_mtime >= journal.stat().st_mtime):
+        try:
+            df = pd.read_parquet(table)
+        except Exception as e:  # pyarrow raises several types for damaged files
+            warnings.append(f"{TABLE} unreadable ({type(e).__name__}); read {JOURNAL} instead")
+            log.warning("%s: %s", table, e)
+    if df is None:
+        df = _journal_frame(folder, warnings)
+    if df.empty or "status" not in df:
+        raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on")
+    for col in Result.__dataclass_fields__:
+        if col not in df:
+            df[col] = None
+    return Run(folder, df, _environment(folder, warnings), warnings)
+
+
+def _environment(folder: Path, warnings: list[str]) -> dict[str, Any]:
+    path = folder / ENVIRONMENT
+    if not path.exists():
+        return {}
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        warnings.append(f"{ENVIRONMENT} unreadable ({e.__class__.__name__})")
+        return {}
+    if isinstance(records, dict):
+        records = [records]
+    if not isinstance(records, list):
+        warnings.append(f"{ENVIRONMENT} is not a list of records")
+        return {}
+    dicts = [r for r in records if isinstance(r, dict)]
+    return dicts[-1] if dicts else {}
+
+
+_GEN = re.compile(r"^gen-[a-z]+-(\d+x\d+)")
+
+
+def family(name: str, path: str | None = None) -> str:
+    """The instance family: ``seed``, ``generated`` (of several sizes: the scaling axis) or
+    ``real (puz.link)`` / ``real (janko)``, from the file name and the ``source:`` header."""
+    if name.startswith("seed-"):
+        return "seed"
+    source = _source(path) if path else ""
+    if _GEN.match(name) or "generated" in source:
+        return "generated"
+    if "janko" in source:
+        return "real (janko)"
+    if "puzz.link" in source or "pzprjs" in source:
+        return "real (puzz.link)"
+    return "other"
+
+
+def _source(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.strip():
+                    break
+                if line.lower().startswith(("source:", "licence:")):
+                    return line.lower()
+    except OSError:
+        pass
+    return ""
+
+
+def prepare(df: pd.DataFrame) -> pd.DataFrame:
+    """Task rows (not unreadable-instance rows) with the columns the report compares:
+
+    - ``pair`` "formulation / solver", ``form`` the formulation without its variant;
+    - ``ok``: a correct answer (solved, or infeasible where no exact formulation solved it);
+      ``disagree``: infeasible although another exact formulation solved the instance;
+    - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
+      PAR_K x the time limit; ``cells``; ``family``; ``mem_mb`` the task's own peak RSS.
+    """
+    t = df[df["formulation"].fillna("-") != "-"].copy()
+    if t.empty:
+        return t
+    t["pair"] = t["formulation"] + " / " + t["solver"]
+    t["form"] = t["formulation"].str.split("[").str[0]
+    solved_by_exact = t[(t["status"] == "solved") & (t["exact"].fillna(True).astype(bool))
+                        & (t["checked"].fillna(True).astype(bool))].groupby("instance").size()
+    t["disagree"] = (t["status"] == "infeasible") & t["instance"].isin(solved_by_exact.index)
+    wrong = (t["status"] == "wrong") | t["known"].eq(False) | t["checked"].eq(False)
+    t["wrong"] = wrong
+    t["ok"] = t["status"].isin(("solved", "infeasible")) & ~t["disagree"] & ~wrong
+    own = t["build_s"].astype(float).fillna(0) + t["solve_s"].astype(float).fillna(0)
+    limit = t["time_limit"].astype(float)
+    t["time_s"] = np.where(t["ok"], own, np.nan)
+    t["par2_s"] = np.where(t["ok"], own, PAR_K * limit)
+    t["cells"] = t["rows"].astype(float) * t["cols"].astype(float)
+    fams = {(n, p): family(n, p) for n, p in zip(t["instance"], t["instance_path"], strict=True)}
+    t["family"] = [fams[n, p] for n, p in zip(t["instance"], t["instance_path"], strict=True)]
+    base = t["base_rss_mb"].astype(float).fillna(0)
+    t["mem_mb"] = t["peak_rss_mb"].astype(float) - base
+    return t
+
+
+def sgm(values: pd.Series | np.ndarray, shift: float = SGM_SHIFT_S) -> float:
+    """Shifted geometric mean: exp(mean(log(v + shift))) - shift."""
+    v = pd.Series(values, dtype=float).dropna()
+    if v.empty:
+        return float("nan")
+    return float(np.exp(np.mean(np.log(v + shift))) - shift)
+
+
+def per_instance(t: pd.DataFrame) -> pd.DataFrame:
+    """One row per (puzzle, pair, instance): repeats and seeds folded to the median PAR-2 time,
+    ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time."""
+    keys = ["puzzle", "form", "formulation", "solver", "kind", "pair", "instance", "family",
+            "cells"]
+    g = t.groupby(keys, sort=False, dropna=False)
+    out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
+                lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),
+                mem_mb=("mem_mb", "max"), constraints=("constraints", "max"),
+                variables=("variables", "max")).reset_index()
+    out["ok"] = out["ok_frac"] >= 0.5
+    out["time_s"] = out["par2_s"].where(out["ok"])
+    out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
+    return out

@@ -1,0 +1,195 @@
+"""The report's tables and verdicts, computed from :func:`bench.report.data.prepare` rows."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
+
+STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M",
+                 "error": "E", "wrong": "W", "disagree": "D"}
+
+
+def _rep_sgms(t: pd.DataFrame) -> pd.DataFrame:
+    """Per pair and repetition (rep, seed): the SGM of its PAR-2 times (for the spread)."""
+    g = t.groupby(["pair", "rep", "seed"])["par2_s"].apply(sgm)
+    return g.groupby("pair").agg(["min", "max", "size"])
+
+
+def ranking(t: pd.DataFrame) -> pd.DataFrame:
+    """Per pair of one puzzle: outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the
+    PAR-2 times, and SGM / median over the instances every pair answered. Sorted best first
+    (most solved, then SGM); ``best`` marks the first row if it solved anything; with repeats,
+    ``tie`` marks pairs whose per-repeat SGM range overlaps the best's."""
+    pi = per_instance(t)
+    everyone = pi.groupby("instance")["ok"].all()
+    common = set(everyone[everyone].index)
+    rows = []
+    for pair, g in pi.groupby("pair", sort=False):
+        raw = t[t["pair"] == pair]
+        counts = raw["status"].value_counts()
+        c = g[g["instance"].isin(common)]
+        rows.append({
+            "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
+            "tasks": len(g), "solved": int(g["ok"].sum()),
+            "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
+            "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
+            "error": int(counts.get("error", 0)),
+            "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
+            "median_s": float(g["par2_s"].median()),
+            "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
+            "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
+            "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
+        })
+    r = pd.DataFrame(rows)
+    if r.empty:
+        return r
+    r = r.sort_values(["solved", "sgm_s", "pair"], ascending=[False, True, True])
+    r = r.reset_index(drop=True)
+    r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
+    top_solved = int(r["solved"].iloc[0])
+    r["best"] = [i == 0 and top_solved > 0 for i in range(len(r))]
+    r["common"] = len(common)
+    reps = _rep_sgms(t)
+    r["tie"] = False
+    if len(reps) and reps["size"].max() > 1 and top_solved > 0:
+        lo = r["pair"].map(reps["min"])
+        hi = r["pair"].map(reps["max"])
+        best_hi = float(hi.iloc[0])
+        r["sgm_lo"], r["sgm_hi"] = lo, hi
+        r["tie"] = (r["solved"] == top_solved) & (lo <= best_hi) & (r.index > 0)
+    return r
+
+
+def folded(r: pd.DataFrame) -> pd.DataFrame:
+    """Per formulation (variants folded): its best variant x solver row of the ranking."""
+    if r.empty:
+        return r
+    return r.drop_duplicates("form").reset_index(drop=True)
+
+
+def _secs(v: float) -> str:
+    if v != v:
+        return "–"
+    return f"{v * 1000:.3g} ms" if v < 1 else f"{v:.3g} s"
+
+
+def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
+    """One line in words, every number from the ranking."""
+    n = t["instance"].nunique()
+    if r.empty or not r.loc[0, "best"]:
+        errs = int((t["status"] == "error").sum())
+        return (f"{puzzle}: no formulation x solver answered any of the {n} instance(s) "
+                f"({errs} of {len(t)} tasks ended in error); no best pair.")
+    b = r.iloc[0]
+    total = float(per_instance(t[t["pair"] == b["pair"]])["time_s"].sum())
+    line = (f"{puzzle}: {b['pair']} solves {b['solved']}/{n} in {_secs(total)} total "
+            f"(SGM {_secs(b['sgm_s'])})")
+    others = []
+    for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
+        o = g.iloc[0]
+        factor = o["sgm_s"] / b["sgm_s"] if b["sgm_s"] > 0 else math.nan
+        others.append(f"the best {kind.upper()}, {o['pair']}, solves {o['solved']}/{n} "
+                      f"({factor:.3g}x the SGM)")
+    if others:
+        line += "; " + "; ".join(others)
+    seed = r[r["form"].str.endswith("-seed")]
+    if len(seed):
+        s = seed.iloc[0]
+        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}"
+    ties = r[r["tie"]]
+    if len(ties):
+        line += f"; within repeat noise of the best: {', '.join(ties['pair'])}"
+    bad = int(r["wrong"].sum())
+    if bad:
+        line += f"; {bad} wrong or disagreeing answer(s)"
+    return line + "."
+
+
+def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
+    """Instance x pair letters (S solved, I infeasible, T timeout, M memout, E error, W wrong,
+    D infeasible although an exact formulation solved it), problem instances first."""
+    letter = t["status"].map(STATUS_LETTER).fillna("?")
+    letter = letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+    m = t.assign(letter=letter).pivot_table(index=["instance", "family"], columns="pair",
+                                            values="letter", aggfunc=lambda s: "".join(sorted(
+                                                set(s))))
+    m.columns.name = None
+    bad = m.apply(lambda row: sum(str(v) in ("W", "D") or "W" in str(v) or "D" in str(v)
+                                  for v in row), axis=1)
+    unsolved = m.apply(lambda row: sum(str(v) not in ("S", "I") for v in row), axis=1)
+    order = sorted(range(len(m)), key=lambda i: (-bad.iloc[i], -unsolved.iloc[i],
+                                                  m.index[i][0]))
+    return m.iloc[order].reset_index()
+
+
+def problems(t: pd.DataFrame) -> pd.DataFrame:
+    """Wrong answers and disagreements first, then errors, with their message."""
+    p = t[t["wrong"] | t["disagree"] | (t["status"] == "error")].copy()
+    p["what"] = np.where(p["wrong"], "wrong", np.where(p["disagree"], "disagrees", "error"))
+    p["order"] = p["what"].map({"wrong": 0, "disagrees": 1, "error": 2})
+    cols = ["what", "instance", "formulation", "solver", "status", "message"]
+    return p.sort_values(["order", "instance"])[cols].reset_index(drop=True)
+
+
+def slopes(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
+    """Per pair and instance family with >= 2 sizes: the log-log slope of time against cells,
+    timeouts included at the limit (censored: the true slope is then at least this), with
+    the 95 % range of the fit."""
+    rows = []
+    for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"]):
+        g = g.assign(y=g["time_s"].fillna(g["time_limit"]))
+        g = g[g["y"] > 0]
+        if g["cells"].nunique() < 2:
+            continue
+        x, y = np.log(g["cells"].to_numpy(float)), np.log(g["y"].to_numpy(float))
+        if len(g) > 2:
+            coef, cov = np.polyfit(x, y, 1, cov=True)
+            half = 1.96 * math.sqrt(max(cov[0][0], 0.0))
+        else:
+            coef, half = np.polyfit(x, y, 1), math.nan
+        censored = int((~g["ok"]).sum())
+        rows.append({"pair": pair, "family": fam, "instances": len(g),
+                     "sizes": int(g["cells"].nunique()), "slope": float(coef[0]),
+                     "range": (f"{coef[0] - half:.2f} .. {coef[0] + half:.2f}"
+                               if half == half else "–"),
+                     "censored": censored,
+                     "note": "lower bound (timeouts at the limit)" if censored else ""})
+    return pd.DataFrame(rows)
+
+
+def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    rows = []
+    for puzzle, r in ranks.items():
+        b = r.iloc[0] if len(r) and r.loc[0, "best"] else None
+        rows.append({"puzzle": puzzle, "pairs": len(r),
+                     "best": b["pair"] if b is not None else "none",
+                     "solved": int(b["solved"]) if b is not None else 0,
+                     "tasks": int(r["tasks"].max()) if len(r) else 0,
+                     "sgm_s": float(b["sgm_s"]) if b is not None else math.nan})
+    return pd.DataFrame(rows)
+
+
+RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
+                "error", "par2_s", "sgm_s", "median_s", "x_best", "common_sgm_s",
+                "common_median_s"]
+SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
+              f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
+              "(fixed); common_*: over the instances every pair answered.")
+
+
+def by_family(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
+    """Per shown pair and instance family: answered / instances and SGM of the PAR-2 times."""
+    rows = []
+    for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"], sort=False):
+        rows.append({"pair": pair, "family": fam, "solved": f"{int(g['ok'].sum())}/{len(g)}",
+                     "sgm_s": sgm(g["par2_s"]), "median_s": float(g["par2_s"].median())})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    order = {p: i for i, p in enumerate(pairs)}
+    return out.sort_values(["family", "pair"], key=lambda s: s.map(order) if s.name == "pair"
+                           else s).reset_index(drop=True)

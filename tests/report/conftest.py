@@ -1,0 +1,79 @@
+"""Small real runs for the report tests (session-scoped: each is a few `puzzlebench run`s).
+
+- ``mixed_run``: Shikaku solved by two pairs; Nurikabe 5x5 solved and 40x40 timed out (GLPK,
+  0.3 s limit) and memout (CaDiCaL sat-tree, 130 MB limit);
+- ``error_run``: every task errors (CP-SAT rejects ``--threads -3`` as an invalid model);
+- ``single_run``: one task.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+SUITE = '[t]\nversion = 1\ndescription = "report test"\ntime_limit = 5\ninstances = [{}]\n'
+
+
+def _root(tmp: Path, files: list[str]) -> Path:
+    root = tmp / "proj"
+    for f in files:
+        dest = root / "instances" / f
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text((ROOT / "instances" / f).read_text())
+    globs = sorted({f'"{Path(f).parent}/*.txt"' for f in files})
+    (root / "instances" / "suites.toml").write_text(SUITE.format(", ".join(globs)))
+    return root
+
+
+def run(root: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PUZZLEBENCH_ROOT": str(root), "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", "--suite", "t", "--out",
+                        str(out), *args], capture_output=True, text=True, env=env,
+                       cwd=root, timeout=300)
+    assert "Traceback" not in p.stderr, p.stderr
+    return p
+
+
+@pytest.fixture(scope="session")
+def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("mixed")
+    root = _root(tmp, ["shikaku/seed-10x10.txt", "nurikabe/gen-nurikabe-5x5-s1-0.txt",
+                       "nurikabe/gen-nurikabe-40x40-s1-0.txt"])
+    out = tmp / "run"
+    run(root, out, "--formulation", "cpsat-cover", "--formulation", "mip-cover", "--solver",
+        "cpsat", "--solver", "highs")
+    run(root, out, "--formulation", "mip-flow", "--solver", "glpk", "--time-limit", "0.3")
+    run(root, out, "--formulation", "sat-tree", "--solver", "cadical195", "--memory-limit",
+        "130")
+    return out
+
+
+@pytest.fixture(scope="session")
+def error_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("errors")
+    root = _root(tmp, ["shikaku/seed-10x10.txt"])
+    run(root, tmp / "run", "--formulation", "cpsat-cover", "--threads", "-3")
+    return tmp / "run"
+
+
+@pytest.fixture(scope="session")
+def single_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("single")
+    root = _root(tmp, ["shikaku/seed-10x10.txt"])
+    run(root, tmp / "run", "--formulation", "cpsat-cover")
+    return tmp / "run"
+
+
+@pytest.fixture(scope="session")
+def repeat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("repeat")
+    root = _root(tmp, ["shikaku/seed-10x10.txt"])
+    run(root, tmp / "run", "--formulation", "cpsat-cover", "--formulation", "mip-cover",
+        "--solver", "cpsat", "--solver", "highs", "--repeat", "3")
+    return tmp / "run"

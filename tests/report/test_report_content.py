@@ -1,0 +1,186 @@
+"""Reports rendered from small real runs: numbers as defined, verdicts from the data, robust to
+damaged run folders (issue 15, items 4 and 8)."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bench.report import ReportError, load_run, prepare, write_report
+from bench.report import tables as T
+from tests.conftest import ROOT
+
+
+def _raw(run: Path) -> pd.DataFrame:
+    return pd.read_parquet(run / "results.parquet")
+
+
+def test_mixed_run_has_the_outcomes_it_was_built_for(mixed_run):
+    st = _raw(mixed_run).groupby(["formulation", "solver"])["status"].apply(sorted).to_dict()
+    assert st["mip-flow", "glpk"] == ["solved", "timeout"]
+    assert st["sat-tree", "cadical195"] == ["memout", "solved"]
+
+
+def test_par2_and_sgm_as_defined(mixed_run):
+    raw = _raw(mixed_run)
+    g = raw[(raw["formulation"] == "mip-flow") & (raw["solver"] == "glpk")]
+    times = [b + s if st == "solved" else 2 * lim for b, s, st, lim in
+             zip(g["build_s"], g["solve_s"], g["status"], g["time_limit"], strict=True)]
+    assert 2 * 0.3 in times  # the timeout counts twice the limit
+    r = T.ranking(prepare(raw)[lambda t: t["puzzle"] == "nurikabe"]).set_index("pair")
+    row = r.loc["mip-flow / glpk"]
+    assert row["par2_s"] == pytest.approx(np.mean(times))
+    expect = math.exp(np.mean(np.log(np.array(times) + 0.01))) - 0.01
+    assert row["sgm_s"] == pytest.approx(expect)
+    assert row["solved"] == 1 and row["timeout"] == 1
+    assert r.loc["sat-tree / cadical195", "memout"] == 1
+
+
+def test_report_content_matches_the_data(mixed_run, tmp_path):
+    out = write_report(mixed_run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    html = (out / "index.html").read_text()
+    raw = _raw(mixed_run)
+    nuri = raw[raw["puzzle"] == "nurikabe"]
+    r = T.ranking(prepare(raw)[lambda t: t["puzzle"] == "nurikabe"])
+    best = r.iloc[0]
+    n = nuri["instance"].nunique()
+    solved_by_best = int(((nuri["formulation"] + " / " + nuri["solver"] == best["pair"])
+                          & (nuri["status"] == "solved")).sum())
+    verdict = f"nurikabe: {best['pair']} solves {solved_by_best}/{n}"
+    assert verdict in md and verdict in html
+    assert f"| {best['formulation']} | {best['solver']} |" in md and "| ★ |" in md
+    assert 'class="best"' in html and "★" in html  # highlighted best row
+    # censored points: the timeout and memout are in the status matrix, the slope is a bound
+    assert ">T</td>" in html and ">M</td>" in html
+    assert "lower bound (timeouts at the limit)" in md
+    for fig in ("cactus", "profile", "scaling", "memory", "scatter"):
+        assert (out / f"nurikabe-{fig}.png").stat().st_size > 5000
+        assert f'src="nurikabe-{fig}.png"' in html
+    svgs = list(out.glob("*.svg"))
+    assert svgs and all("<svg" in p.read_text() for p in svgs)
+    assert "shift 10 ms" in md and "`" not in html.split("<body>")[1].split("<code>")[0]
+    assert "AMD" in html or "cores" in html  # environment block
+    assert pd.read_parquet(out / "results.parquet").shape[0] == len(raw)
+
+
+def test_censored_points_in_the_scaling_data(mixed_run):
+    t = prepare(_raw(mixed_run))
+    sl = T.slopes(T.per_instance(t), ["mip-flow / glpk", "sat-tree / cadical195"])
+    assert set(sl["censored"]) == {1}
+    assert (sl["family"] == "generated").all()
+
+
+def test_all_error_run_names_no_best_pair(error_run, tmp_path):
+    assert set(_raw(error_run)["status"]) == {"error"}
+    out = write_report(error_run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    html = (out / "index.html").read_text()
+    assert "no best pair" in md and 'class="best"' not in html and "★" not in md
+    assert "invalid model" in md  # the error message is listed
+
+
+def test_single_task_run(single_run, tmp_path):
+    out = write_report(single_run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    assert "shikaku: cpsat-cover / cpsat solves 1/1" in md
+    assert (out / "shikaku-cactus.png").exists()
+
+
+@pytest.mark.parametrize("damage", ["random", "half", "empty"])
+def test_corrupt_parquet_falls_back_to_the_journal(mixed_run, tmp_path, damage):
+    run = tmp_path / "run"
+    shutil.copytree(mixed_run, run)
+    data = (run / "results.parquet").read_bytes()
+    new = {"random": bytes(range(256)) * 8, "half": data[: len(data) // 2], "empty": b""}
+    (run / "results.parquet").write_bytes(new[damage])
+    out = write_report(run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    assert "results.parquet unreadable" in md
+    assert load_run(run).df.shape[0] == _raw(mixed_run).shape[0]
+
+
+def test_journal_lines_that_are_not_objects_and_a_corrupt_environment(mixed_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(mixed_run, run)
+    (run / "results.parquet").unlink()
+    with open(run / "journal.jsonl", "a") as f:
+        f.write("[1,2]\n\"text\"\n{\"key\": 3}\n")
+    (run / "environment.json").write_text("{not json")
+    out = write_report(run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    assert "3 unreadable line(s)" in md and "environment.json unreadable" in md
+    assert len(load_run(run).df) == len(_raw(mixed_run))
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty", "empty-journal"])
+def test_nothing_to_report_writes_nothing(tmp_path, kind):
+    run = tmp_path / "run"
+    if kind != "missing":
+        run.mkdir()
+    if kind == "empty-journal":
+        (run / "journal.jsonl").write_text("")
+    with pytest.raises(ReportError):
+        write_report(run, tmp_path / "rep1")
+    p = _cli("report", str(run), "--out", str(tmp_path / "rep2"))
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "no report written" in p.stderr
+    assert not (tmp_path / "rep1").exists() and not (tmp_path / "rep2").exists()
+
+
+def test_compare_flags_changes_beyond_the_noise(mixed_run, tmp_path):
+    from bench.report.compare import compare
+
+    same, _ = compare(mixed_run, mixed_run)
+    assert not same["significant"].any()
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    lines = []
+    for line in (mixed_run / "journal.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        if d["formulation"] == "cpsat-cover":  # the same result, 10x slower and above 10 ms
+            d["solve_s"] = (d["solve_s"] + d["build_s"]) * 10 + 0.05
+        lines.append(json.dumps(d))
+    (slow / "journal.jsonl").write_text("\n".join(lines) + "\n")
+    changes, _pairs = compare(mixed_run, slow)
+    flagged = changes[changes["significant"]]
+    assert list(flagged["pair"]) == ["cpsat-cover / cpsat"]
+    assert flagged["change"].iloc[0] == "slower" and flagged["factor"].iloc[0] > 10
+    p = _cli("compare", str(mixed_run), str(slow))
+    assert p.returncode == 0 and "Changes beyond the noise" in p.stdout
+
+
+def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, tmp_path):
+    t = prepare(_raw(repeat_run))
+    pi = T.per_instance(t)
+    assert set(pi["n"]) == {3} and (pi["spread"] >= 1).all()
+    for pair, g in t.groupby("pair"):
+        assert pi.set_index("pair").loc[pair, "par2_s"] == pytest.approx(g["par2_s"].median())
+    r = T.ranking(t)
+    assert {"sgm_lo", "sgm_hi"} <= set(r.columns) and not r["tie"].iloc[0]
+    best_hi = r["sgm_hi"].iloc[0]
+    for _, row in r.iloc[1:].iterrows():
+        assert row["tie"] == (row["sgm_lo"] <= best_hi)
+    md = (write_report(repeat_run, tmp_path / "rep") / "summary.md").read_text()
+    tied = list(r.loc[r["tie"], "pair"])
+    assert ("within repeat noise of the best" in md) == bool(tied)
+
+
+def test_by_family_counts_answers_per_family(mixed_run):
+    pi = T.per_instance(prepare(_raw(mixed_run)))
+    fam = T.by_family(pi, ["mip-flow / glpk", "cpsat-cover / cpsat"]).set_index("pair")
+    assert fam.loc["mip-flow / glpk", "family"] == "generated"
+    assert fam.loc["mip-flow / glpk", "solved"] == "1/2"
+    assert fam.loc["cpsat-cover / cpsat", "family"] == "seed"
