@@ -101,7 +101,7 @@ def test_run_records_a_bad_instance_and_goes_on(tmp_path):
     assert "| cpsat-cover | cpsat | 1 | 1 |" in md and "illegal token" in md
     assert "## shikaku per instance (a)" in md and "| cpsat-cover | cpsat | 0.0" in md
     assert (tmp_path / "rep" / "index.html").exists()
-    assert (tmp_path / "rep" / "shikaku-times.png").stat().st_size > 1000
+    assert (tmp_path / "rep" / "shikaku-cactus.png").stat().st_size > 1000
 
 
 HEAVY = ("pandas", "pyarrow", "matplotlib", "seaborn", "pyomo", "ortools")
