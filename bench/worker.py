@@ -8,12 +8,14 @@ the runner keeps whatever was reached when it has to kill this process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import os
 import resource
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -30,6 +32,10 @@ def main(*argv: str) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     task = Task.from_dict(json.loads(argv[0]))
     out = Path(argv[1])
+    # solver files (Pyomo's LP files) go to the task's folder, which the harness removes
+    tempfile.tempdir = str(out.parent)
+    os.environ["TMPDIR"] = str(out.parent)
+    limit_memory(task.memory_limit_mb)
 
     last: list[Result] = []
 
@@ -44,7 +50,8 @@ def main(*argv: str) -> int:
     from bench.execute import base_result, execute
 
     try:
-        res = execute(task, progress=report)
+        res = execute(task, progress=report,
+                      on_start=lambda d: write_text_atomic(out.with_name(DEADLINE), repr(d)))
         res.rep = task.rep
     except MemoryError:
         res = last[0] if last else base_result(task, None, "memout")
@@ -52,9 +59,36 @@ def main(*argv: str) -> int:
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
         traceback.print_exc()
         res = last[0] if last else base_result(task, None, "error")
-        res.status, res.message = "error", f"{type(e).__name__}: {e}".splitlines()[0]
-    report(res)
+        res.status, res.message = "error", (f"{type(e).__name__}: {e}".splitlines()
+                                            or [type(e).__name__])[0]
+    last[:] = [res]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children, "final": True})
     return 0
+
+
+#: the file beside the result where the task writes its deadline (a perf_counter value)
+DEADLINE = "deadline"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def limit_memory(limit_mb: int) -> None:
+    """Let the kernel refuse the task's data allocations past the memory limit
+    (RLIMIT_DATA: heap and private writable mappings, not the shared libraries or files a
+    solver maps; inherited by its solver children, each held to it). An allocation past it
+    fails (MemoryError, std::bad_alloc), recorded as ``memout``; the harness's polling of the
+    tree's RSS stays the limit on the sum over processes."""
+    limit = int(limit_mb) * 2**20
+    with contextlib.suppress(ValueError, OSError):
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
 def warm(kinds: str) -> None:
