@@ -338,8 +338,8 @@ class Watchdog:
         self.token = f"{os.getpid()}-{time.time_ns()}"
         self._lock = threading.Lock()
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-I", "-c", _WATCHDOG, self.token, RUN_MARKER], stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL, start_new_session=True, text=True,
+            [sys.executable, "-S", "-I", "-c", _WATCHDOG, self.token, RUN_MARKER],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True, text=True,
         )
 
     def marked(self, env: dict[str, str]) -> dict[str, str]:

@@ -149,6 +149,8 @@ def run_measured(
     poll_s: float = 0.01,
     env: dict[str, str] | None = None,
     stderr_path: Path | None = None,
+    deadline_file: Path | None = None,
+    grace_s: float = 0.5,
 ) -> Measured:
     """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
     limit."""
@@ -165,7 +167,8 @@ def run_measured(
     waiter = ChildWaiter(popen.pid)
     try:
         m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
-                  memory_limit_mb=memory_limit_mb, poll_s=poll_s)
+                  memory_limit_mb=memory_limit_mb, poll_s=poll_s,
+                  deadline_file=deadline_file, grace_s=grace_s)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet

@@ -210,7 +210,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
         args = [json.dumps(task.to_dict()), str(out)]
-        limits = {"time_limit_s": task.time_limit + STARTUP_S,
+        limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
                   "memory_limit_mb": task.memory_limit_mb,
                   "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s}
         m = None

@@ -22,14 +22,14 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason=
 
 
 def marked(token: str) -> dict[int, str]:
-    """Every live process whose environment carries ``token``: pid -> command name."""
+    """Every live process whose environment carries ``token``: pid -> command line."""
     out = {}
     for p in os.listdir("/proc"):
         if not p.isdigit():
             continue
         try:
             env = Path(f"/proc/{p}/environ").read_bytes()
-            comm = Path(f"/proc/{p}/comm").read_text().strip()
+            comm = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()
             state = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
@@ -61,7 +61,8 @@ def test_sigkill_of_the_harness_mid_task_leaves_nothing(tmp_path, command):
     harness = subprocess.Popen(args, env=env, cwd=ROOT, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert wait_for(lambda: "glpsol" in marked(token).values(), 60), \
+        assert wait_for(lambda: any("glpsol" in c and "model.lp" in c
+                                    for c in marked(token).values()), 60), \
             f"glpsol never started: {marked(token)}"
         assert list(tmp_path.glob("puzzlebench-task-*"))
         time.sleep(0.5)
