@@ -303,7 +303,13 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
         res.grid, res.checked = None, None
     res.rep = task.rep
     res.wall_s = m.wall_s
-    res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
+    if not res.kind and len(kinds := _kinds(task.solver)) == 1:
+        res.kind = kinds[0]  # killed before the task resolved its formulation
+    if m.killed == "timeout" and m.deadline is not None and m.end is not None:
+        # killed in the build or the solve: all after the limit's start is build + solve
+        res.overhead_s = m.deadline - task.time_limit - (m.end - m.wall_s)
+    else:
+        res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
     res.overshoot_s = m.overshoot_s
     res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
     res.base_rss_mb = m.base_rss_mb
@@ -328,6 +334,13 @@ def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] =
         return (f"{journal.folder} holds results run with --memory-limit {other[0]}, not "
                 f"{min(want)}: use another --out, or the same limit to resume")
     return ""
+
+
+def _kinds(solver: str) -> tuple[str, ...]:
+    try:
+        return tuple(get_backend(solver).kinds)
+    except KeyError:
+        return ()
 
 
 class Progress:
