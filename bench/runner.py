@@ -265,8 +265,10 @@ def _own_rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
-#: what a task's stderr says when an allocation failed under its RLIMIT_DATA
-OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
+#: what a task says when an allocation failed under its RLIMIT_DATA (measured: OpenBLAS in
+#: cbc, a solver's thread stack, C++ new, Python's allocator)
+OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
+                 "Memory allocation", "can't start new thread")
 
 
 def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
@@ -292,15 +294,15 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
                                                             else "")
         res.grid, res.checked = None, None
     elif m.returncode != 0 or not final:
-        if any(s in ln for ln in stderr_tail[-5:] for s in OUT_OF_MEMORY):
-            res.status = "memout"
-            res.message = f"an allocation failed under the {task.memory_limit_mb} MB limit"
-        else:
-            res.status = "error"
-            res.message = stderr_tail[-1] if stderr_tail else (
-                f"worker exited with {m.returncode}"
-                + ("" if final else " before writing its result"))
+        res.status = "error"
+        res.message = stderr_tail[-1] if stderr_tail else (
+            f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
         res.grid, res.checked = None, None
+    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
+                                     for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
     res.rep = task.rep
     res.wall_s = m.wall_s
     if not res.kind and len(kinds := _kinds(task.solver)) == 1:

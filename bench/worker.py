@@ -77,13 +77,26 @@ def write_text_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _resident_file_bytes() -> int:
+    """RssFile + RssShmem of this process (Linux /proc; 0 elsewhere)."""
+    total = 0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith((b"RssFile:", b"RssShmem:")):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
 def limit_memory(limit_mb: int) -> None:
     """Let the kernel refuse the task's data allocations past the memory limit
     (RLIMIT_DATA: heap and private writable mappings, not the shared libraries or files a
     solver maps; inherited by its solver children, each held to it). An allocation past it
     fails (MemoryError, std::bad_alloc), recorded as ``memout``; the harness's polling of the
     tree's RSS stays the limit on the sum over processes."""
-    limit = int(limit_mb) * 2**20
+    # the limit is on resident memory, which also holds file pages (the interpreter's and the
+    # solver libraries' code) that RLIMIT_DATA does not count: leave them out of the data limit
+    limit = max(int(limit_mb) * 2**20 - _resident_file_bytes(), 2**20)
     with contextlib.suppress(ValueError, OSError):
         _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
         if hard != resource.RLIM_INFINITY:

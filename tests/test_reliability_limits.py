@@ -5,6 +5,7 @@ task's process group dies with the task."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -65,3 +66,33 @@ def test_a_child_in_its_own_session_dies_with_the_task(tmp_path):
     state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True,
                            text=True).stdout.strip()
     assert state == "" or state.startswith("Z"), f"sleep {pid} survived its task: {state}"
+
+
+HOG = """
+from bench.worker import limit_memory
+limit_memory(50)
+hoard = []
+try:
+    while True:
+        hoard.append(bytearray(4 * 2**20))  # 4 MB, touched
+except MemoryError:
+    print(len(hoard))
+"""
+
+
+def test_the_kernel_refuses_allocations_past_the_memory_limit():
+    # sampling every 10 ms let a fast hog reach 50-78 MB past a 50 MB limit; RLIMIT_DATA
+    # stops it at the allocation that crosses the limit
+    m = run_measured([sys.executable, "-c", HOG], time_limit_s=30, memory_limit_mb=4096,
+                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert m.returncode == 0
+    # within 2 MB: file pages mapped after the limit was set (lazily loaded code)
+    assert m.peak_tree_rss_mb <= 52 and m.hwm_mb <= 52, (m.peak_tree_rss_mb, m.hwm_mb)
+
+
+def test_an_allocation_refused_in_a_solver_is_a_memout():
+    # HiGHS cannot start its threads under 64 MB of data (measured: "can't start new thread")
+    with Templates() as templates:
+        res = run_task(Task(str(SHIKAKU_SEEDS[0]), "mip-cover", "highs", time_limit=20,
+                            memory_limit_mb=64), templates=templates)
+    assert res.status == "memout", res.message
