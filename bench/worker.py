@@ -35,7 +35,6 @@ def main(*argv: str) -> int:
     # solver files (Pyomo's LP files) go to the task's folder, which the harness removes
     tempfile.tempdir = str(out.parent)
     os.environ["TMPDIR"] = str(out.parent)
-    limit_memory(task.memory_limit_mb)
 
     last: list[Result] = []
 
@@ -50,8 +49,7 @@ def main(*argv: str) -> int:
     from bench.execute import base_result, execute
 
     try:
-        res = execute(task, progress=report,
-                      on_start=lambda d: write_text_atomic(out.with_name(DEADLINE), repr(d)))
+        res = execute(task, progress=report, on_start=functools.partial(started, task, out))
         res.rep = task.rep
     except MemoryError:
         res = last[0] if last else base_result(task, None, "memout")
@@ -71,6 +69,13 @@ def main(*argv: str) -> int:
 DEADLINE = "deadline"
 
 
+def started(task: Task, out: Path, deadline: float) -> None:
+    """The task's limits start (after its one-time set-up): the harness learns the deadline,
+    the kernel gets the memory limit."""
+    write_text_atomic(out.with_name(DEADLINE), repr(deadline))
+    limit_memory(task.memory_limit_mb)
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(text)
@@ -80,11 +85,11 @@ def write_text_atomic(path: Path, text: str) -> None:
 def _resident_file_bytes() -> int:
     """RssFile + RssShmem of this process (Linux /proc; 0 elsewhere)."""
     total = 0
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        with open("/proc/self/status", "rb") as f:
-            for line in f:
-                if line.startswith((b"RssFile:", b"RssShmem:")):
-                    total += int(line.split()[1]) * 1024
+    with contextlib.suppress(OSError, ValueError, IndexError), \
+            open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith((b"RssFile:", b"RssShmem:")):
+                total += int(line.split()[1]) * 1024
     return total
 
 

@@ -50,7 +50,8 @@ def test_harness_kills_a_task_past_its_limit():
 
 def test_memout_is_recorded():
     res = run_task(Task(SEED10, "mip-cover", "highs", memory_limit_mb=20))
-    assert res.status == "memout" and "killed by the harness at 20 MB" in res.message
+    # refused by the kernel (RLIMIT_DATA) or killed by the harness's polling
+    assert res.status == "memout" and "20 MB" in res.message
 
 
 def test_plan_selection_and_bad_instances(write):
