@@ -140,9 +140,10 @@ def serve(parent: int, modules: Sequence[str]) -> None:
             line, buf = buf.split(b"\n", 1)
             req = json.loads(line)
             rss = rss_bytes()
+            me = os.getpid()  # before the fork: the child's getppid() is 1 if we died first
             pid = os.fork()
             if pid == 0:
-                _child(req, os.getppid())
+                _child(req, me)
             out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss}) + "\n")
             out.flush()
         _reap(out)
