@@ -146,3 +146,19 @@ def test_a_read_only_folder_gives_one_line_and_an_untouched_journal(tmp_path):
         assert {p.name: p.read_bytes() for p in src.iterdir()} == before
     finally:
         subprocess.run(["umount", "-l", str(ro)], check=False)
+
+
+def test_a_torn_last_line_is_rerun_and_nothing_is_lost(tmp_path):
+    """Item 1 end to end: cut the last journal line in half (a kill mid-write), re-run the
+    same command: every task ends with exactly one result."""
+    out = tmp_path / "r"
+    args = ("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--seeds", "2")
+    assert cli(*args).returncode == 0
+    path = out / "journal.jsonl"
+    lines = path.read_bytes().split(b"\n")[:-1]
+    assert len(lines) == 2
+    path.write_bytes(lines[0] + b"\n" + lines[1][: len(lines[1]) // 2])
+    p = cli(*args)
+    assert p.returncode == 0, p.stderr
+    results = Journal(out).results()
+    assert sorted(r.seed for r in results) == [0, 1] and len({r.key for r in results}) == 2
