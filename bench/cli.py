@@ -366,8 +366,8 @@ def parser() -> argparse.ArgumentParser:
     limits(so, 60.0)
     so.set_defaults(func=cmd_solve)
 
-    ru = sub.add_parser("run", help="run a suite (or instance files) over every "
-                        "formulation x solver")
+    ru = sub.add_parser("run", help="run a suite or instance files over every formulation "
+                        "x solver")
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")
@@ -375,11 +375,10 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
-    ru.add_argument("--jobs", type=positive_int, default=1,
-                    help="tasks at a time (at most one per core)")
-    ru.add_argument("--repeat", type=int, default=1, metavar="N",
+    ru.add_argument("--jobs", type=positive_int, default=1, help="tasks at a time (<= cores)")
+    ru.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run every task N times with the same seed (timing noise)")
-    ru.add_argument("--seeds", type=int, default=1, metavar="K",
+    ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
                     help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
     limits(ru, None)
     ru.set_defaults(func=cmd_run)

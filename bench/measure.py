@@ -241,14 +241,11 @@ def watch(
     code = wait(0)
     while code is None:
         rss, top, pids = tree_memory(proc)
-        for p in pids:
-            if p not in seen:
-                seen[p] = start_time(p)
+        seen.update((p, start_time(p)) for p in pids if p not in seen)
         peak, hwm = max(peak, rss), max(hwm, top)
         if deadline is None and deadline_file is not None:
             deadline = read_deadline(deadline_file)
-            if deadline is not None:
-                kill_at = deadline + grace_s
+            kill_at = kill_at if deadline is None else deadline + grace_s
         if max(peak, hwm) > memory_limit_mb * 2**20:
             killed = "memout"
         elif time.perf_counter() > kill_at:
@@ -264,17 +261,9 @@ def watch(
     kill_tree(pid, seen)
     if deadline is None and deadline_file is not None:
         deadline = read_deadline(deadline_file)
-    return Measured(
-        returncode=code,
-        wall_s=end - t0,
-        peak_tree_rss_mb=peak / 2**20,
-        hwm_mb=hwm / 2**20,
-        killed=killed,
-        base_rss_mb=base_rss_mb,
-        cpu_s=waiter.cpu_s,
-        deadline=deadline,
-        end=end,
-    )
+    return Measured(returncode=code, wall_s=end - t0, peak_tree_rss_mb=peak / 2**20,
+                    hwm_mb=hwm / 2**20, killed=killed, base_rss_mb=base_rss_mb,
+                    cpu_s=waiter.cpu_s, deadline=deadline, end=end)
 
 
 def read_deadline(path: Path) -> float | None:
