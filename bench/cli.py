@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -112,8 +113,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     out.update(formulation=form, solver=solver)
-    res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
-                        args.seed, args.threads, args.count), start=args.start)
+    from bench.forkserver import Watchdog
+
+    watchdog = Watchdog()
+    try:
+        res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
+                            args.seed, args.threads, args.count), start=args.start,
+                       watchdog=watchdog)
+    finally:
+        watchdog.close()
     status = res.status
     message = res.message
     if status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
@@ -125,8 +133,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                solver_s=res.solver_s, peak_rss_mb=res.peak_rss_mb, iterations=res.iterations)
     if args.count:
         out["count"] = res.count
-    if message and status != "solved":
-        out["message"] = message
+    if status != "solved":
+        out["message"] = message or f"{status} (no message from the task)"
     return _emit_solve(args, out, inst)
 
 
@@ -172,44 +180,107 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bench.environment import calibrate, environment, write_constraints
-    from bench.runner import Selection, default_start, plan_tasks, run_plan
-    from bench.storage import Journal, consolidate, record_environment, update_environment
+    from bench.runner import Selection, plan_tasks
+    from bench.storage import FolderLocked, RunLock
     from bench.suites import get_suite
 
     try:
-        suite = get_suite(args.suite)
-        instances = suite.instances()
+        suite = get_suite(args.suite) if args.suite else None
+        instances = (suite.instances() if suite else []) + expand_paths(args.instances)
     except (KeyError, FileNotFoundError) as e:
-        print(f"puzzlebench: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 2
-    time_limit = args.time_limit if args.time_limit is not None else suite.time_limit
-    jobs = args.jobs or 1
-    if jobs > (os.cpu_count() or 1):
-        log.warning("--jobs %d exceeds the %s cores: timings will interfere", jobs,
+        return _fail(str(e.args[0] if e.args else e))
+    if not instances:
+        return _fail("run needs --suite NAME or instance paths")
+    time_limit = args.time_limit if args.time_limit is not None else \
+        suite.time_limit if suite else 60.0
+    if args.jobs > (os.cpu_count() or 1):
+        log.warning("--jobs %d exceeds the %s cores: timings will interfere", args.jobs,
                     os.cpu_count())
     sel = Selection(tuple(args.puzzle or ()), tuple(args.formulation or ()),
                     tuple(args.solver or ()))
+    try:
+        sel.check()
+    except ValueError as e:
+        return _fail(str(e))
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
+    unmatched = [f for f in sel.formulations if f not in plan.matched]
+    if unmatched:
+        return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
+                     "instances (see `puzzlebench list`)")
+    if not plan.tasks and not plan.errors:
+        return _fail("no task matches the selection (see `puzzlebench list`)")
+    run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
+           "instances": None if suite else instances, "time_limit": time_limit}
+    try:
+        with RunLock(args.out):
+            return _run_locked(args, plan, run)
+    except FolderLocked as e:
+        return _fail(str(e))
+    except OSError as e:  # a read-only or full disk: the journal keeps what was written
+        return _fail(f"cannot write the run folder {args.out}: "
+                     f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+
+
+def _fail(message: str) -> int:
+    print(f"puzzlebench: {message}", file=sys.stderr)
+    return 2
+
+
+def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
+    from bench.environment import calibrate, environment, write_constraints
+    from bench.runner import default_start, resume_conflict, run_plan
+    from bench.storage import (
+        Journal,
+        consolidate,
+        load_environment,
+        record_environment,
+        update_environment,
+    )
+
     out = Path(args.out)
+    journal = Journal(out)
+    earlier = [int(r["memory_limit_mb"]) for r in load_environment(out)
+               if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
+    conflict = resume_conflict(journal, plan, earlier)
+    if conflict:
+        return _fail(conflict)
     start = args.start or default_start()
     calibration = {"start_s": calibrate()}
-    env = environment(suite=suite.name, suite_version=suite.version, time_limit=time_limit,
-                      memory_limit_mb=args.memory_limit, jobs=jobs, threads=args.threads,
-                      seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
-                      tasks=len(plan.tasks), calibration=calibration)
-    record_environment(out, env)
+    record_environment(out, environment(
+        **run, memory_limit_mb=args.memory_limit, jobs=args.jobs, threads=args.threads,
+        seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
+        tasks=len(plan.tasks), calibration=calibration))
     write_constraints(out)
-    journal = Journal(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
     try:
-        run_plan(plan, journal, jobs=jobs, start=start)
+        run_plan(plan, journal, jobs=args.jobs, start=start)
     finally:
-        update_environment(out, calibration={**calibration, "end_s": calibrate()})
-        table = consolidate(out)
+        with contextlib.suppress(OSError):  # the first write error is the one reported
+            update_environment(out, calibration={**calibration, "end_s": calibrate()})
+    table = consolidate(out)
     return _run_summary(out, table, plan.errors)
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Instance files from paths: a folder gives its ``*.txt`` files, a glob its matches, in a
+    stable order without repeats; a path matching nothing is an error (FileNotFoundError)."""
+    import glob
+
+    out: list[str] = []
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(str(q) for q in p.glob("*.txt"))
+        elif glob.has_magic(arg):
+            found = sorted(glob.glob(arg, recursive=True))
+        else:
+            found = [arg] if p.exists() else []
+        if not found:
+            raise FileNotFoundError(f"no instance file matches {arg!r}")
+        out += [f for f in found if f not in out]
+    return out
 
 
 def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
@@ -223,6 +294,10 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
         med = tasks.groupby("kind")["overhead_s"].median()
         print("harness overhead per task (median): "
               + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
+    if len(tasks) and "overshoot_s" in tasks and tasks["overshoot_s"].notna().any():
+        over = tasks.groupby("solver")["overshoot_s"].max().dropna()
+        print("time past the limit per task (max; build + solve over the limit is a timeout): "
+              + ", ".join(f"{k} {v:.2f} s" for k, v in over.items()))
     for err in errors:
         print(f"puzzlebench: error: {err.message}", file=sys.stderr)
     bad = df[df["status"].isin(["error", "wrong"])]
@@ -258,6 +333,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
         Path(args.out).write_text(text, encoding="utf-8")
     print(text)
     return 0
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return v
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return v
 
 
 def parser() -> argparse.ArgumentParser:
@@ -271,8 +364,9 @@ def parser() -> argparse.ArgumentParser:
     ls.set_defaults(func=cmd_list)
 
     def limits(sp: argparse.ArgumentParser, time_default: float | None) -> None:
-        sp.add_argument("--time-limit", type=float, default=time_default, metavar="SECONDS")
-        sp.add_argument("--memory-limit", type=int, default=8192, metavar="MB",
+        sp.add_argument("--time-limit", type=positive_float, default=time_default,
+                        metavar="SECONDS")
+        sp.add_argument("--memory-limit", type=positive_int, default=8192, metavar="MB",
                         help="peak RSS of the task's process tree (default 8192)")
         sp.add_argument("--seed", type=int, default=0)
         sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
@@ -290,16 +384,19 @@ def parser() -> argparse.ArgumentParser:
     limits(so, 60.0)
     so.set_defaults(func=cmd_solve)
 
-    ru = sub.add_parser("run", help="run a suite over every formulation x solver")
-    ru.add_argument("--suite", required=True)
+    ru = sub.add_parser("run", help="run a suite or instance files over every formulation "
+                        "x solver")
+    ru.add_argument("instances", nargs="*", metavar="PATH",
+                    help="instance files, folders (their *.txt) or globs, besides --suite")
+    ru.add_argument("--suite")
     ru.add_argument("--out", required=True, metavar="DIR")
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
-    ru.add_argument("--jobs", type=int, default=1, help="tasks at a time (at most one per core)")
-    ru.add_argument("--repeat", type=int, default=1, metavar="N",
+    ru.add_argument("--jobs", type=positive_int, default=1, help="tasks at a time (<= cores)")
+    ru.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run every task N times with the same seed (timing noise)")
-    ru.add_argument("--seeds", type=int, default=1, metavar="K",
+    ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
                     help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
     limits(ru, None)
     ru.set_defaults(func=cmd_run)

@@ -45,7 +45,8 @@ def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: 
     )
 
 
-def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> Result:
+def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
+            on_start: Callable[[float], None] = lambda d: None) -> Result:
     try:
         inst = read_instance(task.instance)
     except InstanceError as e:
@@ -77,6 +78,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         return res
     res.setup_s = form.setup()  # before the deadline: not counted against the time limit
     deadline = time.perf_counter() + task.time_limit
+    on_start(deadline)  # the limit runs from here (build included); the harness enforces it
 
     def built(stats: SolveStats) -> None:
         res.build_s = stats.build_s
@@ -97,6 +99,10 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None) -> 
         return res
     record(res, solved.stats, "")
     settle_result(res, solved, task, inst)
+    took = (res.build_s or 0.0) + (res.solve_s or 0.0)
+    if took > task.time_limit and res.status != "error":  # the same limit for every solver
+        res.status, res.grid, res.checked = "timeout", None, None
+        res.message = f"build + solve took {took:.2f} s, past the {task.time_limit:g} s limit"
     return res
 
 

@@ -140,9 +140,10 @@ def serve(parent: int, modules: Sequence[str]) -> None:
             line, buf = buf.split(b"\n", 1)
             req = json.loads(line)
             rss = rss_bytes()
+            me = os.getpid()  # before the fork: the child's getppid() is 1 if we died first
             pid = os.fork()
             if pid == 0:
-                _child(req, os.getppid())
+                _child(req, me)
             out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss}) + "\n")
             out.flush()
         _reap(out)
@@ -277,6 +278,88 @@ class Template:
         return Forked(pid, rss, exits)
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):
+            if self.proc.stdin:
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+#: the run's marker in the environment of every template (and so of every task and solver
+#: child): the watchdog kills what carries it when the harness dies
+RUN_MARKER = "PUZZLEBENCH_RUN"
+
+_WATCHDOG = r"""
+import os, shutil, signal, sys, time
+mark = (sys.argv[2] + "=" + sys.argv[1]).encode()
+dirs, bye = set(), False
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if line == "bye":
+        bye = True
+        break
+    if line[:1] == "+":
+        dirs.add(line[1:])
+    elif line[:1] == "-":
+        dirs.discard(line[1:])
+if not bye:
+    for _ in range(20):
+        found = 0
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == os.getpid():
+                continue
+            try:
+                with open("/proc/" + p + "/environ", "rb") as f:
+                    if mark in f.read().split(b"\0"):
+                        os.kill(int(p), signal.SIGKILL)
+                        found += 1
+            except OSError:
+                pass
+        if not found:
+            break
+        time.sleep(0.05)
+for d in dirs:
+    shutil.rmtree(d, ignore_errors=True)
+"""
+
+
+class Watchdog:
+    """A tiny process that outlives the harness however it dies (its own session, no
+    PDEATHSIG): when its stdin closes without a goodbye, it kills every process carrying the
+    run's marker (solver children that a task started in their own session, or that the
+    kernel's PDEATHSIG does not reach) and removes the task folders still registered.
+
+    ``env()`` is the environment for what the run starts; ``guard``/``release`` register a
+    task folder; ``close`` says goodbye (a normal end: nothing is killed)."""
+
+    def __init__(self) -> None:
+        self.token = f"{os.getpid()}-{time.time_ns()}"
+        self._lock = threading.Lock()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", "-I", "-c", _WATCHDOG, self.token, RUN_MARKER],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True, text=True,
+        )
+
+    def marked(self, env: dict[str, str]) -> dict[str, str]:
+        return {**env, RUN_MARKER: self.token}
+
+    def _send(self, line: str) -> None:
+        with self._lock, contextlib.suppress(OSError, ValueError):
+            assert self.proc.stdin
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+
+    def guard(self, folder: str | Path) -> None:
+        self._send(f"+{folder}")
+
+    def release(self, folder: str | Path) -> None:
+        self._send(f"-{folder}")
+
+    def close(self) -> None:
+        self._send("bye")
         with contextlib.suppress(OSError):
             if self.proc.stdin:
                 self.proc.stdin.close()

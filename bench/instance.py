@@ -2,12 +2,18 @@
 
 An instance file is a header of ``key: value`` lines (``puzzle`` required, ``#`` lines are
 comments), one blank line, then the grid: one line per row, cells separated by single spaces.
-Reading never raises anything but :class:`InstanceError`, whose message names the file, the
-line and the problem on one line.
+
+Accepted knowingly beyond the letter of that contract (as every writer here emits the strict
+form): runs of spaces and tabs between cells, LF, CRLF or CR line ends, a leading UTF-8
+byte-order mark. Rejected with the line named: any other control character (a form feed, a
+vertical tab, NUL, U+2028), non-ASCII tokens (full-width or Arabic-Indic digits), non-UTF-8
+bytes, FIFOs and other non-regular files. Reading never raises anything but
+:class:`InstanceError`, whose message names the file, the line and the problem on one line.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -18,10 +24,19 @@ __all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "ins
            "parse_instance", "read_instance"]
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")
+SEPARATOR = re.compile(r"[ \t]+")
+#: characters no line may hold: C0 controls but the tab, DEL, C1 controls, Unicode line and
+#: paragraph separators
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def read_instance(path: str | Path) -> Instance:
     """Read and validate an instance file; raise :class:`InstanceError` on any problem."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_dir() and not p.is_file():  # a FIFO would block forever
+            raise InstanceError(p, None, "not a regular file (a FIFO, socket or device)")
         data = p.read_bytes()
     except FileNotFoundError:
         raise InstanceError(p, None, "no such file") from None
@@ -72,9 +87,20 @@ def text_lines(data: bytes | str, path: str | Path) -> list[str]:
             raise InstanceError(path, None, f"not UTF-8 text (byte {e.start})") from None
     else:
         text = data
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark (Windows editors) is allowed
     if not text.strip():
         raise InstanceError(path, None, "empty file")
-    return text.splitlines()
+    # lines end at LF, CRLF or CR only: splitlines() would also split at form feeds, vertical
+    # tabs and Unicode separators, shifting the line numbers of error messages
+    lines = LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
+        bad = CONTROL.search(line)
+        if bad:
+            raise InstanceError(path, n, f"control character U+{ord(bad.group()):04X} "
+                                "(only spaces and tabs separate tokens)")
+    return lines
 
 
 def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], int]:
@@ -98,12 +124,15 @@ def parse_grid(lines: list[str], start: int, path: str | Path,
     rows: list[tuple[Token, ...]] = []
     for j in range(start, len(lines)):
         raw = lines[j]
-        if not raw.strip():
-            if any(rest.strip() for rest in lines[j:]):
+        if not raw.strip(" \t"):
+            if any(rest.strip(" \t") for rest in lines[j:]):
                 raise InstanceError(path, j + 1, "blank line inside the grid")
             break
         row = []
-        for c, tok in enumerate(raw.strip().split()):
+        for c, tok in enumerate(SEPARATOR.split(raw.strip(" \t"))):
+            if not tok.isascii():
+                raise InstanceError(path, j + 1, f"column {c}: non-ASCII token {tok!r} "
+                                    "(tokens are ASCII: '.', digits, letters)")
             try:
                 row.append(parse_token(tok))
             except ValueError as e:

@@ -61,6 +61,18 @@ class Measured:
     #: user + system CPU seconds of the task process and every descendant it waited for
     #: (kernel accounting via wait4: exact); None if it could not be read
     cpu_s: float | None = None
+    #: the task's own deadline (``perf_counter`` clock, CLOCK_MONOTONIC: the same in every
+    #: process), as the task reported it once its one-time set-up was done; None if it never did
+    deadline: float | None = None
+    #: when the task's process ended (same clock)
+    end: float | None = None
+
+    @property
+    def overshoot_s(self) -> float | None:
+        """Seconds the task process lived past its deadline (0 if it ended before)."""
+        if self.deadline is None or self.end is None:
+            return None
+        return max(0.0, self.end - self.deadline)
 
 
 def _status_kb(pid: int) -> tuple[int, int]:
@@ -107,25 +119,26 @@ def _descendants(pid: int) -> list[int] | None:
     return out
 
 
-def tree_memory(proc: psutil.Process) -> tuple[int, int]:
-    """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes."""
+def tree_memory(proc: psutil.Process) -> tuple[int, int, list[int]]:
+    """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes, and their
+    pids."""
     pids = _descendants(proc.pid) if os.path.exists("/proc/self/status") else None
     if pids is not None:
         total = hwm = 0
         for p in pids:
             rss, top = _status_kb(p)
             total, hwm = total + rss, max(hwm, top)
-        return total, hwm
+        return total, hwm, pids
     total = hwm = 0
     try:
         procs = [proc, *proc.children(recursive=True)]
     except psutil.Error:
-        return 0, 0
+        return 0, 0, []
     for q in procs:
         with contextlib.suppress(psutil.Error):  # a process may end while we sum
             total += q.memory_info().rss
             hwm = max(hwm, vm_hwm_bytes(q.pid))
-    return total, hwm
+    return total, hwm, [q.pid for q in procs]
 
 
 def run_measured(
@@ -136,6 +149,8 @@ def run_measured(
     poll_s: float = 0.01,
     env: dict[str, str] | None = None,
     stderr_path: Path | None = None,
+    deadline_file: Path | None = None,
+    grace_s: float = 0.5,
 ) -> Measured:
     """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
     limit."""
@@ -152,7 +167,8 @@ def run_measured(
     waiter = ChildWaiter(popen.pid)
     try:
         m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
-                  memory_limit_mb=memory_limit_mb, poll_s=poll_s)
+                  memory_limit_mb=memory_limit_mb, poll_s=poll_s,
+                  deadline_file=deadline_file, grace_s=grace_s)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
@@ -205,39 +221,74 @@ def watch(
     memory_limit_mb: float,
     poll_s: float = 0.01,
     base_rss_mb: float | None = None,
+    deadline_file: Path | None = None,
+    grace_s: float = 0.5,
 ) -> Measured:
     """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
     returns its exit code; kill the group past a limit. Used for spawned and forked task
-    processes alike."""
+    processes alike.
+
+    ``time_limit_s`` (from ``t0``) caps the task's start-up; once the task writes its
+    deadline (a ``perf_counter`` value) to ``deadline_file``, the group is killed ``grace_s``
+    past that deadline instead: the same limit for every solver, however it honours its own.
+    Every process seen in the tree is killed at the end, also one that left the group."""
     wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0
     killed: Literal["timeout", "memout"] | None = None
+    kill_at, deadline = t0 + time_limit_s, None
+    seen: dict[int, bytes] = {}
     code = wait(0)
     while code is None:
-        rss, top = tree_memory(proc)
+        rss, top, pids = tree_memory(proc)
+        seen.update((p, start_time(p)) for p in pids if p not in seen)
         peak, hwm = max(peak, rss), max(hwm, top)
+        if deadline is None and deadline_file is not None:
+            deadline = read_deadline(deadline_file)
+            kill_at = kill_at if deadline is None else deadline + grace_s
         if max(peak, hwm) > memory_limit_mb * 2**20:
             killed = "memout"
-        elif time.perf_counter() - t0 > time_limit_s:
+        elif time.perf_counter() > kill_at:
             killed = "timeout"
         if killed:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
+            kill_tree(pid, seen)
             while code is None:
                 code = wait(1.0)
             break
         code = wait(poll_s)
-    wall = time.perf_counter() - t0
+    end = time.perf_counter()
     # a group member that outlived the worker (an orphaned solver child) is stopped too
+    kill_tree(pid, seen)
+    if deadline is None and deadline_file is not None:
+        deadline = read_deadline(deadline_file)
+    return Measured(returncode=code, wall_s=end - t0, peak_tree_rss_mb=peak / 2**20,
+                    hwm_mb=hwm / 2**20, killed=killed, base_rss_mb=base_rss_mb,
+                    cpu_s=waiter.cpu_s, deadline=deadline, end=end)
+
+
+def read_deadline(path: Path) -> float | None:
+    try:
+        return float(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def kill_tree(pgid: int, seen: dict[int, bytes]) -> None:
+    """SIGKILL the process group ``pgid`` and every process in ``seen`` (pid: start time)
+    that is still alive with the same start time (so not a reused pid): a child that started
+    its own session leaves the group, not the task."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    return Measured(
-        returncode=code,
-        wall_s=wall,
-        peak_tree_rss_mb=peak / 2**20,
-        hwm_mb=hwm / 2**20,
-        killed=killed,
-        base_rss_mb=base_rss_mb,
-        cpu_s=waiter.cpu_s,
-    )
+        os.killpg(pgid, signal.SIGKILL)
+    for p, started in seen.items():
+        if p not in (pgid, os.getpid()) and started and start_time(p) == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(p, signal.SIGKILL)
+
+
+def start_time(pid: int) -> bytes:
+    """A process's start time (clock ticks since boot, /proc/PID/stat field 22); b"" if gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return b""

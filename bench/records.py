@@ -65,6 +65,9 @@ class Result:
     cpu_s: float | None = None
     #: wall_s - build_s - solve_s: process start (fork or spawn + imports), reading, checking
     overhead_s: float | None = None
+    #: seconds the task process lived past its deadline (limit counted from the start of
+    #: the build; 0 if it ended in time); the harness kills it at GRACE_S past
+    overshoot_s: float | None = None
     #: peak of the whole process tree (worker + solver children); for a forked task this
     #: includes the pages it shares with its template (see base_rss_mb)
     peak_rss_mb: float | None = None

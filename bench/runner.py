@@ -21,18 +21,22 @@ import psutil
 
 from bench.backends import all_backends, backends_for, get_backend
 from bench.execute import base_result
-from bench.forkserver import Template, TemplateError, fork_here, preload
+from bench.forkserver import Template, TemplateError, Watchdog, fork_here, preload
 from bench.instance import InstanceError, read_instance
 from bench.measure import RSS_METHOD, ChildWaiter, Measured, run_measured, watch
 from bench.records import Result, Task
 from bench.registry import Formulation, formulations, parse_label, variants
 from bench.storage import Journal
+from bench.worker import DEADLINE
 
 log = logging.getLogger(__name__)
 
-#: seconds past the task's time limit before the process is killed from outside (the worker
-#: also needs to start Python and import its solver, which the in-process limit does not see)
-GRACE_S = 10.0
+#: seconds past the task's deadline (its limit from the start of its build) before the harness
+#: kills its process group: no task runs more than this past its limit, whatever its solver
+GRACE_S = 0.5
+#: seconds a task process may take to start (a spawned interpreter imports its solver) before
+#: it reports its deadline; one-time set-up, measured apart (overhead_s) and not in the limit
+STARTUP_S = 10.0
 #: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -43,19 +47,31 @@ class Selection:
     formulations: Sequence[str] = ()  # a name selects every variant; a label just that one
     solvers: Sequence[str] = ()
 
+    def check(self) -> None:
+        """Raise ValueError naming a ``--formulation`` that is not a label."""
+        for want in self.formulations:
+            try:
+                parse_label(want)
+            except ValueError as e:
+                raise ValueError(f"--formulation {want!r}: {e}") from None
+
+    def matching(self, form: Formulation) -> list[str]:
+        """The ``formulations`` entries that select ``form``."""
+        return [want for want in self.formulations if self._selects(want, form)]
+
     def wants(self, form: Formulation) -> bool:
         """A bare name selects every variant; ``name[k=v]`` the variants with those values; an
         alias (``sat-tree``) the variant it names."""
-        if not self.formulations:
-            return True
-        for want in self.formulations:
-            name, params = parse_label(want)
-            if name in form.aliases:
-                params = {k: str(v) for k, v in form.aliases[name].items()} | params
-                name = form.name
-            if name == form.name and all(str(form.params.get(k)) == v for k, v in params.items()):
-                return True
-        return False
+        return not self.formulations or bool(self.matching(form))
+
+    @staticmethod
+    def _selects(want: str, form: Formulation) -> bool:
+        name, params = parse_label(want)
+        if name in form.aliases:
+            params = {k: str(v) for k, v in form.aliases[name].items()} | params
+            name = form.name
+        return name == form.name and all(str(form.params.get(k)) == v
+                                         for k, v in params.items())
 
 
 @dataclass
@@ -65,6 +81,8 @@ class Plan:
     errors: list[Result] = field(default_factory=list)
     #: selected formulation variants that cannot run here (puzzle/label -> reason)
     skipped: dict[str, str] = field(default_factory=dict)
+    #: the ``--formulation`` entries that selected some variant
+    matched: set[str] = field(default_factory=set)
 
 
 def plan_tasks(
@@ -95,6 +113,7 @@ def plan_tasks(
             for form in variants(cls):
                 if not selection.wants(form):
                     continue
+                plan.matched.update(selection.matching(form))
                 if cls.available() is not None:  # an external package not installed
                     where = f"{cls.puzzle}/{form.label}"
                     if where not in plan.skipped:
@@ -115,8 +134,8 @@ def plan_tasks(
     return plan
 
 
-def task_env(threads: int) -> dict[str, str]:
-    env = dict(os.environ)
+def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:
+    env = watchdog.marked(dict(os.environ)) if watchdog else dict(os.environ)
     for var in THREAD_ENV:
         env[var] = str(threads)
     # the worker imports `bench` from wherever this process did (installed or source tree)
@@ -135,9 +154,10 @@ class Templates:
     first use; each pre-imports the worker, the solve loop, the kind's backends and the
     built-in formulations of that kind. Close at the end of the run."""
 
-    def __init__(self) -> None:
+    def __init__(self, watchdog: Watchdog | None = None) -> None:
         self._lock = threading.Lock()
         self._templates: dict[tuple[tuple[str, ...], int], Template] = {}
+        self.watchdog = watchdog
 
     def get(self, task: Task) -> Template:
         kinds = tuple(sorted(get_backend(task.solver).kinds))
@@ -145,7 +165,8 @@ class Templates:
         with self._lock:
             tpl = self._templates.get(key)
             if tpl is None or not tpl.alive():
-                tpl = Template(preload_modules(kinds), env=task_env(task.threads))
+                tpl = Template(preload_modules(kinds),
+                               env=task_env(task.threads, self.watchdog))
                 log.info("fork-server template for %s started in %.2f s (%.0f MB)",
                          "/".join(kinds), tpl.startup_s, tpl.rss / 2**20)
                 self._templates[key] = tpl
@@ -184,17 +205,22 @@ def preload_modules(kinds: Sequence[str]) -> list[str]:
 
 
 def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None = None,
-             start: str = "spawn") -> Result:
+             start: str = "spawn", watchdog: Watchdog | None = None) -> Result:
     """Run one task in a fresh process under the outside limits; never raises for task faults.
     With ``templates`` the process is forked from a pre-imported template; else with
     ``start="fork"`` forked from this process (after importing what the task needs here: for
-    one-task commands), else spawned (a fresh interpreter)."""
+    one-task commands), else spawned (a fresh interpreter). ``watchdog`` (default: the
+    templates') removes the task's folder if the harness dies mid-task."""
+    watchdog = watchdog or (templates.watchdog if templates else None)
     with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp:
+        if watchdog:
+            watchdog.guard(tmp)
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
         args = [json.dumps(task.to_dict()), str(out)]
-        limits = {"time_limit_s": task.time_limit + grace_s,
-                  "memory_limit_mb": task.memory_limit_mb}
+        limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
+                  "memory_limit_mb": task.memory_limit_mb,
+                  "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s}
         m = None
         try:
             if templates is not None:
@@ -204,21 +230,34 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 m = watch(child.pid, child, t0, base_rss_mb=child.base_rss / 2**20,
                           **limits)
             elif start == "fork":
-                m = _fork_here(task, args, errlog, limits)
+                m = _fork_here(task, args, errlog, limits, watchdog)
         except (TemplateError, KeyError, OSError, psutil.Error) as e:
             log.warning("fork failed (%s); spawning this task instead", e)
         if m is None:
             m = run_measured([sys.executable, "-m", "bench.worker", *args], env=task_env(
-                task.threads), stderr_path=errlog, **limits)
-        data = json.loads(out.read_text()) if out.exists() else None
+                task.threads, watchdog), stderr_path=errlog, **limits)
+        data = _read_json(out)
         stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
+    if watchdog:
+        watchdog.release(tmp)
     return _result(task, m, data, stderr_tail, grace_s)
 
 
-def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any]) -> Measured:
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any],
+               watchdog: Watchdog | None) -> Measured:
     kinds = tuple(sorted(get_backend(task.solver).kinds))
     for var in THREAD_ENV:  # before the solver's libraries load, as in a spawned task
         os.environ[var] = str(task.threads)
+    if watchdog:  # the solver children the task starts carry the run's marker
+        os.environ.update(watchdog.marked({}))
     preload(preload_modules(kinds))
     base = _own_rss_mb()
     t0 = time.perf_counter()
@@ -234,6 +273,12 @@ def _own_rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
+#: what a task says when an allocation failed under its RLIMIT_DATA (measured: OpenBLAS in
+#: cbc, a solver's thread stack, C++ new, Python's allocator)
+OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
+                 "Memory allocation", "can't start new thread")
+
+
 def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
             grace_s: float) -> Result:
     if data is not None:
@@ -246,25 +291,66 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
             inst = None
         res = base_result(task, inst, "error")
         children = 0.0
+    final = bool(data and data.get("final"))
     if m.killed:
         res.status = m.killed
-        limit = f"{task.time_limit + grace_s:g} s" if m.killed == "timeout" else \
-            f"{task.memory_limit_mb} MB"
+        limit = (f"{grace_s:g} s past the {task.time_limit:g} s limit"
+                 if m.deadline is not None else
+                 f"{task.time_limit + STARTUP_S:g} s (the task never started its build)") \
+            if m.killed == "timeout" else f"{task.memory_limit_mb} MB"
         res.message = f"killed by the harness at {limit}" + (f" ({res.message})" if res.message
                                                             else "")
         res.grid, res.checked = None, None
-    elif data is None or m.returncode != 0:
+    elif m.returncode != 0 or not final:
         res.status = "error"
-        res.message = (stderr_tail[-1] if stderr_tail else f"worker exited with {m.returncode}")
+        res.message = stderr_tail[-1] if stderr_tail else (
+            f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
+        res.grid, res.checked = None, None
+    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
+                                     for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
     res.rep = task.rep
     res.wall_s = m.wall_s
-    res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
+    if not res.kind and len(kinds := _kinds(task.solver)) == 1:
+        res.kind = kinds[0]  # killed before the task resolved its formulation
+    if m.killed == "timeout" and m.deadline is not None and m.end is not None:
+        # killed in the build or the solve: all after the limit's start is build + solve
+        res.overhead_s = m.deadline - task.time_limit - (m.end - m.wall_s)
+    else:
+        res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
+    res.overshoot_s = m.overshoot_s
     res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
     res.base_rss_mb = m.base_rss_mb
     res.cpu_s = m.cpu_s
     res.start = "spawn" if m.base_rss_mb is None else "fork"
     res.rss_method = RSS_METHOD
     return res
+
+
+def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
+    """Why the plan cannot resume this journal ("" if it can): a task already there ran under
+    another time limit, or the folder's earlier runs under another memory limit (the task key
+    leaves the limits out, so a resumed run would keep results of other limits)."""
+    limits = {t.key: t.time_limit for t in plan.tasks}
+    for r in journal.results():
+        if r.key in limits and r.formulation != "-" and r.time_limit != limits[r.key]:
+            return (f"{journal.folder} holds results run with --time-limit {r.time_limit:g}, "
+                    f"not {limits[r.key]:g}: use another --out, or the same limit to resume")
+    want = {t.memory_limit_mb for t in plan.tasks}
+    other = sorted(set(memory_limits) - want)
+    if other and want and journal.results():
+        return (f"{journal.folder} holds results run with --memory-limit {other[0]}, not "
+                f"{min(want)}: use another --out, or the same limit to resume")
+    return ""
+
+
+def _kinds(solver: str) -> tuple[str, ...]:
+    try:
+        return tuple(get_backend(solver).kinds)
+    except KeyError:
+        return ()
 
 
 class Progress:
@@ -319,7 +405,8 @@ def run_plan(
     lock = threading.Lock()
     results: list[Result] = []
 
-    templates = Templates() if (start or default_start()) == "fork" else None
+    watchdog = Watchdog()
+    templates = Templates(watchdog) if (start or default_start()) == "fork" else None
     if templates is not None:
         # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
         # started a template ends, and pool threads end before the run does
@@ -327,10 +414,18 @@ def run_plan(
             with contextlib.suppress(TemplateError, KeyError, OSError):
                 templates.get(task)
 
+    failed: list[BaseException] = []
+
     def one(task: Task) -> None:
-        res = run_task(task, templates=templates)
+        if failed:  # the journal cannot be written: run nothing more
+            return
+        res = run_task(task, templates=templates, watchdog=watchdog)
         with lock:
-            journal.append(res)
+            try:
+                journal.append(res)
+            except OSError as e:
+                failed.append(e)
+                raise
             results.append(res)
             progress.update(res)
             if on_result:
@@ -344,4 +439,5 @@ def run_plan(
         progress.close()
         if templates is not None:
             templates.close()
+        watchdog.close()
     return results

@@ -8,6 +8,8 @@ finishes, so an interrupted run loses nothing and a re-run resumes), ``results.p
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -24,6 +26,53 @@ log = logging.getLogger(__name__)
 JOURNAL = "journal.jsonl"
 TABLE = "results.parquet"
 ENVIRONMENT = "environment.json"
+LOCK = ".lock"
+
+
+class FolderLocked(RuntimeError):
+    """Another run is writing the run folder."""
+
+
+class RunLock:
+    """An exclusive lock on a run folder while a run writes it (``flock``: released by the
+    kernel however the run ends, so a killed run leaves no stale lock)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.fd: int | None = None
+
+    def __enter__(self) -> RunLock:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise FolderLocked(f"{self.folder} is being written by another run (pid {holder}); "
+                               "wait for it to finish or use another --out") from None
+        with contextlib.suppress(OSError):  # the pid is for the message only
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step: a full or read-only disk leaves the old
+    file whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 class Journal:
@@ -48,12 +97,18 @@ class Journal:
         if not self.path.exists():
             return []
         out: list[Result] = []
-        for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+        # split on "\n" only: a message may hold U+2028 or U+0085, which splitlines() splits
+        for n, line in enumerate(self.path.read_bytes().split(b"\n"), 1):
             if not line.strip():
                 continue
             try:
-                out.append(Result.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, TypeError) as e:
+                data = json.loads(line.decode("utf-8"))
+                if not isinstance(data, dict):
+                    raise TypeError(f"a JSON {type(data).__name__}, not an object")
+                if not isinstance(data.get("key"), str):
+                    raise TypeError("no string 'key'")
+                out.append(Result.from_dict(data))
+            except (ValueError, TypeError) as e:
                 log.warning("%s:%d: skipping unreadable journal line (%s)", self.path, n, e)
         return out
 
@@ -81,7 +136,13 @@ def consolidate(folder: str | Path) -> Path:
         latest[r.key] = r
     df = results_frame(list(latest.values()))
     path = folder / TABLE
-    df.to_parquet(path, index=False)
+    tmp = folder / (TABLE + ".tmp")
+    try:
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
     return path
 
 
@@ -107,19 +168,30 @@ def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / ENVIRONMENT
-    records = json.loads(path.read_text()) if path.exists() else []
+    records = load_environment(folder)
     records.append(env)
-    path.write_text(json.dumps(records, indent=2) + "\n")
+    write_atomic(path, json.dumps(records, indent=2) + "\n")
 
 
 def update_environment(folder: str | Path, **fields: Any) -> None:
     """Add fields to the latest environment record (e.g. the end-of-run calibration)."""
     path = Path(folder) / ENVIRONMENT
-    records = json.loads(path.read_text()) if path.exists() else [{}]
+    records = load_environment(folder) or [{}]
     records[-1].update(fields)
-    path.write_text(json.dumps(records, indent=2) + "\n")
+    write_atomic(path, json.dumps(records, indent=2) + "\n")
 
 
 def load_environment(folder: str | Path) -> list[dict[str, Any]]:
+    """The folder's environment records; a corrupt file is logged and read as none."""
     path = Path(folder) / ENVIRONMENT
-    return json.loads(path.read_text()) if path.exists() else []
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as e:
+        log.warning("%s: unreadable (%s); ignored", path, e)
+        return []
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        log.warning("%s: not a list of records; ignored", path)
+        return []
+    return records

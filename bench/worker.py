@@ -8,12 +8,14 @@ the runner keeps whatever was reached when it has to kill this process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import os
 import resource
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -30,6 +32,9 @@ def main(*argv: str) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     task = Task.from_dict(json.loads(argv[0]))
     out = Path(argv[1])
+    # solver files (Pyomo's LP files) go to the task's folder, which the harness removes
+    tempfile.tempdir = str(out.parent)
+    os.environ["TMPDIR"] = str(out.parent)
 
     last: list[Result] = []
 
@@ -44,7 +49,7 @@ def main(*argv: str) -> int:
     from bench.execute import base_result, execute
 
     try:
-        res = execute(task, progress=report)
+        res = execute(task, progress=report, on_start=functools.partial(started, task, out))
         res.rep = task.rep
     except MemoryError:
         res = last[0] if last else base_result(task, None, "memout")
@@ -52,9 +57,56 @@ def main(*argv: str) -> int:
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
         traceback.print_exc()
         res = last[0] if last else base_result(task, None, "error")
-        res.status, res.message = "error", f"{type(e).__name__}: {e}".splitlines()[0]
-    report(res)
+        res.status, res.message = "error", (f"{type(e).__name__}: {e}".splitlines()
+                                            or [type(e).__name__])[0]
+    last[:] = [res]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children, "final": True})
     return 0
+
+
+#: the file beside the result where the task writes its deadline (a perf_counter value)
+DEADLINE = "deadline"
+
+
+def started(task: Task, out: Path, deadline: float) -> None:
+    """The task's limits start (after its one-time set-up): the harness learns the deadline,
+    the kernel gets the memory limit."""
+    write_text_atomic(out.with_name(DEADLINE), repr(deadline))
+    limit_memory(task.memory_limit_mb)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _resident_file_bytes() -> int:
+    """RssFile + RssShmem of this process (Linux /proc; 0 elsewhere)."""
+    total = 0
+    with contextlib.suppress(OSError, ValueError, IndexError), \
+            open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith((b"RssFile:", b"RssShmem:")):
+                total += int(line.split()[1]) * 1024
+    return total
+
+
+def limit_memory(limit_mb: int) -> None:
+    """Let the kernel refuse the task's data allocations past the memory limit
+    (RLIMIT_DATA: heap and private writable mappings, not the shared libraries or files a
+    solver maps; inherited by its solver children, each held to it). An allocation past it
+    fails (MemoryError, std::bad_alloc), recorded as ``memout``; the harness's polling of the
+    tree's RSS stays the limit on the sum over processes."""
+    # the limit is on resident memory, which also holds file pages (the interpreter's and the
+    # solver libraries' code) that RLIMIT_DATA does not count: leave them out of the data limit
+    limit = max(int(limit_mb) * 2**20 - _resident_file_bytes(), 2**20)
+    with contextlib.suppress(ValueError, OSError):
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
 
 
 def warm(kinds: str) -> None:

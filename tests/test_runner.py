@@ -40,16 +40,18 @@ def test_unknown_formulation_and_incompatible_solver_are_errors():
 
 
 def test_harness_kills_a_task_past_its_limit():
-    # a 0.2 s limit and no grace: the worker cannot even import its solver in time
+    # a 0.2 s limit from the start of the build, no grace: glpsol's limit is whole seconds,
+    # so the harness kills it; the start-up (spawn, imports) is not in the limit
     res = run_task(Task(SEED10, "mip-cover", "glpk", time_limit=0.2), grace_s=0.0)
     assert res.status == "timeout"
-    assert "killed by the harness" in res.message
-    assert res.wall_s < 3
+    assert "killed by the harness at 0 s past the 0.2 s limit" in res.message
+    assert res.overshoot_s is not None and res.overshoot_s < 0.3
 
 
 def test_memout_is_recorded():
     res = run_task(Task(SEED10, "mip-cover", "highs", memory_limit_mb=20))
-    assert res.status == "memout" and "killed by the harness at 20 MB" in res.message
+    # refused by the kernel (RLIMIT_DATA) or killed by the harness's polling
+    assert res.status == "memout" and "20 MB" in res.message
 
 
 def test_plan_selection_and_bad_instances(write):

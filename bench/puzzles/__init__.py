@@ -61,7 +61,7 @@ def is_int(v: Any) -> bool:
 
 
 def parse_positive_int(tok: str, what: str = "clue") -> int:
-    if not tok.isdigit():
+    if not (tok.isascii() and tok.isdigit()):
         raise ValueError(f"illegal token {tok!r} (expected '.' or a positive integer {what})")
     v = int(tok)
     if v < 1:
