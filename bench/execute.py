@@ -9,6 +9,7 @@ build, after each solve) so a task killed from outside still reports what it got
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
 from bench.registry import Unsupported, get_formulation
 from bench.solve import Solved, SolveStats, solve
+
+log = logging.getLogger(__name__)
 
 #: the Outcome.stats counters a result keeps as columns
 EFFORT = ("conflicts", "decisions", "propagations", "deterministic_time", "branches",
@@ -127,11 +130,13 @@ def settle_result(res: Result, solved: Solved, task: Task, inst: Instance) -> No
         res.checked = not problems
         res.status = "solved" if not problems else "wrong"
         res.message = "; ".join(problems[:3])
-        known = known_solution(task.instance)
+        known, note = checked_known(task, inst)
         if known is not None and not problems:
-            res.known = rules.same(inst, solved.grid, known)
+            res.known = not note and rules.same(inst, solved.grid, known)
             if not res.known:
                 res.message = "differs from the known solution (.sol)"
+        if note:
+            res.message = "; ".join(filter(None, [res.message, note]))
         if solved.count_status:
             res.status, res.message = solved.count_status, solved.count_message
             if solved.count_status == "wrong":
@@ -140,22 +145,66 @@ def settle_result(res: Result, solved: Solved, task: Task, inst: Instance) -> No
     elif solved.status == "infeasible":
         res.status = "infeasible"
         res.count = 0 if task.count else None
-        if known_solution(task.instance) is not None:  # an inexact model cut it off
+        known, note = checked_known(task, inst)
+        if known is not None and not note:  # an inexact model cut it off
             res.known = False
             res.message = "infeasible, but the instance has a known solution (.sol)"
+        elif note:
+            res.message = note
     elif solved.status == "timeout":
         res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
     else:
         res.status, res.message = "error", f"solver stopped with status {solved.status}"
 
 
-def known_solution(instance_path: str) -> SolutionGrid | None:
-    """The known solution stored beside an instance (``NAME.sol``, a JSON grid), if any."""
+class KnownSolutionError(ValueError):
+    """A ``NAME.sol`` beside an instance that cannot serve as its known solution; one line."""
+
+
+def read_known_solution(instance_path: str) -> SolutionGrid | None:
+    """The known solution stored beside an instance (``NAME.sol``, a JSON grid), None when
+    there is none; :class:`KnownSolutionError` when there is one that cannot be read."""
     sol = Path(instance_path).with_suffix(".sol")
     if not sol.exists():
         return None
+    if not sol.is_file():  # a FIFO would hang the task
+        raise KnownSolutionError(f"{sol}: not a regular file")
     try:
-        grid = json.loads(sol.read_text())
-    except (OSError, ValueError):
+        grid = json.loads(sol.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise KnownSolutionError(f"{sol}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise KnownSolutionError(f"{sol}: not UTF-8 text (byte {e.start})") from None
+    except ValueError as e:
+        raise KnownSolutionError(f"{sol}: not JSON ({str(e).splitlines()[0]})") from None
+    if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
+        raise KnownSolutionError(f"{sol}: not a JSON list of rows")
+    return grid
+
+
+def known_solution(instance_path: str) -> SolutionGrid | None:
+    """:func:`read_known_solution`, None for a ``.sol`` that cannot be read."""
+    try:
+        return read_known_solution(instance_path)
+    except KnownSolutionError:
         return None
-    return grid if isinstance(grid, list) else None
+
+
+def checked_known(task: Task, inst: Instance) -> tuple[SolutionGrid | None, str]:
+    """The known solution and a one-line note on what is wrong with it ("" when nothing): an
+    unreadable ``.sol`` is not used (None); one that breaks the rules is still compared (a
+    solved grid then differs from it), and the note says so."""
+    try:
+        known = read_known_solution(task.instance)
+    except KnownSolutionError as e:
+        log.warning("%s", e)
+        return None, f"known solution not used: {e}"
+    if known is None:
+        return None, ""
+    problems = get_puzzle(inst.puzzle).check(inst, known)
+    if problems:
+        note = f"known solution {Path(task.instance).with_suffix('.sol')} breaks the rules " \
+               f"({problems[0]})"
+        log.warning("%s", note)
+        return known, note
+    return known, ""

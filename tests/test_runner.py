@@ -143,7 +143,16 @@ def test_known_solution_is_compared(tmp_path):
     sol.write_text("[[5, 5, 7, 7], [9, 9, 7, 7]]")  # a different (invalid) grid
     res = run_task(Task(str(inst), "sat-cover", "minisat22"))
     assert res.status == "solved" and res.known is False and "differs" in res.message
+    assert "breaks the rules" in res.message  # and the note says why
+    sol.write_text("[[5, 7, 7")  # unreadable: reported, not silently ignored
+    res = run_task(Task(str(inst), "sat-cover", "minisat22"))
+    assert res.status == "solved" and res.known is None
+    assert "known solution not used" in res.message and "not JSON" in res.message
     sol.unlink()
+    sol.mkdir()  # not a regular file
+    res = run_task(Task(str(inst), "sat-cover", "minisat22"))
+    assert res.known is None and "not a regular file" in res.message
+    sol.rmdir()
     assert run_task(Task(str(inst), "sat-cover", "minisat22")).known is None
 
 
