@@ -51,7 +51,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         for b in backends
     ]
     suites: dict[str, dict[str, Any]] = {
-        n: {"version": s.version, "description": s.description, "instances": s.instances()}
+        n: {"version": s.version, "description": s.description, "instances": s.instances(),
+            "formulations": list(s.formulations)}
         for n, s in load_suites().items()}
     if args.json:
         out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
@@ -62,6 +63,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.suites:
         for n, s in suites.items():
             print(f"{n} (v{s['version']}, {len(s['instances'])} instances): {s['description']}")
+            if s["formulations"]:
+                print(f"    formulations: {', '.join(s['formulations'])}")
         return 0
     print("Formulations:")
     for f in forms:
@@ -196,8 +199,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.jobs > (os.cpu_count() or 1):
         log.warning("--jobs %d exceeds the %s cores: timings will interfere", args.jobs,
                     os.cpu_count())
-    sel = Selection(tuple(args.puzzle or ()), tuple(args.formulation or ()),
-                    tuple(args.solver or ()))
+    chosen = tuple(args.formulation or ()) or (suite.formulations if suite else ())
+    sel = Selection(tuple(args.puzzle or ()), chosen, tuple(args.solver or ()))
     try:
         sel.check()
     except ValueError as e:
@@ -205,7 +208,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
-    unmatched = [f for f in sel.formulations if f not in plan.matched]
+    unmatched = [f for f in args.formulation or () if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
                      "instances (see `puzzlebench list`)")

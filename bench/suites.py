@@ -28,6 +28,9 @@ class Suite:
     description: str
     time_limit: float
     patterns: tuple[str, ...]
+    #: the formulation selection a run of this suite uses when `--formulation` is not given
+    #: (names or labels, as `--formulation` takes them); empty: every variant
+    formulations: tuple[str, ...] = ()
 
     def instances(self) -> list[str]:
         """Instance paths, relative to the cwd when inside it, in a stable order."""
@@ -58,6 +61,7 @@ def load_suites(path: Path | None = None) -> dict[str, Suite]:
             description=str(s.get("description", "")),
             time_limit=float(s.get("time_limit", 60)),
             patterns=tuple(s["instances"]),
+            formulations=tuple(s.get("formulations", ())),
         )
         for name, s in data.items()
     }
