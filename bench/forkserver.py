@@ -278,14 +278,19 @@ class Template:
         return Forked(pid, rss, exits)
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            if self.proc.stdin:
-                self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_child(self.proc)
+
+
+def end_child(proc: subprocess.Popen[Any]) -> None:
+    """Close a helper process's stdin (its signal to finish) and reap it, killing it after 5 s."""
+    with contextlib.suppress(OSError):
+        if proc.stdin:
+            proc.stdin.close()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 #: the run's marker in the environment of every template (and so of every task and solver
@@ -360,14 +365,7 @@ class Watchdog:
 
     def close(self) -> None:
         self._send("bye")
-        with contextlib.suppress(OSError):
-            if self.proc.stdin:
-                self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_child(self.proc)
 
 
 def main(argv: list[str]) -> int:

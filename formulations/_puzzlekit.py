@@ -20,6 +20,8 @@ from typing import Any, ClassVar
 
 from bench.backends.kinds import ExternalAnswer, ExternalModel
 from bench.instance import Instance
+from bench.models import Value
+from bench.puzzles import SolutionGrid, grid_from_cells
 from bench.registry import Formulation
 
 INSTALL_HINT = "pip install 'puzzlebench[peers]'"
@@ -94,3 +96,19 @@ class PuzzlekitFormulation(Formulation[ExternalModel]):
         model.run = run
         model.handles["text"] = text
         return model
+
+
+class PuzzlekitColouring(PuzzlekitFormulation):
+    """A two-colour puzzle (Nurikabe, Yin-Yang): puzzlekit's answer cell ``dark`` is the
+    puzzle's ``on`` token, everything else ``off``."""
+
+    dark: ClassVar[str]  # puzzlekit's answer token of a dark cell
+    on: ClassVar[str]  # our solution tokens
+    off: ClassVar[str]
+
+    def cell_value(self, answer: str) -> float:
+        return 1.0 if answer == self.dark else 0.0
+
+    def decode(self, inst: Instance, model: ExternalModel, value: Value) -> SolutionGrid:
+        dark = [(r, c) for r in range(inst.rows) for c in range(inst.cols) if value((r, c)) > 0.5]
+        return grid_from_cells(inst.rows, inst.cols, dark, self.on, self.off)

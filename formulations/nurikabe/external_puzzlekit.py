@@ -3,25 +3,16 @@ and a connected black wall in CP-SAT, after its own deduction of forced cells.""
 
 from __future__ import annotations
 
-from bench.backends.kinds import ExternalModel
-from bench.instance import Instance
-from bench.models import Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.rules import grid_from_black
+from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.registry import formulation
-from formulations._puzzlekit import PuzzlekitFormulation
+from formulations._puzzlekit import PuzzlekitColouring
 
 
 @formulation
-class PuzzlekitNurikabe(PuzzlekitFormulation):
+class PuzzlekitNurikabe(PuzzlekitColouring):
     puzzle = "nurikabe"
     description = "peer: puzzlekit's CP-SAT model (flood layers per clue, connected wall)"
     puzzle_type = "nurikabe"
     tiny = "3 3\n2 - -\n- - -\n- - 2"
-
-    def cell_value(self, answer: str) -> float:
-        return 1.0 if answer == "x" else 0.0  # "x" black, "-" white
-
-    def decode(self, inst: Instance, model: ExternalModel, value: Value) -> SolutionGrid:
-        return grid_from_black(inst, [(r, c) for r in range(inst.rows) for c in range(inst.cols)
-                                      if value((r, c)) > 0.5])
+    dark = "x"  # puzzlekit's answer: "x" black, "-" white
+    on, off = BLACK, WHITE

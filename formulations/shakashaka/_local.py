@@ -85,6 +85,13 @@ def wkey(r: int, c: int) -> Key:
     return ("w", r, c)
 
 
+def keys(inst: Instance) -> list[Key]:
+    """Every variable of the local model: four quarter keys and the white key of each open
+    cell, in reading order."""
+    return [key for r, c in open_cells(inst)
+            for key in (*(qkey(r, c, q) for q in range(4)), wkey(r, c))]
+
+
 def cell_cnf(r: int, c: int) -> list[list[Lit]]:
     """An open cell takes one of its five quarter patterns; ``w`` iff all white."""
     n, e, s, w, a = qkey(r, c, N), qkey(r, c, E), qkey(r, c, S), qkey(r, c, W), wkey(r, c)

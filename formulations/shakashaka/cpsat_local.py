@@ -3,12 +3,11 @@ clauses over quarter literals, the number rule as a linear sum of triangle liter
 
 from __future__ import annotations
 
-from typing import Any
-
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
+from formulations.shakashaka._cpsat import quarter_literals
 from formulations.shakashaka._local import (
     clue_neighbours,
     grid_from_quarters,
@@ -31,12 +30,7 @@ class CpsatLocal(Formulation):
         m = new_model("cpsat")
         assert isinstance(m, CpsatModel)
         cp = m.model
-        lit: dict[Any, Any] = {}
-        for r, c in open_cells(inst):
-            for key in (*(qkey(r, c, q) for q in range(4)), wkey(r, c)):
-                lit[key] = cp.new_bool_var(str(key))
-        for clause in local_cnf(inst):
-            cp.add_bool_or([lit[k] if pos else ~lit[k] for k, pos in clause])
+        lit = quarter_literals(cp, inst, local_cnf(inst))
         for n, cells in clue_neighbours(inst):
             # triangles among the open neighbours: those not all white
             if n > len(cells):

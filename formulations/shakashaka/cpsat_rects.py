@@ -26,6 +26,7 @@ from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value, new_model
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
+from formulations.shakashaka._cpsat import quarter_literals
 from formulations.shakashaka._local import (
     cell_cnf,
     clue_neighbours,
@@ -121,12 +122,7 @@ class CpsatRects(Formulation):
         m = new_model("cpsat")
         assert isinstance(m, CpsatModel)
         cp = m.model
-        lit: dict[Any, Any] = {}
-        for r, c in open_cells(inst):
-            for key in (*(qkey(r, c, q) for q in range(4)), wkey(r, c)):
-                lit[key] = cp.new_bool_var(str(key))
-        for clause in (cl for r, c in open_cells(inst) for cl in cell_cnf(r, c)):
-            cp.add_bool_or([lit[k] if pos else ~lit[k] for k, pos in clause])
+        lit = quarter_literals(cp, inst, (cl for r, c in open_cells(inst) for cl in cell_cnf(r, c)))
         cover: dict[Quarter, list[Any]] = {}
         room = _number_room(inst)
         for i, quarters in enumerate(candidates(inst)):
