@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from bench.generate import (
     SOLVE_LIMIT_S,
     GenerationError,
     Generator,
-     SolveTimeout,
+    SolveTimeout,
     check_size,
     register_generator,
 )
@@ -213,7 +214,8 @@ class YinYangGenerator(Generator):
         on_border = v[0] in (0, rows - 1) or v[1] in (0, cols - 1)
         return self.border_weight if on_border else 1.0
 
-    def clue_grid(self, solution: SolutionGrid, stones: set[Cell]) -> list[list[str | None]]:
+    def clue_grid(self, solution: SolutionGrid, stones: set[Cell]) -> list[list[Any]]:
+        """The stones' tokens (``Generator.instance`` is typed for number clues)."""
         return [[solution[r][c] if (r, c) in stones else None for c in range(len(row))]
                 for r, row in enumerate(solution)]
 
