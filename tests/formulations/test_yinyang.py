@@ -20,7 +20,7 @@ DATA = ROOT / "tests" / "data"
 PAIRS = [("sat-lazy", "cadical195"), ("sat-tree", "cadical195"), ("cpsat-lazy", "cpsat"),
          ("mip-flow", "cbc")]  # never HiGHS in-process next to OR-tools
 IMPLIED = ["all", "none", "checker", "border"]
-SMALL = sorted((ROOT / "instances" / "yinyang").glob("*.txt"))
+SMALL = sorted((ROOT / "instances" / "yinyang").glob("**/*.txt"))
 SMALL = [p for p in SMALL if p.stem.startswith("seed") or "-6x6-" in p.stem
          or "-5x5-" in p.stem or "-10x10-" in p.stem]
 BOARDS = ["yinyang-5x5-ring", "yinyang-2x3-single"]
