@@ -21,7 +21,9 @@ flows, not a constraint. A method a kind does not offer raises ValueError. SAT c
 regions eagerly for all regions at once (:func:`.sat.connect_regions`). The cut logic is
 solver-free and shared (:mod:`.cells`); pure grid helpers are in :mod:`bench.grid`.
 
-Next puzzles: "both colours connected" (Yin-Yang) is two ``connected`` calls, on ``member``
-and on its negation; regions of unknown size (Fillomino) would take the size as a variable
-(each module's docstring says how); neither is built yet.
+"Both colours connected" (Yin-Yang) is two ``connected`` calls, on ``member`` and on its
+negation, or lazily :func:`.cells.fixed_anchor_cuts` per colour (a set of unknown size that
+holds given cells; the cuts go in with each kind's ``add_cuts``); :func:`.cells.border_ring`
+lists the border cells in cyclic order. Regions of unknown size (Fillomino) would take the
+size as a variable (each module's docstring says how); not built yet.
 """

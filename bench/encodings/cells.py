@@ -165,3 +165,47 @@ def region_cuts(member: Collection[Cell] | Mapping[Cell, Any], on: Iterable[Cell
         elif len(comp) < roots[inside[0]]:
             out.append(Cut(tuple(boundary_in(comp, member)), ()))
     return out
+
+
+def fixed_anchor_cuts(member: Collection[Cell] | Mapping[Cell, Any], on: Iterable[Cell],
+                      fixed: Collection[Cell]) -> list[Cut]:
+    """Strong cuts for a set whose size is unknown but which holds the cells ``fixed`` in every
+    solution (Yin-Yang's given stones of one colour), excluding the current on-set ``on`` when
+    it is disconnected; ``[]`` when it is connected or empty.
+
+    The main component M is the one holding the most fixed cells (ties: the larger, then the
+    first). Per other component C, with N(C) its boundary inside ``member``, a whole boundary
+    at once for every cell of C:
+
+    * a fixed cell lies outside C: per cell c of C, "c is off or some cell of N(C) is on" --
+      c and that fixed cell are both on, so a path joins them and leaves C through N(C);
+    * no fixed cell outside C: per cell c of C, "c is off, or M's first cell is off, or some
+      cell of N(C) is on" (the pair cut with every cell of C as anchor).
+
+    Each cut is violated now (C's cells are on, its boundary is off) and holds in every
+    solution in which the on-set is connected.
+    """
+    comps = components_in(v for v in on if v in member)
+    if len(comps) < 2:
+        return []
+    fix = set(fixed)
+    held = [sum(1 for v in comp if v in fix) for comp in comps]
+    main = max(range(len(comps)), key=lambda i: (held[i], len(comps[i]), -i))
+    out: list[Cut] = []
+    for i, comp in enumerate(comps):
+        if i == main:
+            continue
+        sep = tuple(boundary_in(comp, member))
+        outside = len(fix) > held[i]
+        out += [Cut(sep, (c,) if outside else (c, comps[main][0])) for c in comp]
+    return out
+
+
+def border_ring(rows: int, cols: int) -> list[Cell]:
+    """The border cells of a ``rows x cols`` grid (both at least 2) in cyclic order, clockwise
+    from the top-left corner."""
+    top = [(0, c) for c in range(cols)]
+    right = [(r, cols - 1) for r in range(1, rows)]
+    bottom = [(rows - 1, c) for c in range(cols - 2, -1, -1)]
+    left = [(r, 0) for r in range(rows - 2, 0, -1)]
+    return top + right + bottom + left

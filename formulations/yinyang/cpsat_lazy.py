@@ -1,0 +1,76 @@
+"""Yin-Yang ``cpsat-lazy``: one Boolean per cell (true: black), the stones, no 2x2 block of
+one colour, the neighbour rule and the implied rules of :mod:`formulations.yinyang._rules` in
+CP-SAT; both colours' connectivity by the strong cuts of
+:func:`bench.encodings.cells.fixed_anchor_cuts` (one ``bool_or`` per cell of each component
+but the main one, over the component's whole boundary) after each solve. CP-SAT is not
+incremental: the harness solves the grown model again."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bench.encodings.cells import fixed_anchor_cuts
+from bench.encodings.cpsat import add_cuts, new
+from bench.instance import Instance
+from bench.models import CpsatModel, Model, Value
+from bench.puzzles import SolutionGrid
+from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
+from bench.registry import Formulation, formulation
+from formulations.yinyang._rules import (
+    IMPLIED,
+    grid_cut,
+    local_cuts,
+    neighbour_cuts,
+    ring_pairs,
+    stones,
+)
+
+
+@formulation
+class CpsatLazy(Formulation):
+    puzzle = "yinyang"
+    name = "cpsat-lazy"
+    kind = "cpsat"
+    lazy = True
+    description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
+                   "connected by per-cell cuts over a whole component's boundary")
+    parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
+
+    def build(self, inst: Instance) -> Model:
+        m = new()
+        cp = m.model
+        black = {(r, c): cp.new_bool_var(f"b{r}_{c}") for r in range(inst.rows)
+                 for c in range(inst.cols)}
+        white = {v: x.Not() for v, x in black.items()}
+        implied = self.params["implied"]
+        add_cuts(cp, black, local_cuts(inst, implied) + neighbour_cuts(inst))
+        changes = []
+        for i, (u, v) in enumerate(ring_pairs(inst, implied)):
+            t = cp.new_bool_var(f"change{i}")
+            cp.add_bool_or([black[u], white[v], t])
+            cp.add_bool_or([white[u], black[v], t])
+            changes.append(t)
+        if changes:
+            cp.add(sum(changes) <= 2)
+        m.handles.update(black=black, white=white)
+        return m
+
+    def separate(self, inst: Instance, model: Model, value: Value) -> int:
+        assert isinstance(model, CpsatModel)
+        black = model.handles["black"]
+        is_black = {v: value(x) > 0.5 for v, x in black.items()}
+        have = stones(inst)
+        added = 0
+        for colour, member in ((BLACK, black), (WHITE, model.handles["white"])):
+            on = [v for v in member if is_black[v] == (colour == BLACK)]
+            added += add_cuts(model.model, member, fixed_anchor_cuts(member, on, have[colour]))
+        return added
+
+    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+        black = model.handles["black"]
+        return grid_from_black(inst, [v for v in black if value(black[v]) > 0.5])
+
+    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+        assert isinstance(model, CpsatModel)
+        add_cuts(model.model, model.handles["black"], [grid_cut(grid)])
+        return True

@@ -1,0 +1,45 @@
+"""Yin-Yang ``sat-lazy``: the local rules eagerly (:mod:`formulations.yinyang._sat`), both
+colours' connectivity by strong cuts after each model, the solver kept warm (python-sat is
+incremental; the ``iterations`` column counts the solver calls).
+
+A naive loop (one clause per component, "not all of C, or a boundary cell") collapses on
+Yin-Yang: a cut is satisfied by flipping one cell of C or of its boundary, and the next model
+has the same disconnection a cell away. The cuts here
+(:func:`bench.encodings.cells.fixed_anchor_cuts`) are per *cell* of every component but the
+main one, each over the component's whole boundary: "if this cell is black, a black path leaves
+C", anchored on the given stones (always of their colour), so no flip inside C satisfies them;
+both colours are cut in the same round.
+"""
+
+from __future__ import annotations
+
+from bench.encodings.cells import fixed_anchor_cuts
+from bench.encodings.sat import add_cuts
+from bench.instance import Instance
+from bench.models import Model, SatModel, Value
+from bench.puzzles.yinyang.rules import BLACK, WHITE
+from bench.registry import formulation
+from formulations.yinyang._rules import stones
+from formulations.yinyang._sat import YinYangSat
+
+
+@formulation
+class SatLazy(YinYangSat):
+    name = "sat-lazy"
+    lazy = True
+    description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
+                   "connected by per-cell cuts over a whole component's boundary, solver warm")
+
+    def build(self, inst: Instance) -> Model:
+        return self.base(inst)
+
+    def separate(self, inst: Instance, model: Model, value: Value) -> int:
+        assert isinstance(model, SatModel)
+        black = model.handles["black"]
+        is_black = {v: value(x) > 0.5 for v, x in black.items()}
+        have = stones(inst)
+        added = 0
+        for colour, member in ((BLACK, black), (WHITE, model.handles["white"])):
+            on = [v for v in member if is_black[v] == (colour == BLACK)]
+            added += add_cuts(model, member, fixed_anchor_cuts(member, on, have[colour]))
+        return added
