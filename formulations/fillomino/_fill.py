@@ -1,0 +1,114 @@
+"""Solver-free helpers shared by the Fillomino formulations: provable number domains per cell
+and the defects of a candidate grid (components of equal numbers of the wrong size).
+
+**Domains.** A cell v in a region of number k: either the region holds a given (then every
+given in it is k, and the region joins v to a given k by a path of at most k - 1 steps through
+empty cells and given k cells), or it holds no given at all (then it lies inside v's component
+of empty cells, so k is at most that component's size). Hence
+
+    dom(v) = {1 .. |E(v)|}  U  {k given : dist_k(v) <= k - 1}
+
+where E(v) is v's component of empty cells and dist_k the distance from the nearest given k
+through empty and given-k cells. No bound beyond what the grid proves (the total number of
+cells bounds |E(v)|); a given cell's domain is its number.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bench.grid import Cell, all_cells, components, neighbours
+from bench.instance import Instance
+
+
+@dataclass(frozen=True)
+class Layout:
+    rows: int
+    cols: int
+    cells: list[Cell]
+    given: dict[Cell, int]
+    dom: dict[Cell, list[int]]  # sorted
+    edges: list[tuple[Cell, Cell]]  # (u, w) with u < w, 4-adjacent
+
+    @property
+    def top(self) -> int:
+        return max(max(d) for d in self.dom.values())
+
+
+def given_reach(inst: Instance, given: dict[Cell, int], k: int) -> dict[Cell, int]:
+    """Distance from the nearest given k through empty and given-k cells, up to k - 1."""
+    rows, cols = inst.rows, inst.cols
+    dist = {v: 0 for v, n in given.items() if n == k}
+    queue = deque(dist)
+    while queue:
+        v = queue.popleft()
+        if dist[v] == k - 1:
+            continue
+        for w in neighbours(v, rows, cols):
+            if w not in dist and given.get(w, k) == k:
+                dist[w] = dist[v] + 1
+                queue.append(w)
+    return dist
+
+
+def layout(inst: Instance) -> Layout:
+    rows, cols = inst.rows, inst.cols
+    cells = all_cells(rows, cols)
+    given = {(r, c): n for r, c, n in inst.clues()}
+    empty = [v for v in cells if v not in given]
+    dom: dict[Cell, set[int]] = {v: {n} for v, n in given.items()}
+    for comp in components(empty, rows, cols):
+        for v in comp:
+            dom[v] = set(range(1, len(comp) + 1))
+    for k in sorted(set(given.values())):
+        for v in given_reach(inst, given, k):
+            dom[v].add(k)
+    edges = [(v, w) for v in cells for w in neighbours(v, rows, cols) if v < w]
+    return Layout(rows, cols, cells, given, {v: sorted(d) for v, d in dom.items()}, edges)
+
+
+@dataclass(frozen=True)
+class Defect:
+    """A maximal component ``cells`` of number ``k`` whose size is not k, with its boundary."""
+
+    k: int
+    cells: list[Cell]
+    boundary: list[Cell]
+
+    @property
+    def too_big(self) -> bool:
+        return len(self.cells) > self.k
+
+
+def defects(rows: int, cols: int, number: Callable[[Cell], int]) -> list[Defect]:
+    """Every component of equal numbers whose size differs from its number."""
+    by_value: dict[int, list[Cell]] = {}
+    for v in all_cells(rows, cols):
+        by_value.setdefault(number(v), []).append(v)
+    out = []
+    for k, vs in by_value.items():
+        for comp in components(vs, rows, cols):
+            if len(comp) != k:
+                inside = set(comp)
+                border = sorted({w for v in comp for w in neighbours(v, rows, cols)
+                                 if w not in inside})
+                out.append(Defect(k, comp, border))
+    return out
+
+
+def connected_subset(cells: list[Cell], size: int, rows: int, cols: int) -> list[Cell]:
+    """``size`` cells of the connected set ``cells`` that are themselves connected (BFS order
+    from the first cell): a too-big component's cut needs only k + 1 of its cells."""
+    inside = set(cells)
+    seen = [cells[0]]
+    mark = {cells[0]}
+    i = 0
+    while len(seen) < size:
+        for w in neighbours(seen[i], rows, cols):
+            if w in inside and w not in mark and len(seen) < size:
+                mark.add(w)
+                seen.append(w)
+        i += 1
+    return seen
