@@ -112,3 +112,20 @@ def connected_subset(cells: list[Cell], size: int, rows: int, cols: int) -> list
                 seen.append(w)
         i += 1
     return seen
+
+
+def small_pieces(rows: int, cols: int, most: int) -> list[list[Cell]]:
+    """Every connected set of 1..``most`` cells (fixed polyomino placements), each once."""
+    seen: set[frozenset[Cell]] = set()
+    level = [frozenset([v]) for v in all_cells(rows, cols)]
+    out: list[list[Cell]] = []
+    for _ in range(most):
+        nxt: list[frozenset[Cell]] = []
+        for p in level:
+            if p in seen:
+                continue
+            seen.add(p)
+            out.append(sorted(p))
+            nxt += [p | {w} for v in p for w in neighbours(v, rows, cols) if w not in p]
+        level = nxt
+    return out

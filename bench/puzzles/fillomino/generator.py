@@ -73,8 +73,8 @@ class FillominoGenerator(Generator):
     stays unique."""
 
     puzzle = "fillomino"
-    formulation = "cpsat-tree"
-    solver = "cpsat"
+    formulation = "sat-lazy"
+    solver = "cadical195"
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
