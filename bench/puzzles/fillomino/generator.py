@@ -1,18 +1,25 @@
-"""The Fillomino generator: a random partition into regions of mixed sizes, one given in most
-regions (some left without any), givens added where another solution differs until none is
-left, then givens removed while the solution stays unique (small grids)."""
+"""The Fillomino generator: a random partition into regions of mixed sizes, one given (two in
+half the regions of 5+ cells) in most regions (some left without any), givens added where
+another solution differs until none is left, then givens removed while the solution stays
+unique (small grids)."""
 
 from __future__ import annotations
 
 import random
 
-from bench.generate import Generator, check_size, register_generator
+from bench.generate import (
+    GenerationError,
+    Generator,
+    SolveTimeout,
+    check_size,
+    register_generator,
+)
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 
 #: share of regions of two or more cells that start without a given
-NO_GIVEN = 0.25
+NO_GIVEN = 0.2
 #: the removal pass (one uniqueness solve per given) runs on grids up to this many cells
 REMOVAL_CELLS = 200
 
@@ -73,13 +80,23 @@ class FillominoGenerator(Generator):
     stays unique."""
 
     puzzle = "fillomino"
-    formulation = "sat-lazy"
-    solver = "cadical195"
+    formulation = "cpsat-tree"
+    solver = "cpsat"
+    restarts = 3
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
+        for _ in range(self.restarts):
+            try:
+                return self.attempt(rows, cols, rng)
+            except SolveTimeout:
+                continue
+        raise GenerationError(f"fillomino {rows}x{cols}: gave up after {self.restarts} restarts")
+
+    def attempt(self, rows: int, cols: int,
+                rng: random.Random) -> tuple[Instance, SolutionGrid]:
         regions = random_partition(rows, cols, rng)
         solution: SolutionGrid = [[0] * cols for _ in range(rows)]
         region_of: dict[Cell, int] = {}
@@ -90,7 +107,7 @@ class FillominoGenerator(Generator):
         givens: set[Cell] = set()
         for reg in regions:
             if len(reg) == 1 or rng.random() >= NO_GIVEN:
-                givens.add(rng.choice(reg))
+                givens.update(rng.sample(reg, 1 + (len(reg) >= 5 and rng.random() < 0.5)))
         self.add_until_unique(rows, cols, rng, solution, givens, region_of)
         if rows * cols <= REMOVAL_CELLS:
             for v in rng.sample(sorted(givens), len(givens)):
