@@ -16,14 +16,15 @@ cells bounds |E(v)|); a given cell's domain is its number.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 
 
-@dataclass(frozen=True)
+@dataclass
 class Layout:
     rows: int
     cols: int
@@ -32,9 +33,9 @@ class Layout:
     dom: dict[Cell, list[int]]  # sorted
     edges: list[tuple[Cell, Cell]]  # (u, w) with u < w, 4-adjacent
 
-    @property
-    def top(self) -> int:
-        return max(max(d) for d in self.dom.values())
+    @cached_property
+    def domset(self) -> dict[Cell, set[int]]:
+        return {v: set(d) for v, d in self.dom.items()}
 
 
 def given_reach(inst: Instance, given: dict[Cell, int], k: int) -> dict[Cell, int]:
@@ -128,4 +129,54 @@ def small_pieces(rows: int, cols: int, most: int) -> list[list[Cell]]:
             out.append(sorted(p))
             nxt += [p | {w} for v in p for w in neighbours(v, rows, cols) if w not in p]
         level = nxt
+    return out
+
+
+#: a clause over "cell v holds k" literals: (positive, v, k)
+Clause = list[tuple[bool, Cell, int]]
+
+
+def local_clauses(lay: Layout, pieces: int) -> Iterator[Clause]:
+    """The local rules: a 1 has no neighbouring 1; a k >= 2 has a neighbouring k; a 2 has at
+    most one neighbouring 2; a connected piece of at most ``pieces`` cells that all hold some
+    k > its size has a boundary cell holding k (each piece a too-small cut made in advance)."""
+    for v in lay.cells:
+        nbrs = neighbours(v, lay.rows, lay.cols)
+        for k in lay.dom[v]:
+            same = [w for w in nbrs if k in lay.domset[w]]
+            if k == 1:
+                yield from ([(False, v, 1), (False, w, 1)] for w in same if v < w)
+            else:
+                yield [(False, v, k), *((True, w, k) for w in same)]
+            if k == 2:
+                yield from ([(False, v, 2), (False, a, 2), (False, b, 2)]
+                            for i, a in enumerate(same) for b in same[i + 1:])
+    for piece in small_pieces(lay.rows, lay.cols, pieces):
+        if len(piece) == 1:
+            continue  # the "has a neighbouring k" rule above
+        ks = set.intersection(*(lay.domset[v] for v in piece))
+        border = sorted({w for v in piece for w in neighbours(v, lay.rows, lay.cols)}
+                        - set(piece))
+        for k in sorted(ks):
+            if k > len(piece):
+                yield [*((False, v, k) for v in piece),
+                       *((True, b, k) for b in border if k in lay.domset[b])]
+
+
+def cut_clauses(lay: Layout, number: Callable[[Cell], int]) -> list[Clause]:
+    """Cuts for the defects of a candidate grid, each valid in every solution: a component of
+    k-cells larger than k gives "not all of these k + 1 connected cells hold j" for every j < k
+    + 1 they all may hold; one smaller than k gives "not all of it holds j, or a boundary cell
+    holds j" for every j > its size it may hold (the same shape with another number is as
+    wrong: this stops the solver from trying the numbers one by one)."""
+    out: list[Clause] = []
+    for d in defects(lay.rows, lay.cols, number):
+        piece = (connected_subset(d.cells, d.k + 1, lay.rows, lay.cols) if d.too_big
+                 else d.cells)
+        for k in sorted(set.intersection(*(lay.domset[v] for v in piece))):
+            if d.too_big and k < len(piece):
+                out.append([(False, v, k) for v in piece])
+            elif not d.too_big and k > len(piece):
+                out.append([*((False, v, k) for v in piece),
+                            *((True, b, k) for b in d.boundary if k in lay.domset[b])])
     return out

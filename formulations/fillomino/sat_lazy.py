@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.encodings.sat import exactly
-from bench.grid import Cell, neighbours
+from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
-from formulations.fillomino._fill import connected_subset, defects, layout, small_pieces
+from formulations.fillomino._fill import Clause, cut_clauses, layout, local_clauses
 
 
 @formulation
@@ -33,7 +33,7 @@ class SatLazy(Formulation[SatModel]):
     lazy = True
     description = ("one-hot numbers over provable domains, local rules eagerly; components of "
                    "equal numbers too big or too small cut after each model")
-    parameters: ClassVar[dict[str, list[Any]]] = {"pieces": [3, 0, 2, 4]}
+    parameters: ClassVar[dict[str, list[Any]]] = {"pieces": [2, 0, 3, 4]}
 
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
@@ -41,43 +41,16 @@ class SatLazy(Formulation[SatModel]):
         y = {(v, k): m.var(("y", v, k)) for v in lay.cells for k in lay.dom[v]}
         for v in lay.cells:
             exactly(m, [y[v, k] for k in lay.dom[v]], 1)
-            nbrs = neighbours(v, lay.rows, lay.cols)
-            for k in lay.dom[v]:
-                same = [y[w, k] for w in nbrs if (w, k) in y]
-                if k == 1:
-                    m.extend([-y[v, 1], -s] for s in same)
-                else:
-                    m.add([-y[v, k], *same])
-                if k == 2:
-                    m.extend([-y[v, 2], -a, -b] for i, a in enumerate(same) for b in same[i + 1:])
-        for piece in small_pieces(lay.rows, lay.cols, self.params["pieces"]):
-            ks = set.intersection(*(set(lay.dom[v]) for v in piece))
-            border = {w for v in piece for w in neighbours(v, lay.rows, lay.cols)} - set(piece)
-            for k in ks:
-                if k > len(piece):
-                    m.add([*(-y[v, k] for v in piece), *(y[b, k] for b in border if (b, k) in y)])
-        m.handles.update(y=y, dom=lay.dom)
+        m.extend(literals(y, c) for c in local_clauses(lay, self.params["pieces"]))
+        m.handles.update(y=y, dom=lay.dom, layout=lay)
         return m
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
-        y = model.handles["y"]
+        y, lay = model.handles["y"], model.handles["layout"]
         grid = self.decode(inst, model, value)
-        cuts = 0
-        dom = model.handles["dom"]
-        for d in defects(inst.rows, inst.cols, lambda v: grid[v[0]][v[1]]):
-            piece = (connected_subset(d.cells, d.k + 1, inst.rows, inst.cols) if d.too_big
-                     else d.cells)
-            ks = set.intersection(*(set(dom[v]) for v in piece))
-            for k in sorted(ks):
-                if d.too_big and k < len(piece):  # no k-region holds |piece| > k cells
-                    model.add([-y[v, k] for v in piece])
-                elif not d.too_big and k > len(piece):  # a k-region holding it goes on
-                    model.add([*(-y[v, k] for v in piece),
-                               *(y[b, k] for b in d.boundary if (b, k) in y)])
-                else:
-                    continue
-                cuts += 1
-        return cuts
+        cuts = cut_clauses(lay, lambda v: grid[v[0]][v[1]])
+        model.extend(literals(y, c) for c in cuts)
+        return len(cuts)
 
     def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
         y, dom = model.handles["y"], model.handles["dom"]
@@ -92,3 +65,7 @@ class SatLazy(Formulation[SatModel]):
         y = model.handles["y"]
         model.add([-y[(r, c), grid[r][c]] for r in range(inst.rows) for c in range(inst.cols)])
         return True
+
+
+def literals(y: dict[tuple[Cell, int], int], clause: Clause) -> list[int]:
+    return [y[v, k] if pos else -y[v, k] for pos, v, k in clause]
