@@ -20,8 +20,8 @@ from bench.puzzles import SolutionGrid
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
-#: the removal pass (one uniqueness solve per given) runs on grids up to this many cells
-REMOVAL_CELLS = 200
+#: the removal pass (one uniqueness solve per given) runs on grids up to this many cells (10x10)
+REMOVAL_CELLS = 100
 
 
 def max_size(rows: int, cols: int) -> int:

@@ -1,0 +1,46 @@
+"""The Fillomino generator: partitions without touching equal regions, reproducible output,
+uniqueness re-proved by a second formulation (sat-lazy, in a worker process)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bench.generate import generate_one, get_generator
+from bench.grid import neighbours
+from bench.instance import format_instance, read_instance
+from bench.puzzles import get_puzzle
+from bench.puzzles.fillomino.generator import random_partition
+from bench.records import Task
+from bench.runner import run_task
+
+
+def test_partition_covers_the_grid_with_mixed_sizes_and_no_equal_regions_touching():
+    for seed in range(5):
+        regions = random_partition(12, 15, random.Random(seed))
+        owner = {v: i for i, reg in enumerate(regions) for v in reg}
+        assert len(owner) == 12 * 15 == sum(len(r) for r in regions)
+        for v, i in owner.items():
+            for w in neighbours(v, 12, 15):
+                j = owner[w]
+                assert i == j or len(regions[i]) != len(regions[j])
+        sizes = {len(r) for r in regions}
+        assert 1 in sizes and max(sizes) >= 6
+
+
+def test_generator_uses_an_exact_formulation():
+    gen = get_generator("fillomino")
+    assert (gen.formulation, gen.solver) == ("cpsat-tree", "cpsat")
+
+
+def test_same_seed_same_instance_unique_by_a_second_formulation(tmp_path: Path):
+    a = generate_one("fillomino", 5, 5, seed=3)
+    b = generate_one("fillomino", 5, 5, seed=3)
+    assert format_instance(a.instance) == format_instance(b.instance)
+    assert a.solution == b.solution
+    path = tmp_path / "gen.txt"
+    path.write_text(format_instance(a.instance), encoding="utf-8")
+    inst = read_instance(path)
+    assert get_puzzle("fillomino").check(inst, a.solution) == []
+    res = run_task(Task(str(path), "sat-lazy", "cadical195", time_limit=60, count=2))
+    assert res.status == "solved" and res.count == 1, res.message
