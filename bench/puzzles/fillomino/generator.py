@@ -1,7 +1,7 @@
-"""The Fillomino generator: a random partition into regions of mixed sizes, one given (two in
-half the regions of 5+ cells) in most regions (some left without any), givens added where
-another solution differs until none is left, then givens removed while the solution stays
-unique (small grids)."""
+"""The Fillomino generator: a random partition into regions of mixed sizes; most regions get a
+given in a random cell and about 40% of their other cells given too, some none at all; givens
+added where another solution differs until none is left, then up to 40 givens (random order)
+removed where the solution stays unique."""
 
 from __future__ import annotations
 
@@ -20,8 +20,11 @@ from bench.puzzles import SolutionGrid
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
-#: the removal pass (one uniqueness solve per given) runs on grids up to this many cells (10x10)
-REMOVAL_CELLS = 100
+#: share of the other cells of a region with a given that are given too: empty areas stay
+#: small, as in published puzzles (a third to half of the cells given)
+GIVEN_SHARE = 0.4
+#: givens (in random order) the removal pass tries to take away, one uniqueness solve each
+REMOVALS = 40
 
 
 def max_size(rows: int, cols: int) -> int:
@@ -73,11 +76,11 @@ def merge_equal(regions: list[list[Cell]], rows: int, cols: int,
 
 @register_generator
 class FillominoGenerator(Generator):
-    """Random partition; a given in a random cell of most regions; while another solution
+    """Random partition; givens in most regions (:data:`GIVEN_SHARE`); while another solution
     exists, the intended number is given at one random cell of every connected piece where that
     solution differs (cells of regions already holding a given preferred, so regions without a
-    given survive); then, on small grids, each given in random order is removed if the solution
-    stays unique."""
+    given survive); then up to :data:`REMOVALS` givens, in random order, are removed where the
+    solution stays unique."""
 
     puzzle = "fillomino"
     formulation = "cpsat-tree"
@@ -107,13 +110,13 @@ class FillominoGenerator(Generator):
         givens: set[Cell] = set()
         for reg in regions:
             if len(reg) == 1 or rng.random() >= NO_GIVEN:
-                givens.update(rng.sample(reg, 1 + (len(reg) >= 5 and rng.random() < 0.5)))
+                givens.add(rng.choice(reg))
+                givens.update(v for v in reg if rng.random() < GIVEN_SHARE)
         self.add_until_unique(rows, cols, rng, solution, givens, region_of)
-        if rows * cols <= REMOVAL_CELLS:
-            for v in rng.sample(sorted(givens), len(givens)):
-                trial = givens - {v}
-                if self.other(self.make(rows, cols, solution, trial), solution) is None:
-                    givens = trial
+        for v in rng.sample(sorted(givens), min(REMOVALS, len(givens))):
+            trial = givens - {v}
+            if self.other(self.make(rows, cols, solution, trial), solution) is None:
+                givens = trial
         return self.make(rows, cols, solution, givens), solution
 
     def add_until_unique(self, rows: int, cols: int, rng: random.Random, solution: SolutionGrid,
