@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.instance import parse_instance, read_instance
 from bench.records import Task
 from bench.registry import get_formulation
-from bench.runner import Selection, plan_tasks, run_plan
+from bench.runner import Plan, run_plan, run_task
 from bench.storage import Journal, load_results
 from formulations.fillomino._fill import cut_clauses, defects, layout, small_pieces
 from formulations.fillomino.mip_seed import model_size
@@ -26,8 +25,9 @@ EXACT = [("cpsat-tree", "cpsat"), ("sat-lazy", "cadical195"), ("sat-lazy[pieces=
 
 
 def run(path: Path, formulation: str, solver: str, count: int = 0):
-    return execute(Task(instance=str(path), formulation=formulation, solver=solver,
-                        time_limit=60, count=count))
+    """In a worker process: OR-tools loaded here would stop HiGHS loading in later tests."""
+    return run_task(Task(instance=str(path), formulation=formulation, solver=solver,
+                         time_limit=60, count=count))
 
 
 @pytest.mark.parametrize(("formulation", "solver"), EXACT)
@@ -94,8 +94,10 @@ def test_mip_seed_predicts_its_size_and_a_run_keeps_it_when_the_build_runs_out_o
     assert get_formulation("fillomino", "mip-seed").predicted_size(read_instance(path)) == \
         predicted
     assert predicted["constraints"] > 900_000
-    plan = plan_tasks([str(path)], Selection(formulations=("mip-seed",), solvers=("glpk",)),
-                      time_limit=60, memory_limit_mb=400)
+    # a Plan by hand: plan_tasks loads every fillomino formulation, OR-tools with cpsat-tree,
+    # and HiGHS could not load in this process after it
+    plan = Plan(tasks=[Task(str(path), "mip-seed", "glpk", time_limit=60,
+                            memory_limit_mb=400)], errors=[])
     run_plan(plan, Journal(tmp_path / "run"), jobs=1)
     df = load_results(tmp_path / "run")
     row = df.iloc[0]
