@@ -44,3 +44,17 @@ def test_same_seed_same_instance_unique_by_a_second_formulation(tmp_path: Path):
     assert get_puzzle("fillomino").check(inst, a.solution) == []
     res = run_task(Task(str(path), "sat-lazy", "cadical195", time_limit=60, count=2))
     assert res.status == "solved" and res.count == 1, res.message
+
+
+def test_committed_generated_instances_hold_their_unique_solution():
+    """instances/fillomino/generated/ is outside tests/test_instances_dir.py's glob."""
+    import json
+
+    from tests.conftest import INSTANCES
+
+    files = sorted((INSTANCES / "fillomino" / "generated").glob("gen-*.txt"))
+    assert files
+    for path in files:
+        inst = read_instance(path)
+        solution = json.loads(path.with_suffix(".sol").read_text())
+        assert get_puzzle("fillomino").check(inst, solution) == [], path.name
