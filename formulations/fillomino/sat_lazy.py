@@ -33,7 +33,7 @@ class SatLazy(Formulation[SatModel]):
     lazy = True
     description = ("one-hot numbers over provable domains, local rules eagerly; components of "
                    "equal numbers too big or too small cut after each model")
-    parameters: ClassVar[dict[str, list[Any]]] = {"pieces": [2, 0, 3, 4]}
+    parameters: ClassVar[dict[str, list[Any]]] = {"pieces": [0, 2, 3, 4]}
 
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()

@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 
 DATA = ROOT / "tests" / "data"
 #: exact formulation x one solver of its kind (no HiGHS: it cannot share a process with OR-tools)
-EXACT = [("cpsat-tree", "cpsat"), ("sat-lazy", "cadical195"), ("sat-lazy[pieces=0]", "minisat22"),
+EXACT = [("cpsat-tree", "cpsat"), ("sat-lazy", "cadical195"), ("sat-lazy[pieces=2]", "minisat22"),
          ("mip-lazy", "glpk")]
 
 
