@@ -83,9 +83,16 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     deadline = time.perf_counter() + task.time_limit
     on_start(deadline)  # the limit runs from here (build included); the harness enforces it
 
+    predicted = form.predicted_size(inst)
+    if predicted is not None:
+        res.variables, res.constraints = predicted["variables"], predicted["constraints"]
+        res.size_predicted = True
+        progress(res)
+
     def built(stats: SolveStats) -> None:
         res.build_s = stats.build_s
         res.variables, res.constraints = stats.variables, stats.constraints
+        res.size_predicted = False if predicted is not None else None
         res.status, res.message = "timeout", "killed during the first solve"
         progress(res)
 

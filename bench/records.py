@@ -78,6 +78,9 @@ class Result:
     start: str = ""  # how the task process started: "fork" (from a template) or "spawn"
     variables: int | None = None
     constraints: int | None = None  # rows, CP-SAT constraints, or clauses
+    #: True while variables/constraints are the formulation's prediction (the build did not
+    #: finish), False once counted from the built model, None without a prediction
+    size_predicted: bool | None = None
     iterations: int | None = None  # solver calls (lazy loops > 1)
     #: machine-independent effort, summed over the solver calls, where the solver reports it:
     #: SAT conflicts/decisions/propagations (python-sat accum_stats), CP-SAT deterministic

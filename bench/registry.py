@@ -123,6 +123,11 @@ class Formulation(Generic[M]):
         """Whether this variant adds cuts after solves (:meth:`separate`)."""
         return self.lazy
 
+    def predicted_size(self, inst: Instance) -> dict[str, int] | None:
+        """The model's ``variables`` and ``constraints`` counted from the grid without building
+        it, or None; recorded before the build so a task killed while building keeps them."""
+        return None
+
     def build(self, inst: Instance) -> M:
         """Construct the model (timed as ``build_s``)."""
         raise NotImplementedError

@@ -119,6 +119,9 @@ class MipSeed(Formulation):
                    "pair of cells and number (near pairs by default), Nmax = largest given + 1")
     parameters: ClassVar[dict[str, list[Any]]] = {"pairs": ["near", "all"]}
 
+    def predicted_size(self, inst: Instance) -> dict[str, int] | None:
+        return model_size(inst, self.params["pairs"])
+
     def build(self, inst: Instance) -> Model:
         rows, cols, top = inst.rows, inst.cols, nmax(inst)
         pairs = self.params["pairs"]
