@@ -12,13 +12,18 @@ from bench.puzzles import get_puzzle
 from bench.suites import load_suites
 from tests.conftest import INSTANCES
 
-FILES = sorted(INSTANCES.glob("*/*.txt"))
+FILES = sorted(INSTANCES.glob("*/**/*.txt"))  # generated families may sit in a subfolder
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def puzzle_folder(path):
+    """The puzzle an instance file belongs to: the first folder below instances/."""
+    return path.relative_to(INSTANCES).parts[0]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(INSTANCES).with_suffix("")))
 def test_instance_file_is_valid(path):
     inst = read_instance(path)
-    assert inst.puzzle == path.parent.name
+    assert inst.puzzle == puzzle_folder(path)
     assert inst.header.get("source"), "every instance says where it came from"
     sol = path.with_suffix(".sol")
     if sol.exists():
@@ -32,7 +37,7 @@ def test_every_generated_instance_has_its_solution():
 
 
 def test_every_puzzle_has_instances_and_suites_resolve():
-    assert {p.parent.name for p in FILES} == {"nurikabe", "shikaku", "yinyang", "shakashaka",
+    assert {puzzle_folder(p) for p in FILES} == {"nurikabe", "shikaku", "yinyang", "shakashaka",
                                               "fillomino"}
     suites = load_suites()
     assert {"quick", "default", "scaling", "hard"} <= set(suites)
