@@ -41,6 +41,13 @@ STARTUP_S = 10.0
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+def split_puzzle(want: str) -> tuple[str, str]:
+    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
+    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
+    head, sep, rest = want.partition(":")
+    return (head, rest) if sep and "[" not in head else ("", want)
+
+
 @dataclass(frozen=True)
 class Selection:
     puzzles: Sequence[str] = ()
@@ -51,7 +58,7 @@ class Selection:
         """Raise ValueError naming a ``--formulation`` that is not a label."""
         for want in self.formulations:
             try:
-                parse_label(want)
+                parse_label(split_puzzle(want)[1])
             except ValueError as e:
                 raise ValueError(f"--formulation {want!r}: {e}") from None
 
@@ -66,6 +73,9 @@ class Selection:
 
     @staticmethod
     def _selects(want: str, form: Formulation) -> bool:
+        puzzle, want = split_puzzle(want)
+        if puzzle and puzzle != form.puzzle:
+            return False
         name, params = parse_label(want)
         if name in form.aliases:
             params = {k: str(v) for k, v in form.aliases[name].items()} | params

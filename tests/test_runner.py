@@ -67,6 +67,19 @@ def test_plan_selection_and_bad_instances(write):
     assert len(every.tasks) == 6  # every encoding variant
 
 
+def test_plan_selection_may_name_the_puzzle():
+    seeds = [str(ROOT / "instances" / p / "seed-p01.txt") for p in ("nurikabe", "shakashaka")]
+    plan = plan_tasks(seeds, Selection(formulations=("nurikabe:mip-seed[exact=true]",),
+                                       solvers=("glpk",)),
+                      time_limit=10, memory_limit_mb=1000)
+    assert {(t.formulation, t.solver) for t in plan.tasks} == {
+        ("mip-seed[root=model,patterns=seed,exact=true]", "glpk"),
+        ("mip-seed[root=model,patterns=none,exact=true]", "glpk"),
+        ("mip-seed[root=hint,patterns=seed,exact=true]", "glpk"),
+        ("mip-seed[root=hint,patterns=none,exact=true]", "glpk")}
+    assert all("nurikabe" in t.instance for t in plan.tasks)
+
+
 def test_plan_selects_an_alias_as_its_variant_with_its_old_label():
     seed = str(ROOT / "instances" / "nurikabe" / "seed-p01.txt")
     plan = plan_tasks([seed], Selection(formulations=("sat-tree", "cpsat-lazy"),
