@@ -66,6 +66,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             if s["formulations"]:
                 print(f"    formulations: {', '.join(s['formulations'])}")
         return 0
+    print_table(forms, solvers)
+    return 0
+
+
+def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> None:
+    """`puzzlebench list` as text: formulations with their variants, then solvers."""
     print("Formulations:")
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
@@ -81,7 +87,6 @@ def cmd_list(args: argparse.Namespace) -> int:
         state = "available" if s["available"] else f"unavailable: {s['reason']}"
         incr = ", incremental" if s["incremental"] else ""
         print(f"  {s['name']:<11} {'/'.join(s['kinds']):<8} {s['version']} ({state}{incr})")
-    return 0
 
 
 def _flags(variant: dict[str, Any]) -> str:
@@ -357,6 +362,8 @@ def positive_int(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line. Over 60 lines: one declarative argparse block per command, kept
+    together so the whole interface reads in one place."""
     p = argparse.ArgumentParser(prog="puzzlebench", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
@@ -436,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `puzzlebench list | head`: the reader left, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

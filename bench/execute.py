@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.backends import SolveOptions, get_backend
+from bench.backends import Backend, SolveOptions, get_backend
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.registry import Unsupported, get_formulation
+from bench.registry import Formulation, Unsupported, get_formulation
 from bench.solve import Solved, SolveStats, solve
 
 log = logging.getLogger(__name__)
@@ -56,29 +56,10 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
         return base_result(task, None, "error", str(e))
     res = base_result(task, inst, "error")
     progress(res)
-    try:
-        backend = get_backend(task.solver)
-        form = get_formulation(inst.puzzle, task.formulation, backend.kinds)
-    except (KeyError, ValueError) as e:
-        res.message = str(e.args[0] if e.args else e)
+    chosen = resolve(task, inst, res)
+    if chosen is None:
         return res
-    res.formulation = form.label
-    res.kind = form.kind
-    res.exact = form.is_exact()
-    res.solver_version = backend.version()
-    if form.kind not in backend.kinds:
-        res.message = f"solver {backend.name} does not take {form.kind} models"
-        return res
-    reason = backend.available()
-    if reason:
-        res.message = f"solver {backend.name} unavailable: {reason}"
-        return res
-
-    backend.preload()
-    unavailable = form.available()
-    if unavailable:
-        res.message = f"{form.label} unavailable: {unavailable}"
-        return res
+    backend, form = chosen
     res.setup_s = form.setup()  # before the deadline: not counted against the time limit
     deadline = time.perf_counter() + task.time_limit
     on_start(deadline)  # the limit runs from here (build included); the harness enforces it
@@ -114,6 +95,34 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
         res.status, res.grid, res.checked = "timeout", None, None
         res.message = f"build + solve took {took:.2f} s, past the {task.time_limit:g} s limit"
     return res
+
+
+def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulation] | None:
+    """The task's backend and formulation, imported and checked; None (with ``res.message``
+    saying why) when the task cannot run here."""
+    try:
+        backend = get_backend(task.solver)
+        form = get_formulation(inst.puzzle, task.formulation, backend.kinds)
+    except (KeyError, ValueError) as e:
+        res.message = str(e.args[0] if e.args else e)
+        return None
+    res.formulation = form.label
+    res.kind = form.kind
+    res.exact = form.is_exact()
+    res.solver_version = backend.version()
+    if form.kind not in backend.kinds:
+        res.message = f"solver {backend.name} does not take {form.kind} models"
+        return None
+    reason = backend.available()
+    if reason:
+        res.message = f"solver {backend.name} unavailable: {reason}"
+        return None
+    backend.preload()
+    unavailable = form.available()
+    if unavailable:
+        res.message = f"{form.label} unavailable: {unavailable}"
+        return None
+    return backend, form
 
 
 def record(res: Result, stats: SolveStats, message: str) -> None:
