@@ -42,6 +42,9 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
             "median_s": float(g["par2_s"].median()),
             "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
             "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
+            # one-time set-up kept apart from the solve (external peers' first call), median
+            "setup_s": float(raw["setup_s"].median())
+            if "setup_s" in raw and raw["setup_s"].notna().any() else math.nan,
             "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
         })
     r = pd.DataFrame(rows)
@@ -175,10 +178,11 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
 
 RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
                 "error", "par2_s", "sgm_s", "median_s", "x_best", "common_sgm_s",
-                "common_median_s"]
+                "common_median_s", "setup_s"]
 SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
               f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
-              "(fixed); common_*: over the instances every pair answered.")
+              "(fixed); common_*: over the instances every pair answered; setup_s: median "
+              "one-time set-up of a peer package, measured apart and not in the times.")
 
 
 def by_family(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:

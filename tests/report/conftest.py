@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.storage import consolidate
 from tests.conftest import ROOT
 
 SUITE = '[t]\nversion = 1\ndescription = "report test"\ntime_limit = 5\ninstances = [{}]\n'
@@ -45,12 +46,19 @@ def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("mixed")
     root = _root(tmp, ["shikaku/seed-10x10.txt", "nurikabe/gen-nurikabe-5x5-s1-0.txt",
                        "nurikabe/gen-nurikabe-40x40-s1-0.txt"])
-    out = tmp / "run"
-    run(root, out, "--formulation", "cpsat-cover", "--formulation", "mip-cover", "--solver",
-        "cpsat", "--solver", "highs")
-    run(root, out, "--formulation", "mip-flow", "--solver", "glpk", "--time-limit", "0.3")
-    run(root, out, "--formulation", "sat-tree", "--solver", "cadical195", "--memory-limit",
+    parts = [tmp / f"part{i}" for i in range(3)]
+    run(root, parts[0], "--formulation", "cpsat-cover", "--formulation", "mip-cover",
+        "--solver", "cpsat", "--solver", "highs")
+    run(root, parts[1], "--formulation", "mip-flow", "--solver", "glpk", "--time-limit", "0.3")
+    run(root, parts[2], "--formulation", "sat-tree", "--solver", "cadical195", "--memory-limit",
         "130")
+    # one run folder of the three (a run folder refuses a resume with other limits): the
+    # journals joined, the first run's environment; the report rebuilds the table from them
+    out = tmp / "run"
+    out.mkdir()
+    (out / "journal.jsonl").write_text("".join((p / "journal.jsonl").read_text() for p in parts))
+    (out / "environment.json").write_text((parts[0] / "environment.json").read_text())
+    consolidate(out)
     return out
 
 
