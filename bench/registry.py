@@ -332,12 +332,20 @@ def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[
     """The class registered as ``name`` (or an alias) for ``puzzle``, importing as little as
     possible: the given kinds' modules, else one kind at a time, else everything."""
     kinds = tuple(kinds)
-    for group in ([kinds] if kinds else [[k] for k in _LOAD_ORDER]):
-        load_builtin(puzzle, group)
-        load_entry_points(puzzle, group, name)
+    groups = ([list(kinds)] if kinds else []) + [[k] for k in _LOAD_ORDER if k not in kinds]
+    for group in groups:
+        try:
+            load_builtin(puzzle, group)
+            load_entry_points(puzzle, group, name)
+        except ImportError as e:  # a kind whose solver cannot load into this process (OR-tools
+            log.debug("not looking in %s formulations here: %s", group, e)  # beside highspy)
+            continue
         if (puzzle, name) in _FORMULATIONS:
             return _FORMULATIONS[(puzzle, name)]
-    load_plugins()  # an alias of a plugin formulation is known only once its module is loaded
+    try:
+        load_plugins()  # an alias of a plugin formulation is known only once its module is loaded
+    except ImportError as e:
+        log.debug("not every plugin loads into this process: %s", e)
     try:
         return _FORMULATIONS[(puzzle, name)]
     except KeyError:

@@ -99,7 +99,7 @@ def test_cli_writes_files_and_rejects_bad_input(tmp_path: Path, capsys):
         str(out / "gen-shikaku-5x6-s3-0.txt"), str(out / "gen-shikaku-5x6-s3-1.txt")]
     assert read_instance(out / "gen-shikaku-5x6-s3-1.txt").header["generator-index"] == "1"
 
-    for bad in (["shikaku", "--size", "5by5"], ["yinyang", "--size", "5x5"],
+    for bad in (["shikaku", "--size", "5by5"], ["shakashaka", "--size", "5x5"],
                 ["shikaku", "--size", "0x5"]):
         assert run_cli("generate", *bad, "--seed", "1", "--out", str(out)) == 2
         err = capsys.readouterr().err

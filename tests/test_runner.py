@@ -41,8 +41,10 @@ def test_unknown_formulation_and_incompatible_solver_are_errors():
 
 def test_harness_kills_a_task_past_its_limit():
     # a 0.2 s limit from the start of the build, no grace: glpsol's limit is whole seconds,
-    # so the harness kills it; the start-up (spawn, imports) is not in the limit
-    res = run_task(Task(SEED10, "mip-cover", "glpk", time_limit=0.2), grace_s=0.0)
+    # so the harness kills it; the start-up (spawn, imports) is not in the limit. The seed
+    # model as written keeps GLPK busy for far longer than that (README: timeout at 20 s)
+    res = run_task(Task(str(SHIKAKU_SEEDS[1]), "mip-sugar[propagate=none]", "glpk",
+                        time_limit=0.2), grace_s=0.0)
     assert res.status == "timeout"
     assert "killed by the harness at 0 s past the 0.2 s limit" in res.message
     assert res.overshoot_s is not None and res.overshoot_s < 0.3

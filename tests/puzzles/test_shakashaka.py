@@ -220,7 +220,7 @@ def test_every_diagonal_rectangle_in_a_5x5_grid_is_accepted():
         ("puzzle: shakashaka\n\n. .\n. x\n", 4, "illegal token 'x'"),
         ("puzzle: shakashaka\n\n. .\n. ##\n", 4, "illegal token '##'"),
         ("puzzle: shakashaka\n\n. .\n. 01\n", 4, "illegal token '01'"),
-        ("puzzle: shakashaka\n\n. .\n. ◢\n", 4, "illegal token '◢'"),
+        ("puzzle: shakashaka\n\n. .\n. ◢\n", 4, "non-ASCII token '◢'"),
         ("puzzle: shakashaka\n\n. . .\n. .\n", 4, "ragged grid"),
         ("puzzle: shakashaka\n\n. . .\n. . 4\n. . .\n", 4,
          "number 4 at row 1, column 2 has only 3 white neighbour(s)"),
