@@ -225,7 +225,7 @@ class NurikabeGenerator(Generator):
     edit_weights: ClassVar[dict[str, float]] = {
         "new": 1.0, "split": 1.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 0.5,
         "merge": 3.0}
-    clue_share = 0.11  # above this share of clue cells, each round also joins two islands
+    clue_share = 0.12  # above this share of clue cells, each round also joins two islands
     sparse_boost = 8.0  # weight factor of "new" and "split" while below clue_share
     max_clue_share = 0.15  # a solution whose edits pass this share of clue cells is dropped
     max_moves = 2  # clue moves of one island before its region is reshaped instead
@@ -319,15 +319,12 @@ class NurikabeGenerator(Generator):
             inst = self.instance(grid)
             solution = s.solution()
             alt = self.other(inst, solution)
-            if alt is None:
-                return inst, solution
+            if alt is None:  # unique; dropped if too dense
+                return (inst, solution) if len(clue) <= self.max_clue_share * s.rows * s.cols \
+                    else None
+            self.thin(s, clue, moved, rng)
             if len(clue) > self.max_clue_share * s.rows * s.cols:
                 return None
-            if len(clue) > self.clue_share * s.rows * s.cols:  # too dense: join two islands
-                joins = s.merges(all_cells(s.rows, s.cols), self.cap(s.rows, s.cols))
-                if joins:
-                    for j in s.merge(rng.choice(joins)):
-                        del clue[j], moved[j]
             diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
                     if solution[r][c] != alt[r][c]]
             regions = components(diff, s.rows, s.cols)
@@ -435,6 +432,18 @@ class NurikabeGenerator(Generator):
                 pieces = components([u for u in s.cells[k] if u != v], s.rows, s.cols)
                 out.append(("shrink" if len(pieces) == 1 else "split", v))
         return out
+
+    def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
+             rng: random.Random) -> None:
+        """Above :attr:`clue_share`, join random pairs of islands (anywhere) until half the
+        excess clues are gone or no join is possible."""
+        excess = len(clue) - int(self.clue_share * s.rows * s.cols)
+        for _ in range((excess + 1) // 2):
+            joins = s.merges(all_cells(s.rows, s.cols), self.cap(s.rows, s.cols))
+            if not joins:
+                return
+            for j in s.merge(rng.choice(joins)):
+                del clue[j], moved[j]
 
     def cap(self, rows: int, cols: int) -> int:
         """The largest island: :attr:`max_island`, less on small grids (one cell in 10)."""
