@@ -7,7 +7,7 @@ import random
 from typing import Any, ClassVar
 
 from bench.generate import GenerationError, Generator, SolveTimeout, check_size, register_generator
-from bench.grid import Cell, bfs_distances, components, neighbours
+from bench.grid import Cell, all_cells, bfs_distances, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import pools
@@ -123,6 +123,25 @@ class NurikabeState:
             new.append(j)
         return new
 
+    def merge(self, v: Cell) -> list[int]:
+        """Turn black cell ``v`` white, joining the islands next to it into the first of
+        them (by id); the ids of the islands it absorbed, returned."""
+        ks = sorted(self.adjacent_islands(v))
+        self.whiten(v, ks[0])
+        for j in ks[1:]:
+            for r, c in self.cells.pop(j):
+                self.island[r][c] = ks[0]
+                self.cells[ks[0]].append((r, c))
+        return ks[1:]
+
+    def merges(self, cells: list[Cell], cap: int) -> list[Cell]:
+        """The black cells of ``cells`` next to two or more islands that can turn white (the
+        wall stays connected; the joined island has at most ``cap`` cells)."""
+        return [v for v in cells if self.island[v[0]][v[1]] < 0
+                and len(ks := self.adjacent_islands(v)) >= 2
+                and 1 + sum(len(self.cells[k]) for k in ks) <= cap
+                and self.wall_stays_connected(v)]
+
     def solution(self) -> SolutionGrid:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
@@ -195,17 +214,23 @@ class NurikabeGenerator(Generator):
     # Glucose honours the in-process time limit (CaDiCaL cannot be interrupted)
     formulation = "sat-lazy"
     solver = "glucose4"
-    max_island = 9
-    join_weight = 0.4  # weight of a wall cell joining two wall parts (closing an island)
+    max_island = 36
+    black_share = (0.52, 0.56)  # the random solution's black share is drawn from this range
+    join_weight = 0.3  # weight of a wall cell joining two wall parts (closing an island)
     #: weight factor of a wall cell that pinches off an island of 1 or 2 cells
-    small_piece: ClassVar[dict[int, float]] = {1: 0.05, 2: 0.3}
+    small_piece: ClassVar[dict[int, float]] = {1: 0.02, 2: 0.15}
     restarts = 8
-    #: relative weights of the edit kinds of :meth:`make_unique`
+    #: relative weights of the edit kinds of :meth:`make_unique` (the clue-adding kinds
+    #: ``new`` and ``split`` rare: real puzzles have about 10 % clue cells)
     edit_weights: ClassVar[dict[str, float]] = {
-        "new": 3.0, "split": 3.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 1.0}
+        "new": 1.0, "split": 1.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 0.5,
+        "merge": 3.0}
+    clue_share = 0.12  # above this share of clue cells, each round also joins two islands
+    sparse_boost = 8.0  # weight factor of "new" and "split" while below clue_share
+    max_clue_share = 0.15  # a solution whose edits pass this share of clue cells is dropped
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
-    reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 1.0}
+    reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
@@ -233,10 +258,10 @@ class NurikabeGenerator(Generator):
         cannot be cut."""
         wall = Wall(rows, cols, self.join_weight, self.small_piece)
         wall.blacken((rng.randrange(rows), rng.randrange(cols)))
-        target = rng.uniform(0.55, 0.58) * rows * cols
+        target = rng.uniform(*self.black_share) * rows * cols
         blacks = 1
         while True:
-            big = [k for k, cells in wall.comps.items() if len(cells) > self.max_island]
+            big = [k for k, cells in wall.comps.items() if len(cells) > self.cap(rows, cols)]
             if not big and blacks >= target:
                 break
             ks = big or [k for k, cells in wall.comps.items()
@@ -294,8 +319,12 @@ class NurikabeGenerator(Generator):
             inst = self.instance(grid)
             solution = s.solution()
             alt = self.other(inst, solution)
-            if alt is None:
-                return inst, solution
+            if alt is None:  # unique; dropped if too dense
+                return (inst, solution) if len(clue) <= self.max_clue_share * s.rows * s.cols \
+                    else None
+            self.thin(s, clue, moved, rng)
+            if len(clue) > self.max_clue_share * s.rows * s.cols:
+                return None
             diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
                     if solution[r][c] != alt[r][c]]
             regions = components(diff, s.rows, s.cols)
@@ -322,10 +351,11 @@ class NurikabeGenerator(Generator):
             "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
             "grow": [(v, next(iter(adj))) for v in there
                      if len(adj := s.adjacent_islands(v)) == 1
-                     and len(s.cells[next(iter(adj))]) < self.max_island
+                     and len(s.cells[next(iter(adj))]) < self.cap(s.rows, s.cols)
                      and s.wall_stays_connected(v)],
             "shrink": [d for d in here if s.can_shrink(d, clue[s.island[d[0]][d[1]]])],
             "move": [] if stuck else here,
+            "merge": s.merges(there, self.cap(s.rows, s.cols)),
             "reshape": [(k, op, v) for k in sorted({s.island[r][c] for r, c in here}
                                                    | {k for v in there
                                                       for k in s.adjacent_islands(v)})
@@ -334,7 +364,10 @@ class NurikabeGenerator(Generator):
         kinds = [k for k in self.edit_weights if options[k]]
         if not kinds:
             return False
-        kind = rng.choices(kinds, [self.edit_weights[k] for k in kinds])[0]
+        sparse = len(clue) < self.clue_share * s.rows * s.cols  # room for clues: add them
+        kind = rng.choices(kinds, [self.edit_weights[k] * (self.sparse_boost if sparse and k in
+                                                           ("new", "split") else 1.0)
+                                   for k in kinds])[0]
         self.apply(s, clue, moved, kind, options[kind], here, rng)
         return True
 
@@ -356,6 +389,9 @@ class NurikabeGenerator(Generator):
                 j = s.island[keep[0]][keep[1]]
                 clue[k] = d if d in s.cells[k] else rng.choice(s.cells[k])
                 clue[j] = keep
+        elif kind == "merge":
+            for j in s.merge(rng.choice(options)):
+                del clue[j], moved[j]
         elif kind == "grow":
             v, k = rng.choice(options)
             s.whiten(v, k)
@@ -387,7 +423,7 @@ class NurikabeGenerator(Generator):
         other than the clue ``keep`` black (touching the wall, no 2x2 black block; the island
         may fall apart, the pieces get their own clues). Each changes the clue sum."""
         out: list[tuple[str, Cell]] = []
-        if len(s.cells[k]) < self.max_island:
+        if len(s.cells[k]) < self.cap(s.rows, s.cols):
             out += [("grow", v) for v in s.boundary(k)
                     if s.adjacent_islands(v) == {k} and s.wall_stays_connected(v)]
         for v in s.cells[k]:
@@ -396,6 +432,22 @@ class NurikabeGenerator(Generator):
                 pieces = components([u for u in s.cells[k] if u != v], s.rows, s.cols)
                 out.append(("shrink" if len(pieces) == 1 else "split", v))
         return out
+
+    def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
+             rng: random.Random) -> None:
+        """Above :attr:`clue_share`, join random pairs of islands (anywhere) until half the
+        excess clues are gone or no join is possible."""
+        excess = len(clue) - int(self.clue_share * s.rows * s.cols)
+        for _ in range((excess + 1) // 2):
+            joins = s.merges(all_cells(s.rows, s.cols), self.cap(s.rows, s.cols))
+            if not joins:
+                return
+            for j in s.merge(rng.choice(joins)):
+                del clue[j], moved[j]
+
+    def cap(self, rows: int, cols: int) -> int:
+        """The largest island: :attr:`max_island`, less on small grids (one cell in 10)."""
+        return max(9, min(self.max_island, rows * cols // 10))
 
     def max_edits(self, rows: int, cols: int) -> int:
         return 40 + rows * cols // 2

@@ -1,0 +1,44 @@
+"""The Nurikabe generator's sparse, real-looking puzzles: unique, clue density in range, and
+the island edits it relies on (joining islands keeps a valid, connected wall)."""
+
+from __future__ import annotations
+
+import random
+
+from bench.generate import count_solutions, generate_one, get_generator
+from bench.puzzles import get_puzzle
+from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
+
+
+def test_generated_10x10_is_unique_and_sparse() -> None:
+    gen = generate_one("nurikabe", 10, 10, 1)
+    clues = [int(v) for _, _, v in gen.instance.clues()]
+    assert get_puzzle("nurikabe").check(gen.instance, gen.solution) == []
+    # counted to 2 by a second formulation than the generator's own
+    assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
+    assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
+    assert max(clues) >= 5  # not a puzzle of small islands only
+
+
+def test_random_solution_is_sparse_with_big_islands() -> None:
+    gen = get_generator("nurikabe")
+    assert isinstance(gen, NurikabeGenerator)
+    shares, biggest = [], 0
+    for seed in range(3):
+        s = gen.random_solution(30, 30, random.Random(seed))
+        assert s is not None
+        shares.append(len(s.cells) / 900)
+        biggest = max(biggest, *(len(c) for c in s.cells.values()))
+    assert all(0.06 <= x <= 0.13 for x in shares), shares
+    assert biggest >= 15
+
+
+def test_merge_joins_islands_and_keeps_the_wall() -> None:
+    s = NurikabeState(3, 5)
+    a = s.whiten((1, 1), None)
+    b = s.whiten((1, 3), None)
+    assert s.merges([(1, 2), (0, 0)], cap=9) == [(1, 2)]
+    assert s.merges([(1, 2)], cap=2) == []  # the joined island would have 3 cells
+    assert s.merge((1, 2)) == [b]
+    assert sorted(s.cells[a]) == [(1, 1), (1, 2), (1, 3)] and b not in s.cells
+    assert s.black == 12
