@@ -25,7 +25,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`)."""
-    session.install("-e", ".")
+    session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
     args = list(session.posargs)
     if "--out" in args:
         out = args[args.index("--out") + 1]

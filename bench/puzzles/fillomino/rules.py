@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from bench.grid import Cell, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import (
+    Default,
     Puzzle,
     SolutionGrid,
     draw_regions,
@@ -37,6 +38,8 @@ def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:
 class Fillomino(Puzzle):
     name = "fillomino"
     solution_cells = "integer: the cell's number (>= 1)"
+    default = Default("sat-lazy[pieces=0]", "cadical195",
+                      "reports/default-20261122-073405/summary.md")
 
     def parse_token(self, tok: str) -> int | None:
         return None if tok == "." else parse_positive_int(tok, "given number")

@@ -51,7 +51,7 @@ from collections.abc import Iterable
 
 from bench.grid import neighbours
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, register_puzzle
+from bench.puzzles import Default, Puzzle, SolutionGrid, register_puzzle
 
 BLACK = "#"
 WHITE = "."
@@ -166,6 +166,8 @@ def region_problems(grid: SolutionGrid, label: dict[Quarter, int] | None = None)
 class Shakashaka(Puzzle):
     name = "shakashaka"
     solution_cells = '"#" black, "." white, triangles "◢" "◣" "◤" "◥" (named by the black corner)'
+    default = Default("sat-local[card=totalizer]", "glucose4",
+                      "reports/default-20261122-073405/summary.md")
 
     def parse_token(self, tok: str) -> int | str | None:
         if tok == ".":

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from bench.grid import Cell, components
 from bench.instance import Instance
-from bench.puzzles import Puzzle, SolutionGrid, cells_of, grid_from_cells, register_puzzle
+from bench.puzzles import Default, Puzzle, SolutionGrid, cells_of, grid_from_cells, register_puzzle
 
 BLACK = "b"
 WHITE = "w"
@@ -39,6 +39,8 @@ def blocks(grid: SolutionGrid) -> list[tuple[int, int, str]]:
 class YinYang(Puzzle):
     name = "yinyang"
     solution_cells = '"b" black, "w" white'
+    default = Default("sat-lazy[implied=all]", "lingeling",
+                      "reports/default-20261122-073405/summary.md")
 
     def parse_token(self, tok: str) -> str | None:
         if tok == ".":
