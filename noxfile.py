@@ -17,8 +17,9 @@ PYTHON = None  # the interpreter nox runs under (3.11+)
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite (slow benchmarks excluded; pass `-m slow` to run only those), with the
-    `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too."""
-    session.install("-e", ".[test,peers]")
+    `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too, and the
+    `lint` extra, which the README example's ruff/mypy test uses."""
+    session.install("-e", ".[test,lint,peers]")
     session.run("pytest", "-q", *session.posargs)
 
 
