@@ -36,7 +36,9 @@ is, in a common cell. A black path and a white path share no cell, so their poly
 
 from __future__ import annotations
 
-from bench.encodings.cells import Cut, blocks_2x2, border_ring
+from typing import Any
+
+from bench.encodings.cells import Cut, blocks_2x2, border_ring, fixed_anchor_cuts
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
@@ -107,3 +109,16 @@ def max_size(inst: Instance, colour: str) -> int:
     colour's stones."""
     other = WHITE if colour == BLACK else BLACK
     return inst.rows * inst.cols - len(stones(inst)[other])
+
+
+def stray_cuts(inst: Instance, black: dict[Cell, Any], white: dict[Cell, Any],
+               is_black: dict[Cell, bool]) -> list[tuple[dict[Cell, Any], list[Cut]]]:
+    """The lazy formulations' separation, kind-neutral: per colour (its literals by cell), the
+    cuts of every stray component of the current solution (``is_black`` per cell), anchored on
+    the given stones (:func:`bench.encodings.cells.fixed_anchor_cuts`)."""
+    have = stones(inst)
+    out = []
+    for colour, member in ((BLACK, black), (WHITE, white)):
+        on = [v for v in member if is_black[v] == (colour == BLACK)]
+        out.append((member, fixed_anchor_cuts(member, on, have[colour])))
+    return out

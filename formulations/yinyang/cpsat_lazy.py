@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.cells import fixed_anchor_cuts
 from bench.encodings.cpsat import add_cuts, new
 from bench.instance import Instance
 from bench.models import CpsatModel, Model, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
+from bench.puzzles.yinyang.rules import grid_from_black
 from bench.registry import Formulation, formulation
 from formulations.yinyang._rules import (
     IMPLIED,
@@ -22,7 +21,7 @@ from formulations.yinyang._rules import (
     local_cuts,
     neighbour_cuts,
     ring_pairs,
-    stones,
+    stray_cuts,
 )
 
 
@@ -59,12 +58,8 @@ class CpsatLazy(Formulation):
         assert isinstance(model, CpsatModel)
         black = model.handles["black"]
         is_black = {v: value(x) > 0.5 for v, x in black.items()}
-        have = stones(inst)
-        added = 0
-        for colour, member in ((BLACK, black), (WHITE, model.handles["white"])):
-            on = [v for v in member if is_black[v] == (colour == BLACK)]
-            added += add_cuts(model.model, member, fixed_anchor_cuts(member, on, have[colour]))
-        return added
+        return sum(add_cuts(model.model, member, cuts) for member, cuts in
+                   stray_cuts(inst, black, model.handles["white"], is_black))
 
     def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
         black = model.handles["black"]

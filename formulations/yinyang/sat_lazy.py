@@ -13,13 +13,11 @@ both colours are cut in the same round.
 
 from __future__ import annotations
 
-from bench.encodings.cells import fixed_anchor_cuts
 from bench.encodings.sat import add_cuts
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
-from bench.puzzles.yinyang.rules import BLACK, WHITE
 from bench.registry import formulation
-from formulations.yinyang._rules import stones
+from formulations.yinyang._rules import stray_cuts
 from formulations.yinyang._sat import YinYangSat
 
 
@@ -37,9 +35,5 @@ class SatLazy(YinYangSat):
         assert isinstance(model, SatModel)
         black = model.handles["black"]
         is_black = {v: value(x) > 0.5 for v, x in black.items()}
-        have = stones(inst)
-        added = 0
-        for colour, member in ((BLACK, black), (WHITE, model.handles["white"])):
-            on = [v for v in member if is_black[v] == (colour == BLACK)]
-            added += add_cuts(model, member, fixed_anchor_cuts(member, on, have[colour]))
-        return added
+        return sum(add_cuts(model, member, cuts) for member, cuts in
+                   stray_cuts(inst, black, model.handles["white"], is_black))
