@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report import figures, pictures, tables
+from bench.report import figures, peers, pictures, tables
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -52,6 +52,8 @@ class Section:
     figures: list[dict[str, str]] = field(default_factory=list)
     pictures: list[dict[str, str]] = field(default_factory=list)
     extra: list[dict[str, Any]] = field(default_factory=list)
+    peers: Table | None = None  # our best pair against each peer package
+    peer_lines: list[str] = field(default_factory=list)
     rank: pd.DataFrame = field(default_factory=pd.DataFrame)  # for the overview
 
 
@@ -132,6 +134,14 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     sec.rank = rank
     sec.figures = _figures(puzzle, pi, shown, rank, scatter, out)
     sec.pictures = _pictures(puzzle, t, out)
+    vs = peers.versus(pi, rank)
+    if len(vs):
+        sec.peers, sec.peer_lines = Table.of(vs, peers.COLUMNS), peers.verdict(vs)
+        sec.figures.append({"src": peers.figure(pi, vs, out / f"{puzzle}-peers.png").name,
+                            "alt": f"{puzzle}: ratio against the peers",
+                            "caption": "Per-instance time ratio peer / ours (empirical CDF "
+                                       "over the instances both answered); right of the "
+                                       "dotted line ours is faster."})
     if instances:
         sel = t[t["instance"].map(lambda n: any(fnmatch(n, p) for p in instances))]
         if len(sel):
@@ -178,6 +188,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     parquet = _copy_parquet(run, out)
     ctx = {"name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
+           "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
            "environment": environment(run.env), "parquet": parquet}
     _write_html(ctx, out / "index.html")
@@ -217,6 +228,9 @@ def _markdown(ctx: dict[str, Any]) -> str:
         if s.slopes:
             md += ["Growth with size (log-log slope of time against cells):", "",
                    s.slopes.markdown(), ""]
+        if s.peers:
+            md += ["Against the peer packages:", "", *[f"- {x}" for x in s.peer_lines], "",
+                   s.peers.markdown(), "", peers.NOTE, ""]
         if s.problems:
             md += ["Wrong answers, disagreements, errors:", "", s.problems.markdown(), ""]
         for extra in s.extra:

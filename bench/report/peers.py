@@ -1,0 +1,110 @@
+"""Our best pair against each peer package (formulations of kind ``external``, issue 16).
+
+Per puzzle and peer pair: solved counts and PAR-2 of both sides, and the distribution of the
+per-instance ratio *peer time / our time* over the instances both answered (above 1: ours is
+faster), on the real instances (puz.link and janko families) and on all instances both ran.
+An instance only one side answered is not a ratio (one time is censored at the limit); it is
+counted apart (``only_ours``, ``only_peer``). Times are build + solve; a peer's one-time set-up
+is in the ranking's ``setup_s`` column, never in these times.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bench.report import figures
+
+REAL = ("real (puzz.link)", "real (janko)")  # bench.report.data.family
+QUANTILES = {"min": 0.0, "p10": 0.1, "median": 0.5, "p90": 0.9, "max": 1.0}
+
+
+def _ours(rank: pd.DataFrame) -> str | None:
+    """Our best pair: the first ranked pair that is not a peer and answered something."""
+    own = rank[(rank["kind"] != "external") & (rank["solved"] > 0)]
+    return str(own["pair"].iloc[0]) if len(own) else None
+
+
+def ratios(pi: pd.DataFrame, ours: str, peer: str, real_only: bool) -> pd.DataFrame:
+    """Per instance both pairs ran: their ``ok`` flags, times and ``ratio`` = peer / ours
+    (NaN unless both answered)."""
+    scope = pi[pi["family"].isin(REAL)] if real_only else pi
+    a = scope[scope["pair"] == ours].set_index("instance")[["ok", "time_s", "par2_s"]]
+    b = scope[scope["pair"] == peer].set_index("instance")[["ok", "time_s", "par2_s"]]
+    both = a.add_suffix("_ours").join(b.add_suffix("_peer"), how="inner")
+    answered = both["ok_ours"] & both["ok_peer"]
+    # a zero time (below the clock's resolution) would make an infinite ratio: floor at 1 us
+    ratio = both["time_s_peer"].clip(lower=1e-6) / both["time_s_ours"].clip(lower=1e-6)
+    return both.assign(ratio=ratio.where(answered))
+
+
+def versus(pi: pd.DataFrame, rank: pd.DataFrame) -> pd.DataFrame:
+    """One row per peer pair and scope (``real``, ``all``) with solved counts, PAR-2 means and
+    the quantiles of the per-instance ratio peer / ours."""
+    ours = _ours(rank) if len(rank) else None
+    peers = rank[rank["kind"] == "external"]["pair"].tolist() if len(rank) else []
+    rows = []
+    for peer in peers if ours else []:
+        for scope in ("real", "all"):
+            r = ratios(pi, str(ours), peer, scope == "real")
+            if r.empty:
+                continue
+            q = r["ratio"].dropna()
+            row = {"peer": peer, "ours": ours, "scope": scope, "instances": len(r),
+                   "ours_solved": int(r["ok_ours"].sum()), "peer_solved": int(r["ok_peer"].sum()),
+                   "ours_par2_s": float(r["par2_s_ours"].mean()),
+                   "peer_par2_s": float(r["par2_s_peer"].mean()),
+                   "ratios": len(q), "ours_faster": int((q > 1).sum()),
+                   "only_ours": int((r["ok_ours"] & ~r["ok_peer"]).sum()),
+                   "only_peer": int((~r["ok_ours"] & r["ok_peer"]).sum())}
+            for name, p in QUANTILES.items():
+                row[f"ratio_{name}"] = float(q.quantile(p)) if len(q) else float("nan")
+            row["ratio_geomean"] = float(np.exp(np.log(q).mean())) if len(q) else float("nan")
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def verdict(v: pd.DataFrame) -> list[str]:
+    """One sentence per peer, on the real instances where there are any, else on all."""
+    lines = []
+    for peer, g in v.groupby("peer", sort=False):
+        row = g[g["scope"] == "real"].iloc[0] if (g["scope"] == "real").any() else g.iloc[0]
+        where = ("real " if row["scope"] == "real" else "") + (
+            "instance" if row["instances"] == 1 else "instances")
+        median = row["ratio_median"]
+        how = (f"median ratio {median:.3g}x (ours faster on {row['ours_faster']} of "
+               f"{row['ratios']}; range {row['ratio_min']:.3g}x to {row['ratio_max']:.3g}x)"
+               if median == median else "no instance answered by both")
+        lines.append(f"Against {peer} on {row['instances']} {where}: ours ({row['ours']}) "
+                     f"solves {row['ours_solved']}, the peer {row['peer_solved']}; {how}.")
+    return lines
+
+
+def figure(pi: pd.DataFrame, v: pd.DataFrame, path: Path) -> Path:
+    """The distribution of log ratios peer / ours per peer (all instances both answered), as an
+    empirical CDF; right of the vertical line ours is faster."""
+    plt = figures._plt()
+    fig, ax = plt.subplots(figsize=(7.5, 3.5))
+    peers = list(dict.fromkeys(v["peer"]))
+    for peer, st in zip(peers, figures.styles(len(peers)), strict=True):
+        ours = str(v.loc[v["peer"] == peer, "ours"].iloc[0])
+        q = np.sort(ratios(pi, ours, peer, real_only=False)["ratio"].dropna().to_numpy(float))
+        if len(q):
+            ax.step(q, np.arange(1, len(q) + 1) / len(q), where="post",
+                    label=f"{peer} vs {ours}", color=st["color"], linestyle=st["linestyle"])
+    ax.axvline(1.0, color="0.3", linewidth=1, linestyle=":")
+    ax.set_xscale("log")
+    ax.set_xlabel("per-instance time ratio, peer / ours (log; > 1: ours faster)")
+    ax.set_ylabel("fraction of instances")
+    ax.grid(True, which="major", alpha=0.3)
+    figures._legend(ax)
+    return figures._save(fig, path)
+
+
+COLUMNS = ["scope", "ours", "peer", "instances", "ours_solved", "peer_solved", "ours_par2_s",
+           "peer_par2_s", "ratios", "ours_faster", "only_ours", "only_peer", "ratio_min",
+           "ratio_p10", "ratio_median", "ratio_p90", "ratio_max", "ratio_geomean"]
+NOTE = ("ratio = peer time / our time per instance both answered (build + solve; the peer's "
+        "one-time set-up is apart, in setup_s); only_*: answered by one side alone, not a ratio.")
