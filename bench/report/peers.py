@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bench.report import figures
+import bench.report.figures as figures
 
 REAL = ("real (puzz.link)", "real (janko)")  # bench.report.data.family
 QUANTILES = {"min": 0.0, "p10": 0.1, "median": 0.5, "p90": 0.9, "max": 1.0}
