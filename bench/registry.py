@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from bench.instance import Instance
 from bench.models import KINDS, Model, ModelKind, Value
@@ -189,7 +189,10 @@ class PluginError(TypeError):
 
 
 def formulation(cls: type[Formulation]) -> type[Formulation]:
-    """Class decorator: register a formulation in the plugin table."""
+    """Class decorator: register a formulation in the plugin table. A built-in formulation's
+    ``puzzle`` and ``kind`` default to its place, ``formulations/<puzzle>/<kind>_*.py``, and its
+    ``description`` to the first line of its docstring."""
+    _fill_defaults(cls)
     for attr in ("puzzle", "name", "kind", "description"):
         if not isinstance(getattr(cls, attr, None), str):
             raise TypeError(f"{cls.__qualname__}: formulation needs a str class attribute {attr!r}")
@@ -202,6 +205,17 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
             raise ValueError(f"formulation {cls.puzzle}/{name} registered twice")
         _FORMULATIONS[key] = cls
     return cls
+
+
+def _fill_defaults(cls: type[Formulation]) -> None:
+    parts = cls.__module__.split(".")
+    if parts[0] == "formulations" and len(parts) == 3:
+        if not isinstance(getattr(cls, "puzzle", None), str):
+            cls.puzzle = parts[1]
+        if not isinstance(getattr(cls, "kind", None), str):
+            cls.kind = cast(ModelKind, parts[2].split("_", 1)[0])
+    if not isinstance(getattr(cls, "description", None), str) and cls.__doc__:
+        cls.description = cls.__doc__.strip().splitlines()[0].strip()
 
 
 def _check_placement(cls: type[Formulation]) -> None:

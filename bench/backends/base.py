@@ -37,6 +37,19 @@ class Outcome:
 
 
 class Session:
+    """One model on one solver: ``solve`` may be called again after the model grew (lazy
+    formulations). A backend's ``session`` class is built as ``session(backend, model,
+    options)``; subclasses set up their solver in ``setup``."""
+
+    def __init__(self, backend: Any, model: Any, options: SolveOptions) -> None:
+        self.backend = backend
+        self.model = model
+        self.options = options
+        self.setup()
+
+    def setup(self) -> None:
+        """Per-session solver set-up (none by default)."""
+
     def solve(self, time_limit: float) -> Outcome:
         raise NotImplementedError
 
@@ -51,6 +64,8 @@ class Backend:
     description: ClassVar[str] = ""
     package: ClassVar[str] = ""  # PyPI distribution that ships the solver
     modules: ClassVar[tuple[str, ...]] = ()  # what a task process imports before timing
+    model_type: ClassVar[type]  # the model class its kind builds
+    session: ClassVar[type[Session]]
 
     def available(self) -> str | None:
         """None when usable here, else the reason it is not (for `puzzlebench list`)."""
@@ -68,7 +83,10 @@ class Backend:
             importlib.import_module(module)
 
     def start(self, model: Model, options: SolveOptions) -> Session:
-        raise NotImplementedError
+        if not isinstance(model, self.model_type):
+            raise TypeError(f"{self.name} solves {self.model_type.__name__}, "
+                            f"not {type(model).__name__}")
+        return self.session(self, model, options)
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

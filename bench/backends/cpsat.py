@@ -6,29 +6,12 @@ import importlib.util
 import time
 from typing import Any
 
-from bench.backends.base import Backend, Outcome, Session, SolveOptions, Status
-from bench.backends.kinds import CpsatModel, Model
-
-
-class Cpsat(Backend):
-    name = "cpsat"
-    kinds = ("cpsat",)
-    package = "ortools"
-    modules = ("ortools.sat.python.cp_model",)
-    description = "OR-tools CP-SAT (num_workers and random_seed fixed)"
-
-    def available(self) -> str | None:
-        return None if importlib.util.find_spec("ortools") else "ortools is not installed"
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, CpsatModel)
-        return CpsatSession(model, options)
+from bench.backends.base import Backend, Outcome, Session, Status
+from bench.backends.kinds import CpsatModel
 
 
 class CpsatSession(Session):
-    def __init__(self, model: CpsatModel, options: SolveOptions) -> None:
-        self.model = model
-        self.options = options
+    model: CpsatModel
 
     def solve(self, time_limit: float) -> Outcome:
         from ortools.sat.python import cp_model
@@ -56,3 +39,16 @@ class CpsatSession(Session):
         stats = {"deterministic_time": float(solver.deterministic_time),
                  "branches": float(solver.num_branches), "conflicts": float(solver.num_conflicts)}
         return Outcome(status, value if found else None, float(solver.wall_time), wall, stats)
+
+
+class Cpsat(Backend):
+    name = "cpsat"
+    kinds = ("cpsat",)
+    package = "ortools"
+    modules = ("ortools.sat.python.cp_model",)
+    description = "OR-tools CP-SAT (num_workers and random_seed fixed)"
+    model_type = CpsatModel
+    session = CpsatSession
+
+    def available(self) -> str | None:
+        return None if importlib.util.find_spec("ortools") else "ortools is not installed"

@@ -16,41 +16,16 @@ import importlib.metadata
 import time
 from typing import Any, cast
 
-from bench.backends.base import FOUND, Backend, Outcome, Session, SolveOptions, Status
-from bench.backends.kinds import ExternalModel, Model
+from bench.backends.base import FOUND, Backend, Outcome, Session, Status
+from bench.backends.kinds import ExternalModel
 
 #: the peer packages the built-in external formulations call (their versions are reported)
 PEERS = ("puzzlekit",)
 STATUSES: tuple[Status, ...] = ("optimal", "feasible", "sat", "infeasible", "timeout", "unknown")
 
 
-class External(Backend):
-    name = "external"
-    kinds = ("external",)
-    description = "the formulation's own solver package (puzzlekit, or a plugin's)"
-
-    def version(self) -> str:
-        """The installed peer packages and the distributions of external plugins."""
-        dists = set()
-        for name in PEERS:
-            try:
-                dists.add(f"{name} {importlib.metadata.version(name)}")
-            except importlib.metadata.PackageNotFoundError:
-                continue
-        for ep in importlib.metadata.entry_points(group="puzzlebench.formulations"):
-            if ".external." in ep.name and ep.dist is not None:
-                dists.add(f"{ep.dist.name} {ep.dist.version}")
-        return ", ".join(sorted(dists)) or "none installed"
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, ExternalModel)
-        return ExternalSession(model, options)
-
-
 class ExternalSession(Session):
-    def __init__(self, model: ExternalModel, options: SolveOptions) -> None:
-        self.model = model
-        self.options = options
+    model: ExternalModel
 
     def solve(self, time_limit: float) -> Outcome:
         if self.model.infeasible:
@@ -73,3 +48,24 @@ class ExternalSession(Session):
         solver_s = wall if answer.solver_s is None else answer.solver_s
         found = status in FOUND
         return Outcome(status, value if found else None, solver_s, wall, dict(answer.stats))
+
+
+class External(Backend):
+    name = "external"
+    kinds = ("external",)
+    description = "the formulation's own solver package (puzzlekit, or a plugin's)"
+    model_type = ExternalModel
+    session = ExternalSession
+
+    def version(self) -> str:
+        """The installed peer packages and the distributions of external plugins."""
+        dists = set()
+        for name in PEERS:
+            try:
+                dists.add(f"{name} {importlib.metadata.version(name)}")
+            except importlib.metadata.PackageNotFoundError:
+                continue
+        for ep in importlib.metadata.entry_points(group="puzzlebench.formulations"):
+            if ".external." in ep.name and ep.dist is not None:
+                dists.add(f"{ep.dist.name} {ep.dist.version}")
+        return ", ".join(sorted(dists)) or "none installed"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.backends.base import Backend, Outcome, Session, SolveOptions, Status
-from bench.backends.kinds import MipModel, Model
+from bench.backends.kinds import MipModel
 
 
 def _value(var: Any) -> float:
@@ -32,38 +32,9 @@ def _value(var: Any) -> float:
     return 0.0 if v is None else float(v)
 
 
-class LpFileBackend(Backend):
-    """A solver run as a child process on an LP file that Pyomo writes; the solution file is
-    read back here. ``solver_s`` is the child process's wall time, timed around it."""
-
-    kinds = ("mip",)
-    modules = ("pyomo.environ",)
-
-    def executable(self) -> str | None:
-        raise NotImplementedError
-
-    def available(self) -> str | None:
-        if importlib.util.find_spec("pyomo") is None:
-            return "pyomo is not installed"
-        return None if self.executable() else f"{self.package} is not installed (no executable)"
-
-    def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
-        raise NotImplementedError
-
-    def read(self, text: str) -> tuple[Status, dict[str, float]]:
-        """Status and the values by column name from the solution file's text."""
-        raise NotImplementedError
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, MipModel)
-        return LpFileSession(self, model, options)
-
-
 class LpFileSession(Session):
-    def __init__(self, backend: LpFileBackend, model: MipModel, options: SolveOptions) -> None:
-        self.backend = backend
-        self.model = model
-        self.options = options
+    backend: LpFileBackend
+    model: MipModel
 
     def solve(self, time_limit: float) -> Outcome:
         from pyomo.environ import Var
@@ -96,6 +67,31 @@ class LpFileSession(Session):
             if obj is not None and hasattr(obj, "set_value") and not obj.fixed:
                 obj.set_value(val, skip_validation=True)
         return Outcome(status, _value, own, wall)
+
+
+class LpFileBackend(Backend):
+    """A solver run as a child process on an LP file that Pyomo writes; the solution file is
+    read back here. ``solver_s`` is the child process's wall time, timed around it."""
+
+    kinds = ("mip",)
+    modules = ("pyomo.environ",)
+    model_type = MipModel
+    session = LpFileSession
+
+    def executable(self) -> str | None:
+        raise NotImplementedError
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("pyomo") is None:
+            return "pyomo is not installed"
+        return None if self.executable() else f"{self.package} is not installed (no executable)"
+
+    def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
+        raise NotImplementedError
+
+    def read(self, text: str) -> tuple[Status, dict[str, float]]:
+        """Status and the values by column name from the solution file's text."""
+        raise NotImplementedError
 
 
 class Glpk(LpFileBackend):
@@ -207,37 +203,17 @@ class Cbc(LpFileBackend):
         return status, values
 
 
-class HighsMip(Backend):
-    name = "highs"
-    kinds = ("mip",)
-    package = "highspy"
-    modules = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers")
-    incremental = True
-    description = "HiGHS (highspy), in-process via Pyomo's persistent APPSI interface"
-
-    def available(self) -> str | None:
-        if importlib.util.find_spec("highspy") is None:
-            return "highspy is not installed"
-        return None if importlib.util.find_spec("pyomo") else "pyomo is not installed"
-
-    def version(self) -> str:
-        return f"HiGHS (highspy {super().version()})"
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, MipModel)
-        return HighsSession(model, options)
-
-
 class HighsSession(Session):
-    def __init__(self, model: MipModel, options: SolveOptions) -> None:
+    model: MipModel
+
+    def setup(self) -> None:
         from pyomo.contrib.appsi.solvers import Highs
 
-        self.model = model
         self.opt = Highs()
         self.opt.config.load_solution = False
         self.opt.highs_options = {
-            "threads": options.threads,
-            "random_seed": options.seed,
+            "threads": self.options.threads,
+            "random_seed": self.options.seed,
             "output_flag": False,
         }
 
@@ -283,3 +259,22 @@ class HighsSession(Session):
             res.solution_loader.load_vars()
             return Outcome(status, _value, own, wall, stats)
         return Outcome(status, None, own, wall, stats)
+
+
+class HighsMip(Backend):
+    name = "highs"
+    kinds = ("mip",)
+    package = "highspy"
+    modules = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers")
+    incremental = True
+    description = "HiGHS (highspy), in-process via Pyomo's persistent APPSI interface"
+    model_type = MipModel
+    session = HighsSession
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("highspy") is None:
+            return "highspy is not installed"
+        return None if importlib.util.find_spec("pyomo") else "pyomo is not installed"
+
+    def version(self) -> str:
+        return f"HiGHS (highspy {super().version()})"

@@ -7,41 +7,15 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from bench.backends.base import Backend, Outcome, Session, SolveOptions
-from bench.backends.kinds import Model, ModelKind, SatModel
-
-
-class SatBackend(Backend):
-    kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
-    package = "python-sat"
-    modules = ("pysat.solvers", "pysat.card")
-    pysat_name: ClassVar[str]
-    solver_version: ClassVar[str]
-    #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
-    #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
-    interruptible: ClassVar[bool] = True
-
-    def available(self) -> str | None:
-        if importlib.util.find_spec("pysat") is None:
-            return "python-sat is not installed"
-        from pysat.solvers import SolverNames
-
-        if not hasattr(SolverNames, self.pysat_name):
-            return f"this python-sat build has no {self.pysat_name}"
-        return None
-
-    def version(self) -> str:
-        return f"{self.solver_version} (python-sat {super().version()})"
-
-    def start(self, model: Model, options: SolveOptions) -> Session:
-        assert isinstance(model, SatModel)
-        return SatSession(self, model)
+from bench.backends.base import Backend, Outcome, Session
+from bench.backends.kinds import ModelKind, SatModel
 
 
 class SatSession(Session):
-    def __init__(self, backend: SatBackend, model: SatModel) -> None:
-        self.backend = backend
-        self.model = model
+    backend: SatBackend
+    model: SatModel
+
+    def setup(self) -> None:
         self.solver: Any = None
         self.fed = 0  # clauses of model.clauses already given to the live solver
         self.seen: dict[str, float] = {}  # the live solver's counters at its last call
@@ -108,6 +82,31 @@ class SatSession(Session):
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+class SatBackend(Backend):
+    kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
+    package = "python-sat"
+    modules = ("pysat.solvers", "pysat.card")
+    model_type = SatModel
+    session = SatSession
+    pysat_name: ClassVar[str]
+    solver_version: ClassVar[str]
+    #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
+    #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
+    interruptible: ClassVar[bool] = True
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("pysat") is None:
+            return "python-sat is not installed"
+        from pysat.solvers import SolverNames
+
+        if not hasattr(SolverNames, self.pysat_name):
+            return f"this python-sat build has no {self.pysat_name}"
+        return None
+
+    def version(self) -> str:
+        return f"{self.solver_version} (python-sat {super().version()})"
 
 
 class Cadical195(SatBackend):

@@ -30,9 +30,7 @@ from formulations.fillomino._fill import layout
 
 @formulation
 class CpsatTree(Formulation[CpsatModel]):
-    puzzle = "fillomino"
     name = "cpsat-tree"
-    kind = "cpsat"
     description = ("number per cell over provable domains; same-region edge literals; each "
                    "region a parent-pointer tree rooted at its first cell, size by subtree sums")
 

@@ -26,9 +26,7 @@ from formulations.fillomino._fill import Clause, cut_clauses, layout, local_clau
 
 @formulation
 class MipLazy(Formulation[MipModel]):
-    puzzle = "fillomino"
     name = "mip-lazy"
-    kind = "mip"
     lazy = True
     description = ("one-hot binaries over provable domains, local rules as rows; components of "
                    "equal numbers too big or too small cut after each solve")

@@ -111,9 +111,7 @@ def model_size(inst: Instance, pairs: str = "near") -> dict[str, int]:
 
 @formulation
 class MipSeed(Formulation):
-    puzzle = "fillomino"
     name = "mip-seed"
-    kind = "mip"
     exact = False
     description = ("the seed's ILP: number and link binaries per cell, a same-block binary per "
                    "pair of cells and number (near pairs by default), Nmax = largest given + 1")

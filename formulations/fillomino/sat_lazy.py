@@ -27,9 +27,7 @@ from formulations.fillomino._fill import Clause, cut_clauses, layout, local_clau
 
 @formulation
 class SatLazy(Formulation[SatModel]):
-    puzzle = "fillomino"
     name = "sat-lazy"
-    kind = "sat"
     lazy = True
     description = ("one-hot numbers over provable domains, local rules eagerly; components of "
                    "equal numbers too big or too small cut after each model")

@@ -36,9 +36,7 @@ from formulations.nurikabe._islands import black_in, layout
 
 @formulation
 class CpsatIslands(Formulation):
-    puzzle = "nurikabe"
     name = "cpsat-islands"
-    kind = "cpsat"
     description = ("clue-owned islands (reach-pruned, size sums, clue-rooted trees), no 2x2 "
                    "black; wall connected by a spanning tree rooted at its first cell (tree) "
                    "or by component cuts after each solve (lazy)")

@@ -10,7 +10,6 @@ from formulations._puzzlekit import PuzzlekitColouring
 
 @formulation
 class PuzzlekitNurikabe(PuzzlekitColouring):
-    puzzle = "nurikabe"
     description = "peer: puzzlekit's CP-SAT model (flood layers per clue, connected wall)"
     puzzle_type = "nurikabe"
     tiny = "3 3\n2 - -\n- - -\n- - 2"

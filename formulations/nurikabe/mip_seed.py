@@ -356,9 +356,7 @@ class _Seed:
 
 @formulation
 class MipSeed(Formulation):
-    puzzle = "nurikabe"
     name = "mip-seed"
-    kind = "mip"
     exact = False
     description = ("the seed's GLPK model (white arrow trees to the clues, black arrow tree to a "
                    "root, island ids, pool patterns, OPT* speed-up patterns), ported to Pyomo")

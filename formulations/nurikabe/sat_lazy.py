@@ -41,9 +41,7 @@ from formulations.nurikabe._islands import black_in, layout
 
 @formulation
 class SatLazy(Formulation):
-    puzzle = "nurikabe"
     name = "sat-lazy"
-    kind = "sat"
     lazy = True
     description = ("clue ownership + island sizes eagerly; wall and island connectivity by lazy "
                    "separator cuts (or eagerly by order-encoded distances: wall=tree, "

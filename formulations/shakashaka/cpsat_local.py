@@ -21,9 +21,7 @@ from formulations.shakashaka._local import (
 
 @formulation
 class CpsatLocal(Formulation):
-    puzzle = "shakashaka"
     name = "cpsat-local"
-    kind = "cpsat"
     description = "quarter Booleans, forbidden vertex wedges as bool_or, numbers as linear sums"
 
     def build(self, inst: Instance) -> Model:

@@ -113,9 +113,7 @@ def _fits_numbers(room: dict[tuple[int, int], list[tuple[int, int]]],
 
 @formulation
 class CpsatRects(Formulation):
-    puzzle = "shakashaka"
     name = "cpsat-rects"
-    kind = "cpsat"
     description = "exact cover of white quarters by candidate rectangles, none sharing an edge"
 
     def build(self, inst: Instance) -> Model:

@@ -21,9 +21,7 @@ VALUES = (WHITE, *TRIANGLES)
 
 @formulation
 class MipLocal(Formulation):
-    puzzle = "shakashaka"
     name = "mip-local"
-    kind = "mip"
     description = "cell-value binaries, forbidden vertex wedges as covering rows, number sums"
 
     def build(self, inst: Instance) -> Model:

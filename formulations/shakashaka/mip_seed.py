@@ -74,9 +74,7 @@ def seed_codes(inst: Instance) -> dict[tuple[int, int], int]:
 
 @formulation
 class MipSeed(Formulation):
-    puzzle = "shakashaka"
     name = "mip-seed"
-    kind = "mip"
     description = "seed GLPK model: framed b/g/w and 4 triangle types, arrow rows, max triangles"
     parameters: ClassVar[dict[str, list[Any]]] = {"objective": ["max-triangles", "none"]}
 

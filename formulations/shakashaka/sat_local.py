@@ -25,9 +25,7 @@ from formulations.shakashaka._local import (
 
 @formulation
 class SatLocal(Formulation):
-    puzzle = "shakashaka"
     name = "sat-local"
-    kind = "sat"
     description = "quarter variables, forbidden vertex wedges as clauses, numbers via CardEnc"
     parameters: ClassVar[dict[str, list[Any]]] = {
         "card": ["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",

@@ -14,7 +14,6 @@ from formulations.shikaku._cover import CoverFormulation, cover
 @formulation
 class CpsatCover(CoverFormulation):
     name = "cpsat-cover"
-    kind = "cpsat"
     description = "exact cover by candidate rectangles: one Boolean each, exactly-one per cell"
 
     def build(self, inst: Instance) -> Model:

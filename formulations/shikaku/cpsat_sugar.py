@@ -20,9 +20,7 @@ from bench.registry import Formulation, formulation
 
 @formulation
 class CpsatSugar(Formulation):
-    puzzle = "shikaku"
     name = "cpsat-sugar"
-    kind = "cpsat"
     description = "seed Sugar model: per-clue x/y/w/h, w*h = clue, no_overlap_2d of intervals"
 
     def build(self, inst: Instance) -> Model:

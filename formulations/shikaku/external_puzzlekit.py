@@ -15,7 +15,6 @@ from formulations._puzzlekit import PuzzlekitFormulation
 
 @formulation
 class PuzzlekitShikaku(PuzzlekitFormulation):
-    puzzle = "shikaku"
     description = "peer: puzzlekit's CP-SAT model (a rectangle per clue)"
     puzzle_type = "shikaku"
     tiny = "2 3\n3 - -\n- - 3"

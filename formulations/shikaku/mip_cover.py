@@ -18,7 +18,6 @@ class MipCover(CoverFormulation):
     in Pyomo than a row per :func:`bench.encodings.mip.exactly` call."""
 
     name = "mip-cover"
-    kind = "mip"
     description = "exact cover by candidate rectangles: one binary each, sum = 1 per cell"
 
     def build(self, inst: Instance) -> Model:

@@ -49,9 +49,7 @@ from bench.registry import Formulation, formulation
 
 @formulation
 class MipSugar(Formulation):
-    puzzle = "shikaku"
     name = "mip-sugar"
-    kind = "mip"
     description = "seed Sugar model: per-clue x/y/w/h, factor-pair choice, big-M 4-way disjunctions"
     #: "none": domains from "clue inside" / "inside the grid" only (the seed as written);
     #: "root": plus the compulsory-part propagation a CP solver does before it branches

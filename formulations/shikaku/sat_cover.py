@@ -17,7 +17,6 @@ from formulations.shikaku._cover import CoverFormulation, cover
 @formulation
 class SatCover(CoverFormulation):
     name = "sat-cover"
-    kind = "sat"
     description = "exact cover by candidate rectangles, exactly-one per cell via a CardEnc encoding"
     parameters: ClassVar[dict[str, list[Any]]] = {
         "card": ["seqcounter", "pairwise", "ladder", "bitwise", "totalizer", "cardnetwrk"],

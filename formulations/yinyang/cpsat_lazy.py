@@ -27,9 +27,7 @@ from formulations.yinyang._rules import (
 
 @formulation
 class CpsatLazy(Formulation):
-    puzzle = "yinyang"
     name = "cpsat-lazy"
-    kind = "cpsat"
     lazy = True
     description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
                    "connected by per-cell cuts over a whole component's boundary")

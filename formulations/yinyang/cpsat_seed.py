@@ -55,9 +55,7 @@ def first_stones(inst: Instance) -> dict[str, Cell]:
 
 @formulation
 class CpsatSeed(Formulation):
-    puzzle = "yinyang"
     name = "cpsat-seed"
-    kind = "cpsat"
     exact = False
     description = ("the seed's CP-SAT model: a directed edge on every same-colour adjacency, one "
                    "incoming edge per non-root cell, growing step numbers from one root per colour")

@@ -10,7 +10,6 @@ from formulations._puzzlekit import PuzzlekitColouring
 
 @formulation
 class PuzzlekitYinyang(PuzzlekitColouring):
-    puzzle = "yinyang"
     description = "peer: puzzlekit's CP-SAT model (both colours connected, no 2x2)"
     puzzle_type = "yin_yang"
     tiny = "3 3\nw - -\n- - -\n- - b"

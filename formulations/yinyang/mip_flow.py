@@ -32,9 +32,7 @@ from formulations.yinyang._rules import (
 
 @formulation
 class MipFlow(Formulation):
-    puzzle = "yinyang"
     name = "mip-flow"
-    kind = "mip"
     description = ("black binary per cell, stones, no 2x2 of one colour, implied rules; each "
                    "colour connected by a single-commodity flow from its first stone")
     parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
