@@ -23,19 +23,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value, new_model
-from bench.puzzles import SolutionGrid
-from bench.registry import Formulation, formulation
-from formulations.shakashaka._cpsat import quarter_literals
+from bench.models import CpsatModel
+from bench.registry import formulation
+from formulations.shakashaka._cpsat import QuarterCpsat
 from formulations.shakashaka._local import (
     cell_cnf,
     clue_neighbours,
-    grid_from_quarters,
     is_open,
     open_cells,
     qkey,
-    quarters_of,
-    wkey,
 )
 
 Quarter = tuple[int, int, int]
@@ -112,15 +108,13 @@ def _fits_numbers(room: dict[tuple[int, int], list[tuple[int, int]]],
 
 
 @formulation
-class CpsatRects(Formulation):
+class CpsatRects(QuarterCpsat):
     name = "cpsat-rects"
     description = "exact cover of white quarters by candidate rectangles, none sharing an edge"
 
-    def build(self, inst: Instance) -> Model:
-        m = new_model("cpsat")
-        assert isinstance(m, CpsatModel)
-        cp = m.model
-        lit = quarter_literals(cp, inst, (cl for r, c in open_cells(inst) for cl in cell_cnf(r, c)))
+    def build(self, inst: Instance) -> CpsatModel:
+        m, cp = self.quarters(inst, (cl for r, c in open_cells(inst) for cl in cell_cnf(r, c)))
+        lit = m.handles["lit"]
         cover: dict[Quarter, list[Any]] = {}
         room = _number_room(inst)
         for i, quarters in enumerate(candidates(inst)):
@@ -137,22 +131,4 @@ class CpsatRects(Formulation):
         for r, c in open_cells(inst):
             for q in range(4):
                 cp.add(sum(cover.get((r, c, q), [])) == lit[qkey(r, c, q)])
-        for n, cells in clue_neighbours(inst):
-            if n > len(cells):
-                cp.add_bool_or([])
-            else:
-                cp.add(sum(lit[wkey(r, c)] for r, c in cells) == len(cells) - n)
-        m.handles["lit"] = lit
         return m
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, CpsatModel)
-        lit, white = model.handles["lit"], quarters_of(grid)
-        model.model.add_bool_or([~lit[qkey(r, c, q)] if white[r, c, q] else lit[qkey(r, c, q)]
-                                 for r, c in open_cells(inst) for q in range(4)])
-        return True
-
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        lit = model.handles["lit"]
-        return grid_from_quarters(inst, {(r, c, q): value(lit[qkey(r, c, q)]) > 0.5
-                                         for r, c in open_cells(inst) for q in range(4)})

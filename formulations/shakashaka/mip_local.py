@@ -9,8 +9,9 @@ from typing import Any
 
 import pyomo.environ as pyo
 
+from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, add_false_row, new_model
+from bench.models import MipModel, Value, add_false_row
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, TRIANGLES, WHITE, WHITE_QUARTERS
 from bench.registry import Formulation, formulation
@@ -20,13 +21,12 @@ VALUES = (WHITE, *TRIANGLES)
 
 
 @formulation
-class MipLocal(Formulation):
+class MipLocal(Formulation[MipModel]):
     name = "mip-local"
     description = "cell-value binaries, forbidden vertex wedges as covering rows, number sums"
 
-    def build(self, inst: Instance) -> Model:
-        mm = new_model("mip")
-        assert isinstance(mm, MipModel)
+    def build(self, inst: Instance) -> MipModel:
+        mm = new()
         m = mm.model
         cells = open_cells(inst)
         m.x = pyo.Var([(r, c, k) for r, c in cells for k in range(len(VALUES))],
@@ -49,12 +49,10 @@ class MipLocal(Formulation):
                 add_false_row(m)  # cannot be met
             elif nbrs:
                 m.number.add(sum(1 - m.x[r, c, 0] for r, c in nbrs) == n)
-        m.obj = pyo.Objective(expr=0)  # feasibility problem
         mm.handles["cells"] = cells
         return mm
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, MipModel)
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         m, cells = model.model, model.handles["cells"]
         if not hasattr(m, "nogood"):
             m.nogood = pyo.ConstraintList()
@@ -62,8 +60,8 @@ class MipLocal(Formulation):
                      <= len(cells) - 1)
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        m = model.model  # type: ignore[union-attr]
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
+        m = model.model
         grid = [[BLACK] * inst.cols for _ in range(inst.rows)]
         for r, c in model.handles["cells"]:
             grid[r][c] = VALUES[max(range(len(VALUES)), key=lambda k: value(m.x[r, c, k]))]

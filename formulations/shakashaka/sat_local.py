@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pysat.card import CardEnc, EncType
 
 from bench.instance import Instance
-from bench.models import Model, SatModel, Value
+from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
 from formulations.shakashaka._local import (
@@ -24,7 +24,7 @@ from formulations.shakashaka._local import (
 
 
 @formulation
-class SatLocal(Formulation):
+class SatLocal(Formulation[SatModel]):
     name = "sat-local"
     description = "quarter variables, forbidden vertex wedges as clauses, numbers via CardEnc"
     parameters: ClassVar[dict[str, list[Any]]] = {
@@ -32,7 +32,7 @@ class SatLocal(Formulation):
                  "kmtotalizer"],
     }
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> SatModel:
         m = SatModel()
         ids: dict[Any, int] = {}
         for clause in local_cnf(inst):
@@ -50,16 +50,14 @@ class SatLocal(Formulation):
         m.handles["quarters"] = [(r, c, q) for r, c in open_cells(inst) for q in range(4)]
         return m
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
         # the quarters determine the cell value and back: exclude this quarter assignment
-        assert isinstance(model, SatModel)
         white = quarters_of(grid)
         model.add([-model.var(qkey(*s)) if white[s] else model.var(qkey(*s))
                    for s in model.handles["quarters"]])
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        assert isinstance(model, SatModel)
+    def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
         return grid_from_quarters(inst, {s: value(model.var(qkey(*s))) > 0.5
                                          for s in model.handles["quarters"]})
 
