@@ -12,7 +12,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from bench.grid import Cell
-from bench.puzzles.base import Default, Instance, Puzzle, SolutionGrid, Token
+from bench.puzzles.base import (
+    Default,
+    Instance,
+    Puzzle,
+    SolutionGrid,
+    Token,
+    parse_positive_int,
+)
 from bench.puzzles.registry import get_puzzle, puzzle_names, register_puzzle
 
 __all__ = [
@@ -58,12 +65,3 @@ def draw_regions(grid: SolutionGrid, labels: list[list[str]]) -> str:
 def is_int(v: Any) -> bool:
     """An integer solution value (JSON true/false are not)."""
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def parse_positive_int(tok: str, what: str = "clue") -> int:
-    if not (tok.isascii() and tok.isdigit()):
-        raise ValueError(f"illegal token {tok!r} (expected '.' or a positive integer {what})")
-    v = int(tok)
-    if v < 1:
-        raise ValueError(f"illegal {what} {tok!r}: must be at least 1")
-    return v

@@ -66,6 +66,19 @@ class Instance:
         ]
 
 
+def parse_positive_int(tok: str, what: str = "clue") -> int:
+    if not (tok.isascii() and tok.isdigit()):
+        raise ValueError(f"illegal token {tok!r} (expected '.' or a positive integer {what})")
+    v = int(tok)
+    if v < 1:
+        raise ValueError(f"illegal {what} {tok!r}: must be at least 1")
+    return v
+
+
+#: the committed report whose measurements justify the puzzles' current defaults
+DEFAULT_REPORT = "reports/default-20261122-073405/summary.md"
+
+
 @dataclass(frozen=True)
 class Default:
     """The formulation and solver used for a puzzle when none is named, and ``evidence``: the
@@ -73,7 +86,7 @@ class Default:
 
     formulation: str
     solver: str
-    evidence: str
+    evidence: str = DEFAULT_REPORT
 
 
 class Puzzle:
@@ -85,9 +98,13 @@ class Puzzle:
     #: the formulation and solver to use when none is named (None: no declared default)
     default: ClassVar[Default | None] = None
 
+    #: what a number in the grid is called in error messages (puzzles whose tokens are numbers)
+    clue_word: ClassVar[str] = "clue"
+
     def parse_token(self, tok: str) -> Token:
-        """One instance-grid token to its value (None for an empty cell); ValueError if illegal."""
-        raise NotImplementedError
+        """One instance-grid token to its value (None for an empty cell); ValueError if illegal.
+        By default ``.`` or a positive integer (override for other tokens)."""
+        return None if tok == "." else parse_positive_int(tok, self.clue_word)
 
     def format_token(self, value: Token) -> str:
         return "." if value is None else str(value)

@@ -26,6 +26,13 @@ _modules: dict[str, ModuleType | None] = {}
 
 
 def register_puzzle(cls: type[Puzzle]) -> type[Puzzle]:
+    """Class decorator: register a puzzle's rules; its name defaults to its folder's."""
+    parts = cls.__module__.split(".")
+    if not isinstance(getattr(cls, "name", None), str):
+        if parts[:2] != PACKAGE.split(".") or len(parts) != 4:
+            raise TypeError(f"{cls.__qualname__}: a puzzle outside bench/puzzles/<name>/ "
+                            "needs a name")
+        cls.name = parts[2]
     _PUZZLES[cls.name] = cls()
     return cls
 

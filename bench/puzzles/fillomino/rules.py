@@ -17,7 +17,6 @@ from bench.puzzles import (
     SolutionGrid,
     draw_regions,
     is_int,
-    parse_positive_int,
     register_puzzle,
 )
 
@@ -36,13 +35,9 @@ def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:
 
 @register_puzzle
 class Fillomino(Puzzle):
-    name = "fillomino"
+    clue_word = "given number"
     solution_cells = "integer: the cell's number (>= 1)"
-    default = Default("sat-lazy[pieces=0]", "cadical195",
-                      "reports/default-20261122-073405/summary.md")
-
-    def parse_token(self, tok: str) -> int | None:
-        return None if tok == "." else parse_positive_int(tok, "given number")
+    default = Default("sat-lazy[pieces=0]", "cadical195")
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
         rows, cols = inst.rows, inst.cols

@@ -17,7 +17,6 @@ from bench.puzzles import (
     SolutionGrid,
     cells_of,
     grid_from_cells,
-    parse_positive_int,
     register_puzzle,
 )
 
@@ -51,12 +50,8 @@ def pools(black: Callable[[Cell], bool], rows: int, cols: int,
 
 @register_puzzle
 class Nurikabe(Puzzle):
-    name = "nurikabe"
     default = Default("sat-lazy", "cadical195", "reports/default-20261122-012324/summary.md")
     solution_cells = '"#" black, "." white'
-
-    def parse_token(self, tok: str) -> int | None:
-        return None if tok == "." else parse_positive_int(tok)
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
         for r, c, n in clue_list(inst):

@@ -164,10 +164,8 @@ def region_problems(grid: SolutionGrid, label: dict[Quarter, int] | None = None)
 
 @register_puzzle
 class Shakashaka(Puzzle):
-    name = "shakashaka"
     solution_cells = '"#" black, "." white, triangles "◢" "◣" "◤" "◥" (named by the black corner)'
-    default = Default("sat-local[card=totalizer]", "glucose4",
-                      "reports/default-20261122-073405/summary.md")
+    default = Default("sat-local[card=totalizer]", "glucose4")
 
     def parse_token(self, tok: str) -> int | str | None:
         if tok == ".":

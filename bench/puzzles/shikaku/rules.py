@@ -18,7 +18,6 @@ from bench.puzzles import (
     SolutionGrid,
     draw_regions,
     is_int,
-    parse_positive_int,
     register_puzzle,
 )
 
@@ -95,12 +94,8 @@ def candidate_rectangles(inst: Instance) -> list[Rect]:
 
 @register_puzzle
 class Shikaku(Puzzle):
-    name = "shikaku"
     default = Default("sat-cover", "cadical195", "reports/default-20261122-012324/summary.md")
     solution_cells = "integer rectangle id"
-
-    def parse_token(self, tok: str) -> int | None:
-        return None if tok == "." else parse_positive_int(tok)
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
         for r, c, n in inst.clues():

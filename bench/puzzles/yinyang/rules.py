@@ -37,10 +37,8 @@ def blocks(grid: SolutionGrid) -> list[tuple[int, int, str]]:
 
 @register_puzzle
 class YinYang(Puzzle):
-    name = "yinyang"
     solution_cells = '"b" black, "w" white'
-    default = Default("sat-lazy[implied=all]", "lingeling",
-                      "reports/default-20261122-073405/summary.md")
+    default = Default("sat-lazy[implied=all]", "lingeling")
 
     def parse_token(self, tok: str) -> str | None:
         if tok == ".":
