@@ -36,13 +36,15 @@ is, in a common cell. A black path and a white path share no cell, so their poly
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bench.encodings.cells import Cut, blocks_2x2, border_ring, fixed_anchor_cuts
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
+from bench.models import Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import BLACK, WHITE
+from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
+from bench.registry import Formulation, M
 
 #: values of the ``implied`` parameter; the first is the default
 IMPLIED = ["all", "none", "checker", "border"]
@@ -122,3 +124,22 @@ def stray_cuts(inst: Instance, black: dict[Cell, Any], white: dict[Cell, Any],
         on = [v for v in member if is_black[v] == (colour == BLACK)]
         out.append((member, fixed_anchor_cuts(member, on, have[colour])))
     return out
+
+
+class BlackCells(Formulation[M]):
+    """Base of the Yin-Yang formulations: ``handles["black"]`` maps every cell to its "is black"
+    variable; a kind adds cuts over those variables its own way (:meth:`post`)."""
+
+    parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
+
+    def post(self, model: M, cuts: list[Cut]) -> int:
+        """Add ``cuts`` over the black variables; return how many."""
+        raise NotImplementedError
+
+    def decode(self, inst: Instance, model: M, value: Value) -> SolutionGrid:
+        black = model.handles["black"]
+        return grid_from_black(inst, [v for v in black if value(black[v]) > 0.5])
+
+    def block(self, inst: Instance, model: M, grid: SolutionGrid) -> bool:
+        self.post(model, [grid_cut(grid)])  # projected onto the cell colours
+        return True

@@ -3,21 +3,16 @@ rules and implied rules of :mod:`formulations.yinyang._rules`; connectivity is t
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
+from bench.encodings.cells import Cut
 from bench.encodings.sat import add_cuts, at_most
 from bench.instance import Instance
-from bench.models import Model, SatModel, Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import grid_from_black
-from bench.registry import Formulation
-from formulations.yinyang._rules import IMPLIED, grid_cut, local_cuts, neighbour_cuts, ring_pairs
+from bench.models import SatModel
+from formulations.yinyang._rules import BlackCells, local_cuts, neighbour_cuts, ring_pairs
 
 
-class YinYangSat(Formulation):
+class YinYangSat(BlackCells[SatModel]):
     puzzle = "yinyang"
     kind = "sat"
-    parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
 
     def base(self, inst: Instance) -> SatModel:
         """The model with the cell variables (``handles["black"]``, ``["white"]``: literals),
@@ -38,11 +33,5 @@ class YinYangSat(Formulation):
         m.handles.update(black=black, white=white)
         return m
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, [v for v in black if value(black[v]) > 0.5])
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, SatModel)
-        add_cuts(model, model.handles["black"], [grid_cut(grid)])
-        return True
+    def post(self, model: SatModel, cuts: list[Cut]) -> int:
+        return add_cuts(model, model.handles["black"], cuts)

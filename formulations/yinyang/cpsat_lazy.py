@@ -7,17 +7,13 @@ incremental: the harness solves the grown model again."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
+from bench.encodings.cells import Cut
 from bench.encodings.cpsat import add_cuts, new
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import grid_from_black
-from bench.registry import Formulation, formulation
+from bench.models import CpsatModel, Value
+from bench.registry import formulation
 from formulations.yinyang._rules import (
-    IMPLIED,
-    grid_cut,
+    BlackCells,
     local_cuts,
     neighbour_cuts,
     ring_pairs,
@@ -26,14 +22,13 @@ from formulations.yinyang._rules import (
 
 
 @formulation
-class CpsatLazy(Formulation):
+class CpsatLazy(BlackCells[CpsatModel]):
     name = "cpsat-lazy"
     lazy = True
     description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
                    "connected by per-cell cuts over a whole component's boundary")
-    parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> CpsatModel:
         m = new()
         cp = m.model
         black = {(r, c): cp.new_bool_var(f"b{r}_{c}") for r in range(inst.rows)
@@ -52,18 +47,11 @@ class CpsatLazy(Formulation):
         m.handles.update(black=black, white=white)
         return m
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
-        assert isinstance(model, CpsatModel)
+    def separate(self, inst: Instance, model: CpsatModel, value: Value) -> int:
         black = model.handles["black"]
         is_black = {v: value(x) > 0.5 for v, x in black.items()}
         return sum(add_cuts(model.model, member, cuts) for member, cuts in
                    stray_cuts(inst, black, model.handles["white"], is_black))
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, [v for v in black if value(black[v]) > 0.5])
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, CpsatModel)
-        add_cuts(model.model, model.handles["black"], [grid_cut(grid)])
-        return True
+    def post(self, model: CpsatModel, cuts: list[Cut]) -> int:
+        return add_cuts(model.model, model.handles["black"], cuts)

@@ -37,12 +37,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from bench.encodings.cells import Cut
+from bench.encodings.cpsat import add_cuts, new
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value, new_model
-from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
-from bench.registry import Formulation, Unsupported, formulation
+from bench.models import CpsatModel
+from bench.puzzles.yinyang.rules import BLACK, WHITE
+from bench.registry import Unsupported, formulation
+from formulations.yinyang._rules import BlackCells
 
 
 def first_stones(inst: Instance) -> dict[str, Cell]:
@@ -54,7 +56,7 @@ def first_stones(inst: Instance) -> dict[str, Cell]:
 
 
 @formulation
-class CpsatSeed(Formulation):
+class CpsatSeed(BlackCells[CpsatModel]):
     name = "cpsat-seed"
     exact = False
     description = ("the seed's CP-SAT model: a directed edge on every same-colour adjacency, one "
@@ -67,9 +69,8 @@ class CpsatSeed(Formulation):
     def is_exact(self) -> bool:
         return bool(self.params["root"] == "model" and self.params["edges"] == "spanning")
 
-    def build(self, inst: Instance) -> Model:
-        m = new_model("cpsat")
-        assert isinstance(m, CpsatModel)
+    def build(self, inst: Instance) -> CpsatModel:
+        m = new()
         cp, rows, cols = m.model, inst.rows, inst.cols
         cells = all_cells(rows, cols)
         color = {v: cp.new_bool_var(f"color_{v[0]}_{v[1]}") for v in cells}  # true: black
@@ -120,7 +121,7 @@ class CpsatSeed(Formulation):
                     block = [color[r + i, c + j] for i in (0, 1) for j in (0, 1)]
                     cp.add_bool_or(block)
                     cp.add_bool_or([~x for x in block])
-        m.handles.update(color=color)
+        m.handles.update(black=color)
         return m
 
     def roots(self, inst: Instance, cp: Any, color: dict[Cell, Any],
@@ -152,14 +153,5 @@ class CpsatSeed(Formulation):
                 seen = nxt
         return out
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        color = model.handles["color"]
-        return grid_from_black(inst, [v for v in color if value(color[v]) > 0.5])
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        # projected onto the cell colours: some cell differs from this grid
-        assert isinstance(model, CpsatModel)
-        color = model.handles["color"]
-        model.model.add_bool_or([~color[v] if grid[v[0]][v[1]] == BLACK else color[v]
-                                 for v in color])
-        return True
+    def post(self, model: CpsatModel, cuts: list[Cut]) -> int:
+        return add_cuts(model.model, model.handles["black"], cuts)

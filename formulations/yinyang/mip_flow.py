@@ -9,19 +9,18 @@ minus the other colour's stones. Exact."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import pyomo.environ as pyo
 
+from bench.encodings.cells import Cut
 from bench.encodings.mip import add_cuts, connected, new
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.yinyang.rules import BLACK, WHITE, grid_from_black
-from bench.registry import Formulation, formulation
+from bench.models import MipModel
+from bench.puzzles.yinyang.rules import BLACK, WHITE
+from bench.registry import formulation
 from formulations.yinyang._rules import (
-    IMPLIED,
-    grid_cut,
+    BlackCells,
     local_cuts,
     max_size,
     neighbour_cuts,
@@ -31,13 +30,12 @@ from formulations.yinyang._rules import (
 
 
 @formulation
-class MipFlow(Formulation):
+class MipFlow(BlackCells[MipModel]):
     name = "mip-flow"
     description = ("black binary per cell, stones, no 2x2 of one colour, implied rules; each "
                    "colour connected by a single-commodity flow from its first stone")
-    parameters: ClassVar[dict[str, list[Any]]] = {"implied": IMPLIED}
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> MipModel:
         mm = new()
         m = mm.model
         cells = [(r, c) for r in range(inst.rows) for c in range(inst.cols)]
@@ -65,11 +63,5 @@ class MipFlow(Formulation):
         mm.handles.update(black=black)
         return mm
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, [v for v in black if value(black[v]) > 0.5])
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, MipModel)
-        add_cuts(model.model, model.handles["black"], [grid_cut(grid)], name="nogood")
-        return True
+    def post(self, model: MipModel, cuts: list[Cut]) -> int:
+        return add_cuts(model.model, model.handles["black"], cuts, name="nogood")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bench.encodings.sat import add_cuts
 from bench.instance import Instance
-from bench.models import Model, SatModel, Value
+from bench.models import SatModel, Value
 from bench.registry import formulation
 from formulations.yinyang._rules import stray_cuts
 from formulations.yinyang._sat import YinYangSat
@@ -28,11 +28,10 @@ class SatLazy(YinYangSat):
     description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
                    "connected by per-cell cuts over a whole component's boundary, solver warm")
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> SatModel:
         return self.base(inst)
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
-        assert isinstance(model, SatModel)
+    def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
         black = model.handles["black"]
         is_black = {v: value(x) > 0.5 for v, x in black.items()}
         return sum(add_cuts(model, member, cuts) for member, cuts in

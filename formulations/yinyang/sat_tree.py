@@ -12,7 +12,7 @@ from typing import Any
 
 from bench.encodings.sat import connected
 from bench.instance import Instance
-from bench.models import Model
+from bench.models import SatModel
 from bench.puzzles.yinyang.rules import BLACK, WHITE
 from bench.registry import formulation
 from formulations.yinyang._rules import max_size, stones
@@ -25,7 +25,7 @@ class SatTree(YinYangSat):
     description = ("black per cell, stones, no 2x2 of one colour, implied rules; both colours "
                    "connected eagerly by parent pointers with order-encoded distances")
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> SatModel:
         m = self.base(inst)
         have = stones(inst)
         for colour, member in ((BLACK, m.handles["black"]), (WHITE, m.handles["white"])):
