@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Literal, Self, cast
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
 
 
+class Record:
+    """A dataclass record that goes to and from a JSON object; keys it does not know (written
+    by another version) are ignored."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(cast(Any, self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        names = {f.name for f in fields(cast(Any, cls))}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
 @dataclass(frozen=True)
-class Task:
+class Task(Record):
     """One (instance, formulation variant, solver) run."""
 
     instance: str  # path of the instance file
@@ -29,17 +42,9 @@ class Task:
         return key + (f"|count={self.count}" if self.count else "") + \
             (f"|rep={self.rep}" if self.rep else "")
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Task:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
-
 
 @dataclass
-class Result:
+class Result(Record):
     """What one task produced; one row of the results table."""
 
     key: str
@@ -101,11 +106,3 @@ class Result:
     threads: int = 1
     time_limit: float = 0.0
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})

@@ -47,6 +47,25 @@ def skip_run(ch: str, i: int, c: int, n: int, cols: int, rows: int) -> int:
     return c + skip
 
 
+def decode_runs(body: str, cols: int, rows: int,
+                read: Callable[[str, int, int, list[str]], tuple[int, int]]) -> list[str]:
+    """The decoding loop shared by the run-length encodings: ``read(body, i, c, out)`` takes
+    the token at body position ``i`` for cell ``c``, writes ``out`` and returns the next
+    ``(i, c)``; runs of empty cells (``g``-``z``) and the end checks are handled here."""
+    n = cols * rows
+    out = ["."] * n
+    c = i = 0
+    while i < len(body) and c < n:
+        ch = body[i]
+        if "g" <= ch <= "z":
+            c = skip_run(ch, i, c, n, cols, rows)
+            i += 1
+        else:
+            i, c = read(body, i, c, out)
+    finish(c, n, i, body, cols, rows)
+    return out
+
+
 def finish(c: int, n: int, i: int, body: str, cols: int, rows: int) -> None:
     """Raise if the body ended before the last cell or went on after it."""
     if c < n:

@@ -5,29 +5,22 @@ cell without number (``#``); ``g``-``z`` 1..20 empty cells."""
 
 from __future__ import annotations
 
-from bench.pzpr.common import HEX, Encoding, InterchangeError, Runs, finish, skip_run
+from bench.pzpr.common import HEX, Encoding, InterchangeError, Runs, decode_runs
 
 
 def decode(body: str, cols: int, rows: int) -> list[str]:
-    n = cols * rows
-    out = ["."] * n
-    c = i = 0
-    while i < len(body) and c < n:
+    def read(body: str, i: int, c: int, out: list[str]) -> tuple[int, int]:
         ch = body[i]
         if "0" <= ch <= "9" or "a" <= ch <= "e":
             v = int(ch, 16)
             out[c] = str(v % 5)
-            c += 1 + v // 5  # the number, then 0, 1 or 2 empty cells (may pass the end)
-        elif ch == ".":
+            return i + 1, c + 1 + v // 5  # the number, then 0-2 empty cells (may pass the end)
+        if ch == ".":
             out[c] = "#"
-            c += 1
-        elif "g" <= ch <= "z":
-            c = skip_run(ch, i, c, n, cols, rows)
-        else:
-            raise InterchangeError(f"illegal character {ch!r} at body position {i}")
-        i += 1
-    finish(c, n, i, body, cols, rows)
-    return out
+            return i + 1, c + 1
+        raise InterchangeError(f"illegal character {ch!r} at body position {i}")
+
+    return decode_runs(body, cols, rows, read)
 
 
 def encode(cells: list[str]) -> str:

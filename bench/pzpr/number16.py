@@ -6,43 +6,34 @@ grid this harness solves."""
 
 from __future__ import annotations
 
-from bench.pzpr.common import HEX, Encoding, InterchangeError, Runs, finish, skip_run, where
+from bench.pzpr.common import HEX, Encoding, InterchangeError, Runs, decode_runs, where
 
 MAX_NUMBER16 = 8191  # '=' + 3 hex digits + 4096; pzprjs's '%' form is not supported
 WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096)}  # prefix -> (hex digits, offset)
 
 
 def decode(body: str, cols: int, rows: int) -> list[str]:
-    n = cols * rows
-    out = ["."] * n
-    c = i = 0
-    while i < len(body) and c < n:
+    def read(body: str, i: int, c: int, out: list[str]) -> tuple[int, int]:
         ch = body[i]
         width, base = WIDE.get(ch, (0, 0))
         if ch in HEX:
             out[c] = str(int(ch, 16))
-            i += 1
-            c += 1
-        elif width:
+            return i + 1, c + 1
+        if width:
             digits = body[i + 1:i + 1 + width]
             if len(digits) < width or any(d not in HEX for d in digits):
                 raise InterchangeError(
                     f"bad number {body[i:i + 1 + width]!r} at body position {i} "
                     f"({where(c, cols)}): {ch!r} needs {width} hex digits")
             out[c] = str(int(digits, 16) + base)
-            i += 1 + width
-            c += 1
-        elif "g" <= ch <= "z":
-            c = skip_run(ch, i, c, n, cols, rows)
-            i += 1
-        elif ch == ".":
+            return i + 1 + width, c + 1
+        if ch == ".":
             raise InterchangeError(
                 f"'?' clue (number unknown) at {where(c, cols)}: not supported by the "
                 "instance format")
-        else:
-            raise InterchangeError(f"illegal character {ch!r} at body position {i}")
-    finish(c, n, i, body, cols, rows)
-    return out
+        raise InterchangeError(f"illegal character {ch!r} at body position {i}")
+
+    return decode_runs(body, cols, rows, read)
 
 
 def number(k: int, v: int) -> str:
