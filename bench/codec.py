@@ -9,7 +9,7 @@ Each ``bench/puzzles/<puzzle>/codec.py`` holds one ``CODEC = Codec(...)``: the p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bench.puzzles.base import SolutionGrid
@@ -26,7 +26,7 @@ class JankoTokens:
     number), then, with ``solution_raw``, the token as written, which ``regroup`` turns into
     the solution grid afterwards (Shikaku's areas of equal tokens)."""
 
-    names: tuple[str, ...]
+    names: tuple[str, ...] = ()  # the puzzle's janko.at names (default: the puzzle's name)
     problem: Mapping[str, str] = field(default_factory=dict)
     problem_numbers: bool = False
     solution: Mapping[str, Any] = field(default_factory=dict)
@@ -40,9 +40,15 @@ class Codec:
     """The interchange formats of one puzzle."""
 
     puzzle: str
-    pids: tuple[str, ...]  # puzz.link pids; the first is the one written
     encoding: Encoding
     janko: JankoTokens
+    pids: tuple[str, ...] = ()  # puzz.link pids, the first is the one written (default: puzzle)
+
+    def __post_init__(self) -> None:
+        if not self.pids:
+            object.__setattr__(self, "pids", (self.puzzle,))
+        if not self.janko.names:
+            object.__setattr__(self, "janko", replace(self.janko, names=(self.puzzle,)))
 
 
 def codecs() -> list[Codec]:

@@ -12,7 +12,6 @@ def positive(n: int) -> int | None:
 
 CODEC = Codec(
     puzzle="fillomino",
-    pids=("fillomino",),
     encoding=NUMBER16,
-    janko=JankoTokens(names=("fillomino",), problem_numbers=True, solution_number=positive),
+    janko=JankoTokens(problem_numbers=True, solution_number=positive),
 )

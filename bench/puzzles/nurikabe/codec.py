@@ -8,10 +8,8 @@ from bench.pzpr.number16 import NUMBER16
 
 CODEC = Codec(
     puzzle="nurikabe",
-    pids=("nurikabe",),
     encoding=NUMBER16,
     janko=JankoTokens(
-        names=("nurikabe",),
         problem_numbers=True,
         solution={"x": "#", "#": "#", "-": ".", ".": "."},
         solution_number=lambda n: ".",

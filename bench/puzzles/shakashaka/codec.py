@@ -11,10 +11,8 @@ TRIANGLES = {"nw": "◤", "ne": "◥", "se": "◢", "sw": "◣"}
 
 CODEC = Codec(
     puzzle="shakashaka",
-    pids=("shakashaka",),
     encoding=FOURCELL,
     janko=JankoTokens(
-        names=("shakashaka",),
         problem={"x": "#", **{n: n for n in "01234"}},
         solution={**TRIANGLES, "x": "#", "-": ".", ".": "."},
         solution_number=lambda n: "#",

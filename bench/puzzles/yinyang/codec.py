@@ -9,7 +9,6 @@ STONES = {"w": "w", "b": "b"}
 
 CODEC = Codec(
     puzzle="yinyang",
-    pids=("yinyang",),
     encoding=CIRCLE,
-    janko=JankoTokens(names=("yinyang",), problem=STONES, solution=STONES),
+    janko=JankoTokens(problem=STONES, solution=STONES),
 )
