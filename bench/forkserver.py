@@ -298,19 +298,50 @@ def end_child(proc: subprocess.Popen[Any]) -> None:
 RUN_MARKER = "PUZZLEBENCH_RUN"
 
 _WATCHDOG = r"""
-import os, shutil, signal, sys, time
+import os, select, shutil, signal, sys, time
 mark = (sys.argv[2] + "=" + sys.argv[1]).encode()
-dirs, bye = set(), False
-for line in sys.stdin:
-    line = line.rstrip("\n")
-    if line == "bye":
-        bye = True
+dirs, pids, bye, parent, buf, fd = set(), {}, False, os.getppid(), b"", sys.stdin.fileno()
+def started(p):
+    try:
+        with open("/proc/%d/stat" % p, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return b""
+# the harness is gone when stdin ends or when this process is re-parented (a process forked
+# from the harness without exec keeps the pipe open)
+while not bye:
+    if not select.select([fd], [], [], 0.2)[0]:
+        if os.getppid() != parent:
+            break
+        continue
+    chunk = os.read(fd, 65536)
+    if not chunk:
         break
-    if line[:1] == "+":
-        dirs.add(line[1:])
-    elif line[:1] == "-":
-        dirs.discard(line[1:])
+    *lines, buf = (buf + chunk).split(b"\n")
+    for line in (ln.decode() for ln in lines):
+        if line == "bye":
+            bye = True
+        elif line[:1] == "+":
+            dirs.add(line[1:])
+        elif line[:1] == "-":
+            dirs.discard(line[1:])
+            pids.pop(line[1:], None)
+        elif line[:1] == "p":
+            d, p, t = line[1:].rsplit("\t", 2)
+            pids.setdefault(d, {})[int(p)] = t.encode()
 if not bye:
+    tracked = [(p, t) for ps in pids.values() for p, t in ps.items()]
+    for p in [p for p, t in tracked if started(p) == t]:  # stop first: none forks away
+        try:
+            os.kill(p, signal.SIGSTOP)
+        except OSError:
+            pass
+    for p, t in tracked:
+        if started(p) == t:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
     for _ in range(20):
         found = 0
         for p in os.listdir("/proc"):
@@ -362,6 +393,11 @@ class Watchdog:
 
     def release(self, folder: str | Path) -> None:
         self._send(f"-{folder}")
+
+    def track(self, folder: str | Path, pid: int, started: bytes) -> None:
+        """A process of the task in ``folder`` (pid and start time): killed if the harness
+        dies, whether or not it carries the run's marker."""
+        self._send(f"p{folder}\t{pid}\t{started.decode()}")
 
     def close(self) -> None:
         self._send("bye")

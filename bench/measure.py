@@ -37,7 +37,7 @@ import select
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -151,6 +151,7 @@ def run_measured(
     stderr_path: Path | None = None,
     deadline_file: Path | None = None,
     grace_s: float = 0.5,
+    track: Callable[[int, bytes], None] | None = None,
 ) -> Measured:
     """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
     limit."""
@@ -168,7 +169,7 @@ def run_measured(
     try:
         m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
                   memory_limit_mb=memory_limit_mb, poll_s=poll_s,
-                  deadline_file=deadline_file, grace_s=grace_s)
+                  deadline_file=deadline_file, grace_s=grace_s, track=track)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
@@ -223,6 +224,7 @@ def watch(
     base_rss_mb: float | None = None,
     deadline_file: Path | None = None,
     grace_s: float = 0.5,
+    track: Callable[[int, bytes], None] | None = None,
 ) -> Measured:
     """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
     returns its exit code; kill the group past a limit. Used for spawned and forked task
@@ -231,7 +233,10 @@ def watch(
     ``time_limit_s`` (from ``t0``) caps the task's start-up; once the task writes its
     deadline (a ``perf_counter`` value) to ``deadline_file``, the group is killed ``grace_s``
     past that deadline instead: the same limit for every solver, however it honours its own.
-    Every process seen in the tree is killed at the end, also one that left the group."""
+    Every process seen in the tree is killed at the end, also one that left the group;
+    ``track(pid, start_time)`` is told of each as it is first seen (the run's watchdog, which
+    kills them if the harness dies: a process forked without exec in a session of its own
+    carries neither the group nor the run's marker)."""
     wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0
@@ -241,7 +246,11 @@ def watch(
     code = wait(0)
     while code is None:
         rss, top, pids = tree_memory(proc)
-        seen.update((p, start_time(p)) for p in pids if p not in seen)
+        for p in pids:
+            if p not in seen:
+                seen[p] = start_time(p)
+                if track and p != pid:
+                    track(p, seen[p])
         peak, hwm = max(peak, rss), max(hwm, top)
         if deadline is None and deadline_file is not None:
             deadline = read_deadline(deadline_file)

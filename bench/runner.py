@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -230,7 +231,8 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
         args = [json.dumps(task.to_dict()), str(out)]
         limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
                   "memory_limit_mb": task.memory_limit_mb,
-                  "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s}
+                  "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
+                  "track": functools.partial(watchdog.track, tmp) if watchdog else None}
         m = None
         try:
             if templates is not None:

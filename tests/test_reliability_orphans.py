@@ -73,3 +73,92 @@ def test_sigkill_of_the_harness_mid_task_leaves_nothing(tmp_path, command):
     finally:
         for p in marked(token):
             os.kill(p, signal.SIGKILL)
+
+
+#: a formulation whose build leaves a grandchild in a session of its own that never execs (so
+#: it has neither the task's process group, nor PDEATHSIG, nor an exec-time environment of its
+#: own), then keeps the task busy
+ESCAPE = '''
+import os, time
+from bench.models import SatModel
+from bench.registry import Formulation, formulation
+
+
+@formulation
+class SatEscape(Formulation[SatModel]):
+    puzzle = "shikaku"
+    name = "sat-escape"
+    kind = "sat"
+    description = "leaves a setsid grandchild behind, then sleeps"
+
+    def build(self, inst):
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:  # the grandchild: re-parented once its parent exits
+                time.sleep(600)
+            os._exit(0)
+        time.sleep(600)
+        return SatModel()
+'''
+
+
+@pytest.fixture(scope="module")
+def escape_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("escape")
+    (root / "escape_pkg").mkdir()
+    (root / "escape_pkg" / "__init__.py").write_text("")
+    (root / "escape_pkg" / "sat_escape.py").write_text(ESCAPE)
+    dist = root / "escape_pkg-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: escape-pkg\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[puzzlebench.formulations]\nshikaku.sat.sat-escape = escape_pkg.sat_escape\n")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+def escapees(token: str) -> dict[int, str]:
+    """The marked processes that are not the harness's own (the sleeping grandchildren)."""
+    return {p: c for p, c in marked(token).items() if "bench.cli" not in c}
+
+
+@pytest.mark.parametrize("command,start", [("solve", None), ("run", "fork"), ("run", "spawn")])
+def test_a_setsid_grandchild_that_never_execs_dies_with_the_harness(tmp_path, escape_env,
+                                                                    command, start):
+    token = uuid.uuid4().hex
+    env = {**escape_env, "W4_TEST": token, "TMPDIR": str(tmp_path)}
+    seed = ROOT / "instances" / "shikaku" / "seed-10x10.txt"
+    args = [sys.executable, "-m", "bench.cli", command, str(seed)]
+    if command == "run":
+        args += ["--out", str(tmp_path / "run"), "--start", start]
+    args += ["--formulation", "sat-escape", "--solver", "cadical195", "--time-limit", "120"]
+    harness = subprocess.Popen(args, env=env, cwd=ROOT, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # the task, its detached child's child, and (run) the template or worker
+        assert wait_for(lambda: any(len(c) for c in escapees(token).values())
+                        and len(marked(token)) >= 3, 60), f"no task: {marked(token)}"
+        time.sleep(1.0)
+        os.killpg(harness.pid, signal.SIGKILL)
+        harness.wait()
+        assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
+        assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
+    finally:
+        for p in marked(token):
+            os.kill(p, signal.SIGKILL)
+
+
+def test_the_time_limit_also_reaps_a_setsid_grandchild(tmp_path, escape_env):
+    token = uuid.uuid4().hex
+    env = {**escape_env, "W4_TEST": token, "TMPDIR": str(tmp_path)}
+    seed = ROOT / "instances" / "shikaku" / "seed-10x10.txt"
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "bench.cli", "solve", str(seed), "--json", "--formulation",
+             "sat-escape", "--solver", "cadical195", "--time-limit", "1"],
+            env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert '"timeout"' in out.stdout, out.stdout + out.stderr
+        assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
+    finally:
+        for p in marked(token):
+            os.kill(p, signal.SIGKILL)
