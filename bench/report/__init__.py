@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report import figures, peers, pictures, tables
+from bench.report import figures, overhead, peers, pictures, tables
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -186,7 +186,10 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ov = tables.overview({s.name: s.verdict for s in sections}, ranks)
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
-    ctx = {"name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
+    ovh = overhead.table(t)
+    ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
+           "overhead_lines": [overhead.verdict(ovh), overhead.NOTE],
+           "name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
            "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
@@ -237,6 +240,9 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [f"## {extra['title']}", "", extra["table"].markdown(), ""]
     if ctx["unreadable"]:
         md += ["## Unreadable instances", "", ctx["unreadable"].markdown(), ""]
+    if ctx["overhead"]:
+        md += ["## Harness overhead", "", *ctx["overhead_lines"], "",
+               ctx["overhead"].markdown(), ""]
     md += ["## Environment", "", ctx["environment"].markdown(), "",
            f"Results: [{ctx['parquet']}]({ctx['parquet']})", ""]
     return "\n".join(md)
