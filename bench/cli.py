@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import logging
 import os
@@ -199,6 +200,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(str(e.args[0] if e.args else e))
     if not instances:
         return _fail("run needs --suite NAME or instance paths")
+    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
+        return _fail("--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'")
+    if args.scheduler and args.executor != "dask":
+        return _fail("--scheduler needs --executor dask")
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
     if args.jobs > (os.cpu_count() or 1):
@@ -255,20 +260,33 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     if conflict:
         return _fail(conflict)
     start = args.start or default_start()
+    executor = _executor(args, start)
     calibration = {"start_s": calibrate()}
     record_environment(out, environment(
         **run, memory_limit_mb=args.memory_limit, jobs=args.jobs, threads=args.threads,
         seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
+        executor=args.executor, scheduler=args.scheduler or "",
         tasks=len(plan.tasks), calibration=calibration))
     write_constraints(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
     try:
-        run_plan(plan, journal, jobs=args.jobs, start=start)
+        run_plan(plan, journal, jobs=args.jobs, start=start, executor=executor)
     finally:
         with contextlib.suppress(OSError):  # the first write error is the one reported
-            update_environment(out, calibration={**calibration, "end_s": calibrate()})
+            workers = getattr(executor, "environments", None)
+            update_environment(out, calibration={**calibration, "end_s": calibrate()},
+                               **({"workers": workers} if workers else {}))
     table = consolidate(out)
     return _run_summary(out, table, plan.errors)
+
+
+def _executor(args: argparse.Namespace, start: str) -> Any:
+    """The Dask executor for ``--executor dask`` (None: the local pool)."""
+    if args.executor != "dask":
+        return None
+    from bench.executors import DaskExecutor
+
+    return DaskExecutor(scheduler=args.scheduler, workers=args.jobs, start=start)
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -403,7 +421,12 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
-    ru.add_argument("--jobs", type=positive_int, default=1, help="tasks at a time (<= cores)")
+    ru.add_argument("--jobs", type=positive_int, default=1, help="tasks at a time (<= cores); "
+                    "with --executor dask and no --scheduler, the local cluster's workers")
+    ru.add_argument("--executor", choices=("local", "dask"), default="local",
+                    help="run tasks here (default) or on a Dask cluster (extra 'dask')")
+    ru.add_argument("--scheduler", metavar="ADDRESS",
+                    help="Dask scheduler, e.g. tcp://HOST:8786 (default: start a LocalCluster)")
     ru.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run every task N times with the same seed (timing noise)")
     ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",

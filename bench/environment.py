@@ -6,6 +6,7 @@ import datetime as dt
 import importlib.metadata
 import os
 import platform
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -89,6 +90,7 @@ def environment(**run: Any) -> dict[str, Any]:
         "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "host": socket.gethostname(),
         "cpu": cpu_model(),
         "cores": os.cpu_count(),
         "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),

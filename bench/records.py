@@ -81,6 +81,7 @@ class Result(Record):
     base_rss_mb: float | None = None
     rss_method: str = ""
     start: str = ""  # how the task process started: "fork" (from a template) or "spawn"
+    host: str = ""  # the machine the task ran on (a Dask worker's, or this one)
     variables: int | None = None
     constraints: int | None = None  # rows, CP-SAT constraints, or clauses
     #: True while variables/constraints are the formulation's prediction (the build did not

@@ -8,6 +8,7 @@ import importlib
 import json
 import logging
 import os
+import socket
 import sys
 import tempfile
 import threading
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import psutil
 
@@ -337,6 +338,7 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
     res.base_rss_mb = m.base_rss_mb
     res.cpu_s = m.cpu_s
     res.start = "spawn" if m.base_rss_mb is None else "fork"
+    res.host = socket.gethostname()
     res.rss_method = RSS_METHOD
     return res
 
@@ -394,6 +396,12 @@ class Progress:
             self.stream.write("\n")
 
 
+class Executor(Protocol):
+    """Runs tasks elsewhere and hands back each result as it finishes."""
+
+    def run(self, todo: Sequence[Task], record: Callable[[Result], None]) -> None: ...
+
+
 def run_plan(
     plan: Plan,
     journal: Journal,
@@ -401,10 +409,12 @@ def run_plan(
     jobs: int = 1,
     on_result: Callable[[Result], None] | None = None,
     start: str | None = None,
+    executor: Executor | None = None,
 ) -> list[Result]:
     """Run every task not already in the journal; append each result as it finishes.
     ``start``: "fork" (tasks forked from per-kind templates; the default where the OS forks)
-    or "spawn" (a fresh interpreter per task)."""
+    or "spawn" (a fresh interpreter per task). ``executor``: where the tasks run (default:
+    ``jobs`` at a time here; :class:`bench.executors.DaskExecutor` on a cluster)."""
     done = journal.keys()
     for res in plan.errors:
         if res.key not in done:
@@ -417,21 +427,9 @@ def run_plan(
     lock = threading.Lock()
     results: list[Result] = []
 
-    watchdog = Watchdog()
-    templates = Templates(watchdog) if (start or default_start()) == "fork" else None
-    if templates is not None:
-        # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
-        # started a template ends, and pool threads end before the run does
-        for task in todo:
-            with contextlib.suppress(TemplateError, KeyError, OSError):
-                templates.get(task)
-
     failed: list[BaseException] = []
 
-    def one(task: Task) -> None:
-        if failed:  # the journal cannot be written: run nothing more
-            return
-        res = run_task(task, templates=templates, watchdog=watchdog)
+    def record(res: Result) -> None:
         with lock:
             try:
                 journal.append(res)
@@ -444,12 +442,38 @@ def run_plan(
                 on_result(res)
 
     try:
+        if executor is not None:
+            executor.run(todo, record)
+        else:
+            _run_here(todo, record, jobs=jobs, start=start, failed=failed)
+    finally:
+        progress.close()
+    return results
+
+
+def _run_here(todo: Sequence[Task], record: Callable[[Result], None], *, jobs: int,
+              start: str | None, failed: list[BaseException]) -> None:
+    """The local pool: ``jobs`` tasks at a time, each forked from its kind's template (or
+    spawned), under this run's watchdog."""
+    watchdog = Watchdog()
+    templates = Templates(watchdog) if (start or default_start()) == "fork" else None
+    if templates is not None:
+        # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
+        # started a template ends, and pool threads end before the run does
+        for task in todo:
+            with contextlib.suppress(TemplateError, KeyError, OSError):
+                templates.get(task)
+
+    def one(task: Task) -> None:
+        if failed:  # the journal cannot be written: run nothing more
+            return
+        record(run_task(task, templates=templates, watchdog=watchdog))
+
+    try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for fut in [pool.submit(one, t) for t in todo]:
                 fut.result()
     finally:
-        progress.close()
         if templates is not None:
             templates.close()
         watchdog.close()
-    return results

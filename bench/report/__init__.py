@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report import figures, overhead, peers, pictures, tables
+from bench.report import figures, machines, overhead, peers, pictures, tables
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -162,7 +162,8 @@ def environment(env: dict[str, Any]) -> Table:
             ("git revision", "git"), ("suite", "suite"), ("suite version", "suite_version"),
             ("time limit [s]", "time_limit"), ("memory limit [MB]", "memory_limit_mb"),
             ("jobs", "jobs"), ("solver threads", "threads"), ("seed", "seed"),
-            ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start")]
+            ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start"),
+            ("executor", "executor"), ("Dask scheduler", "scheduler")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]
     for group in ("solvers", "packages"):
         if isinstance(env.get(group), dict):
@@ -187,7 +188,11 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
     ovh = overhead.table(t)
+    types = machines.machine_types(run.folder)
+    hosts = machines.table(t, types) if len(t) else pd.DataFrame()
+    run.warnings.extend(machines.mixed(t, types) if len(t) else [])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
+           "machines": Table.of(hosts) if len(hosts) else None,
            "overhead_lines": [overhead.verdict(ovh), overhead.NOTE],
            "name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
@@ -240,6 +245,8 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [f"## {extra['title']}", "", extra["table"].markdown(), ""]
     if ctx["unreadable"]:
         md += ["## Unreadable instances", "", ctx["unreadable"].markdown(), ""]
+    if ctx["machines"]:
+        md += ["## Machines", "", ctx["machines"].markdown(), ""]
     if ctx["overhead"]:
         md += ["## Harness overhead", "", *ctx["overhead_lines"], "",
                ctx["overhead"].markdown(), ""]

@@ -1,0 +1,65 @@
+"""Issue 14: the report groups timings by machine and warns when one pair's tasks ran on
+machines of different types."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from bench.report import machines, write_report
+
+
+def _env(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    client = {"host": "client", "cpu": "AMD EPYC", "cores": 2, "memory_gb": 24.0}
+    workers = {"tcp://a:1": {"host": "a", "cpu": "AMD EPYC", "cores": 2, "memory_gb": 24.0},
+               "tcp://b:1": {"host": "b", "cpu": "Intel Xeon", "cores": 8, "memory_gb": 64.0}}
+    (run / "environment.json").write_text(json.dumps([{**client, "workers": workers}]))
+    return run
+
+
+def test_machine_types_come_from_the_client_and_every_worker(tmp_path: Path) -> None:
+    types = machines.machine_types(_env(tmp_path))
+    assert types == {"client": "AMD EPYC, 2 cores, 24.0 GB", "a": "AMD EPYC, 2 cores, 24.0 GB",
+                     "b": "Intel Xeon, 8 cores, 64.0 GB"}
+
+
+def test_a_pair_on_two_machine_types_is_warned_one_on_one_type_is_not(tmp_path: Path) -> None:
+    types = machines.machine_types(_env(tmp_path))
+    t = pd.DataFrame({"pair": ["p / s", "p / s", "q / s", "q / s"],
+                      "host": ["a", "b", "a", "a"], "status": ["solved"] * 4,
+                      "time_s": [0.1, 0.2, 0.3, 0.5], "overhead_s": [0.01, 0.02, 0.01, 0.03]})
+    warn = machines.mixed(t, types)
+    assert len(warn) == 1 and warn[0].startswith("p / s: its tasks ran on 2 machine types")
+    tab = machines.table(t, types)
+    assert list(tab["host"]) == ["a", "b"] and list(tab["tasks"]) == [3, 1]
+    assert tab.iloc[0]["median time s"] == 0.3 and tab.iloc[1]["machine"].startswith("Intel")
+
+
+def test_one_machine_gives_no_section(tmp_path: Path) -> None:
+    t = pd.DataFrame({"pair": ["p / s"], "host": ["a"], "status": ["solved"], "time_s": [0.1]})
+    assert machines.table(t, {}).empty and machines.mixed(t, {"a": "x"}) == []
+
+
+def test_the_report_of_a_mixed_machine_run_says_so(mixed_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(mixed_run, run)
+    (run / "results.parquet").unlink()  # rebuilt from the journal, with one task moved
+    lines = (run / "journal.jsonl").read_text().splitlines()
+    rows = [json.loads(ln) for ln in lines]
+    pairs = [(r["formulation"], r["solver"]) for r in rows]
+    i = next(i for i, p in enumerate(pairs) if pairs.count(p) > 1)  # a pair with 2+ tasks
+    first = {**rows[i], "host": "elsewhere"}
+    lines[i] = json.dumps(first)
+    (run / "journal.jsonl").write_text("\n".join(lines) + "\n")
+    envs = json.loads((run / "environment.json").read_text())
+    envs[-1]["workers"] = {"tcp://x:1": {"host": "elsewhere", "cpu": "Other CPU", "cores": 64}}
+    (run / "environment.json").write_text(json.dumps(envs))
+    out = write_report(run, tmp_path / "rep")
+    md = (out / "summary.md").read_text()
+    assert "## Machines" in md and "Other CPU" in md
+    assert f"{first['formulation']} / {first['solver']}: its tasks ran on 2 machine types" in md

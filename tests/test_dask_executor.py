@@ -1,0 +1,180 @@
+"""Issue 14: runs on a Dask cluster, with nothing lost and nothing mixed up. Real clusters
+only: a ``LocalCluster`` the run starts (``--executor dask``) and a standing one started here
+with the ``dask scheduler`` / ``dask worker`` commands (``--scheduler``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import ROOT
+
+pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+#: 2 Shikaku and 3 Nurikabe seeds x every variant of a SAT and a CP-SAT formulation each
+INSTANCES = [str(ROOT / "instances" / "shikaku" / f"seed-{s}.txt") for s in ("10x10", "36x20")] \
+    + [str(ROOT / "instances" / "nurikabe" / f"seed-p0{i}.txt") for i in (1, 2, 3)]
+SELECT = ["--formulation", "sat-cover", "--formulation", "cpsat-cover", "--formulation",
+          "sat-lazy", "--formulation", "cpsat-lazy", "--solver", "cadical195", "--solver",
+          "cpsat"]
+
+#: a formulation that SIGKILLs the Dask worker running it (the first ancestor that is not a
+#: puzzlebench task or template process): always, or only the first time (KILL_ONCE marker)
+KILLER = '''
+import os, signal, time
+from pathlib import Path
+import psutil
+from bench.registry import formulation
+from formulations.shikaku.sat_cover import SatCover
+
+
+@formulation
+class SatKiller(SatCover):
+    name = "sat-killer"
+
+    def build(self, inst):
+        once = os.environ.get("KILL_ONCE")
+        if once is None or not Path(once).exists():
+            if once:
+                Path(once).write_text("killed")
+            p = psutil.Process()
+            while any("bench." in part for part in p.cmdline()):
+                p = p.parent()
+            os.kill(p.pid, signal.SIGKILL)
+            time.sleep(60)
+        return super().build(inst)
+'''
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("killer")
+    (root / "killer_pkg").mkdir()
+    (root / "killer_pkg" / "__init__.py").write_text("")
+    (root / "killer_pkg" / "sat_killer.py").write_text(KILLER)
+    dist = root / "killer_pkg-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: killer-pkg\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[puzzlebench.formulations]\nshikaku.sat.sat-killer = killer_pkg.sat_killer\n")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+def run(env: dict[str, str], out: Path, *args: str, instances: list[str] = INSTANCES
+        ) -> subprocess.CompletedProcess[str]:
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", *instances, "--out", str(out),
+                        "--time-limit", "30", *args], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=300)
+    assert "Traceback" not in p.stderr, p.stderr
+    return p
+
+
+def journal(out: Path) -> list[dict]:
+    return [json.loads(ln) for ln in (out / "journal.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def local_run(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("local") / "run"
+    assert run(env, out, *SELECT).returncode == 0
+    return out
+
+
+def test_a_local_cluster_run_gives_what_a_local_run_gives(env, local_run, tmp_path):
+    out = tmp_path / "run"
+    p = run(env, out, *SELECT, "--executor", "dask", "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    here, there = journal(local_run), journal(out)
+    assert len(there) == len(here) > 20
+    assert {r["key"]: r["status"] for r in there} == {r["key"]: r["status"] for r in here}
+    assert all(r["host"] and r["start"] == "fork" for r in there)
+    env_rec = json.loads((out / "environment.json").read_text())[-1]
+    assert env_rec["executor"] == "dask"
+    workers = env_rec["workers"]
+    assert len(workers) == 2 and all(w["cpu"] and w["cores"] for w in workers.values())
+    df = pd.read_parquet(out / "results.parquet")
+    assert len(df) == len(here) and set(df["host"]) == {r["host"] for r in there}
+
+
+def test_a_run_resumes_across_executors_each_task_once(env, local_run, tmp_path):
+    out = tmp_path / "run"
+    assert run(env, out, *SELECT[:4], *SELECT[-4:], instances=INSTANCES[:2]).returncode == 0
+    first = journal(out)
+    assert 0 < len(first) < len(journal(local_run))
+    assert run(env, out, *SELECT, "--executor", "dask", "--jobs", "2").returncode == 0
+    both = journal(out)
+    assert both[:len(first)] == first  # untouched
+    keys = [r["key"] for r in both]
+    assert len(keys) == len(set(keys)) == len(journal(local_run))
+
+
+def test_a_worker_lost_mid_task_reruns_it_elsewhere_counted_once(env, tmp_path):
+    out = tmp_path / "run"
+    mark = tmp_path / "killed-once"
+    p = run({**env, "KILL_ONCE": str(mark)}, out, "--formulation", "sat-killer[card=seqcounter]",
+            "--solver", "cadical195", "--executor", "dask", "--jobs", "2",
+            instances=INSTANCES[:1])
+    assert p.returncode == 0, p.stderr
+    assert mark.read_text() == "killed"  # the first attempt took its worker down
+    rows = journal(out)
+    assert len(rows) == 1 and rows[0]["status"] == "solved"
+
+
+def test_a_task_that_kills_its_worker_twice_is_an_error_with_the_reason(env, tmp_path):
+    out = tmp_path / "run"
+    p = run(env, out, "--formulation", "sat-killer[card=seqcounter]", "--formulation",
+            "sat-cover[card=seqcounter]", "--solver",
+            "cadical195", "--executor", "dask", "--jobs", "2", instances=INSTANCES[:1])
+    assert p.returncode == 1, p.stderr  # a run with an error result exits 1
+    rows = {r["formulation"]: r for r in journal(out)}
+    killer, cover = rows["sat-killer[card=seqcounter]"], rows["sat-cover[card=seqcounter]"]
+    assert killer["status"] == "error" and "took its Dask worker down" in killer["message"]
+    assert cover["status"] == "solved"  # the run went on
+
+
+def test_a_standing_cluster_by_address(env, tmp_path):
+    """``dask scheduler`` and ``dask worker --nthreads 1`` started by hand, as the README says."""
+    sched_file = tmp_path / "scheduler.json"
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+         "--no-dashboard", "--scheduler-file", str(sched_file)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+             "--nworkers", "2", "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True))
+        out = tmp_path / "run"
+        p = run(env, out, *SELECT[:4], *SELECT[-4:], "--executor", "dask", "--scheduler",
+                address, instances=INSTANCES[:2])
+        assert p.returncode == 0, p.stderr
+        rows = journal(out)
+        assert len(rows) > 4 and all(r["status"] == "solved" for r in rows)
+        assert json.loads((out / "environment.json").read_text())[-1]["scheduler"] == address
+    finally:
+        for proc in procs:
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_scheduler_without_dask_executor_is_a_one_line_error(env, tmp_path):
+    p = run(env, tmp_path / "run", *SELECT, "--scheduler", "tcp://127.0.0.1:1")
+    assert p.returncode == 2
+    assert p.stderr.strip() == "puzzlebench: --scheduler needs --executor dask"
