@@ -178,3 +178,32 @@ def test_scheduler_without_dask_executor_is_a_one_line_error(env, tmp_path):
     p = run(env, tmp_path / "run", *SELECT, "--scheduler", "tcp://127.0.0.1:1")
     assert p.returncode == 2
     assert p.stderr.strip() == "puzzlebench: --scheduler needs --executor dask"
+
+
+def test_ctrl_c_cancels_what_is_left_and_keeps_the_journal(env, tmp_path):
+    """SIGINT while slow tasks run on the cluster: exit 130, every journal line whole and
+    once; the same command then finishes the rest."""
+    slow = str(ROOT / "instances" / "nurikabe" / "gen-nurikabe-28x28-s1-0.txt")
+    args = [sys.executable, "-m", "bench.cli", "run", *INSTANCES[:2], slow, "--out",
+            str(tmp_path / "run"), "--time-limit", "3", "--formulation",
+            "sat-cover[card=seqcounter]", "--formulation", "mip-seed[root=model]",
+            "--solver", "cadical195", "--solver", "glpk", "--executor", "dask", "--jobs", "2"]
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    journal_file = tmp_path / "run" / "journal.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (
+            journal_file.exists() and len(journal_file.read_text().splitlines()) >= 2):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted; finished results are in the journal" in err
+    first = journal(tmp_path / "run")
+    keys = [r["key"] for r in first]
+    assert 2 <= len(keys) == len(set(keys))
+    done = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    rows = journal(tmp_path / "run")
+    assert rows[:len(first)] == first
+    assert len({r["key"] for r in rows}) == len(rows) > len(first)
