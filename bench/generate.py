@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from bench.backends import SolveOptions, get_backend
 from bench.instance import Instance, format_instance, parse_instance
-from bench.puzzles import SolutionGrid, get_puzzle, puzzle_names
+from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
 from bench.puzzles.registry import load_all
 from bench.records import Task
 from bench.solve import solve
@@ -88,7 +88,7 @@ class Generator:
 
     # --- helpers for subclasses -------------------------------------------------------------
 
-    def instance(self, grid: list[list[int | None]]) -> Instance:
+    def instance(self, grid: list[list[Token]]) -> Instance:
         """An instance of this puzzle from a clue grid (validated by the puzzle's rules)."""
         return instance_from_grid(self.puzzle, grid)
 
@@ -122,7 +122,7 @@ def get_generator(puzzle: str) -> Generator:
     raise GenerationError(f"unknown puzzle {puzzle!r} (generators exist for: {have})")
 
 
-def instance_from_grid(puzzle: str, grid: list[list[int | None]],
+def instance_from_grid(puzzle: str, grid: list[list[Token]],
                        header: dict[str, str] | None = None) -> Instance:
     rules = get_puzzle(puzzle)
     lines = [f"{k}: {v}" for k, v in ({"puzzle": puzzle} | (header or {})).items()]

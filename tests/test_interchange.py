@@ -201,6 +201,13 @@ def test_janko_shakashaka_solution_triangles_by_black_corner() -> None:
     assert sol == [["◤", "◥"], ["◣", "◢"]]  # a white diamond in the middle
 
 
+def test_janko_shakashaka_5_is_a_black_cell_without_number() -> None:
+    text = JANKO_SHAKASHAKA.format(solution="x -\nx -").replace("[problem]\n- -\n- -",
+                                                                  "[problem]\n5 -\n0 -")
+    inst, sol = read_janko(text, "j.txt")
+    assert inst.grid == (("#", None), (0, None)) and sol == [["#", "."], ["#", "."]]
+
+
 def test_janko_solution_that_breaks_the_rules_is_an_error() -> None:
     with pytest.raises(InstanceError) as err:
         read_janko(JANKO_SHAKASHAKA.format(solution="se sw\nne nw"), "j.txt")

@@ -34,7 +34,7 @@ def test_every_folder_is_a_puzzle_with_a_codec():
 
 
 def test_generators_are_found_in_their_puzzle_folders():
-    assert generator_names() == ["fillomino", "nurikabe", "shikaku", "yinyang"]
+    assert generator_names() == ["fillomino", "nurikabe", "shakashaka", "shikaku", "yinyang"]
     for name in generator_names():
         assert type(get_generator(name)).__module__ == f"bench.puzzles.{name}.generator"
 

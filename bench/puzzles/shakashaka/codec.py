@@ -13,7 +13,8 @@ CODEC = Codec(
     puzzle="shakashaka",
     encoding=FOURCELL,
     janko=JankoTokens(
-        problem={"x": "#", **{n: n for n in "01234"}},
+        # janko sometimes marks an unnumbered black cell "5", a number no cell can carry
+        problem={"x": "#", "5": "#", **{n: n for n in "01234"}},
         solution={**TRIANGLES, "x": "#", "-": ".", ".": "."},
         solution_number=lambda n: "#",
     ),
