@@ -13,6 +13,7 @@ from bench.puzzles.shakashaka.generator import (
     diamond,
     numbers,
     pack,
+    render,
     touching,
     upright,
 )
@@ -51,7 +52,7 @@ def test_upright_rectangles_are_whole_cells_and_touching_is_symmetric():
 def test_a_packing_is_a_solution_of_its_numbered_puzzle(seed):
     rng = random.Random(seed)
     rows, cols = rng.randint(4, 14), rng.randint(4, 14)
-    grid = pack(rows, cols, rng)
+    grid = render(rows, cols, pack(rows, cols, rng))
     given = numbers(grid)
     inst = instance_from_grid("shakashaka", [[given.get((r, c), BLACK) if v == BLACK else None
                                               for c, v in enumerate(row)]

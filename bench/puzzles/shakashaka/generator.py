@@ -1,9 +1,10 @@
 """The Shakashaka generator: white rectangles, upright (whole cells) and at 45 degrees
 (corners on grid points, sides along cell diagonals), packed at random into the board with no
 two sharing a side; the cells they cut in half are triangles, every other cell is a given black
-cell carrying the count of its triangle neighbours. A packing whose fully numbered puzzle has
-another solution is drawn again; then numbers are removed, in random order, while the solution
-stays unique (at most :data:`REMOVALS` tries: each is one uniqueness solve).
+cell carrying the count of its triangle neighbours. While the fully numbered puzzle has another
+solution, a shape under a cell where the two differ is taken out (its cells turn black); then
+numbers are removed, in random order, while the solution stays unique (at most
+:data:`REMOVALS` tries: each is one uniqueness solve).
 
 A quarter (see :mod:`bench.puzzles.shakashaka.rules`) is inside a 45-degree rectangle
 ``u0 < y + x < u1, v0 < y - x < v1`` (u0 = v0 mod 2, u1 - u0 and v1 - v0 even and at least 2)
@@ -78,10 +79,10 @@ def random_shape(rows: int, cols: int, rng: random.Random, late: bool) -> list[Q
     return diamond(r + c, r - c, a, b)
 
 
-def pack(rows: int, cols: int, rng: random.Random) -> SolutionGrid:
-    """A random solution: shapes placed while they fit (inside the board, no side shared with
-    another shape), triangles where they cut cells, black cells elsewhere."""
+def pack(rows: int, cols: int, rng: random.Random) -> list[list[Quarter]]:
+    """Random shapes placed while they fit: inside the board, no side shared with another."""
     taken: set[Quarter] = set()
+    shapes = []
     tries = TRIES_PER_CELL * rows * cols
     for k in range(tries):
         shape = random_shape(rows, cols, rng, late=2 * k >= tries)
@@ -90,6 +91,14 @@ def pack(rows: int, cols: int, rng: random.Random) -> SolutionGrid:
         if any(s in taken or any(t in taken for t in touching(s)) for s in shape):
             continue
         taken.update(shape)
+        shapes.append(shape)
+    return shapes
+
+
+def render(rows: int, cols: int, shapes: list[list[Quarter]]) -> SolutionGrid:
+    """The solution the shapes make: white cells, triangles where they cut cells, black
+    cells elsewhere."""
+    taken = {s for shape in shapes for s in shape}
     grid: SolutionGrid = [[BLACK] * cols for _ in range(rows)]
     for r in range(rows):
         for c in range(cols):
@@ -108,25 +117,22 @@ def numbers(grid: SolutionGrid) -> dict[tuple[int, int], int]:
 
 @register_generator
 class ShakashakaGenerator(Generator):
-    """Random packing (:func:`pack`), every black cell numbered; a packing with another
-    solution is drawn again; then up to :data:`REMOVALS` numbers, in random order, removed
-    where the solution stays unique."""
+    """Random packing (:func:`pack`), every black cell numbered, shapes taken out where
+    another solution differs until none exists; then up to :data:`REMOVALS` numbers, in
+    random order, removed where the solution stays unique."""
 
     puzzle = "shakashaka"
     formulation = "sat-local[card=totalizer]"
     solver = "glucose4"
-    attempts = 30
+    attempts = 3
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
         for _ in range(self.attempts):
-            solution = pack(rows, cols, rng)
-            given = numbers(solution)
             try:
-                if self.other(self.make(solution, given), solution) is not None:
-                    continue
+                solution, given = self.unique_packing(rows, cols, rng)
                 for v in rng.sample(sorted(given), min(REMOVALS, len(given))):
                     trial = {k: n for k, n in given.items() if k != v}
                     if self.other(self.make(solution, trial), solution) is None:
@@ -134,8 +140,25 @@ class ShakashakaGenerator(Generator):
             except SolveTimeout:
                 continue
             return self.make(solution, given), solution
-        raise GenerationError(f"shakashaka {rows}x{cols}: no unique packing in "
-                              f"{self.attempts} attempts")
+        raise GenerationError(f"shakashaka {rows}x{cols}: gave up after {self.attempts} "
+                              "solver timeouts")
+
+    def unique_packing(self, rows: int, cols: int, rng: random.Random
+                       ) -> tuple[SolutionGrid, dict[tuple[int, int], int]]:
+        """A packing whose fully numbered puzzle has one solution: while another solution
+        exists, one shape under a cell where it differs is taken out (its cells turn black)."""
+        shapes = pack(rows, cols, rng)
+        while True:
+            solution = render(rows, cols, shapes)
+            given = numbers(solution)
+            other = self.other(self.make(solution, given), solution)
+            if other is None:
+                return solution, given
+            differ = {(r, c) for r in range(rows) for c in range(cols)
+                      if other[r][c] != solution[r][c]}
+            under = [i for i, shape in enumerate(shapes)
+                     if any((r, c) in differ for r, c, _ in shape)]
+            del shapes[rng.choice(under)]
 
     def make(self, solution: SolutionGrid, given: dict[tuple[int, int], int]) -> Instance:
         return self.instance([[given.get((r, c), BLACK) if v == BLACK else None
