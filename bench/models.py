@@ -8,6 +8,8 @@ keep whatever handles they need in ``handles``; ``decode`` reads solver values t
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from typing import Any
 
 from bench.backends.kinds import (
@@ -21,7 +23,27 @@ from bench.backends.kinds import (
 )
 
 __all__ = ["KINDS", "CpsatModel", "MipModel", "Model", "ModelKind", "SatModel", "Value",
-           "add_false_row", "new_model"]
+           "add_false_row", "lazy_module", "new_model"]
+
+
+def lazy_module(name: str) -> Any:
+    """The module ``name``, loaded at its first attribute access (stdlib ``LazyLoader``).
+
+    Formulation modules bind their modelling layer this way (``pyo =
+    lazy_module("pyomo.environ")``) so that importing them to read the plugin table
+    (``puzzlebench list``) does not load Pyomo or OR-tools (and the pandas OR-tools imports);
+    a task that builds a model loads the real module on first use, and a module already
+    imported is returned as it is."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def new_model(kind: ModelKind) -> Model:

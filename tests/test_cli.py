@@ -128,6 +128,48 @@ def test_solve_imports_only_what_a_sat_solve_needs():
         assert not loaded & set(HEAVY), (start, loaded & set(HEAVY))
 
 
+def test_list_reads_the_plugin_table_without_loading_the_modelling_layers():
+    """`list` imports every formulation module but none of pandas, pyarrow, matplotlib, seaborn
+    or highspy, and Pyomo's and OR-tools' modelling modules stay unexecuted lazy proxies
+    (`bench.models.lazy_module`); the listing still names every kind's formulations."""
+    probe = (
+        "import atexit, sys, runpy\n"
+        "def report():\n"
+        "    mods = {m.split('.')[0] for m in sys.modules}\n"
+        "    lazy = {n: type(sys.modules[n]).__name__ for n in ('pyomo.environ', "
+        "'ortools.sat.python.cp_model') if n in sys.modules}\n"
+        "    sys.__stderr__.write('MODULES ' + ' '.join(sorted(mods)) + '\\n')\n"
+        "    sys.__stderr__.write('LAZY ' + repr(lazy) + '\\n')\n"
+        "atexit.register(report)\n"
+        "sys.argv = ['puzzlebench', 'list']\n"
+        "try:\n    runpy.run_module('bench.cli', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
+                       timeout=120)
+    assert "mip-cover" in p.stdout and "cpsat-cover" in p.stdout and "sat-cover" in p.stdout
+    loaded = set(p.stderr.split("MODULES ", 1)[1].split("\n", 1)[0].split())
+    assert "formulations" in loaded
+    assert not loaded & {"pandas", "pyarrow", "matplotlib", "seaborn", "highspy"}
+    lazy = p.stderr.split("LAZY ", 1)[1].split("\n", 1)[0]
+    assert "'module'" not in lazy, lazy  # a loaded module's type is `module`
+
+
+def test_a_lazy_module_loads_on_first_use_and_for_the_templates_preload():
+    """What the fork-server templates rely on: importing a module that was bound lazily
+    loads it for real, so forked tasks never pay the import."""
+    probe = (
+        "import importlib, sys\n"
+        "from bench.models import lazy_module\n"
+        "m = lazy_module('json.tool')\n"
+        "print(type(sys.modules['json.tool']).__name__)\n"
+        "importlib.import_module('json.tool')\n"
+        "print(type(sys.modules['json.tool']).__name__, callable(m.main))\n"
+        "print(lazy_module('json.tool') is m)\n")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       timeout=60)
+    assert p.stdout.split("\n")[:3] == ["_LazyModule", "module True", "True"], p.stderr
+
+
 def test_run_repeat_seeds_calibration_and_constraints(tmp_path):
     root = tmp_path / "proj"
     (root / "instances" / "shikaku").mkdir(parents=True)

@@ -38,12 +38,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import pyomo.environ as pyo
-
 from bench.encodings import cells as cellsets
 from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
-from bench.models import MipModel, add_false_row, new_model
+from bench.models import MipModel, add_false_row, lazy_module, new_model
+
+pyo = lazy_module("pyomo.environ")
 
 Arc = tuple[Cell, Cell]  # (tail, head): flow runs from tail to head
 Expr = Any  # a Pyomo variable or affine expression

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from bench.grid import Cell
 from bench.instance import Instance
-from bench.models import CpsatModel, Value
+from bench.models import CpsatModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
 from formulations.fillomino._fill import layout
+
+cp_model = lazy_module("ortools.sat.python.cp_model")
 
 
 @formulation

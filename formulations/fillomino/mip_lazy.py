@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import pyomo.environ as pyo
-
 from bench.grid import Cell
 from bench.instance import Instance
-from bench.models import MipModel, Value
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
 from formulations.fillomino._fill import Clause, cut_clauses, layout, local_clauses
+
+pyo = lazy_module("pyomo.environ")
 
 
 @formulation

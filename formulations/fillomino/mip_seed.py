@@ -46,13 +46,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-import pyomo.environ as pyo
-
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value
+from bench.models import MipModel, Model, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
+
+pyo = lazy_module("pyomo.environ")
 
 SIDES = {"L": (0, -1), "R": (0, 1), "U": (-1, 0), "D": (1, 0)}
 

@@ -12,16 +12,16 @@ is left to the subclass.
 
 from __future__ import annotations
 
-import pyomo.environ as pyo
-
 from bench.encodings.cells import neighbours_in
 from bench.encodings.mip import assign, new, no_2x2, region
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value
+from bench.models import MipModel, Model, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import grid_from_black
 from bench.registry import Formulation
 from formulations.nurikabe._islands import black_in, layout
+
+pyo = lazy_module("pyomo.environ")
 
 
 class NurikabeMip(Formulation):

@@ -54,13 +54,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-import pyomo.environ as pyo
-
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value
+from bench.models import MipModel, Model, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import WHITE, grid_from_black
 from bench.registry import Formulation, Unsupported, formulation
+
+pyo = lazy_module("pyomo.environ")
 
 Idx = tuple[int, int]
 

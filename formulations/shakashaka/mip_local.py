@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyomo.environ as pyo
-
 from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Value, add_false_row
+from bench.models import MipModel, Value, add_false_row, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, TRIANGLES, WHITE, WHITE_QUARTERS
 from bench.registry import Formulation, formulation
 from formulations.shakashaka._local import clue_neighbours, open_cells, wedge_cnf
+
+pyo = lazy_module("pyomo.environ")
 
 VALUES = (WHITE, *TRIANGLES)
 

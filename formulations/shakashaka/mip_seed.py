@@ -51,13 +51,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import pyomo.environ as pyo
-
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, add_false_row, new_model
+from bench.models import MipModel, Model, Value, add_false_row, lazy_module, new_model
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, WHITE
 from bench.registry import Formulation, formulation
+
+pyo = lazy_module("pyomo.environ")
 
 #: the seed's triangle types by the solution token (named by the black corner)
 TYPE_OF = {"◤": "gp", "◥": "gq", "◣": "gb", "◢": "gd"}

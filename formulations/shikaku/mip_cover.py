@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import pyomo.environ as pyo
-
 from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Model, add_false_row
+from bench.models import MipModel, Model, add_false_row, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import formulation
 from formulations.shikaku._cover import CoverFormulation, cover
+
+pyo = lazy_module("pyomo.environ")
 
 
 @formulation

@@ -33,11 +33,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, ClassVar
 
-import pyomo.environ as pyo
-
 from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import Model, Value, add_false_row
+from bench.models import Model, Value, add_false_row, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import (
     Rect,
@@ -45,6 +43,8 @@ from bench.puzzles.shikaku.rules import (
     shapes,
 )
 from bench.registry import Formulation, formulation
+
+pyo = lazy_module("pyomo.environ")
 
 
 @formulation

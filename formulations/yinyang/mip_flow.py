@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyomo.environ as pyo
-
 from bench.encodings.cells import Cut
 from bench.encodings.mip import add_cuts, connected, new
 from bench.instance import Instance
-from bench.models import MipModel
+from bench.models import MipModel, lazy_module
 from bench.puzzles.yinyang.rules import BLACK, WHITE
 from bench.registry import formulation
 from formulations.yinyang._rules import (
@@ -27,6 +25,8 @@ from formulations.yinyang._rules import (
     ring_pairs,
     stones,
 )
+
+pyo = lazy_module("pyomo.environ")
 
 
 @formulation
