@@ -206,6 +206,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail("--scheduler needs --executor dask")
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
+    if args.jobs is None:  # the local pool: one task at a time; a LocalCluster: one per core
+        args.jobs = (os.cpu_count() or 1) if args.executor == "dask" and not args.scheduler \
+            else 1
     if args.jobs > (os.cpu_count() or 1):
         log.warning("--jobs %d exceeds the %s cores: timings will interfere", args.jobs,
                     os.cpu_count())
@@ -421,8 +424,10 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
-    ru.add_argument("--jobs", type=positive_int, default=1, help="tasks at a time (<= cores); "
-                    "with --executor dask and no --scheduler, the local cluster's workers")
+    ru.add_argument("--jobs", type=positive_int, default=None,
+                    help="tasks at a time (<= cores; default 1); with --executor dask and no "
+                    "--scheduler, the local cluster's single-threaded workers (default: one "
+                    "per core)")
     ru.add_argument("--executor", choices=("local", "dask"), default="local",
                     help="run tasks here (default) or on a Dask cluster (extra 'dask')")
     ru.add_argument("--scheduler", metavar="ADDRESS",

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import psutil
 import pytest
 
 from tests.conftest import ROOT
@@ -91,16 +92,17 @@ def local_run(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> 
 
 def test_a_local_cluster_run_gives_what_a_local_run_gives(env, local_run, tmp_path):
     out = tmp_path / "run"
-    p = run(env, out, *SELECT, "--executor", "dask", "--jobs", "2")
+    p = run(env, out, *SELECT, "--executor", "dask")  # no --jobs: one worker per core
     assert p.returncode == 0, p.stderr
     here, there = journal(local_run), journal(out)
     assert len(there) == len(here) > 20
-    assert {r["key"]: r["status"] for r in there} == {r["key"]: r["status"] for r in here}
+    assert outcome(out) == outcome(local_run)  # the same statuses and grids
     assert all(r["host"] and r["start"] == "fork" for r in there)
     env_rec = json.loads((out / "environment.json").read_text())[-1]
     assert env_rec["executor"] == "dask"
     workers = env_rec["workers"]
-    assert len(workers) == 2 and all(w["cpu"] and w["cores"] for w in workers.values())
+    assert len(workers) == (os.cpu_count() or 1)
+    assert all(w["cpu"] and w["cores"] for w in workers.values())
     df = pd.read_parquet(out / "results.parquet")
     assert len(df) == len(here) and set(df["host"]) == {r["host"] for r in there}
 
@@ -141,37 +143,95 @@ def test_a_task_that_kills_its_worker_twice_is_an_error_with_the_reason(env, tmp
     assert cover["status"] == "solved"  # the run went on
 
 
-def test_a_standing_cluster_by_address(env, tmp_path):
-    """``dask scheduler`` and ``dask worker --nthreads 1`` started by hand, as the README says."""
+def start_standing_cluster(env: dict[str, str], tmp_path: Path, workers: int
+                           ) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    """``dask scheduler`` and ``dask worker --nthreads 1 --nworkers N`` started by hand on
+    127.0.0.1 (free ports), as the README says; returns the address and the processes."""
     sched_file = tmp_path / "scheduler.json"
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
-         "--no-dashboard", "--scheduler-file", str(sched_file)], env=env,
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)], env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
+    deadline = time.monotonic() + 60
+    while not sched_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    address = json.loads(sched_file.read_text())["address"]
+    procs.append(subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--nworkers", str(workers), "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True))
+    return address, procs
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def gone(proc: psutil.Process, timeout: float = 10) -> bool:
+    """The process died (a zombie its parent has not reaped yet counts)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if proc.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def outcome(out: Path) -> dict[str, tuple[str, object]]:
+    """Per task key: its status and grid."""
+    return {r["key"]: (r["status"], r.get("grid")) for r in journal(out)}
+
+
+def test_the_quick_suite_on_a_standing_cluster_with_a_worker_killed_mid_run(tmp_path):
+    """The quick suite (every SAT formulation, CaDiCaL) on a standing cluster of two workers,
+    one of which is SIGKILLed from outside once results come in: the run finishes with every
+    task exactly once, and the same statuses and grids as a local run of the same suite."""
+    # without the module's killer plugin: the suite selects every SAT formulation
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    select = ["--suite", "quick", "--solver", "cadical195"]
+    here = tmp_path / "local"
+    assert run(env, here, *select, instances=[]).returncode == 0
+    address, procs = start_standing_cluster(env, tmp_path, workers=2)
     try:
-        deadline = time.monotonic() + 60
-        while not sched_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        address = json.loads(sched_file.read_text())["address"]
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-             "--nworkers", "2", "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True))
-        out = tmp_path / "run"
-        p = run(env, out, *SELECT[:4], *SELECT[-4:], "--executor", "dask", "--scheduler",
-                address, instances=INSTANCES[:2])
-        assert p.returncode == 0, p.stderr
-        rows = journal(out)
-        assert len(rows) > 4 and all(r["status"] == "solved" for r in rows)
-        assert json.loads((out / "environment.json").read_text())[-1]["scheduler"] == address
+        out = tmp_path / "cluster"
+        cmd = [sys.executable, "-m", "bench.cli", "run", *select, "--out", str(out),
+               "--time-limit", "30", "--executor", "dask", "--scheduler", address]
+        client = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        lines = out / "journal.jsonl"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (
+                lines.exists() and len(lines.read_text().splitlines()) >= 5):
+            time.sleep(0.05)
+        nannies = psutil.Process(procs[1].pid).children()
+        victims = [w for n in nannies for w in n.children() if "bench." not in
+                   " ".join(w.cmdline())]
+        assert victims, "no worker process found"
+        assert client.poll() is None, "the run ended before a worker could be killed"
+        victims[0].send_signal(signal.SIGKILL)
+        assert gone(victims[0])  # dead (its nanny starts a new one)
+        done_at_kill = len(lines.read_text().splitlines())
+        _, err = client.communicate(timeout=300)
+        assert client.returncode == 0, err
+        assert "Traceback" not in err, err
+        there = journal(out)
+        assert len(there) == len({r["key"] for r in there}) == len(journal(here)) > 50
+        assert outcome(out) == outcome(here)
+        assert done_at_kill < len(there)  # the kill came mid-run
+        env_rec = json.loads((out / "environment.json").read_text())[-1]
+        assert env_rec["scheduler"] == address
     finally:
-        for proc in procs:
-            os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop(procs)
 
 
 def test_scheduler_without_dask_executor_is_a_one_line_error(env, tmp_path):
