@@ -47,6 +47,7 @@ class Section:
     matrix: Table
     matrix_key: list[tuple[str, str]]
     matrix_rest: Table | None = None
+    common: str = ""  # how many instances the common_* columns cover
     problems: Table | None = None
     slopes: Table | None = None
     figures: list[dict[str, str]] = field(default_factory=list)
@@ -120,9 +121,11 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     fold = tables.folded(rank)
     shown = list(fold["pair"])
     head, rest, key = _matrix(t, rank)
+    cols = tables.rank_columns(rank)
     sec = Section(puzzle, tables.verdict(puzzle, t, rank),
-                  Table.of(fold, tables.RANK_COLUMNS, marks=_marks(fold)),
-                  Table.of(rank, tables.RANK_COLUMNS, marks=_marks(rank)), head, key, rest)
+                  Table.of(fold, cols, marks=_marks(fold)),
+                  Table.of(rank, cols, marks=_marks(rank)), head, key, rest,
+                  common=tables.common_note(rank))
     probs = tables.problems(t)
     sec.problems = Table.of(probs, limit=100) if len(probs) else None
     fam = tables.by_family(pi, shown)
@@ -165,6 +168,12 @@ def environment(env: dict[str, Any]) -> Table:
             ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start"),
             ("executor", "executor"), ("Dask scheduler", "scheduler")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]
+    cal = env.get("calibration")
+    if isinstance(cal, dict) and cal.get("start_s") is not None:
+        end = cal.get("end_s")
+        rows.append(["calibration loop [s]", f"{cal['start_s']:.3f} at the start, "
+                     + (f"{end:.3f} at the end" if isinstance(end, int | float) else
+                        "no end figure (the run was interrupted)")])
     for group in ("solvers", "packages"):
         if isinstance(env.get(group), dict):
             rows += [[f"{group[:-1]} {k}", str(v)] for k, v in env[group].items()]
@@ -187,6 +196,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ov = tables.overview({s.name: s.verdict for s in sections}, ranks)
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
+    records = _copy_records(run, out)
     ovh = overhead.table(t)
     types = machines.machine_types(run.folder)
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
@@ -198,7 +208,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
            "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
-           "environment": environment(run.env), "parquet": parquet}
+           "environment": environment(run.env), "parquet": parquet, "records": records}
     _write_html(ctx, out / "index.html")
     (out / "summary.md").write_text(_markdown(ctx), encoding="utf-8")
     return out
@@ -212,6 +222,22 @@ def _copy_parquet(run: Run, out: Path) -> str:
         shutil.copyfile(run.folder / "journal.jsonl", out / "journal.jsonl")
         return "journal.jsonl"
     return target.name
+
+
+def _copy_records(run: Run, out: Path) -> list[str]:
+    """The run's ``environment.json`` (every invocation's machine, versions, limits and
+    calibration) and ``constraints.txt`` (``pip install -c constraints.txt`` reinstalls the
+    versions behind the report), copied beside it when the run has them."""
+    names = []
+    for name in ("environment.json", "constraints.txt"):
+        src = run.folder / name
+        if src.is_file() and src.resolve() != (out / name).resolve():
+            try:
+                shutil.copyfile(src, out / name)
+            except OSError:
+                continue
+            names.append(name)
+    return names
 
 
 def _write_html(ctx: dict[str, Any], path: Path) -> None:
@@ -231,7 +257,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
     md += [ctx["note"], ""]
     for s in ctx["puzzles"]:
         md += [f"## {s.name}", "", s.verdict, "", "Best variant x solver per formulation:", "",
-               s.folded.markdown(), ""]
+               s.folded.markdown(), "", s.common, ""]
         md += [f"![{f['alt']}]({f['src']})" for f in s.figures] + [""]
         if s.slopes:
             md += ["Growth with size (log-log slope of time against cells):", "",
@@ -251,5 +277,6 @@ def _markdown(ctx: dict[str, Any]) -> str:
         md += ["## Harness overhead", "", *ctx["overhead_lines"], "",
                ctx["overhead"].markdown(), ""]
     md += ["## Environment", "", ctx["environment"].markdown(), "",
-           f"Results: [{ctx['parquet']}]({ctx['parquet']})", ""]
+           f"Results: [{ctx['parquet']}]({ctx['parquet']})"
+           + "".join(f"; [{n}]({n})" for n in ctx["records"]), ""]
     return "\n".join(md)

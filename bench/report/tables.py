@@ -19,6 +19,24 @@ def _rep_sgms(t: pd.DataFrame) -> pd.DataFrame:
     return g.groupby("pair").agg(["min", "max", "size"])
 
 
+def _cv(raw: pd.DataFrame) -> float:
+    """Median over instances of the coefficient of variation (standard deviation / mean) of
+    the PAR-2 times of one pair's repetitions and seeds; nan without repeats."""
+    per = raw.groupby("instance")["par2_s"].agg(["std", "mean", "size"])
+    per = per[(per["size"] > 1) & (per["mean"] > 0)]
+    return float((per["std"] / per["mean"]).median()) if len(per) else math.nan
+
+
+def _iterations(raw: pd.DataFrame) -> str:
+    """Solver calls per task of a lazy loop, "median / max" over the answered tasks ("" when
+    every task took one call)."""
+    it = raw.loc[raw["status"].isin(["solved", "infeasible"]), "iterations"].dropna() \
+        if "iterations" in raw else pd.Series(dtype=float)
+    if it.empty or it.max() <= 1:
+        return ""
+    return f"{it.median():g} / {it.max():g}"
+
+
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
     """Per pair of one puzzle: outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the
     PAR-2 times, and SGM / median over the instances every pair answered. Sorted best first
@@ -40,8 +58,10 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
             "error": int(counts.get("error", 0)),
             "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
             "median_s": float(g["par2_s"].median()),
+            "common_par2_s": float(c["par2_s"].mean()) if len(c) else math.nan,
             "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
             "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
+            "iterations": _iterations(raw), "cv": _cv(raw),
             # one-time set-up kept apart from the solve (external peers' first call), median
             "setup_s": float(raw["setup_s"].median())
             if "setup_s" in raw and raw["setup_s"].notna().any() else math.nan,
@@ -58,11 +78,14 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r["common"] = len(common)
     reps = _rep_sgms(t)
     r["tie"] = False
+    r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo = r["pair"].map(reps["min"])
         hi = r["pair"].map(reps["max"])
         best_hi = float(hi.iloc[0])
         r["sgm_lo"], r["sgm_hi"] = lo, hi
+        r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
+                                                                              strict=True)]
         r["tie"] = (r["solved"] == top_solved) & (lo <= best_hi) & (r.index > 0)
     return r
 
@@ -177,12 +200,28 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
 
 
 RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
-                "error", "par2_s", "sgm_s", "median_s", "x_best", "common_sgm_s",
-                "common_median_s", "setup_s"]
+                "error", "par2_s", "sgm_s", "median_s", "x_best", "common_par2_s",
+                "common_sgm_s", "common_median_s", "iterations", "setup_s"]
+REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
               f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
-              "(fixed); common_*: over the instances every pair answered; setup_s: median "
-              "one-time set-up of a peer package, measured apart and not in the times.")
+              "(fixed); common_*: over the instances every pair answered; iterations: solver "
+              "calls per task of a lazy loop (median / max); setup_s: median one-time set-up "
+              "of a peer package, measured apart and not in the times; with repeats or seeds, "
+              "sgm_range: the SGM of each repetition, lowest .. highest, and cv: the median "
+              "over instances of the coefficient of variation of the repeated times.")
+
+
+def rank_columns(r: pd.DataFrame) -> list[str]:
+    """The ranking's shown columns: the repeat spread only when there are repeats."""
+    reps = bool(len(r)) and bool((r["sgm_range"] != "").any())
+    return RANK_COLUMNS + (REPEAT_COLUMNS if reps else [])
+
+
+def common_note(r: pd.DataFrame) -> str:
+    n = int(r["common"].iloc[0]) if len(r) else 0
+    return (f"common_*: over the {n} instance(s) that every pair answered."
+            if n else "No instance was answered by every pair (common_* empty).")
 
 
 def by_family(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:

@@ -70,6 +70,25 @@ def test_report_content_matches_the_data(mixed_run, tmp_path):
     assert "shift 10 ms" in md and "`" not in html.split("<body>")[1].split("<code>")[0]
     assert "AMD" in html or "cores" in html  # environment block
     assert pd.read_parquet(out / "results.parquet").shape[0] == len(raw)
+    # the common_* columns say how many instances they cover; no repeats: no spread columns
+    common = int(r["common"].iloc[0])
+    assert (f"over the {common} instance(s) that every pair answered" if common else
+            "No instance was answered by every pair") in md
+    assert "| common_par2_s |" in md and "| sgm_range |" not in md
+    cp = r.set_index("pair").loc[best["pair"], "common_par2_s"]
+    assert (cp == cp) == bool(common)  # a number exactly when there are common instances
+    # the run's records travel with the report, linked from it
+    assert (out / "environment.json").read_text() == (mixed_run / "environment.json").read_text()
+    assert 'href="environment.json"' in html and "calibration loop" in html
+
+
+def test_lazy_iterations_are_reported(mixed_run):
+    raw = _raw(mixed_run).copy()
+    raw.loc[raw["formulation"] == "cpsat-cover", "iterations"] = [3, 7][: int(
+        (raw["formulation"] == "cpsat-cover").sum())]
+    r = T.ranking(prepare(raw)).set_index("pair")
+    assert r.loc["cpsat-cover / cpsat", "iterations"] == "3 / 3"
+    assert r.loc["mip-cover / highs", "iterations"] == ""  # one call per task: nothing to say
 
 
 def test_censored_points_in_the_scaling_data(mixed_run):
@@ -176,6 +195,14 @@ def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, 
     md = (write_report(repeat_run, tmp_path / "rep") / "summary.md").read_text()
     tied = list(r.loc[r["tie"], "pair"])
     assert ("within repeat noise of the best" in md) == bool(tied)
+    # the spread and the coefficient of variation are shown, computed as defined
+    assert "| sgm_range | cv |" in md.replace(" | best |", " |")
+    for pair, g in t.groupby("pair"):
+        per = g.groupby("instance")["par2_s"].agg(["std", "mean"])
+        row = r.set_index("pair").loc[pair]
+        assert row["cv"] == pytest.approx(float((per["std"] / per["mean"]).median()))
+        assert row["sgm_range"] == (f"{row['sgm_lo'] * 1000:.3g} .. "
+                                    f"{row['sgm_hi'] * 1000:.3g} ms")
 
 
 def test_by_family_counts_answers_per_family(mixed_run):
