@@ -226,6 +226,13 @@ class HighsSession(Session):
         return {"simplex_iterations": float(info.simplex_iteration_count),
                 "nodes": float(info.mip_node_count)}
 
+    def _empty(self) -> bool:
+        import highspy
+
+        model = getattr(self.opt, "_solver_model", None)
+        return model is not None and \
+            model.getModelStatus() == highspy.HighsModelStatus.kModelEmpty
+
     def _run_time(self) -> float:
         model = getattr(self.opt, "_solver_model", None)
         return float(model.getRunTime()) if model is not None else 0.0
@@ -244,6 +251,11 @@ class HighsSession(Session):
         tc = res.termination_condition
         found = res.best_feasible_objective is not None or tc == TC.optimal
         status: Status
+        if tc == TC.unknown and self._empty():
+            # a model with no variables left (every cell given: nothing to decide) is
+            # kModelEmpty to HiGHS, which APPSI reports as "unknown"; GLPK and CBC, rightly,
+            # as optimal. Nothing to load.
+            return Outcome("optimal", _value, own, wall, self._stats())
         if tc == TC.optimal:
             status = "optimal"
         elif tc in (TC.infeasible, TC.infeasibleOrUnbounded):

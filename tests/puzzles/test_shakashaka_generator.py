@@ -59,3 +59,16 @@ def test_a_packing_is_a_solution_of_its_numbered_puzzle(seed):
                                              for r, row in enumerate(grid)])
     assert get_puzzle("shakashaka").check(inst, grid) == []
     assert sum(v != BLACK for row in grid for v in row) > rows * cols // 3  # mostly shapes
+
+
+def test_generated_puzzles_leave_the_board_mostly_white():
+    """The uniqueness repair once took out every shape of a 6x6 (seed 3): an all-black board
+    with nothing to decide. Such a packing is packed anew."""
+    from bench.generate import generate_one
+    from bench.puzzles.shakashaka.generator import MIN_WHITE, white_share
+
+    assert white_share([[BLACK] * 6] * 6) == 0.0
+    for seed in (1, 2, 3):
+        g = generate_one("shakashaka", 6, 6, seed=seed)
+        assert white_share(g.solution) >= MIN_WHITE
+        assert get_puzzle("shakashaka").check(g.instance, g.solution) == []

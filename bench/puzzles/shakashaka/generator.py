@@ -37,6 +37,11 @@ HALF = {WHITE_QUARTERS[t]: t for t in TRIANGLES}
 TRIES_PER_CELL = 12
 #: numbers the removal pass tries to take away (one uniqueness solve each)
 REMOVALS = 80
+#: the least share of the board a generated solution leaves white (cells, half cells for
+#: triangles; generated solutions have 46-64 %): the uniqueness repair can take out every
+#: shape and leave an all-black board with nothing to decide, which is packed anew
+MIN_WHITE = 0.3
+PACKINGS = 20  # packings tried for one puzzle before giving up
 
 
 def upright(r: int, c: int, h: int, w: int) -> list[Quarter]:
@@ -107,6 +112,13 @@ def render(rows: int, cols: int, shapes: list[list[Quarter]]) -> SolutionGrid:
     return grid
 
 
+def white_share(grid: SolutionGrid) -> float:
+    """The white share of a solution: white cells, and half of each triangle cell."""
+    cells = sum(len(row) for row in grid)
+    return sum(1.0 if v == WHITE else 0.5 if v in TRIANGLES else 0.0
+               for row in grid for v in row) / cells
+
+
 def numbers(grid: SolutionGrid) -> dict[tuple[int, int], int]:
     """Every black cell's count of triangles among its orthogonal neighbours."""
     rows, cols = len(grid), len(grid[0])
@@ -147,18 +159,23 @@ class ShakashakaGenerator(Generator):
                        ) -> tuple[SolutionGrid, dict[tuple[int, int], int]]:
         """A packing whose fully numbered puzzle has one solution: while another solution
         exists, one shape under a cell where it differs is taken out (its cells turn black)."""
-        shapes = pack(rows, cols, rng)
-        while True:
-            solution = render(rows, cols, shapes)
-            given = numbers(solution)
-            other = self.other(self.make(solution, given), solution)
-            if other is None:
+        for _ in range(PACKINGS):
+            shapes = pack(rows, cols, rng)
+            while True:
+                solution = render(rows, cols, shapes)
+                given = numbers(solution)
+                other = self.other(self.make(solution, given), solution)
+                if other is None:
+                    break
+                differ = {(r, c) for r in range(rows) for c in range(cols)
+                          if other[r][c] != solution[r][c]}
+                under = [i for i, shape in enumerate(shapes)
+                         if any((r, c) in differ for r, c, _ in shape)]
+                del shapes[rng.choice(under)]
+            if white_share(solution) >= MIN_WHITE:
                 return solution, given
-            differ = {(r, c) for r in range(rows) for c in range(cols)
-                      if other[r][c] != solution[r][c]}
-            under = [i for i, shape in enumerate(shapes)
-                     if any((r, c) in differ for r, c, _ in shape)]
-            del shapes[rng.choice(under)]
+        raise GenerationError(f"shakashaka {rows}x{cols}: no unique packing of {PACKINGS} "
+                              f"left {MIN_WHITE:.0%} of the board white")
 
     def make(self, solution: SolutionGrid, given: dict[tuple[int, int], int]) -> Instance:
         return self.instance([[given.get((r, c), BLACK) if v == BLACK else None
