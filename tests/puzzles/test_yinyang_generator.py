@@ -61,6 +61,17 @@ def test_generated_puzzle_is_unique_and_reproducible():
     assert generate_one("yinyang", 7, 7, seed=6).instance.grid != a.instance.grid
 
 
+def test_generated_puzzles_look_like_real_ones():
+    """Stones on 20-35 % of the cells, the border holding at least its share of them."""
+    for seed in (1, 2):
+        g = generate_one("yinyang", 10, 10, seed=seed)
+        stones = [(r, c) for r, row in enumerate(g.instance.grid) for c, v in enumerate(row)
+                  if v is not None]
+        assert 0.20 <= len(stones) / 100 <= 0.35, len(stones)
+        on_border = sum(1 for r, c in stones if r in (0, 9) or c in (0, 9))
+        assert on_border / len(stones) >= 36 / 100, (on_border, len(stones))
+
+
 def test_enclosed_stone_board_has_no_solution():
     inst = read_instance(ROOT / "tests" / "data" / "infeasible" / "yinyang-3x4-enclosed.txt")
     assert list(RULES.validate(inst)) == []  # not caught as malformed
