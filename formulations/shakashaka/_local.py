@@ -118,9 +118,10 @@ def _patterns(live: tuple[bool, ...]) -> list[tuple[list[int], list[int]]]:
 _PATTERNS: dict[tuple[bool, ...], list[tuple[list[int], list[int]]]] = {}
 
 
-def wedge_patterns(inst: Instance) -> Iterator[tuple[list[Quarter], list[Quarter]]]:
-    """Every forbidden wedge that the givens leave possible, as (its sectors, which must not
-    all be white; its open end sectors, of which one must be white)."""
+def point_wedges(inst: Instance
+                 ) -> Iterator[tuple[list[Quarter], list[tuple[list[int], list[int]]]]]:
+    """Per grid point with an open sector: its 8 sectors and the forbidden wedges the givens
+    leave possible there, as positions among them (run, open ends)."""
     for i in range(inst.rows + 1):
         for j in range(inst.cols + 1):
             secs = sectors(i, j)
@@ -129,8 +130,15 @@ def wedge_patterns(inst: Instance) -> Iterator[tuple[list[Quarter], list[Quarter
                 continue
             if live not in _PATTERNS:
                 _PATTERNS[live] = _patterns(live)
-            for run, ends in _PATTERNS[live]:
-                yield [secs[k] for k in run], [secs[k] for k in ends]
+            yield secs, _PATTERNS[live]
+
+
+def wedge_patterns(inst: Instance) -> Iterator[tuple[list[Quarter], list[Quarter]]]:
+    """Every forbidden wedge that the givens leave possible, as (its sectors, which must not
+    all be white; its open end sectors, of which one must be white)."""
+    for secs, patterns in point_wedges(inst):
+        for run, ends in patterns:
+            yield [secs[k] for k in run], [secs[k] for k in ends]
 
 
 def wedge_cnf(inst: Instance) -> list[list[Lit]]:
@@ -142,6 +150,22 @@ def wedge_cnf(inst: Instance) -> list[list[Lit]]:
 def local_cnf(inst: Instance) -> list[list[Lit]]:
     """The whole characterisation (cell patterns and wedges) without the number rule."""
     return [cl for r, c in open_cells(inst) for cl in cell_cnf(r, c)] + wedge_cnf(inst)
+
+
+def local_dimacs(inst: Instance, quarter: dict[Quarter, int], white: dict[tuple[int, int], int]
+                 ) -> list[list[int]]:
+    """:func:`local_cnf` over integer variables (``quarter[r, c, q]``, ``white[r, c]``), for a
+    SAT build without a key per literal: the same clauses, in the same order."""
+    out: list[list[int]] = []
+    for r, c in open_cells(inst):
+        n, e, s, w = (quarter[r, c, q] for q in (N, E, S, W))
+        a = white[r, c]
+        out += [[n, s], [e, w], [-n, -s, e], [-n, -s, w], [-e, -w, n], [-e, -w, s],
+                [-a, n], [-a, s], [a, -n, -s]]
+    for secs, patterns in point_wedges(inst):
+        lit = [quarter.get(sec, 0) for sec in secs]
+        out += [[-lit[k] for k in run] + [lit[k] for k in ends] for run, ends in patterns]
+    return out
 
 
 def clue_neighbours(inst: Instance) -> list[tuple[int, list[tuple[int, int]]]]:

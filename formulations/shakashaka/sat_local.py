@@ -15,7 +15,7 @@ from bench.registry import Formulation, formulation
 from formulations.shakashaka._local import (
     clue_neighbours,
     grid_from_quarters,
-    local_cnf,
+    local_dimacs,
     open_cells,
     qkey,
     quarters_of,
@@ -34,10 +34,10 @@ class SatLocal(Formulation[SatModel]):
 
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
-        ids: dict[Any, int] = {}
-        for clause in local_cnf(inst):
-            m.add([(ids.get(k) or ids.setdefault(k, m.var(k))) * (1 if pos else -1)
-                   for k, pos in clause])
+        cells = open_cells(inst)
+        quarter = {(r, c, q): m.var(qkey(r, c, q)) for r, c in cells for q in range(4)}
+        white = {(r, c): m.var(wkey(r, c)) for r, c in cells}
+        m.extend(local_dimacs(inst, quarter, white))
         encoding = getattr(EncType, self.params["card"])
         for n, cells in clue_neighbours(inst):
             tri = [-m.var(wkey(r, c)) for r, c in cells]  # a triangle: not all white
