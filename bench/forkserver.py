@@ -357,8 +357,13 @@ if not bye:
         if not found:
             break
         time.sleep(0.05)
+# task folders, and task memory cgroups (removable once their killed processes have left)
 for d in dirs:
-    shutil.rmtree(d, ignore_errors=True)
+    for _ in range(100):
+        shutil.rmtree(d, ignore_errors=True)
+        if not os.path.exists(d):
+            break
+        time.sleep(0.02)
 """
 
 

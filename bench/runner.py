@@ -21,6 +21,7 @@ from typing import Any, Protocol, TextIO
 
 import psutil
 
+from bench import cgroup
 from bench.backends import all_backends, backends_for, get_backend
 from bench.execute import base_result
 from bench.forkserver import Template, TemplateError, Watchdog, fork_here, preload
@@ -227,6 +228,9 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
     with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp:
         if watchdog:
             watchdog.guard(tmp)
+        group = cgroup.for_task(Path(tmp), task.memory_limit_mb)
+        if group is not None and watchdog:
+            watchdog.guard(group)
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
         args = [json.dumps(task.to_dict()), str(out)]
@@ -251,9 +255,12 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 task.threads, watchdog), stderr_path=errlog, **limits)
         data = _read_json(out)
         stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
+        killed_by_kernel = cgroup.close(group) if group is not None else 0
     if watchdog:
         watchdog.release(tmp)
-    return _result(task, m, data, stderr_tail, grace_s)
+        if group is not None:
+            watchdog.release(group)
+    return _result(task, m, data, stderr_tail, grace_s, killed_by_kernel)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -293,7 +300,7 @@ OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of m
 
 
 def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
-            grace_s: float) -> Result:
+            grace_s: float, killed_by_kernel: int = 0) -> Result:
     if data is not None:
         res = Result.from_dict(data)
         children = float(data.get("children_maxrss_mb") or 0.0)
@@ -324,6 +331,12 @@ def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: l
         res.status = "memout"
         res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
                        f"({res.message[:120]})")
+    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
+        res.status = "memout"
+        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
+                       f"task's memory cgroup ({killed_by_kernel} process(es); "
+                       f"{res.message[:120]})")
+        res.grid, res.checked = None, None
     res.rep = task.rep
     res.wall_s = m.wall_s
     if not res.kind and len(kinds := _kinds(task.solver)) == 1:

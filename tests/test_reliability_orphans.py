@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bench import cgroup
+
 ROOT = Path(__file__).resolve().parent.parent
 #: a Nurikabe instance glpsol does not solve within seconds with the seed's model
 SLOW = ROOT / "instances" / "nurikabe" / "gen-nurikabe-28x28-s1-0.txt"
@@ -36,6 +38,12 @@ def marked(token: str) -> dict[int, str]:
         if f"W4_TEST={token}".encode() in env.split(b"\0") and state != "Z":
             out[int(p)] = comm
     return out
+
+
+def groups(folders: list[Path]) -> list[Path]:
+    """The task memory cgroups (named after the task folders) that still exist."""
+    own = cgroup.own_group()
+    return [] if own is None else [own[0] / f.name for f in folders if (own[0] / f.name).exists()]
 
 
 def wait_for(pred, timeout: float) -> bool:
@@ -64,12 +72,18 @@ def test_sigkill_of_the_harness_mid_task_leaves_nothing(tmp_path, command):
         assert wait_for(lambda: any("glpsol" in c and "model.lp" in c
                                     for c in marked(token).values()), 60), \
             f"glpsol never started: {marked(token)}"
-        assert list(tmp_path.glob("puzzlebench-task-*"))
+        folders = list(tmp_path.glob("puzzlebench-task-*"))
+        assert folders
+        if cgroup.own_group() is not None:  # glpsol runs inside the task's memory cgroup
+            glpsol = [p for p, c in marked(token).items() if "glpsol" in c]
+            assert all(folders[0].name in Path(f"/proc/{p}/cgroup").read_text()
+                       for p in glpsol), glpsol
         time.sleep(0.5)
         os.killpg(harness.pid, signal.SIGKILL)
         harness.wait()
         assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
         assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
+        assert wait_for(lambda: not groups(folders), 5), groups(folders)
     finally:
         for p in marked(token):
             os.kill(p, signal.SIGKILL)
@@ -139,10 +153,12 @@ def test_a_setsid_grandchild_that_never_execs_dies_with_the_harness(tmp_path, es
         assert wait_for(lambda: any(len(c) for c in escapees(token).values())
                         and len(marked(token)) >= 3, 60), f"no task: {marked(token)}"
         time.sleep(1.0)
+        folders = list(tmp_path.glob("puzzlebench-task-*"))
         os.killpg(harness.pid, signal.SIGKILL)
         harness.wait()
         assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
         assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
+        assert wait_for(lambda: not groups(folders), 5), groups(folders)
     finally:
         for p in marked(token):
             os.kill(p, signal.SIGKILL)
