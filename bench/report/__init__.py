@@ -34,6 +34,7 @@ __all__ = ["PAR_K", "SGM_SHIFT_S", "ReportError", "load_run", "prepare", "sgm", 
 
 MATRIX_ROWS = 30  # status-matrix rows shown before folding; at most MATRIX_MAX in all
 MATRIX_MAX = 500
+PROBLEM_ROWS = 15  # wrong answers, disagreements and errors shown before folding
 PICTURES = 3  # solution pictures per puzzle
 SCALING_PANELS = 9  # formulations in the scaling figure
 
@@ -49,6 +50,7 @@ class Section:
     matrix_rest: Table | None = None
     common: str = ""  # how many instances the common_* columns cover
     problems: Table | None = None
+    problems_rest: Table | None = None
     slopes: Table | None = None
     figures: list[dict[str, str]] = field(default_factory=list)
     pictures: list[dict[str, str]] = field(default_factory=list)
@@ -126,8 +128,11 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                   Table.of(fold, cols, marks=_marks(fold)),
                   Table.of(rank, cols, marks=_marks(rank)), head, key, rest,
                   common=tables.common_note(rank))
-    probs = tables.problems(t)
-    sec.problems = Table.of(probs, limit=100) if len(probs) else None
+    probs = tables.problems(t)  # wrong and disagreeing first; beyond PROBLEM_ROWS folded
+    if len(probs):
+        sec.problems = Table.of(probs.head(PROBLEM_ROWS))
+        if len(probs) > PROBLEM_ROWS:
+            sec.problems_rest = Table.of(probs.iloc[PROBLEM_ROWS:], limit=MATRIX_MAX)
     fam = tables.by_family(pi, shown)
     if fam["family"].nunique() > 1:
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
@@ -258,6 +263,8 @@ def _markdown(ctx: dict[str, Any]) -> str:
     for s in ctx["puzzles"]:
         md += [f"## {s.name}", "", s.verdict, "", "Best variant x solver per formulation:", "",
                s.folded.markdown(), "", s.common, ""]
+        md += [f"All {len(s.ranking.rows) + s.ranking.more} formulation variant x solver pairs:",
+               "", s.ranking.markdown(), ""]
         md += [f"![{f['alt']}]({f['src']})" for f in s.figures] + [""]
         if s.slopes:
             md += ["Growth with size (log-log slope of time against cells):", "",
@@ -267,6 +274,16 @@ def _markdown(ctx: dict[str, Any]) -> str:
                    s.peers.markdown(), "", peers.NOTE, ""]
         if s.problems:
             md += ["Wrong answers, disagreements, errors:", "", s.problems.markdown(), ""]
+            if s.problems_rest:
+                md += [f"({len(s.problems_rest.rows) + s.problems_rest.more} more in the HTML "
+                       "report and results.parquet)", ""]
+        md += ["Status per instance (S solved, I infeasible, T timeout, M memout, E error, "
+               "W wrong, D infeasible although an exact formulation solved it; problem "
+               "instances first; columns: " + "; ".join(f"{k} {p}" for k, p in s.matrix_key)
+               + "):", "", s.matrix.markdown(), ""]
+        if s.matrix_rest:
+            md += [f"({len(s.matrix_rest.rows) + s.matrix_rest.more} more instances in the "
+                   "HTML report)", ""]
         for extra in s.extra:
             md += [f"## {extra['title']}", "", extra["table"].markdown(), ""]
     if ctx["unreadable"]:

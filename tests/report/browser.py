@@ -20,6 +20,7 @@ window.addEventListener('error', e => __errors.push('error: ' + (e.message ||
 for (const k of ['error', 'warn']) { const f = console[k];
   console[k] = (...a) => { __errors.push(k + ': ' + a.join(' ')); f.apply(console, a); }; }
 window.addEventListener('load', () => {
+  const closedHeight = document.documentElement.scrollHeight;  // as a reader first sees it
   document.querySelectorAll('details').forEach(d => d.open = true);
   const vw = document.documentElement.clientWidth;
   const clipped = el => { for (let p = el.parentElement; p; p = p.parentElement) {
@@ -33,7 +34,7 @@ window.addEventListener('load', () => {
   const imgs = [...document.images];
   const res = {errors: __errors, overflow: over.slice(0, 20), images: imgs.length,
     broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
-    pageWidth: document.documentElement.scrollWidth, viewport: vw};
+    pageWidth: document.documentElement.scrollWidth, viewport: vw, closedHeight};
   const pre = document.createElement('pre'); pre.id = '__probe';
   pre.textContent = JSON.stringify(res); document.documentElement.appendChild(pre);
 });

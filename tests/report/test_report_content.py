@@ -80,6 +80,9 @@ def test_report_content_matches_the_data(mixed_run, tmp_path):
     # the run's records travel with the report, linked from it
     assert (out / "environment.json").read_text() == (mixed_run / "environment.json").read_text()
     assert 'href="environment.json"' in html and "calibration loop" in html
+    # the Markdown summary has the HTML's tables: every pair, and the status matrix
+    assert "formulation variant x solver pairs:" in md and "Status per instance" in md
+    assert "| instance | family |" in md
 
 
 def test_lazy_iterations_are_reported(mixed_run):
