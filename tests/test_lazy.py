@@ -103,3 +103,25 @@ def test_solve_loop_reports_each_lazy_round_and_a_count():
         f"killed in lazy iteration {i + 1}" for i, _ in rounds]
     assert (solved.count_status, solved.count) == ("error", None)
     assert solved.count_message == "test-lazy-cover cannot count solutions"
+
+
+def test_a_long_lazy_loop_writes_its_progress_by_time_not_by_round():
+    """A task's partial result (what a killed task leaves) is written at most every
+    PROGRESS_S, not after every lazy round: a write per round cost 1-2 ms outside build and
+    solve, seconds within the limit for loops of thousands of rounds (Yin-Yang without its
+    implied rules)."""
+    import time
+
+    from bench.execute import PROGRESS_S
+    from tests.conftest import ROOT
+
+    hard = ROOT / "instances" / "yinyang" / "gen" / "gen-yinyang-14x14-s1-0.txt"
+    writes: list[float] = []
+    t0 = time.perf_counter()
+    res = execute(Task(str(hard), "sat-lazy[implied=none]", "cadical195", time_limit=2.0),
+                  progress=lambda r: writes.append(time.perf_counter()))
+    took = time.perf_counter() - t0
+    assert res.iterations is not None and res.iterations > 50  # a long loop
+    assert len(writes) <= took / PROGRESS_S + 4, (len(writes), res.iterations)
+    # nearly all of the limit went to build and solve, whatever the number of rounds
+    assert (res.build_s or 0.0) + (res.solve_s or 0.0) > 0.8 * took
