@@ -5,11 +5,13 @@ start) to the memory limit at once, between the harness's 10 ms polls too.
 Linux cgroup v1's memory controller (``/sys/fs/cgroup/memory``), a group created inside the
 group this process already belongs to (so a container's own limit still applies above it):
 ``memory.limit_in_bytes`` and ``memory.memsw.limit_in_bytes`` (no swapping past the limit) set
-to the task's limit; the task process joins the group when its limits start, and its children
-inherit it. Past the limit the kernel reclaims what it can and then OOM-kills a process of the
-group (SIGKILL); ``memory.oom_control`` counts those kills (``oom_kill``), which the harness
-records as ``memout``. A cgroup v2 memory controller (``memory.max``) is used the same way
-where it is enabled (``memory.events`` counts ``oom_kill``).
+to the task's limit. The harness moves the task process into the group as it starts it, from
+a thread (a move waits for an RCU grace period, about 11 ms here, which the task must not
+pay); the processes the task starts inherit the group. Past the limit the kernel reclaims
+what it can and then OOM-kills a process of the group (SIGKILL); ``memory.oom_control``
+counts those kills (``oom_kill``), which the harness records as ``memout``. A cgroup v2
+memory controller (``memory.max``) is used the same way where it is enabled
+(``memory.events`` counts ``oom_kill``).
 
 What the group holds: a forked task's pages shared with its template stay charged to the
 template's group, so the group's usage is the task's own increase (and files it writes to a
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -31,8 +34,6 @@ log = logging.getLogger(__name__)
 
 V1 = Path("/sys/fs/cgroup/memory")
 V2 = Path("/sys/fs/cgroup")
-#: the file in a task's folder naming its group (the task process joins it)
-GROUP_FILE = "cgroup"
 
 
 def own_group(pid: str = "self") -> tuple[Path, str] | None:
@@ -96,6 +97,13 @@ def join(group: Path, pid: int | None = None) -> bool:
     return True
 
 
+def join_soon(group: Path, pid: int) -> None:
+    """Move ``pid`` into ``group`` from a thread of its own: a move waits for an RCU grace
+    period (about 11 ms here when no other move just happened), which the task must not
+    spend; what the task starts after the move is in the group too."""
+    threading.Thread(target=join, args=(group, pid), daemon=True, name="cgroup-join").start()
+
+
 def oom_kills(group: Path) -> int:
     """How many processes of the group the kernel killed at its limit."""
     for name in ("memory.oom_control", "memory.events"):
@@ -132,13 +140,9 @@ def remove(group: Path, wait_s: float = 2.0) -> bool:
 
 
 def for_task(folder: Path, limit_mb: int) -> Path | None:
-    """A group for the task whose folder this is, named after it, and named in it
-    (:data:`GROUP_FILE`) for the task process to :func:`join` when its limits start; None
-    where the machine offers none."""
-    group = create(folder.name, limit_mb)
-    if group is not None:
-        (folder / GROUP_FILE).write_text(str(group))
-    return group
+    """A group for the task whose folder this is, named after it; None where the machine
+    offers none."""
+    return create(folder.name, limit_mb)
 
 
 def close(group: Path) -> int:

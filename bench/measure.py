@@ -44,6 +44,8 @@ from typing import Literal, Protocol
 
 import psutil
 
+from bench import cgroup
+
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
               "children ru_maxrss; forked tasks include the template's shared pages "
               "(base_rss_mb)")
@@ -152,6 +154,7 @@ def run_measured(
     deadline_file: Path | None = None,
     grace_s: float = 0.5,
     track: Callable[[int, bytes], None] | None = None,
+    group: Path | None = None,
 ) -> Measured:
     """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
     limit."""
@@ -169,7 +172,7 @@ def run_measured(
     try:
         m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
                   memory_limit_mb=memory_limit_mb, poll_s=poll_s,
-                  deadline_file=deadline_file, grace_s=grace_s, track=track)
+                  deadline_file=deadline_file, grace_s=grace_s, track=track, group=group)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
@@ -214,17 +217,10 @@ class ChildWaiter:
 
 
 def watch(
-    pid: int,
-    waiter: Waiter,
-    t0: float,
-    *,
-    time_limit_s: float,
-    memory_limit_mb: float,
-    poll_s: float = 0.01,
-    base_rss_mb: float | None = None,
-    deadline_file: Path | None = None,
-    grace_s: float = 0.5,
-    track: Callable[[int, bytes], None] | None = None,
+    pid: int, waiter: Waiter, t0: float, *,
+    time_limit_s: float, memory_limit_mb: float, poll_s: float = 0.01,
+    base_rss_mb: float | None = None, deadline_file: Path | None = None, grace_s: float = 0.5,
+    track: Callable[[int, bytes], None] | None = None, group: Path | None = None,
 ) -> Measured:
     """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
     returns its exit code; kill the group past a limit. Used for spawned and forked task
@@ -236,7 +232,10 @@ def watch(
     Every process seen in the tree is killed at the end, also one that left the group;
     ``track(pid, start_time)`` is told of each as it is first seen (the run's watchdog, which
     kills them if the harness dies: a process forked without exec in a session of its own
-    carries neither the group nor the run's marker)."""
+    carries neither the group nor the run's marker). ``group``: the task's memory cgroup,
+    which ``pid`` is moved into (:func:`bench.cgroup.join_soon`)."""
+    if group is not None:
+        cgroup.join_soon(group, pid)
     wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0

@@ -237,7 +237,8 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
         limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
                   "memory_limit_mb": task.memory_limit_mb,
                   "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
-                  "track": functools.partial(watchdog.track, tmp) if watchdog else None}
+                  "track": functools.partial(watchdog.track, tmp) if watchdog else None,
+                  "group": group}
         m = None
         try:
             if templates is not None:

@@ -20,7 +20,6 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from bench import cgroup
 from bench.records import Result, Task
 
 
@@ -88,8 +87,6 @@ def started(task: Task, out: Path, deadline: float) -> None:
     the kernel gets the memory limit."""
     write_text_atomic(out.with_name(DEADLINE), repr(deadline))
     limit_memory(task.memory_limit_mb)
-    with contextlib.suppress(OSError):  # the task's memory cgroup, where the harness made one
-        cgroup.join(Path(out.with_name(cgroup.GROUP_FILE).read_text()))
 
 
 def write_text_atomic(path: Path, text: str) -> None:
