@@ -99,7 +99,7 @@ class SatModel:
         self.clauses.append(list(clause))
 
     def extend(self, clauses: Iterable[Iterable[int]]) -> None:
-        self.clauses.extend(list(c) for c in clauses)
+        self.clauses.extend(map(list, clauses))  # copies, in C
 
     def post_infeasible(self) -> None:
         """State that the instance has no solution: the empty clause."""

@@ -122,10 +122,15 @@ def point_wedges(inst: Instance
                  ) -> Iterator[tuple[list[Quarter], list[tuple[list[int], list[int]]]]]:
     """Per grid point with an open sector: its 8 sectors and the forbidden wedges the givens
     leave possible there, as positions among them (run, open ends)."""
-    for i in range(inst.rows + 1):
-        for j in range(inst.cols + 1):
+    rows, cols = inst.rows, inst.cols
+    # open cells, with a closed border round the grid (index r + 1, c + 1)
+    is_live = [[False] * (cols + 2)] + [
+        [False, *(not is_black(v) for v in row), False] for row in inst.grid
+    ] + [[False] * (cols + 2)]
+    for i in range(rows + 1):
+        for j in range(cols + 1):
             secs = sectors(i, j)
-            live = tuple(is_open(inst, r, c) for r, c, _ in secs)
+            live = tuple(is_live[r + 1][c + 1] for r, c, _ in secs)
             if not any(live):
                 continue
             if live not in _PATTERNS:
