@@ -276,7 +276,7 @@ class NurikabeGenerator(Generator):
     max_failed_rounds = 4
     #: :meth:`sparsify`: per-solve time limit (s); a timeout counts as "not unique"
     sparsify_limit = 20.0
-    repairs = 2  # :meth:`sparsify`: clue moves that may repair a join before it is undone
+    repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
