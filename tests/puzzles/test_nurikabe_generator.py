@@ -42,3 +42,28 @@ def test_merge_joins_islands_and_keeps_the_wall() -> None:
     assert s.merge((1, 2)) == [b]
     assert sorted(s.cells[a]) == [(1, 1), (1, 2), (1, 3)] and b not in s.cells
     assert s.black == 12
+
+
+def test_sparsify_changes_undo_exactly() -> None:
+    """The joins, grows and drops of one sparsify round, undone in any order, give back the
+    solution and clues they started from; while made, the wall stays one piece."""
+    gen = get_generator("nurikabe")
+    assert isinstance(gen, NurikabeGenerator)
+    rules = get_puzzle("nurikabe")
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = gen.random_solution(12, 12, rng)
+        assert s is not None
+        clue = {k: cells[0] for k, cells in s.cells.items()}
+        before = ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
+                  dict(clue), s.black)
+        done = gen.joins(s, clue, 8, rng)
+        assert done and len(clue) < len(before[2])
+        grid = gen.puzzle_of(s, clue)
+        walls = [p for p in rules.check(grid, s.solution()) if "separate groups" in p]
+        assert walls == []
+        assert s.black == sum(row.count(-1) for row in s.island)
+        for j in (done[::2] + done[1::2])[::-1]:
+            j.undo(s, clue)
+        assert ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
+                clue, s.black) == before

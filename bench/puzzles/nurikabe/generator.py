@@ -1,5 +1,6 @@
 """The Nurikabe generator: a random wall and islands, clues moved or 1-islands added (and
-islands split, grown, shrunk or reshaped) until no other solution exists."""
+islands split, grown, shrunk or reshaped) until no other solution exists, then islands joined,
+grown or dropped while the puzzle stays unique, down to about 10 % clue cells."""
 
 from __future__ import annotations
 
@@ -247,12 +248,15 @@ class NurikabeGenerator(Generator):
     white component (island) has at most ``max_island`` cells and the black share reaches a
     random target in 55..58 % (:meth:`random_solution`). One clue per island at a random
     cell. While another solution exists, edits that each exclude it (:meth:`make_unique`:
-    move a clue, add a 1-island, split, grow or shrink an island). Gives up on a solution
-    after a bounded number of rounds and starts over from a new one."""
+    move a clue, add a 1-island, split, grow or shrink an island), allowing up to
+    :attr:`dense_share` clue cells. Then, while unique, the puzzle is thinned
+    (:meth:`sparsify`: islands joined, grown, 1-islands dropped, each kept only while the
+    puzzle stays unique) towards :attr:`clue_share`; a puzzle above :attr:`max_clue_share` is
+    dropped. Gives up on a solution after a bounded number of rounds and starts over from a new
+    one. Uniqueness: ``sat-hybrid`` (exact) with Glucose (it honours the in-process time limit;
+    CaDiCaL cannot be interrupted)."""
 
     puzzle = "nurikabe"
-    # sat-lazy finds other solutions of these instances 10-100x faster than cpsat-tree;
-    # Glucose honours the in-process time limit (CaDiCaL cannot be interrupted)
     formulation = "sat-hybrid"
     solver = "glucose4"
     max_island = 36
