@@ -15,10 +15,15 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   (an island of n cells has no simple path longer than n - 1 steps from its clue). Both bounds
   hold in every solution, so they cut nothing off; they let propagation see that a big island
   cannot snake further than its size;
-* the wall is connected, lazily: per piece C of a disconnected wall and per cell c of C (all
-  anchors, ``cuts=all``, or C's first cell only, ``cuts=one``), "c is white or a white cell on
-  C's boundary is black". Every solution has exactly ``cells - sum(clues)`` black cells, more
-  than a piece that is not the whole wall, so the piece c lies in must grow past C: exact;
+* the wall is connected, lazily (``wall=cut``): per piece C of a disconnected wall and per
+  cell c of C, "c is white or a white cell on C's boundary is black" (``wall=anchor``: C's first
+  cell only). Every solution has exactly ``cells - sum(clues)`` black cells, more than a piece
+  that is not the whole wall, so the piece c lies in must grow past C: exact. Or eagerly
+  (``wall=tree``): parent pointers with order-encoded distances rooted at the first black cell
+  (:func:`bench.encodings.sat.connected`), about (wall cells) x (black cells) literals.
+  ``wall=auto`` (default) takes the tree while that product is at most :attr:`tree_budget`
+  (grids up to about 20x20) and the cuts above: on a hard sparse 14x14 the tree solves what
+  the cuts do not, and on large grids the tree is too big to build;
 * redundantly and eagerly (``enclose=N``), no wall piece of 1..N cells is enclosed: for each
   4-connected set S of at most N cells (every polyomino placement) "some cell of S is white or
   some neighbour of S is black" -- the lazy cut for S stated before search. It holds in every
@@ -50,7 +55,7 @@ from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import grid_from_black
 from bench.registry import Formulation, formulation
-from formulations.nurikabe._islands import Island, black_in, layout
+from formulations.nurikabe._islands import Island, Layout, black_in, layout
 
 
 def polyominoes(cells: Sequence[Cell] | Mapping[Cell, Any], largest: int) -> list[frozenset[Cell]]:
@@ -132,13 +137,24 @@ class SatHybrid(Formulation[SatModel]):
                    "eagerly; small enclosed wall pieces excluded eagerly; wall connectivity by "
                    "lazy all-anchor cuts")
     parameters: ClassVar[dict[str, list[Any]]] = {
-        "wall": ["cut", "anchor", "tree"],
+        "wall": ["auto", "cut", "anchor", "tree"],
         "islands": ["owner", "shared"],
         "enclose": [0, 3],
     }
 
+    #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance
+    #: ladders, stays within this; lazy all-anchor cuts above
+    tree_budget = 100_000
+
     def is_lazy(self) -> bool:
-        return bool(self.params["wall"] != "tree")
+        return bool(self.params["wall"] != "tree")  # auto may cut: the harness loops
+
+    def wall_method(self, lay: Layout) -> str:
+        """The wall parameter with ``auto`` resolved for this instance."""
+        wall = str(self.params["wall"])
+        if wall == "auto":
+            return "tree" if len(lay.wall) * lay.blacks <= self.tree_budget else "cut"
+        return wall
 
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
@@ -156,23 +172,24 @@ class SatHybrid(Formulation[SatModel]):
             island_distances(m, white, lay.islands, regions)
         else:
             connect_regions(m, white, regions)
-        if self.params["wall"] == "tree":
+        method = self.wall_method(lay)
+        if method == "tree":
             connected(m, wall, method="distance", root="first", max_size=lay.blacks)
         largest = min(int(self.params["enclose"]), lay.blacks - 1)
         if largest >= 1:
             for piece in polyominoes(wall, largest):
                 border = {n for v in piece for n in neighbours_in(v, wall) if n not in piece}
                 m.add([*(-black[v] for v in piece), *(black[n] for n in border)])
-        m.handles.update(black=black, wall=wall, blacks=lay.blacks)
+        m.handles.update(black=black, wall=wall, blacks=lay.blacks, method=method)
         return m
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
         h = model.handles
-        if self.params["wall"] == "tree":
+        if h["method"] == "tree":
             return 0
         return separate_connected(model, h["wall"], lambda v: value(h["black"][v]) > 0.5,
                                   cut="anchor", total=h["blacks"],
-                                  anchors="all" if self.params["wall"] == "cut" else "one")
+                                  anchors="one" if h["method"] == "anchor" else "all")
 
     def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
         black = model.handles["black"]

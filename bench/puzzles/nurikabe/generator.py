@@ -253,13 +253,16 @@ class NurikabeGenerator(Generator):
     (:meth:`sparsify`: islands joined, grown, 1-islands dropped, each kept only while the
     puzzle stays unique) towards :attr:`clue_share`; a puzzle above :attr:`max_clue_share` is
     dropped. Gives up on a solution after a bounded number of rounds and starts over from a new
-    one. Uniqueness: ``sat-hybrid`` (exact) with Glucose (it honours the in-process time limit;
-    CaDiCaL cannot be interrupted)."""
+    one. Uniqueness: ``sat-hybrid[wall=cut]`` (exact) with Glucose (it honours the
+    in-process time limit; CaDiCaL cannot be interrupted)."""
 
     puzzle = "nurikabe"
-    formulation = "sat-hybrid"
+    formulation = "sat-hybrid[wall=cut]"
     solver = "glucose4"
     max_island = 36
+    #: the island cap of the random solution :meth:`make_unique` starts from (small islands
+    #: make it unique fast; :meth:`sparsify` then joins and grows them up to :attr:`max_island`)
+    start_island = 9
     black_share = (0.52, 0.56)  # the random solution's black share is drawn from this range
     join_weight = 0.3  # weight of a wall cell joining two wall parts (closing an island)
     #: weight factor of a wall cell that pinches off an island of 1 or 2 cells
@@ -290,11 +293,12 @@ class NurikabeGenerator(Generator):
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
         for _ in range(self.restarts):
-            state = self.random_solution(rows, cols, rng)
+            state = self.random_solution(rows, cols, rng, cap=self.start_island)
             if state is None:
                 continue
             try:
                 clue = self.make_unique(state, rng)
+                log.debug("make_unique: %s clues", None if clue is None else len(clue))
                 if clue is None:
                     continue
                 self.sparsify(state, clue, rng)
@@ -311,7 +315,8 @@ class NurikabeGenerator(Generator):
             grid[r][c] = len(s.cells[k])
         return self.instance(grid)
 
-    def random_solution(self, rows: int, cols: int, rng: random.Random) -> NurikabeState | None:
+    def random_solution(self, rows: int, cols: int, rng: random.Random,
+                        cap: int | None = None) -> NurikabeState | None:
         """Grow the wall from a random cell, one white cell next to it at a time, never making
         a 2x2 black block: a random white component is picked (weighted by its size squared,
         among those above the island cap, else, while the black share is below target, among
@@ -324,7 +329,8 @@ class NurikabeGenerator(Generator):
         target = rng.uniform(*self.black_share) * rows * cols
         blacks = 1
         while True:
-            big = [k for k, cells in wall.comps.items() if len(cells) > self.cap(rows, cols)]
+            big = [k for k, cells in wall.comps.items()
+                   if len(cells) > (self.cap(rows, cols) if cap is None else cap)]
             if not big and blacks >= target:
                 break
             ks = big or [k for k, cells in wall.comps.items()
