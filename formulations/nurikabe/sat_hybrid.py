@@ -22,7 +22,7 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   (``wall=tree``): parent pointers with order-encoded distances rooted at the first black cell
   (:func:`bench.encodings.sat.connected`), about (wall cells) x (black cells) literals.
   ``wall=auto`` (default) takes the tree while that product is at most :attr:`tree_budget`
-  (grids up to about 20x20) and the cuts above: on a hard sparse 14x14 the tree solves what
+  (grids up to about 14x14) and the cuts above: on a hard sparse 14x14 the tree solves what
   the cuts do not, and on large grids the tree is too big to build;
 * redundantly and eagerly (``enclose=N``), no wall piece of 1..N cells is enclosed: for each
   4-connected set S of at most N cells (every polyomino placement) "some cell of S is white or
@@ -144,7 +144,7 @@ class SatHybrid(Formulation[SatModel]):
 
     #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance
     #: ladders, stays within this; lazy all-anchor cuts above
-    tree_budget = 100_000
+    tree_budget = 30_000
 
     def is_lazy(self) -> bool:
         return bool(self.params["wall"] != "tree")  # auto may cut: the harness loops
