@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.generate import count_solutions, generate_one, get_generator
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
@@ -18,6 +20,17 @@ def test_generated_10x10_is_unique_and_sparse() -> None:
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
     assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
     assert max(clues) >= 5  # not a puzzle of small islands only
+
+
+@pytest.mark.slow
+def test_generated_14x14_is_unique_sparse_and_reproducible() -> None:
+    first = generate_one("nurikabe", 14, 14, 2)
+    clues = [int(v) for _, _, v in first.instance.clues()]
+    assert count_solutions(first.instance, "sat-tree", "cadical195") == 1
+    assert len(clues) / 196 <= NurikabeGenerator.max_clue_share
+    assert max(clues) >= 8
+    again = generate_one("nurikabe", 14, 14, 2)
+    assert again.instance.grid == first.instance.grid
 
 
 def test_random_solution_is_sparse_with_big_islands() -> None:
