@@ -386,6 +386,9 @@ class NurikabeGenerator(Generator):
             if alt is None:  # unique; dropped if too dense
                 return clue if len(clue) <= most else None
             solution = s.solution()
+            log.debug("make_unique: %d clues, %d cells differ", len(clue),
+                      sum(a != b for x, y in zip(solution, alt, strict=True)
+                          for a, b in zip(x, y, strict=True)))
             self.thin(s, clue, moved, rng)
             if len(clue) > most:
                 return None
