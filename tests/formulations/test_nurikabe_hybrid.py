@@ -73,3 +73,19 @@ def test_solves_the_hard_sparse_14x14(tmp_path: Path) -> None:
     path.write_text(HARD_14)
     res = execute(Task(str(path), "sat-hybrid", "cadical195", time_limit=120))
     assert res.status == "solved" and res.checked, res.message
+
+
+def test_auto_wall_takes_the_tree_on_small_grids_only() -> None:
+    """wall=auto: the eager tree while (wall cells) x (black cells) fits the budget (the
+    10x10 real puzzles), the lazy cuts above it (the 24x14 real puzzles)."""
+    from formulations.nurikabe._islands import layout
+    from formulations.nurikabe.sat_hybrid import SatHybrid
+
+    form = get_formulation("nurikabe", "sat-hybrid")
+    assert isinstance(form, SatHybrid) and form.params["wall"] == "auto"
+    folder = Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
+    small = [layout(read_instance(p)) for p in sorted(folder.glob("nurikabe-10x10-*.txt"))]
+    large = [layout(read_instance(p)) for p in sorted(folder.glob("nurikabe-24x14-*.txt"))]
+    assert small and large
+    assert {form.wall_method(lay) for lay in small} == {"tree"}
+    assert {form.wall_method(lay) for lay in large} == {"cut"}
