@@ -619,7 +619,7 @@ class NurikabeGenerator(Generator):
 
     def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
              rng: random.Random) -> None:
-        """Above :attr:`clue_share`, join random pairs of islands (anywhere) until half the
+        """Above :attr:`dense_share` [0], join random pairs of islands (anywhere) until half the
         excess clues are gone or no join is possible."""
         excess = len(clue) - int(self.dense_share[0] * s.rows * s.cols)
         for _ in range((excess + 1) // 2):
