@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.generate import count_solutions, generate_one, get_generator
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
@@ -18,6 +20,17 @@ def test_generated_10x10_is_unique_and_sparse() -> None:
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
     assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
     assert max(clues) >= 5  # not a puzzle of small islands only
+
+
+@pytest.mark.slow
+def test_generated_14x14_is_unique_sparse_and_reproducible() -> None:
+    first = generate_one("nurikabe", 14, 14, 2)
+    clues = [int(v) for _, _, v in first.instance.clues()]
+    assert count_solutions(first.instance, "sat-tree", "cadical195") == 1
+    assert len(clues) / 196 <= NurikabeGenerator.max_clue_share
+    assert max(clues) >= 8
+    again = generate_one("nurikabe", 14, 14, 2)
+    assert again.instance.grid == first.instance.grid
 
 
 def test_random_solution_is_sparse_with_big_islands() -> None:
@@ -42,3 +55,28 @@ def test_merge_joins_islands_and_keeps_the_wall() -> None:
     assert s.merge((1, 2)) == [b]
     assert sorted(s.cells[a]) == [(1, 1), (1, 2), (1, 3)] and b not in s.cells
     assert s.black == 12
+
+
+def test_sparsify_changes_undo_exactly() -> None:
+    """The joins, grows and drops of one sparsify round, undone in any order, give back the
+    solution and clues they started from; while made, the wall stays one piece."""
+    gen = get_generator("nurikabe")
+    assert isinstance(gen, NurikabeGenerator)
+    rules = get_puzzle("nurikabe")
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = gen.random_solution(12, 12, rng)
+        assert s is not None
+        clue = {k: cells[0] for k, cells in s.cells.items()}
+        before = ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
+                  dict(clue), s.black)
+        done = gen.joins(s, clue, 8, rng)
+        assert done and len(clue) < len(before[2])
+        grid = gen.puzzle_of(s, clue)
+        walls = [p for p in rules.check(grid, s.solution()) if "separate groups" in p]
+        assert walls == []
+        assert s.black == sum(row.count(-1) for row in s.island)
+        for j in (done[::2] + done[1::2])[::-1]:
+            j.undo(s, clue)
+        assert ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
+                clue, s.black) == before

@@ -1,16 +1,28 @@
 """The Nurikabe generator: a random wall and islands, clues moved or 1-islands added (and
-islands split, grown, shrunk or reshaped) until no other solution exists."""
+islands split, grown, shrunk or reshaped) until no other solution exists, then islands joined,
+grown or dropped while the puzzle stays unique, down to about 10 % clue cells."""
 
 from __future__ import annotations
 
+import logging
 import random
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bench.generate import GenerationError, Generator, SolveTimeout, check_size, register_generator
+from bench.generate import (
+    GenerationError,
+    Generator,
+    SolveTimeout,
+    check_size,
+    other_solution,
+    register_generator,
+)
 from bench.grid import Cell, all_cells, bfs_distances, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import pools
+
+log = logging.getLogger(__name__)
 
 RING = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 
@@ -146,6 +158,36 @@ class NurikabeState:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
 
+@dataclass
+class Join:
+    """One change of :meth:`NurikabeGenerator.sparsify`, undoable: wall cell ``v`` turned
+    white joining the islands ``before`` (their cells and clue cells before; the joined island
+    keeps the smallest id), or, with ``drop``, the 1-island ``v`` turned black."""
+
+    v: Cell
+    before: dict[int, list[Cell]]
+    clues: dict[int, Cell]
+    drop: bool = False
+    tries: int = 0  # clue moves made to repair it
+
+    def cells(self) -> list[Cell]:
+        """The cells the change touched (the joined island's cells)."""
+        return [self.v, *(u for cells in self.before.values() for u in cells)]
+
+    def undo(self, s: NurikabeState, clue: dict[int, Cell]) -> None:
+        r, c = self.v
+        if self.drop:
+            s.black -= 1
+        else:
+            s.island[r][c] = -1
+            s.black += 1
+        for k, cells in self.before.items():
+            s.cells[k] = list(cells)
+            for u in cells:
+                s.island[u[0]][u[1]] = k
+            clue[k] = self.clues[k]
+
+
 class Wall:
     """The wall of :meth:`NurikabeGenerator.random_solution` while it grows: ``comp[r][c]`` is
     the white component id of a cell, -1 for black; ``comps`` the cells of each component;
@@ -206,15 +248,21 @@ class NurikabeGenerator(Generator):
     white component (island) has at most ``max_island`` cells and the black share reaches a
     random target in 55..58 % (:meth:`random_solution`). One clue per island at a random
     cell. While another solution exists, edits that each exclude it (:meth:`make_unique`:
-    move a clue, add a 1-island, split, grow or shrink an island). Gives up on a solution
-    after a bounded number of rounds and starts over from a new one."""
+    move a clue, add a 1-island, split, grow or shrink an island), allowing up to
+    :attr:`dense_share` clue cells. Then, while unique, the puzzle is thinned
+    (:meth:`sparsify`: islands joined, grown, 1-islands dropped, each kept only while the
+    puzzle stays unique) towards :attr:`clue_share`; a puzzle above :attr:`max_clue_share` is
+    dropped. Gives up on a solution after a bounded number of rounds and starts over from a new
+    one. Uniqueness: ``sat-hybrid[wall=cut]`` (exact) with Glucose (it honours the
+    in-process time limit; CaDiCaL cannot be interrupted)."""
 
     puzzle = "nurikabe"
-    # sat-lazy finds other solutions of these instances 10-100x faster than cpsat-tree;
-    # Glucose honours the in-process time limit (CaDiCaL cannot be interrupted)
-    formulation = "sat-lazy"
+    formulation = "sat-hybrid[wall=cut]"
     solver = "glucose4"
     max_island = 36
+    #: the island cap of the random solution :meth:`make_unique` starts from (small islands
+    #: make it unique fast; :meth:`sparsify` then joins and grows them up to :attr:`max_island`)
+    start_island = 9
     black_share = (0.52, 0.56)  # the random solution's black share is drawn from this range
     join_weight = 0.3  # weight of a wall cell joining two wall parts (closing an island)
     #: weight factor of a wall cell that pinches off an island of 1 or 2 cells
@@ -225,9 +273,17 @@ class NurikabeGenerator(Generator):
     edit_weights: ClassVar[dict[str, float]] = {
         "new": 1.0, "split": 1.0, "grow": 1.0, "shrink": 1.0, "move": 2.0, "reshape": 0.5,
         "merge": 3.0}
-    clue_share = 0.12  # above this share of clue cells, each round also joins two islands
+    clue_share = 0.10  # the clue share :meth:`sparsify` aims at (real puzzles: about 10 %)
+    max_clue_share = 0.15  # a puzzle above this share of clue cells is dropped
     sparse_boost = 8.0  # weight factor of "new" and "split" while below clue_share
-    max_clue_share = 0.15  # a solution whose edits pass this share of clue cells is dropped
+    #: :meth:`make_unique`: above the first share of clue cells each round also joins islands;
+    #: a solution whose edits pass the second is dropped
+    dense_share = (0.22, 0.30)
+    #: :meth:`sparsify`: rounds in a row without a kept join before it stops
+    max_failed_rounds = 4
+    #: :meth:`sparsify`: per-solve time limit (s); a timeout counts as "not unique"
+    sparsify_limit = 20.0
+    repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
@@ -237,18 +293,30 @@ class NurikabeGenerator(Generator):
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
         for _ in range(self.restarts):
-            state = self.random_solution(rows, cols, rng)
+            state = self.random_solution(rows, cols, rng, cap=self.start_island)
             if state is None:
                 continue
             try:
-                result = self.make_unique(state, rng)
+                clue = self.make_unique(state, rng)
+                log.debug("make_unique: %s clues", None if clue is None else len(clue))
+                if clue is None:
+                    continue
+                self.sparsify(state, clue, rng)
             except SolveTimeout:
                 continue
-            if result is not None:
-                return result
+            if len(clue) <= self.max_clue_share * rows * cols:
+                return self.puzzle_of(state, clue), state.solution()
         raise GenerationError(f"nurikabe {rows}x{cols}: gave up after {self.restarts} restarts")
 
-    def random_solution(self, rows: int, cols: int, rng: random.Random) -> NurikabeState | None:
+    def puzzle_of(self, s: NurikabeState, clue: dict[int, Cell]) -> Instance:
+        """The instance: each island's size at its clue cell."""
+        grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
+        for k, (r, c) in clue.items():
+            grid[r][c] = len(s.cells[k])
+        return self.instance(grid)
+
+    def random_solution(self, rows: int, cols: int, rng: random.Random,
+                        cap: int | None = None) -> NurikabeState | None:
         """Grow the wall from a random cell, one white cell next to it at a time, never making
         a 2x2 black block: a random white component is picked (weighted by its size squared,
         among those above the island cap, else, while the black share is below target, among
@@ -261,7 +329,8 @@ class NurikabeGenerator(Generator):
         target = rng.uniform(*self.black_share) * rows * cols
         blacks = 1
         while True:
-            big = [k for k, cells in wall.comps.items() if len(cells) > self.cap(rows, cols)]
+            big = [k for k, cells in wall.comps.items()
+                   if len(cells) > (self.cap(rows, cols) if cap is None else cap)]
             if not big and blacks >= target:
                 break
             ks = big or [k for k, cells in wall.comps.items()
@@ -285,8 +354,7 @@ class NurikabeGenerator(Generator):
         s.next_id = wall.next_id
         return s
 
-    def make_unique(self, s: NurikabeState,
-                    rng: random.Random) -> tuple[Instance, SolutionGrid] | None:
+    def make_unique(self, s: NurikabeState, rng: random.Random) -> dict[int, Cell] | None:
         """Edit until unique. Against another solution ``alt``, one edit, picked at random
         among the possible kinds (weights :attr:`edit_weights`), each of which excludes ``alt``:
 
@@ -312,18 +380,17 @@ class NurikabeGenerator(Generator):
         island leaves two shapes."""
         clue = {k: rng.choice(cells) for k, cells in s.cells.items()}
         moved = dict.fromkeys(clue, 0)
+        most = self.dense_share[1] * s.rows * s.cols
         for _ in range(self.max_edits(s.rows, s.cols)):
-            grid: list[list[int | None]] = [[None] * s.cols for _ in range(s.rows)]
-            for k, (r, c) in clue.items():
-                grid[r][c] = len(s.cells[k])
-            inst = self.instance(grid)
-            solution = s.solution()
-            alt = self.other(inst, solution)
+            alt = self.other(self.puzzle_of(s, clue), s.solution())
             if alt is None:  # unique; dropped if too dense
-                return (inst, solution) if len(clue) <= self.max_clue_share * s.rows * s.cols \
-                    else None
+                return clue if len(clue) <= most else None
+            solution = s.solution()
+            log.debug("make_unique: %d clues, %d cells differ", len(clue),
+                      sum(a != b for x, y in zip(solution, alt, strict=True)
+                          for a, b in zip(x, y, strict=True)))
             self.thin(s, clue, moved, rng)
-            if len(clue) > self.max_clue_share * s.rows * s.cols:
+            if len(clue) > most:
                 return None
             diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
                     if solution[r][c] != alt[r][c]]
@@ -433,11 +500,128 @@ class NurikabeGenerator(Generator):
                 out.append(("shrink" if len(pieces) == 1 else "split", v))
         return out
 
+    def sparsify(self, s: NurikabeState, clue: dict[int, Cell], rng: random.Random) -> None:
+        """Join islands of the unique puzzle while it stays unique, until :attr:`clue_share`
+        is reached or :attr:`max_failed_rounds` rounds in a row keep nothing.
+
+        A round joins a batch of island pairs at once (:meth:`joins`: a wall cell between
+        two or more islands turns white, the joined island keeps one of their clue cells at
+        random); while another solution exists, the joins whose island lies next to or in
+        its difference are undone (all of them if none is) and the rest is solved again. The
+        puzzle is unique after every round; each kept join removes a clue, makes an island
+        bigger and lengthens the walls around it."""
+        cells = s.rows * s.cols
+        batch, failed = max(2, len(clue) // 6), 0
+        while len(clue) > self.clue_share * cells and failed < self.max_failed_rounds:
+            want = min(batch, len(clue) - int(self.clue_share * cells))
+            done = self.joins(s, clue, want, rng)
+            if not done:
+                return
+            while done:
+                try:
+                    alt = self.other_within(self.puzzle_of(s, clue), s.solution())
+                except SolveTimeout:
+                    alt = s.solution()  # treated as not unique: undo everything
+                if alt is None:
+                    break
+                sol = s.solution()
+                near = {n for r in range(s.rows) for c in range(s.cols) if sol[r][c] != alt[r][c]
+                        for n in [(r, c), *neighbours((r, c), s.rows, s.cols)]}
+                bad = [j for j in done if any(v in near for v in j.cells())] or done
+                undone = []
+                for j in reversed(bad):
+                    k = min(j.before)
+                    moves = [] if j.drop else [u for u in s.cells[k] if alt[u[0]][u[1]] == "#"]
+                    if j.tries < self.repairs and moves:  # move the joined island's clue
+                        clue[k] = rng.choice(moves)
+                        j.tries += 1
+                    else:
+                        j.undo(s, clue)
+                        undone.append(j)
+                done = [j for j in done if j not in undone]
+            log.debug("sparsify: %d clues, %d joins kept of %d", len(clue), len(done), want)
+            failed = 0 if done else failed + 1
+
+    def other_within(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
+        """:meth:`other` with the :attr:`sparsify_limit` time limit."""
+        self.solves += 1
+        return other_solution(inst, intended, self.formulation, self.solver,
+                              time_limit=self.sparsify_limit)
+
+    def joins(self, s: NurikabeState, clue: dict[int, Cell], want: int,
+              rng: random.Random) -> list[Join]:
+        """Up to ``want`` changes that each remove a clue -- joins at wall cells between
+        islands (:meth:`NurikabeState.merges` with the size cap; small islands first) and
+        1-islands turned black (drops) -- and half as many islands grown by a wall cell next to
+        them alone (bigger islands first: the clue count stays, the islands reach real sizes).
+        No change touches another's islands or cells, so each can be undone alone; the wall
+        stays connected (checked as each is made; the drops come last, so no whitening relies
+        on a dropped cell)."""
+        cap = self.cap(s.rows, s.cols)
+        used: set[int] = set()
+        near: set[Cell] = set()
+        out: list[Join] = []
+
+        def order(cells: list[Cell], weight: list[float]) -> list[Cell]:
+            """Weighted random order without replacement (key u ** (1 / w))."""
+            keys = [rng.random() ** (1 / w) for w in weight]
+            return [v for _, v in sorted(zip(keys, cells, strict=True), reverse=True)]
+
+        def whiten(v: Cell, ks: set[int]) -> None:
+            out.append(Join(v, {k: list(s.cells[k]) for k in sorted(ks)},
+                            {k: clue[k] for k in ks}))
+            keep = clue[rng.choice(sorted(ks))]
+            if len(ks) == 1:
+                s.whiten(v, min(ks))
+            for k in s.merge(v) if len(ks) > 1 else []:
+                del clue[k]
+            clue[min(ks)] = keep
+            used.update(ks)
+            near.update([v, *neighbours(v, s.rows, s.cols)])
+
+        merges = s.merges(all_cells(s.rows, s.cols), cap)
+        drops = [cells[0] for cells in s.cells.values() if len(cells) == 1]
+        # joins and drops share the budget: drops weigh as joins of 1-islands
+        budget = order(merges + drops, [1.0 / min(len(s.cells[k]) for k in s.adjacent_islands(v))
+                                        ** 2 for v in merges] + [1.0] * len(drops))
+        picked = set(budget[:want] if len(budget) > want else budget)
+        for v in merges:
+            if v not in picked or len(out) >= want:
+                continue
+            ks = s.adjacent_islands(v)
+            if ks & used or v in near or not s.wall_stays_connected(v) \
+                    or 1 + sum(len(s.cells[k]) for k in ks) > cap:
+                continue
+            whiten(v, ks)
+        grows = [v for v in all_cells(s.rows, s.cols) if s.island[v[0]][v[1]] < 0
+                 and len(ks := s.adjacent_islands(v)) == 1
+                 and len(s.cells[next(iter(ks))]) < cap]
+        grown = 0
+        for v in order(grows, [len(s.cells[next(iter(s.adjacent_islands(v)))]) for v in grows]):
+            if grown >= want // 2:
+                break
+            ks = s.adjacent_islands(v)
+            if len(ks) != 1 or ks & used or v in near or not s.wall_stays_connected(v):
+                continue
+            whiten(v, ks)
+            grown += 1
+        for v in drops:
+            k = s.island[v[0]][v[1]]
+            if v not in picked or k in used or v in near or s.makes_pool(v):
+                continue
+            out.append(Join(v, {k: [v]}, {k: v}, drop=True))
+            s.island[v[0]][v[1]] = -1
+            s.black += 1
+            del s.cells[k], clue[k]
+            used.add(k)
+            near.update([v, *neighbours(v, s.rows, s.cols)])
+        return out
+
     def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
              rng: random.Random) -> None:
-        """Above :attr:`clue_share`, join random pairs of islands (anywhere) until half the
+        """Above :attr:`dense_share` [0], join random pairs of islands (anywhere) until half the
         excess clues are gone or no join is possible."""
-        excess = len(clue) - int(self.clue_share * s.rows * s.cols)
+        excess = len(clue) - int(self.dense_share[0] * s.rows * s.cols)
         for _ in range((excess + 1) // 2):
             joins = s.merges(all_cells(s.rows, s.cols), self.cap(s.rows, s.cols))
             if not joins:
