@@ -19,8 +19,10 @@ from dataclasses import dataclass
 
 from bench.grid import Cell, all_cells, clue_reach
 from bench.instance import Instance
+from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.rules import BLACK, black_total, clue_list
+from bench.puzzles.nurikabe.rules import BLACK, black_total, clue_list, grid_from_black
+from bench.registry import Formulation
 
 
 @dataclass(frozen=True)
@@ -60,3 +62,17 @@ def black_in(grid: SolutionGrid) -> list[tuple[Cell, bool]]:
     """Every cell of ``grid`` with whether it is black, for the counting nogoods (projected
     onto the cell colours: some cell differs from this grid)."""
     return [((r, c), v == BLACK) for r, row in enumerate(grid) for c, v in enumerate(row)]
+
+
+class SatBlackCells(Formulation[SatModel]):
+    """Base of the Nurikabe SAT formulations: ``handles["black"]`` maps every cell to its
+    "is black" literal, which the grid is decoded from and a counted solution blocked by."""
+
+    def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
+        black = model.handles["black"]
+        model.add([-black[v] if b else black[v] for v, b in black_in(grid)])
+        return True
+
+    def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
+        black = model.handles["black"]
+        return grid_from_black(inst, (v for v in black if value(black[v]) > 0.5))

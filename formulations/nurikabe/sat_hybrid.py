@@ -52,10 +52,8 @@ from bench.encodings.sat import (
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.rules import grid_from_black
-from bench.registry import Formulation, formulation
-from formulations.nurikabe._islands import Island, Layout, black_in, layout
+from bench.registry import formulation
+from formulations.nurikabe._islands import Island, Layout, SatBlackCells, layout
 
 
 def polyominoes(cells: Sequence[Cell] | Mapping[Cell, Any], largest: int) -> list[frozenset[Cell]]:
@@ -130,7 +128,7 @@ def island_distances(m: SatModel, white: Mapping[Cell, int], islands: Sequence[I
 
 
 @formulation
-class SatHybrid(Formulation[SatModel]):
+class SatHybrid(SatBlackCells):
     name = "sat-hybrid"
     lazy = True
     description = ("clue ownership, island sizes and island distances bounded by the owner "
@@ -190,12 +188,3 @@ class SatHybrid(Formulation[SatModel]):
         return separate_connected(model, h["wall"], lambda v: value(h["black"][v]) > 0.5,
                                   cut="anchor", total=h["blacks"],
                                   anchors="one" if h["method"] == "anchor" else "all")
-
-    def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
-        black = model.handles["black"]
-        model.add([-black[v] if b else black[v] for v, b in black_in(grid)])
-        return True
-
-    def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, (v for v in black if value(black[v]) > 0.5))

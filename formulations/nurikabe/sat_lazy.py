@@ -32,15 +32,13 @@ from bench.encodings.sat import (
     separate_regions,
 )
 from bench.instance import Instance
-from bench.models import Model, SatModel, Value
-from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.rules import grid_from_black
-from bench.registry import Formulation, formulation
-from formulations.nurikabe._islands import black_in, layout
+from bench.models import SatModel, Value
+from bench.registry import formulation
+from formulations.nurikabe._islands import SatBlackCells, layout
 
 
 @formulation
-class SatLazy(Formulation):
+class SatLazy(SatBlackCells):
     name = "sat-lazy"
     lazy = True
     description = ("clue ownership + island sizes eagerly; wall and island connectivity by lazy "
@@ -57,7 +55,7 @@ class SatLazy(Formulation):
     def is_lazy(self) -> bool:
         return not (self.params["islands"] == "eager" and self.params["wall"] == "tree")
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> SatModel:
         m = SatModel()
         lay = layout(inst)
         black = {v: m.var(("black", v)) for v in lay.cells}
@@ -78,8 +76,7 @@ class SatLazy(Formulation):
                          blacks=lay.blacks)
         return m
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
-        assert isinstance(model, SatModel)
+    def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
         h = model.handles
 
         def is_black(v: Any) -> bool:
@@ -94,13 +91,3 @@ class SatLazy(Formulation):
             added += separate_regions(model, h["white"], lambda v: not is_black(v),
                                       h["islands"])
         return added
-
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, SatModel)
-        black = model.handles["black"]
-        model.add([-black[v] if b else black[v] for v, b in black_in(grid)])
-        return True
-
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, (v for v in black if value(black[v]) > 0.5))
