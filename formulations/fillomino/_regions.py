@@ -247,14 +247,15 @@ def cuts(reg: Regions, r: Reading) -> list[list[int]]:
                 out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
             else:
                 out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
-                if not reg.escape:
-                    continue
-                need = k if k != BIG else reg.big + 1
-                around = escape(reg, r, c, k, need)
+                if not reg.escape or k == BIG:
+                    continue  # (BIG: touching BIG regions would satisfy it)
+                around = escape(reg, r, c, k, k)
                 out.append([-reg.e[c[0], k], *(reg.e[w, k] for w in around
                                                if k in reg.codes[w])])
         elif k == BIG:
             big_regions.setdefault(n, []).append(c)
+        if k == BIG:
+            out += inner_edges(reg, c, on)
     for same in big_regions.values():
         out += touching_big(reg, same, on)
     return out
@@ -284,6 +285,35 @@ def exact_cut(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool],
     tree = spanning_edges(reg, c, on)
     assert tree is not None
     return [*(-x for x in tree), *leaving_edges(reg, c), *(x for x in then if x)]
+
+
+def inner_edges(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool]) -> list[list[int]]:
+    """Two neighbours of one BIG component whose own edge is off (only BIG allows it: other
+    codes are equal exactly across ``s``): "joined by this path, they are joined", so that in
+    a model without cuts ``s`` is exactly "same region" and blocking a grid is exact."""
+    parent: dict[Cell, Cell | None] = {c[0]: None}
+    depth = {c[0]: 0}
+    queue = deque([c[0]])
+    while queue:
+        v = queue.popleft()
+        for w in reg.nbrs(v):
+            if w not in parent and on(v, w):
+                parent[w], depth[w] = v, depth[v] + 1
+                queue.append(w)
+    out = []
+    for u in c:
+        for w in reg.nbrs(u):
+            if u < w and w in parent and not on(u, w):
+                path, a, b = [], u, w
+                while a != b:
+                    if depth[a] < depth[b]:
+                        a, b = b, a
+                    up = parent[a]
+                    assert up is not None
+                    path.append(reg.s[a, up])
+                    a = up
+                out.append([reg.s[u, w], *(-x for x in path)])
+    return out
 
 
 def touching_big(reg: Regions, same: list[list[Cell]],
