@@ -33,12 +33,18 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
+
+from pysat.card import CardEnc, EncType
 
 from bench.grid import Cell, all_cells, neighbours
 from bench.models import SatModel
 
 #: the code of "a number above the threshold that is not named"
 BIG = 0
+#: one-hot lists up to this long get pairwise at-most-one clauses, longer ones a sequential
+#: counter
+PAIRWISE = 12
 
 Edge = tuple[Cell, Cell]
 
@@ -54,6 +60,7 @@ class Regions:
     codes: dict[Cell, list[int]]  # per cell, ascending, BIG (0) first when present
     e: dict[tuple[Cell, int], int] = field(default_factory=dict)  # cell holds code
     s: dict[Edge, int] = field(default_factory=dict)  # both orders
+    pairs: list[tuple[Cell, Cell, int]] = field(default_factory=list)  # (u, w, s), u < w
     #: too-small cuts also say "a cell beyond this area holds k" (:func:`escape`)
     escape: bool = True
 
@@ -99,12 +106,17 @@ def encode(m: SatModel, rows: int, cols: int, codes: dict[Cell, list[int]], big:
         lits = [m.var(("e", v, k)) for k in codes[v]]
         reg.e.update(((v, k), x) for k, x in zip(codes[v], lits, strict=True))
         m.add(lits)
-        m.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+        if len(lits) <= PAIRWISE:
+            m.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+        else:
+            m.extend(CardEnc.atmost(lits, bound=1, vpool=m.pool,
+                                    encoding=EncType.seqcounter).clauses)
     for u in cells:
         for w in reg.nbrs(u):
             if u < w and set(codes[u]) & set(codes[w]):
                 x = m.var(("s", u, w))
                 reg.s[u, w] = reg.s[w, u] = x
+                reg.pairs.append((u, w, x))
                 equal_codes(m, reg, u, w, x)
     for piece in connected_pieces(rows, cols, pieces, reg):
         piece_clauses(m, reg, piece)
@@ -201,14 +213,17 @@ class Reading:
         return out
 
 
-def read(reg: Regions, true: Callable[[int], bool]) -> Reading:
+def read(reg: Regions, true: Callable[[int], Any]) -> Reading:
     """Components of the true ``s`` edges, and one code per component (``s`` makes codes
-    equal, so the component's first cell tells)."""
-    joined = {(u, w) for (u, w), x in reg.s.items() if u < w and true(x)}
-    joined |= {(w, u) for u, w in joined}
+    equal, so the component's first cell tells); ``true(x)`` is truthy when x is true."""
+    joined: set[Edge] = set()
     adj: dict[Cell, list[Cell]] = {}
-    for u, w in joined:
-        adj.setdefault(u, []).append(w)
+    for u, w, x in reg.pairs:
+        if true(x):
+            joined.add((u, w))
+            joined.add((w, u))
+            adj.setdefault(u, []).append(w)
+            adj.setdefault(w, []).append(u)
     seen: set[Cell] = set()
     regions: list[list[Cell]] = []
     code: dict[Cell, int] = {}
@@ -349,7 +364,6 @@ def first_cells(reg: Regions, c: list[Cell], size: int,
 def block(reg: Regions, grid: dict[Cell, int]) -> list[int]:
     """"Some cell holds another number": another code, or the same codes in other regions."""
     clause = [-x for v, n in grid.items() if (x := reg.lit(v, n)) is not None]
-    for (u, w), x in reg.s.items():
-        if u < w:
-            clause.append(-x if grid[u] == grid[w] else x)
+    for u, w, x in reg.pairs:
+        clause.append(-x if grid[u] == grid[w] else x)
     return clause

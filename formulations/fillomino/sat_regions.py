@@ -51,7 +51,7 @@ class SatRegions(Formulation[SatModel]):
         last: tuple[Value, _regions.Reading] | None = model.handles.get("last")
         if last is not None and last[0] is value:
             return last[1]
-        r = _regions.read(model.handles["regions"], lambda x: value(x) > 0.5)
+        r = _regions.read(model.handles["regions"], value)  # SAT values are 0.0 or 1.0
         model.handles["last"] = (value, r)
         return r
 
