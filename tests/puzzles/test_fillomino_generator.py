@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.generate import get_generator, instance_from_grid
 from bench.grid import neighbours
 from bench.instance import read_instance
@@ -103,3 +105,23 @@ def test_the_warm_uniqueness_solver_answers_for_any_set_of_givens():
         assert warm.other(everything - {(0, 2)}) is None  # joins the two given 3s
     finally:
         warm.close()
+
+
+def committed(small: bool) -> list[Path]:
+    files = sorted((INSTANCES / "fillomino" / "generated").glob("gen-*.txt"))
+    return [p for p in files if (read_instance(p).cells <= 100) == small]
+
+
+@pytest.mark.parametrize("path", committed(small=True), ids=lambda p: p.stem)
+def test_committed_small_generated_instances_are_unique(path: Path):
+    res = run_task(Task(str(path), "sat-regions", "cadical195", time_limit=60, count=2))
+    assert res.status == "solved" and res.count == 1, res.message
+    assert res.grid == json.loads(path.with_suffix(".sol").read_text())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", committed(small=False), ids=lambda p: p.stem)
+def test_committed_large_generated_instances_are_unique(path: Path):
+    res = run_task(Task(str(path), "sat-regions", "cadical195", time_limit=120, count=2))
+    assert res.status == "solved" and res.count == 1, res.message
+    assert res.grid == json.loads(path.with_suffix(".sol").read_text())
