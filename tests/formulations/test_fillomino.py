@@ -21,7 +21,8 @@ from tests.conftest import ROOT
 DATA = ROOT / "tests" / "data"
 #: exact formulation x one solver of its kind (no HiGHS: it cannot share a process with OR-tools)
 EXACT = [("cpsat-tree", "cpsat"), ("sat-lazy", "cadical195"), ("sat-lazy[pieces=2]", "minisat22"),
-         ("mip-lazy", "glpk")]
+         ("mip-lazy", "glpk"), ("sat-regions", "cadical195"),
+         ("sat-regions[big=16,pieces=4]", "glucose4")]
 
 
 def run(path: Path, formulation: str, solver: str, count: int = 0):
@@ -44,7 +45,7 @@ def test_exact_formulations_reject_a_region_split_in_two_pieces(formulation: str
     assert res.status == "infeasible", res.message
 
 
-@pytest.mark.parametrize(("formulation", "solver"), EXACT[:2])
+@pytest.mark.parametrize(("formulation", "solver"), [*EXACT[:2], EXACT[4]])
 def test_a_generated_10x10_with_regions_without_givens_is_unique(formulation: str, solver: str):
     res = run(DATA / "fillomino-10x10-large.txt", formulation, solver, count=2)
     assert res.status == "solved" and res.count == 1 and res.known, res.message

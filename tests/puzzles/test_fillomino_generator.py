@@ -10,11 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.generate import get_generator
+import pytest
+
+from bench.generate import get_generator, instance_from_grid
 from bench.grid import neighbours
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.puzzles.fillomino.generator import random_partition
+from bench.puzzles.fillomino.rules import polyominoes
 from bench.records import Task
 from bench.runner import run_task
 from tests.conftest import INSTANCES, ROOT
@@ -35,7 +38,7 @@ def test_partition_covers_the_grid_with_mixed_sizes_and_no_equal_regions_touchin
 
 def test_generator_uses_an_exact_formulation():
     gen = get_generator("fillomino")
-    assert (gen.formulation, gen.solver) == ("cpsat-tree", "cpsat")
+    assert (gen.formulation, gen.solver) == ("sat-regions", "cadical195")
 
 
 GENERATE = """
@@ -48,8 +51,7 @@ print(json.dumps([format_instance(g.instance), g.solution]))
 
 
 def generated_in_a_subprocess() -> tuple[str, list[list[int]]]:
-    """The generator proves with CP-SAT: OR-tools loaded in the test process would stop HiGHS
-    loading in later tests (and the other way round)."""
+    """In a fresh interpreter: the same seed must give the same instance from a clean start."""
     out = subprocess.run([sys.executable, "-c", GENERATE], capture_output=True, text=True,
                          check=True, env=os.environ | {"PYTHONPATH": str(ROOT)}).stdout
     text, solution = json.loads(out)
@@ -71,7 +73,55 @@ def test_committed_generated_instances_hold_their_unique_solution():
     """instances/fillomino/generated/ is outside tests/test_instances_dir.py's glob."""
     files = sorted((INSTANCES / "fillomino" / "generated").glob("gen-*.txt"))
     assert files
+    without_given = 0
     for path in files:
         inst = read_instance(path)
         solution = json.loads(path.with_suffix(".sol").read_text())
         assert get_puzzle("fillomino").check(inst, solution) == [], path.name
+        given = {(r, c) for r, c, _ in inst.clues()}
+        without_given += sum(1 for _, cells in polyominoes(solution) if not given & set(cells))
+    assert without_given > 0  # the issue asks for regions whose size no given tells
+
+
+def test_the_warm_uniqueness_solver_answers_for_any_set_of_givens():
+    from bench.puzzles.fillomino.generator import Warm
+
+    solution = [[1, 3, 3, 3, 1], [2, 2, 10, 10, 10], [10, 10, 10, 10, 10], [10, 10, 2, 2, 1]]
+    rules = get_puzzle("fillomino")
+    warm = Warm(solution)
+    try:
+        everything = {(r, c) for r in range(4) for c in range(5)}
+        assert warm.other(everything) is None
+        for given in (set(), {(0, 0), (1, 2)}, {(0, 1), (3, 4), (2, 0)}):
+            other = warm.other(given)  # cuts learnt for one set of givens stay for the next
+            assert other is not None and other != solution
+            text = "\n".join(" ".join(str(other[r][c]) if (r, c) in given else "."
+                                      for c in range(5)) for r in range(4))
+            inst = instance_from_grid("fillomino", [[other[r][c] if (r, c) in given else None
+                                                     for c in range(5)] for r in range(4)])
+            assert rules.check(inst, other) == [], text
+            assert all(other[r][c] == solution[r][c] for r, c in given)
+        assert warm.other(everything - {(0, 0)}) is None  # the 1 in the corner is forced
+        assert warm.other(everything - {(0, 2)}) is None  # joins the two given 3s
+    finally:
+        warm.close()
+
+
+def committed(small: bool) -> list[Path]:
+    files = sorted((INSTANCES / "fillomino" / "generated").glob("gen-*.txt"))
+    return [p for p in files if (read_instance(p).cells <= 100) == small]
+
+
+@pytest.mark.parametrize("path", committed(small=True), ids=lambda p: p.stem)
+def test_committed_small_generated_instances_are_unique(path: Path):
+    res = run_task(Task(str(path), "sat-regions", "cadical195", time_limit=60, count=2))
+    assert res.status == "solved" and res.count == 1, res.message
+    assert res.grid == json.loads(path.with_suffix(".sol").read_text())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", committed(small=False), ids=lambda p: p.stem)
+def test_committed_large_generated_instances_are_unique(path: Path):
+    res = run_task(Task(str(path), "sat-regions", "cadical195", time_limit=120, count=2))
+    assert res.status == "solved" and res.count == 1, res.message
+    assert res.grid == json.loads(path.with_suffix(".sol").read_text())

@@ -1,7 +1,19 @@
-"""The Fillomino generator: a random partition into regions of mixed sizes; most regions get a
-given in a random cell and about 40% of their other cells given too, some none at all; givens
-added where another solution differs until none is left, then up to 40 givens (random order)
-removed where the solution stays unique."""
+"""The Fillomino generator: a random partition into regions of mixed sizes; about a fifth of
+the regions of two or more cells start without any given, every other cell starts given; givens
+are added where another solution differs until none is left, then every given (random order) is
+removed where the solution stays unique, down to :data:`MIN_GIVEN_SHARE` of the cells.
+
+The uniqueness checks run on one warm incremental SAT solver per attempt (:class:`Warm`): the
+region encoding of ``sat-regions`` (:mod:`formulations.fillomino._regions`) over the numbers 1
+to 8, the intended solution's larger numbers, and the symbolic BIG for any other, on every cell
+(valid for every set of givens); the intended solution blocked once, and each cell's given
+switched on by an assumption literal, so a removal test is one solver call with assumptions,
+and every cut learnt so far stays (cuts are rules of Fillomino, true whatever is given). A
+check that needs more than :data:`CONFLICTS` conflicts per call or :data:`ROUNDS` cut rounds
+keeps its given (deterministic, never breaks uniqueness). The final count to 2
+(:func:`bench.generate.generate_one`) runs ``sat-regions`` on CaDiCaL through the harness,
+independently of this loop.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +28,21 @@ from bench.generate import (
 )
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
+from bench.models import SatModel
 from bench.puzzles import SolutionGrid
+from formulations.fillomino import _regions
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
-#: share of the other cells of a region with a given that are given too: empty areas stay
-#: small, as in published puzzles (a third to half of the cells given)
-GIVEN_SHARE = 0.4
-#: givens (in random order) the removal pass tries to take away, one uniqueness solve each
-REMOVALS = 40
+#: removals stop when this share of the cells is still given (published puzzles give a third
+#: to a half of the cells; sparser ones also take the exact formulations far longer)
+MIN_GIVEN_SHARE = 0.4
+#: per solver call of a uniqueness check: conflicts (CaDiCaL's budget), then "unknown"
+CONFLICTS = 20_000
+#: per uniqueness check: cut rounds before "unknown"
+ROUNDS = 300
+#: the warm solver's threshold of named numbers (BIG above it)
+BIG_AT = 8
 
 
 def max_size(rows: int, cols: int) -> int:
@@ -74,17 +92,67 @@ def merge_equal(regions: list[list[Cell]], rows: int, cols: int,
         del groups[j]
 
 
+class Unknown(Exception):
+    """A uniqueness check that ran out of its budget."""
+
+
+class Warm:
+    """One incremental solver for every uniqueness check of one intended solution (see the
+    module docstring): ``other(givens)`` is another solution, or None when there is none."""
+
+    def __init__(self, solution: SolutionGrid) -> None:
+        from pysat.solvers import Solver
+
+        rows, cols = len(solution), len(solution[0])
+        cells = all_cells(rows, cols)
+        self.solution = {v: solution[v[0]][v[1]] for v in cells}
+        m = SatModel()
+        named = frozenset(n for n in self.solution.values() if n > BIG_AT)
+        codes = _regions.codes_of(range(1, rows * cols + 1), BIG_AT, named)
+        self.reg = _regions.encode(m, rows, cols, dict.fromkeys(cells, codes), BIG_AT,
+                                   named, pieces=3)
+        self.selector = {v: m.var(("given", v)) for v in cells}
+        for v, n in self.solution.items():
+            lit = self.reg.lit(v, n)
+            assert lit is not None
+            m.add([-self.selector[v], lit])
+        m.add(_regions.block(self.reg, self.solution))
+        self.sat = Solver(name="cadical195", bootstrap_with=m.clauses)
+        self.rows, self.cols = rows, cols
+
+    def close(self) -> None:
+        self.sat.delete()
+
+    def other(self, givens: set[Cell]) -> SolutionGrid | None:
+        assumptions = [self.selector[v] for v in sorted(givens)]
+        for _ in range(ROUNDS):
+            self.sat.conf_budget(CONFLICTS)
+            found = self.sat.solve_limited(assumptions=assumptions)
+            if found is None:
+                raise Unknown
+            if not found:
+                return None
+            true = {x for x in self.sat.get_model() if x > 0}
+            reading = _regions.read(self.reg, true.__contains__)
+            cuts = _regions.cuts(self.reg, reading)
+            if not cuts:
+                number = reading.number(self.reg)
+                return [[number[r, c] for c in range(self.cols)] for r in range(self.rows)]
+            for clause in cuts:
+                self.sat.add_clause(clause)
+        raise Unknown
+
+
 @register_generator
 class FillominoGenerator(Generator):
-    """Random partition; givens in most regions (:data:`GIVEN_SHARE`); while another solution
-    exists, the intended number is given at one random cell of every connected piece where that
-    solution differs (cells of regions already holding a given preferred, so regions without a
-    given survive); then up to :data:`REMOVALS` givens, in random order, are removed where the
-    solution stays unique."""
+    """Random partition, all cells given but those of the regions left without a given; givens
+    added where another solution differs (cells of regions already holding a given preferred, so
+    regions without a given survive) until unique; then givens removed in random order where the
+    solution stays unique (the module docstring)."""
 
     puzzle = "fillomino"
-    formulation = "cpsat-tree"
-    solver = "cpsat"
+    formulation = "sat-regions"
+    solver = "cadical195"
     restarts = 3
 
     def generate_solved(
@@ -110,22 +178,38 @@ class FillominoGenerator(Generator):
         givens: set[Cell] = set()
         for reg in regions:
             if len(reg) == 1 or rng.random() >= NO_GIVEN:
-                givens.add(rng.choice(reg))
-                givens.update(v for v in reg if rng.random() < GIVEN_SHARE)
-        self.add_until_unique(rows, cols, rng, solution, givens, region_of)
-        for v in rng.sample(sorted(givens), min(REMOVALS, len(givens))):
-            trial = givens - {v}
-            if self.other(self.make(rows, cols, solution, trial), solution) is None:
-                givens = trial
+                givens.update(reg)
+        warm = Warm(solution)
+        try:
+            self.add_until_unique(rows, cols, rng, warm, givens, region_of)
+            floor = int(MIN_GIVEN_SHARE * rows * cols)
+            for v in rng.sample(sorted(givens), len(givens)):
+                if len(givens) <= floor:
+                    break
+                trial = givens - {v}
+                self.solves += 1
+                try:
+                    if warm.other(trial) is None:
+                        givens = trial
+                except Unknown:
+                    continue
+        finally:
+            warm.close()
         return self.make(rows, cols, solution, givens), solution
 
-    def add_until_unique(self, rows: int, cols: int, rng: random.Random, solution: SolutionGrid,
+    def add_until_unique(self, rows: int, cols: int, rng: random.Random, warm: Warm,
                          givens: set[Cell], region_of: dict[Cell, int]) -> None:
+        solution = warm.solution
         while True:
-            other = self.other(self.make(rows, cols, solution, givens), solution)
+            self.solves += 1
+            try:
+                other = warm.other(givens)
+            except Unknown as err:
+                raise SolveTimeout(f"fillomino {rows}x{cols}: a uniqueness check ran out of "
+                                   "its budget") from err
             if other is None:
                 return
-            differ = [(r, c) for r, c in all_cells(rows, cols) if other[r][c] != solution[r][c]]
+            differ = [(r, c) for r, c in all_cells(rows, cols) if other[r][c] != solution[r, c]]
             held = {region_of[v] for v in givens}
             for piece in components(differ, rows, cols):
                 preferred = [v for v in piece if region_of[v] in held]

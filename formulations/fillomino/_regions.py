@@ -1,0 +1,369 @@
+"""The region encoding of ``sat-regions`` (also the generator's warm uniqueness solver): same-
+region edge literals, one-hot numbers where small, one symbolic "big" number for the rest, and
+the cuts that make every component of same-region edges a region of the right size.
+
+**Numbers.** A cell's number is one of its *codes*: a number ``k <= big`` (the threshold), a
+number in ``named`` (numbers above the threshold that the encoding names on their own: the given
+numbers), or :data:`BIG`, "some number above the threshold that ``named`` does not hold". Every
+solution has a code per cell, so nothing is cut off: a region of unknown size is BIG, whatever its
+size (the grid bounds it, nothing else), and its exact size is checked lazily. A cell's codes are
+those of its provable domain (:func:`formulations.fillomino._fill.layout`), so one-hot domains
+stay at most ``big + |named| + 1`` long however large the empty areas are.
+
+**Regions.** ``s[u, w]`` per edge: the two cells are in one region. Eagerly: ``s`` makes the
+codes equal; without ``s`` two named numbers differ (two BIG regions may touch: their sizes
+must differ, checked lazily); every connected piece P of at most ``pieces`` cells whose spanning
+edges are all ``s`` holds a number >= |P| (too big otherwise), and if no edge leaves it, exactly
+|P| (the piece is then the whole region). With pieces of 1 to 3 cells that is: a cell with no
+``s`` is a 1, a 1 has no ``s``, a 2 at most one.
+
+**Cuts** (:func:`cuts`), for a model whose components of ``s`` edges are the regions (``s``
+makes codes equal, so each component has one code): a component C with code k whose size n is
+wrong gets, when n > k, "if these k + 1 connected cells of C are joined, the number is > k";
+always, "if C is joined and no edge leaves it, its number is n" (the code of n, or nothing when
+no cell of C may hold it). Two touching BIG components of equal size get "not both of these
+exact regions are BIG". Each cut holds in every solution; a model without any is a solution
+(BIG read as the region's size), and every solution satisfies the eager clauses, so the
+encoding is exact.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pysat.card import CardEnc, EncType
+
+from bench.grid import Cell, all_cells, neighbours
+from bench.models import SatModel
+
+#: the code of "a number above the threshold that is not named"
+BIG = 0
+#: one-hot lists up to this long get pairwise at-most-one clauses, longer ones a sequential
+#: counter
+PAIRWISE = 12
+
+Edge = tuple[Cell, Cell]
+
+
+@dataclass
+class Regions:
+    """The variables of the region encoding in one :class:`SatModel`."""
+
+    rows: int
+    cols: int
+    big: int
+    named: frozenset[int]
+    codes: dict[Cell, list[int]]  # per cell, ascending, BIG (0) first when present
+    e: dict[tuple[Cell, int], int] = field(default_factory=dict)  # cell holds code
+    s: dict[Edge, int] = field(default_factory=dict)  # both orders
+    pairs: list[tuple[Cell, Cell, int]] = field(default_factory=list)  # (u, w, s), u < w
+    #: too-small cuts also say "a cell beyond this area holds k" (:func:`escape`)
+    escape: bool = True
+
+    def code(self, n: int) -> int:
+        """The code of number n."""
+        return n if n <= self.big or n in self.named else BIG
+
+    def lit(self, v: Cell, n: int) -> int | None:
+        """The literal "v holds number n" (None when v cannot)."""
+        return self.e.get((v, self.code(n)))
+
+    def at_least(self, v: Cell, n: int) -> list[int]:
+        """Literals of the codes of v that mean a number >= n (BIG: numbers above ``big``)."""
+        return [self.e[v, k] for k in self.codes[v] if k >= n or k == BIG]
+
+    def at_most(self, v: Cell, n: int) -> list[int]:
+        """Literals of the codes of v that mean a number <= n."""
+        return [self.e[v, k] for k in self.codes[v]
+                if (k != BIG and k <= n) or (k == BIG and n > self.big)]
+
+    def edge(self, u: Cell, w: Cell) -> int | None:
+        return self.s.get((u, w))
+
+    def nbrs(self, v: Cell) -> list[Cell]:
+        return self.adjacent[v]
+
+    @cached_property
+    def adjacent(self) -> dict[Cell, list[Cell]]:
+        return {v: neighbours(v, self.rows, self.cols) for v in self.codes}
+
+
+def codes_of(domain: Iterable[int], big: int, named: frozenset[int]) -> list[int]:
+    """A domain of numbers as codes."""
+    return sorted({n if n <= big or n in named else BIG for n in domain})
+
+
+def encode(m: SatModel, rows: int, cols: int, codes: dict[Cell, list[int]], big: int,
+           named: frozenset[int], pieces: int) -> Regions:
+    """Variables and eager clauses (see the module docstring) in ``m``."""
+    reg = Regions(rows, cols, big, named, codes)
+    cells = all_cells(rows, cols)
+    for v in cells:
+        lits = [m.var(("e", v, k)) for k in codes[v]]
+        reg.e.update(((v, k), x) for k, x in zip(codes[v], lits, strict=True))
+        m.add(lits)
+        if len(lits) <= PAIRWISE:
+            m.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+        else:
+            m.extend(CardEnc.atmost(lits, bound=1, vpool=m.pool,
+                                    encoding=EncType.seqcounter).clauses)
+    for u in cells:
+        for w in reg.nbrs(u):
+            if u < w and set(codes[u]) & set(codes[w]):
+                x = m.var(("s", u, w))
+                reg.s[u, w] = reg.s[w, u] = x
+                reg.pairs.append((u, w, x))
+                equal_codes(m, reg, u, w, x)
+    for piece in connected_pieces(rows, cols, pieces, reg):
+        piece_clauses(m, reg, piece)
+    return reg
+
+
+def equal_codes(m: SatModel, reg: Regions, u: Cell, w: Cell, s: int) -> None:
+    """``s`` makes the codes of u and w equal; without ``s``, two named numbers differ."""
+    cu, cw = set(reg.codes[u]), set(reg.codes[w])
+    for k in sorted(cu | cw):
+        if k in cu and k in cw:
+            m.add([-s, -reg.e[u, k], reg.e[w, k]])
+            m.add([-s, reg.e[u, k], -reg.e[w, k]])
+            if k != BIG:
+                m.add([s, -reg.e[u, k], -reg.e[w, k]])
+        elif k in cu:
+            m.add([-s, -reg.e[u, k]])
+        else:
+            m.add([-s, -reg.e[w, k]])
+
+
+def spanning_edges(reg: Regions, cells: list[Cell],
+                   joined: Callable[[Cell, Cell], bool] | None = None) -> list[int] | None:
+    """The ``s`` literals of a BFS spanning tree of ``cells`` (through edges where ``joined``),
+    None when some cell is not reached."""
+    inside = set(cells)
+    seen = {cells[0]}
+    queue = deque([cells[0]])
+    tree: list[int] = []
+    while queue:
+        v = queue.popleft()
+        for w in reg.nbrs(v):
+            x = reg.s.get((v, w))
+            if w in inside and w not in seen and x is not None and (
+                    joined is None or joined(v, w)):
+                seen.add(w)
+                tree.append(x)
+                queue.append(w)
+    return tree if len(seen) == len(cells) else None
+
+
+def leaving_edges(reg: Regions, cells: Iterable[Cell]) -> list[int]:
+    """The ``s`` literals of the edges from ``cells`` to the rest of the grid."""
+    inside = set(cells)
+    return [x for v in inside for w in reg.nbrs(v)
+            if w not in inside and (x := reg.s.get((v, w))) is not None]
+
+
+def connected_pieces(rows: int, cols: int, most: int, reg: Regions) -> Iterable[list[Cell]]:
+    """Every connected set of 1..``most`` cells whose cells share a code (each once)."""
+    seen: set[frozenset[Cell]] = set()
+    level = [frozenset([v]) for v in all_cells(rows, cols)]
+    for _ in range(most):
+        nxt: list[frozenset[Cell]] = []
+        for p in level:
+            if p in seen:
+                continue
+            seen.add(p)
+            yield sorted(p)
+            nxt += [p | {w} for v in p for w in reg.nbrs(v)
+                    if w not in p and (v, w) in reg.s]
+        level = nxt
+
+
+def piece_clauses(m: SatModel, reg: Regions, piece: list[Cell]) -> None:
+    """A joined piece P holds a number >= |P|; joined with no edge leaving, exactly |P|."""
+    tree = spanning_edges(reg, piece)
+    if tree is None:
+        return
+    v, n = piece[0], len(piece)
+    if n > 1:
+        m.add([*(-x for x in tree), *reg.at_least(v, n)])
+    exact = reg.lit(v, n)
+    m.add([*(-x for x in tree), *leaving_edges(reg, piece), *([exact] if exact else [])])
+
+
+# --- the lazy part ---------------------------------------------------------------------------
+
+
+@dataclass
+class Reading:
+    """A model read once: every cell's code and the regions (components of ``s`` edges)."""
+
+    code: dict[Cell, int]
+    joined: set[Edge]
+    regions: list[list[Cell]]
+
+    def number(self, reg: Regions) -> dict[Cell, int]:
+        """Every cell's number: its code, or for BIG its region's size."""
+        out = dict(self.code)
+        for c in self.regions:
+            if out[c[0]] == BIG:
+                out.update((v, len(c)) for v in c)
+        return out
+
+
+def read(reg: Regions, true: Callable[[int], Any]) -> Reading:
+    """Components of the true ``s`` edges, and one code per component (``s`` makes codes
+    equal, so the component's first cell tells); ``true(x)`` is truthy when x is true."""
+    joined: set[Edge] = set()
+    adj: dict[Cell, list[Cell]] = {}
+    for u, w, x in reg.pairs:
+        if true(x):
+            joined.add((u, w))
+            joined.add((w, u))
+            adj.setdefault(u, []).append(w)
+            adj.setdefault(w, []).append(u)
+    seen: set[Cell] = set()
+    regions: list[list[Cell]] = []
+    code: dict[Cell, int] = {}
+    for start in reg.codes:  # reading order
+        if start in seen:
+            continue
+        seen.add(start)
+        comp, queue = [start], deque([start])
+        while queue:
+            for w in adj.get(queue.popleft(), ()):
+                if w not in seen:
+                    seen.add(w)
+                    comp.append(w)
+                    queue.append(w)
+        regions.append(comp)
+        k = next((k for k in reg.codes[start] if true(reg.e[start, k])), BIG)
+        code.update((v, k) for v in comp)
+    return Reading(code, joined, regions)
+
+
+def cuts(reg: Regions, r: Reading) -> list[list[int]]:
+    """The cuts of the module docstring for this reading (none: it is a solution)."""
+    out: list[list[int]] = []
+    on = lambda u, w: (u, w) in r.joined  # noqa: E731
+    big_regions: dict[int, list[list[Cell]]] = {}
+    for c in r.regions:
+        k, n = r.code[c[0]], len(c)
+        right = n == k if k != BIG else n > reg.big and n not in reg.named
+        if not right:
+            if k != BIG and n > k:
+                part = first_cells(reg, c, k + 1, on)
+                tree = spanning_edges(reg, part, on)
+                assert tree is not None
+                out.append([*(-x for x in tree), *reg.at_least(part[0], k + 1)])
+            elif k == BIG and n in reg.named:
+                out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
+            else:
+                out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
+                if not reg.escape or k == BIG:
+                    continue  # (BIG: touching BIG regions would satisfy it)
+                around = escape(reg, r, c, k, k)
+                out.append([-reg.e[c[0], k], *(reg.e[w, k] for w in around
+                                               if k in reg.codes[w])])
+        elif k == BIG:
+            big_regions.setdefault(n, []).append(c)
+        if k == BIG:
+            out += inner_edges(reg, c, on)
+    for same in big_regions.values():
+        out += touching_big(reg, same, on)
+    return out
+
+
+def escape(reg: Regions, r: Reading, c: list[Cell], k: int, need: int) -> list[Cell]:
+    """The outer boundary of a set D grown from C (breadth-first) by cells whose number is not
+    k and that touch no other cell of number k, while D has fewer than ``need`` cells: a region
+    of number k >= ``need`` holding C reaches beyond D, so a cell of that boundary holds k; no
+    such cell does in the model."""
+    inside = set(c)
+    queue = deque(c)
+    while queue and len(inside) < need - 1:
+        v = queue.popleft()
+        for w in reg.nbrs(v):
+            if (w in inside or r.code[w] == k or len(inside) >= need - 1
+                    or any(r.code[x] == k and x not in inside for x in reg.nbrs(w))):
+                continue
+            inside.add(w)
+            queue.append(w)
+    return sorted({w for v in inside for w in reg.nbrs(v) if w not in inside})
+
+
+def exact_cut(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool],
+              then: list[int | None]) -> list[int]:
+    """"If C is joined (its BFS tree in the model) and no edge leaves it, then ..."."""
+    tree = spanning_edges(reg, c, on)
+    assert tree is not None
+    return [*(-x for x in tree), *leaving_edges(reg, c), *(x for x in then if x)]
+
+
+def inner_edges(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool]) -> list[list[int]]:
+    """Two neighbours of one BIG component whose own edge is off (only BIG allows it: other
+    codes are equal exactly across ``s``): "joined by this path, they are joined", so that in
+    a model without cuts ``s`` is exactly "same region" and blocking a grid is exact."""
+    parent: dict[Cell, Cell | None] = {c[0]: None}
+    depth = {c[0]: 0}
+    queue = deque([c[0]])
+    while queue:
+        v = queue.popleft()
+        for w in reg.nbrs(v):
+            if w not in parent and on(v, w):
+                parent[w], depth[w] = v, depth[v] + 1
+                queue.append(w)
+    out = []
+    for u in c:
+        for w in reg.nbrs(u):
+            if u < w and w in parent and not on(u, w):
+                path, a, b = [], u, w
+                while a != b:
+                    if depth[a] < depth[b]:
+                        a, b = b, a
+                    up = parent[a]
+                    assert up is not None
+                    path.append(reg.s[a, up])
+                    a = up
+                out.append([reg.s[u, w], *(-x for x in path)])
+    return out
+
+
+def touching_big(reg: Regions, same: list[list[Cell]],
+                 on: Callable[[Cell, Cell], bool]) -> list[list[int]]:
+    """BIG regions of one size that touch: not both of these exact regions are BIG."""
+    out = []
+    owner = {v: i for i, c in enumerate(same) for v in c}
+    pairs = sorted({(i, owner[w]) for i, c in enumerate(same) for v in c for w in reg.nbrs(v)
+                    if owner.get(w, -1) > i})
+    for i, j in pairs:
+        a, b = same[i], same[j]
+        out.append([*exact_cut(reg, a, on, []), *exact_cut(reg, b, on, []),
+                    -reg.e[a[0], BIG], -reg.e[b[0], BIG]])
+    return out
+
+
+def first_cells(reg: Regions, c: list[Cell], size: int,
+                on: Callable[[Cell, Cell], bool]) -> list[Cell]:
+    """``size`` cells of component C joined in the model (BFS from its first cell)."""
+    inside = set(c)
+    seen = [c[0]]
+    mark = {c[0]}
+    i = 0
+    while len(seen) < size:
+        for w in reg.nbrs(seen[i]):
+            if w in inside and w not in mark and on(seen[i], w) and len(seen) < size:
+                mark.add(w)
+                seen.append(w)
+        i += 1
+    return seen
+
+
+def block(reg: Regions, grid: dict[Cell, int]) -> list[int]:
+    """"Some cell holds another number": another code, or the same codes in other regions."""
+    clause = [-x for v, n in grid.items() if (x := reg.lit(v, n)) is not None]
+    for u, w, x in reg.pairs:
+        clause.append(-x if grid[u] == grid[w] else x)
+    return clause

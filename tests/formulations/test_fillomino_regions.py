@@ -1,0 +1,118 @@
+"""The region encoding of ``sat-regions`` (:mod:`formulations.fillomino._regions`): on small
+grids its solutions, found one by one with the lazy cuts and blocking, are exactly the grids a
+brute-force enumeration of partitions accepts, for a threshold low enough that most regions are
+the symbolic BIG; and the seed ILP's size, predicted in closed form, is the built model's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pysat.solvers import Solver
+
+from bench.grid import Cell, all_cells
+from bench.instance import Instance, parse_instance
+from bench.models import SatModel
+from bench.puzzles import get_puzzle
+from formulations.fillomino import _regions
+from formulations.fillomino._fill import layout
+from formulations.fillomino.mip_seed import MipSeed, model_size
+
+
+def instance(text: str) -> Instance:
+    return parse_instance("puzzle: fillomino\n\n" + text.strip() + "\n", "t.txt")
+
+
+def partitions(n: int) -> Iterator[list[int]]:
+    """Restricted growth strings: every set partition of n items (part of each item)."""
+    def grow(prefix: list[int], parts: int) -> Iterator[list[int]]:
+        if len(prefix) == n:
+            yield prefix
+            return
+        for p in range(parts + 1):
+            yield from grow([*prefix, p], max(parts, p + 1))
+    yield from grow([], 0)
+
+
+def brute_force(inst: Instance) -> set[tuple[tuple[int, ...], ...]]:
+    """Every solution: each set partition's part sizes as a grid, kept when the checker
+    accepts it (a solution's regions are one partition, so each solution appears once)."""
+    rules = get_puzzle("fillomino")
+    out = set()
+    for part in partitions(inst.cells):
+        size = [part.count(p) for p in part]
+        grid = [size[r * inst.cols:(r + 1) * inst.cols] for r in range(inst.rows)]
+        if not rules.check(inst, grid):
+            out.add(tuple(map(tuple, grid)))
+    return out
+
+
+def solutions(inst: Instance, big: int, pieces: int) -> set[tuple[tuple[int, ...], ...]]:
+    """Every solution through the encoding: solve, cut until no defect, block, again."""
+    lay = layout(inst)
+    named = frozenset(n for n in lay.given.values() if n > big)
+    codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
+    m = SatModel()
+    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces)
+    found = set()
+    with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
+        while sat.solve():
+            true = {x for x in sat.get_model() if x > 0}
+            reading = _regions.read(reg, true.__contains__)
+            cuts = _regions.cuts(reg, reading)
+            if cuts:
+                for c in cuts:
+                    assert not any(x in true if x > 0 else -x not in true for x in c), \
+                        "a cut the model satisfies"
+                    sat.add_clause(c)
+                continue
+            number = reading.number(reg)
+            grid = tuple(tuple(number[r, c] for c in range(inst.cols)) for r in range(inst.rows))
+            assert grid not in found
+            found.add(grid)
+            sat.add_clause(_regions.block(reg, dict(number)))
+    return found
+
+
+@pytest.mark.parametrize("text", [
+    ". . .\n. . .\n. . .",  # no givens: 3x3, regions of every size up to 9
+    ". . . .\n. 3 . .",  # a named number (3 > big) and BIG regions beside it
+    ". 2 .\n. . .\n4 . .",
+    "1 . . 1\n. . . .",
+])
+@pytest.mark.parametrize(("big", "pieces"), [(2, 3), (1, 2), (8, 3), (3, 4)])
+def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: int):
+    inst = instance(text)
+    assert solutions(inst, big, pieces) == brute_force(inst)
+
+
+def test_two_touching_big_regions_of_one_size_are_cut():
+    inst = instance(". . .\n. . .")
+    lay = layout(inst)
+    codes = {v: _regions.codes_of(lay.dom[v], 1, frozenset()) for v in lay.cells}
+    reg = _regions.encode(SatModel(), 2, 3, codes, 1, frozenset(), 3)
+    # two 3-regions (rows), both BIG with the threshold 1: a solution to no check but this one
+    joined = {((r, 0), (r, 1)) for r in range(2)} | {((r, 1), (r, 2)) for r in range(2)}
+    reading = _regions.Reading({v: _regions.BIG for v in all_cells(2, 3)},
+                               joined | {(w, u) for u, w in joined},
+                               [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]])
+    (cut,) = _regions.cuts(reg, reading)
+    assert -reg.e[(0, 0), _regions.BIG] in cut and -reg.e[(1, 0), _regions.BIG] in cut
+
+
+def test_codes_keep_the_domains_small():
+    inst = instance(". " * 19 + ".\n" + ". " * 9 + "12 " + ". " * 9 + ".")
+    lay = layout(inst)
+    assert lay.dom[0, 0] == list(range(1, 40))  # the whole empty area
+    codes = _regions.codes_of(lay.dom[0, 0], 8, frozenset({12}))
+    assert codes == [_regions.BIG, *range(1, 9), 12]
+    cell: Cell = (1, 9)
+    assert _regions.codes_of(lay.dom[cell], 8, frozenset({12})) == [12]
+
+
+@pytest.mark.parametrize("pairs", ["near", "all"])
+@pytest.mark.parametrize("text", ["3 . . 2 .\n. . 4 . .\n1 . . . 5\n. 2 . . .", "1 . 3",
+                                  ". .\n. .\n. 5"])
+def test_the_seed_size_in_closed_form_is_the_built_models(text: str, pairs: str):
+    inst = instance(text)
+    assert model_size(inst, pairs) == MipSeed(pairs=pairs).build(inst).size()
