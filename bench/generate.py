@@ -26,9 +26,10 @@ from __future__ import annotations
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from bench.backends import SolveOptions, get_backend
 from bench.instance import Instance, format_instance, parse_instance
@@ -36,6 +37,8 @@ from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
 from bench.puzzles.registry import load_all
 from bench.records import Task
 from bench.solve import solve
+
+R = TypeVar("R")
 
 #: per-solve time limit of the in-process uniqueness loop and of the final proof (seconds)
 SOLVE_LIMIT_S = 60.0
@@ -91,6 +94,16 @@ class Generator:
     def instance(self, grid: list[list[Token]]) -> Instance:
         """An instance of this puzzle from a clue grid (validated by the puzzle's rules)."""
         return instance_from_grid(self.puzzle, grid)
+
+    def until_solved(self, attempt: Callable[[], R], tries: int, failure: str) -> R:
+        """``attempt()``, again after a solver timeout, at most ``tries`` times; then a
+        :class:`GenerationError` saying ``failure``."""
+        for _ in range(tries):
+            try:
+                return attempt()
+            except SolveTimeout:
+                continue
+        raise GenerationError(failure)
 
     def other(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
         """A solution of ``inst`` other than ``intended``, or None when there is none."""

@@ -6,7 +6,7 @@ Cells are ``(row, col)`` tuples; the graph is the 4-neighbour grid of ``rows x c
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
 Cell = tuple[int, int]
 
@@ -118,3 +118,20 @@ def clue_reach(
 
         out.append(bfs_distances([(r, c)], rows, cols, allowed, limit=size - 1))
     return out
+
+
+def connected_sets(starts: Iterable[Cell], most: int, step: Callable[[Cell], Iterable[Cell]]
+                   ) -> Iterator[list[Cell]]:
+    """Every connected set of 1..``most`` cells grown from ``starts`` one ``step`` (the cells a
+    cell may join) at a time, each once, sorted; smaller sets first, in a fixed order."""
+    seen: set[frozenset[Cell]] = set()
+    level = [frozenset([v]) for v in starts]
+    for _ in range(most):
+        nxt: list[frozenset[Cell]] = []
+        for p in level:
+            if p in seen:
+                continue
+            seen.add(p)
+            yield sorted(p)
+            nxt += [p | {w} for v in p for w in step(v) if w not in p]
+        level = nxt

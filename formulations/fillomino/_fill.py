@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from bench.grid import Cell, all_cells, components, neighbours
+from bench.grid import Cell, all_cells, components, connected_sets, neighbours
 from bench.instance import Instance
 
 
@@ -117,19 +117,8 @@ def connected_subset(cells: list[Cell], size: int, rows: int, cols: int) -> list
 
 def small_pieces(rows: int, cols: int, most: int) -> list[list[Cell]]:
     """Every connected set of 1..``most`` cells (fixed polyomino placements), each once."""
-    seen: set[frozenset[Cell]] = set()
-    level = [frozenset([v]) for v in all_cells(rows, cols)]
-    out: list[list[Cell]] = []
-    for _ in range(most):
-        nxt: list[frozenset[Cell]] = []
-        for p in level:
-            if p in seen:
-                continue
-            seen.add(p)
-            out.append(sorted(p))
-            nxt += [p | {w} for v in p for w in neighbours(v, rows, cols) if w not in p]
-        level = nxt
-    return out
+    return list(connected_sets(all_cells(rows, cols), most,
+                               lambda v: neighbours(v, rows, cols)))
 
 
 #: a clause over "cell v holds k" literals: (positive, v, k)

@@ -37,7 +37,7 @@ from typing import Any
 
 from pysat.card import CardEnc, EncType
 
-from bench.grid import Cell, all_cells, neighbours
+from bench.grid import Cell, all_cells, connected_sets, neighbours
 from bench.models import SatModel
 
 #: the code of "a number above the threshold that is not named"
@@ -167,18 +167,8 @@ def leaving_edges(reg: Regions, cells: Iterable[Cell]) -> list[int]:
 
 def connected_pieces(rows: int, cols: int, most: int, reg: Regions) -> Iterable[list[Cell]]:
     """Every connected set of 1..``most`` cells whose cells share a code (each once)."""
-    seen: set[frozenset[Cell]] = set()
-    level = [frozenset([v]) for v in all_cells(rows, cols)]
-    for _ in range(most):
-        nxt: list[frozenset[Cell]] = []
-        for p in level:
-            if p in seen:
-                continue
-            seen.add(p)
-            yield sorted(p)
-            nxt += [p | {w} for v in p for w in reg.nbrs(v)
-                    if w not in p and (v, w) in reg.s]
-        level = nxt
+    return connected_sets(all_cells(rows, cols), most,
+                          lambda v: (w for w in reg.nbrs(v) if (v, w) in reg.s))
 
 
 def piece_clauses(m: SatModel, reg: Regions, piece: list[Cell]) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 
 from bench.generate import (
-    GenerationError,
     Generator,
     SolveTimeout,
     check_size,
@@ -159,12 +158,8 @@ class FillominoGenerator(Generator):
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
-        for _ in range(self.restarts):
-            try:
-                return self.attempt(rows, cols, rng)
-            except SolveTimeout:
-                continue
-        raise GenerationError(f"fillomino {rows}x{cols}: gave up after {self.restarts} restarts")
+        return self.until_solved(lambda: self.attempt(rows, cols, rng), self.restarts,
+                                 f"fillomino {rows}x{cols}: gave up after {self.restarts} restarts")
 
     def attempt(self, rows: int, cols: int,
                 rng: random.Random) -> tuple[Instance, SolutionGrid]:

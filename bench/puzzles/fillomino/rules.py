@@ -11,14 +11,7 @@ from collections.abc import Iterable
 
 from bench.grid import Cell, components, neighbours
 from bench.instance import Instance
-from bench.puzzles import (
-    Default,
-    Puzzle,
-    SolutionGrid,
-    draw_regions,
-    is_int,
-    register_puzzle,
-)
+from bench.puzzles import Default, Puzzle, SolutionGrid, draw_regions, is_int, register_puzzle
 
 
 def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:

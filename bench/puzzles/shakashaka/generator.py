@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from bench.generate import (
     GenerationError,
     Generator,
-    SolveTimeout,
     check_size,
     register_generator,
 )
@@ -142,18 +141,18 @@ class ShakashakaGenerator(Generator):
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
-        for _ in range(self.attempts):
-            try:
-                solution, given = self.unique_packing(rows, cols, rng)
-                for v in rng.sample(sorted(given), min(REMOVALS, len(given))):
-                    trial = {k: n for k, n in given.items() if k != v}
-                    if self.other(self.make(solution, trial), solution) is None:
-                        given = trial
-            except SolveTimeout:
-                continue
-            return self.make(solution, given), solution
-        raise GenerationError(f"shakashaka {rows}x{cols}: gave up after {self.attempts} "
-                              "solver timeouts")
+        return self.until_solved(lambda: self.attempt(rows, cols, rng), self.attempts,
+                                 f"shakashaka {rows}x{cols}: gave up after {self.attempts} "
+                                 "solver timeouts")
+
+    def attempt(self, rows: int, cols: int, rng: random.Random
+                ) -> tuple[Instance, SolutionGrid]:
+        solution, given = self.unique_packing(rows, cols, rng)
+        for v in rng.sample(sorted(given), min(REMOVALS, len(given))):
+            trial = {k: n for k, n in given.items() if k != v}
+            if self.other(self.make(solution, trial), solution) is None:
+                given = trial
+        return self.make(solution, given), solution
 
     def unique_packing(self, rows: int, cols: int, rng: random.Random
                        ) -> tuple[SolutionGrid, dict[tuple[int, int], int]]:
