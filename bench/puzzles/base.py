@@ -76,7 +76,7 @@ def parse_positive_int(tok: str, what: str = "clue") -> int:
 
 
 #: the committed report whose measurements justify the puzzles' current defaults
-DEFAULT_REPORT = "reports/default-20261122-073405/summary.md"
+DEFAULT_REPORT = "reports/default-20261125-024634/summary.md"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ def polyominoes(grid: SolutionGrid) -> list[tuple[int, list[Cell]]]:
 class Fillomino(Puzzle):
     clue_word = "given number"
     solution_cells = "integer: the cell's number (>= 1)"
-    default = Default("sat-lazy[pieces=0]", "cadical195")
+    default = Default("sat-regions[big=8,pieces=3]", "cadical195")
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
         rows, cols = inst.rows, inst.cols
