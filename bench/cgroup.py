@@ -151,3 +151,22 @@ def close(group: Path) -> int:
     kills = oom_kills(group)
     remove(group)
     return kills
+
+
+class TaskGroup:
+    """The group of one task as a context: ``path`` (None where the machine offers none)
+    inside; on leaving, however it is left, ``kills`` holds :func:`close`'s count and the
+    group is gone."""
+
+    def __init__(self, folder: Path, limit_mb: int) -> None:
+        self.folder, self.limit_mb = folder, limit_mb
+        self.path: Path | None = None
+        self.kills = 0
+
+    def __enter__(self) -> TaskGroup:
+        self.path = for_task(self.folder, self.limit_mb)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.path is not None:
+            self.kills = close(self.path)

@@ -225,12 +225,11 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
     one-task commands), else spawned (a fresh interpreter). ``watchdog`` (default: the
     templates') removes the task's folder if the harness dies mid-task."""
     watchdog = watchdog or (templates.watchdog if templates else None)
-    with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp:
-        if watchdog:
-            watchdog.guard(tmp)
-        group = cgroup.for_task(Path(tmp), task.memory_limit_mb)
-        if group is not None and watchdog:
-            watchdog.guard(group)
+    with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp, \
+            cgroup.TaskGroup(Path(tmp), task.memory_limit_mb) as group:
+        for guarded in (tmp, group.path):
+            if guarded is not None and watchdog:
+                watchdog.guard(guarded)
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
         args = [json.dumps(task.to_dict()), str(out)]
@@ -238,7 +237,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                   "memory_limit_mb": task.memory_limit_mb,
                   "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
                   "track": functools.partial(watchdog.track, tmp) if watchdog else None,
-                  "group": group}
+                  "group": group.path}
         m = None
         try:
             if templates is not None:
@@ -256,12 +255,10 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 task.threads, watchdog), stderr_path=errlog, **limits)
         data = _read_json(out)
         stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
-        killed_by_kernel = cgroup.close(group) if group is not None else 0
-    if watchdog:
-        watchdog.release(tmp)
-        if group is not None:
-            watchdog.release(group)
-    return _result(task, m, data, stderr_tail, grace_s, killed_by_kernel)
+    for guarded in (tmp, group.path):
+        if guarded is not None and watchdog:
+            watchdog.release(guarded)
+    return _result(task, m, data, stderr_tail, grace_s, group.kills)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
