@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCES = ROOT / "instances"
 SHIKAKU_SEEDS = sorted((INSTANCES / "shikaku").glob("seed-*.txt"))
+
+
+def plugin_package(root: Path, name: str, version: str, modules: dict[str, str],
+                   entry_points: dict[str, str]) -> dict[str, str]:
+    """An out-of-tree plugin distribution under ``root``, laid out as pip leaves one: the
+    package (``name`` with underscores) holding ``modules`` (module name -> source) and its
+    ``.dist-info`` with METADATA and the ``puzzlebench.formulations`` entry points (entry name
+    -> module path). Returns an environment with ``root`` and this project on PYTHONPATH."""
+    pkg = name.replace("-", "_")
+    (root / pkg).mkdir()
+    (root / pkg / "__init__.py").write_text("")
+    for module, text in modules.items():
+        (root / pkg / f"{module}.py").write_text(text)
+    dist = root / f"{pkg}-{version}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (dist / "entry_points.txt").write_text(
+        "[puzzlebench.formulations]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
 def assert_malformed(path: Path, line: int | None, needle: str) -> None:

@@ -16,7 +16,7 @@ import pandas as pd
 import psutil
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, plugin_package
 
 pytest.importorskip("distributed", reason="the dask extra is not installed")
 
@@ -57,17 +57,9 @@ class SatKiller(SatCover):
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    root = tmp_path_factory.mktemp("killer")
-    (root / "killer_pkg").mkdir()
-    (root / "killer_pkg" / "__init__.py").write_text("")
-    (root / "killer_pkg" / "sat_killer.py").write_text(KILLER)
-    dist = root / "killer_pkg-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: killer-pkg\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\nshikaku.sat.sat-killer = killer_pkg.sat_killer\n")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return plugin_package(tmp_path_factory.mktemp("killer"), "killer-pkg", "0.1",
+                          {"sat_killer": KILLER},
+                          {"shikaku.sat.sat-killer": "killer_pkg.sat_killer"})
 
 
 def run(env: dict[str, str], out: Path, *args: str, instances: list[str] = INSTANCES

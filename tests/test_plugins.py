@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHIKAKU_SEEDS
+from tests.conftest import ROOT, SHIKAKU_SEEDS, plugin_package
 
 EXAMPLE = ROOT / "tests" / "examples" / "shikaku" / "cpsat_mine.py"
 
@@ -57,26 +57,16 @@ LIAR = SPY.replace("SatSpy", "CpsatLiar").replace('"sat-spy"', '"cpsat-other"') 
 @pytest.fixture(scope="module")
 def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("plugins")
-    pkg = root / "mine_pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    shutil.copy(EXAMPLE, pkg / "cpsat_mine.py")
-    (pkg / "cpsat_probe.py").write_text(PROBE)
-    (pkg / "sat_spy.py").write_text(SPY)
-    (pkg / "cpsat_liar.py").write_text(LIAR)
-    dist = root / "mine_pkg-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mine-pkg\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\n"
-        "shikaku.cpsat.cpsat-mine = mine_pkg.cpsat_mine\n"
-        "shikaku.cpsat.cpsat-probe = mine_pkg.cpsat_probe\n"
-        "shikaku.sat.sat-spy = mine_pkg.sat_spy\n"
-        "shikaku.cpsat.cpsat-liar = mine_pkg.cpsat_liar\n"
-        "badly-named = mine_pkg.sat_spy\n")
-    return {**os.environ, "PROBE_OUT": str(root / "probe.json"),
-            "PYTHONPATH": os.pathsep.join([str(root), str(ROOT),
-                                           os.environ.get("PYTHONPATH", "")])}
+    env = plugin_package(
+        root, "mine-pkg", "0.1",
+        {"cpsat_mine": EXAMPLE.read_text(), "cpsat_probe": PROBE, "sat_spy": SPY,
+         "cpsat_liar": LIAR},
+        {"shikaku.cpsat.cpsat-mine": "mine_pkg.cpsat_mine",
+         "shikaku.cpsat.cpsat-probe": "mine_pkg.cpsat_probe",
+         "shikaku.sat.sat-spy": "mine_pkg.sat_spy",
+         "shikaku.cpsat.cpsat-liar": "mine_pkg.cpsat_liar",
+         "badly-named": "mine_pkg.sat_spy"})
+    return {**env, "PROBE_OUT": str(root / "probe.json")}
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

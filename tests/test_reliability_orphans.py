@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bench import cgroup
+from tests.conftest import plugin_package
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a Nurikabe instance glpsol does not solve within seconds with the seed's model
@@ -118,17 +119,9 @@ class SatEscape(Formulation[SatModel]):
 
 @pytest.fixture(scope="module")
 def escape_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    root = tmp_path_factory.mktemp("escape")
-    (root / "escape_pkg").mkdir()
-    (root / "escape_pkg" / "__init__.py").write_text("")
-    (root / "escape_pkg" / "sat_escape.py").write_text(ESCAPE)
-    dist = root / "escape_pkg-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: escape-pkg\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\nshikaku.sat.sat-escape = escape_pkg.sat_escape\n")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return plugin_package(tmp_path_factory.mktemp("escape"), "escape-pkg", "0.1",
+                          {"sat_escape": ESCAPE},
+                          {"shikaku.sat.sat-escape": "escape_pkg.sat_escape"})
 
 
 def escapees(token: str) -> dict[int, str]:

@@ -6,7 +6,6 @@ set-up recorded apart (``setup_s``)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from bench.backends.external import External
 from bench.backends.kinds import ExternalAnswer, ExternalModel
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
-from tests.conftest import ROOT, SHIKAKU_SEEDS
+from tests.conftest import ROOT, SHIKAKU_SEEDS, plugin_package
 
 #: the plugin module, written as a user would (no harness internals beyond the public API)
 BRUTE = '''
@@ -88,18 +87,9 @@ class ExternalBrute(Formulation[ExternalModel]):
 
 @pytest.fixture(scope="module")
 def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    root = tmp_path_factory.mktemp("external")
-    pkg = root / "brute_pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "external_brute.py").write_text(BRUTE)
-    dist = root / "brute_pkg-0.2.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: brute-pkg\nVersion: 0.2\n")
-    (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\nshikaku.external.brute = brute_pkg.external_brute\n")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT),
-                                                         os.environ.get("PYTHONPATH", "")])}
+    return plugin_package(tmp_path_factory.mktemp("external"), "brute-pkg", "0.2",
+                          {"external_brute": BRUTE},
+                          {"shikaku.external.brute": "brute_pkg.external_brute"})
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
