@@ -47,6 +47,17 @@ def groups(folders: list[Path]) -> list[Path]:
     return [] if own is None else [own[0] / f.name for f in folders if (own[0] / f.name).exists()]
 
 
+def kill_harness(harness: subprocess.Popen[bytes], token: str, tmp_path: Path) -> None:
+    """SIGKILL the harness's process group mid-task; then no process carrying ``token``, no
+    task folder and no task memory cgroup may survive."""
+    folders = list(tmp_path.glob("puzzlebench-task-*"))
+    os.killpg(harness.pid, signal.SIGKILL)
+    harness.wait()
+    assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
+    assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
+    assert wait_for(lambda: not groups(folders), 5), groups(folders)
+
+
 def wait_for(pred, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -80,11 +91,7 @@ def test_sigkill_of_the_harness_mid_task_leaves_nothing(tmp_path, command):
             assert all(folders[0].name in Path(f"/proc/{p}/cgroup").read_text()
                        for p in glpsol), glpsol
         time.sleep(0.5)
-        os.killpg(harness.pid, signal.SIGKILL)
-        harness.wait()
-        assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
-        assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
-        assert wait_for(lambda: not groups(folders), 5), groups(folders)
+        kill_harness(harness, token, tmp_path)
     finally:
         for p in marked(token):
             os.kill(p, signal.SIGKILL)
@@ -146,12 +153,7 @@ def test_a_setsid_grandchild_that_never_execs_dies_with_the_harness(tmp_path, es
         assert wait_for(lambda: any(len(c) for c in escapees(token).values())
                         and len(marked(token)) >= 3, 60), f"no task: {marked(token)}"
         time.sleep(1.0)
-        folders = list(tmp_path.glob("puzzlebench-task-*"))
-        os.killpg(harness.pid, signal.SIGKILL)
-        harness.wait()
-        assert wait_for(lambda: not marked(token), 10), f"survivors: {marked(token)}"
-        assert wait_for(lambda: not list(tmp_path.glob("puzzlebench-task-*")), 5)
-        assert wait_for(lambda: not groups(folders), 5), groups(folders)
+        kill_harness(harness, token, tmp_path)
     finally:
         for p in marked(token):
             os.kill(p, signal.SIGKILL)
