@@ -6,12 +6,9 @@ carries the region's size as a sum of subtree sizes.
   component of empty cells).
 * ``s[u, w]`` per edge: the two cells are in one region, ``s <=> x[u] == x[w]`` (so two regions
   of one number never touch).
-* Roots and ids: ``rid[v] <= v`` (cells numbered in reading order) is equal along ``s`` edges,
-  and ``root[v] <=> rid[v] == v``: every region has exactly one root, its first cell.
-* Parent pointers: a non-root cell points to one neighbour of its region; the subtree size
-  ``sz[v] = 1 + sum of the children's sz`` (which also rules out cycles: sizes grow towards the
-  root), and ``sz[root] = x[root]``. Every cell of a region reaches its root (the only root of
-  its id), so the root's tree is the whole region and the region has exactly x cells.
+* Each region a tree (:func:`formulations.fillomino._cptree.region_trees`): one root per
+  region (its first cell, by region ids), parent pointers towards it, subtree sizes summed, the
+  root's size equal to its number: the region has exactly x cells.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ from bench.instance import Instance
 from bench.models import CpsatModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
+from formulations.fillomino._cptree import region_trees
 from formulations.fillomino._fill import layout
 
 cp_model = lazy_module("ortools.sat.python.cp_model")
@@ -48,31 +46,7 @@ class CpsatTree(Formulation[CpsatModel]):
             cp.add(x[u] == x[w]).only_enforce_if(s)
             cp.add(x[u] != x[w]).only_enforce_if(s.Not())
             same[u, w] = same[w, u] = s
-        rid = {v: cp.new_int_var(0, idx[v], f"r{idx[v]}") for v in lay.cells}
-        root = {v: cp.new_bool_var(f"o{idx[v]}") for v in lay.cells}
-        for v in lay.cells:
-            cp.add(rid[v] == idx[v]).only_enforce_if(root[v])
-            cp.add(rid[v] < idx[v]).only_enforce_if(root[v].Not())
-        for (u, w), s in same.items():
-            if u < w:
-                cp.add(rid[u] == rid[w]).only_enforce_if(s)
-        sz = {v: cp.new_int_var(1, lay.dom[v][-1], f"z{idx[v]}") for v in lay.cells}
-        parent: dict[tuple[Cell, Cell], Any] = {}  # (child, parent)
-        for (u, w), s in same.items():
-            p = cp.new_bool_var(f"p{idx[u]}_{idx[w]}")
-            cp.add_implication(p, s)
-            parent[u, w] = p
-        children: dict[Cell, list[Any]] = {v: [] for v in lay.cells}
-        for (u, w), p in parent.items():
-            c = cp.new_int_var(0, lay.dom[u][-1], f"c{idx[u]}_{idx[w]}")
-            cp.add(c == sz[u]).only_enforce_if(p)
-            cp.add(c == 0).only_enforce_if(p.Not())
-            children[w].append(c)
-        for v in lay.cells:
-            cp.add_exactly_one([root[v], *(p for (u, _), p in parent.items() if u == v)])
-            cp.add(sz[v] == 1 + sum(children[v]))
-            cp.add(sz[v] <= x[v])
-            cp.add(sz[v] == x[v]).only_enforce_if(root[v])
+        region_trees(cp, lay.cells, x, {v: lay.dom[v][-1] for v in lay.cells}, same)
         m.handles.update(x=x)
         return m
 

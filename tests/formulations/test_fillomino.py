@@ -15,6 +15,7 @@ from bench.registry import get_formulation
 from bench.runner import Plan, run_plan, run_task
 from bench.storage import Journal, load_results
 from formulations.fillomino._fill import cut_clauses, defects, layout, small_pieces
+from formulations.fillomino.cpsat_placements import placements
 from formulations.fillomino.mip_seed import model_size
 from tests.conftest import ROOT
 
@@ -22,7 +23,8 @@ DATA = ROOT / "tests" / "data"
 #: exact formulation x one solver of its kind (no HiGHS: it cannot share a process with OR-tools)
 EXACT = [("cpsat-tree", "cpsat"), ("sat-lazy", "cadical195"), ("sat-lazy[pieces=2]", "minisat22"),
          ("mip-lazy", "glpk"), ("sat-regions", "cadical195"),
-         ("sat-regions[big=16,pieces=4]", "glucose4")]
+         ("sat-regions[big=16,pieces=4]", "glucose4"), ("cpsat-placements", "cpsat"),
+         ("cpsat-placements[small=3]", "cpsat")]
 
 
 def run(path: Path, formulation: str, solver: str, count: int = 0):
@@ -68,6 +70,17 @@ def test_small_pieces_are_the_fixed_polyomino_placements():
     # 2x3 grid: 6 monominoes, 7 dominoes, trominoes: 2 straight + 8 L = 10
     sizes = [len(p) for p in small_pieces(2, 3, 3)]
     assert (sizes.count(1), sizes.count(2), sizes.count(3)) == (6, 7, 10)
+
+
+def test_placements_fit_the_domains_and_never_touch_a_given_of_their_size():
+    lay = layout(parse_instance("puzzle: fillomino\n\n2 . .\n. . 3\n", "p.txt"))
+    found = placements(lay, 3)
+    assert [(0, 0)] not in found and [(1, 2)] not in found  # givens hold 2 and 3
+    assert [(0, 1)] in found and [(0, 0), (1, 0)] in found
+    # a 2 beside the given 2 would join it; the 3 at (1, 2) takes one of its own shapes
+    assert [(0, 1), (0, 2)] not in found and [(1, 0), (1, 1)] not in found
+    assert [(0, 2), (1, 1), (1, 2)] in found and [(0, 1), (0, 2), (1, 2)] in found
+    assert all(len(p) != 3 or (1, 2) in p for p in found)  # a 3 elsewhere would touch it
 
 
 def test_cuts_exclude_the_defects_of_a_candidate_and_hold_in_the_solution():
