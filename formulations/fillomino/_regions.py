@@ -37,6 +37,7 @@ from typing import Any
 
 from pysat.card import CardEnc, EncType
 
+from bench.backends.kinds import SatAssignment
 from bench.grid import Cell, all_cells, connected_sets, neighbours
 from bench.models import SatModel
 
@@ -86,6 +87,10 @@ class Regions:
 
     def nbrs(self, v: Cell) -> list[Cell]:
         return self.adjacent[v]
+
+    @cached_property
+    def index(self) -> Index:
+        return Index.of(self)
 
     @cached_property
     def adjacent(self) -> dict[Cell, list[Cell]]:
@@ -188,11 +193,18 @@ def piece_clauses(m: SatModel, reg: Regions, piece: list[Cell]) -> None:
 
 @dataclass
 class Reading:
-    """A model read once: every cell's code and the regions (components of ``s`` edges)."""
+    """A model read once: every cell's code, the regions (components of ``s`` edges, each in
+    breadth-first order from its first cell in reading order) and the model's truth values."""
 
     code: dict[Cell, int]
-    joined: set[Edge]
     regions: list[list[Cell]]
+    bits: bytes  # bits[x] == 1: variable x is true
+    s: dict[Edge, int]
+
+    def on(self, u: Cell, w: Cell) -> bool:
+        """u and w are neighbours joined by a true ``s`` edge."""
+        x = self.s.get((u, w))
+        return x is not None and self.bits[x] == 1
 
     def number(self, reg: Regions) -> dict[Cell, int]:
         """Every cell's number: its code, or for BIG its region's size."""
@@ -203,41 +215,77 @@ class Reading:
         return out
 
 
-def read(reg: Regions, true: Callable[[int], Any]) -> Reading:
+@dataclass(frozen=True)
+class Index:
+    """The encoding's variables as arrays over cell numbers (reading order), for reading a
+    whole model at once: the edges (both cells and the ``s`` variable), and per cell its codes
+    and their ``e`` variables, padded with variable 0 (never true)."""
+
+    cells: list[Cell]
+    u: list[int]
+    w: list[int]
+    x: Any  # numpy int array of the s variables, in ``Regions.pairs`` order
+    codes: Any  # numpy (cells, most codes) int array
+    evars: Any  # numpy (cells, most codes) int array, 0 = padding
+
+    @classmethod
+    def of(cls, reg: Regions) -> Index:
+        import numpy as np
+
+        cells = list(reg.codes)
+        num = {v: i for i, v in enumerate(cells)}
+        width = max(len(c) for c in reg.codes.values())
+        codes = np.zeros((len(cells), width), dtype=np.int64)
+        evars = np.zeros((len(cells), width), dtype=np.int64)
+        for i, v in enumerate(cells):
+            ks = reg.codes[v]
+            codes[i, :len(ks)] = ks
+            evars[i, :len(ks)] = [reg.e[v, k] for k in ks]
+        return cls(cells, [num[u] for u, _, _ in reg.pairs], [num[w] for _, w, _ in reg.pairs],
+                   np.array([x for _, _, x in reg.pairs], dtype=np.int64), codes, evars)
+
+
+def read(reg: Regions, model: SatAssignment) -> Reading:
     """Components of the true ``s`` edges, and one code per component (``s`` makes codes
-    equal, so the component's first cell tells); ``true(x)`` is truthy when x is true."""
-    joined: set[Edge] = set()
-    adj: dict[Cell, list[Cell]] = {}
-    for u, w, x in reg.pairs:
-        if true(x):
-            joined.add((u, w))
-            joined.add((w, u))
-            adj.setdefault(u, []).append(w)
-            adj.setdefault(w, []).append(u)
-    seen: set[Cell] = set()
+    equal, so the component's first cell tells: its first true code, else BIG). The edges and
+    codes are read as arrays; the components by breadth-first search over cell numbers."""
+    import numpy as np
+
+    ix = reg.index
+    truth = model.array(int(max(ix.x.max(initial=0), ix.evars.max(initial=0))))
+    onehot = truth[ix.evars]
+    first = np.where(onehot.any(axis=1), ix.codes[np.arange(len(ix.cells)), onehot.argmax(axis=1)],
+                     BIG).tolist()
+    adj: list[list[int]] = [[] for _ in ix.cells]
+    for i in np.flatnonzero(truth[ix.x]).tolist():
+        u, w = ix.u[i], ix.w[i]
+        adj[u].append(w)
+        adj[w].append(u)
+    seen = bytearray(len(ix.cells))
     regions: list[list[Cell]] = []
     code: dict[Cell, int] = {}
-    for start in reg.codes:  # reading order
-        if start in seen:
+    cells = ix.cells
+    for start in range(len(cells)):
+        if seen[start]:
             continue
-        seen.add(start)
-        comp, queue = [start], deque([start])
-        while queue:
-            for w in adj.get(queue.popleft(), ()):
-                if w not in seen:
-                    seen.add(w)
+        seen[start] = 1
+        comp = [start]
+        for v in comp:  # grows while read: breadth-first
+            for w in adj[v]:
+                if not seen[w]:
+                    seen[w] = 1
                     comp.append(w)
-                    queue.append(w)
-        regions.append(comp)
-        k = next((k for k in reg.codes[start] if true(reg.e[start, k])), BIG)
-        code.update((v, k) for v in comp)
-    return Reading(code, joined, regions)
+        region = [cells[v] for v in comp]
+        regions.append(region)
+        code.update(dict.fromkeys(region, first[start]))
+    return Reading(code, regions, model.bits if len(model.bits) == len(truth)
+                   else truth.tobytes(), reg.s)
 
 
 def cuts(reg: Regions, r: Reading) -> list[list[int]]:
     """The cuts of the module docstring for this reading (none: it is a solution)."""
     out: list[list[int]] = []
-    on = lambda u, w: (u, w) in r.joined  # noqa: E731
+    on = r.on
     big_regions: dict[int, list[list[Cell]]] = {}
     for c in r.regions:
         k, n = r.code[c[0]], len(c)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from bench.backends.kinds import SatAssignment
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
@@ -51,7 +52,9 @@ class SatRegions(Formulation[SatModel]):
         last: tuple[Value, _regions.Reading] | None = model.handles.get("last")
         if last is not None and last[0] is value:
             return last[1]
-        r = _regions.read(model.handles["regions"], value)  # SAT values are 0.0 or 1.0
+        bits = (value if isinstance(value, SatAssignment)  # every SAT backend's reader
+                else SatAssignment.of_reader(value, model.nvars))
+        r = _regions.read(model.handles["regions"], bits)
         model.handles["last"] = (value, r)
         return r
 

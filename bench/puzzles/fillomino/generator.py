@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 
+from bench.backends.kinds import SatAssignment
 from bench.generate import (
     Generator,
     SolveTimeout,
@@ -131,8 +132,7 @@ class Warm:
                 raise Unknown
             if not found:
                 return None
-            true = {x for x in self.sat.get_model() if x > 0}
-            reading = _regions.read(self.reg, true.__contains__)
+            reading = _regions.read(self.reg, SatAssignment.of_model(self.sat.get_model()))
             cuts = _regions.cuts(self.reg, reading)
             if not cuts:
                 number = reading.number(self.reg)
