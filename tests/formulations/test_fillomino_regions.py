@@ -52,13 +52,20 @@ def brute_force(inst: Instance) -> set[tuple[tuple[int, ...], ...]]:
     return out
 
 
-def solutions(inst: Instance, big: int, pieces: int) -> set[tuple[tuple[int, ...], ...]]:
-    """Every solution through the encoding: solve, cut until no defect, block, again."""
+def solutions(inst: Instance, big: int, pieces: int,
+              by_given: bool) -> set[tuple[tuple[int, ...], ...]]:
+    """Every solution through the encoding: solve, cut until no defect, block, again.
+    ``by_given``: named codes as sat-regions has them (a region holding a given), else as the
+    generator's warm solver (the number wherever it is)."""
     lay = layout(inst)
-    named = frozenset(n for n in lay.given.values() if n > big)
-    codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
+    if by_given:
+        named, codes = _regions.given_codes(lay, big)
+    else:
+        named = frozenset(n for n in lay.given.values() if n > big)
+        codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
     m = SatModel()
-    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces)
+    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces,
+                          given=frozenset(lay.given) if by_given else None)
     found = set()
     with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
         while sat.solve():
@@ -85,11 +92,15 @@ def solutions(inst: Instance, big: int, pieces: int) -> set[tuple[tuple[int, ...
     ". . . .\n. 3 . .",  # a named number (3 > big) and BIG regions beside it
     ". 2 .\n. . .\n4 . .",
     "1 . . 1\n. . . .",
+    # regions of a named number without a given, far from and beside the given one
+    "3 . . .\n. . . .", ". . . 2\n3 . . .",
 ])
 @pytest.mark.parametrize(("big", "pieces"), [(2, 3), (1, 2), (8, 3), (3, 4)])
-def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: int):
+@pytest.mark.parametrize("by_given", [True, False])
+def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: int,
+                                                  by_given: bool):
     inst = instance(text)
-    assert solutions(inst, big, pieces) == brute_force(inst)
+    assert solutions(inst, big, pieces, by_given) == brute_force(inst)
 
 
 def test_two_touching_big_regions_of_one_size_are_cut():
