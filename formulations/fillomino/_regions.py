@@ -254,11 +254,12 @@ class Index:
     and their ``e`` variables, padded with variable 0 (never true)."""
 
     cells: list[Cell]
-    u: list[int]
-    w: list[int]
+    u: Any  # numpy int arrays of the edges' cell numbers, in ``Regions.pairs`` order
+    w: Any
     x: Any  # numpy int array of the s variables, in ``Regions.pairs`` order
     codes: Any  # numpy (cells, most codes) int array
     evars: Any  # numpy (cells, most codes) int array, 0 = padding
+    top: int  # the largest variable read
 
     @classmethod
     def of(cls, reg: Regions) -> Index:
@@ -273,45 +274,46 @@ class Index:
             ks = reg.codes[v]
             codes[i, :len(ks)] = ks
             evars[i, :len(ks)] = [reg.e[v, k] for k in ks]
-        return cls(cells, [num[u] for u, _, _ in reg.pairs], [num[w] for _, w, _ in reg.pairs],
-                   np.array([x for _, _, x in reg.pairs], dtype=np.int64), codes, evars)
+        x = np.array([x for _, _, x in reg.pairs], dtype=np.int64)
+        return cls(cells, np.array([num[u] for u, _, _ in reg.pairs], dtype=np.int64),
+                   np.array([num[w] for _, w, _ in reg.pairs], dtype=np.int64), x, codes, evars,
+                   int(max(x.max(initial=0), evars.max(initial=0))))
 
 
 def read(reg: Regions, model: SatAssignment) -> Reading:
     """Components of the true ``s`` edges, and one code per component (``s`` makes codes
     equal, so the component's first cell tells: its first true code, else BIG). The edges and
-    codes are read as arrays; the components by breadth-first search over cell numbers."""
+    codes are read as arrays; the components by breadth-first search over cell numbers, each
+    cell's joined neighbours in the order of ``Regions.pairs``."""
     import numpy as np
 
     ix = reg.index
-    truth = model.array(int(max(ix.x.max(initial=0), ix.evars.max(initial=0))))
+    cells, n = ix.cells, len(ix.cells)
+    truth = model.array(ix.top)
     onehot = truth[ix.evars]
-    first = np.where(onehot.any(axis=1), ix.codes[np.arange(len(ix.cells)), onehot.argmax(axis=1)],
-                     BIG).tolist()
-    adj: list[list[int]] = [[] for _ in ix.cells]
-    for i in np.flatnonzero(truth[ix.x]).tolist():
-        u, w = ix.u[i], ix.w[i]
-        adj[u].append(w)
-        adj[w].append(u)
-    seen = bytearray(len(ix.cells))
+    first = np.where(onehot.any(axis=1), ix.codes[np.arange(n), onehot.argmax(axis=1)], BIG)
+    on = np.flatnonzero(truth[ix.x])
+    src = np.stack([ix.u[on], ix.w[on]], axis=1).ravel()  # both directions, pair by pair
+    dst = np.stack([ix.w[on], ix.u[on]], axis=1).ravel()
+    by_src = np.argsort(src, kind="stable")
+    nbr = dst[by_src].tolist()
+    at = np.searchsorted(src[by_src], np.arange(n + 1)).tolist()  # cell v: nbr[at[v]:at[v + 1]]
+    label = [-1] * n
     regions: list[list[Cell]] = []
-    code: dict[Cell, int] = {}
-    cells = ix.cells
-    for start in range(len(cells)):
-        if seen[start]:
+    for start in range(n):
+        if label[start] >= 0:
             continue
-        seen[start] = 1
+        label[start] = start
         comp = [start]
         for v in comp:  # grows while read: breadth-first
-            for w in adj[v]:
-                if not seen[w]:
-                    seen[w] = 1
+            for w in nbr[at[v]:at[v + 1]]:
+                if label[w] < 0:
+                    label[w] = start
                     comp.append(w)
-        region = [cells[v] for v in comp]
-        regions.append(region)
-        code.update(dict.fromkeys(region, first[start]))
-    return Reading(code, regions, model.bits if len(model.bits) == len(truth)
-                   else truth.tobytes(), reg.s)
+        regions.append([cells[v] for v in comp])
+    code = dict(zip(cells, first[label].tolist(), strict=True))
+    return Reading(code, regions, model.bits if len(model.bits) > ix.top else truth.tobytes(),
+                   reg.s)
 
 
 def cuts(reg: Regions, r: Reading) -> list[list[int]]:
