@@ -78,7 +78,7 @@ class SatSession(Session):
 class SatBackend(Backend):
     kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
     package = "python-sat"
-    modules = ("pysat.solvers", "pysat.card")
+    modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
     model_type = SatModel
     session = SatSession
     pysat_name: ClassVar[str]
