@@ -10,7 +10,10 @@ to 8, the intended solution's larger numbers, and the symbolic BIG for any other
 switched on by an assumption literal, so a removal test is one solver call with assumptions,
 and every cut learnt so far stays (cuts are rules of Fillomino, true whatever is given). A
 check that needs more than :data:`CONFLICTS` conflicts per call or :data:`ROUNDS` cut rounds
-keeps its given (deterministic, never breaks uniqueness). The final count to 2
+keeps its given (deterministic, never breaks uniqueness). Grids of more than :data:`LARGE`
+cells (every number on every cell is too much there) are checked by :class:`Fixed` instead,
+``sat-regions`` built for exactly the givens of each check, and lose their givens in batches
+(:meth:`FillominoGenerator.remove_in_batches`). The final count to 2
 (:func:`bench.generate.generate_one`) runs ``sat-regions`` on CaDiCaL through the harness,
 independently of this loop.
 """
