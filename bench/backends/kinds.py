@@ -113,6 +113,46 @@ class SatModel:
         return {"variables": self.nvars, "constraints": len(self.clauses)}
 
 
+class SatAssignment:
+    """A SAT solver's model as the ``Value`` reader of the ``sat`` kind: ``value(lit)`` is 1.0
+    when the literal is true, else 0.0, like every kind's reader. ``bits`` holds every
+    variable's truth at once (byte ``v`` is 1 when variable v is true; variables the solver
+    never saw read false), for formulations that read thousands of literals per lazy round:
+    ``array()`` is the same as a numpy bool vector, indexable by a whole array of variables."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: bytes) -> None:
+        self.bits = bits
+
+    @classmethod
+    def of_model(cls, model: Iterable[int]) -> SatAssignment:
+        """From a solver's model: the list of its literals, as python-sat's ``get_model``."""
+        import numpy as np
+
+        lits = np.fromiter(model, dtype=np.int64)
+        truth = np.zeros(int(np.abs(lits).max(initial=0)) + 1, dtype=np.uint8)
+        truth[lits[lits > 0]] = 1
+        return cls(truth.tobytes())
+
+    @classmethod
+    def of_reader(cls, value: Callable[[int], float], top: int) -> SatAssignment:
+        """From any reader of the variables 1 .. ``top``."""
+        return cls(bytes([0, *(1 if value(v) > 0.5 else 0 for v in range(1, top + 1))]))
+
+    def __call__(self, lit: int) -> float:
+        v = abs(lit)
+        on = v < len(self.bits) and self.bits[v] == 1
+        return float(on if lit > 0 else not on)
+
+    def array(self, top: int = 0) -> Any:
+        """Every variable's truth as a numpy bool vector at least ``top + 1`` long."""
+        import numpy as np
+
+        out = np.frombuffer(self.bits, dtype=bool)
+        return out if len(out) > top else np.concatenate([out, np.zeros(top + 1 - len(out), bool)])
+
+
 @dataclass
 class ExternalAnswer:
     """What an external solver returns: a status word of :data:`bench.backends.Status`

@@ -8,7 +8,7 @@ import time
 from typing import Any, ClassVar
 
 from bench.backends.base import Backend, Outcome, Session
-from bench.backends.kinds import ModelKind, SatModel
+from bench.backends.kinds import ModelKind, SatAssignment, SatModel
 
 
 class SatSession(Session):
@@ -58,6 +58,8 @@ class SatSession(Session):
             solver.clear_interrupt()
         else:
             sat = solver.solve()
+        # the model is read inside the timed call (it is part of the answer's cost)
+        value = SatAssignment.of_model(solver.get_model()) if sat else None
         wall = time.perf_counter() - t0
         own = float(solver.time())
         stats = self._stats(solver)
@@ -65,17 +67,6 @@ class SatSession(Session):
             return Outcome("timeout", None, own, wall, stats)
         if not sat:
             return Outcome("infeasible", None, own, wall, stats)
-        assignment = solver.get_model()
-        truth = [False] * (len(assignment) + 1)
-        for lit in assignment:
-            if lit > 0:
-                truth[lit] = True
-
-        def value(lit: int) -> float:
-            v = abs(lit)
-            on = v < len(truth) and truth[v]
-            return float(on if lit > 0 else not on)
-
         return Outcome("sat", value, own, wall, stats)
 
     def close(self) -> None:
@@ -87,7 +78,7 @@ class SatSession(Session):
 class SatBackend(Backend):
     kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
     package = "python-sat"
-    modules = ("pysat.solvers", "pysat.card")
+    modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
     model_type = SatModel
     session = SatSession
     pysat_name: ClassVar[str]

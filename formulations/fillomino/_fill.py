@@ -32,6 +32,11 @@ class Layout:
     given: dict[Cell, int]
     dom: dict[Cell, list[int]]  # sorted
     edges: list[tuple[Cell, Cell]]  # (u, w) with u < w, 4-adjacent
+    #: per given number k, the cells a region holding a given k may reach (:func:`given_reach`)
+    reach: dict[int, set[Cell]]
+    #: per empty cell, the size of its component of empty cells (a region without a given
+    #: lies inside it)
+    room: dict[Cell, int]
 
     @cached_property
     def domset(self) -> dict[Cell, set[int]]:
@@ -60,14 +65,19 @@ def layout(inst: Instance) -> Layout:
     given = {(r, c): n for r, c, n in inst.clues()}
     empty = [v for v in cells if v not in given]
     dom: dict[Cell, set[int]] = {v: {n} for v, n in given.items()}
+    room: dict[Cell, int] = {}
     for comp in components(empty, rows, cols):
         for v in comp:
             dom[v] = set(range(1, len(comp) + 1))
+            room[v] = len(comp)
+    reach: dict[int, set[Cell]] = {}
     for k in sorted(set(given.values())):
-        for v in given_reach(inst, given, k):
+        reach[k] = set(given_reach(inst, given, k))
+        for v in reach[k]:
             dom[v].add(k)
     edges = [(v, w) for v in cells for w in neighbours(v, rows, cols) if v < w]
-    return Layout(rows, cols, cells, given, {v: sorted(d) for v, d in dom.items()}, edges)
+    return Layout(rows, cols, cells, given, {v: sorted(d) for v, d in dom.items()}, edges,
+                  reach, room)
 
 
 @dataclass(frozen=True)

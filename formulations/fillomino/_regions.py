@@ -8,7 +8,12 @@ numbers), or :data:`BIG`, "some number above the threshold that ``named`` does n
 solution has a code per cell, so nothing is cut off: a region of unknown size is BIG, whatever its
 size (the grid bounds it, nothing else), and its exact size is checked lazily. A cell's codes are
 those of its provable domain (:func:`formulations.fillomino._fill.layout`), so one-hot domains
-stay at most ``big + |named| + 1`` long however large the empty areas are.
+stay at most ``big + |named| + 1`` long however large the empty areas are. With the givens known
+(``sat-regions``: :func:`given_codes`, :attr:`Regions.given`) a named code means "a region
+holding a given of that number" and BIG "a region above the threshold holding none": a cell
+takes a named k only within reach of a given k, and a BIG region may have a named size unless
+it touches a region of that number (:func:`beside_named`), so the empty areas far from the
+givens hold only the numbers up to the threshold and BIG.
 
 **Regions.** ``s[u, w]`` per edge: the two cells are in one region. Eagerly: ``s`` makes the
 codes equal; without ``s`` two named numbers differ (two BIG regions may touch: their sizes
@@ -37,8 +42,10 @@ from typing import Any
 
 from pysat.card import CardEnc, EncType
 
-from bench.grid import Cell, all_cells, connected_sets, neighbours
+from bench.backends.kinds import SatAssignment
+from bench.grid import Cell, all_cells, components, connected_sets, neighbours
 from bench.models import SatModel
+from formulations.fillomino._fill import Layout
 
 #: the code of "a number above the threshold that is not named"
 BIG = 0
@@ -63,6 +70,11 @@ class Regions:
     pairs: list[tuple[Cell, Cell, int]] = field(default_factory=list)  # (u, w, s), u < w
     #: too-small cuts also say "a cell beyond this area holds k" (:func:`escape`)
     escape: bool = True
+    #: the given cells, when a named code means "a region holding a given of this number" and
+    #: BIG "a region above the threshold holding no given" (see :func:`given_codes`); None
+    #: when a named code means its number wherever it is (the generator's warm solver, whose
+    #: givens change between calls)
+    given: frozenset[Cell] | None = None
 
     def code(self, n: int) -> int:
         """The code of number n."""
@@ -71,6 +83,12 @@ class Regions:
     def lit(self, v: Cell, n: int) -> int | None:
         """The literal "v holds number n" (None when v cannot)."""
         return self.e.get((v, self.code(n)))
+
+    def lits(self, v: Cell, n: int) -> list[int]:
+        """The literals of "v holds number n": with ``given``, a number above the threshold is
+        its named code (a region with a given) or BIG (one without)."""
+        codes = [self.code(n)] if self.given is None or n <= self.big else [n, BIG]
+        return [x for k in codes if (x := self.e.get((v, k))) is not None]
 
     def at_least(self, v: Cell, n: int) -> list[int]:
         """Literals of the codes of v that mean a number >= n (BIG: numbers above ``big``)."""
@@ -88,6 +106,10 @@ class Regions:
         return self.adjacent[v]
 
     @cached_property
+    def index(self) -> Index:
+        return Index.of(self)
+
+    @cached_property
     def adjacent(self) -> dict[Cell, list[Cell]]:
         return {v: neighbours(v, self.rows, self.cols) for v in self.codes}
 
@@ -97,10 +119,26 @@ def codes_of(domain: Iterable[int], big: int, named: frozenset[int]) -> list[int
     return sorted({n if n <= big or n in named else BIG for n in domain})
 
 
+def given_codes(lay: Layout, big: int) -> tuple[frozenset[int], dict[Cell, list[int]]]:
+    """The named numbers (the givens above ``big``) and each cell's codes when a named code
+    means "a region holding a given of that number": the numbers up to ``big`` of its domain,
+    a named k only where a region holding a given k may reach, BIG only where the cell's
+    component of empty cells has room for a region above ``big`` without a given. Far from
+    the givens of a named number a cell cannot take its code (a region there without a given
+    is BIG whatever its size)."""
+    named = frozenset(n for n in lay.given.values() if n > big)
+    codes = {}
+    for v in lay.cells:
+        ks = {n for n in lay.dom[v] if n <= big} | {k for k in named if v in lay.reach[k]}
+        codes[v] = sorted(ks | ({BIG} if lay.room.get(v, 0) > big else set()))
+    return named, codes
+
+
 def encode(m: SatModel, rows: int, cols: int, codes: dict[Cell, list[int]], big: int,
-           named: frozenset[int], pieces: int) -> Regions:
-    """Variables and eager clauses (see the module docstring) in ``m``."""
-    reg = Regions(rows, cols, big, named, codes)
+           named: frozenset[int], pieces: int, given: frozenset[Cell] | None = None) -> Regions:
+    """Variables and eager clauses (see the module docstring) in ``m``; ``given``: see
+    :attr:`Regions.given`."""
+    reg = Regions(rows, cols, big, named, codes, given=given)
     cells = all_cells(rows, cols)
     for v in cells:
         lits = [m.var(("e", v, k)) for k in codes[v]]
@@ -179,8 +217,7 @@ def piece_clauses(m: SatModel, reg: Regions, piece: list[Cell]) -> None:
     v, n = piece[0], len(piece)
     if n > 1:
         m.add([*(-x for x in tree), *reg.at_least(v, n)])
-    exact = reg.lit(v, n)
-    m.add([*(-x for x in tree), *leaving_edges(reg, piece), *([exact] if exact else [])])
+    m.add([*(-x for x in tree), *leaving_edges(reg, piece), *reg.lits(v, n)])
 
 
 # --- the lazy part ---------------------------------------------------------------------------
@@ -188,11 +225,18 @@ def piece_clauses(m: SatModel, reg: Regions, piece: list[Cell]) -> None:
 
 @dataclass
 class Reading:
-    """A model read once: every cell's code and the regions (components of ``s`` edges)."""
+    """A model read once: every cell's code, the regions (components of ``s`` edges, each in
+    breadth-first order from its first cell in reading order) and the model's truth values."""
 
     code: dict[Cell, int]
-    joined: set[Edge]
     regions: list[list[Cell]]
+    bits: bytes  # bits[x] == 1: variable x is true
+    s: dict[Edge, int]
+
+    def on(self, u: Cell, w: Cell) -> bool:
+        """u and w are neighbours joined by a true ``s`` edge."""
+        x = self.s.get((u, w))
+        return x is not None and self.bits[x] == 1
 
     def number(self, reg: Regions) -> dict[Cell, int]:
         """Every cell's number: its code, or for BIG its region's size."""
@@ -203,45 +247,84 @@ class Reading:
         return out
 
 
-def read(reg: Regions, true: Callable[[int], Any]) -> Reading:
+@dataclass(frozen=True)
+class Index:
+    """The encoding's variables as arrays over cell numbers (reading order), for reading a
+    whole model at once: the edges (both cells and the ``s`` variable), and per cell its codes
+    and their ``e`` variables, padded with variable 0 (never true)."""
+
+    cells: list[Cell]
+    u: Any  # numpy int arrays of the edges' cell numbers, in ``Regions.pairs`` order
+    w: Any
+    x: Any  # numpy int array of the s variables, in ``Regions.pairs`` order
+    codes: Any  # numpy (cells, most codes) int array
+    evars: Any  # numpy (cells, most codes) int array, 0 = padding
+    top: int  # the largest variable read
+
+    @classmethod
+    def of(cls, reg: Regions) -> Index:
+        import numpy as np
+
+        cells = list(reg.codes)
+        num = {v: i for i, v in enumerate(cells)}
+        width = max(len(c) for c in reg.codes.values())
+        codes = np.zeros((len(cells), width), dtype=np.int64)
+        evars = np.zeros((len(cells), width), dtype=np.int64)
+        for i, v in enumerate(cells):
+            ks = reg.codes[v]
+            codes[i, :len(ks)] = ks
+            evars[i, :len(ks)] = [reg.e[v, k] for k in ks]
+        x = np.array([x for _, _, x in reg.pairs], dtype=np.int64)
+        return cls(cells, np.array([num[u] for u, _, _ in reg.pairs], dtype=np.int64),
+                   np.array([num[w] for _, w, _ in reg.pairs], dtype=np.int64), x, codes, evars,
+                   int(max(x.max(initial=0), evars.max(initial=0))))
+
+
+def read(reg: Regions, model: SatAssignment) -> Reading:
     """Components of the true ``s`` edges, and one code per component (``s`` makes codes
-    equal, so the component's first cell tells); ``true(x)`` is truthy when x is true."""
-    joined: set[Edge] = set()
-    adj: dict[Cell, list[Cell]] = {}
-    for u, w, x in reg.pairs:
-        if true(x):
-            joined.add((u, w))
-            joined.add((w, u))
-            adj.setdefault(u, []).append(w)
-            adj.setdefault(w, []).append(u)
-    seen: set[Cell] = set()
+    equal, so the component's first cell tells: its first true code, else BIG). The edges and
+    codes are read as arrays; the components by breadth-first search over cell numbers, each
+    cell's joined neighbours in the order of ``Regions.pairs``."""
+    import numpy as np
+
+    ix = reg.index
+    cells, n = ix.cells, len(ix.cells)
+    truth = model.array(ix.top)
+    onehot = truth[ix.evars]
+    first = np.where(onehot.any(axis=1), ix.codes[np.arange(n), onehot.argmax(axis=1)], BIG)
+    on = np.flatnonzero(truth[ix.x])
+    src = np.stack([ix.u[on], ix.w[on]], axis=1).ravel()  # both directions, pair by pair
+    dst = np.stack([ix.w[on], ix.u[on]], axis=1).ravel()
+    by_src = np.argsort(src, kind="stable")
+    nbr = dst[by_src].tolist()
+    at = np.searchsorted(src[by_src], np.arange(n + 1)).tolist()  # cell v: nbr[at[v]:at[v + 1]]
+    label = [-1] * n
     regions: list[list[Cell]] = []
-    code: dict[Cell, int] = {}
-    for start in reg.codes:  # reading order
-        if start in seen:
+    for start in range(n):
+        if label[start] >= 0:
             continue
-        seen.add(start)
-        comp, queue = [start], deque([start])
-        while queue:
-            for w in adj.get(queue.popleft(), ()):
-                if w not in seen:
-                    seen.add(w)
+        label[start] = start
+        comp = [start]
+        for v in comp:  # grows while read: breadth-first
+            for w in nbr[at[v]:at[v + 1]]:
+                if label[w] < 0:
+                    label[w] = start
                     comp.append(w)
-                    queue.append(w)
-        regions.append(comp)
-        k = next((k for k in reg.codes[start] if true(reg.e[start, k])), BIG)
-        code.update((v, k) for v in comp)
-    return Reading(code, joined, regions)
+        regions.append([cells[v] for v in comp])
+    code = dict(zip(cells, first[label].tolist(), strict=True))
+    return Reading(code, regions, model.bits if len(model.bits) > ix.top else truth.tobytes(),
+                   reg.s)
 
 
 def cuts(reg: Regions, r: Reading) -> list[list[int]]:
     """The cuts of the module docstring for this reading (none: it is a solution)."""
     out: list[list[int]] = []
-    on = lambda u, w: (u, w) in r.joined  # noqa: E731
+    on = r.on
     big_regions: dict[int, list[list[Cell]]] = {}
     for c in r.regions:
         k, n = r.code[c[0]], len(c)
-        right = n == k if k != BIG else n > reg.big and n not in reg.named
+        right = n == k if k != BIG else n > reg.big and (reg.given is not None
+                                                          or n not in reg.named)
         if not right:
             if k != BIG and n > k:
                 part = first_cells(reg, c, k + 1, on)
@@ -249,9 +332,9 @@ def cuts(reg: Regions, r: Reading) -> list[list[int]]:
                 assert tree is not None
                 out.append([*(-x for x in tree), *reg.at_least(part[0], k + 1)])
             elif k == BIG and n in reg.named:
-                out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
+                out.append(exact_cut(reg, c, on, reg.lits(c[0], n)))
             else:
-                out.append(exact_cut(reg, c, on, [reg.lit(c[0], n)]))
+                out.append(exact_cut(reg, c, on, reg.lits(c[0], n)))
                 if not reg.escape or k == BIG:
                     continue  # (BIG: touching BIG regions would satisfy it)
                 around = escape(reg, r, c, k, k)
@@ -259,6 +342,8 @@ def cuts(reg: Regions, r: Reading) -> list[list[int]]:
                                                if k in reg.codes[w])])
         elif k == BIG:
             big_regions.setdefault(n, []).append(c)
+            if reg.given is not None and n in reg.named:
+                out += beside_named(reg, r, c, n)
         if k == BIG:
             out += inner_edges(reg, c, on)
     for same in big_regions.values():
@@ -284,12 +369,21 @@ def escape(reg: Regions, r: Reading, c: list[Cell], k: int, need: int) -> list[C
     return sorted({w for v in inside for w in reg.nbrs(v) if w not in inside})
 
 
+def beside_named(reg: Regions, r: Reading, c: list[Cell], n: int) -> list[list[int]]:
+    """A BIG region of n cells (no given) beside a cell of a region holding a given n (named
+    code n): equal numbers touch. "Not this exact region BIG while that cell holds n"."""
+    inside = set(c)
+    touching = sorted({w for v in c for w in reg.nbrs(v) if w not in inside and r.code[w] == n})
+    exact = exact_cut(reg, c, r.on, [])
+    return [[*exact, -reg.e[c[0], BIG], -reg.e[w, n]] for w in touching]
+
+
 def exact_cut(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool],
-              then: list[int | None]) -> list[int]:
+              then: list[int]) -> list[int]:
     """"If C is joined (its BFS tree in the model) and no edge leaves it, then ..."."""
     tree = spanning_edges(reg, c, on)
     assert tree is not None
-    return [*(-x for x in tree), *leaving_edges(reg, c), *(x for x in then if x)]
+    return [*(-x for x in tree), *leaving_edges(reg, c), *then]
 
 
 def inner_edges(reg: Regions, c: list[Cell], on: Callable[[Cell, Cell], bool]) -> list[list[int]]:
@@ -351,9 +445,26 @@ def first_cells(reg: Regions, c: list[Cell], size: int,
     return seen
 
 
+def grid_codes(reg: Regions, grid: dict[Cell, int]) -> dict[Cell, int]:
+    """Every cell's code in a solved grid (with ``given``: BIG above the threshold where the
+    cell's region holds no given)."""
+    if reg.given is None:
+        return {v: reg.code(n) for v, n in grid.items()}
+    by_number: dict[int, list[Cell]] = {}
+    for v, n in grid.items():
+        by_number.setdefault(n, []).append(v)
+    out: dict[Cell, int] = {}
+    for n, cells in by_number.items():
+        for region in components(cells, reg.rows, reg.cols):
+            held = n <= reg.big or (n in reg.named and not reg.given.isdisjoint(region))
+            out.update(dict.fromkeys(region, n if held else BIG))
+    return out
+
+
 def block(reg: Regions, grid: dict[Cell, int]) -> list[int]:
     """"Some cell holds another number": another code, or the same codes in other regions."""
-    clause = [-x for v, n in grid.items() if (x := reg.lit(v, n)) is not None]
+    codes = grid_codes(reg, grid)
+    clause = [-x for v in grid if (x := reg.e.get((v, codes[v]))) is not None]
     for u, w, x in reg.pairs:
         clause.append(-x if grid[u] == grid[w] else x)
     return clause

@@ -4,20 +4,23 @@ kept warm). The encoding and why it is exact: :mod:`formulations.fillomino._regi
 
 * ``s[u, w]`` per edge: u and w are in one region; ``e[v, k]``: v's number has code k, over the
   codes of v's provable domain (:func:`formulations.fillomino._fill.layout`): the numbers up to
-  ``big``, the given numbers, and BIG for any other number above ``big`` (the region's size,
-  whatever it is: no bound is assumed);
+  ``big``, the given numbers within reach of a given of theirs (a region holding that given),
+  and BIG for a region above ``big`` holding no given (the region's size, whatever it is: no
+  bound is assumed);
 * eagerly: ``s`` makes codes equal, different named numbers where ``s`` is off; each connected
   piece of up to ``pieces`` cells, joined, holds at least its size, and exactly its size when
   no edge leaves it;
 * lazily, per component of ``s`` edges of the wrong size: "these joined k + 1 cells hold more
   than k" (too big), "this joined component with no edge leaving holds its size" (too small, or
-  BIG of a size a code names); two touching BIG regions of one size: not both.
+  BIG up to ``big``); two touching BIG regions of one size, or a BIG region beside a cell of
+  a given region of its size: not both.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from bench.backends.kinds import SatAssignment
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
@@ -40,9 +43,9 @@ class SatRegions(Formulation[SatModel]):
         m = SatModel()
         lay = layout(inst)
         big = self.params["big"]
-        named = frozenset(n for n in lay.given.values() if n > big)
-        codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
-        reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, self.params["pieces"])
+        named, codes = _regions.given_codes(lay, big)
+        reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, self.params["pieces"],
+                              given=frozenset(lay.given))
         m.handles.update(regions=reg)
         return m
 
@@ -51,7 +54,9 @@ class SatRegions(Formulation[SatModel]):
         last: tuple[Value, _regions.Reading] | None = model.handles.get("last")
         if last is not None and last[0] is value:
             return last[1]
-        r = _regions.read(model.handles["regions"], value)  # SAT values are 0.0 or 1.0
+        bits = (value if isinstance(value, SatAssignment)  # every SAT backend's reader
+                else SatAssignment.of_reader(value, model.nvars))
+        r = _regions.read(model.handles["regions"], bits)
         model.handles["last"] = (value, r)
         return r
 

@@ -5,18 +5,23 @@ the symbolic BIG; and the seed ILP's size, predicted in closed form, is the buil
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 
 import pytest
 from pysat.solvers import Solver
 
+from bench.backends.kinds import SatAssignment
 from bench.grid import Cell, all_cells
-from bench.instance import Instance, parse_instance
+from bench.instance import Instance, parse_instance, read_instance
 from bench.models import SatModel
 from bench.puzzles import get_puzzle
 from formulations.fillomino import _regions
 from formulations.fillomino._fill import layout
 from formulations.fillomino.mip_seed import MipSeed, model_size
+from tests.conftest import INSTANCES
+
+Edge = tuple[Cell, Cell]
 
 
 def instance(text: str) -> Instance:
@@ -47,18 +52,26 @@ def brute_force(inst: Instance) -> set[tuple[tuple[int, ...], ...]]:
     return out
 
 
-def solutions(inst: Instance, big: int, pieces: int) -> set[tuple[tuple[int, ...], ...]]:
-    """Every solution through the encoding: solve, cut until no defect, block, again."""
+def solutions(inst: Instance, big: int, pieces: int,
+              by_given: bool) -> set[tuple[tuple[int, ...], ...]]:
+    """Every solution through the encoding: solve, cut until no defect, block, again.
+    ``by_given``: named codes as sat-regions has them (a region holding a given), else as the
+    generator's warm solver (the number wherever it is)."""
     lay = layout(inst)
-    named = frozenset(n for n in lay.given.values() if n > big)
-    codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
+    if by_given:
+        named, codes = _regions.given_codes(lay, big)
+    else:
+        named = frozenset(n for n in lay.given.values() if n > big)
+        codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
     m = SatModel()
-    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces)
+    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces,
+                          given=frozenset(lay.given) if by_given else None)
     found = set()
     with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
         while sat.solve():
-            true = {x for x in sat.get_model() if x > 0}
-            reading = _regions.read(reg, true.__contains__)
+            model = sat.get_model()
+            true = {x for x in model if x > 0}
+            reading = _regions.read(reg, SatAssignment.of_model(model))
             cuts = _regions.cuts(reg, reading)
             if cuts:
                 for c in cuts:
@@ -79,23 +92,31 @@ def solutions(inst: Instance, big: int, pieces: int) -> set[tuple[tuple[int, ...
     ". . . .\n. 3 . .",  # a named number (3 > big) and BIG regions beside it
     ". 2 .\n. . .\n4 . .",
     "1 . . 1\n. . . .",
+    # regions of a named number without a given, far from and beside the given one
+    "3 . . .\n. . . .", ". . . 2\n3 . . .",
 ])
 @pytest.mark.parametrize(("big", "pieces"), [(2, 3), (1, 2), (8, 3), (3, 4)])
-def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: int):
+@pytest.mark.parametrize("by_given", [True, False])
+def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: int,
+                                                  by_given: bool):
     inst = instance(text)
-    assert solutions(inst, big, pieces) == brute_force(inst)
+    assert solutions(inst, big, pieces, by_given) == brute_force(inst)
 
 
 def test_two_touching_big_regions_of_one_size_are_cut():
     inst = instance(". . .\n. . .")
     lay = layout(inst)
     codes = {v: _regions.codes_of(lay.dom[v], 1, frozenset()) for v in lay.cells}
-    reg = _regions.encode(SatModel(), 2, 3, codes, 1, frozenset(), 3)
+    m = SatModel()
+    reg = _regions.encode(m, 2, 3, codes, 1, frozenset(), 3)
     # two 3-regions (rows), both BIG with the threshold 1: a solution to no check but this one
-    joined = {((r, 0), (r, 1)) for r in range(2)} | {((r, 1), (r, 2)) for r in range(2)}
+    joined = [reg.s[(r, 0), (r, 1)] for r in range(2)] + [reg.s[(r, 1), (r, 2)] for r in range(2)]
+    bits = bytearray(m.nvars + 1)
+    for x in joined:
+        bits[x] = 1
     reading = _regions.Reading({v: _regions.BIG for v in all_cells(2, 3)},
-                               joined | {(w, u) for u, w in joined},
-                               [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]])
+                               [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]],
+                               bytes(bits), reg.s)
     (cut,) = _regions.cuts(reg, reading)
     assert -reg.e[(0, 0), _regions.BIG] in cut and -reg.e[(1, 0), _regions.BIG] in cut
 
@@ -116,3 +137,69 @@ def test_codes_keep_the_domains_small():
 def test_the_seed_size_in_closed_form_is_the_built_models(text: str, pairs: str):
     inst = instance(text)
     assert model_size(inst, pairs) == MipSeed(pairs=pairs).build(inst).size()
+
+
+def reference_read(reg: _regions.Regions, true: set[int]) -> tuple[list[list[Cell]],
+                                                                   dict[Cell, int], set[Edge]]:
+    """The reading as the encoding first did it, one literal at a time: dictionaries of cell
+    tuples, a breadth-first search per component, each cell's first true code."""
+    adj: dict[Cell, list[Cell]] = {}
+    joined: set[Edge] = set()
+    for u, w, x in reg.pairs:
+        if x in true:
+            joined |= {(u, w), (w, u)}
+            adj.setdefault(u, []).append(w)
+            adj.setdefault(w, []).append(u)
+    seen: set[Cell] = set()
+    regions, code = [], {}
+    for start in reg.codes:
+        if start in seen:
+            continue
+        seen.add(start)
+        comp, queue = [start], deque([start])
+        while queue:
+            for w in adj.get(queue.popleft(), ()):
+                if w not in seen:
+                    seen.add(w)
+                    comp.append(w)
+                    queue.append(w)
+        regions.append(comp)
+        k = next((k for k in reg.codes[start] if reg.e[start, k] in true), _regions.BIG)
+        code.update((v, k) for v in comp)
+    return regions, code, joined
+
+
+def test_the_array_reading_is_the_literal_by_literal_reading_on_real_models():
+    """Every lazy round of sat-regions on a generated 10x10 (hundreds of components, BIG and
+    named codes): the same regions in the same order, cell by cell, the same codes, the same
+    joined edges, hence the same cuts."""
+    inst = read_instance(INSTANCES / "fillomino" / "generated" / "gen-fillomino-10x10-s1-0.txt")
+    lay = layout(inst)
+    named = frozenset(n for n in lay.given.values() if n > 4)
+    codes = {v: _regions.codes_of(lay.dom[v], 4, named) for v in lay.cells}
+    m = SatModel()
+    reg = _regions.encode(m, inst.rows, inst.cols, codes, 4, named, 2)
+    rounds = 0
+    with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
+        while sat.solve():
+            model = sat.get_model()
+            true = {x for x in model if x > 0}
+            reading = _regions.read(reg, SatAssignment.of_model(model))
+            regions, code, joined = reference_read(reg, true)
+            assert reading.regions == regions and reading.code == code
+            assert {(u, w) for u in reg.codes for w in reg.nbrs(u) if reading.on(u, w)} == joined
+            rounds += 1
+            cuts = _regions.cuts(reg, reading)
+            if not cuts:
+                break
+            sat.append_formula(cuts)
+    assert rounds > 5
+
+
+def test_a_sat_assignment_reads_literals_like_the_solver_model():
+    model = [1, -2, 3, -4, -5, 6]
+    value = SatAssignment.of_model(model)
+    assert [value(lit) for lit in (1, -1, 2, -2, 6, -6, 7, -7)] == [1, 0, 0, 1, 1, 0, 0, 1]
+    assert value.array(9).tolist() == [False, True, False, True, False, False, True, False,
+                                       False, False]
+    assert SatAssignment.of_reader(value, 6).bits == value.bits

@@ -10,7 +10,10 @@ to 8, the intended solution's larger numbers, and the symbolic BIG for any other
 switched on by an assumption literal, so a removal test is one solver call with assumptions,
 and every cut learnt so far stays (cuts are rules of Fillomino, true whatever is given). A
 check that needs more than :data:`CONFLICTS` conflicts per call or :data:`ROUNDS` cut rounds
-keeps its given (deterministic, never breaks uniqueness). The final count to 2
+keeps its given (deterministic, never breaks uniqueness). Grids of more than :data:`LARGE`
+cells (every number on every cell is too much there) are checked by :class:`Fixed` instead,
+``sat-regions`` built for exactly the givens of each check, and lose their givens in batches
+(:meth:`FillominoGenerator.remove_in_batches`). The final count to 2
 (:func:`bench.generate.generate_one`) runs ``sat-regions`` on CaDiCaL through the harness,
 independently of this loop.
 """
@@ -18,18 +21,22 @@ independently of this loop.
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from bench.backends.kinds import SatAssignment
 from bench.generate import (
     Generator,
     SolveTimeout,
     check_size,
+    instance_from_grid,
     register_generator,
 )
-from bench.grid import Cell, all_cells, components, neighbours
+from bench.grid import Cell, all_cells, components, manhattan, neighbours
 from bench.instance import Instance
 from bench.models import SatModel
 from bench.puzzles import SolutionGrid
 from formulations.fillomino import _regions
+from formulations.fillomino._fill import layout
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
@@ -42,6 +49,12 @@ CONFLICTS = 20_000
 ROUNDS = 300
 #: the warm solver's threshold of named numbers (BIG above it)
 BIG_AT = 8
+#: grids of more cells than this are checked by :class:`Fixed` and thinned in batches
+#: (:meth:`FillominoGenerator.remove_in_batches`); the committed sizes up to 30x30 are not
+LARGE = 1200
+#: large grids: cut rounds per uniqueness check, checks of the removal phase
+LARGE_ROUNDS = 3000
+LARGE_CHECKS = 200
 
 
 def max_size(rows: int, cols: int) -> int:
@@ -95,6 +108,27 @@ class Unknown(Exception):
     """A uniqueness check that ran out of its budget."""
 
 
+def settle(sat: Any, reg: _regions.Regions, rows: int, cols: int, assumptions: list[int],
+           rounds: int) -> SolutionGrid | None:
+    """Solve (each call within :data:`CONFLICTS`), cut, again, until a model is a solution
+    (returned) or there is none (None); :class:`Unknown` past the budget or ``rounds``."""
+    for _ in range(rounds):
+        sat.conf_budget(CONFLICTS)
+        found = sat.solve_limited(assumptions=assumptions)
+        if found is None:
+            raise Unknown
+        if not found:
+            return None
+        reading = _regions.read(reg, SatAssignment.of_model(sat.get_model()))
+        cuts = _regions.cuts(reg, reading)
+        if not cuts:
+            number = reading.number(reg)
+            return [[number[r, c] for c in range(cols)] for r in range(rows)]
+        for clause in cuts:
+            sat.add_clause(clause)
+    raise Unknown
+
+
 class Warm:
     """One incremental solver for every uniqueness check of one intended solution (see the
     module docstring): ``other(givens)`` is another solution, or None when there is none."""
@@ -124,22 +158,37 @@ class Warm:
 
     def other(self, givens: set[Cell]) -> SolutionGrid | None:
         assumptions = [self.selector[v] for v in sorted(givens)]
-        for _ in range(ROUNDS):
-            self.sat.conf_budget(CONFLICTS)
-            found = self.sat.solve_limited(assumptions=assumptions)
-            if found is None:
-                raise Unknown
-            if not found:
-                return None
-            true = {x for x in self.sat.get_model() if x > 0}
-            reading = _regions.read(self.reg, true.__contains__)
-            cuts = _regions.cuts(self.reg, reading)
-            if not cuts:
-                number = reading.number(self.reg)
-                return [[number[r, c] for c in range(self.cols)] for r in range(self.rows)]
-            for clause in cuts:
-                self.sat.add_clause(clause)
-        raise Unknown
+        return settle(self.sat, self.reg, self.rows, self.cols, assumptions, ROUNDS)
+
+
+class Fixed:
+    """Uniqueness checks for large grids (:data:`LARGE`): each ``other(givens)`` builds the
+    ``sat-regions`` encoding of the puzzle with exactly these givens (named codes only within
+    reach of their givens, the empty areas far from them small numbers and BIG: far fewer
+    variables than :class:`Warm`'s every code on every cell), blocks the intended solution
+    and solves it on a new CaDiCaL, with :data:`LARGE_ROUNDS` cut rounds."""
+
+    def __init__(self, solution: SolutionGrid) -> None:
+        self.rows, self.cols = len(solution), len(solution[0])
+        self.solution = {v: solution[v[0]][v[1]] for v in all_cells(self.rows, self.cols)}
+
+    def close(self) -> None:
+        pass
+
+    def other(self, givens: set[Cell]) -> SolutionGrid | None:
+        from pysat.solvers import Solver
+
+        inst = instance_from_grid("fillomino", [
+            [self.solution[r, c] if (r, c) in givens else None for c in range(self.cols)]
+            for r in range(self.rows)])
+        lay = layout(inst)
+        named, codes = _regions.given_codes(lay, BIG_AT)
+        m = SatModel()
+        reg = _regions.encode(m, self.rows, self.cols, codes, BIG_AT, named, pieces=3,
+                              given=frozenset(lay.given))
+        m.add(_regions.block(reg, self.solution))
+        with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
+            return settle(sat, reg, self.rows, self.cols, [], LARGE_ROUNDS)
 
 
 @register_generator
@@ -174,25 +223,98 @@ class FillominoGenerator(Generator):
         for reg in regions:
             if len(reg) == 1 or rng.random() >= NO_GIVEN:
                 givens.update(reg)
-        warm = Warm(solution)
+        large = rows * cols > LARGE
+        warm: Warm | Fixed = Fixed(solution) if large else Warm(solution)
         try:
             self.add_until_unique(rows, cols, rng, warm, givens, region_of)
             floor = int(MIN_GIVEN_SHARE * rows * cols)
-            for v in rng.sample(sorted(givens), len(givens)):
-                if len(givens) <= floor:
-                    break
-                trial = givens - {v}
-                self.solves += 1
-                try:
-                    if warm.other(trial) is None:
-                        givens = trial
-                except Unknown:
-                    continue
+            if large:
+                givens = self.remove_in_batches(rng, warm, givens, floor, region_of)
+            else:
+                givens = self.remove_one_by_one(rng, warm, givens, floor)
         finally:
             warm.close()
         return self.make(rows, cols, solution, givens), solution
 
-    def add_until_unique(self, rows: int, cols: int, rng: random.Random, warm: Warm,
+    def remove_one_by_one(self, rng: random.Random, checker: Warm | Fixed, givens: set[Cell],
+                          floor: int) -> set[Cell]:
+        """Every given in random order removed where the solution stays unique."""
+        for v in rng.sample(sorted(givens), len(givens)):
+            if len(givens) <= floor:
+                break
+            trial = givens - {v}
+            self.solves += 1
+            try:
+                if checker.other(trial) is None:
+                    givens = trial
+            except Unknown:
+                continue
+        return givens
+
+    def remove_in_batches(self, rng: random.Random, checker: Warm | Fixed, givens: set[Cell],
+                          floor: int, region_of: dict[Cell, int]) -> set[Cell]:
+        """Givens removed a batch per check while the solution stays unique, within
+        :data:`LARGE_CHECKS` checks (the puzzle may keep more givens than
+        :data:`MIN_GIVEN_SHARE`): in random order, never a region's last given, a tenth of
+        the givens per batch. When another solution appears, the batch's givens within two
+        steps of a cell where it differs are put back for good and the rest tried again; when
+        none is that near (or the check runs out of its budget), the batch is halved."""
+        held: dict[int, int] = {}
+        for v in givens:
+            held[region_of[v]] = held.get(region_of[v], 0) + 1
+        order = rng.sample(sorted(givens), len(givens))
+        size = max(1, len(givens) // 10)
+        chunk: list[Cell] = []
+        for _ in range(LARGE_CHECKS):
+            if not chunk:
+                chunk = self.next_batch(order, held, region_of, min(size, len(givens) - floor))
+                if not chunk:
+                    break
+            self.solves += 1
+            try:
+                other = checker.other(givens - set(chunk))
+                differ = [] if other is None else [
+                    v for v in checker.solution if other[v[0]][v[1]] != checker.solution[v]]
+            except Unknown:
+                other, differ = [], []  # as another solution that is not near
+            if other is None:
+                givens -= set(chunk)
+                order = [v for v in order if v in givens]
+                chunk = []
+                continue
+            back = [v for v in chunk if any(manhattan(v, w) <= 2 for w in differ)]
+            if back or len(chunk) == 1:
+                self.put_back(chunk, back or chunk, order, held, region_of, True)
+            else:
+                self.put_back(chunk, chunk[len(chunk) // 2:], order, held, region_of, False)
+        return givens
+
+    @staticmethod
+    def put_back(chunk: list[Cell], cells: list[Cell], order: list[Cell], held: dict[int, int],
+                 region_of: dict[Cell, int], for_good: bool) -> None:
+        """Take ``cells`` out of the batch: kept as givens for good (out of ``order``), or
+        left for a later batch."""
+        for v in cells:
+            chunk.remove(v)
+            held[region_of[v]] += 1
+            if for_good:
+                order.remove(v)
+
+    @staticmethod
+    def next_batch(order: list[Cell], held: dict[int, int], region_of: dict[Cell, int],
+                   size: int) -> list[Cell]:
+        """Up to ``size`` givens from the front of ``order``, each region keeping one given
+        (``held`` counts the givens left per region after the batch)."""
+        chunk: list[Cell] = []
+        for v in order:
+            if len(chunk) >= size:
+                break
+            if held[region_of[v]] > 1:
+                held[region_of[v]] -= 1
+                chunk.append(v)
+        return chunk
+
+    def add_until_unique(self, rows: int, cols: int, rng: random.Random, warm: Warm | Fixed,
                          givens: set[Cell], region_of: dict[Cell, int]) -> None:
         solution = warm.solution
         while True:
