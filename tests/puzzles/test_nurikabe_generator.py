@@ -8,8 +8,11 @@ import random
 import pytest
 
 from bench.generate import count_solutions, generate_one, get_generator
-from bench.puzzles import get_puzzle
+from bench.instance import Instance, read_instance
+from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
+from bench.puzzles.nurikabe.unique import WarmCheck
+from tests.conftest import INSTANCES
 
 
 def test_generated_10x10_is_unique_and_sparse() -> None:
@@ -20,6 +23,39 @@ def test_generated_10x10_is_unique_and_sparse() -> None:
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
     assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
     assert max(clues) >= 5  # not a puzzle of small islands only
+
+
+def test_warm_check_finds_other_solutions_or_proves_none() -> None:
+    """A committed unique puzzle has no other solution; the stress 14x14 (several solutions)
+    has one, checked and different; with the cells where they differ held (outside
+    ``free``), any other solution found differs only inside ``free``."""
+    rules = get_puzzle("nurikabe")
+    gen = generate_one("nurikabe", 10, 10, 1)
+    assert WarmCheck().other(gen.instance, gen.solution) is None
+    stress = read_instance(INSTANCES / "nurikabe" / "stress" / "stress-nurikabe-14x14-multi.txt")
+    first = solve_grid(stress)
+    other = WarmCheck().other(stress, first)
+    assert other is not None and other != first and rules.check(stress, other) == []
+    diff = {(r, c) for r in range(14) for c in range(14) if other[r][c] != first[r][c]}
+    free = {(r, c) for r in range(14) for c in range(14)} - diff
+    third = WarmCheck().other(stress, first, free=free)
+    if third is not None:
+        assert rules.check(stress, third) == []
+        assert all(third[r][c] == first[r][c] for r, c in diff)
+
+
+def solve_grid(inst: Instance) -> SolutionGrid:
+    """A solution of ``inst`` (sat-hybrid on CaDiCaL through the harness's solve loop)."""
+    import time
+
+    from bench.backends import get_backend
+    from bench.registry import get_formulation
+    from bench.solve import SolveOptions, solve
+
+    res = solve(inst, get_formulation("nurikabe", "sat-hybrid"), get_backend("cadical195"),
+                time.perf_counter() + 120, options=SolveOptions(threads=1, seed=0))
+    assert res.grid is not None and not res.problems
+    return res.grid
 
 
 @pytest.mark.slow
