@@ -3,7 +3,9 @@ the island edits it relies on (joining islands keeps a valid, connected wall).""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +118,18 @@ def test_sparsify_changes_undo_exactly() -> None:
             j.undo(s, clue)
         assert ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
                 clue, s.black) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted((INSTANCES / "nurikabe" / "sparse").glob("*.txt")),
+                         ids=lambda p: p.stem)
+def test_committed_sparse_family_is_unique_and_sparse(path: Path) -> None:
+    """Every committed puzzle of the sparse family (10x10 to 50x50): 5-15 % clue cells, its
+    .sol a solution, and exactly one solution (counted to 2 by sat-hybrid, not the
+    generator's sat-lazy)."""
+    inst = read_instance(path)
+    clues = [int(v) for _, _, v in inst.clues()]
+    assert 0.05 <= len(clues) / inst.cells <= NurikabeGenerator.max_clue_share
+    sol = json.loads(path.with_suffix(".sol").read_text())
+    assert get_puzzle("nurikabe").check(inst, sol) == []
+    assert count_solutions(inst, "sat-hybrid", "cadical195", time_limit=300) == 1
