@@ -26,7 +26,7 @@ from bench.runner import run_task
 # generated with the first formulation, re-checked with the second (in a worker process)
 CHECKERS = {
     "shikaku": ("sat-cover", "cadical195", "cpsat-cover", "cpsat"),
-    "nurikabe": ("sat-hybrid[wall=cut]", "glucose4", "cpsat-tree", "cpsat"),
+    "nurikabe": ("sat-lazy", "cadical195", "cpsat-tree", "cpsat"),
     "shakashaka": ("sat-local[card=totalizer]", "glucose4", "cpsat-rects", "cpsat"),
 }
 SAMPLE = [("shikaku", 6, 6, 1), ("shikaku", 8, 10, 2), ("nurikabe", 6, 6, 1),

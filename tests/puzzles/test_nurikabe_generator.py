@@ -3,13 +3,18 @@ the island edits it relies on (joining islands keeps a valid, connected wall).""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from bench.generate import count_solutions, generate_one, get_generator
-from bench.puzzles import get_puzzle
+from bench.instance import Instance, read_instance
+from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
+from bench.puzzles.nurikabe.unique import WarmCheck
+from tests.conftest import INSTANCES
 
 
 def test_generated_10x10_is_unique_and_sparse() -> None:
@@ -20,6 +25,39 @@ def test_generated_10x10_is_unique_and_sparse() -> None:
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
     assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
     assert max(clues) >= 5  # not a puzzle of small islands only
+
+
+def test_warm_check_finds_other_solutions_or_proves_none() -> None:
+    """A committed unique puzzle has no other solution; the stress 14x14 (several solutions)
+    has one, checked and different; with the cells where they differ held (outside
+    ``free``), any other solution found differs only inside ``free``."""
+    rules = get_puzzle("nurikabe")
+    gen = generate_one("nurikabe", 10, 10, 1)
+    assert WarmCheck().other(gen.instance, gen.solution) is None
+    stress = read_instance(INSTANCES / "nurikabe" / "stress" / "stress-nurikabe-14x14-multi.txt")
+    first = solve_grid(stress)
+    other = WarmCheck().other(stress, first)
+    assert other is not None and other != first and rules.check(stress, other) == []
+    diff = {(r, c) for r in range(14) for c in range(14) if other[r][c] != first[r][c]}
+    free = {(r, c) for r in range(14) for c in range(14)} - diff
+    third = WarmCheck().other(stress, first, free=free)
+    if third is not None:
+        assert rules.check(stress, third) == []
+        assert all(third[r][c] == first[r][c] for r, c in diff)
+
+
+def solve_grid(inst: Instance) -> SolutionGrid:
+    """A solution of ``inst`` (sat-hybrid on CaDiCaL through the harness's solve loop)."""
+    import time
+
+    from bench.backends import get_backend
+    from bench.registry import get_formulation
+    from bench.solve import SolveOptions, solve
+
+    res = solve(inst, get_formulation("nurikabe", "sat-hybrid"), get_backend("cadical195"),
+                time.perf_counter() + 120, options=SolveOptions(threads=1, seed=0))
+    assert res.grid is not None and not res.problems
+    return res.grid
 
 
 @pytest.mark.slow
@@ -80,3 +118,18 @@ def test_sparsify_changes_undo_exactly() -> None:
             j.undo(s, clue)
         assert ([row[:] for row in s.island], {k: sorted(v) for k, v in s.cells.items()},
                 clue, s.black) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted((INSTANCES / "nurikabe" / "sparse").glob("*.txt")),
+                         ids=lambda p: p.stem)
+def test_committed_sparse_family_is_unique_and_sparse(path: Path) -> None:
+    """Every committed puzzle of the sparse family (10x10 to 50x50): 5-15 % clue cells, its
+    .sol a solution, and exactly one solution (counted to 2 by sat-hybrid, not the
+    generator's sat-lazy)."""
+    inst = read_instance(path)
+    clues = [int(v) for _, _, v in inst.clues()]
+    assert 0.05 <= len(clues) / inst.cells <= NurikabeGenerator.max_clue_share
+    sol = json.loads(path.with_suffix(".sol").read_text())
+    assert get_puzzle("nurikabe").check(inst, sol) == []
+    assert count_solutions(inst, "sat-hybrid", "cadical195", time_limit=300) == 1

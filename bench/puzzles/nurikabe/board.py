@@ -143,6 +143,16 @@ class NurikabeState:
     def solution(self) -> SolutionGrid:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
+    def near(self, alt: SolutionGrid) -> set[Cell]:
+        """The cells where ``alt`` differs from the solution, and their neighbours."""
+        sol = self.solution()
+        return {n for r in range(self.rows) for c in range(self.cols) if sol[r][c] != alt[r][c]
+                for n in [(r, c), *neighbours((r, c), self.rows, self.cols)]}
+
+    def around(self, cells: list[Cell], radius: int) -> set[Cell]:
+        """The cells within ``radius`` steps of ``cells``."""
+        return set(bfs_distances(cells, self.rows, self.cols, limit=radius))
+
 
 @dataclass
 class Join:

@@ -13,13 +13,13 @@ from bench.generate import (
     Generator,
     SolveTimeout,
     check_size,
-    other_solution,
     register_generator,
 )
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.board import Join, NurikabeState, Wall
+from bench.puzzles.nurikabe.unique import WarmCheck
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +40,14 @@ class NurikabeGenerator(Generator):
     (:meth:`sparsify`: islands joined, grown, 1-islands dropped, each kept only while the
     puzzle stays unique) towards :attr:`clue_share`; a puzzle above :attr:`max_clue_share` is
     dropped. Gives up on a solution after a bounded number of rounds and starts over from a new
-    one. Uniqueness: ``sat-hybrid[wall=cut]`` (exact) with Glucose (it honours the
-    in-process time limit; CaDiCaL cannot be interrupted)."""
+    one. Uniqueness: ``sat-lazy`` (exact) on CaDiCaL warm-started at the intended solution
+    and limited by conflicts, not time (:class:`WarmCheck`), so a seed gives the same puzzle on
+    a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
+    every few rounds and at the end."""
 
     puzzle = "nurikabe"
-    formulation = "sat-hybrid[wall=cut]"
-    solver = "glucose4"
+    formulation = "sat-lazy"
+    solver = "cadical195"
     max_island = 36
     #: the island cap of the random solution :meth:`make_unique` starts from (small islands
     #: make it unique fast; :meth:`sparsify` then joins and grows them up to :attr:`max_island`)
@@ -69,7 +71,19 @@ class NurikabeGenerator(Generator):
     #: :meth:`sparsify`: rounds in a row without a kept join before it stops
     max_failed_rounds = 4
     #: :meth:`sparsify`: per-solve time limit (s); a timeout counts as "not unique"
-    sparsify_limit = 20.0
+    #: conflicts (CaDiCaL) one uniqueness check may spend, its lazy rounds summed; past it
+    #: the check counts as "not unique" (deterministic, unlike a time limit)
+    conflicts = 200_000
+    #: :meth:`sparsify` checks its changes locally: other solutions that differ only within
+    #: this many steps of the changed cells (the rest held as intended)
+    window_radius = 5
+    #: :meth:`sparsify`: rounds between whole-puzzle checks
+    verify_every = 3
+    #: :meth:`sparsify` stops after this many whole-puzzle checks in a row that keep nothing
+    max_stalls = 2
+    #: one check reports up to one ambiguity (another solution's difference) per this many
+    #: cells, each away from the others (:meth:`WarmCheck.other`)
+    cells_per_alternative = 100
     repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
@@ -293,47 +307,101 @@ class NurikabeGenerator(Generator):
 
         A round joins a batch of island pairs at once (:meth:`joins`: a wall cell between
         two or more islands turns white, the joined island keeps one of their clue cells at
-        random); while another solution exists, the joins whose island lies next to or in
-        its difference are undone (all of them if none is) and the rest is solved again. The
-        puzzle is unique after every round; each kept join removes a clue, makes an island
-        bigger and lengthens the walls around it."""
+        random) and checks them locally (:meth:`settle`). Every :attr:`verify_every` rounds
+        and at the end the whole puzzle is checked (:meth:`verify`), undoing joins until it
+        is unique again, so the puzzle it leaves is unique; each kept join removes a clue,
+        makes an island bigger and lengthens the walls around it."""
         cells = s.rows * s.cols
-        batch, failed = max(2, len(clue) // 6), 0
-        while len(clue) > self.clue_share * cells and failed < self.max_failed_rounds:
+        batch, failed, rounds, stalls = max(2, len(clue) // 6), 0, 0, 0
+        pending: list[Join] = []
+        while len(clue) > self.clue_share * cells and failed < self.max_failed_rounds \
+                and stalls < self.max_stalls:
             want = min(batch, len(clue) - int(self.clue_share * cells))
             done = self.joins(s, clue, want, rng)
             if not done:
-                return
-            while done:
-                try:
-                    alt = self.other_within(self.puzzle_of(s, clue), s.solution())
-                except SolveTimeout:
-                    alt = s.solution()  # treated as not unique: undo everything
-                if alt is None:
-                    break
-                sol = s.solution()
-                near = {n for r in range(s.rows) for c in range(s.cols) if sol[r][c] != alt[r][c]
-                        for n in [(r, c), *neighbours((r, c), s.rows, s.cols)]}
-                bad = [j for j in done if any(v in near for v in j.cells())] or done
-                undone = []
-                for j in reversed(bad):
-                    k = min(j.before)
-                    moves = [] if j.drop else [u for u in s.cells[k] if alt[u[0]][u[1]] == "#"]
-                    if j.tries < self.repairs and moves:  # move the joined island's clue
-                        clue[k] = rng.choice(moves)
-                        j.tries += 1
-                    else:
-                        j.undo(s, clue)
-                        undone.append(j)
-                done = [j for j in done if j not in undone]
+                break
+            done = self.settle(s, clue, done, rng)
             log.debug("sparsify: %d clues, %d joins kept of %d", len(clue), len(done), want)
             failed = 0 if done else failed + 1
+            pending += done
+            rounds += 1
+            if rounds % self.verify_every == 0:
+                stalls = 0 if self.verify(s, clue, pending) else stalls + 1
+                pending = []
+        self.verify(s, clue, pending)
 
-    def other_within(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
-        """:meth:`other` with the :attr:`sparsify_limit` time limit."""
+    def settle(self, s: NurikabeState, clue: dict[int, Cell], done: list[Join],
+               rng: random.Random) -> list[Join]:
+        """The changes of one round, checked locally (:meth:`other_within` inside
+        :meth:`window`): while another solution differs there, the changes whose island lies
+        next to or in its difference get their clue moved (:attr:`repairs` times) or are
+        undone (all of them if none is near); the changes kept, returned."""
+        while done:
+            try:
+                alt = self.other_within(self.puzzle_of(s, clue), s.solution(),
+                                        s.around([v for j in done for v in j.cells()],
+                                                 self.window_radius))
+            except SolveTimeout:
+                alt = s.solution()  # treated as not unique: undo everything
+            if alt is None:
+                break
+            near = s.near(alt)
+            bad = [j for j in done if any(v in near for v in j.cells())] or done
+            undone = []
+            for j in reversed(bad):
+                k = min(j.before)
+                moves = [] if j.drop else [u for u in s.cells[k] if alt[u[0]][u[1]] == "#"]
+                if j.tries < self.repairs and moves:  # move the joined island's clue
+                    clue[k] = rng.choice(moves)
+                    j.tries += 1
+                else:
+                    j.undo(s, clue)
+                    undone.append(j)
+            done = [j for j in done if j not in undone]
+        return done
+
+    def verify(self, s: NurikabeState, clue: dict[int, Cell], pending: list[Join]) -> int:
+        """Check the whole puzzle after the locally checked changes ``pending`` (in the order
+        made); while another solution exists, undo the changes next to its difference (all if
+        none is), with every later change touching one of them, latest first. The number
+        of changes kept, returned."""
+        while pending:
+            try:
+                alt = self.other(self.puzzle_of(s, clue), s.solution(), most=1)
+            except SolveTimeout:
+                alt = s.solution()
+            if alt is None:
+                break
+            near = s.near(alt)
+            bad = {i for i, j in enumerate(pending) if any(v in near for v in j.cells())}
+            bad = bad or set(range(len(pending)))
+            for i, j in enumerate(pending):  # later changes that touch an undone one
+                ring = {n for v in j.cells() for n in (v, *neighbours(v, s.rows, s.cols))}
+                bad |= {k for k in range(i + 1, len(pending))
+                        if i in bad and ring & set(pending[k].cells())}
+            for i in sorted(bad, reverse=True):
+                pending[i].undo(s, clue)
+            log.debug("verify: %d changes undone of %d", len(bad), len(pending))
+            pending = [j for i, j in enumerate(pending) if i not in bad]
+        return len(pending)
+
+    def other(self, inst: Instance, intended: SolutionGrid,
+              most: int | None = None) -> SolutionGrid | None:
+        """A solution other than ``intended`` (None if none), by the warm, conflict-limited
+        check (:class:`WarmCheck`; :class:`SolveTimeout` past its budget), with the
+        differences of up to ``most`` (default: one per :attr:`cells_per_alternative` cells)
+        separate other solutions."""
         self.solves += 1
-        return other_solution(inst, intended, self.formulation, self.solver,
-                              time_limit=self.sparsify_limit)
+        if most is None:
+            most = max(1, inst.cells // self.cells_per_alternative)
+        return WarmCheck(self.formulation, self.conflicts).other(inst, intended, most)
+
+    def other_within(self, inst: Instance, intended: SolutionGrid,
+                     free: set[Cell]) -> SolutionGrid | None:
+        """The local check of :meth:`sparsify`: another solution that differs from
+        ``intended`` only inside ``free`` (None if there is none there)."""
+        self.solves += 1
+        return WarmCheck(self.formulation, self.conflicts).other(inst, intended, 1, free)
 
     def joins(self, s: NurikabeState, clue: dict[int, Cell], want: int,
               rng: random.Random) -> list[Join]:
