@@ -19,21 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bench.backends.kinds import SatAssignment
 from bench.generate import GenerationError, SolveTimeout
 from bench.grid import Cell, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.nurikabe.rules import BLACK
-
-
-def truth_of(assignment: list[int]) -> Any:
-    """The ``value(lit)`` function of a SAT model (1.0 true, 0.0 false)."""
-    true = {lit for lit in assignment if lit > 0}
-
-    def value(lit: int) -> float:
-        return float(lit in true) if lit > 0 else float(-lit not in true)
-
-    return value
 
 
 @dataclass
@@ -65,7 +56,7 @@ class Search:
                 return None, spent
             if found is None:
                 raise SolveTimeout(f"over {budget} conflicts")
-            value = truth_of(self.solver.get_model())
+            value = SatAssignment.of_model(self.solver.get_model())
             if self.form.separate(self.inst, self.model, value) == 0:
                 break
             if spent >= budget:
