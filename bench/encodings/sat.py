@@ -92,9 +92,39 @@ def no_2x2(m: SatModel, lits: Mapping[Cell, int], rows: int, cols: int) -> None:
     m.extend([-lits[v] for v in block] for block in cellsets.blocks_2x2(rows, cols, lits))
 
 
+#: :func:`add_cuts` shares a ``pos`` part of at least this many cells between the cuts that
+#: have it through one fresh literal
+SHARED_POS = 4
+
+
 def add_cuts(m: SatModel, member: Mapping[Cell, int], cuts: Sequence[Cut]) -> int:
-    """Add each cut as the clause ``[-x for neg] + [x for pos]``; return how many."""
-    m.extend([*(-member[v] for v in cut.neg), *(member[v] for v in cut.pos)] for cut in cuts)
+    """Add each cut as the clause ``[-x for neg] + [x for pos]``; return how many.
+
+    Cuts that have the same ``pos`` part of :data:`SHARED_POS` or more cells (the all-anchor
+    cuts of one wall piece: one per cell of the piece, each with the piece's whole boundary)
+    share it through one fresh literal ``a``: ``[-a, *pos]`` once and ``[-x for neg] + [a]``
+    per cut, |C| + |N(C)| literals instead of |C| x |N(C)|. The same cell assignments satisfy
+    both (``a`` is free to be "some pos cell is on"), and unit propagation is the same: a
+    cut's neg cells all on give ``a`` and then the clause over ``pos``; every pos cell off
+    gives not ``a`` and then each cut's clause over its neg cells. In order, so a set of cuts
+    with no shared part gives the same clauses as before."""
+    # grouped by the pos tuple itself (one object per piece in connectivity_cuts): hashing
+    # a boundary of hundreds of cells once per cut cost more than the clauses saved
+    count: dict[int, int] = {}
+    for cut in cuts:
+        if len(cut.pos) >= SHARED_POS:
+            count[id(cut.pos)] = count.get(id(cut.pos), 0) + 1
+    shared: dict[int, int] = {}
+    for cut in cuts:
+        neg = [-member[v] for v in cut.neg]
+        if count.get(id(cut.pos), 0) < 2:
+            m.add([*neg, *(member[v] for v in cut.pos)])
+            continue
+        a = shared.get(id(cut.pos))
+        if a is None:
+            a = shared[id(cut.pos)] = m.fresh()
+            m.add([-a, *(member[v] for v in cut.pos)])
+        m.add([*neg, a])
     return len(cuts)
 
 

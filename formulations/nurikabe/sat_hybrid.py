@@ -185,6 +185,7 @@ class SatHybrid(SatBlackCells):
         h = model.handles
         if h["method"] == "tree":
             return 0
-        return separate_connected(model, h["wall"], lambda v: value(h["black"][v]) > 0.5,
+        black = {v for v, x in h["black"].items() if value(x) > 0.5}  # read once per round
+        return separate_connected(model, h["wall"], black.__contains__,
                                   cut="anchor", total=h["blacks"],
                                   anchors="one" if h["method"] == "anchor" else "all")

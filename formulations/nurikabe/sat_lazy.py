@@ -78,10 +78,8 @@ class SatLazy(SatBlackCells):
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
         h = model.handles
-
-        def is_black(v: Any) -> bool:
-            return value(h["black"][v]) > 0.5
-
+        black = {v for v, x in h["black"].items() if value(x) > 0.5}  # read once per round
+        is_black = black.__contains__
         added = 0
         if self.params["wall"] != "tree":
             count = self.params["wall"] == "count"

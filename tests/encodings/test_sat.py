@@ -70,6 +70,38 @@ def test_lazy_anchor_cuts_with_a_known_total() -> None:
     assert got == {s for s in connected_subsets(3, 3) if len(s) == 4}
 
 
+def test_all_anchor_cuts_share_the_boundary_and_count_the_same() -> None:
+    """anchors="all" gives one cut per cell of a piece, each with the piece's whole boundary;
+    add_cuts states the boundary once through a fresh literal. The solutions projected onto
+    the cells are still exactly the connected sets of the size."""
+    made: list[int] = []
+
+    def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
+        before = m.nvars
+        added = sat.separate_connected(m, x, on, cut="anchor", total=6, anchors="all")
+        made.append(m.nvars - before)
+        return added
+
+    got = solutions(3, 4, lambda m, x: sat.exactly(m, list(x.values()), 6), separate)
+    assert got == {s for s in connected_subsets(3, 4) if len(s) == 6}
+    assert sum(made) > 0  # the shared form was used
+
+
+def test_add_cuts_shares_one_pos_tuple_between_cuts() -> None:
+    from bench.encodings.cells import Cut
+
+    m = SatModel()
+    x = {v: m.var(v) for v in all_cells(2, 3)}
+    sep = ((0, 1), (0, 2), (1, 1), (1, 2))
+    assert sat.add_cuts(m, x, [Cut(sep, ((0, 0),)), Cut(sep, ((1, 0),))]) == 2
+    a = m.nvars
+    assert m.clauses == [[-a, *(x[v] for v in sep)], [-x[0, 0], a], [-x[1, 0], a]]
+    plain = SatModel()
+    y = {v: plain.var(v) for v in all_cells(2, 3)}
+    sat.add_cuts(plain, y, [Cut(sep, ((0, 0),)), Cut(tuple(sep[:3]) + sep[3:], ((1, 0),))])
+    assert plain.clauses == [[-y[0, 0], *(y[v] for v in sep)], [-y[1, 0], *(y[v] for v in sep)]]
+
+
 def test_no_2x2() -> None:
     assert solutions(2, 3, lambda m, x: sat.no_2x2(m, x, 2, 3)) == no_pool_subsets(2, 3)
 

@@ -67,6 +67,12 @@ class NurikabeState:
         self.black -= 1
         return island
 
+    def square(self, v: Cell) -> list[Cell]:
+        """``v`` and its 8 neighbours inside the grid: the cells of the 2x2 blocks holding v."""
+        r, c = v
+        return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+
     def makes_pool(self, v: Cell) -> bool:
         """Whether turning ``v`` black would complete a 2x2 black block."""
         return bool(pools(lambda u: u == v or self.is_black(*u), self.rows, self.cols, at=v))

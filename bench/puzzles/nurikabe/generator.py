@@ -173,8 +173,13 @@ class NurikabeGenerator(Generator):
           clue position leaves two shapes).
 
         Each round makes one edit in every 4-connected region of the difference (usually
-        separate ambiguities, so large grids need few rounds); if none applies anywhere, one
-        edit on the whole difference. The price: the edits favour small islands (about half
+        separate ambiguities, so large grids need few rounds), but at most one per island
+        (regions touching one island, such as two diagonal cells, are one ambiguity: a shrink
+        in one and a grow in the other would make exactly the other solution, and the two
+        would swap every round); if none applies anywhere, one edit on the whole difference,
+        else :meth:`unstick`. A puzzle met again (edits that undo each other over a few rounds:
+        a 50x50 went round a cycle of 4-cell differences for 80 rounds) is also
+        :meth:`unstick`-ed. The price: the edits favour small islands (about half
         the clues of a generated instance are 1s), denser than hand-made puzzles.
 
         The structural edits also break out of pockets where every clue position of an
@@ -182,6 +187,7 @@ class NurikabeGenerator(Generator):
         clue = {k: rng.choice(cells) for k, cells in s.cells.items()}
         moved = dict.fromkeys(clue, 0)
         most = self.dense_share[1] * s.rows * s.cols
+        seen: set[tuple[Any, ...]] = set()  # the puzzles (solution, clue cells) edited so far
         for _ in range(self.max_edits(s.rows, s.cols)):
             alt = self.other(self.puzzle_of(s, clue), s.solution())
             if alt is None:  # unique; dropped if too dense
@@ -198,12 +204,49 @@ class NurikabeGenerator(Generator):
             regions = components(diff, s.rows, s.cols)
             rng.shuffle(regions)
             # separate regions are usually separate ambiguities: one edit in each; if none
-            # applies, one edit anywhere in the difference (there "move" always applies)
-            edited = [self.edit(s, clue, moved, alt, region, rng, reshape=True)
-                      for region in regions]
-            if not any(edited):
-                self.edit(s, clue, moved, alt, diff, rng, reshape=True)
+            # applies, one edit anywhere in the difference, else :meth:`unstick`
+            key = (tuple(map(tuple, solution)), tuple(sorted(clue.values())))
+            # back at a puzzle edited before: the edits go round in a cycle; join an island
+            # (else the clues of the difference move again, in the edits below)
+            if key in seen and self.unstick(s, clue, moved, diff, rng):
+                continue
+            seen.add(key)
+            edited: list[bool] = []
+            touched: set[int] = set()
+            for region in regions:
+                ks = self.islands_at(s, region)
+                if ks & touched:  # one edit per island a round: two (a shrink here and a
+                    continue      # grow there) could make exactly the other solution
+                edited.append(self.edit(s, clue, moved, alt, region, rng, reshape=True))
+                touched |= ks
+            if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, reshape=True):
+                self.unstick(s, clue, moved, diff, rng)
         return None
+
+    @staticmethod
+    def islands_at(s: NurikabeState, cells: list[Cell]) -> set[int]:
+        """The islands holding a white cell of ``cells`` or next to a black one."""
+        return {s.island[r][c] for r, c in cells if s.island[r][c] >= 0} \
+            | {k for r, c in cells if s.island[r][c] < 0 for k in s.adjacent_islands((r, c))}
+
+    def unstick(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
+                diff: list[Cell], rng: random.Random) -> bool:
+        """The last resort of :meth:`make_unique` when no edit applies anywhere in the
+        difference (else the same other solution comes back every round): an island of the
+        difference, whose clue has moved :attr:`max_moves` times and which can neither grow
+        nor shrink without cutting the wall or making a 2x2 pool, or whose edits go round in a
+        cycle, is joined to a neighbouring island through a wall cell next to both; if there
+        is none, its clue may move again (False)."""
+        ks = sorted(self.islands_at(s, diff))
+        near = sorted({v for k in ks for v in s.boundary(k)})
+        joins = s.merges(near, self.cap(s.rows, s.cols))
+        if joins:
+            for j in s.merge(rng.choice(joins)):
+                del clue[j], moved[j]
+            return True
+        for k in ks:
+            moved[k] = 0
+        return False
 
     def edit(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
              alt: SolutionGrid, region: list[Cell], rng: random.Random,
@@ -409,7 +452,9 @@ class NurikabeGenerator(Generator):
         islands (:meth:`NurikabeState.merges` with the size cap; small islands first) and
         1-islands turned black (drops) -- and half as many islands grown by a wall cell next to
         them alone (bigger islands first: the clue count stays, the islands reach real sizes).
-        No change touches another's islands or cells, so each can be undone alone; the wall
+        No change touches another's islands or cells, nor shares a 2x2 block with another's
+        cell (a drop kept beside a join undone diagonally made a 2x2 black block), so each
+        can be undone alone; the wall
         stays connected (checked as each is made; the drops come last, so no whitening relies
         on a dropped cell)."""
         cap = self.cap(s.rows, s.cols)
@@ -427,7 +472,7 @@ class NurikabeGenerator(Generator):
                 del clue[k]
             clue[min(ks)] = keep
             used.update(ks)
-            near.update([v, *neighbours(v, s.rows, s.cols)])
+            near.update(s.square(v))
 
         merges = s.merges(all_cells(s.rows, s.cols), cap)
         drops = [cells[0] for cells in s.cells.values() if len(cells) == 1]
@@ -474,7 +519,7 @@ class NurikabeGenerator(Generator):
             s.black += 1
             del s.cells[k], clue[k]
             used.add(k)
-            near.update([v, *neighbours(v, s.rows, s.cols)])
+            near.update(s.square(v))
         return out
 
     def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
