@@ -1,12 +1,14 @@
 """The Nurikabe generator's board: a solution being built (islands, wall) with the edits the
 generator makes on it, each checked to keep the wall connected and free of 2x2 pools, and
-undoable (:class:`Join`); :class:`Wall` grows a random wall for the first solution."""
+undoable (:class:`Join`); :class:`Wall` grows a random wall for the first solution;
+:func:`plan_changes` makes one round of the thinning's changes."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
-from bench.grid import Cell, bfs_distances, components, neighbours
+from bench.grid import Cell, all_cells, bfs_distances, components, neighbours
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import pools
 
@@ -242,3 +244,85 @@ class Wall:
             if len(piece) < 3:
                 w *= self.small_piece[len(piece)]
         return w
+
+
+def weighted_order(cells: list[Cell], weight: list[float], rng: random.Random) -> list[Cell]:
+    """Weighted random order without replacement (key u ** (1 / w))."""
+    keys = [rng.random() ** (1 / w) for w in weight]
+    return [v for _, v in sorted(zip(keys, cells, strict=True), reverse=True)]
+
+
+def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
+                 rng: random.Random) -> list[Join]:
+    """Up to ``want`` changes that each remove a clue -- joins at wall cells between
+    islands (:meth:`NurikabeState.merges` with the size cap; small islands first) and
+    1-islands turned black (drops) -- and half as many islands grown by a wall cell next to
+    them alone (bigger islands first: the clue count stays, the islands reach real sizes).
+    No change touches another's islands or cells, nor shares a 2x2 block with another's
+    cell (a drop kept beside a join undone diagonally made a 2x2 black block), so each can be
+    undone alone; the wall stays connected (checked as each is made; the drops come last, so
+    no whitening relies on a dropped cell). The changes of one round of
+    :meth:`NurikabeGenerator.sparsify`, made on ``s`` and ``clue``."""
+    used: set[int] = set()
+    near: set[Cell] = set()
+    out: list[Join] = []
+
+    def whiten(v: Cell, ks: set[int]) -> None:
+        out.append(Join(v, {k: list(s.cells[k]) for k in sorted(ks)},
+                        {k: clue[k] for k in ks}))
+        keep = clue[rng.choice(sorted(ks))]
+        if len(ks) == 1:
+            s.whiten(v, min(ks))
+        for k in s.merge(v) if len(ks) > 1 else []:
+            del clue[k]
+        clue[min(ks)] = keep
+        used.update(ks)
+        near.update(s.square(v))
+
+    merges = s.merges(all_cells(s.rows, s.cols), cap)
+    drops = [cells[0] for cells in s.cells.values() if len(cells) == 1]
+    # joins and drops share the budget: drops weigh as joins of 1-islands
+    weight = [1.0 / min(len(s.cells[k]) for k in s.adjacent_islands(v)) ** 2
+              for v in merges] + [1.0] * len(drops)
+    budget = weighted_order(merges + drops, weight, rng)
+    picked = set(budget[:want] if len(budget) > want else budget)
+    for v in merges:
+        if v not in picked or len(out) >= want:
+            continue
+        ks = s.adjacent_islands(v)
+        if ks & used or v in near or not s.wall_stays_connected(v) \
+                or 1 + sum(len(s.cells[k]) for k in ks) > cap:
+            continue
+        whiten(v, ks)
+    grows = [v for v in all_cells(s.rows, s.cols) if s.island[v[0]][v[1]] < 0
+             and len(ks := s.adjacent_islands(v)) == 1
+             and len(s.cells[next(iter(ks))]) < cap]
+    grown = 0
+    for v in weighted_order(grows, [len(s.cells[next(iter(s.adjacent_islands(v)))])
+                                    for v in grows], rng):
+        if grown >= want // 2:
+            break
+        ks = s.adjacent_islands(v)
+        if len(ks) != 1 or ks & used or v in near or not s.wall_stays_connected(v):
+            continue
+        whiten(v, ks)
+        grown += 1
+    out += drop_ones(s, clue, [v for v in drops if v in picked], used, near)
+    return out
+
+def drop_ones(s: NurikabeState, clue: dict[int, Cell], cells: list[Cell], used: set[int],
+          near: set[Cell]) -> list[Join]:
+    """The 1-islands at ``cells`` turned black (last in :func:`plan_changes`, so no whitening
+    relies on a dropped cell), each apart from the changes already made."""
+    out = []
+    for v in cells:
+        k = s.island[v[0]][v[1]]
+        if k in used or v in near or s.makes_pool(v):
+            continue
+        out.append(Join(v, {k: [v]}, {k: v}, drop=True))
+        s.island[v[0]][v[1]] = -1
+        s.black += 1
+        del s.cells[k], clue[k]
+        used.add(k)
+        near.update(s.square(v))
+    return out

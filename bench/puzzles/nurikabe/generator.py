@@ -18,16 +18,11 @@ from bench.generate import (
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.board import Join, NurikabeState, Wall
+from bench.puzzles.nurikabe.board import Join, NurikabeState, Wall, plan_changes
 from bench.puzzles.nurikabe.unique import WarmCheck
 
 log = logging.getLogger(__name__)
 
-
-def weighted_order(cells: list[Cell], weight: list[float], rng: random.Random) -> list[Cell]:
-    """Weighted random order without replacement (key u ** (1 / w))."""
-    keys = [rng.random() ** (1 / w) for w in weight]
-    return [v for _, v in sorted(zip(keys, cells, strict=True), reverse=True)]
 
 @register_generator
 class NurikabeGenerator(Generator):
@@ -177,10 +172,10 @@ class NurikabeGenerator(Generator):
         (regions touching one island, such as two diagonal cells, are one ambiguity: a shrink
         in one and a grow in the other would make exactly the other solution, and the two
         would swap every round); if none applies anywhere, one edit on the whole difference,
-        else :meth:`unstick`. A puzzle met again (edits that undo each other over a few rounds:
-        a 50x50 went round a cycle of 4-cell differences for 80 rounds) is also
-        :meth:`unstick`-ed. The price: the edits favour small islands (about half
-        the clues of a generated instance are 1s), denser than hand-made puzzles.
+        else :meth:`unstick` (:meth:`edit_round`). A puzzle met again (edits that undo each
+        other over a few rounds: a 50x50 went round a cycle of 4-cell differences for 80
+        rounds) is also :meth:`unstick`-ed. The price: the edits favour small islands (about a
+        third of the clues of a generated 40x40 or 50x50 are 1s), unlike hand-made puzzles.
 
         The structural edits also break out of pockets where every clue position of an
         island leaves two shapes."""
@@ -203,25 +198,32 @@ class NurikabeGenerator(Generator):
                     if solution[r][c] != alt[r][c]]
             regions = components(diff, s.rows, s.cols)
             rng.shuffle(regions)
-            # separate regions are usually separate ambiguities: one edit in each; if none
-            # applies, one edit anywhere in the difference, else :meth:`unstick`
             key = (tuple(map(tuple, solution)), tuple(sorted(clue.values())))
             # back at a puzzle edited before: the edits go round in a cycle; join an island
             # (else the clues of the difference move again, in the edits below)
             if key in seen and self.unstick(s, clue, moved, diff, rng):
                 continue
             seen.add(key)
-            edited: list[bool] = []
-            touched: set[int] = set()
-            for region in regions:
-                ks = self.islands_at(s, region)
-                if ks & touched:  # one edit per island a round: two (a shrink here and a
-                    continue      # grow there) could make exactly the other solution
-                edited.append(self.edit(s, clue, moved, alt, region, rng, reshape=True))
-                touched |= ks
-            if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, reshape=True):
-                self.unstick(s, clue, moved, diff, rng)
+            self.edit_round(s, clue, moved, alt, diff, regions, rng)
         return None
+
+    def edit_round(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
+                   alt: SolutionGrid, diff: list[Cell], regions: list[list[Cell]],
+                   rng: random.Random) -> None:
+        """One round of :meth:`make_unique`: separate regions of the difference are usually
+        separate ambiguities, so one edit in each, but one per island (two, a shrink here
+        and a grow there, could make exactly the other solution); if none applies, one edit
+        anywhere in the difference, else :meth:`unstick`."""
+        edited: list[bool] = []
+        touched: set[int] = set()
+        for region in regions:
+            ks = self.islands_at(s, region)
+            if ks & touched:
+                continue
+            edited.append(self.edit(s, clue, moved, alt, region, rng, reshape=True))
+            touched |= ks
+        if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, reshape=True):
+            self.unstick(s, clue, moved, diff, rng)
 
     @staticmethod
     def islands_at(s: NurikabeState, cells: list[Cell]) -> set[int]:
@@ -448,79 +450,8 @@ class NurikabeGenerator(Generator):
 
     def joins(self, s: NurikabeState, clue: dict[int, Cell], want: int,
               rng: random.Random) -> list[Join]:
-        """Up to ``want`` changes that each remove a clue -- joins at wall cells between
-        islands (:meth:`NurikabeState.merges` with the size cap; small islands first) and
-        1-islands turned black (drops) -- and half as many islands grown by a wall cell next to
-        them alone (bigger islands first: the clue count stays, the islands reach real sizes).
-        No change touches another's islands or cells, nor shares a 2x2 block with another's
-        cell (a drop kept beside a join undone diagonally made a 2x2 black block), so each
-        can be undone alone; the wall
-        stays connected (checked as each is made; the drops come last, so no whitening relies
-        on a dropped cell)."""
-        cap = self.cap(s.rows, s.cols)
-        used: set[int] = set()
-        near: set[Cell] = set()
-        out: list[Join] = []
-
-        def whiten(v: Cell, ks: set[int]) -> None:
-            out.append(Join(v, {k: list(s.cells[k]) for k in sorted(ks)},
-                            {k: clue[k] for k in ks}))
-            keep = clue[rng.choice(sorted(ks))]
-            if len(ks) == 1:
-                s.whiten(v, min(ks))
-            for k in s.merge(v) if len(ks) > 1 else []:
-                del clue[k]
-            clue[min(ks)] = keep
-            used.update(ks)
-            near.update(s.square(v))
-
-        merges = s.merges(all_cells(s.rows, s.cols), cap)
-        drops = [cells[0] for cells in s.cells.values() if len(cells) == 1]
-        # joins and drops share the budget: drops weigh as joins of 1-islands
-        weight = [1.0 / min(len(s.cells[k]) for k in s.adjacent_islands(v)) ** 2
-                  for v in merges] + [1.0] * len(drops)
-        budget = weighted_order(merges + drops, weight, rng)
-        picked = set(budget[:want] if len(budget) > want else budget)
-        for v in merges:
-            if v not in picked or len(out) >= want:
-                continue
-            ks = s.adjacent_islands(v)
-            if ks & used or v in near or not s.wall_stays_connected(v) \
-                    or 1 + sum(len(s.cells[k]) for k in ks) > cap:
-                continue
-            whiten(v, ks)
-        grows = [v for v in all_cells(s.rows, s.cols) if s.island[v[0]][v[1]] < 0
-                 and len(ks := s.adjacent_islands(v)) == 1
-                 and len(s.cells[next(iter(ks))]) < cap]
-        grown = 0
-        for v in weighted_order(grows, [len(s.cells[next(iter(s.adjacent_islands(v)))])
-                                        for v in grows], rng):
-            if grown >= want // 2:
-                break
-            ks = s.adjacent_islands(v)
-            if len(ks) != 1 or ks & used or v in near or not s.wall_stays_connected(v):
-                continue
-            whiten(v, ks)
-            grown += 1
-        out += self.drops(s, clue, [v for v in drops if v in picked], used, near)
-        return out
-
-    def drops(self, s: NurikabeState, clue: dict[int, Cell], cells: list[Cell], used: set[int],
-              near: set[Cell]) -> list[Join]:
-        """The 1-islands at ``cells`` turned black (last in :meth:`joins`, so no whitening
-        relies on a dropped cell), each apart from the changes already made."""
-        out = []
-        for v in cells:
-            k = s.island[v[0]][v[1]]
-            if k in used or v in near or s.makes_pool(v):
-                continue
-            out.append(Join(v, {k: [v]}, {k: v}, drop=True))
-            s.island[v[0]][v[1]] = -1
-            s.black += 1
-            del s.cells[k], clue[k]
-            used.add(k)
-            near.update(s.square(v))
-        return out
+        """One round's changes of :meth:`sparsify` (:func:`plan_changes` with the size cap)."""
+        return plan_changes(s, clue, want, self.cap(s.rows, s.cols), rng)
 
     def thin(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
              rng: random.Random) -> None:
