@@ -310,8 +310,9 @@ def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
     out += drop_ones(s, clue, [v for v in drops if v in picked], used, near)
     return out
 
+
 def drop_ones(s: NurikabeState, clue: dict[int, Cell], cells: list[Cell], used: set[int],
-          near: set[Cell]) -> list[Join]:
+              near: set[Cell]) -> list[Join]:
     """The 1-islands at ``cells`` turned black (last in :func:`plan_changes`, so no whitening
     relies on a dropped cell), each apart from the changes already made."""
     out = []
