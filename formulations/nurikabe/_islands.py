@@ -73,6 +73,11 @@ class SatBlackCells(Formulation[SatModel]):
         model.add([-black[v] if b else black[v] for v, b in black_in(grid)])
         return True
 
+    @staticmethod
+    def black_cells(model: SatModel, value: Value) -> set[Cell]:
+        """The cells black in the solver's assignment (each literal read once: the lazy
+        separators test membership many times a round)."""
+        return {v for v, x in model.handles["black"].items() if value(x) > 0.5}
+
     def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
-        black = model.handles["black"]
-        return grid_from_black(inst, (v for v in black if value(black[v]) > 0.5))
+        return grid_from_black(inst, self.black_cells(model, value))

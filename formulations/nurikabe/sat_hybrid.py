@@ -185,7 +185,6 @@ class SatHybrid(SatBlackCells):
         h = model.handles
         if h["method"] == "tree":
             return 0
-        black = {v for v, x in h["black"].items() if value(x) > 0.5}  # read once per round
-        return separate_connected(model, h["wall"], black.__contains__,
+        return separate_connected(model, h["wall"], self.black_cells(model, value).__contains__,
                                   cut="anchor", total=h["blacks"],
                                   anchors="one" if h["method"] == "anchor" else "all")

@@ -78,8 +78,7 @@ class SatLazy(SatBlackCells):
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
         h = model.handles
-        black = {v for v, x in h["black"].items() if value(x) > 0.5}  # read once per round
-        is_black = black.__contains__
+        is_black = self.black_cells(model, value).__contains__
         added = 0
         if self.params["wall"] != "tree":
             count = self.params["wall"] == "count"
