@@ -109,6 +109,15 @@ class NurikabeState:
             return False
         return len(components([u for u in self.cells[k] if u != v], self.rows, self.cols)) == 1
 
+    def leaves_one(self, v: Cell) -> bool:
+        """Whether turning island cell ``v`` black leaves a piece of one cell: a cell of its
+        island next to ``v`` and to no other cell of it."""
+        k = self.island[v[0]][v[1]]
+        return any(self.island[n[0]][n[1]] == k
+                   and all(m == v or self.island[m[0]][m[1]] != k
+                           for m in neighbours(n, self.rows, self.cols))
+                   for n in neighbours(v, self.rows, self.cols))
+
     def blacken(self, v: Cell) -> list[int]:
         """Turn island cell ``v`` black (the caller checked :meth:`makes_pool` and that ``v``
         touches the wall); the island's piece holding its first remaining cell keeps the id,
@@ -128,6 +137,14 @@ class NurikabeState:
                 self.island[r][c] = j
             new.append(j)
         return new
+
+    def grows(self, k: int, cap: int) -> list[Cell]:
+        """The black cells that can join island ``k`` alone (next to no other island, the
+        wall staying connected, ``k`` staying within ``cap`` cells)."""
+        if len(self.cells[k]) >= cap:
+            return []
+        return [v for v in self.boundary(k)
+                if self.adjacent_islands(v) == {k} and self.wall_stays_connected(v)]
 
     def merge(self, v: Cell) -> list[int]:
         """Turn black cell ``v`` white, joining the islands next to it into the first of
@@ -151,11 +168,18 @@ class NurikabeState:
     def solution(self) -> SolutionGrid:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
 
-    def near(self, alt: SolutionGrid) -> set[Cell]:
-        """The cells where ``alt`` differs from the solution, and their neighbours."""
+    def nearest(self, alt: SolutionGrid, changes: list[list[Cell]]) -> list[int]:
+        """The changes (their cells) to blame for the other solution ``alt``: those within
+        one step of a cell where it differs, else the nearest ones (undoing every change of
+        a round when none touched the difference threw good ones away)."""
         sol = self.solution()
-        return {n for r in range(self.rows) for c in range(self.cols) if sol[r][c] != alt[r][c]
-                for n in [(r, c), *neighbours((r, c), self.rows, self.cols)]}
+        diff = [(r, c) for r in range(self.rows) for c in range(self.cols)
+                if sol[r][c] != alt[r][c]]
+        dist = bfs_distances(diff, self.rows, self.cols)
+        far = self.rows * self.cols
+        step = [min((dist.get(v, far) for v in cells), default=far) for cells in changes]
+        cut = max(1, min(step, default=far))
+        return [i for i, d in enumerate(step) if d <= cut]
 
     def around(self, cells: list[Cell], radius: int) -> set[Cell]:
         """The cells within ``radius`` steps of ``cells``."""
@@ -280,7 +304,8 @@ def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
         near.update(s.square(v))
 
     merges = s.merges(all_cells(s.rows, s.cols), cap)
-    drops = [cells[0] for cells in s.cells.values() if len(cells) == 1]
+    drops = [cells[0] for cells in s.cells.values()
+             if len(cells) == 1 and not s.makes_pool(cells[0])]
     # joins and drops share the budget: drops weigh as joins of 1-islands
     weight = [1.0 / min(len(s.cells[k]) for k in s.adjacent_islands(v)) ** 2
               for v in merges] + [1.0] * len(drops)

@@ -79,6 +79,13 @@ class NurikabeGenerator(Generator):
     #: one check reports up to one ambiguity (another solution's difference) per this many
     #: cells, each away from the others (:meth:`WarmCheck.other`)
     cells_per_alternative = 100
+    #: :meth:`make_unique` makes no edit that leaves a 1-cell piece but in one round of every
+    #: this many in a row that found no smaller difference (shrinks and splits, unchecked,
+    #: made a third of the clues of a 50x50 1s, where real puzzles have a few per cent).
+    #: Small grids reach their smallest difference in the first round and a 14x14 ran out
+    #: of rounds eight times with 15, so :meth:`generate_solved` halves it on each restart,
+    #: down to every round (the generator before)
+    patience = 15
     repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
@@ -88,12 +95,14 @@ class NurikabeGenerator(Generator):
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
+        tries = 0  # make_unique runs so far: each one after the first halves the patience
         for _ in range(self.restarts):
             state = self.random_solution(rows, cols, rng, cap=self.start_island)
             if state is None:
                 continue
             try:
-                clue = self.make_unique(state, rng)
+                clue = self.make_unique(state, rng, max(1, self.patience >> tries))
+                tries += 1
                 log.debug("make_unique: %s clues", None if clue is None else len(clue))
                 if clue is None:
                     continue
@@ -150,7 +159,8 @@ class NurikabeGenerator(Generator):
         s.next_id = wall.next_id
         return s
 
-    def make_unique(self, s: NurikabeState, rng: random.Random) -> dict[int, Cell] | None:
+    def make_unique(self, s: NurikabeState, rng: random.Random,
+                    patience: int | None = None) -> dict[int, Cell] | None:
         """Edit until unique. Against another solution ``alt``, one edit, picked at random
         among the possible kinds (weights :attr:`edit_weights`), each of which excludes ``alt``:
 
@@ -174,8 +184,9 @@ class NurikabeGenerator(Generator):
         would swap every round); if none applies anywhere, one edit on the whole difference,
         else :meth:`unstick` (:meth:`edit_round`). A puzzle met again (edits that undo each
         other over a few rounds: a 50x50 went round a cycle of 4-cell differences for 80
-        rounds) is also :meth:`unstick`-ed. The price: the edits favour small islands (about a
-        third of the clues of a generated 40x40 or 50x50 are 1s), unlike hand-made puzzles.
+        rounds) is also :meth:`unstick`-ed. Shrinks and splits that leave a 1-cell piece are
+        left out but in one round of every ``patience`` (:attr:`patience`) without a new
+        smallest difference.
 
         The structural edits also break out of pockets where every clue position of an
         island leaves two shapes."""
@@ -183,19 +194,20 @@ class NurikabeGenerator(Generator):
         moved = dict.fromkeys(clue, 0)
         most = self.dense_share[1] * s.rows * s.cols
         seen: set[tuple[Any, ...]] = set()  # the puzzles (solution, clue cells) edited so far
+        best, since = s.rows * s.cols, 0  # the smallest difference yet, rounds since
+        patience = patience or self.patience
         for _ in range(self.max_edits(s.rows, s.cols)):
             alt = self.other(self.puzzle_of(s, clue), s.solution())
             if alt is None:  # unique; dropped if too dense
                 return clue if len(clue) <= most else None
             solution = s.solution()
-            log.debug("make_unique: %d clues, %d cells differ", len(clue),
-                      sum(a != b for x, y in zip(solution, alt, strict=True)
-                          for a, b in zip(x, y, strict=True)))
+            diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
+                    if solution[r][c] != alt[r][c]]
+            log.debug("make_unique: %d clues, %d cells differ", len(clue), len(diff))
+            best, since = (len(diff), 0) if len(diff) < best else (best, since + 1)
             self.thin(s, clue, moved, rng)
             if len(clue) > most:
                 return None
-            diff = [(r, c) for r in range(s.rows) for c in range(s.cols)
-                    if solution[r][c] != alt[r][c]]
             regions = components(diff, s.rows, s.cols)
             rng.shuffle(regions)
             key = (tuple(map(tuple, solution)), tuple(sorted(clue.values())))
@@ -204,25 +216,27 @@ class NurikabeGenerator(Generator):
             if key in seen and self.unstick(s, clue, moved, diff, rng):
                 continue
             seen.add(key)
-            self.edit_round(s, clue, moved, alt, diff, regions, rng)
+            self.edit_round(s, clue, moved, alt, diff, regions, rng,
+                            whole=since % patience != patience - 1)
         return None
 
     def edit_round(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
                    alt: SolutionGrid, diff: list[Cell], regions: list[list[Cell]],
-                   rng: random.Random) -> None:
+                   rng: random.Random, whole: bool) -> None:
         """One round of :meth:`make_unique`: separate regions of the difference are usually
         separate ambiguities, so one edit in each, but one per island (two, a shrink here
         and a grow there, could make exactly the other solution); if none applies, one edit
-        anywhere in the difference, else :meth:`unstick`."""
+        anywhere in the difference (1-cell pieces allowed: a 10x10 ran out of rounds on a
+        2-cell difference without them), else :meth:`unstick`. ``whole``: see :meth:`edit`."""
         edited: list[bool] = []
         touched: set[int] = set()
         for region in regions:
             ks = self.islands_at(s, region)
             if ks & touched:
                 continue
-            edited.append(self.edit(s, clue, moved, alt, region, rng, reshape=True))
+            edited.append(self.edit(s, clue, moved, alt, region, rng, whole))
             touched |= ks
-        if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, reshape=True):
+        if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, whole=False):
             self.unstick(s, clue, moved, diff, rng)
 
     @staticmethod
@@ -251,14 +265,12 @@ class NurikabeGenerator(Generator):
         return False
 
     def edit(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
-             alt: SolutionGrid, region: list[Cell], rng: random.Random,
-             reshape: bool) -> bool:
+             alt: SolutionGrid, region: list[Cell], rng: random.Random, whole: bool) -> bool:
         """One edit of :meth:`make_unique` inside a region where ``alt`` differs; False if
-        none applies there."""
+        none applies there. With ``whole``, no shrink or split that leaves a 1-cell piece."""
         here = [(r, c) for r, c in region if s.island[r][c] >= 0 and alt[r][c] == "#"]
         there = [(r, c) for r, c in region if s.island[r][c] < 0 and alt[r][c] == "."]
         stuck = any(moved[s.island[r][c]] >= self.max_moves for r, c in here)
-        reshape = reshape or stuck  # clue moves keep failing here: reshape instead
         options: dict[str, list[Any]] = {
             "new": [v for v in there if not s.adjacent_islands(v) and s.wall_stays_connected(v)],
             "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
@@ -272,8 +284,11 @@ class NurikabeGenerator(Generator):
             "reshape": [(k, op, v) for k in sorted({s.island[r][c] for r, c in here}
                                                    | {k for v in there
                                                       for k in s.adjacent_islands(v)})
-                        for op, v in self.reshapes(s, clue[k], k)] if reshape else [],
+                        for op, v in self.reshapes(s, clue[k], k)],
         }
+        for k in ("split", "shrink", "reshape") if whole else ():
+            options[k] = [o for o in options[k]
+                          if (v := self.blackened(k, o)) is None or not s.leaves_one(v)]
         kinds = [k for k in self.edit_weights if options[k]]
         if not kinds:
             return False
@@ -283,6 +298,15 @@ class NurikabeGenerator(Generator):
                                    for k in kinds])[0]
         self.apply(s, clue, moved, kind, options[kind], here, rng)
         return True
+
+    @staticmethod
+    def blackened(kind: str, option: Any) -> Cell | None:
+        """The island cell an edit option of :meth:`edit` turns black (None: it whitens)."""
+        if kind == "split":
+            return option[1]
+        if kind == "shrink":
+            return option
+        return None if option[1] == "grow" else option[2]
 
     def apply(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int], kind: str,
               options: list[Any], here: list[Cell], rng: random.Random) -> None:
@@ -335,10 +359,7 @@ class NurikabeGenerator(Generator):
         island, keeping the wall connected, up to the size cap) or to turn one of its cells
         other than the clue ``keep`` black (touching the wall, no 2x2 black block; the island
         may fall apart, the pieces get their own clues). Each changes the clue sum."""
-        out: list[tuple[str, Cell]] = []
-        if len(s.cells[k]) < self.cap(s.rows, s.cols):
-            out += [("grow", v) for v in s.boundary(k)
-                    if s.adjacent_islands(v) == {k} and s.wall_stays_connected(v)]
+        out: list[tuple[str, Cell]] = [("grow", v) for v in s.grows(k, self.cap(s.rows, s.cols))]
         for v in s.cells[k]:
             if v != keep and not s.makes_pool(v) and \
                     any(s.is_black(*n) for n in neighbours(v, s.rows, s.cols)):
@@ -352,22 +373,28 @@ class NurikabeGenerator(Generator):
 
         A round joins a batch of island pairs at once (:meth:`joins`: a wall cell between
         two or more islands turns white, the joined island keeps one of their clue cells at
-        random) and checks them locally (:meth:`settle`). Every :attr:`verify_every` rounds
+        random) and checks them locally (:meth:`settle`); a batch mostly undone halves the
+        next (at 40x40 and 50x50 batches of 40-70 were mostly undone and the thinning stopped
+        at 13-15 % clue cells), one mostly kept doubles it. Every :attr:`verify_every` rounds
         and at the end the whole puzzle is checked (:meth:`verify`), undoing joins until it
         is unique again, so the puzzle it leaves is unique; each kept join removes a clue,
         makes an island bigger and lengthens the walls around it."""
         cells = s.rows * s.cols
-        batch, failed, rounds, stalls = max(2, len(clue) // 6), 0, 0, 0
+        most = batch = max(2, len(clue) // 6)
+        failed, rounds, stalls = 0, 0, 0
         pending: list[Join] = []
         while len(clue) > self.clue_share * cells and failed < self.max_failed_rounds \
                 and stalls < self.max_stalls:
             want = min(batch, len(clue) - int(self.clue_share * cells))
-            done = self.joins(s, clue, want, rng)
-            if not done:
-                break
-            done = self.settle(s, clue, done, rng)
+            done = self.settle(s, clue, self.joins(s, clue, want, rng), rng)
             log.debug("sparsify: %d clues, %d joins kept of %d", len(clue), len(done), want)
             failed = 0 if done else failed + 1
+            # a batch mostly undone halves (its changes spoil each other's checks), one
+            # mostly kept doubles, up to the first
+            if 4 * len(done) < want:
+                batch = max(2, batch // 2)
+            elif 2 * len(done) >= want:
+                batch = min(most, 2 * batch)
             pending += done
             rounds += 1
             if rounds % self.verify_every == 0:
@@ -378,9 +405,10 @@ class NurikabeGenerator(Generator):
     def settle(self, s: NurikabeState, clue: dict[int, Cell], done: list[Join],
                rng: random.Random) -> list[Join]:
         """The changes of one round, checked locally (:meth:`other_within` inside
-        :meth:`window`): while another solution differs there, the changes whose island lies
-        next to or in its difference get their clue moved (:attr:`repairs` times) or are
-        undone (all of them if none is near); the changes kept, returned."""
+        :meth:`NurikabeState.around` them): while another solution differs there, the changes
+        whose island lies next to or in its difference (else the nearest,
+        :meth:`NurikabeState.nearest`) get their clue moved (:attr:`repairs` times) or are
+        undone; the changes kept, returned."""
         while done:
             try:
                 alt = self.other_within(self.puzzle_of(s, clue), s.solution(),
@@ -390,8 +418,7 @@ class NurikabeGenerator(Generator):
                 alt = s.solution()  # treated as not unique: undo everything
             if alt is None:
                 break
-            near = s.near(alt)
-            bad = [j for j in done if any(v in near for v in j.cells())] or done
+            bad = [done[i] for i in s.nearest(alt, [j.cells() for j in done])]
             undone = []
             for j in reversed(bad):
                 k = min(j.before)
@@ -407,8 +434,8 @@ class NurikabeGenerator(Generator):
 
     def verify(self, s: NurikabeState, clue: dict[int, Cell], pending: list[Join]) -> int:
         """Check the whole puzzle after the locally checked changes ``pending`` (in the order
-        made); while another solution exists, undo the changes next to its difference (all if
-        none is), with every later change touching one of them, latest first. The number
+        made); while another solution exists, undo the changes next to its difference (else
+        the nearest), with every later change touching one of them, latest first. The number
         of changes kept, returned."""
         while pending:
             try:
@@ -417,9 +444,7 @@ class NurikabeGenerator(Generator):
                 alt = s.solution()
             if alt is None:
                 break
-            near = s.near(alt)
-            bad = {i for i, j in enumerate(pending) if any(v in near for v in j.cells())}
-            bad = bad or set(range(len(pending)))
+            bad = set(s.nearest(alt, [j.cells() for j in pending]))
             for i, j in enumerate(pending):  # later changes that touch an undone one
                 ring = {n for v in j.cells() for n in (v, *neighbours(v, s.rows, s.cols))}
                 bad |= {k for k in range(i + 1, len(pending))
