@@ -32,6 +32,7 @@ def test_generated_10x10_seed_6_settles_its_last_ambiguity() -> None:
     times on a 2-cell difference; the last-resort edit of a round may make them again."""
     gen = generate_one("nurikabe", 10, 10, 6)
     assert get_puzzle("nurikabe").check(gen.instance, gen.solution) == []
+    assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
 
 
 def test_warm_check_finds_other_solutions_or_proves_none() -> None:

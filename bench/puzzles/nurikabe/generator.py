@@ -80,8 +80,9 @@ class NurikabeGenerator(Generator):
     #: cells, each away from the others (:meth:`WarmCheck.other`)
     cells_per_alternative = 100
     #: :meth:`make_unique` makes no edit that leaves a 1-cell piece but in one round of every
-    #: this many in a row that found no smaller difference (shrinks and splits, unchecked,
-    #: made a third of the clues of a 50x50 1s, where real puzzles have a few per cent).
+    #: this many in a row that found no smaller difference, nor in a round's last-resort edit
+    #: (shrinks, splits and reshapes, unchecked, made a third of the clues of a 50x50 1s,
+    #: where real puzzles have a few per cent).
     #: Small grids reach their smallest difference in the first round and a 14x14 ran out
     #: of rounds eight times with 15, so :meth:`generate_solved` halves it on each restart,
     #: down to every round (the generator before)
@@ -101,8 +102,8 @@ class NurikabeGenerator(Generator):
             if state is None:
                 continue
             try:
-                clue = self.make_unique(state, rng, max(1, self.patience >> tries))
-                tries += 1
+                tries += 1  # a run that times out counts too
+                clue = self.make_unique(state, rng, max(1, self.patience >> (tries - 1)))
                 log.debug("make_unique: %s clues", None if clue is None else len(clue))
                 if clue is None:
                     continue
@@ -173,9 +174,9 @@ class NurikabeGenerator(Generator):
         * ``move``: an island's clue moves to one of its cells that is black in ``alt``
           (islands moved less often preferred);
         * ``reshape``: an island in the difference grows or loses a cell anywhere on it
-          (:meth:`reshapes`; the clue sum changes); the only edit besides ``new``/``grow``
-          once an island's clue has moved :attr:`max_moves` times (pockets where every
-          clue position leaves two shapes).
+          (:meth:`reshapes`; the clue sum changes); once an island's clue has moved
+          :attr:`max_moves` times, its clue no longer moves (pockets where every clue
+          position leaves two shapes).
 
         Each round makes one edit in every 4-connected region of the difference (usually
         separate ambiguities, so large grids need few rounds), but at most one per island
@@ -184,9 +185,9 @@ class NurikabeGenerator(Generator):
         would swap every round); if none applies anywhere, one edit on the whole difference,
         else :meth:`unstick` (:meth:`edit_round`). A puzzle met again (edits that undo each
         other over a few rounds: a 50x50 went round a cycle of 4-cell differences for 80
-        rounds) is also :meth:`unstick`-ed. Shrinks and splits that leave a 1-cell piece are
-        left out but in one round of every ``patience`` (:attr:`patience`) without a new
-        smallest difference.
+        rounds) is also :meth:`unstick`-ed. Shrinks, splits and reshapes that leave a 1-cell
+        piece are left out but in one round of every ``patience`` (:attr:`patience`) without
+        a new smallest difference and in the last-resort edit.
 
         The structural edits also break out of pockets where every clue position of an
         island leaves two shapes."""
