@@ -176,7 +176,7 @@ def test_sparsify_changes_undone_in_part_leave_no_pool() -> None:
                          ids=lambda p: p.stem)
 def test_committed_sparse_family_has_few_one_clues(path: Path) -> None:
     """From 20x20 up, at most 15 % of a committed puzzle's clues are 1s (family v4: 28-32 %
-    at 40x40 and 50x50; the real puzzles we have: 0-16 %, one 10x10 with 7 of 9)."""
+    at 40x40 and 50x50; the real puzzles we have: 0-25 %, one 10x10 with 7 of 9)."""
     inst = read_instance(path)
     clues = [int(v) for _, _, v in inst.clues()]
     assert 0.05 <= len(clues) / inst.cells <= NurikabeGenerator.max_clue_share
@@ -210,9 +210,10 @@ def test_leaves_one_sees_a_cell_cut_off_alone() -> None:
 
 
 def test_whole_edits_leave_no_one_cell_piece() -> None:
-    """make_unique's edits with ``whole`` (its rounds while the differences still shrink)
-    make no 1-island out of island cells (a ``new`` 1-island on a black cell only); without
-    it, shrinks and splits do, which left a third of a 50x50's clues 1s."""
+    """make_unique's edits with ``whole`` (every round but one in ``patience`` without a
+    smaller difference, and not the last-resort edit) make no 1-island out of island cells
+    (a ``new`` 1-island on a black cell only); without it, shrinks and splits do, which left
+    a third of a 50x50's clues 1s."""
     gen = get_generator("nurikabe")
     assert isinstance(gen, NurikabeGenerator)
     cut_off = {True: 0, False: 0}
