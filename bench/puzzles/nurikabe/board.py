@@ -138,13 +138,20 @@ class NurikabeState:
             new.append(j)
         return new
 
+    def sole_island(self, v: Cell, cap: int) -> int | None:
+        """The island black cell ``v`` can join alone: the one island next to it, if it has
+        fewer than ``cap`` cells and the wall stays connected without ``v``; else None."""
+        ks = self.adjacent_islands(v)
+        if len(ks) != 1:
+            return None
+        k = next(iter(ks))
+        return k if len(self.cells[k]) < cap and self.wall_stays_connected(v) else None
+
     def grows(self, k: int, cap: int) -> list[Cell]:
-        """The black cells that can join island ``k`` alone (next to no other island, the
-        wall staying connected, ``k`` staying within ``cap`` cells)."""
+        """The black cells that can join island ``k`` alone (:meth:`sole_island`)."""
         if len(self.cells[k]) >= cap:
             return []
-        return [v for v in self.boundary(k)
-                if self.adjacent_islands(v) == {k} and self.wall_stays_connected(v)]
+        return [v for v in self.boundary(k) if self.sole_island(v, cap) == k]
 
     def merge(self, v: Cell) -> list[int]:
         """Turn black cell ``v`` white, joining the islands next to it into the first of

@@ -275,10 +275,8 @@ class NurikabeGenerator(Generator):
         options: dict[str, list[Any]] = {
             "new": [v for v in there if not s.adjacent_islands(v) and s.wall_stays_connected(v)],
             "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
-            "grow": [(v, next(iter(adj))) for v in there
-                     if len(adj := s.adjacent_islands(v)) == 1
-                     and len(s.cells[next(iter(adj))]) < self.cap(s.rows, s.cols)
-                     and s.wall_stays_connected(v)],
+            "grow": [(v, owner) for v in there
+                     if (owner := s.sole_island(v, self.cap(s.rows, s.cols))) is not None],
             "shrink": [d for d in here if s.can_shrink(d, clue[s.island[d[0]][d[1]]])],
             "move": [] if stuck else here,
             "merge": s.merges(there, self.cap(s.rows, s.cols)),
