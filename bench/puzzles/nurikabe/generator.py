@@ -65,7 +65,6 @@ class NurikabeGenerator(Generator):
     dense_share = (0.22, 0.30)
     #: :meth:`sparsify`: rounds in a row without a kept join before it stops
     max_failed_rounds = 4
-    #: :meth:`sparsify`: per-solve time limit (s); a timeout counts as "not unique"
     #: conflicts (CaDiCaL) one uniqueness check may spend, its lazy rounds summed; past it
     #: the check counts as "not unique" (deterministic, unlike a time limit)
     conflicts = 200_000
