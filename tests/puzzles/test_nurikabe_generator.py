@@ -17,6 +17,8 @@ from bench.puzzles.nurikabe.generator import NurikabeGenerator, NurikabeState
 from bench.puzzles.nurikabe.unique import WarmCheck
 from tests.conftest import INSTANCES
 
+SPARSE = INSTANCES / "nurikabe" / "sparse"  # the committed sparse family
+
 
 def test_generated_10x10_is_unique_and_sparse() -> None:
     gen = generate_one("nurikabe", 10, 10, 1)
@@ -173,7 +175,7 @@ def test_sparsify_changes_undone_in_part_leave_no_pool() -> None:
         assert [p for p in problems if "2x2" in p or "separate groups" in p] == [], seed
 
 
-@pytest.mark.parametrize("path", sorted((INSTANCES / "nurikabe" / "sparse").glob("*.txt")),
+@pytest.mark.parametrize("path", sorted(SPARSE.glob("*.txt")),
                          ids=lambda p: p.stem)
 def test_committed_sparse_family_has_few_one_clues(path: Path) -> None:
     """From 20x20 up, at most 15 % of a committed puzzle's clues are 1s (family v4: 28-32 %
@@ -186,7 +188,7 @@ def test_committed_sparse_family_has_few_one_clues(path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted((INSTANCES / "nurikabe" / "sparse").glob("*.txt")),
+@pytest.mark.parametrize("path", sorted(SPARSE.glob("*.txt")),
                          ids=lambda p: p.stem)
 def test_committed_sparse_family_is_unique_and_sparse(path: Path) -> None:
     """Every committed puzzle of the sparse family (10x10 to 50x50): 5-15 % clue cells, its
@@ -249,7 +251,6 @@ def test_nearest_blames_the_changes_next_to_the_difference_else_the_closest() ->
     assert s.nearest(s.solution(), changes) == [0, 1, 2, 3]  # no difference: all
 
 
-SPARSE = INSTANCES / "nurikabe" / "sparse"
 #: the committed family's quick puzzles (a few seconds each); the rest up to 30x30 are slow
 #: (14x14 s1: 52 s, a 30x30: 1-3 min); the 40x40 and 50x50 take 8-30 minutes each
 QUICK_REGEN = ("10x10-s1", "10x10-s2", "10x10-s3", "14x14-s3")
