@@ -3,13 +3,13 @@
 Wire in with ``add_commands(subparsers)`` from bench/cli.py; the command's ``func`` takes the
 parsed arguments and returns the exit code.
 
-``generate PUZZLE --size RxC --seed N [--count K] --out DIR`` writes
-``DIR/gen-<puzzle>-<R>x<C>-s<seed>-<i>.txt`` for i = 0..K-1, each proved to have exactly one
-solution, with its unique solution beside it as ``<name>.sol`` (a JSON grid), and prints each
-path with the time it took. ``--solutions`` is accepted for compatibility: the ``.sol`` file is
-always written. A bad ``--size``, an unknown
-puzzle or a puzzle without a generator is a one-line error and exit code 2; a generator that
-gives up is a one-line error and exit code 1.
+``generate PUZZLE --size RxC --seed N [--param NAME=N ...] [--count K] --out DIR`` writes
+``DIR/gen-<puzzle>-<R>x<C>-s<seed>[-<NAME><N>...]-<i>.txt`` for i = 0..K-1, each proved to
+have exactly one solution, with its unique solution beside it as ``<name>.sol`` (a JSON grid),
+and prints each path with the time it took. ``--solutions`` is accepted for compatibility: the
+``.sol`` file is always written. A bad ``--size`` or ``--param``, an unknown puzzle or
+parameter, or a puzzle without a generator is a one-line error and exit code 2; a generator
+that gives up is a one-line error and exit code 1.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ def add_commands(subparsers: Any) -> None:
                     help="instances to generate (default 1); instance i does not depend on K")
     ge.add_argument("--out", required=True, metavar="DIR",
                     help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>-<i>.txt")
+    ge.add_argument("--param", action="append", default=[], metavar="NAME=N",
+                    help="set an integer parameter of the puzzle's generator (repeatable; "
+                         "nurikabe: big=K makes K islands of 37-45 cells); it is part of the "
+                         "file name and of the recorded command")
     ge.add_argument("--solutions", action="store_true",
                     help="write each unique solution as <name>.sol (always done; kept for "
                          "compatibility)")
@@ -46,6 +50,17 @@ def parse_size(text: str) -> tuple[int, int]:
     if not m:
         raise ValueError(f"bad --size {text!r}: expected ROWSxCOLS, e.g. 10x10")
     return int(m[1]), int(m[2])
+
+
+def parse_params(items: list[str]) -> dict[str, int]:
+    """``["big=4"]`` -> ``{"big": 4}``; ValueError with a one-line message otherwise."""
+    out: dict[str, int] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip().isdigit():
+            raise ValueError(f"bad --param {item!r}: expected NAME=N with N a whole number")
+        out[name.strip()] = int(value)
+    return out
 
 
 def fail(message: str, code: int) -> int:
@@ -64,7 +79,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     try:
         rows, cols = parse_size(args.size)
-        get_generator(args.puzzle)
+        params = parse_params(args.param)
+        get_generator(args.puzzle).with_params(params)
         check_size(args.puzzle, rows, cols)
     except (ValueError, GenerationError) as e:
         return fail(str(e), 2)
@@ -77,7 +93,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return fail(f"cannot create {out}: {e.strerror}", 2)
     for i in range(args.count):
         try:
-            gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count)
+            gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count, params)
         except GenerationError as e:
             return fail(str(e), 1)
         path = write_generated(gen, out)

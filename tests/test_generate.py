@@ -101,6 +101,20 @@ def test_cli_writes_files_and_rejects_bad_input(tmp_path: Path, capsys):
         assert err.count("\n") == 1 and err.startswith("puzzlebench generate: ")
 
 
+def test_cli_params_bad_unknown_and_impossible(tmp_path: Path, capsys):
+    out = tmp_path / "gen"
+    for bad, code, message in (
+            (["--param", "big"], 2, "bad --param 'big': expected NAME=N"),
+            (["--param", "big=x"], 2, "bad --param 'big=x'"),
+            (["--param", "huge=1"], 2, "unknown parameter 'huge' for the nurikabe generator"),
+            (["--param", "big=1"], 1, "nurikabe 10x10: no room for 1 big islands")):
+        assert run_cli("generate", "nurikabe", "--size", "10x10", "--seed", "1", *bad,
+                       "--out", str(out)) == code
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("puzzlebench generate: " + message), err
+    assert not out.exists() or not any(out.iterdir())
+
+
 def test_cli_writes_the_solution_without_being_asked(tmp_path: Path, capsys):
     out = tmp_path / "gen"
     assert run_cli("generate", "nurikabe", "--size", "5x5", "--seed", "2", "--out", str(out)) == 0

@@ -25,6 +25,8 @@ class NurikabeState:
         self.cells: dict[int, list[Cell]] = {}
         self.next_id = 0
         self.black = rows * cols
+        #: a cell of each big island (:mod:`.big`): no edit changes those islands' shapes
+        self.anchors: list[Cell] = []
 
     def is_black(self, r: int, c: int) -> bool:
         return 0 <= r < self.rows and 0 <= c < self.cols and self.island[r][c] < 0
@@ -93,6 +95,11 @@ class NurikabeState:
             if away not in bfs_distances([keep], self.rows, self.cols, (cells - {b}).__contains__):
                 out.append(b)
         return out
+
+    def islands_at(self, cells: list[Cell]) -> set[int]:
+        """The islands holding a white cell of ``cells`` or next to a black one."""
+        return {self.island[r][c] for r, c in cells if self.island[r][c] >= 0} \
+            | {k for r, c in cells if self.island[r][c] < 0 for k in self.adjacent_islands((r, c))}
 
     def boundary(self, k: int) -> list[Cell]:
         """The black cells next to island ``k``, in reading order."""

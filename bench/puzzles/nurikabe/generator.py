@@ -18,6 +18,7 @@ from bench.generate import (
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
+from bench.puzzles.nurikabe.big import freeze, pinned_solution
 from bench.puzzles.nurikabe.board import Join, NurikabeState, Wall, plan_changes
 from bench.puzzles.nurikabe.unique import WarmCheck
 
@@ -38,7 +39,9 @@ class NurikabeGenerator(Generator):
     one. Uniqueness: ``sat-lazy`` (exact) on CaDiCaL warm-started at the intended solution
     and limited by conflicts, not time (:class:`WarmCheck`), so a seed gives the same puzzle on
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
-    every few rounds and at the end."""
+    every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
+    is built around K big islands that no edit changes (:mod:`.big`), with three times the
+    rounds."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -90,6 +93,8 @@ class NurikabeGenerator(Generator):
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
+    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
+    params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
@@ -97,7 +102,8 @@ class NurikabeGenerator(Generator):
         check_size(self.puzzle, rows, cols)
         tries = 0  # make_unique runs so far: each one after the first halves the patience
         for _ in range(self.restarts):
-            state = self.random_solution(rows, cols, rng, cap=self.start_island)
+            state = pinned_solution(self, rows, cols, rng) if self.big else \
+                self.random_solution(rows, cols, rng, cap=self.start_island)
             if state is None:
                 continue
             try:
@@ -231,19 +237,13 @@ class NurikabeGenerator(Generator):
         edited: list[bool] = []
         touched: set[int] = set()
         for region in regions:
-            ks = self.islands_at(s, region)
+            ks = s.islands_at(region)
             if ks & touched:
                 continue
             edited.append(self.edit(s, clue, moved, alt, region, rng, whole))
             touched |= ks
         if not any(edited) and not self.edit(s, clue, moved, alt, diff, rng, whole=False):
             self.unstick(s, clue, moved, diff, rng)
-
-    @staticmethod
-    def islands_at(s: NurikabeState, cells: list[Cell]) -> set[int]:
-        """The islands holding a white cell of ``cells`` or next to a black one."""
-        return {s.island[r][c] for r, c in cells if s.island[r][c] >= 0} \
-            | {k for r, c in cells if s.island[r][c] < 0 for k in s.adjacent_islands((r, c))}
 
     def unstick(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int],
                 diff: list[Cell], rng: random.Random) -> bool:
@@ -253,7 +253,7 @@ class NurikabeGenerator(Generator):
         nor shrink without cutting the wall or making a 2x2 pool, or whose edits go round in a
         cycle, is joined to a neighbouring island through a wall cell next to both; if there
         is none, its clue may move again (False)."""
-        ks = sorted(self.islands_at(s, diff))
+        ks = sorted(s.islands_at(diff))
         near = sorted({v for k in ks for v in s.boundary(k)})
         joins = s.merges(near, self.cap(s.rows, s.cols))
         if joins:
@@ -287,6 +287,7 @@ class NurikabeGenerator(Generator):
         for k in ("split", "shrink", "reshape") if whole else ():
             options[k] = [o for o in options[k]
                           if (v := self.blackened(k, o)) is None or not s.leaves_one(v)]
+        freeze(s, options)
         kinds = [k for k in self.edit_weights if options[k]]
         if not kinds:
             return False
@@ -493,4 +494,4 @@ class NurikabeGenerator(Generator):
         return max(9, min(self.max_island, rows * cols // 10))
 
     def max_edits(self, rows: int, cols: int) -> int:
-        return 40 + rows * cols // 2
+        return (40 + rows * cols // 2) * (3 if self.big else 1)
