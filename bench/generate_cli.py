@@ -9,7 +9,9 @@ have exactly one solution, with its unique solution beside it as ``<name>.sol`` 
 and prints each path with the time it took. ``--solutions`` is accepted for compatibility: the
 ``.sol`` file is always written. A bad ``--size`` or ``--param``, an unknown puzzle or
 parameter, or a puzzle without a generator is a one-line error and exit code 2; a generator
-that gives up is a one-line error and exit code 1.
+that cannot make the puzzle (gives up, or finds no room for what the parameters ask, such as
+``big`` islands on a small grid) is a one-line error and exit code 1. A parameter given is
+part of the file name even at its default value (``--param big=0`` writes ``...-big0-0``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def add_commands(subparsers: Any) -> None:
     ge.add_argument("--count", type=int, default=1, metavar="K",
                     help="instances to generate (default 1); instance i does not depend on K")
     ge.add_argument("--out", required=True, metavar="DIR",
-                    help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>-<i>.txt")
+                    help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>[-<NAME><N>...]-<i>.txt")
     ge.add_argument("--param", action="append", default=[], metavar="NAME=N",
                     help="set an integer parameter of the puzzle's generator (repeatable; "
                          "nurikabe: big=K makes K islands of 37-45 cells); it is part of the "
@@ -57,7 +59,7 @@ def parse_params(items: list[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for item in items:
         name, eq, value = item.partition("=")
-        if not eq or not name.strip() or not value.strip().isdigit():
+        if not eq or not name.strip() or not value.strip().isdecimal():
             raise ValueError(f"bad --param {item!r}: expected NAME=N with N a whole number")
         out[name.strip()] = int(value)
     return out

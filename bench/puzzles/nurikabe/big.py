@@ -4,18 +4,21 @@ random solution -- another solution trades a cell of the big island for a wall c
 it, and every edit that excludes that trade makes another. So :func:`pinned_solution` builds
 the solution around its big islands so that almost no such trade exists:
 
-* each big island is a snake (straight runs of 2-6 cells, one cell wide) away from the
-  border, bigger than the generator's island cap (so no join or grow of the generator touches
-  it), and :meth:`NurikabeGenerator.edit` never changes its shape (:func:`freeze`);
+* each big island is a snake (straight runs of 2-6 cells, each turning off the last; a
+  later run may lie beside an earlier one) away from the border, bigger than the generator's
+  island cap (so no join or grow of the generator touches it), and
+  :meth:`NurikabeGenerator.edit` never changes its shape (:func:`freeze`);
 * every cell next to it or diagonal to it is black (its halo: a connected wall around it;
   with the diagonal cells black, the snake cannot lose a tip or a turn cell to another
-  solution, which would make a 2x2 black block), and every cell next to it keeps a white
-  neighbour of another island (its fence: white, such a cell would join two islands, so no
-  other solution gives it to the big island). Only the inner corners of the snake's turns
-  (two island neighbours, the other two in the halo) cannot be fenced;
+  solution, which would make a 2x2 black block), and in the starting solution every cell
+  next to it has a white neighbour of another island (its fence: white, such a cell would
+  join two islands, so no other solution gives it to the big island). Only the cells next
+  to it twice -- the inner corners of its turns and one-cell gaps between two of its runs --
+  cannot be fenced;
 * the rest is the usual random wall (:meth:`NurikabeGenerator.random_solution`'s growth),
-  grown from the halos, linked into one piece first (several snakes), never taking a fence
-  that is the last of its cell.
+  grown from the halos, linked into one piece first (several snakes; a link path avoids a
+  cell's last fence at a cost of 50 steps), the growth never taking a last fence.
+  Later edits of the small islands may take fences away: the uniqueness checks decide.
 
 Then :meth:`NurikabeGenerator.make_unique` and :meth:`NurikabeGenerator.sparsify` as for any
 puzzle. Measured on 20x20 seed 1 (one island of 40 cells): 182 uniqueness checks, 335 s.
@@ -28,7 +31,6 @@ snakes was still at 18-40 differing cells after 92 rounds (stopped)."""
 from __future__ import annotations
 
 import heapq
-import logging
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -36,8 +38,6 @@ from typing import Any, Protocol
 from bench.generate import GenerationError
 from bench.grid import Cell, components, neighbours
 from bench.puzzles.nurikabe.board import NurikabeState, Wall
-
-log = logging.getLogger(__name__)
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -86,7 +86,7 @@ def pinned_solution(gen: Settings, rows: int, cols: int,
 
 def snake(rows: int, cols: int, size: int, taken: set[Cell],
           rng: random.Random) -> set[Cell] | None:
-    """A path of ``size`` cells in straight runs of 2-6 cells, two cells or more from the
+    """A snake of ``size`` cells in straight runs of 2-6 cells, two cells or more from the
     border and five or more from ``taken`` (rows and columns), kept :func:`fenceable` as it
     grows; None if it runs into a dead end."""
     def ok(v: Cell) -> bool:
@@ -143,28 +143,21 @@ def fenceable(rows: int, cols: int, b: set[Cell]) -> bool:
 
 def surround(gen: Settings, rows: int, cols: int, snakes: list[set[Cell]],
              rng: random.Random) -> NurikabeState | None:
-    """The solution around ``snakes``: their rings black and linked into one wall, then the
+    """The solution around ``snakes``: their halos black and linked into one wall, then the
     wall grown as in :meth:`NurikabeGenerator.random_solution` (small islands up to
-    ``gen.start_island``), no cell taking a ring cell's last fence. None if the wall cannot be
-    linked or a too big piece cannot be cut."""
+    ``gen.start_island``), no cell taking the last fence of a cell next to a snake. None if
+    the wall cannot be linked or a piece above the island cap cannot be cut."""
     taken = set().union(*snakes)
     wall = Wall(rows, cols, gen.join_weight, gen.small_piece)
     fenced = set().union(*(ring(rows, cols, b) for b in snakes))
     for v in sorted(set().union(*(halo(rows, cols, b) for b in snakes))):
         wall.blacken(v)
     big = {wall.comp[r][c] for b in snakes for r, c in [min(b)]}
-    keep: set[Cell] = set()  # an inner corner's fence, where one is possible: stays white
-    for w in sorted(fenced):
-        outs = [u for u in neighbours(w, rows, cols) if u not in taken and u not in fenced]
-        if outs and sum(u in taken for u in neighbours(w, rows, cols)) >= 2 \
-                and not keep & set(outs):
-            keep.add(rng.choice(outs))
 
     def spares(v: Cell) -> bool:  # v can turn black: no ring cell loses its last fence
-        return v not in keep and all(
-            any(u != v and not wall.black(*u) and u not in taken
-                for u in neighbours(w, rows, cols))
-            for w in neighbours(v, rows, cols) if w in fenced)
+        return all(any(u != v and not wall.black(*u) and u not in taken
+                       for u in neighbours(w, rows, cols))
+                   for w in neighbours(v, rows, cols) if w in fenced)
 
     if not link(wall, taken, fenced, spares, rng):
         return None
@@ -212,10 +205,11 @@ def grow_wall(wall: Wall, big: set[int], caps: tuple[int, int], more: float,
 
 def link(wall: Wall, taken: set[Cell], fenced: set[Cell], spares: Callable[[Cell], bool],
          rng: random.Random) -> bool:
-    """Join the wall's pieces (a snake's ring falls apart at its corners) by cheapest paths
-    of white cells outside the snakes, largest piece first: a cell next to a ring cell costs
-    3, one taking a ring cell's last fence 50, others 1. False if a piece cannot be
-    reached."""
+    """Join the wall's pieces (one halo per snake) by cheapest paths of white cells outside
+    the snakes, from the largest piece to the nearest other: a cell next to a cell of
+    ``fenced`` (next to a snake) costs 3, one taking such a cell's last fence 50, others 1
+    (a path cell that a 2x2 block made unusable is left out and another path sought). False
+    if a piece cannot be reached."""
     rows, cols = wall.rows, wall.cols
     forbidden: set[Cell] = set()
 
@@ -257,7 +251,7 @@ def link(wall: Wall, taken: set[Cell], fenced: set[Cell], spares: Callable[[Cell
         while x is not None:
             path.append(x)
             x = prev[x]
-        for v in reversed(path):  # a cell the path made unusable (a 2x2 block): another path
+        for v in reversed(path):
             if not usable(v):
                 forbidden.add(v)
                 break
