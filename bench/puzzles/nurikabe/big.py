@@ -38,6 +38,7 @@ from typing import Any, Protocol
 from bench.generate import GenerationError
 from bench.grid import Cell, components, neighbours
 from bench.puzzles.nurikabe.board import NurikabeState, Wall
+from bench.puzzles.nurikabe.rules import pools
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -133,8 +134,7 @@ def fenceable(rows: int, cols: int, b: set[Cell]) -> bool:
     corner of a turn, or a one-cell gap between two runs -- cannot be fenced; refusing the
     gaps too made 20x20 seeds 1 and 2 no faster: neither done in 23 minutes)."""
     around = halo(rows, cols, b)
-    if any((r + 1, c) in around and (r, c + 1) in around and (r + 1, c + 1) in around
-           for r, c in around):
+    if pools(around.__contains__, rows, cols):
         return False
     return all(sum(u in b for u in nbrs) >= 2 or any(u not in b and u not in around
                                                      for u in nbrs)
