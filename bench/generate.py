@@ -122,10 +122,15 @@ class Generator:
                 continue
         raise GenerationError(failure)
 
+    def checker(self) -> str:
+        """The exact formulation of the uniqueness checks and the final proof:
+        :attr:`formulation` unless a parameter calls for another."""
+        return self.formulation
+
     def other(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
         """A solution of ``inst`` other than ``intended``, or None when there is none."""
         self.solves += 1
-        return other_solution(inst, intended, self.formulation, self.solver)
+        return other_solution(inst, intended, self.checker(), self.solver)
 
 
 _GENERATORS: dict[str, Generator] = {}
@@ -264,7 +269,7 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     problems = get_puzzle(puzzle).check(inst, solution)
     if problems:
         raise GenerationError(f"internal error: generated solution is wrong: {problems[0]}")
-    found = count_solutions(inst, gen.formulation, gen.solver)
+    found = count_solutions(inst, gen.checker(), gen.solver)
     if found != 1:
         raise GenerationError(f"internal error: generated instance has {found} solutions")
     return Generated(inst, solution, time.perf_counter() - t0, gen.solves)

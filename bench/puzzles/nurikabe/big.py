@@ -21,12 +21,14 @@ the solution around its big islands so that almost no such trade exists:
   Later edits of the small islands may take fences away: the uniqueness checks decide.
 
 Then :meth:`NurikabeGenerator.make_unique` and :meth:`NurikabeGenerator.sparsify` as for any
-puzzle. Measured on 20x20 seed 1 (one island of 40 cells): 182 uniqueness checks, 335 s.
+puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Measured on
+the 20x20 seeds 1-3 (one island of 40-44 cells): 462-714 s each, two or three at once.
 The earlier designs (big islands joined on the random solution, grown after the thinning,
 or fenced afterwards) left ``make_unique`` going round differences of 6-14 cells until it
 ran out of rounds; a snake with only its 4-neighbours black (the diagonal cells left to the
-wall growth) converged on that 20x20 too (222 checks, 308 s), but on a 30x30 with two
-snakes was still at 18-40 differing cells after 92 rounds (stopped)."""
+wall growth) converged on that 20x20 too (222 checks, 308 s). A 30x30 with two snakes was
+still at 2-30 differing cells after 370 rounds (an hour; a 30x30 without big islands is
+unique after about 160 rounds)."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ class NurikabeGenerator(Generator):
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
     is built around K big islands that no edit changes (:mod:`.big`), with three times the
-    rounds."""
+    rounds, and the checks are :attr:`big_formulation`'s (``sat-lazy``, lazy islands, took
+    5-67 s to prove the big 20x20s unique, ``sat-hybrid`` 6-15 s: README, issue 8)."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -94,6 +95,7 @@ class NurikabeGenerator(Generator):
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
     big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
+    big_formulation = "sat-hybrid[wall=cut,islands=owner,enclose=3]"  # the check with big ones
     params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
 
     def generate_solved(
@@ -461,16 +463,14 @@ class NurikabeGenerator(Generator):
         differences of up to ``most`` (default: one per :attr:`cells_per_alternative` cells)
         separate other solutions."""
         self.solves += 1
-        if most is None:
-            most = max(1, inst.cells // self.cells_per_alternative)
-        return WarmCheck(self.formulation, self.conflicts).other(inst, intended, most)
+        most = most or max(1, inst.cells // self.cells_per_alternative)
+        return WarmCheck(self.checker(), self.conflicts).other(inst, intended, most)
 
     def other_within(self, inst: Instance, intended: SolutionGrid,
                      free: set[Cell]) -> SolutionGrid | None:
-        """The local check of :meth:`sparsify`: another solution that differs from
-        ``intended`` only inside ``free`` (None if there is none there)."""
+        """The local check of :meth:`sparsify`: another solution differing only in ``free``."""
         self.solves += 1
-        return WarmCheck(self.formulation, self.conflicts).other(inst, intended, 1, free)
+        return WarmCheck(self.checker(), self.conflicts).other(inst, intended, 1, free)
 
     def joins(self, s: NurikabeState, clue: dict[int, Cell], want: int,
               rng: random.Random) -> list[Join]:
@@ -492,6 +492,9 @@ class NurikabeGenerator(Generator):
     def cap(self, rows: int, cols: int) -> int:
         """The largest island: :attr:`max_island`, less on small grids (one cell in 10)."""
         return max(9, min(self.max_island, rows * cols // 10))
+
+    def checker(self) -> str:
+        return self.big_formulation if self.big else self.formulation
 
     def max_edits(self, rows: int, cols: int) -> int:
         return (40 + rows * cols // 2) * (3 if self.big else 1)
