@@ -1,5 +1,6 @@
-"""sat-hybrid (owner-bounded island distances, lazy all-anchor wall cuts): its pieces, and that
-it solves a hard sparse 14x14 with a 30-island that defeats the lazy-island variants.
+"""sat-hybrid (islands by layered reachability or owner-bounded distances, lazy all-anchor
+wall cuts): its pieces, and that it solves a hard sparse 14x14 with a 30-island that defeats
+the lazy-island variants.
 
 Exactness on tiny random grids and the seeds, for every variant, is in test_nurikabe_sat.py
 (it picks up every SAT formulation)."""
@@ -54,6 +55,27 @@ def test_owner_bounds_shrink_nothing_a_solution_needs(tmp_path: Path) -> None:
     path.write_text("puzzle: nurikabe\n\n5 . . . .\n")
     res = execute(Task(str(path), "sat-hybrid", "cadical195", time_limit=30))
     assert res.status == "solved" and res.checked, res.message
+
+
+@pytest.mark.parametrize("islands", ["layers", "owner"])
+def test_layered_islands_see_an_enclosed_island_by_propagation(islands: str) -> None:
+    """A 5 in the middle of a 5x5 with its four neighbours black cannot grow: with the
+    layered reachability unit propagation alone finds the conflict (no cell beyond the
+    black ones is joined, so none is owned and the size count fails); the distance labels of
+    islands=owner leave it to search."""
+    from pysat.solvers import Solver
+
+    from bench.instance import parse_instance
+
+    inst = parse_instance("puzzle: nurikabe\n\n" + ". . . . .\n" * 2 + ". . 5 . .\n"
+                          + ". . . . .\n" * 2)
+    model = get_formulation("nurikabe", f"sat-hybrid[islands={islands}]").build(inst)
+    assert isinstance(model, SatModel)
+    black = model.handles["black"]
+    with Solver(name="glucose4", bootstrap_with=model.clauses) as solver:
+        consistent, _ = solver.propagate(assumptions=[black[v] for v in
+                                                      ((1, 2), (3, 2), (2, 1), (2, 3))])
+    assert consistent is (islands == "owner")
 
 
 def test_enclose_adds_the_small_piece_clauses() -> None:
