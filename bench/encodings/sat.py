@@ -16,7 +16,8 @@ python-sat's ``CardEnc.atmost(lits, bound, vpool, encoding=...)``):
 * :func:`region` -- one region of a given size rooted at a clue (ownership literals), with
   :func:`assign` (every on cell in exactly one region, regions are whole components),
   :func:`connect_regions` (eager: every on cell joined to a root, one distance ladder per cell
-  shared by all regions) and :func:`separate_regions` (lazy).
+  shared by all regions), :func:`layer_regions` (eager: layered reachability per region) and
+  :func:`separate_regions` (lazy).
 
 Conventions: ``member[cell]`` is the literal "cell is on" (on = black, white, in the region...);
 a cell missing from ``member`` is never on.
@@ -277,10 +278,10 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
     ownership literals, the root owned, exactly ``size`` owned (``encoding``), and an owned
     non-root cell has an owned neighbour (a region of several cells has no isolated cell).
 
-    Connectivity of a region is not per region in SAT (``method="lazy"``, the only one): join
-    the regions after :func:`assign` eagerly with :func:`connect_regions` (one distance ladder
-    per cell for all regions, far smaller than one per region) or lazily with
-    :func:`separate_regions`."""
+    Connectivity is added after :func:`assign` (``method="lazy"``, the only one here): eagerly
+    with :func:`connect_regions` (one distance ladder per cell for all regions) or
+    :func:`layer_regions` (layered reachability per region, stronger propagation), or lazily
+    with :func:`separate_regions`."""
     if method != "lazy":
         raise ValueError(f"sat region: method must be 'lazy', not {method!r} "
                          "(eager: connect_regions)")
@@ -326,6 +327,35 @@ def connect_regions(m: SatModel, member: Mapping[Cell, int], regions: Sequence[R
             lo[v] = min(lo.get(v, d), d)
     roots = {reg.root: reg.own[reg.root] for reg in regions}
     rooted_distance(m, member, roots, maxdist=hi, mindist=lo)
+
+
+def layer_regions(m: SatModel, regions: Sequence[Region]) -> None:
+    """Eager region connectivity by layered reachability, per region: ``r(t, v)``, "v is
+    joined to the root through owned cells in at most t steps", for t up to ``size - 1``
+    (the cells of the first step are their ownership literals); ``r(t, v)`` needs v owned and
+    v or a neighbour joined by step t - 1, and an owned cell is joined by the last step.
+    Unlike the distances of :func:`connect_regions` (an existential label per cell), unit
+    propagation follows this forward from the root: once off cells enclose a region, every
+    cell beyond them is not joined, hence not owned, and the size count fails at once. About
+    ``size`` x ``len(candidates)`` literals per region."""
+    for reg in regions:
+        root, own = reg.root, reg.own
+        step = {v: [n for n in cellsets.neighbours_in(v, own) if n != root] for v in own}
+        first = set(step[root])
+        layer = {v: own[v] for v in first}  # step 1: the root's neighbours
+        for t in range(2, reg.size):
+            nxt: dict[Cell, int] = {}
+            for v, d in reg.candidates.items():
+                if v == root or d > t:
+                    continue
+                if v in first:
+                    nxt[v] = own[v]  # next to the root: joined when owned
+                    continue
+                x = nxt[v] = m.fresh()
+                m.add([-x, own[v]])
+                m.add([-x, *(layer[n] for n in [v, *step[v]] if n in layer)])
+            layer = nxt
+        m.extend([-own[v], layer[v]] if v in layer else [-own[v]] for v in own if v != root)
 
 
 def separate_regions(m: SatModel, member: Mapping[Cell, int], is_on: Callable[[Cell], bool],

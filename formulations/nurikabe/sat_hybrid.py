@@ -8,20 +8,20 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   reach, exactly its size owned); every white cell is owned by one island and adjacent white
   cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
-  (:func:`island_layers`): "v is joined to the clue through owned cells in at most t steps"
-  for t up to the size minus one, every owned cell joined by the last step. Unit propagation
-  runs this forward from the clue, so an island that black cells enclose before it has its
-  size fails at once; the distance labels below leave that to search (the hardest big-island
-  20x20: 51k conflicts against 104k, README, issue 8). About (size) x (reach) literals per
-  island. ``islands=owner``: every white non-clue cell picks a white neighbour as parent,
-  with an order-encoded distance that strictly decreases along parents, so every chain ends at a
-  clue (no cycles). One distance per cell serves all islands (adjacent white cells share their
-  island, so a cell's chain ends at its own clue), and the owner bounds it: a cell owned by
-  clue k lies at distance at least its BFS distance inside k's reach and at most ``size_k - 1``
-  (an island of n cells has no simple path longer than n - 1 steps from its clue). Both bounds
-  hold in every solution, so they cut nothing off; they let propagation see that a big island
-  cannot snake further than its size (``islands=shared``: the same distances bounded by the
-  largest reaching island, :func:`bench.encodings.sat.connect_regions`);
+  (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
+  at most t steps" for t up to the size minus one, every owned cell joined by the last step.
+  Unit propagation runs this forward from the clue, so an island that black cells enclose before
+  it has its size fails at once; the distance labels below leave that to search (the hardest
+  big-island 20x20: 51k conflicts against 104k, README, issue 8). About (size) x (reach)
+  literals per island. ``islands=owner``: every white non-clue cell picks a white neighbour as
+  parent, with an order-encoded distance that strictly decreases along parents, so every chain
+  ends at a clue (no cycles). One distance per cell serves all islands (adjacent white cells
+  share their island, so a cell's chain ends at its own clue), and the owner bounds it: a cell
+  owned by clue k lies at distance at least its BFS distance inside k's reach and at most
+  ``size_k - 1`` (an island of n cells has no simple path longer than n - 1 steps from its
+  clue). Both bounds hold in every solution, so they cut nothing off; they let propagation see
+  that a big island cannot snake further than its size (``islands=shared``: the same distances
+  bounded by the largest reaching island, :func:`bench.encodings.sat.connect_regions`);
 * the wall is connected, lazily (``wall=cut``): per piece C of a disconnected wall and per
   cell c of C, "c is white or a white cell on C's boundary is black" (``wall=anchor``: C's first
   cell only). Every solution has exactly ``cells - sum(clues)`` black cells, more than a piece
@@ -55,6 +55,7 @@ from bench.encodings.sat import (
     assign,
     connect_regions,
     connected,
+    layer_regions,
     no_2x2,
     region,
     separate_connected,
@@ -137,33 +138,6 @@ def island_distances(m: SatModel, white: Mapping[Cell, int], islands: Sequence[I
     return le
 
 
-def island_layers(m: SatModel, reg: Region) -> None:
-    """Join region ``reg`` to its root by layered reachability: ``r(t, v)``, "v is joined to
-    the root through owned cells in at most t steps", for t up to ``size - 1`` (the cells of
-    the first step are their ownership literals); ``r(t, v)`` needs v owned and v or a
-    neighbour joined by step t - 1, and an owned cell is joined by the last step. Unlike
-    the distances (an existential label per cell), unit propagation follows this forward
-    from the root: once black cells enclose the region, every cell beyond them is not
-    joined, hence not owned, and the size count fails at once."""
-    root, own = reg.root, reg.own
-    step = {v: [n for n in neighbours_in(v, own) if n != root] for v in own}
-    first = set(step[root])
-    layer = {v: own[v] for v in first}  # step 1: the root's neighbours
-    for t in range(2, reg.size):
-        nxt: dict[Cell, int] = {}
-        for v, d in reg.candidates.items():
-            if v == root or d > t:
-                continue
-            if v in first:
-                nxt[v] = own[v]  # next to the root: joined when owned
-                continue
-            x = nxt[v] = m.fresh()
-            m.add([-x, own[v]])
-            m.add([-x, *(layer[n] for n in [v, *step[v]] if n in layer)])
-        layer = nxt
-    m.extend([-own[v], layer[v]] if v in layer else [-own[v]] for v in own if v != root)
-
-
 @formulation
 class SatHybrid(SatBlackCells):
     name = "sat-hybrid"
@@ -206,8 +180,7 @@ class SatHybrid(SatBlackCells):
         if self.params["islands"] == "owner":
             island_distances(m, white, lay.islands, regions)
         elif self.params["islands"] == "layers":
-            for reg in regions:
-                island_layers(m, reg)
+            layer_regions(m, regions)
         else:
             connect_regions(m, white, regions)
         method = self.wall_method(lay)

@@ -114,23 +114,25 @@ def test_cardinality(encoding) -> None:
     assert all(len(s) == 2 for s in exact)
 
 
-def region_post(eager: bool) -> Callable[[SatModel, dict[Cell, int]], Any]:
+def region_post(join: str) -> Callable[[SatModel, dict[Cell, int]], Any]:
     def post(m: SatModel, x: dict[Cell, int]) -> None:
         reach = bfs_distances([(1, 1)], 3, 3, limit=2)
         reg = sat.region(m, (1, 1), 3, reach)
         sat.assign(m, x, [reg])
-        if eager:
+        if join == "distances":
             sat.connect_regions(m, x, [reg])
+        elif join == "layers":
+            sat.layer_regions(m, [reg])
         m.handles["regions"] = [reg]
     return post
 
 
-@pytest.mark.parametrize("eager", [True, False])
-def test_region_of_size_three_at_the_centre(eager) -> None:
+@pytest.mark.parametrize("join", ["distances", "layers", "lazy"])
+def test_region_of_size_three_at_the_centre(join) -> None:
     def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
         return sat.separate_regions(m, x, on, m.handles["regions"])
 
-    got = solutions(3, 3, region_post(eager), None if eager else separate)
+    got = solutions(3, 3, region_post(join), separate if join == "lazy" else None)
     want = {s for s in connected_subsets(3, 3, containing=(1, 1)) if len(s) == 3}
     assert got == want and len(want) == 14
 
