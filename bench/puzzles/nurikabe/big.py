@@ -8,9 +8,11 @@ the solution around its big islands so that almost no such trade exists:
   later run may lie beside an earlier one) away from the border, bigger than the generator's
   island cap (so no join or grow of the generator touches it), and
   :meth:`NurikabeGenerator.edit` never changes its shape (:func:`freeze`);
-* every cell next to it or diagonal to it is black (its halo: a connected wall around it;
-  with the diagonal cells black, the snake cannot lose a tip or a turn cell to another
-  solution, which would make a 2x2 black block), and in the starting solution every cell
+* every cell next to it or diagonal to it is black and stays black: no edit turns it white
+  (:attr:`NurikabeState.pinned`). That is its halo, a connected wall around it; with the
+  diagonal cells black, the snake cannot lose a tip or a turn cell to another solution, which
+  would make a 2x2 black block (a turn cell T traded for the inner corner of its turn needs a
+  white cell diagonal to T outside the turn). In the starting solution every cell
   next to it has a white neighbour of another island (its fence: white, such a cell would
   join two islands, so no other solution gives it to the big island). Only the cells next
   to it twice -- the inner corners of its turns and one-cell gaps between two of its runs --
@@ -21,14 +23,14 @@ the solution around its big islands so that almost no such trade exists:
   Later edits of the small islands may take fences away: the uniqueness checks decide.
 
 Then :meth:`NurikabeGenerator.make_unique` and :meth:`NurikabeGenerator.sparsify` as for any
-puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Measured on
-the 20x20 seeds 1-3 (one island of 40-44 cells): 462-714 s each, two or three at once.
+puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Measured
+(family v3, README): 20x20 seeds 1-3 in 65-1,601 s, a 30x30 in 965 s, two at once; before
+the halos were kept black, 462-714 s per 20x20, and a 30x30 stalled on 2-cell differences (a
+turn cell traded for its inner corner, a small island holding the diagonal cell).
 The earlier designs (big islands joined on the random solution, grown after the thinning,
 or fenced afterwards) left ``make_unique`` going round differences of 6-14 cells until it
 ran out of rounds; a snake with only its 4-neighbours black (the diagonal cells left to the
-wall growth) converged on that 20x20 too (222 checks, 308 s). A 30x30 with two snakes was
-still at 2-30 differing cells after 370 rounds (an hour; a 30x30 without big islands is
-unique after about 160 rounds)."""
+wall growth) converged on that 20x20 too (222 checks, 308 s)."""
 
 from __future__ import annotations
 
@@ -174,6 +176,7 @@ def surround(gen: Settings, rows: int, cols: int, snakes: list[set[Cell]],
             s.whiten(v, k)
     s.next_id = wall.next_id
     s.anchors = [min(b) for b in snakes]
+    s.pinned = set().union(*(halo(rows, cols, b) for b in snakes))
     return s
 
 

@@ -27,6 +27,8 @@ class NurikabeState:
         self.black = rows * cols
         #: a cell of each big island (:mod:`.big`): no edit changes those islands' shapes
         self.anchors: list[Cell] = []
+        #: black cells no edit turns white (:mod:`.big`: the halos of the big islands)
+        self.pinned: set[Cell] = set()
 
     def is_black(self, r: int, c: int) -> bool:
         return 0 <= r < self.rows and 0 <= c < self.cols and self.island[r][c] < 0
@@ -35,8 +37,11 @@ class NurikabeState:
         return {self.island[r][c] for r, c in neighbours(v, self.rows, self.cols)
                 if self.island[r][c] >= 0}
 
-    def wall_stays_connected(self, v: Cell) -> bool:
-        """Whether the wall is still connected (and not empty) after ``v`` turns white."""
+    def may_whiten(self, v: Cell) -> bool:
+        """Whether black cell ``v`` may turn white: not :attr:`pinned`, and the wall is still
+        connected (and not empty) after it."""
+        if v in self.pinned:
+            return False
         r, c = v
         nbrs = [n for n in neighbours(v, self.rows, self.cols) if self.is_black(*n)]
         if not nbrs:
@@ -147,12 +152,12 @@ class NurikabeState:
 
     def sole_island(self, v: Cell, cap: int) -> int | None:
         """The island black cell ``v`` can join alone: the one island next to it, if it has
-        fewer than ``cap`` cells and the wall stays connected without ``v``; else None."""
+        fewer than ``cap`` cells and ``v`` may turn white (:meth:`may_whiten`); else None."""
         ks = self.adjacent_islands(v)
         if len(ks) != 1:
             return None
         k = next(iter(ks))
-        return k if len(self.cells[k]) < cap and self.wall_stays_connected(v) else None
+        return k if len(self.cells[k]) < cap and self.may_whiten(v) else None
 
     def grows(self, k: int, cap: int) -> list[Cell]:
         """The black cells that can join island ``k`` alone (:meth:`sole_island`)."""
@@ -173,11 +178,11 @@ class NurikabeState:
 
     def merges(self, cells: list[Cell], cap: int) -> list[Cell]:
         """The black cells of ``cells`` next to two or more islands that can turn white (the
-        wall stays connected; the joined island has at most ``cap`` cells)."""
+        cell may turn white, :meth:`may_whiten`; the joined island has at most ``cap`` cells)."""
         return [v for v in cells if self.island[v[0]][v[1]] < 0
                 and len(ks := self.adjacent_islands(v)) >= 2
                 and 1 + sum(len(self.cells[k]) for k in ks) <= cap
-                and self.wall_stays_connected(v)]
+                and self.may_whiten(v)]
 
     def solution(self) -> SolutionGrid:
         return [["#" if v < 0 else "." for v in row] for row in self.island]
@@ -329,7 +334,7 @@ def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
         if v not in picked or len(out) >= want:
             continue
         ks = s.adjacent_islands(v)
-        if ks & used or v in near or not s.wall_stays_connected(v) \
+        if ks & used or v in near or not s.may_whiten(v) \
                 or 1 + sum(len(s.cells[k]) for k in ks) > cap:
             continue
         whiten(v, ks)
@@ -342,7 +347,7 @@ def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
         if grown >= want // 2:
             break
         ks = s.adjacent_islands(v)
-        if len(ks) != 1 or ks & used or v in near or not s.wall_stays_connected(v):
+        if len(ks) != 1 or ks & used or v in near or not s.may_whiten(v):
             continue
         whiten(v, ks)
         grown += 1

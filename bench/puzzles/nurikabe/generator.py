@@ -41,8 +41,8 @@ class NurikabeGenerator(Generator):
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
     is built around K big islands that no edit changes (:mod:`.big`), with three times the
-    rounds, and the checks are :attr:`big_formulation`'s (``sat-lazy``, lazy islands, took
-    5-67 s to prove the big 20x20s unique, ``sat-hybrid`` 6-15 s: README, issue 8)."""
+    rounds, the checks are :attr:`big_formulation`'s (README, issue 8) and :attr:`max_ones`
+    applies (the pockets between a snake's runs fill up with 1-islands)."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -63,6 +63,7 @@ class NurikabeGenerator(Generator):
         "merge": 3.0}
     clue_share = 0.10  # the clue share :meth:`sparsify` aims at (real puzzles: about 10 %)
     max_clue_share = 0.15  # a puzzle above this share of clue cells is dropped
+    max_ones = 0.2  # with big islands, one whose clues are more than this share 1s too
     sparse_boost = 8.0  # weight factor of "new" and "split" while below clue_share
     #: :meth:`make_unique`: above the first share of clue cells each round also joins islands;
     #: a solution whose edits pass the second is dropped
@@ -95,7 +96,7 @@ class NurikabeGenerator(Generator):
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
     big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
-    big_formulation = "sat-hybrid[wall=cut,islands=owner,enclose=3]"  # the check with big ones
+    big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3]"  # the check with big ones
     params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
 
     def generate_solved(
@@ -117,7 +118,8 @@ class NurikabeGenerator(Generator):
                 self.sparsify(state, clue, rng)
             except SolveTimeout:
                 continue
-            if len(clue) <= self.max_clue_share * rows * cols:
+            ones = sum(len(state.cells[k]) == 1 for k in clue) if self.big else 0
+            if len(clue) <= self.max_clue_share * rows * cols and ones <= self.max_ones * len(clue):
                 return self.puzzle_of(state, clue), state.solution()
         raise GenerationError(f"nurikabe {rows}x{cols}: gave up after {self.restarts} restarts")
 
@@ -194,10 +196,7 @@ class NurikabeGenerator(Generator):
         other over a few rounds: a 50x50 went round a cycle of 4-cell differences for 80
         rounds) is also :meth:`unstick`-ed. Shrinks, splits and reshapes that leave a 1-cell
         piece are left out but in one round of every ``patience`` (:attr:`patience`) without
-        a new smallest difference and in the last-resort edit.
-
-        The structural edits also break out of pockets where every clue position of an
-        island leaves two shapes."""
+        a new smallest difference and in the last-resort edit."""
         clue = {k: rng.choice(cells) for k, cells in s.cells.items()}
         moved = dict.fromkeys(clue, 0)
         most = self.dense_share[1] * s.rows * s.cols
@@ -274,7 +273,7 @@ class NurikabeGenerator(Generator):
         there = [(r, c) for r, c in region if s.island[r][c] < 0 and alt[r][c] == "."]
         stuck = any(moved[s.island[r][c]] >= self.max_moves for r, c in here)
         options: dict[str, list[Any]] = {
-            "new": [v for v in there if not s.adjacent_islands(v) and s.wall_stays_connected(v)],
+            "new": [v for v in there if not s.adjacent_islands(v) and s.may_whiten(v)],
             "split": [(d, b) for d in here for b in s.cut_cells(clue[s.island[d[0]][d[1]]], d)],
             "grow": [(v, owner) for v in there
                      if (owner := s.sole_island(v, self.cap(s.rows, s.cols))) is not None],
