@@ -5,8 +5,10 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
 
 * clue cells are white; no 2x2 block is all black;
 * an island per clue (:func:`bench.encodings.sat.region`: ownership literals over the clue's
-  reach, exactly its size owned); every white cell is owned by one island and adjacent white
-  cells share their island (:func:`bench.encodings.sat.assign`);
+  reach, exactly its size owned, by python-sat's cardinality encoding ``card``: the sequential
+  counter by default, or the k-modulo totalizer, ``card=kmtotalizer``, about half the
+  variables on the big-island 30x30s; README, issue 8); every white cell is owned by one
+  island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
   at most t steps" for t up to the size minus one, every owned cell joined by the last step.
@@ -149,6 +151,7 @@ class SatHybrid(SatBlackCells):
         "wall": ["auto", "cut", "anchor", "tree"],
         "islands": ["layers", "owner", "shared"],
         "enclose": [3, 0],
+        "card": ["seqcounter", "kmtotalizer"],
     }
 
     #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance
@@ -174,8 +177,8 @@ class SatHybrid(SatBlackCells):
         m.extend([-black[i.root]] for i in lay.islands)
         m.extend([black[v]] for v in lay.unreached)
         no_2x2(m, black, lay.rows, lay.cols)
-        regions = [region(m, i.root, i.size, i.reach, name=f"isl{k}")
-                   for k, i in enumerate(lay.islands)]
+        regions = [region(m, i.root, i.size, i.reach, encoding=str(self.params["card"]),
+                          name=f"isl{k}") for k, i in enumerate(lay.islands)]
         assign(m, white, regions)
         if self.params["islands"] == "owner":
             island_distances(m, white, lay.islands, regions)

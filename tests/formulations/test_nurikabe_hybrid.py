@@ -7,6 +7,7 @@ Exactness on tiny random grids and the seeds, for every variant, is in test_nuri
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,23 @@ def test_auto_wall_takes_the_tree_on_small_grids_only() -> None:
     assert small and large
     assert {form.wall_method(lay) for lay in small} == {"tree"}
     assert {form.wall_method(lay) for lay in large} == {"cut"}
+
+
+def test_card_picks_the_island_size_encoding() -> None:
+    """``card`` reaches the islands' exactly-size constraints: the k-modulo totalizer needs
+    fewer auxiliary variables than the sequential counter on a puzzle with a big island
+    (size x reach counter cells), and both models give the same solution."""
+    from bench.backends import get_backend
+    from bench.solve import solve
+
+    inst = read_instance(Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
+                         / "big" / "gen-nurikabe-20x20-s2-big1-0.txt")
+    grids, sizes = [], {}
+    for card in ("seqcounter", "kmtotalizer"):
+        form = get_formulation("nurikabe", f"sat-hybrid[card={card}]")
+        sizes[card] = form.build(inst).size()["variables"]
+        res = solve(inst, form, get_backend("cadical195"), time.perf_counter() + 60)
+        assert res.status == "solved", res.problems
+        grids.append(res.grid)
+    assert sizes["kmtotalizer"] < sizes["seqcounter"], sizes
+    assert grids[0] == grids[1]

@@ -96,7 +96,8 @@ class NurikabeGenerator(Generator):
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
     big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
-    big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3]"  # the check with big ones
+    #: the check with big islands
+    big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
     params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
 
     def generate_solved(
