@@ -6,8 +6,12 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
 * clue cells are white; no 2x2 block is all black;
 * an island per clue (:func:`bench.encodings.sat.region`: ownership literals over the clue's
   reach, exactly its size owned, by python-sat's cardinality encoding ``card``: the sequential
-  counter by default, or the k-modulo totalizer, ``card=kmtotalizer``, about half the
-  variables on the big-island 30x30s; README, issue 8); every white cell is owned by one
+  counter, ``card=seqcounter``, whose (size) x (reach) counter cells are most of the model
+  around a big island, or the k-modulo totalizer, ``card=kmtotalizer``, about half the
+  variables on the big-island 30x30s; ``card=auto`` (default) takes the totalizer for islands
+  of :attr:`SatHybrid.big_island` cells or more and the counter below: 17.6 and 10.2 s on the
+  two-snake 30x30s against 34.9 and 15.5 s, the sparse family all but unchanged, 92.5 s
+  against 123.6 s over 46 puzzles; README, issue 8); every white cell is owned by one
   island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
@@ -151,8 +155,13 @@ class SatHybrid(SatBlackCells):
         "wall": ["auto", "cut", "anchor", "tree"],
         "islands": ["layers", "owner", "shared"],
         "enclose": [3, 0],
-        "card": ["seqcounter", "kmtotalizer"],
+        "card": ["auto", "seqcounter", "kmtotalizer"],
     }
+
+    #: card=auto: the k-modulo totalizer for islands of this many cells or more (chosen on our
+    #: puzzles: the stress 14x14, islands of 30 and 22 cells, takes 2,963 conflicts at 20 and
+    #: 44,440 at 25; two sparse puzzles have islands of 20-24 cells, the big family 37-45)
+    big_island = 20
 
     #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance
     #: ladders, stays within this; lazy all-anchor cuts above
@@ -168,6 +177,13 @@ class SatHybrid(SatBlackCells):
             return "tree" if len(lay.wall) * lay.blacks <= self.tree_budget else "cut"
         return wall
 
+    def card(self, size: int) -> str:
+        """The card parameter with ``auto`` resolved for an island of ``size`` cells."""
+        card = str(self.params["card"])
+        if card == "auto":
+            return "kmtotalizer" if size >= self.big_island else "seqcounter"
+        return card
+
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
         lay = layout(inst)
@@ -177,7 +193,7 @@ class SatHybrid(SatBlackCells):
         m.extend([-black[i.root]] for i in lay.islands)
         m.extend([black[v]] for v in lay.unreached)
         no_2x2(m, black, lay.rows, lay.cols)
-        regions = [region(m, i.root, i.size, i.reach, encoding=str(self.params["card"]),
+        regions = [region(m, i.root, i.size, i.reach, encoding=self.card(i.size),
                           name=f"isl{k}") for k, i in enumerate(lay.islands)]
         assign(m, white, regions)
         if self.params["islands"] == "owner":

@@ -117,18 +117,37 @@ def test_auto_wall_takes_the_tree_on_small_grids_only() -> None:
 def test_card_picks_the_island_size_encoding() -> None:
     """``card`` reaches the islands' exactly-size constraints: the k-modulo totalizer needs
     fewer auxiliary variables than the sequential counter on a puzzle with a big island
-    (size x reach counter cells), and both models give the same solution."""
+    (size x reach counter cells), ``auto`` (the default) takes it for the big island only, and
+    every model gives the same solution."""
     from bench.backends import get_backend
     from bench.solve import solve
 
     inst = read_instance(Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
                          / "big" / "gen-nurikabe-20x20-s2-big1-0.txt")
     grids, sizes = [], {}
-    for card in ("seqcounter", "kmtotalizer"):
+    for card in ("seqcounter", "kmtotalizer", "auto"):
         form = get_formulation("nurikabe", f"sat-hybrid[card={card}]")
         sizes[card] = form.build(inst).size()["variables"]
         res = solve(inst, form, get_backend("cadical195"), time.perf_counter() + 60)
         assert res.status == "solved", res.problems
         grids.append(res.grid)
-    assert sizes["kmtotalizer"] < sizes["seqcounter"], sizes
-    assert grids[0] == grids[1]
+    assert sizes["kmtotalizer"] < sizes["auto"] < sizes["seqcounter"], sizes
+    assert grids[0] == grids[1] == grids[2]
+
+
+def test_auto_card_is_the_counter_below_big_islands() -> None:
+    """Below :attr:`SatHybrid.big_island` cells ``card=auto`` is the sequential counter: on a
+    sparse 30x30 the same clauses as ``card=seqcounter``."""
+    from formulations.nurikabe.sat_hybrid import SatHybrid
+
+    form = get_formulation("nurikabe", "sat-hybrid")
+    assert isinstance(form, SatHybrid) and form.params["card"] == "auto"
+    assert (form.card(SatHybrid.big_island - 1), form.card(SatHybrid.big_island)) == (
+        "seqcounter", "kmtotalizer")
+    inst = read_instance(Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
+                         / "sparse" / "gen-nurikabe-30x30-s1-0.txt")
+    assert max(int(v) for _, _, v in inst.clues()) < SatHybrid.big_island
+    auto, counter = (get_formulation("nurikabe", f"sat-hybrid[card={c}]").build(inst)
+                     for c in ("auto", "seqcounter"))
+    assert isinstance(auto, SatModel) and isinstance(counter, SatModel)
+    assert auto.clauses == counter.clauses
