@@ -189,7 +189,7 @@ def test_committed_big_family_is_unique_by_a_second_formulation(path: Path) -> N
     the v3 20x20 seeds 2 and 3 and the 30x30 seed 1 in 49-143 s but not the 20x20 seed 1 in
     600 s, nor does ``sat-lazy`` on Glucose (load 3)."""
     inst = read_instance(path)
-    f = "sat-hybrid[wall=auto,islands=owner,enclose=3]"
+    f = "sat-hybrid[wall=auto,islands=owner,enclose=3,card=seqcounter]"
     assert count_solutions(inst, f, "glucose4", time_limit=600) == 1
 
 
