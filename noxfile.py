@@ -47,8 +47,9 @@ def bench(session: nox.Session) -> None:
 def microbench(session: nox.Session) -> None:
     """Model construction per formulation and the harness itself (task start-up per kind,
     forked and spawned; journal append; Parquet consolidation of 100k results; the report of
-    a 10k-task run) with pytest-benchmark, compared with the latest saved run in benchmarks/
-    (fails on a median regression over 50 %). Save a new baseline with
+    a 10k-task run; a lazy loop's separation rounds) with pytest-benchmark, compared with the
+    latest saved run in benchmarks/ (fails on a median regression over 50 %). Save a new
+    baseline with
     `nox -s microbench -- --benchmark-autosave`; `nox -s microbench -- -k harness` runs only
     the harness."""
     session.install("-e", ".[test]")

@@ -37,16 +37,25 @@ def manhattan(a: Cell, b: Cell) -> int:
 
 def components(cells: Iterable[Cell], rows: int, cols: int) -> list[list[Cell]]:
     """The 4-connected components of a cell set, each as a list (first cell = smallest in
-    reading order), components ordered by their first cell."""
-    todo = set(cells)
-    out: list[list[Cell]] = []
+    reading order, then in BFS order), components ordered by their first cell."""
+    return pieces(cells, ())[0]
+
+
+def pieces(on: Iterable[Cell], cells: Collection[Cell]
+           ) -> tuple[list[list[Cell]], list[list[Cell]]]:
+    """:func:`components` of ``on`` and, for each, its boundary inside ``cells`` (the cells of
+    ``cells`` outside ``on`` and 4-adjacent to the component, in reading order), in one pass."""
+    lit = set(on)
+    todo = set(lit)
+    comps: list[list[Cell]] = []
+    seps: list[list[Cell]] = []
     # neighbours inlined (up, down, left, right, as :func:`neighbours`): the lazy loops call
     # this on every round for thousands of cells
     for start in sorted(todo):
         if start not in todo:
             continue
         todo.discard(start)
-        comp = [start]
+        comp, sep = [start], set()
         i = 0
         while i < len(comp):
             r, c = comp[i]
@@ -55,8 +64,11 @@ def components(cells: Iterable[Cell], rows: int, cols: int) -> list[list[Cell]]:
                 if n in todo:
                     todo.discard(n)
                     comp.append(n)
-        out.append(comp)
-    return out
+                elif n not in lit and n in cells:
+                    sep.add(n)
+        comps.append(comp)
+        seps.append(sorted(sep))
+    return comps, seps
 
 
 def boundary(component: Collection[Cell], rows: int, cols: int) -> list[Cell]:

@@ -116,16 +116,18 @@ def add_cuts(m: SatModel, member: Mapping[Cell, int], cuts: Sequence[Cut]) -> in
         if len(cut.pos) >= SHARED_POS:
             count[id(cut.pos)] = count.get(id(cut.pos), 0) + 1
     shared: dict[int, int] = {}
-    for cut in cuts:
-        neg = [-member[v] for v in cut.neg]
-        if count.get(id(cut.pos), 0) < 2:
-            m.add([*neg, *(member[v] for v in cut.pos)])
+    clauses: list[list[int]] = []
+    for pos, neg in cuts:
+        key = id(pos)
+        if count.get(key, 0) < 2:
+            clauses.append([*(-member[v] for v in neg), *(member[v] for v in pos)])
             continue
-        a = shared.get(id(cut.pos))
+        a = shared.get(key)
         if a is None:
-            a = shared[id(cut.pos)] = m.fresh()
-            m.add([-a, *(member[v] for v in cut.pos)])
-        m.add([*neg, a])
+            a = shared[key] = m.fresh()
+            clauses.append([-a, *(member[v] for v in pos)])
+        clauses.append([-member[neg[0]], a] if len(neg) == 1 else [*(-member[v] for v in neg), a])
+    m.extend(clauses)
     return len(cuts)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bench.backends.kinds import SatAssignment
 from bench.grid import Cell, all_cells, clue_reach
 from bench.instance import Instance
 from bench.models import SatModel, Value
@@ -75,9 +76,17 @@ class SatBlackCells(Formulation[SatModel]):
 
     @staticmethod
     def black_cells(model: SatModel, value: Value) -> set[Cell]:
-        """The cells black in the solver's assignment (each literal read once: the lazy
-        separators test membership many times a round)."""
-        return {v for v, x in model.handles["black"].items() if value(x) > 0.5}
+        """The cells black in the solver's assignment (each literal read once, all at once in
+        numpy: the lazy separators call this every round and test membership many times)."""
+        import numpy as np
+
+        black = model.handles["black"]
+        bits = (value if isinstance(value, SatAssignment)  # every SAT backend's reader
+                else SatAssignment.of_reader(value, model.nvars))
+        lits = np.fromiter(black.values(), dtype=np.int64, count=len(black))
+        on = bits.array(model.nvars)[np.abs(lits)] == (lits > 0)
+        cells = list(black)
+        return {cells[i] for i in np.flatnonzero(on).tolist()}
 
     def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
         return grid_from_black(inst, self.black_cells(model, value))

@@ -1,6 +1,7 @@
 """The harness itself (`nox -s microbench`): task start-up per model kind (forked from a
-template and spawned), the journal append, Parquet consolidation of 100k results, and the
-report of a 10k-task run. Marked slow, like the model-construction benchmarks."""
+template and spawned), the journal append, Parquet consolidation of 100k results, the report of
+a 10k-task run, and a lazy loop's separation rounds. Marked slow, like the model-construction
+benchmarks."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import random
 
 import pytest
 
+from bench.backends.kinds import SatAssignment
+from bench.instance import read_instance
 from bench.records import Result, Task
+from bench.registry import get_formulation
 from bench.runner import Templates, run_task
 from bench.storage import Journal, consolidate
-from tests.conftest import SHIKAKU_SEEDS
+from tests.conftest import INSTANCES, SHIKAKU_SEEDS
 
 SEED = str(SHIKAKU_SEEDS[0])
 PAIRS = [("sat-cover", "minisat22"), ("cpsat-cover", "cpsat"), ("mip-cover", "highs")]
@@ -40,6 +44,36 @@ def test_task_start_spawned(benchmark, form, solver):
     res = benchmark.pedantic(run_task, args=(Task(SEED, form, solver, time_limit=30),),
                              rounds=3, iterations=1)
     assert res.status == "solved" and res.start == "spawn"
+
+
+#: a lazy loop of 122 wall-cut rounds (sparse 50x50 seed 2, the default Nurikabe formulation)
+LAZY = (INSTANCES / "nurikabe" / "sparse" / "gen-nurikabe-50x50-s2-0.txt",
+        "sat-hybrid[wall=auto,islands=layers,enclose=3,card=auto]")
+
+
+@pytest.mark.slow
+def test_lazy_separation_rounds(benchmark):
+    """Every separation of one lazy solve (components, boundaries, cut clauses), replayed on
+    the solver's recorded assignments; the solve and the model builds are not timed."""
+    from pysat.solvers import Solver
+
+    inst, form = read_instance(LAZY[0]), get_formulation("nurikabe", LAZY[1])
+    model, fed, rounds = form.build(inst), 0, []
+    with Solver(name="cadical195") as solver:
+        while True:
+            solver.append_formula(model.clauses[fed:])
+            fed = len(model.clauses)
+            assert solver.solve()
+            rounds.append(SatAssignment.of_model(solver.get_model()))
+            if form.separate(inst, model, rounds[-1]) == 0:
+                break
+
+    def replay(fresh):
+        return [form.separate(inst, fresh, value) for value in rounds]
+
+    added = benchmark.pedantic(replay, setup=lambda: ((form.build(inst),), {}), rounds=5)
+    assert len(added) > 50 and added[-1] == 0 and all(added[:-1])
+    benchmark.extra_info["rounds"] = len(rounds)
 
 
 def fake_results(n: int, seed: int = 1) -> list[Result]:
