@@ -49,9 +49,8 @@ def microbench(session: nox.Session) -> None:
     forked and spawned; journal append; Parquet consolidation of 100k results; the report of
     a 10k-task run; a lazy loop's separation rounds) with pytest-benchmark, compared with the
     latest saved run in benchmarks/ (fails on a median regression over 50 %). Save a new
-    baseline with
-    `nox -s microbench -- --benchmark-autosave`; `nox -s microbench -- -k harness` runs only
-    the harness."""
+    baseline with `nox -s microbench -- --benchmark-autosave`; `nox -s microbench -- -k
+    harness` runs only the harness."""
     session.install("-e", ".[test]")
     storage = "file://benchmarks"
     compare = ["--benchmark-compare", "--benchmark-compare-fail=median:50%"] \
