@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from bench.grid import Cell, components, pieces
+from bench.grid import Cell, pieces
 
 CutShape = Literal["component", "anchor", "pair"]
 
@@ -29,10 +29,7 @@ def neighbours_in(cell: Cell, cells: Collection[Cell] | Mapping[Cell, Any]) -> l
 def components_in(on: Iterable[Cell]) -> list[list[Cell]]:
     """The 4-connected components of ``on`` (:func:`bench.grid.components` without grid
     bounds: only cells of ``on`` are visited), ordered by first cell in reading order."""
-    cells = list(on)
-    if not cells:
-        return []
-    return components(cells, max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1)
+    return pieces(on, ())[0]
 
 
 def boundary_in(component: Collection[Cell], cells: Collection[Cell] | Mapping[Cell, Any]
