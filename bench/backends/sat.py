@@ -1,14 +1,56 @@
-"""python-sat solvers. Incremental ones keep the solver alive and receive only new clauses."""
+"""python-sat solvers. Incremental ones keep the solver alive and receive only new clauses.
+
+python-sat's solvers take no random seed, so a task's seed s != 0 (``run --seeds``) hands the
+solver a :class:`Scramble` of the model: the same formula under a seeded renaming of its
+variables, its clauses and their literals in a seeded order, as SAT competitions scramble their
+benchmarks. CDCL search depends on these orders, so the seeds show the spread of one solver on
+one formula. Seed 0 is the model as built.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import random
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bench.backends.base import Backend, Outcome, Session
 from bench.backends.kinds import ModelKind, SatAssignment, SatModel
+
+
+class Scramble:
+    """A seeded renaming of a CNF's variables 1..``top`` (a permutation; variables above
+    ``top``, such as those of later cuts, keep their numbers), clause and literal order
+    shuffled; :meth:`back` reads a model of the renamed CNF for the original variables."""
+
+    def __init__(self, seed: int, top: int) -> None:
+        import numpy as np
+
+        self.rng = random.Random(seed)
+        names = list(range(1, top + 1))
+        self.rng.shuffle(names)
+        self.top = top
+        self.name = [0, *names]  # variable v is called name[v] in the solver
+        self.read = np.asarray(self.name)  # original variable v reads the solver's name[v]
+
+    def clauses(self, clauses: Sequence[Sequence[int]]) -> list[list[int]]:
+        name, top, shuffle = self.name, self.top, self.rng.shuffle
+        out = [[(name[x] if x > 0 else -name[-x]) if -top <= x <= top else x for x in c]
+               for c in clauses]
+        for c in out:
+            shuffle(c)
+        shuffle(out)
+        return out
+
+    def back(self, value: SatAssignment) -> SatAssignment:
+        """The original variables' truth from the renamed CNF's assignment."""
+        import numpy as np
+
+        solver = value.array(self.top)
+        read = np.concatenate([self.read, np.arange(self.top + 1, len(solver))])
+        return SatAssignment(solver[read].tobytes())
 
 
 class SatSession(Session):
@@ -19,8 +61,26 @@ class SatSession(Session):
         self.solver: Any = None
         self.fed = 0  # clauses of model.clauses already given to the live solver
         self.seen: dict[str, float] = {}  # the live solver's counters at its last call
+        self.scramble: Scramble | None = None
+        if self.options.seed:
+            top = max([self.model.nvars, *(abs(x) for c in self.model.clauses for x in c)])
+            self.scramble = Scramble(self.options.seed, top)
+            #: model.clauses renamed, position for position (later ones as they come)
+            self.renamed = self.scramble.clauses(self.model.clauses)
 
-    def _solver(self) -> Any:
+    def _pending(self) -> Sequence[Sequence[int]]:
+        """The clauses to give the solver at this call: the new ones, or all when the solver
+        is (re)built; renamed when scrambled, which is done here, before the timed call (the
+        scramble is a measuring device, not part of the solve)."""
+        clauses = self.model.clauses
+        if self.scramble is not None:
+            if len(self.renamed) < len(clauses):
+                self.renamed += self.scramble.clauses(clauses[len(self.renamed):])
+            clauses = self.renamed
+        kept = self.solver is not None and self.backend.incremental
+        return clauses[self.fed:] if kept else clauses
+
+    def _solver(self, pending: Sequence[Sequence[int]]) -> Any:
         from pysat.solvers import Solver
 
         if self.solver is not None and not self.backend.incremental:
@@ -28,9 +88,8 @@ class SatSession(Session):
             self.solver = None
         if self.solver is None:
             self.solver = Solver(name=self.backend.pysat_name, use_timer=True)
-            self.fed = 0
             self.seen = {}
-        for clause in self.model.clauses[self.fed:]:
+        for clause in pending:
             self.solver.add_clause(clause)
         self.fed = len(self.model.clauses)
         return self.solver
@@ -46,8 +105,9 @@ class SatSession(Session):
         return delta
 
     def solve(self, time_limit: float) -> Outcome:
+        pending = self._pending()
         t0 = time.perf_counter()
-        solver = self._solver()
+        solver = self._solver(pending)
         if self.backend.interruptible:
             timer = threading.Timer(max(time_limit, 0.0), solver.interrupt)
             timer.start()
@@ -61,6 +121,8 @@ class SatSession(Session):
         # the model is read inside the timed call (it is part of the answer's cost)
         value = SatAssignment.of_model(solver.get_model()) if sat else None
         wall = time.perf_counter() - t0
+        if value is not None and self.scramble is not None:
+            value = self.scramble.back(value)  # untimed, as the renaming before the call
         own = float(solver.time())
         stats = self._stats(solver)
         if sat is None:
