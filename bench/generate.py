@@ -280,10 +280,12 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
 
 def write_generated(gen: Generated, out_dir: str | Path) -> Path:
     """Write ``<out_dir>/<stem>.txt`` and its known solution ``<stem>.sol`` (a JSON grid, as
-    ``../shared/instance-format.md`` describes) beside it; the ``.txt`` path."""
+    ``../shared/instance-format.md`` describes) beside it, making ``out_dir`` if it is missing
+    (a generation can take hours: it must not end on a missing folder); the ``.txt`` path."""
     from bench.interchange import solution_text
 
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     path = out / f"{gen.instance.name}.txt"
     path.write_text(format_instance(gen.instance), encoding="utf-8")
     path.with_suffix(".sol").write_text(solution_text(gen.solution), encoding="utf-8")

@@ -129,8 +129,8 @@ def test_cli_writes_the_solution_without_being_asked(tmp_path: Path, capsys):
 @pytest.mark.parametrize("puzzle", sorted(CHECKERS))
 def test_written_solution_is_the_generated_one_and_the_only_one(tmp_path: Path, puzzle):
     gen = generate_one(puzzle, 6, 6, seed=4)
-    path = write_generated(gen, tmp_path)
-    assert path == tmp_path / f"gen-{puzzle}-6x6-s4-0.txt"
+    path = write_generated(gen, tmp_path / "new" / "folder")  # made if missing
+    assert path == tmp_path / "new" / "folder" / f"gen-{puzzle}-6x6-s4-0.txt"
     assert json.loads(path.with_suffix(".sol").read_text()) == gen.solution
     g = get_generator(puzzle)
     # the shared solve loop with exclude=: no solution other than the generated one
