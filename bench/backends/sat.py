@@ -63,7 +63,8 @@ class SatSession(Session):
         self.seen: dict[str, float] = {}  # the live solver's counters at its last call
         self.scramble: Scramble | None = None
         if self.options.seed:
-            top = max([self.model.nvars, *(abs(x) for c in self.model.clauses for x in c)])
+            used = (abs(x) for c in self.model.clauses for x in c)
+            top = max(self.model.nvars, max(used, default=0))
             self.scramble = Scramble(self.options.seed, top)
             #: model.clauses renamed, position for position (later ones as they come)
             self.renamed = self.scramble.clauses(self.model.clauses)
