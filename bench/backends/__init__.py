@@ -44,7 +44,7 @@ from bench.backends.cpsat import Cpsat
 from bench.backends.external import External
 from bench.backends.kinds import ModelKind
 from bench.backends.mip import Cbc, Glpk, HighsMip
-from bench.backends.sat import Cadical195, Glucose4, Kissat404, Lingeling, Minisat22
+from bench.backends.sat import Cadical195, Cadical300, Glucose4, Kissat404, Lingeling, Minisat22
 
 __all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions", "Status",
            "all_backends", "backends_for", "get_backend", "timed"]
@@ -52,7 +52,7 @@ __all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions",
 #: every solver backend, in the order `puzzlebench list` shows them and defaults are tried
 BACKENDS: tuple[Backend, ...] = (
     Cpsat(), Glpk(), Cbc(), HighsMip(),
-    Cadical195(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
+    Cadical195(), Cadical300(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
     External(),
 )
 

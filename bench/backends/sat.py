@@ -172,6 +172,15 @@ class Cadical195(SatBackend):
     description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
 
 
+class Cadical300(SatBackend):
+    name = "cadical300"
+    pysat_name = "cadical300"
+    solver_version = "CaDiCaL 3.0.0"
+    incremental = True
+    interruptible = False
+    description = "CaDiCaL 3.0.0 (incremental; no in-process time limit, the hard limit applies)"
+
+
 class Glucose4(SatBackend):
     name = "glucose4"
     pysat_name = "glucose4"

@@ -178,7 +178,7 @@ class SatHybrid(SatBlackCells):
             return "tree" if len(lay.wall) * lay.blacks <= self.tree_budget else "cut"
         return wall
 
-    def card(self, size: int) -> str:
+    def card_encoding(self, size: int) -> str:
         """The card parameter with ``auto`` resolved for an island of ``size`` cells."""
         card = str(self.params["card"])
         if card == "auto":
@@ -194,7 +194,7 @@ class SatHybrid(SatBlackCells):
         m.extend([-black[i.root]] for i in lay.islands)
         m.extend([black[v]] for v in lay.unreached)
         no_2x2(m, black, lay.rows, lay.cols)
-        regions = [region(m, i.root, i.size, i.reach, encoding=self.card(i.size),
+        regions = [region(m, i.root, i.size, i.reach, encoding=self.card_encoding(i.size),
                           name=f"isl{k}") for k, i in enumerate(lay.islands)]
         assign(m, white, regions)
         if self.params["islands"] == "owner":

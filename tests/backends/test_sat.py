@@ -50,7 +50,7 @@ def test_scramble_renames_the_variables_and_maps_a_model_back():
     assert sorted(sc.clauses([[61, -62, 3]])[0]) == sorted([61, -62, sc.name[3]])
 
 
-@pytest.mark.parametrize("solver", ["minisat22", "cadical195", "kissat404"])
+@pytest.mark.parametrize("solver", ["minisat22", "cadical195", "cadical300", "kissat404"])
 def test_a_seeded_session_answers_for_the_original_variables_round_after_round(solver):
     m = SatModel()
     for _ in range(60):
