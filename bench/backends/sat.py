@@ -1,10 +1,11 @@
 """python-sat solvers. Incremental ones keep the solver alive and receive only new clauses.
 
 python-sat's solvers take no random seed, so a task's seed s != 0 (``run --seeds``) hands the
-solver a :class:`Scramble` of the model: the same formula under a seeded renaming of its
-variables, its clauses and their literals in a seeded order, as SAT competitions scramble their
-benchmarks. CDCL search depends on these orders, so the seeds show the spread of one solver on
-one formula. Seed 0 is the model as built.
+solver a :class:`Scramble` of the model: the same formula with a seeded half of its variables
+negated throughout and each clause's literals in a seeded order. CDCL search depends on both (the
+initial phase of every variable, the watched literals), so the seeds show the spread of one
+solver on one formula; variables keep their numbers and clauses their places, so the solver's
+memory layout is the model's. Seed 0 is the model as built.
 """
 
 from __future__ import annotations
@@ -21,36 +22,40 @@ from bench.backends.kinds import ModelKind, SatAssignment, SatModel
 
 
 class Scramble:
-    """A seeded renaming of a CNF's variables 1..``top`` (a permutation; variables above
-    ``top``, such as those of later cuts, keep their numbers), clause and literal order
-    shuffled; :meth:`back` reads a model of the renamed CNF for the original variables."""
+    """A seeded scramble of a CNF over variables 1..``top`` that keeps its layout: each
+    variable negated throughout with probability 1/2, each clause's literals shuffled; variable
+    numbers and clause order unchanged (variables above ``top``, such as those of later cuts,
+    keep their sign). :meth:`back` reads a model of the scrambled CNF for the original
+    variables.
+
+    Not a renaming of the variables, as SAT competitions scramble: that scatters the clauses of
+    neighbouring cells over the solver's memory, and CaDiCaL took 1.7 times as long for the same
+    number of conflicts on a sparse 50x50 (README, "What a run records")."""
 
     def __init__(self, seed: int, top: int) -> None:
         import numpy as np
 
         self.rng = random.Random(seed)
-        names = list(range(1, top + 1))
-        self.rng.shuffle(names)
         self.top = top
-        self.name = [0, *names]  # variable v is called name[v] in the solver
-        self.read = np.asarray(self.name)  # original variable v reads the solver's name[v]
+        flip = [False] + [self.rng.random() < 0.5 for _ in range(top)]
+        self.sign = [-1 if f else 1 for f in flip]  # variable v is v * sign[v] in the solver
+        self.flip = np.asarray(flip)
 
     def clauses(self, clauses: Sequence[Sequence[int]]) -> list[list[int]]:
-        name, top, shuffle = self.name, self.top, self.rng.shuffle
-        out = [[(name[x] if x > 0 else -name[-x]) if -top <= x <= top else x for x in c]
+        sign, top, shuffle = self.sign, self.top, self.rng.shuffle
+        out = [[x * sign[x if x > 0 else -x] if -top <= x <= top else x for x in c]
                for c in clauses]
         for c in out:
             shuffle(c)
-        shuffle(out)
         return out
 
     def back(self, value: SatAssignment) -> SatAssignment:
-        """The original variables' truth from the renamed CNF's assignment."""
+        """The original variables' truth from the scrambled CNF's assignment."""
         import numpy as np
 
         solver = value.array(self.top)
-        read = np.concatenate([self.read, np.arange(self.top + 1, len(solver))])
-        return SatAssignment(solver[read].tobytes())
+        flip = np.concatenate([self.flip, np.zeros(len(solver) - self.top - 1, bool)])
+        return SatAssignment((solver ^ flip).astype(np.uint8).tobytes())
 
 
 class SatSession(Session):
@@ -66,18 +71,18 @@ class SatSession(Session):
             used = (abs(x) for c in self.model.clauses for x in c)
             top = max(self.model.nvars, max(used, default=0))
             self.scramble = Scramble(self.options.seed, top)
-            #: model.clauses renamed, position for position (later ones as they come)
-            self.renamed = self.scramble.clauses(self.model.clauses)
+            #: model.clauses scrambled, position for position (later ones as they come)
+            self.scrambled = self.scramble.clauses(self.model.clauses)
 
     def _pending(self) -> Sequence[Sequence[int]]:
         """The clauses to give the solver at this call: the new ones, or all when the solver
-        is (re)built; renamed when scrambled, which is done here, before the timed call (the
+        is (re)built; scrambled when seeded, which is done here, before the timed call (the
         scramble is a measuring device, not part of the solve)."""
         clauses = self.model.clauses
         if self.scramble is not None:
-            if len(self.renamed) < len(clauses):
-                self.renamed += self.scramble.clauses(clauses[len(self.renamed):])
-            clauses = self.renamed
+            if len(self.scrambled) < len(clauses):
+                self.scrambled += self.scramble.clauses(clauses[len(self.scrambled):])
+            clauses = self.scrambled
         kept = self.solver is not None and self.backend.incremental
         return clauses[self.fed:] if kept else clauses
 
@@ -123,7 +128,7 @@ class SatSession(Session):
         value = SatAssignment.of_model(solver.get_model()) if sat else None
         wall = time.perf_counter() - t0
         if value is not None and self.scramble is not None:
-            value = self.scramble.back(value)  # untimed, as the renaming before the call
+            value = self.scramble.back(value)  # untimed, as the scrambling before the call
         own = float(solver.time())
         stats = self._stats(solver)
         if sat is None:

@@ -161,7 +161,8 @@ class SatHybrid(SatBlackCells):
     #: card=auto: the k-modulo totalizer for islands of this many cells or more (the big family's
     #: islands have 37-45 cells, two sparse puzzles 20-24; 20 was chosen on one numbering of the
     #: stress 14x14, islands of 30 and 22: 2,963 conflicts at 20, 44,440 at 25, but over
-    #: scrambles 0-5 the two are alike, 2,963-41,883 against 8,602-47,418; README, issue 8)
+    #: seeds 0-5 (the variable-renaming scramble of then) the two are alike, 2,963-41,883
+    #: against 8,602-47,418; README, issue 8)
     big_island = 20
 
     #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance

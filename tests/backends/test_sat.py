@@ -34,20 +34,25 @@ def satisfied(value, clauses) -> bool:
     return all(any(value(x) for x in c) for c in clauses)
 
 
-def test_scramble_renames_the_variables_and_maps_a_model_back():
+def test_scramble_negates_variables_in_place_and_maps_a_model_back():
     cnf = planted(1)
     sc = Scramble(7, 60)
-    renamed = sc.clauses(cnf)
-    assert sorted(sc.name[1:]) == list(range(1, 61)) != sc.name[1:]  # a permutation, not 1..n
-    original = {sc.name[v]: v for v in range(1, 61)}
-    back = [sorted(original[x] if x > 0 else -original[-x] for x in c) for c in renamed]
-    assert sorted(back) == sorted(sorted(c) for c in cnf)  # the same clauses ...
-    assert back != [sorted(c) for c in cnf]  # ... in another order
-    with Solver(name="minisat22", bootstrap_with=renamed) as s:
+    scrambled = sc.clauses(cnf)
+    flipped = {v for v in range(1, 61) if sc.sign[v] < 0}
+    assert 0 < len(flipped) < 60  # some variables negated, not all
+    # clause i is still clause i, over the same variables, with the flipped ones negated ...
+    assert [sorted(x if abs(x) not in flipped else -x for x in c) for c in scrambled] == [
+        sorted(c) for c in cnf]
+    # ... and its literals in another order somewhere
+    assert any([abs(x) for x in a] != [abs(x) for x in b]
+               for a, b in zip(scrambled, cnf, strict=True))
+    with Solver(name="minisat22", bootstrap_with=scrambled) as s:
         assert s.solve()
-        assert satisfied(sc.back(SatAssignment.of_model(s.get_model())), cnf)
-    # variables above the renamed ones (later cuts' new variables) keep their numbers
-    assert sorted(sc.clauses([[61, -62, 3]])[0]) == sorted([61, -62, sc.name[3]])
+        model = SatAssignment.of_model(s.get_model())
+        assert satisfied(sc.back(model), cnf) and not satisfied(model, cnf)
+    # variables above the scrambled ones (later cuts' new variables) keep their sign
+    v3 = 3 * sc.sign[3]
+    assert sorted(sc.clauses([[61, -62, 3]])[0]) == sorted([61, -62, v3])
 
 
 @pytest.mark.parametrize("solver", ["minisat22", "cadical195", "cadical300", "kissat404"])
