@@ -185,7 +185,8 @@ def test_committed_big_family_is_sparse_with_big_islands(path: Path) -> None:
 def test_committed_big_family_is_unique_by_a_second_formulation(path: Path) -> None:
     """Counted to 2 by other island constraints on another solver than the generator's
     (``islands=owner`` on Glucose, not ``islands=layers`` on CaDiCaL): 6-24 s each, the
-    30x30s with two big islands 93 and 447 s, the 40x40 with two 28 s (load 2). cpsat-tree
+    30x30s with two big islands 93 and 447 s, the 40x40 with two 28 s (load 2), the 50x50 with
+    two 207 s (load 3). cpsat-tree
     (v2's second count) proves the v3 20x20 seeds 2 and 3 and the 30x30 seed 1 in 49-143 s
     but not the 20x20 seed 1 in 600 s, nor does ``sat-lazy`` on Glucose (load 3)."""
     inst = read_instance(path)
