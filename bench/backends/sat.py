@@ -53,9 +53,9 @@ class Scramble:
         """The original variables' truth from the scrambled CNF's assignment."""
         import numpy as np
 
-        solver = value.array(self.top)
-        flip = np.concatenate([self.flip, np.zeros(len(solver) - self.top - 1, bool)])
-        return SatAssignment((solver ^ flip).astype(np.uint8).tobytes())
+        truth = np.array(value.array(self.top))  # a copy: the reader's array may be read-only
+        truth[: self.top + 1] ^= self.flip
+        return SatAssignment(truth.tobytes())
 
 
 class SatSession(Session):
