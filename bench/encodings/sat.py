@@ -6,7 +6,7 @@ function takes the model first, adds its clauses to it, and the method is a para
 python-sat's ``CardEnc.atmost(lits, bound, vpool, encoding=...)``):
 
 * :func:`exactly` / :func:`at_most` -- cardinality, ``encoding`` a python-sat ``EncType`` (name
-  or number);
+  or number); :func:`exactly_in_groups` -- exactly, counted group by group;
 * :func:`no_2x2` -- no 2x2 block all on;
 * :func:`connected` -- the on cells form one 4-connected set, ``method="distance"`` (eager,
   parent pointers with order-encoded distances) or ``"lazy"`` (nothing now; call
@@ -73,6 +73,48 @@ def exactly(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = N
     else:
         m.extend(CardEnc.equals(list(lits), bound=bound, vpool=m.pool,
                                 encoding=_enc(encoding)).clauses)
+
+
+def exactly_in_groups(m: SatModel, groups: Sequence[Sequence[int]], bound: int) -> None:
+    """Exactly ``bound`` of the literals of ``groups``, counted group by group: a totalizer over
+    each group, the groups' counts then added one after another, so every partial sum "at least
+    j true in the first g groups" is a literal (counts capped at ``bound + 1``). For a region's
+    size over its distance rings (:func:`region` with ``encoding="rings"``): "at least j cells
+    within distance g of the root"."""
+    lits = [x for g in groups for x in g]
+    if not 0 < bound < len(lits):
+        exactly(m, lits, bound)
+        return
+    cap = bound + 1
+    sums = [_totalizer(m, [[x] for x in g], cap) for g in groups if g]
+    total = sums[0]
+    for counted in sums[1:]:
+        total = _merge(m, total, counted, cap)
+    m.add([total[bound - 1]])
+    m.add([-total[bound]])
+
+
+def _totalizer(m: SatModel, units: list[list[int]], cap: int) -> list[int]:
+    """Unary counts merged pairwise to one (``[i]`` is "at least i + 1")."""
+    while len(units) > 1:
+        units = [_merge(m, units[i], units[i + 1], cap) if i + 1 < len(units) else units[i]
+                 for i in range(0, len(units), 2)]
+    return units[0]
+
+
+def _merge(m: SatModel, a: list[int], b: list[int], cap: int) -> list[int]:
+    """The totalizer node of two unary counts, its own capped at ``cap``: both directions
+    (a >= i and b >= j give at least i + j; a <= i and b <= j give at most i + j)."""
+    out = [m.fresh() for _ in range(min(len(a) + len(b), cap))]
+    one = [0, *a]  # one[i]: "a >= i" (0: true)
+    two = [0, *b]
+    for i in range(len(one)):
+        for j in range(len(two)):
+            if 0 < i + j <= len(out):
+                m.add([*(-x for x in (one[i], two[j]) if x), out[i + j - 1]])
+            if i + j < len(out):
+                m.add([*one[i + 1:i + 2], *two[j + 1:j + 2], -out[i + j]])
+    return out
 
 
 def at_most(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = None) -> None:
@@ -277,8 +319,10 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
            method: str = "lazy", encoding: Encoding = None, name: str = "reg") -> Region:
     """One region of ``size`` cells holding ``root``, over ``candidates`` (cell -> lower bound
     on its distance from the root inside the region, e.g. :func:`bench.grid.clue_reach`):
-    ownership literals, the root owned, exactly ``size`` owned (``encoding``), and an owned
-    non-root cell has an owned neighbour (a region of several cells has no isolated cell).
+    ownership literals, the root owned, exactly ``size`` owned (``encoding``: a python-sat
+    encoding, or ``"rings"``: :func:`exactly_in_groups` over the candidates' distances), and an
+    owned non-root cell has an owned neighbour (a region of several cells has no isolated
+    cell).
 
     Connectivity is added after :func:`assign` (``method="lazy"``, the only one here): eagerly
     with :func:`connect_regions` (one distance ladder per cell for all regions) or
@@ -294,7 +338,13 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
     if size > 1:
         m.extend([-own[v], *(own[n] for n in cellsets.neighbours_in(v, own))]
                  for v in candidates if v != root)
-    exactly(m, list(own.values()), size, encoding)
+    if encoding == "rings":  # counted ring by ring round the root
+        rings: dict[int, list[int]] = {}
+        for v, x in own.items():
+            rings.setdefault(candidates[v], []).append(x)
+        exactly_in_groups(m, [rings[d] for d in sorted(rings)], size)
+    else:
+        exactly(m, list(own.values()), size, encoding)
     return Region(root, size, own, candidates)
 
 

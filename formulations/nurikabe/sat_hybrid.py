@@ -5,14 +5,19 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
 
 * clue cells are white; no 2x2 block is all black;
 * an island per clue (:func:`bench.encodings.sat.region`: ownership literals over the clue's
-  reach, exactly its size owned, by python-sat's cardinality encoding ``card``: the sequential
-  counter, ``card=seqcounter``, whose (size) x (reach) counter cells are most of the model
-  around a big island, or the k-modulo totalizer, ``card=kmtotalizer``, about half the
-  variables on the big-island 30x30s; ``card=auto`` (default) takes the totalizer for islands
-  of :attr:`SatHybrid.big_island` cells or more and the counter below: 17.6 and 10.2 s on the
-  two-snake 30x30s against 34.9 and 15.5 s, the sparse family all but unchanged, 92.5 s
-  against 123.6 s over 46 puzzles; README, issue 8); every white cell is owned by one
-  island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
+  reach, exactly its size owned). How the size is counted is ``card``: ``card=rings`` (default)
+  counts ring by ring round the clue (a totalizer per ring of cells at one BFS distance, the
+  rings' counts added outward, :func:`bench.encodings.sat.exactly_in_groups`), so "at least j
+  cells within distance d" is a literal; ``card=seqcounter``, python-sat's sequential counter,
+  whose (size) x (reach) counter cells are most of the model around a big island;
+  ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands of
+  :attr:`SatHybrid.big_island` cells or more and the counter below (the default before rings:
+  17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter). Rings
+  against auto, one run over seeds 0-2 of 48 puzzles: 316 s against 369 s in all, the sparse
+  50x50s 5.7 s against 7.9 s (median; 28.7k variables against 50.7k), the 50x50 with two big
+  islands 19.3 s against 23.4 s, the 40x40 with two the one worse, 9.1 s against 6.8 s (README,
+  issue 8). Every white cell is owned by one island and adjacent white cells share their
+  island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
   at most t steps" for t up to the size minus one, every owned cell joined by the last step.
@@ -155,7 +160,7 @@ class SatHybrid(SatBlackCells):
         "wall": ["auto", "cut", "anchor", "tree"],
         "islands": ["layers", "owner", "shared"],
         "enclose": [3, 0],
-        "card": ["auto", "seqcounter", "kmtotalizer"],
+        "card": ["rings", "auto", "seqcounter", "kmtotalizer"],
     }
 
     #: card=auto: the k-modulo totalizer for islands of this many cells or more (the big family's

@@ -114,10 +114,28 @@ def test_cardinality(encoding) -> None:
     assert all(len(s) == 2 for s in exact)
 
 
-def region_post(join: str) -> Callable[[SatModel, dict[Cell, int]], Any]:
+@pytest.mark.parametrize("bound", range(-1, 8))
+def test_exactly_in_groups(bound) -> None:
+    """Group by group (an empty group, groups larger than the bound: the capped counts) the
+    same subsets as any exactly-``bound``."""
+    def post(m: SatModel, x: dict[Cell, int]) -> None:
+        lit = [x[0, c] for c in range(6)]
+        sat.exactly_in_groups(m, [[lit[0]], lit[1:4], [], lit[4:]], bound)
+
+    got = solutions(1, 6, post)
+    want = {s for s in map(frozenset, _subsets([(0, c) for c in range(6)])) if len(s) == bound}
+    assert got == want
+
+
+def _subsets(cells: list[Cell]) -> list[list[Cell]]:
+    return [[v for i, v in enumerate(cells) if k >> i & 1] for k in range(1 << len(cells))]
+
+
+def region_post(join: str, encoding: str | None = None
+                ) -> Callable[[SatModel, dict[Cell, int]], Any]:
     def post(m: SatModel, x: dict[Cell, int]) -> None:
         reach = bfs_distances([(1, 1)], 3, 3, limit=2)
-        reg = sat.region(m, (1, 1), 3, reach)
+        reg = sat.region(m, (1, 1), 3, reach, encoding=encoding)
         sat.assign(m, x, [reg])
         if join == "distances":
             sat.connect_regions(m, x, [reg])
@@ -127,12 +145,14 @@ def region_post(join: str) -> Callable[[SatModel, dict[Cell, int]], Any]:
     return post
 
 
-@pytest.mark.parametrize("join", ["distances", "layers", "lazy"])
-def test_region_of_size_three_at_the_centre(join) -> None:
+@pytest.mark.parametrize(("join", "encoding"), [("distances", None), ("layers", None),
+                                               ("lazy", None), ("layers", "rings"),
+                                               ("lazy", "rings")])
+def test_region_of_size_three_at_the_centre(join, encoding) -> None:
     def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
         return sat.separate_regions(m, x, on, m.handles["regions"])
 
-    got = solutions(3, 3, region_post(join), separate if join == "lazy" else None)
+    got = solutions(3, 3, region_post(join, encoding), separate if join == "lazy" else None)
     want = {s for s in connected_subsets(3, 3, containing=(1, 1)) if len(s) == 3}
     assert got == want and len(want) == 14
 

@@ -117,22 +117,24 @@ def test_auto_wall_takes_the_tree_on_small_grids_only() -> None:
 def test_card_picks_the_island_size_encoding() -> None:
     """``card`` reaches the islands' exactly-size constraints: the k-modulo totalizer needs
     fewer auxiliary variables than the sequential counter on a puzzle with a big island
-    (size x reach counter cells), ``auto`` (the default) takes it for the big island only, and
-    every model gives the same solution."""
+    (size x reach counter cells), ``auto`` takes it for the big island only, the rings (the
+    default: a totalizer per distance ring, capped at the size) fewer still, and every model
+    gives the same solution."""
     from bench.backends import get_backend
     from bench.solve import solve
 
     inst = read_instance(Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
                          / "big" / "gen-nurikabe-20x20-s2-big1-0.txt")
     grids, sizes = [], {}
-    for card in ("seqcounter", "kmtotalizer", "auto"):
+    for card in ("seqcounter", "kmtotalizer", "auto", "rings"):
         form = get_formulation("nurikabe", f"sat-hybrid[card={card}]")
         sizes[card] = form.build(inst).size()["variables"]
         res = solve(inst, form, get_backend("cadical195"), time.perf_counter() + 60)
         assert res.status == "solved", res.problems
         grids.append(res.grid)
-    assert sizes["kmtotalizer"] < sizes["auto"] < sizes["seqcounter"], sizes
-    assert grids[0] == grids[1] == grids[2]
+    assert sizes["rings"] < sizes["kmtotalizer"] < sizes["auto"] < sizes["seqcounter"], sizes
+    assert grids[0] == grids[1] == grids[2] == grids[3]
+    assert get_formulation("nurikabe", "sat-hybrid").params["card"] == "rings"
 
 
 def test_auto_card_is_the_counter_below_big_islands() -> None:
@@ -140,8 +142,8 @@ def test_auto_card_is_the_counter_below_big_islands() -> None:
     sparse 30x30 the same clauses as ``card=seqcounter``."""
     from formulations.nurikabe.sat_hybrid import SatHybrid
 
-    form = get_formulation("nurikabe", "sat-hybrid")
-    assert isinstance(form, SatHybrid) and form.params["card"] == "auto"
+    form = get_formulation("nurikabe", "sat-hybrid[card=auto]")
+    assert isinstance(form, SatHybrid)
     big = SatHybrid.big_island
     assert (form.card_encoding(big - 1), form.card_encoding(big)) == ("seqcounter", "kmtotalizer")
     inst = read_instance(Path(__file__).resolve().parents[2] / "instances" / "nurikabe"
