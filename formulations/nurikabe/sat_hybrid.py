@@ -15,7 +15,8 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter). Rings
   against auto, one run over seeds 0-2 of 48 puzzles: 316 s against 369 s in all, the sparse
   50x50s 5.7 s against 7.9 s (median; 28.7k variables against 50.7k), the 50x50 with two big
-  islands 19.3 s against 23.4 s, the 40x40 with two the one worse, 9.1 s against 6.8 s (README,
+  islands 19.3 s against 23.4 s; worse on the 40x40 with two big islands, 9.1 s against 6.8 s,
+  and within a few tenths of a second either way on the big 20x20s and the real puzzles (README,
   issue 8). Every white cell is owned by one island and adjacent white cells share their
   island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
