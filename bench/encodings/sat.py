@@ -30,6 +30,7 @@ literal-valued choice (one :func:`exactly` per size value under an indicator); n
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -75,16 +76,17 @@ def exactly(m: SatModel, lits: Sequence[int], bound: int, encoding: Encoding = N
                                 encoding=_enc(encoding)).clauses)
 
 
-def exactly_in_groups(m: SatModel, groups: Sequence[Sequence[int]], bound: int) -> None:
+def exactly_in_groups(m: SatModel, groups: Sequence[Sequence[int]], bound: int) -> list[int]:
     """Exactly ``bound`` of the literals of ``groups``, counted group by group: a totalizer over
     each group, the groups' counts then added one after another, so every partial sum "at least
     j true in the first g groups" is a literal (counts capped at ``bound + 1``). For a region's
     size over its distance rings (:func:`region` with ``encoding="rings"``): "at least j cells
-    within distance g of the root"."""
+    within distance g of the root". Returns each non-empty group's "at least one of it is true"
+    literal, in order (none when the bound leaves nothing to count)."""
     lits = [x for g in groups for x in g]
     if not 0 < bound < len(lits):
         exactly(m, lits, bound)
-        return
+        return []
     cap = bound + 1
     sums = [_totalizer(m, [[x] for x in g], cap) for g in groups if g]
     total = sums[0]
@@ -92,6 +94,7 @@ def exactly_in_groups(m: SatModel, groups: Sequence[Sequence[int]], bound: int) 
         total = _merge(m, total, counted, cap)
     m.add([total[bound - 1]])
     m.add([-total[bound]])
+    return [counted[0] for counted in sums]
 
 
 def _totalizer(m: SatModel, units: list[list[int]], cap: int) -> list[int]:
@@ -320,9 +323,10 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
     """One region of ``size`` cells holding ``root``, over ``candidates`` (cell -> lower bound
     on its distance from the root inside the region, e.g. :func:`bench.grid.clue_reach`):
     ownership literals, the root owned, exactly ``size`` owned (``encoding``: a python-sat
-    encoding, or ``"rings"``: :func:`exactly_in_groups` over the candidates' distances), and an
-    owned non-root cell has an owned neighbour (a region of several cells has no isolated
-    cell).
+    encoding, or ``"rings"``: :func:`exactly_in_groups` over the candidates' distances, and,
+    when those are exact distances, "a cell in ring d is owned only if one in ring d - 1 is":
+    every path from the root crosses each ring), and an owned non-root cell has an owned
+    neighbour (a region of several cells has no isolated cell).
 
     Connectivity is added after :func:`assign` (``method="lazy"``, the only one here): eagerly
     with :func:`connect_regions` (one distance ladder per cell for all regions) or
@@ -342,10 +346,22 @@ def region(m: SatModel, root: Cell, size: int, candidates: Mapping[Cell, int], *
         rings: dict[int, list[int]] = {}
         for v, x in own.items():
             rings.setdefault(candidates[v], []).append(x)
-        exactly_in_groups(m, [rings[d] for d in sorted(rings)], size)
+        occupied = exactly_in_groups(m, [rings[d] for d in sorted(rings)], size)
+        if _exact_distances(root, candidates):
+            # the region is connected and holds the root, and a step changes the distance by
+            # at most 1: a region reaching ring d has a cell in every ring before it
+            m.extend([-far, near] for near, far in itertools.pairwise(occupied))
     else:
         exactly(m, list(own.values()), size, encoding)
     return Region(root, size, own, candidates)
+
+
+def _exact_distances(root: Cell, candidates: Mapping[Cell, int]) -> bool:
+    """Whether ``candidates`` holds distances from ``root`` that change by at most 1 between
+    neighbours (as BFS distances do), not merely lower bounds."""
+    return candidates[root] == 0 and all(
+        abs(d - candidates[n]) <= 1 for v, d in candidates.items()
+        for n in cellsets.neighbours_in(v, candidates))
 
 
 def assign(m: SatModel, member: Mapping[Cell, int], regions: Sequence[Region]) -> None:

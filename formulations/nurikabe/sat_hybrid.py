@@ -8,17 +8,17 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   reach, exactly its size owned). How the size is counted is ``card``: ``card=rings`` (default)
   counts ring by ring round the clue (a totalizer per ring of cells at one BFS distance, the
   rings' counts added outward, :func:`bench.encodings.sat.exactly_in_groups`), so "at least j
-  cells within distance d" is a literal; ``card=seqcounter``, python-sat's sequential counter,
-  whose (size) x (reach) counter cells are most of the model around a big island;
-  ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands of
-  :attr:`SatHybrid.big_island` cells or more and the counter below (the default before rings:
-  17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter). Rings
-  against auto, one run over seeds 0-2 of 48 puzzles: 316 s against 369 s in all, the sparse
-  50x50s 5.7 s against 7.9 s (median; 28.7k variables against 50.7k), the 50x50 with two big
-  islands 19.3 s against 23.4 s; worse on the 40x40 with two big islands, 9.1 s against 6.8 s,
-  and within a few tenths of a second either way on the big 20x20s and the real puzzles (README,
-  issue 8). Every white cell is owned by one island and adjacent white cells share their
-  island (:func:`bench.encodings.sat.assign`);
+  cells within distance d" is a literal, and states that an island reaching ring d has a cell
+  in ring d - 1 (its path from the clue crosses every ring); ``card=seqcounter``, python-sat's
+  sequential counter, whose (size) x (reach) counter cells are most of the model around a big
+  island; ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands
+  of :attr:`SatHybrid.big_island` cells or more and the counter below (the default before
+  rings: 17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter).
+  Rings against auto over seeds 0-4 of the 15 largest puzzles: 424 s against 621 s, the
+  two-snake 30x30 seed 1 8.1-13.1 s against 15.5-35.7 s, the 50x50 with two big islands
+  11.7-20.8 s against 22.5-28.1 s, the sparse 50x50s 6.1 s against 8.3 s (median), the 40x40
+  with two big islands alike (README, issue 8). Every white cell is owned by one island and
+  adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
   at most t steps" for t up to the size minus one, every owned cell joined by the last step.

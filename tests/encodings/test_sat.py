@@ -157,6 +157,30 @@ def test_region_of_size_three_at_the_centre(join, encoding) -> None:
     assert got == want and len(want) == 14
 
 
+@pytest.mark.parametrize("join", ["layers", "lazy"])
+@pytest.mark.parametrize(("rows", "cols", "distances"), [
+    (3, 3, None),  # BFS distances from the corner: each ring needs the one before it
+    # lower bounds only ((0, 1) is 1 step away, (1, 2) 3): a path may skip ring 1, so no
+    # ring-order clauses, and {(0, 0), (0, 1), (0, 2)} stays a region
+    (2, 3, {(0, 0): 0, (0, 1): 0, (0, 2): 2, (1, 0): 1, (1, 1): 1, (1, 2): 2}),
+])
+def test_region_counted_in_rings_from_a_corner(join, rows, cols, distances) -> None:
+    def post(m: SatModel, x: dict[Cell, int]) -> None:
+        reach = distances or bfs_distances([(0, 0)], rows, cols)
+        reg = sat.region(m, (0, 0), 3, reach, encoding="rings")
+        sat.assign(m, x, [reg])
+        if join == "layers":
+            sat.layer_regions(m, [reg])
+        m.handles["regions"] = [reg]
+
+    def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
+        return sat.separate_regions(m, x, on, m.handles["regions"])
+
+    got = solutions(rows, cols, post, separate if join == "lazy" else None)
+    want = {s for s in connected_subsets(rows, cols, containing=(0, 0)) if len(s) == 3}
+    assert got == want
+
+
 def test_unsupported_methods_say_so() -> None:
     m = SatModel()
     x = {v: m.var(v) for v in all_cells(2, 2)}

@@ -58,25 +58,27 @@ def test_owner_bounds_shrink_nothing_a_solution_needs(tmp_path: Path) -> None:
     assert res.status == "solved" and res.checked, res.message
 
 
-@pytest.mark.parametrize("islands", ["layers", "owner"])
-def test_layered_islands_see_an_enclosed_island_by_propagation(islands: str) -> None:
+@pytest.mark.parametrize(("islands", "card"), [("layers", "auto"), ("owner", "auto"),
+                                              ("owner", "rings")])
+def test_layered_islands_see_an_enclosed_island_by_propagation(islands: str, card: str) -> None:
     """A 5 in the middle of a 5x5 with its four neighbours black cannot grow: with the
     layered reachability unit propagation alone finds the conflict (no cell beyond the
     black ones is joined, so none is owned and the size count fails); the distance labels of
-    islands=owner leave it to search."""
+    islands=owner leave it to search, unless the size is counted in rings in order (ring 1
+    empty, so every later ring is, and ring 0 holds 1 cell of 5)."""
     from pysat.solvers import Solver
 
     from bench.instance import parse_instance
 
     inst = parse_instance("puzzle: nurikabe\n\n" + ". . . . .\n" * 2 + ". . 5 . .\n"
                           + ". . . . .\n" * 2)
-    model = get_formulation("nurikabe", f"sat-hybrid[islands={islands}]").build(inst)
+    model = get_formulation("nurikabe", f"sat-hybrid[islands={islands},card={card}]").build(inst)
     assert isinstance(model, SatModel)
     black = model.handles["black"]
     with Solver(name="glucose4", bootstrap_with=model.clauses) as solver:
         consistent, _ = solver.propagate(assumptions=[black[v] for v in
                                                       ((1, 2), (3, 2), (2, 1), (2, 3))])
-    assert consistent is (islands == "owner")
+    assert consistent is (islands == "owner" and card == "auto")
 
 
 def test_enclose_adds_the_small_piece_clauses() -> None:
