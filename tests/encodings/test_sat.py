@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 from bench.encodings import sat
 from bench.grid import Cell, all_cells, bfs_distances
 from bench.models import SatModel
-from tests.encodings.brute import connected_subsets, no_pool_subsets
+from tests.encodings.brute import connected_subsets, no_pool_subsets, subsets
 
 Separate = Callable[[SatModel, dict[Cell, int], Callable[[Cell], bool]], int]
 
@@ -123,19 +123,17 @@ def test_exactly_in_groups(bound) -> None:
         sat.exactly_in_groups(m, [[lit[0]], lit[1:4], [], lit[4:]], bound)
 
     got = solutions(1, 6, post)
-    want = {s for s in map(frozenset, _subsets([(0, c) for c in range(6)])) if len(s) == bound}
-    assert got == want
+    assert got == {s for s in subsets(1, 6) if len(s) == bound}
 
 
-def _subsets(cells: list[Cell]) -> list[list[Cell]]:
-    return [[v for i, v in enumerate(cells) if k >> i & 1] for k in range(1 << len(cells))]
-
-
-def region_post(join: str, encoding: str | None = None
+def region_post(join: str, encoding: str | None = None, root: Cell = (1, 1),
+                reach: dict[Cell, int] | None = None
                 ) -> Callable[[SatModel, dict[Cell, int]], Any]:
+    """A region of size 3 at ``root`` over ``reach`` (default: 2 steps in a 3x3), joined by
+    ``join``."""
     def post(m: SatModel, x: dict[Cell, int]) -> None:
-        reach = bfs_distances([(1, 1)], 3, 3, limit=2)
-        reg = sat.region(m, (1, 1), 3, reach, encoding=encoding)
+        reg = sat.region(m, root, 3, reach or bfs_distances([root], 3, 3, limit=2),
+                         encoding=encoding)
         sat.assign(m, x, [reg])
         if join == "distances":
             sat.connect_regions(m, x, [reg])
@@ -145,14 +143,17 @@ def region_post(join: str, encoding: str | None = None
     return post
 
 
+def separate_post_regions(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
+    """The lazy join of the regions :func:`region_post` built."""
+    return sat.separate_regions(m, x, on, m.handles["regions"])
+
+
 @pytest.mark.parametrize(("join", "encoding"), [("distances", None), ("layers", None),
                                                ("lazy", None), ("layers", "rings"),
                                                ("lazy", "rings")])
 def test_region_of_size_three_at_the_centre(join, encoding) -> None:
-    def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
-        return sat.separate_regions(m, x, on, m.handles["regions"])
-
-    got = solutions(3, 3, region_post(join, encoding), separate if join == "lazy" else None)
+    got = solutions(3, 3, region_post(join, encoding),
+                    separate_post_regions if join == "lazy" else None)
     want = {s for s in connected_subsets(3, 3, containing=(1, 1)) if len(s) == 3}
     assert got == want and len(want) == 14
 
@@ -165,18 +166,9 @@ def test_region_of_size_three_at_the_centre(join, encoding) -> None:
     (2, 3, {(0, 0): 0, (0, 1): 0, (0, 2): 2, (1, 0): 1, (1, 1): 1, (1, 2): 2}),
 ])
 def test_region_counted_in_rings_from_a_corner(join, rows, cols, distances) -> None:
-    def post(m: SatModel, x: dict[Cell, int]) -> None:
-        reach = distances or bfs_distances([(0, 0)], rows, cols)
-        reg = sat.region(m, (0, 0), 3, reach, encoding="rings")
-        sat.assign(m, x, [reg])
-        if join == "layers":
-            sat.layer_regions(m, [reg])
-        m.handles["regions"] = [reg]
-
-    def separate(m: SatModel, x: dict[Cell, int], on: Callable[[Cell], bool]) -> int:
-        return sat.separate_regions(m, x, on, m.handles["regions"])
-
-    got = solutions(rows, cols, post, separate if join == "lazy" else None)
+    reach = distances or bfs_distances([(0, 0)], rows, cols)
+    got = solutions(rows, cols, region_post(join, "rings", (0, 0), reach),
+                    separate_post_regions if join == "lazy" else None)
     want = {s for s in connected_subsets(rows, cols, containing=(0, 0)) if len(s) == 3}
     assert got == want
 
