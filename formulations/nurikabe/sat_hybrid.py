@@ -14,11 +14,11 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   island; ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands
   of :attr:`SatHybrid.big_island` cells or more and the counter below (the default before
   rings: 17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter).
-  Rings against auto over seeds 0-4 of the 15 largest puzzles: 424 s against 621 s, the
-  two-snake 30x30 seed 1 8.1-13.1 s against 15.5-35.7 s, the 50x50 with two big islands
-  11.7-20.8 s against 22.5-28.1 s, the sparse 50x50s 6.1 s against 8.3 s (median), the 40x40
-  with two big islands alike (README, issue 8). Every white cell is owned by one island and
-  adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
+  Rings against auto over seeds 0-4 of the 15 largest puzzles, one quiet run: 156 s against
+  222 s, the 50x50 with two big islands 7.1 s against 11.0 s (median; at most 8.7 s against
+  12.2 s), the two-snake 30x30 seed 1 4.4 s against 6.1 s, the sparse 50x50s 2.2 s against
+  3.1 s, the 40x40 with two big islands alike (README, issue 8). Every white cell is owned by
+  one island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
   at most t steps" for t up to the size minus one, every owned cell joined by the last step.
