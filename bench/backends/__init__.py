@@ -12,18 +12,25 @@ a backend is used, so listing the backends costs no solver import.
 Solver facts the harness relies on:
 
 * Interruptibility. CP-SAT (``max_time_in_seconds``), HiGHS (``time_limit``), GLPK
-  (``--tmlim``) and CBC (``-sec``) stop themselves at the time limit. python-sat can interrupt
-  only some solvers (Glucose, MiniSat: a timer calls ``interrupt``); CaDiCaL 1.9.5, Kissat and
-  Lingeling raise NotImplementedError on it, so they run uninterrupted and the runner's hard
-  limit (killing the task process) stops them. ``SatBackend.interruptible`` records which.
+  (``--tmlim``), CBC (``-sec``), SCIP (``limits/time``) and clingo (its asynchronous search
+  cancelled) stop themselves at the time limit; clingo's grounding is not interruptible.
+  python-sat can interrupt only some solvers (Glucose, MiniSat: a timer calls
+  ``interrupt``); CaDiCaL 1.9.5, Kissat and Lingeling raise NotImplementedError on it, so
+  they run uninterrupted and the runner's hard limit (killing the task process) stops them.
+  ``SatBackend.interruptible`` records which.
 * The HiGHS clash. OR-tools and highspy each bundle their own build of HiGHS; loading both into
   one process crashes or misbehaves. A task process therefore imports only its kind's solver
   package (``Backend.modules``): a CP-SAT task never imports highspy, a HiGHS task never imports
   OR-tools, and the formulation loader imports only the task's kind's modules.
 * "No solution" per kind (``post_infeasible`` on the model, :mod:`bench.backends.kinds`): MIP
   gets a binary that must reach 2, since CBC and HiGHS report 'unknown' on Pyomo's
-  ``Constraint.Infeasible``; CP-SAT an empty ``bool_or``; SAT the empty clause.
-* Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT says "sat".
+  ``Constraint.Infeasible``; CP-SAT an empty ``bool_or``; SAT the empty clause; ASP a
+  constraint with an empty body.
+* Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT and ASP
+  (an answer set) say "sat".
+* Seeds: GLPK and clingo (no randomising option set) search deterministically and take no
+  seed; CBC, HiGHS, SCIP and CP-SAT take the task's seed; python-sat solvers get a scrambled
+  formula (:mod:`bench.backends.sat`).
 * External solvers (kind ``external``, :mod:`bench.backends.external`): the formulation calls
   another package's solver itself; the one backend only runs that call in a session, so any
   package can plug its own solver in (an entry point ``<puzzle>.external.<name>``).
@@ -31,6 +38,7 @@ Solver facts the harness relies on:
 
 from __future__ import annotations
 
+from bench.backends.asp import Clingo
 from bench.backends.base import (
     FOUND,
     Backend,
@@ -45,15 +53,16 @@ from bench.backends.external import External
 from bench.backends.kinds import ModelKind
 from bench.backends.mip import Cbc, Glpk, HighsMip
 from bench.backends.sat import Cadical195, Cadical300, Glucose4, Kissat404, Lingeling, Minisat22
+from bench.backends.scip import Scip
 
 __all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions", "Status",
            "all_backends", "backends_for", "get_backend", "timed"]
 
 #: every solver backend, in the order `puzzlebench list` shows them and defaults are tried
 BACKENDS: tuple[Backend, ...] = (
-    Cpsat(), Glpk(), Cbc(), HighsMip(),
+    Cpsat(), Glpk(), Cbc(), HighsMip(), Scip(),
     Cadical195(), Cadical300(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
-    External(),
+    Clingo(), External(),
 )
 
 

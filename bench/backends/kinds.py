@@ -1,8 +1,11 @@
-"""The three model kinds a formulation can build, with their solver quirks.
+"""The model kinds a formulation can build, with their solver quirks.
 
 * ``mip``   -> :class:`MipModel` wrapping a Pyomo ``ConcreteModel`` (GLPK, CBC, HiGHS).
 * ``cpsat`` -> :class:`CpsatModel` wrapping an OR-tools ``CpModel``.
 * ``sat``   -> :class:`SatModel`, a growing clause list over a python-sat ``IDPool``.
+* ``asp``   -> :class:`AspModel`: answer set programs (``.lp`` files beside the formulation)
+  and the instance as facts, grounded and solved by clingo; rules added after a solve
+  (blocking, lazy cuts) are grounded into the live solver.
 * ``external`` -> :class:`ExternalModel`: a call into another package's own solver (a peer
   puzzle solver such as puzzlekit, or a user's), which answers with cell values.
 
@@ -15,12 +18,14 @@ solver packages only inside the kind that needs them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
-ModelKind = Literal["mip", "cpsat", "sat", "external"]
-KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat", "external")
+ModelKind = Literal["mip", "cpsat", "sat", "asp", "external"]
+KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat", "asp", "external")
 
 #: reads the value of a model variable (Pyomo var, CP-SAT var or SAT literal) after a solve
 Value = Callable[[Any], float]
@@ -153,6 +158,92 @@ class SatAssignment:
         return out if len(out) > top else np.concatenate([out, np.zeros(top + 1 - len(out), bool)])
 
 
+#: a term of an ASP fact or answer atom: an integer or a constant/string
+Term = int | str
+_CONSTANT = re.compile(r"^[a-z][A-Za-z0-9_]*$")
+
+
+def asp_term(x: Term) -> str:
+    """``x`` written as a clingo term: integers and lower-case constants as they are, any
+    other string quoted."""
+    if isinstance(x, bool) or not isinstance(x, int | str):
+        raise TypeError(f"not an ASP term: {x!r}")
+    if isinstance(x, int) or _CONSTANT.match(x):
+        return str(x)
+    return '"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def asp_atom(name: str, *args: Term) -> str:
+    """``name(a1,...,an)`` (just ``name`` without arguments)."""
+    return name + ("(" + ",".join(map(asp_term, args)) + ")" if args else "")
+
+
+@dataclass
+class AspModel:
+    """An answer set program for clingo: the rule files ``programs`` (``.lp`` files kept beside
+    the formulation), the instance as ``facts``, and ``added`` rules (text: a block, a lazy
+    cut) that may grow after a solve; the session grounds each new rule into the live solver
+    as its own program part. Only the ``#show`` n atoms are read back (:class:`AspAnswer`).
+
+    ``size()`` counts the facts as variables until a session grounded the program, then the
+    ground atoms and rules (``ground``, set by the backend)."""
+
+    programs: list[Path] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    handles: dict[str, Any] = field(default_factory=dict)
+    #: ground atoms and rules of the last grounding (the session fills it in)
+    ground: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, *programs: Path) -> AspModel:
+        """A model of the given rule files (no facts yet)."""
+        for p in programs:
+            if not Path(p).is_file():
+                raise FileNotFoundError(f"ASP program {p} is missing")
+        return cls(list(programs))
+
+    def fact(self, name: str, *args: Term) -> None:
+        self.facts.append(asp_atom(name, *args) + ".")
+
+    def add(self, rule: str) -> None:
+        """Add a rule (clingo syntax, with its final period) after or before a solve."""
+        self.added.append(rule)
+
+    def forbid(self, atoms: Iterable[tuple[str, tuple[Term, ...]]]) -> None:
+        """The integrity constraint that these atoms are not all true (a block)."""
+        self.add(":- " + ", ".join(asp_atom(n, *a) for n, a in atoms) + ".")
+
+    def post_infeasible(self) -> None:
+        """State that the instance has no solution: a constraint with an empty body."""
+        self.add(":- #true.")
+
+    def size(self) -> dict[str, int]:
+        if self.ground:
+            return {"variables": self.ground["atoms"], "constraints": self.ground["rules"]}
+        return {"variables": len(self.facts), "constraints": len(self.added)}
+
+
+class AspAnswer:
+    """An answer set as the ``Value`` reader of the ``asp`` kind: ``value((name, *args))`` is
+    1.0 when that shown atom is in the answer, else 0.0; ``atoms(name)`` lists the argument
+    tuples of a predicate's atoms (numbers as int, constants and strings as str)."""
+
+    __slots__ = ("by_name",)
+
+    def __init__(self, atoms: Iterable[tuple[str, tuple[Term, ...]]]) -> None:
+        self.by_name: dict[str, set[tuple[Term, ...]]] = {}
+        for name, args in atoms:
+            self.by_name.setdefault(name, set()).add(tuple(args))
+
+    def __call__(self, key: Any) -> float:
+        name, *args = key
+        return float(tuple(args) in self.by_name.get(name, ()))
+
+    def atoms(self, name: str) -> list[tuple[Term, ...]]:
+        return sorted(self.by_name.get(name, ()), key=repr)
+
+
 @dataclass
 class ExternalAnswer:
     """What an external solver returns: a status word of :data:`bench.backends.Status`
@@ -197,4 +288,4 @@ class ExternalModel:
         return {"variables": self.variables, "constraints": self.constraints}
 
 
-Model = MipModel | CpsatModel | SatModel | ExternalModel
+Model = MipModel | CpsatModel | SatModel | AspModel | ExternalModel
