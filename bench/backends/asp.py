@@ -52,7 +52,7 @@ def answer_of(symbols: Any) -> AspAnswer:
 
 
 def _memory(e: RuntimeError) -> bool:
-    return "bad_alloc" in str(e) or "memory" in str(e).lower()
+    return "bad_alloc" in str(e)
 
 
 class ClingoSession(Session):
