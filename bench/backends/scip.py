@@ -74,9 +74,14 @@ class ScipSession(Session):
 
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
+        if self.opt._pyomo_model is not self.model.model:
+            # Pyomo's translation into SCIP's model is Python work before SCIP's clock starts
+            # (seconds on large models): done first, so that SCIP gets only the time left
+            self.opt.set_instance(self.model.model)
+        left = time_limit - (time.perf_counter() - t0)
         res = self.opt.solve(self.model.model, load_solutions=False,
                              raise_exception_on_nonoptimal_result=False,
-                             time_limit=max(time_limit, 0.001), threads=self.options.threads,
+                             time_limit=max(left, 0.001), threads=self.options.threads,
                              solver_options=self.options_scip)
         wall = time.perf_counter() - t0
         scip = self.opt._solver_model
