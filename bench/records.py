@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
 from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any, Literal, Self, cast
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
@@ -34,13 +38,35 @@ class Task(Record):
     threads: int = 1
     count: int = 0  # > 0: count solutions up to this many (projected onto cell values)
     rep: int = 0  # repetition of the same task (`run --repeat`): timing noise, same seed
+    #: the instance file's content digest (:func:`instance_digest`); "" reads it when needed
+    digest: str = ""
 
     @property
     def key(self) -> str:
         """Identity in a journal: a resumed run skips tasks whose key is already there."""
-        key = f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
-        return key + (f"|count={self.count}" if self.count else "") + \
-            (f"|rep={self.rep}" if self.rep else "")
+        return task_key(self.digest or instance_digest(self.instance), self.formulation,
+                        self.solver, self.seed, self.count, self.rep)
+
+
+def task_key(digest: str, formulation: str, solver: str, seed: int, count: int = 0,
+             rep: int = 0) -> str:
+    """A task's identity: the instance by its content (not its path, so a moved, renamed or
+    differently spelled file is the same task, and a changed file another), the formulation
+    variant, the solver, the seed, the solution count asked and the repetition."""
+    key = f"{digest}|{formulation}|{solver}|seed={seed}"
+    return key + (f"|count={count}" if count else "") + (f"|rep={rep}" if rep else "")
+
+
+def instance_digest(path: str | Path) -> str:
+    """``sha256:`` and the first 16 hex digits of the SHA-256 of the file's bytes; a file that
+    cannot be read is named by its path (``path:...``) instead."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the read
+            return f"path:{path}"
+        data = Path(path).read_bytes()
+    except OSError:
+        return f"path:{path}"
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
 
 
 @dataclass

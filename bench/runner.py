@@ -29,7 +29,7 @@ from bench.interrupt import TaskInterrupted
 from bench.measure import ChildWaiter, Measured, run_measured, watch
 from bench.outcome import STARTUP_S
 from bench.outcome import task_result as _result
-from bench.records import Result, Task
+from bench.records import Result, Task, instance_digest
 from bench.registry import Formulation, formulations, parse_label, variants
 from bench.storage import Journal
 from bench.worker import DEADLINE
@@ -110,13 +110,20 @@ def plan_tasks(
     seeds: int = 1,
 ) -> Plan:
     """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
-    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise)."""
+    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
+    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
     plan = Plan()
+    seen: set[str] = set()
     for path in instances:
+        digest = instance_digest(path)
+        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
+            continue
+        seen.add(digest)
         try:
             inst = read_instance(path)
         except InstanceError as e:
-            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count)
+            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
+                        digest=digest)
             plan.errors.append(base_result(task, None, "error", str(e)))
             continue
         if selection.puzzles and inst.puzzle not in selection.puzzles:
@@ -140,7 +147,7 @@ def plan_tasks(
                         continue
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
-                             threads, count, rep)
+                             threads, count, rep, digest)
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
