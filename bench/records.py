@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import asdict, dataclass, field, fields
+import types
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, Self, cast
+from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
 
@@ -133,3 +134,39 @@ class Result(Record):
     threads: int = 1
     time_limit: float = 0.0
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """``value`` (decoded JSON) is of the type ``hint`` (a field's annotation)."""
+    origin = get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_conforms(value, h) for h in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if isinstance(value, bool):  # a JSON true is no number
+        return hint is bool
+    if hint is float:
+        return isinstance(value, int | float)
+    return isinstance(hint, type) and isinstance(value, hint)
+
+
+def schema_problem(d: Any) -> str:
+    """Why a decoded journal line is not a :class:`Result` ("" when it is one): not an
+    object, a required field missing, or a field of the wrong type or value (``"rows":
+    "ten"``, ``"status": "banana"``). Keys the record does not know are allowed."""
+    if not isinstance(d, dict):
+        return f"a JSON {type(d).__name__}, not an object"
+    hints = get_type_hints(Result)
+    for f in fields(Result):
+        if f.name not in d:
+            if f.default is MISSING and f.default_factory is MISSING:
+                return f"no {f.name!r}"
+        elif not _conforms(d[f.name], hints[f.name]):
+            want = hints[f.name]
+            name = want.__name__ if isinstance(want, type) else str(want)
+            return f"{f.name!r} is {d[f.name]!r}, not {name.replace('typing.', '')}"
+    return ""

@@ -189,3 +189,20 @@ def test_a_task_is_known_by_its_instance_content_not_its_path(tmp_path):
     p = cli("run", str(moved / "y.txt"), "--out", str(out), *FAST, "--time-limit", "5")
     assert p.returncode == 0, p.stderr
     assert len({r.key for r in Journal(out).results()}) == 2
+
+
+def test_journal_records_of_the_wrong_types_are_skipped_once_and_the_run_goes_on(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    good = json.loads((out / "journal.jsonl").read_text())
+    with open(out / "journal.jsonl", "a") as f:
+        for n, bad in enumerate([{"rows": "ten"}, {"wall_s": "fast"}, {"status": "banana"}]):
+            f.write(json.dumps({**good, "key": f"other{n}", **bad}) + "\n")
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.count("skipping unreadable journal line") == 3, p.stderr
+    import pandas as pd
+
+    df = pd.read_parquet(out / "results.parquet")
+    assert list(df["key"]) == [good["key"]] and list(df["status"]) == ["solved"]
