@@ -74,3 +74,18 @@ def test_an_unusable_parquet_falls_back_to_the_journal(single_run, tmp_path, dam
     assert any("read journal.jsonl instead" in w for w in loaded.warnings), loaded.warnings
     out = write_report(run, tmp_path / "rep")
     assert (out / "index.html").exists()
+
+
+def test_a_run_of_nothing_but_memouts_renders(tmp_path):
+    out = tmp_path / "run"
+    seed = ROOT / "instances" / "shikaku" / "seed-10x10.txt"
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(seed), "--formulation",
+                        "sat-cover", "--solver", "minisat22", "--memory-limit", "1", "--out",
+                        str(out)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert "Traceback" not in p.stderr, p.stderr
+    assert set(pd.read_parquet(out / "results.parquet")["status"]) == {"memout"}
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "report", str(out), "--out",
+                        str(tmp_path / "rep")], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert (tmp_path / "rep" / "index.html").exists()
