@@ -321,18 +321,21 @@ def _own_rss_mb() -> float:
 
 
 def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
-    """Why the plan cannot resume this journal ("" if it can): a task already there ran under
-    another time limit, or the folder's earlier runs under another memory limit (the task key
-    leaves the limits out, so a resumed run would keep results of other limits)."""
-    limits = {t.key: t.time_limit for t in plan.tasks}
-    for r in journal.results():
-        if r.key in limits and r.formulation != "-" and r.time_limit != limits[r.key]:
-            return (f"{journal.folder} holds results run with --time-limit {r.time_limit:g}, "
-                    f"not {limits[r.key]:g}: use another --out, or the same limit to resume")
+    """Why the plan cannot run into this journal's folder ("" if it can): the folder holds
+    results run under another time limit (any task's, not only the plan's: a report of the
+    folder would mix limits), or its earlier runs ran under another memory limit."""
+    results = journal.results()
+    for limit in sorted({t.time_limit for t in plan.tasks}):
+        other = sorted({r.time_limit for r in results
+                        if r.formulation != "-" and r.time_limit != limit})
+        if other:
+            return (f"{journal.folder} holds results run with --time-limit {other[0]:g}, "
+                    f"not {limit:g}: use another --out for this limit, or --time-limit "
+                    f"{other[0]:g} to resume")
     want = {t.memory_limit_mb for t in plan.tasks}
-    other = sorted(set(memory_limits) - want)
-    if other and want and journal.results():
-        return (f"{journal.folder} holds results run with --memory-limit {other[0]}, not "
+    other_mb = sorted(set(memory_limits) - want)
+    if other_mb and want and results:
+        return (f"{journal.folder} holds results run with --memory-limit {other_mb[0]}, not "
                 f"{min(want)}: use another --out, or the same limit to resume")
     return ""
 

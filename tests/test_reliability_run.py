@@ -206,3 +206,13 @@ def test_journal_records_of_the_wrong_types_are_skipped_once_and_the_run_goes_on
 
     df = pd.read_parquet(out / "results.parquet")
     assert list(df["key"]) == [good["key"]] and list(df["status"]) == ["solved"]
+
+
+def test_disjoint_tasks_under_another_time_limit_are_refused(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    p = cli("run", str(SHIKAKU_SEEDS[1]), "--out", str(out), *FAST, "--time-limit", "0.01")
+    one_line_error(p, "holds results run with --time-limit 5, not 0.01")
+    assert "another --out" in p.stderr
+    assert len(Journal(out).results()) == 1
