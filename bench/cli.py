@@ -274,6 +274,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
         tasks=len(plan.tasks), calibration=calibration))
     write_constraints(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+    # the Parquet writer, imported before the tasks (not beside them, not after an interrupt)
+    import pandas  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
     stopped: KeyboardInterrupt | None = None
     try:
         run_plan(plan, journal, jobs=args.jobs, start=start, executor=executor)
@@ -282,7 +286,8 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     finally:
         with contextlib.suppress(OSError):  # the first write error is the one reported
             workers = getattr(executor, "environments", None)
-            update_environment(out, calibration={**calibration, "end_s": calibrate()},
+            end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
+            update_environment(out, calibration={**calibration, **end},
                                **({"workers": workers} if workers else {}))
     table = consolidate(out)
     if stopped is not None:
