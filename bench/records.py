@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
@@ -154,13 +155,18 @@ def _conforms(value: Any, hint: Any) -> bool:
     return isinstance(hint, type) and isinstance(value, hint)
 
 
+@functools.cache
+def _result_hints() -> dict[str, Any]:
+    return get_type_hints(Result)
+
+
 def schema_problem(d: Any) -> str:
     """Why a decoded journal line is not a :class:`Result` ("" when it is one): not an
     object, a required field missing, or a field of the wrong type or value (``"rows":
     "ten"``, ``"status": "banana"``). Keys the record does not know are allowed."""
     if not isinstance(d, dict):
         return f"a JSON {type(d).__name__}, not an object"
-    hints = get_type_hints(Result)
+    hints = _result_hints()
     for f in fields(Result):
         if f.name not in d:
             if f.default is MISSING and f.default_factory is MISSING:
