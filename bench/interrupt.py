@@ -29,7 +29,8 @@ class Interrupted(KeyboardInterrupt):
 def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
     """While inside, the first of these signals raises :class:`Interrupted` in the main
     thread and later ones are ignored, so a second Ctrl-C cannot cut short the clean-up (the
-    running tasks killed, the Parquet written); the previous handlers are restored on leaving.
+    running tasks killed, the Parquet written); on leaving, the previous handlers are restored,
+    or, once a signal fired, these signals stay ignored until the process exits with its code.
     Outside the main thread (where Python delivers no signal) nothing is installed."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -45,5 +46,5 @@ def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) ->
     try:
         yield
     finally:
-        for n, h in old.items():
-            signal.signal(n, h)
+        for n, h in old.items():  # once stopped, stay deaf: the command is ending with its code
+            signal.signal(n, signal.SIG_IGN if fired else h)
