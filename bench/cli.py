@@ -8,6 +8,7 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -189,6 +190,7 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bench.interrupt import stop_on_signals
     from bench.runner import Selection, plan_tasks
     from bench.storage import FolderLocked, RunLock
     from bench.suites import get_suite
@@ -230,7 +232,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
            "instances": None if suite else instances, "time_limit": time_limit}
     try:
-        with RunLock(args.out):
+        with RunLock(args.out), stop_on_signals():
             return _run_locked(args, plan, run)
     except FolderLocked as e:
         return _fail(str(e))
@@ -272,14 +274,29 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
         tasks=len(plan.tasks), calibration=calibration))
     write_constraints(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+    # the Parquet writer, imported before the tasks (not beside them, not after an interrupt)
+    import pandas  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    stopped: KeyboardInterrupt | None = None
     try:
         run_plan(plan, journal, jobs=args.jobs, start=start, executor=executor)
+    except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
+        stopped = e
     finally:
         with contextlib.suppress(OSError):  # the first write error is the one reported
             workers = getattr(executor, "environments", None)
-            update_environment(out, calibration={**calibration, "end_s": calibrate()},
+            end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
+            update_environment(out, calibration={**calibration, **end},
                                **({"workers": workers} if workers else {}))
     table = consolidate(out)
+    if stopped is not None:
+        signum = getattr(stopped, "signum", signal.SIGINT)
+        print(f"puzzlebench: {'interrupted' if signum == signal.SIGINT else 'terminated'} "
+              f"({signal.Signals(signum).name}): {len(journal.keys())} results kept in {table}; "
+              "run the same command again to resume (unfinished tasks run then)",
+              file=sys.stderr)
+        return 128 + signum
     return _run_summary(out, table, plan.errors)
 
 
@@ -468,9 +485,9 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
-        return 130
+        return 128 + getattr(e, "signum", signal.SIGINT)
     except BrokenPipeError:  # `puzzlebench list | head`: the reader left, nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

@@ -24,7 +24,8 @@ class JankoTokens:
     ``problem_numbers``, any number (written without leading zeros). Solution: ``solution``
     (token -> cell value), then a number through ``solution_number`` (None: not a legal
     number), then, with ``solution_raw``, the token as written, which ``regroup`` turns into
-    the solution grid afterwards (Shikaku's areas of equal tokens)."""
+    the solution grid afterwards (Shikaku's areas of equal tokens); ``given`` fixes the
+    solution value of a cell the problem gives."""
 
     names: tuple[str, ...] = ()  # the puzzle's janko.at names (default: the puzzle's name)
     problem: Mapping[str, str] = field(default_factory=dict)
@@ -33,6 +34,9 @@ class JankoTokens:
     solution_number: Callable[[int], Any] | None = None
     solution_raw: bool = False
     regroup: Callable[[SolutionGrid], SolutionGrid] | None = None
+    #: a cell the problem gives (its contract token) -> its solution value whatever janko
+    #: writes there (None: as written); Shakashaka's black cells, which janko writes ``-``
+    given: Callable[[str], Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,13 @@ here, on the client, so resume, Parquet and the report work the same across exec
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,11 +48,15 @@ class DaskExecutor:
 
         logging.getLogger("distributed").setLevel(logging.WARNING)
         cluster = None
+        # the local cluster's scratch space (and its lock files) go to a folder of this run's,
+        # removed at its end, not to TMPDIR
+        scratch = tempfile.TemporaryDirectory(prefix="puzzlebench-dask-")
         if self.scheduler is None:
-            with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
+            with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+                                  "temporary-directory": scratch.name}), _sigint_ignored():
                 cluster = LocalCluster(n_workers=self.workers or os.cpu_count() or 1,
                                        threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=None, local_directory=scratch.name)
         client = Client(cluster if cluster is not None else self.scheduler)
         futures: dict[Any, Task] = {}
         try:
@@ -76,3 +84,19 @@ class DaskExecutor:
             client.close()
             if cluster is not None:
                 cluster.close()
+            scratch.cleanup()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the local cluster's processes start: they inherit that, so a
+    Ctrl-C at the terminal (sent to the whole foreground process group) reaches only the
+    harness, which stops the run, and no worker prints a KeyboardInterrupt traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -154,6 +154,9 @@ def cmd_import(args: argparse.Namespace) -> int:
             continue
         p = Path(src)
         try:
+            if p.exists() and not p.is_file():  # a FIFO or a device would block the read
+                fail(src, "not a regular file")
+                continue
             text = p.read_text(encoding="utf-8")
         except FileNotFoundError:
             fail(src, "no such file (and not a URL)")

@@ -4,9 +4,11 @@
 ``author``), ``[problem]``, optional ``[solution]`` (read as the known solution and checked
 against the rules), ``[moves]`` and any other section ignored, ``[end]``. Problem tokens:
 ``-`` empty, numbers, ``x`` black (Shakashaka), ``w``/``b`` stones (Yin-Yang). Solution tokens:
-Nurikabe ``x`` black, ``-`` or a number white; Yin-Yang ``w``/``b``; Shakashaka ``-`` white,
-``x`` or a number the given black cell, and ``nw``/``ne``/``se``/``sw`` a half-black triangle
-**named by its black corner** (``nw`` = ``◤``, ``ne`` = ``◥``, ``se`` = ``◢``, ``sw`` = ``◣``);
+Nurikabe ``x`` black, ``-`` or a number white; Yin-Yang ``w``/``b``; Shakashaka ``-`` white
+(janko also writes ``-`` on the problem's black cells, which stay black whatever is written
+there), ``x`` or a number a given black cell, and ``nw``/``ne``/``se``/``sw`` a
+half-black triangle **named by its black corner** (``nw`` = ``◤``, ``ne`` = ``◥``, ``se`` =
+``◢``, ``sw`` = ``◣``);
 Fillomino the number; Shikaku any token per cell, each 4-connected area of equal tokens being
 one rectangle. A solution that breaks the rules is an error rather than a silently wrong
 ``.sol`` file (so a mistaken triangle convention shows up).
@@ -172,6 +174,11 @@ def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, Solut
         return inst, None
     sol_lines, sol_raw = f.grid("solution", rows, cols)
     sol = translate(path, sol_lines, sol_raw, lambda t: solution_token(janko, puzzle, t))
+    if janko.given is not None:
+        for r, row in enumerate(grid):
+            for c, tok in enumerate(row):
+                if tok != "." and (value := janko.given(tok)) is not None:
+                    sol[r][c] = value
     if janko.regroup is not None:
         sol = janko.regroup(sol)
     problems = get_puzzle(puzzle).check(inst, sol)

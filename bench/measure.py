@@ -36,6 +36,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -57,7 +58,8 @@ class Measured:
     wall_s: float
     peak_tree_rss_mb: float  # sampled sum over the tree
     hwm_mb: float  # largest kernel high-water mark (VmHWM) of a single process in the tree
-    killed: Literal["timeout", "memout"] | None
+    #: the harness killed the task: past a limit, or "interrupted" when the run was stopped
+    killed: Literal["timeout", "memout", "interrupted"] | None
     #: a forked task: the template's RSS when it forked (pages the task shares, not its own)
     base_rss_mb: float | None = None
     #: user + system CPU seconds of the task process and every descendant it waited for
@@ -155,6 +157,7 @@ def run_measured(
     grace_s: float = 0.5,
     track: Callable[[int, bytes], None] | None = None,
     group: Path | None = None,
+    stop: threading.Event | None = None,
 ) -> Measured:
     """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
     limit."""
@@ -172,7 +175,8 @@ def run_measured(
     try:
         m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
                   memory_limit_mb=memory_limit_mb, poll_s=poll_s,
-                  deadline_file=deadline_file, grace_s=grace_s, track=track, group=group)
+                  deadline_file=deadline_file, grace_s=grace_s, track=track, group=group,
+                  stop=stop)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
@@ -221,6 +225,7 @@ def watch(
     time_limit_s: float, memory_limit_mb: float, poll_s: float = 0.01,
     base_rss_mb: float | None = None, deadline_file: Path | None = None, grace_s: float = 0.5,
     track: Callable[[int, bytes], None] | None = None, group: Path | None = None,
+    stop: threading.Event | None = None,
 ) -> Measured:
     """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
     returns its exit code; kill the group past a limit. Used for spawned and forked task
@@ -233,13 +238,14 @@ def watch(
     ``track(pid, start_time)`` is told of each as it is first seen (the run's watchdog, which
     kills them if the harness dies: a process forked without exec in a session of its own
     carries neither the group nor the run's marker). ``group``: the task's memory cgroup,
-    which ``pid`` is moved into (:func:`bench.cgroup.join_soon`)."""
+    which ``pid`` is moved into (:func:`bench.cgroup.join_soon`). ``stop``: once set (the run
+was interrupted), the group is killed at the next poll (``killed="interrupted"``)."""
     if group is not None:
         cgroup.join_soon(group, pid)
     wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0
-    killed: Literal["timeout", "memout"] | None = None
+    killed: Literal["timeout", "memout", "interrupted"] | None = None
     kill_at, deadline = t0 + time_limit_s, None
     seen: dict[int, bytes] = {}
     code = wait(0)
@@ -258,6 +264,8 @@ def watch(
             killed = "memout"
         elif time.perf_counter() > kill_at:
             killed = "timeout"
+        elif stop is not None and stop.is_set():
+            killed = "interrupted"
         if killed:
             kill_tree(pid, seen)
             while code is None:
@@ -284,11 +292,12 @@ def read_deadline(path: Path) -> float | None:
 def kill_tree(pgid: int, seen: dict[int, bytes]) -> None:
     """SIGKILL the process group ``pgid`` and every process in ``seen`` (pid: start time)
     that is still alive with the same start time (so not a reused pid): a child that started
-    its own session leaves the group, not the task."""
+    its own session leaves the group, not the task; the leader too, which may not have made
+    its group yet (a forked task killed before its ``setsid``)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
     for p, started in seen.items():
-        if p not in (pgid, os.getpid()) and started and start_time(p) == started:
+        if p != os.getpid() and started and start_time(p) == started:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(p, signal.SIGKILL)
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal, Self, cast
+import functools
+import hashlib
+import os
+import stat
+import types
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
 
@@ -34,13 +40,35 @@ class Task(Record):
     threads: int = 1
     count: int = 0  # > 0: count solutions up to this many (projected onto cell values)
     rep: int = 0  # repetition of the same task (`run --repeat`): timing noise, same seed
+    #: the instance file's content digest (:func:`instance_digest`); "" reads it when needed
+    digest: str = ""
 
     @property
     def key(self) -> str:
         """Identity in a journal: a resumed run skips tasks whose key is already there."""
-        key = f"{self.instance}|{self.formulation}|{self.solver}|seed={self.seed}"
-        return key + (f"|count={self.count}" if self.count else "") + \
-            (f"|rep={self.rep}" if self.rep else "")
+        return task_key(self.digest or instance_digest(self.instance), self.formulation,
+                        self.solver, self.seed, self.count, self.rep)
+
+
+def task_key(digest: str, formulation: str, solver: str, seed: int, count: int = 0,
+             rep: int = 0) -> str:
+    """A task's identity: the instance by its content (not its path, so a moved, renamed or
+    differently spelled file is the same task, and a changed file another), the formulation
+    variant, the solver, the seed, the solution count asked and the repetition."""
+    key = f"{digest}|{formulation}|{solver}|seed={seed}"
+    return key + (f"|count={count}" if count else "") + (f"|rep={rep}" if rep else "")
+
+
+def instance_digest(path: str | Path) -> str:
+    """``sha256:`` and the first 16 hex digits of the SHA-256 of the file's bytes; a file that
+    cannot be read is named by its path (``path:...``) instead."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the read
+            return f"path:{path}"
+        data = Path(path).read_bytes()
+    except OSError:
+        return f"path:{path}"
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
 
 
 @dataclass
@@ -107,3 +135,44 @@ class Result(Record):
     threads: int = 1
     time_limit: float = 0.0
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """``value`` (decoded JSON) is of the type ``hint`` (a field's annotation)."""
+    origin = get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_conforms(value, h) for h in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if isinstance(value, bool):  # a JSON true is no number
+        return hint is bool
+    if hint is float:
+        return isinstance(value, int | float)
+    return isinstance(hint, type) and isinstance(value, hint)
+
+
+@functools.cache
+def _result_hints() -> dict[str, Any]:
+    return get_type_hints(Result)
+
+
+def schema_problem(d: Any) -> str:
+    """Why a decoded journal line is not a :class:`Result` ("" when it is one): not an
+    object, a required field missing, or a field of the wrong type or value (``"rows":
+    "ten"``, ``"status": "banana"``). Keys the record does not know are allowed."""
+    if not isinstance(d, dict):
+        return f"a JSON {type(d).__name__}, not an object"
+    hints = _result_hints()
+    for f in fields(Result):
+        if f.name not in d:
+            if f.default is MISSING and f.default_factory is MISSING:
+                return f"no {f.name!r}"
+        elif not _conforms(d[f.name], hints[f.name]):
+            want = hints[f.name]
+            name = want.__name__ if isinstance(want, type) else str(want)
+            return f"{f.name!r} is {d[f.name]!r}, not {name.replace('typing.', '')}"
+    return ""

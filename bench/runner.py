@@ -8,7 +8,6 @@ import importlib
 import json
 import logging
 import os
-import socket
 import sys
 import tempfile
 import threading
@@ -26,8 +25,11 @@ from bench.backends import all_backends, backends_for, get_backend
 from bench.execute import base_result
 from bench.forkserver import Template, TemplateError, Watchdog, fork_here, preload
 from bench.instance import InstanceError, read_instance
-from bench.measure import RSS_METHOD, ChildWaiter, Measured, run_measured, watch
-from bench.records import Result, Task
+from bench.interrupt import TaskInterrupted
+from bench.measure import ChildWaiter, Measured, run_measured, watch
+from bench.outcome import STARTUP_S
+from bench.outcome import task_result as _result
+from bench.records import Result, Task, instance_digest
 from bench.registry import Formulation, formulations, parse_label, variants
 from bench.storage import Journal
 from bench.worker import DEADLINE
@@ -37,9 +39,6 @@ log = logging.getLogger(__name__)
 #: seconds past the task's deadline (its limit from the start of its build) before the harness
 #: kills its process group: no task runs more than this past its limit, whatever its solver
 GRACE_S = 0.5
-#: seconds a task process may take to start (a spawned interpreter imports its solver) before
-#: it reports its deadline; one-time set-up, measured apart (overhead_s) and not in the limit
-STARTUP_S = 10.0
 #: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -111,13 +110,20 @@ def plan_tasks(
     seeds: int = 1,
 ) -> Plan:
     """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
-    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise)."""
+    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
+    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
     plan = Plan()
+    seen: set[str] = set()
     for path in instances:
+        digest = instance_digest(path)
+        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
+            continue
+        seen.add(digest)
         try:
             inst = read_instance(path)
         except InstanceError as e:
-            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count)
+            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
+                        digest=digest)
             plan.errors.append(base_result(task, None, "error", str(e)))
             continue
         if selection.puzzles and inst.puzzle not in selection.puzzles:
@@ -141,7 +147,7 @@ def plan_tasks(
                         continue
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
-                             threads, count, rep)
+                             threads, count, rep, digest)
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
@@ -218,13 +224,18 @@ def preload_modules(kinds: Sequence[str]) -> list[str]:
 
 
 def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None = None,
-             start: str = "spawn", watchdog: Watchdog | None = None) -> Result:
+             start: str = "spawn", watchdog: Watchdog | None = None,
+             stop: threading.Event | None = None) -> Result:
     """Run one task in a fresh process under the outside limits; never raises for task faults.
     With ``templates`` the process is forked from a pre-imported template; else with
     ``start="fork"`` forked from this process (after importing what the task needs here: for
     one-task commands), else spawned (a fresh interpreter). ``watchdog`` (default: the
-    templates') removes the task's folder if the harness dies mid-task."""
+    templates') removes the task's folder if the harness dies mid-task. ``stop``: once set,
+    the task is not started, or its process group is killed, and :class:`TaskInterrupted` is
+    raised unless the task had already finished with its final result."""
     watchdog = watchdog or (templates.watchdog if templates else None)
+    if stop is not None and stop.is_set():
+        raise TaskInterrupted(task.key)
     with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp, \
             cgroup.TaskGroup(Path(tmp), task.memory_limit_mb) as group:
         for guarded in (tmp, group.path):
@@ -237,7 +248,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                   "memory_limit_mb": task.memory_limit_mb,
                   "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
                   "track": functools.partial(watchdog.track, tmp) if watchdog else None,
-                  "group": group.path}
+                  "group": group.path, "stop": stop}
         m = None
         try:
             if templates is not None:
@@ -249,16 +260,34 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog)
         except (TemplateError, KeyError, OSError, psutil.Error) as e:
-            log.warning("fork failed (%s); spawning this task instead", e)
-        if m is None:
+            if stop is None or not stop.is_set():
+                log.warning("fork failed (%s); spawning this task instead", e)
+        if m is None and (stop is None or not stop.is_set()):
             m = run_measured([sys.executable, "-m", "bench.worker", *args], env=task_env(
                 task.threads, watchdog), stderr_path=errlog, **limits)
         data = _read_json(out)
-        stderr_tail = [ln for ln in errlog.read_text(errors="replace").splitlines() if ln.strip()]
+        stderr_tail = stderr_lines(errlog)
     for guarded in (tmp, group.path):
         if guarded is not None and watchdog:
             watchdog.release(guarded)
+    if m is None or (stop is not None and stop.is_set() and not _finished(m, data)):
+        raise TaskInterrupted(task.key)
     return _result(task, m, data, stderr_tail, grace_s, group.kills)
+
+
+def stderr_lines(path: Path) -> list[str]:
+    """The non-blank lines a task wrote to its stderr file; none when the file does not exist
+    (a forked task killed, at a limit or by an interrupt, before it opened the file)."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return []
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+def _finished(m: Measured, data: dict[str, Any] | None) -> bool:
+    """The task ended on its own with its final result (whatever the run does meanwhile)."""
+    return not m.killed and m.returncode == 0 and bool(data and data.get("final"))
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -291,91 +320,24 @@ def _own_rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
-#: what a task says when an allocation failed under its RLIMIT_DATA (measured: OpenBLAS in
-#: cbc, a solver's thread stack, C++ new, Python's allocator)
-OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
-                 "Memory allocation", "can't start new thread")
-
-
-def _result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
-            grace_s: float, killed_by_kernel: int = 0) -> Result:
-    if data is not None:
-        res = Result.from_dict(data)
-        children = float(data.get("children_maxrss_mb") or 0.0)
-    else:
-        try:
-            inst = read_instance(task.instance)
-        except InstanceError:
-            inst = None
-        res = base_result(task, inst, "error")
-        children = 0.0
-    final = bool(data and data.get("final"))
-    if m.killed:
-        res.status = m.killed
-        limit = (f"{grace_s:g} s past the {task.time_limit:g} s limit"
-                 if m.deadline is not None else
-                 f"{task.time_limit + STARTUP_S:g} s (the task never started its build)") \
-            if m.killed == "timeout" else f"{task.memory_limit_mb} MB"
-        res.message = f"killed by the harness at {limit}" + (f" ({res.message})" if res.message
-                                                            else "")
-        res.grid, res.checked = None, None
-    elif m.returncode != 0 or not final:
-        res.status = "error"
-        res.message = stderr_tail[-1] if stderr_tail else (
-            f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
-        res.grid, res.checked = None, None
-    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
-                                     for s in OUT_OF_MEMORY):
-        res.status = "memout"
-        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
-                       f"({res.message[:120]})")
-    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
-        res.status = "memout"
-        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
-                       f"task's memory cgroup ({killed_by_kernel} process(es); "
-                       f"{res.message[:120]})")
-        res.grid, res.checked = None, None
-    res.rep = task.rep
-    res.wall_s = m.wall_s
-    if not res.kind and len(kinds := _kinds(task.solver)) == 1:
-        res.kind = kinds[0]  # killed before the task resolved its formulation
-    if m.killed == "timeout" and m.deadline is not None and m.end is not None:
-        # killed in the build or the solve: all after the limit's start is build + solve
-        res.overhead_s = m.deadline - task.time_limit - (m.end - m.wall_s)
-    else:
-        res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
-    res.overshoot_s = m.overshoot_s
-    res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
-    res.base_rss_mb = m.base_rss_mb
-    res.cpu_s = m.cpu_s
-    res.start = "spawn" if m.base_rss_mb is None else "fork"
-    res.host = socket.gethostname()
-    res.rss_method = RSS_METHOD
-    return res
-
-
 def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
-    """Why the plan cannot resume this journal ("" if it can): a task already there ran under
-    another time limit, or the folder's earlier runs under another memory limit (the task key
-    leaves the limits out, so a resumed run would keep results of other limits)."""
-    limits = {t.key: t.time_limit for t in plan.tasks}
-    for r in journal.results():
-        if r.key in limits and r.formulation != "-" and r.time_limit != limits[r.key]:
-            return (f"{journal.folder} holds results run with --time-limit {r.time_limit:g}, "
-                    f"not {limits[r.key]:g}: use another --out, or the same limit to resume")
+    """Why the plan cannot run into this journal's folder ("" if it can): the folder holds
+    results run under another time limit (any task's, not only the plan's: a report of the
+    folder would mix limits), or its earlier runs ran under another memory limit."""
+    results = journal.results()
+    for limit in sorted({t.time_limit for t in plan.tasks}):
+        other = sorted({r.time_limit for r in results
+                        if r.formulation != "-" and r.time_limit != limit})
+        if other:
+            return (f"{journal.folder} holds results run with --time-limit {other[0]:g}, "
+                    f"not {limit:g}: use another --out for this limit, or --time-limit "
+                    f"{other[0]:g} to resume")
     want = {t.memory_limit_mb for t in plan.tasks}
-    other = sorted(set(memory_limits) - want)
-    if other and want and journal.results():
-        return (f"{journal.folder} holds results run with --memory-limit {other[0]}, not "
+    other_mb = sorted(set(memory_limits) - want)
+    if other_mb and want and results:
+        return (f"{journal.folder} holds results run with --memory-limit {other_mb[0]}, not "
                 f"{min(want)}: use another --out, or the same limit to resume")
     return ""
-
-
-def _kinds(solver: str) -> tuple[str, ...]:
-    try:
-        return tuple(get_backend(solver).kinds)
-    except KeyError:
-        return ()
 
 
 class Progress:
@@ -465,26 +427,40 @@ def run_plan(
 def _run_here(todo: Sequence[Task], record: Callable[[Result], None], *, jobs: int,
               start: str | None, failed: list[BaseException]) -> None:
     """The local pool: ``jobs`` tasks at a time, each forked from its kind's template (or
-    spawned), under this run's watchdog."""
+    spawned), under this run's watchdog. An interrupt (KeyboardInterrupt, :class:`Interrupted`)
+    starts no further task, kills the running ones (not journaled: a resume runs them) and is
+    raised again once they are gone."""
     watchdog = Watchdog()
+    stop = threading.Event()
     templates = Templates(watchdog) if (start or default_start()) == "fork" else None
-    if templates is not None:
-        # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
-        # started a template ends, and pool threads end before the run does
-        for task in todo:
-            with contextlib.suppress(TemplateError, KeyError, OSError):
-                templates.get(task)
 
     def one(task: Task) -> None:
-        if failed:  # the journal cannot be written: run nothing more
+        if failed or stop.is_set():  # the journal cannot be written, or the run was stopped
             return
-        record(run_task(task, templates=templates, watchdog=watchdog))
+        try:
+            res = run_task(task, templates=templates, watchdog=watchdog, stop=stop)
+        except TaskInterrupted:
+            return
+        record(res)
 
     try:
+        if templates is not None:
+            # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
+            # started a template ends, and pool threads end before the run does
+            for task in todo:
+                with contextlib.suppress(TemplateError, KeyError, OSError):
+                    templates.get(task)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for fut in [pool.submit(one, t) for t in todo]:
-                fut.result()
+            futures = [pool.submit(one, t) for t in todo]
+            try:
+                for fut in futures:
+                    fut.result()
+            except KeyboardInterrupt:
+                stop.set()  # running tasks are killed at their next poll
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     finally:
+        stop.set()
         if templates is not None:
             templates.close()
         watchdog.close()

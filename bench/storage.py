@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.records import Result
+from bench.records import Result, schema_problem
 
 if TYPE_CHECKING:  # pandas costs ~0.3 s to import: only `run` and `report` need it
     import pandas as pd
@@ -27,6 +27,8 @@ JOURNAL = "journal.jsonl"
 TABLE = "results.parquet"
 ENVIRONMENT = "environment.json"
 LOCK = ".lock"
+#: (journal, line, problem) already warned about in this process
+_WARNED: set[tuple[str, int, str]] = set()
 
 
 class FolderLocked(RuntimeError):
@@ -79,6 +81,7 @@ class Journal:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.path = self.folder / JOURNAL
+        self.skipped = 0  # lines the last :meth:`results` skipped
 
     def append(self, res: Result) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -93,7 +96,11 @@ class Journal:
             os.fsync(f.fileno())
 
     def results(self) -> list[Result]:
-        """Every complete line; a line cut short by a crash mid-write is skipped with a warning."""
+        """Every complete line that is a result; a line cut short by a crash mid-write, or one
+        that does not fit the result schema (:func:`bench.records.schema_problem`), is skipped
+        with a warning (once per line and process, however often the journal is read);
+        ``skipped`` counts them."""
+        self.skipped = 0
         if not self.path.exists():
             return []
         out: list[Result] = []
@@ -103,13 +110,16 @@ class Journal:
                 continue
             try:
                 data = json.loads(line.decode("utf-8"))
-                if not isinstance(data, dict):
-                    raise TypeError(f"a JSON {type(data).__name__}, not an object")
-                if not isinstance(data.get("key"), str):
-                    raise TypeError("no string 'key'")
-                out.append(Result.from_dict(data))
+                problem = schema_problem(data)
+                if not problem:
+                    out.append(Result.from_dict(data))
+                    continue
             except (ValueError, TypeError) as e:
-                log.warning("%s:%d: skipping unreadable journal line (%s)", self.path, n, e)
+                problem = str(e)
+            self.skipped += 1
+            if (str(self.path), n, problem) not in _WARNED:
+                _WARNED.add((str(self.path), n, problem))
+                log.warning("%s:%d: skipping unreadable journal line (%s)", self.path, n, problem)
         return out
 
     def keys(self) -> set[str]:

@@ -64,9 +64,11 @@ def main(*argv: str) -> int:
     try:
         res = execute(task, progress=report, on_start=functools.partial(started, task, out))
         res.rep = task.rep
-    except MemoryError:
+    except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.mip)
         res = last[0] if last else base_result(task, None, "memout")
-        res.status, res.message = "memout", "MemoryError inside the task process"
+        res.status = "memout"
+        res.message = "MemoryError inside the task process" + (f": {e}" if str(e) else "")
+        res.grid, res.checked = None, None
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
         traceback.print_exc()
         res = last[0] if last else base_result(task, None, "error")

@@ -13,9 +13,10 @@ import pytest
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 
-def cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT):
+def cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT, timeout: float = 600):
     return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
-                          text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=600)
+                          text=True, cwd=cwd, env={**os.environ, **(env or {})},
+                          timeout=timeout)
 
 
 def test_list_json_schema():

@@ -240,17 +240,25 @@ def test_ctrl_c_cancels_what_is_left_and_keeps_the_journal(env, tmp_path):
             str(tmp_path / "run"), "--time-limit", "3", "--formulation",
             "sat-cover[card=seqcounter]", "--formulation", "mip-seed[root=model]",
             "--solver", "cadical195", "--solver", "glpk", "--executor", "dask", "--jobs", "2"]
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    # a session of its own, signalled as a whole: a terminal's Ctrl-C reaches every process
+    # of the foreground group, the local cluster's too
+    proc = subprocess.Popen(args, env={**env, "TMPDIR": str(scratch)}, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     journal_file = tmp_path / "run" / "journal.jsonl"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (
             journal_file.exists() and len(journal_file.read_text().splitlines()) >= 2):
         time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
-    assert "interrupted; finished results are in the journal" in err
+    assert "interrupted (SIGINT)" in err and "to resume" in err, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert (tmp_path / "run" / "results.parquet").exists()
+    assert not list(scratch.glob("dask-scratch-space*")), list(scratch.iterdir())
     first = journal(tmp_path / "run")
     keys = [r["key"] for r in first]
     assert 2 <= len(keys) == len(set(keys))

@@ -335,3 +335,35 @@ def test_imported_instances_are_committed() -> None:
         stored = read_instance(path)
         assert stored.grid == inst.grid and stored.header["source"] == url
         assert "MIT" in stored.header["licence"]
+
+
+JANKO_FILES = sorted((Path(__file__).parent / "data" / "janko").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", JANKO_FILES, ids=[p.stem for p in JANKO_FILES])
+def test_janko_solution_conventions_import(path: Path, tmp_path: Path) -> None:
+    """One small file per puzzle in janko.at's own solution conventions (Shakashaka: ``-`` on
+    every cell that is not a triangle, the problem's black cells included)."""
+    from tests.test_cli import cli
+
+    p = cli("import", str(path), "--out", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    written = Path(p.stdout.split()[0])
+    inst = read_instance(written)
+    from bench.puzzles import get_puzzle
+
+    sol = json.loads(written.with_suffix(".sol").read_text())
+    assert get_puzzle(inst.puzzle).check(inst, sol) == []
+    if inst.puzzle == "shakashaka":
+        assert [row[0] for row in sol] == ["#", "#"] and sol[0][3] == "#"
+
+
+def test_import_refuses_a_fifo_at_once(tmp_path: Path) -> None:
+    import os
+
+    from tests.test_cli import cli
+
+    fifo = tmp_path / "f.txt"
+    os.mkfifo(fifo)
+    p = cli("import", str(fifo), "--out", str(tmp_path / "o"), timeout=60)
+    assert p.returncode == 1 and f"{fifo}: not a regular file" in p.stderr, p.stderr

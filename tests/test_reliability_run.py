@@ -162,3 +162,57 @@ def test_a_torn_last_line_is_rerun_and_nothing_is_lost(tmp_path):
     assert p.returncode == 0, p.stderr
     results = Journal(out).results()
     assert sorted(r.seed for r in results) == [0, 1] and len({r.key for r in results}) == 2
+
+
+def test_a_task_is_known_by_its_instance_content_not_its_path(tmp_path):
+    """Resume from another working directory, a moved or renamed file, ``x.txt`` and
+    ``./x.txt``, a file given twice: the same tasks; a changed file: new ones."""
+    folder = tmp_path / "inst"
+    folder.mkdir()
+    shutil.copy(SHIKAKU_SEEDS[0], folder / "x.txt")
+    out = tmp_path / "r"
+    p = cli("run", "x.txt", "./x.txt", str(folder / "x.txt"), "--out", str(out), *FAST,
+            "--time-limit", "5", cwd=folder)
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).results()) == 1
+    # the same run from another directory, and the file renamed and moved: nothing to do
+    p = cli("run", "inst/x.txt", "--out", str(out), *FAST, "--time-limit", "5", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (folder / "x.txt").rename(moved / "y.txt")
+    p = cli("run", str(moved / "y.txt"), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).results()) == 1
+    # a changed file is another instance
+    (moved / "y.txt").write_text((moved / "y.txt").read_text() + "\n")
+    p = cli("run", str(moved / "y.txt"), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    assert len({r.key for r in Journal(out).results()}) == 2
+
+
+def test_journal_records_of_the_wrong_types_are_skipped_once_and_the_run_goes_on(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    good = json.loads((out / "journal.jsonl").read_text())
+    with open(out / "journal.jsonl", "a") as f:
+        for n, bad in enumerate([{"rows": "ten"}, {"wall_s": "fast"}, {"status": "banana"}]):
+            f.write(json.dumps({**good, "key": f"other{n}", **bad}) + "\n")
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.count("skipping unreadable journal line") == 3, p.stderr
+    import pandas as pd
+
+    df = pd.read_parquet(out / "results.parquet")
+    assert list(df["key"]) == [good["key"]] and list(df["status"]) == ["solved"]
+
+
+def test_disjoint_tasks_under_another_time_limit_are_refused(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    p = cli("run", str(SHIKAKU_SEEDS[1]), "--out", str(out), *FAST, "--time-limit", "0.01")
+    one_line_error(p, "holds results run with --time-limit 5, not 0.01")
+    assert "another --out" in p.stderr
+    assert len(Journal(out).results()) == 1

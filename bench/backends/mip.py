@@ -9,6 +9,8 @@ through Pyomo's persistent APPSI interface, which forwards added cuts to the liv
 highspy must not share a process with OR-tools (each bundles its own HiGHS): a HiGHS task
 imports only ``Backend.modules`` below, never ``ortools``. How a MIP states "no solution" is
 ``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend reads alike).
+A solver that runs out of memory (CBC's ``std::bad_alloc``, HiGHS' ``kMemoryLimit``) raises
+``MemoryError``, which the task records as ``memout``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,18 @@ def _value(var: Any) -> float:
     return 0.0 if v is None else float(v)
 
 
+#: what a solver process prints when an allocation failed (C++ ``new``, OpenBLAS's buffers)
+OUT_OF_MEMORY = ("std::bad_alloc", "Memory allocation", "out of memory",
+                 "Cannot allocate memory")
+
+
+def out_of_memory(output: str) -> str:
+    """The first line of a solver's output that says an allocation failed ("" if none): CBC
+    prints ``std::bad_alloc`` first and a stack trace after it."""
+    return next((ln.strip() for ln in output.splitlines()
+                 if any(s in ln for s in OUT_OF_MEMORY)), "")
+
+
 class LpFileSession(Session):
     backend: LpFileBackend
     model: MipModel
@@ -52,6 +66,10 @@ class LpFileSession(Session):
             text = sol.read_text() if sol.exists() else ""
         wall = time.perf_counter() - t0
         if not text:
+            oom = out_of_memory(proc.stderr + "\n" + proc.stdout)
+            if oom:  # a refused allocation under the task's RLIMIT_DATA: a memout
+                raise MemoryError(f"{self.backend.name} ran out of memory (exit "
+                                  f"{proc.returncode}): {oom[:200]}")
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
             raise RuntimeError(f"{self.backend.name} wrote no solution (exit "
                                f"{proc.returncode}): {tail[0][:200]}")
@@ -233,6 +251,13 @@ class HighsSession(Session):
         return model is not None and \
             model.getModelStatus() == highspy.HighsModelStatus.kModelEmpty
 
+    def _memory_limit(self) -> bool:
+        import highspy
+
+        model = getattr(self.opt, "_solver_model", None)
+        return model is not None and \
+            model.getModelStatus() == highspy.HighsModelStatus.kMemoryLimit
+
     def _run_time(self) -> float:
         model = getattr(self.opt, "_solver_model", None)
         return float(model.getRunTime()) if model is not None else 0.0
@@ -249,6 +274,8 @@ class HighsSession(Session):
         after = self._run_time()
         own = after - before if after >= before else after
         tc = res.termination_condition
+        if tc == TC.unknown and self._memory_limit():  # an allocation inside HiGHS failed
+            raise MemoryError("HiGHS stopped at its memory limit (kMemoryLimit)")
         found = res.best_feasible_objective is not None or tc == TC.optimal
         status: Status
         if tc == TC.unknown and self._empty():

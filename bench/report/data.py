@@ -1,6 +1,7 @@
 """Reading a run folder for a report, robustly, and the per-task columns every table shares.
 
-A report never tracebacks on a damaged run folder: a corrupt ``results.parquet`` falls back to
+A report never tracebacks on a damaged run folder: an unusable ``results.parquet`` (corrupt, of
+another schema, without rows, not a file) falls back to
 the journal, journal lines that are not result objects are skipped, a corrupt
 ``environment.json`` gives an empty environment block; a folder with no results at all raises
 :class:`ReportError` (and the caller writes nothing).
@@ -19,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import Result
-from bench.storage import ENVIRONMENT, JOURNAL, TABLE, results_frame
+from bench.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 SGM_SHIFT_S = 0.01
 #: PAR-k: an unsolved task counts k times the time limit
 PAR_K = 2
+
+
+#: the columns a results table cannot do without (another schema: read the journal instead)
+REQUIRED = ("key", "puzzle", "instance", "formulation", "solver", "status")
 
 
 class ReportError(Exception):
@@ -45,30 +50,39 @@ class Run:
 
 
 def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
-    path = folder / JOURNAL
+    journal = Journal(folder)
     latest: dict[str, Result] = {}
-    bad = 0
-    text = path.read_bytes().decode("utf-8", errors="replace") if path.exists() else ""
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-            if not isinstance(d, dict):
-                raise TypeError(f"a JSON {type(d).__name__}, not an object")
-            r = Result.from_dict(d)
-        except (ValueError, TypeError) as e:
-            bad += 1
-            log.warning("%s: skipping unreadable journal line (%s)", path, e)
-            continue
+    for r in journal.results():  # the run's own reader: lines split on "\n" only
         latest[r.key] = r
-    if bad:
-        warnings.append(f"{bad} unreadable line(s) in {JOURNAL} skipped")
+    if journal.skipped:
+        warnings.append(f"{journal.skipped} unreadable line(s) in {JOURNAL} skipped")
     return results_frame(list(latest.values()))
 
 
+def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
+    """``results.parquet`` when it is a readable results table (a file, of the results
+    schema, with rows), else None with the reason in ``warnings``."""
+    why = ""
+    try:
+        df = pd.read_parquet(table) if table.is_file() else None
+        if df is None:
+            why = "not a file"
+        elif missing := [c for c in REQUIRED if c not in df]:
+            why = f"no {missing[0]!r} column"
+        elif df.empty:
+            why = "no rows"
+    except Exception as e:  # pyarrow raises several types for damaged files
+        log.warning("%s: %s", table, e)
+        warnings.append(f"{TABLE} unreadable ({type(e).__name__}); read {JOURNAL} instead")
+        return None
+    if why:
+        warnings.append(f"{TABLE} unusable ({why}); read {JOURNAL} instead")
+        return None
+    return df
+
+
 def load_run(folder: str | Path) -> Run:
-    """The run's results: ``results.parquet`` when readable and current, else the journal."""
+    """The run's results: ``results.parquet`` when usable and current, else the journal."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ReportError(f"{folder}: no such run folder")
@@ -77,11 +91,7 @@ def load_run(folder: str | Path) -> Run:
     df: pd.DataFrame | None = None
     if table.exists() and (not journal.exists()
                            or table.stat().st_mtime >= journal.stat().st_mtime):
-        try:
-            df = pd.read_parquet(table)
-        except Exception as e:  # pyarrow raises several types for damaged files
-            warnings.append(f"{TABLE} unreadable ({type(e).__name__}); read {JOURNAL} instead")
-            log.warning("%s: %s", table, e)
+        df = _table(table, warnings)
     if df is None:
         df = _journal_frame(folder, warnings)
     if df.empty or "status" not in df:

@@ -41,6 +41,15 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+def _log(ax: Any, *names: str) -> None:
+    """Log scale on these axes ("x", "y") where they hold a positive value; linear where they
+    hold none (a run of nothing but memouts has no time, size or memory to plot)."""
+    for name in names:
+        lo, hi = getattr(ax.dataLim, f"interval{name}")
+        if np.isfinite([lo, hi]).all() and hi > 0:
+            getattr(ax, f"set_{name}scale")("log")
+
+
 def _legend(ax: Any) -> None:
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
@@ -60,7 +69,7 @@ def cactus(pi: pd.DataFrame, pairs: list[str], limit: float, path: Path) -> Path
         ax.plot(np.arange(1, len(vbs) + 1), vbs, color="0.4", linewidth=3, alpha=0.5,
                 label="virtual best solver")
     ax.axhline(limit, color="black", linestyle=":", linewidth=1, label=f"time limit {limit:g} s")
-    ax.set_yscale("log")
+    _log(ax, "y")
     ax.set_xlabel("instances solved")
     ax.set_ylabel("build + solve time [s]")
     ax.grid(alpha=0.3, which="both")
@@ -85,7 +94,7 @@ def profile(pi: pd.DataFrame, pairs: list[str], path: Path) -> Path:
         r = ratio[pair].to_numpy(float)
         frac = [(np.nan_to_num(r, nan=np.inf) <= tau).sum() / max(n, 1) for tau in taus]
         ax.plot(taus, frac, label=pair, markevery=20, markersize=4, **st)
-    ax.set_xscale("log")
+    _log(ax, "x")
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("tau: within this factor of the best pair's time")
     ax.set_ylabel("fraction of instances")
@@ -115,8 +124,7 @@ def scaling(pi: pd.DataFrame, pairs: list[str], limit: float, path: Path) -> Pat
         ax.scatter(cens["cells"], np.full(len(cens), limit), s=30, marker="^",
                    facecolors="none", edgecolors="black", label="censored (no answer)")
         ax.axhline(limit, color="black", linestyle=":", linewidth=1)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        _log(ax, "x", "y")
         ax.set_title(pair, fontsize=9)
         ax.grid(alpha=0.3, which="both")
     for ax in list(axes.flat)[len(pairs):]:
@@ -146,8 +154,7 @@ def memory(pi: pd.DataFrame, pairs: list[str], path: Path) -> Path:
         axes[1].scatter(g["cells"], g["constraints"].astype(float), **kw)
     for ax, label in zip(axes, ("peak RSS above the template [MB]",
                                 "constraints / clauses"), strict=True):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        _log(ax, "x", "y")
         ax.set_xlabel("cells")
         ax.set_ylabel(label)
         ax.grid(alpha=0.3, which="both")
@@ -173,8 +180,7 @@ def scatter(pi: pd.DataFrame, a: str, b: str, limit: float, path: Path) -> Path:
     lo = max(min(float(xa.min()), float(yb.min())) / 2, 1e-4) if len(both) else 1e-3
     ax.plot([lo, limit * 1.5], [lo, limit * 1.5], color="black", linewidth=1, linestyle="--",
             label="equal time")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    _log(ax, "x", "y")
     ax.set_xlabel(f"{a} [s]")
     ax.set_ylabel(f"{b} [s]")
     ax.grid(alpha=0.3, which="both")
