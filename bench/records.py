@@ -34,6 +34,7 @@ class Task(Record):
     threads: int = 1
     count: int = 0  # > 0: count solutions up to this many (projected onto cell values)
     rep: int = 0  # repetition of the same task (`run --repeat`): timing noise, same seed
+    tier: str = ""  # the suite tier of the instance (not part of the key)
 
     @property
     def key(self) -> str:
@@ -106,4 +107,5 @@ class Result(Record):
     rep: int = 0
     threads: int = 1
     time_limit: float = 0.0
+    tier: str = ""  # the suite tier of the instance ("" outside a tiered suite)
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
