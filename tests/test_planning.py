@@ -132,3 +132,29 @@ def test_the_selection_rule_by_hand():
     assert rule(0.01, 0.15, 0, 5) == "trivial"  # every pair under 0.2 s
     assert rule(0.01, 0.5, 0, 5) == "easy"
     assert rule(float("nan"), float("nan"), 5, 0) == "unsolved"
+
+
+def test_a_tiered_run_records_the_tier_and_repeats_only_fast_tasks(tmp_path):
+    root = project(tmp_path)
+    suite = (root / "instances" / "suites.toml").read_text()
+    (root / "instances" / "suites.toml").write_text(
+        suite.replace('variants = "default"', 'variants = "default"\nrepeat_under = 1.0'))
+    out = tmp_path / "out"
+    p = cli("run", "--suite", "t", "--out", str(out), "--formulation", "cpsat-cover",
+            "--formulation", "mip-sugar[propagate=none]", "--solver", "cpsat", "--solver",
+            "glpk", env={"PUZZLEBENCH_ROOT": str(root)}, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    df = pd.read_parquet(out / "results.parquet")
+    assert dict(zip(df["instance_path"].map(lambda s: Path(s).name), df["tier"],
+                    strict=True)) == {"a.txt": "small", "b.txt": "big"}
+    a = df[df["instance_path"].str.endswith("a.txt")]
+    assert set(a["time_limit"]) == {4.0} and set(df.loc[df["tier"] == "big", "time_limit"]) \
+        == {20.0}
+    for (form, solver), g in a.groupby(["formulation", "solver"]):
+        first = g[(g["rep"] == 0) & (g["seed"] == 0)].iloc[0]
+        fast = first["status"] == "solved" and first["build_s"] + first["solve_s"] < 1.0
+        assert len(g) == (3 if fast else 1), (form, solver, len(g))
+        if fast and solver == "cpsat":
+            assert sorted(g["seed"]) == [0, 1, 2]  # CP-SAT repeats by seed
+        elif fast:
+            assert sorted(g["rep"]) == [0, 1, 2]  # GLPK by repetition
