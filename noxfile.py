@@ -26,7 +26,10 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`)."""
+    """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`):
+    its plan and worst-case cost first (`run --dry-run`), then the tasks: every formulation's
+    default variant on the suite's solvers, four tiers a puzzle, the tiers' repeats and time
+    limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores."""
     session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
     args = list(session.posargs)
     if "--out" in args:
@@ -38,6 +41,8 @@ def bench(session: nox.Session) -> None:
         args += ["--suite", "default"]
     if "--jobs" not in args:
         args += ["--jobs", "2"]
+    plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
+    session.run("puzzlebench", "run", *plan, "--dry-run")
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])
     session.run("puzzlebench", "report", out, "--out", str(Path("reports") / Path(out).name),
                 "--instance", "seed-*")

@@ -191,6 +191,7 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
 
 def cmd_run(args: argparse.Namespace) -> int:
     from bench.interrupt import stop_on_signals
+    from bench.planning import dry_run, suite_formulations, tier_plan
     from bench.runner import Selection, plan_tasks
     from bench.storage import FolderLocked, RunLock
     from bench.suites import get_suite
@@ -214,8 +215,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.jobs > (os.cpu_count() or 1):
         log.warning("--jobs %d exceeds the %s cores: timings will interfere", args.jobs,
                     os.cpu_count())
-    chosen = tuple(args.formulation or ()) or (suite.formulations if suite else ())
-    sel = Selection(tuple(args.puzzle or ()), chosen, tuple(args.solver or ()))
+    chosen = tuple(args.formulation or ()) or suite_formulations(suite)
+    solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
+    sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
     try:
         sel.check()
     except ValueError as e:
@@ -229,8 +231,17 @@ def cmd_run(args: argparse.Namespace) -> int:
                      "instances (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
         return _fail("no task matches the selection (see `puzzlebench list`)")
+    # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
+    under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
+    if args.dry_run:  # the plan and its cost, nothing run
+        text, error = dry_run(plan, args.jobs, args.estimate or (), under)
+        print(text) if not error else None
+        return _fail(error) if error else 0
+    if not args.out:
+        return _fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
-           "instances": None if suite else instances, "time_limit": time_limit}
+           "instances": None if suite else instances, "time_limit": time_limit,
+           "repeat_under": under}
     try:
         with RunLock(args.out), stop_on_signals():
             return _run_locked(args, plan, run)
@@ -248,6 +259,7 @@ def _fail(message: str) -> int:
 
 def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
     from bench.environment import calibrate, environment, write_constraints
+    from bench.planning import run_gated
     from bench.runner import default_start, resume_conflict, run_plan
     from bench.storage import (
         Journal,
@@ -280,7 +292,8 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
 
     stopped: KeyboardInterrupt | None = None
     try:
-        run_plan(plan, journal, jobs=args.jobs, start=start, executor=executor)
+        run_gated(plan, run["repeat_under"], lambda p: run_plan(
+            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results)
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:
@@ -437,7 +450,7 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")
-    ru.add_argument("--out", required=True, metavar="DIR")
+    ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append")
     ru.add_argument("--solver", action="append")
@@ -453,6 +466,11 @@ def parser() -> argparse.ArgumentParser:
                     help="run every task N times with the same seed (timing noise)")
     ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
                     help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
+    ru.add_argument("--dry-run", action="store_true",
+                    help="print the plan (tasks per puzzle and pair, worst-case time at the "
+                    "limit) and run nothing")
+    ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
+                    help="with --dry-run: estimate the time from these earlier runs' times")
     limits(ru, None)
     ru.set_defaults(func=cmd_run)
 

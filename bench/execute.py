@@ -45,6 +45,7 @@ def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: 
         seed=task.seed,
         threads=task.threads,
         time_limit=task.time_limit,
+        tier=task.tier,
     )
 
 

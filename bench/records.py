@@ -42,6 +42,7 @@ class Task(Record):
     rep: int = 0  # repetition of the same task (`run --repeat`): timing noise, same seed
     #: the instance file's content digest (:func:`instance_digest`); "" reads it when needed
     digest: str = ""
+    tier: str = ""  # the suite tier of the instance (not part of the key)
 
     @property
     def key(self) -> str:
@@ -134,6 +135,7 @@ class Result(Record):
     rep: int = 0
     threads: int = 1
     time_limit: float = 0.0
+    tier: str = ""  # the suite tier of the instance ("" outside a tiered suite)
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
 
 

@@ -322,12 +322,14 @@ def _own_rss_mb() -> float:
 
 def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
     """Why the plan cannot run into this journal's folder ("" if it can): the folder holds
-    results run under another time limit (any task's, not only the plan's: a report of the
-    folder would mix limits), or its earlier runs ran under another memory limit."""
+    results of a tier run under another time limit than the plan gives that tier (any
+    task's, not only the plan's: a report of the folder would mix limits; a suite's tiers
+    may each have their own, and an untiered run is the tier ""), or its earlier runs ran
+    under another memory limit."""
     results = journal.results()
-    for limit in sorted({t.time_limit for t in plan.tasks}):
-        other = sorted({r.time_limit for r in results
-                        if r.formulation != "-" and r.time_limit != limit})
+    for tier, limit in sorted({(t.tier, t.time_limit) for t in plan.tasks}):
+        other = sorted({r.time_limit for r in results if r.formulation != "-"
+                        and r.tier == tier and r.time_limit != limit})
         if other:
             return (f"{journal.folder} holds results run with --time-limit {other[0]:g}, "
                     f"not {limit:g}: use another --out for this limit, or --time-limit "

@@ -1,4 +1,19 @@
-"""Suites: named, versioned instance lists in ``instances/suites.toml``."""
+"""Suites: named, versioned instance lists in ``instances/suites.toml``.
+
+A suite names its instances by globs, either as one list (``instances``) or in named tiers
+(``[NAME.tiers.TIER]`` tables, each with ``instances`` and optional ``repeats`` and
+``time_limit``, which replaces the suite's for the tier's tasks); a task's
+result row carries the tier of its instance. A suite may also restrict what runs when no
+``--formulation``/``--solver`` is given: ``formulations`` (labels, as ``--formulation``
+takes them), ``variants = "default"`` (each formulation's default variant: the first value of
+every parameter) and ``solvers``.
+
+``repeats`` is the suite's declaration of where timing noise matters: each task of the tier
+runs that many times, as solver seeds for the solvers that take one (:data:`SEEDED_SOLVERS`
+and every SAT solver, which the harness scrambles by seed) and as plain repetitions with the
+same seed for the deterministic ones; with ``repeat_under`` only where the first run
+answered in under that many seconds.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +21,16 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+#: non-SAT solvers whose search takes a random seed (CP-SAT random_seed, HiGHS random_seed,
+#: CBC randomCbcSeed); python-sat solvers are scrambled by seed (bench.backends.sat.Scramble)
+SEEDED_SOLVERS = frozenset({"cpsat", "highs", "cbc"})
+
+
+def takes_seed(solver: str, kinds: tuple[str, ...]) -> bool:
+    """Whether another solver seed gives another search (else repeats use the same seed)."""
+    return solver in SEEDED_SOLVERS or "sat" in kinds
 
 
 def project_root() -> Path:
@@ -22,6 +47,17 @@ def instances_dir() -> Path:
 
 
 @dataclass(frozen=True)
+class Tier:
+    """A named part of a suite: its instance globs and how often each task runs."""
+
+    name: str
+    patterns: tuple[str, ...]
+    repeats: int = 1
+    #: this tier's time limit (None: the suite's)
+    time_limit: float | None = None
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     version: int
@@ -31,17 +67,41 @@ class Suite:
     #: the formulation selection a run of this suite uses when `--formulation` is not given
     #: (names or labels, as `--formulation` takes them); empty: every variant
     formulations: tuple[str, ...] = ()
+    tiers: tuple[Tier, ...] = ()
+    #: "default": only each formulation's default variant (when `--formulation` is not given)
+    variants: str = "all"
+    #: the solvers a run of this suite uses when `--solver` is not given; empty: every solver
+    solvers: tuple[str, ...] = ()
+    #: > 0: a tier's further repetitions run only where the first run answered in under
+    #: this many seconds (noise matters there; a slow or unanswered task is not repeated)
+    repeat_under: float = 0.0
 
     def instances(self) -> list[str]:
         """Instance paths, relative to the cwd when inside it, in a stable order."""
+        return list(self.tier_of())
+
+    def tier_of(self) -> dict[str, str]:
+        """Every instance path (as :meth:`instances`) -> its tier ("" in a suite without
+        tiers); an instance in two tiers belongs to the first."""
         base = instances_dir()
-        out: list[str] = []
-        for pattern in self.patterns:
-            matches = sorted(base.glob(pattern))
-            if not matches:
-                raise FileNotFoundError(f"suite {self.name}: no instance matches {pattern!r}")
-            out += [_display(p) for p in matches if _display(p) not in out]
+        out: dict[str, str] = {}
+        groups = [(t.name, t.patterns) for t in self.tiers] or [("", self.patterns)]
+        for tier, patterns in groups:
+            for pattern in patterns:
+                matches = sorted(base.glob(pattern))
+                if not matches:
+                    raise FileNotFoundError(f"suite {self.name}: no instance matches {pattern!r}")
+                for p in matches:
+                    out.setdefault(_display(p), tier)
         return out
+
+    def repeats_of(self) -> dict[str, int]:
+        """Tier name -> how many times each of its tasks runs."""
+        return {t.name: t.repeats for t in self.tiers}
+
+    def limits_of(self) -> dict[str, float]:
+        """Tier name -> its own time limit, for the tiers that set one."""
+        return {t.name: t.time_limit for t in self.tiers if t.time_limit is not None}
 
 
 def _display(p: Path) -> str:
@@ -51,20 +111,28 @@ def _display(p: Path) -> str:
         return str(p.resolve())
 
 
+def _suite(name: str, s: dict[str, Any]) -> Suite:
+    tiers = tuple(Tier(str(t), tuple(v["instances"]), int(v.get("repeats", 1)),
+                       float(v["time_limit"]) if "time_limit" in v else None)
+                  for t, v in dict(s.get("tiers", {})).items())
+    patterns = tuple(s.get("instances", ())) or tuple(p for t in tiers for p in t.patterns)
+    if not patterns:
+        raise ValueError(f"suite {name}: no instances (an `instances` list or tiers)")
+    variants = str(s.get("variants", "all"))
+    if variants not in ("all", "default"):
+        raise ValueError(f"suite {name}: variants must be 'all' or 'default', not {variants!r}")
+    return Suite(name=name, version=int(s.get("version", 1)),
+                 description=str(s.get("description", "")),
+                 time_limit=float(s.get("time_limit", 60)), patterns=patterns,
+                 formulations=tuple(s.get("formulations", ())), tiers=tiers,
+                 variants=variants, solvers=tuple(s.get("solvers", ())),
+                 repeat_under=float(s.get("repeat_under", 0.0)))
+
+
 def load_suites(path: Path | None = None) -> dict[str, Suite]:
     path = path or instances_dir() / "suites.toml"
     data = tomllib.loads(path.read_text())
-    return {
-        name: Suite(
-            name=name,
-            version=int(s.get("version", 1)),
-            description=str(s.get("description", "")),
-            time_limit=float(s.get("time_limit", 60)),
-            patterns=tuple(s["instances"]),
-            formulations=tuple(s.get("formulations", ())),
-        )
-        for name, s in data.items()
-    }
+    return {name: _suite(name, s) for name, s in data.items()}
 
 
 def get_suite(name: str) -> Suite:

@@ -183,14 +183,15 @@ def outcome(out: Path) -> dict[str, tuple[str, object]]:
     return {r["key"]: (r["status"], r.get("grid")) for r in journal(out)}
 
 
-def test_the_quick_suite_on_a_standing_cluster_with_a_worker_killed_mid_run(tmp_path):
-    """The quick suite (every SAT formulation, CaDiCaL) on a standing cluster of two workers,
-    one of which is SIGKILLed from outside once results come in: the run finishes with every
-    task exactly once, and the same statuses and grids as a local run of the same suite."""
-    # without the module's killer plugin: the suite selects every SAT formulation
+def test_a_sweep_on_a_standing_cluster_with_a_worker_killed_mid_run(tmp_path):
+    """The sweep suite's Shikaku puzzles (every SAT variant, CaDiCaL: over 100 tasks) on a
+    standing cluster of two workers, one of which is SIGKILLed from outside once results come
+    in: the run finishes with every task exactly once, and the same statuses and grids as a
+    local run of the same selection."""
+    # without the module's killer plugin: the suite selects every SAT variant
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    select = ["--suite", "quick", "--solver", "cadical195"]
+    select = ["--suite", "sweep", "--puzzle", "shikaku", "--solver", "cadical195"]
     here = tmp_path / "local"
     assert run(env, here, *select, instances=[]).returncode == 0
     address, procs = start_standing_cluster(env, tmp_path, workers=2)

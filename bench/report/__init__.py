@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report import figures, machines, overhead, peers, pictures, tables
+from bench.report import figures, machines, overhead, peers, pictures, tables, verdicts
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -137,6 +137,11 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     if fam["family"].nunique() > 1:
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
+    eff, eff_lines = verdicts.effort(t)
+    if len(eff):
+        sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
+                          "solver (" + (" ".join(eff_lines) or "the two orders agree") + ")",
+                          "table": Table.of(eff)})
     sl = tables.slopes(pi, shown)
     sec.slopes = Table.of(sl) if len(sl) else None
     sec.rank = rank
@@ -199,6 +204,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
                 for p, g in t.groupby("puzzle", sort=True)] if len(t) else []
     ranks = {s.name: s.rank for s in sections}
     ov = tables.overview({s.name: s.verdict for s in sections}, ranks)
+    tier_matrix, tier_lines = verdicts.matrix(t) if len(t) else (pd.DataFrame(), [])
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
     records = _copy_records(run, out)
@@ -211,6 +217,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "overhead_lines": [overhead.verdict(ovh), overhead.NOTE],
            "name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
+           "tier_matrix": Table.of(tier_matrix) if len(tier_matrix) else None,
+           "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
            "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
            "environment": environment(run.env), "parquet": parquet, "records": records}
@@ -256,7 +264,12 @@ def _write_html(ctx: dict[str, Any], path: Path) -> None:
 def _markdown(ctx: dict[str, Any]) -> str:
     md = [f"# puzzlebench report: {ctx['name']}", ""]
     md += [f"Note: {w}" for w in ctx["warnings"]]
-    md += ["## Overview", "", *[f"- {s.verdict}" for s in ctx["puzzles"]], ""]
+    md += ["## Overview", ""]
+    if ctx["tier_matrix"]:
+        md += ["### Puzzle x tier", "", ctx["tier_matrix"].markdown(), "",
+               *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], "",
+               "### Pooled over all tiers", ""]
+    md += [*[f"- {s.verdict}" for s in ctx["puzzles"]], ""]
     if ctx["overview"].columns:
         md += [ctx["overview"].markdown(), ""]
     md += [ctx["note"], ""]

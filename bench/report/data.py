@@ -158,7 +158,9 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     - ``ok``: a correct answer (solved, or infeasible where no exact formulation solved it);
       ``disagree``: infeasible although another exact formulation solved the instance;
     - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
-      PAR_K x the time limit; ``cells``; ``family``; ``mem_mb`` the task's own peak RSS.
+      PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong);
+      ``cells``; ``family``; ``mem_mb`` the task's own peak RSS;
+    - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`).
     """
     t = df[df["formulation"].fillna("-") != "-"].copy()
     if t.empty:
@@ -180,7 +182,16 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     t["family"] = [fams[n, p] for n, p in zip(t["instance"], t["instance_path"], strict=True)]
     base = t["base_rss_mb"].astype(float).fillna(0)
     t["mem_mb"] = t["peak_rss_mb"].astype(float) - base
+    tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)
+    t["tier"] = tier.where(tier != "", t["family"].map(tier_of_family))
     return t
+
+
+def tier_of_family(fam: str) -> str:
+    """The tier of a row run outside a tiered suite (or before rows carried one): ``seeds``,
+    ``real``, ``generated`` or ``other``, from its family."""
+    return {"seed": "seeds", "generated": "generated"}.get(
+        fam, "real" if fam.startswith("real") else "other")
 
 
 def sgm(values: pd.Series | np.ndarray, shift: float = SGM_SHIFT_S) -> float:
@@ -193,14 +204,21 @@ def sgm(values: pd.Series | np.ndarray, shift: float = SGM_SHIFT_S) -> float:
 
 def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, pair, instance): repeats and seeds folded to the median PAR-2 time,
-    ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time."""
+    ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time,
+    ``wrong`` the wrong or disagreeing answers, ``timeouts``/``memouts``/``errors`` the
+    repetitions that ended so (each status apart: only a timeout is a censored time)."""
     keys = ["puzzle", "form", "formulation", "solver", "kind", "pair", "instance", "family",
-            "cells"]
-    g = t.groupby(keys, sort=False, dropna=False)
+            "tier", "cells"]
+    st = t["status"]
+    t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
+                 _er=st.eq("error"))
+    g = t.groupby([k for k in keys if k in t], sort=False, dropna=False)
     out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
                 lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),
                 mem_mb=("mem_mb", "max"), constraints=("constraints", "max"),
-                variables=("variables", "max")).reset_index()
+                variables=("variables", "max"), wrong=("_wrong", "sum"),
+                timeouts=("_to", "sum"), memouts=("_mo", "sum"),
+                errors=("_er", "sum")).reset_index()
     out["ok"] = out["ok_frac"] >= 0.5
     out["time_s"] = out["par2_s"].where(out["ok"])
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)

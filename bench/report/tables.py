@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
+from bench.report.verdicts import ALPHA, compare
 
 STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M",
                  "error": "E", "wrong": "W", "disagree": "D"}
@@ -40,8 +41,10 @@ def _iterations(raw: pd.DataFrame) -> str:
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
     """Per pair of one puzzle: outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the
     PAR-2 times, and SGM / median over the instances every pair answered. Sorted best first
-    (most solved, then SGM); ``best`` marks the first row if it solved anything; with repeats,
-    ``tie`` marks pairs whose per-repeat SGM range overlaps the best's."""
+    (pairs without wrong answers, then most solved, then SGM); ``best`` marks the first row if
+    it solved anything and gave no wrong answer; ``interval`` the SGM's bootstrap interval,
+    ``vs_best`` the ratio to the best with its interval, ``p_holm`` and ``verdict`` the paired
+    test and decision of :func:`bench.report.verdicts.compare`; ``tie`` marks "≈ best"."""
     pi = per_instance(t)
     everyone = pi.groupby("instance")["ok"].all()
     common = set(everyone[everyone].index)
@@ -70,23 +73,28 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r = pd.DataFrame(rows)
     if r.empty:
         return r
-    r = r.sort_values(["solved", "sgm_s", "pair"], ascending=[False, True, True])
+    r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
+    r = r.sort_values(["clean", "solved", "sgm_s", "pair"], ascending=[False, False, True, True])
     r = r.reset_index(drop=True)
     r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
     top_solved = int(r["solved"].iloc[0])
-    r["best"] = [i == 0 and top_solved > 0 for i in range(len(r))]
+    r["best"] = [i == 0 and top_solved > 0 and bool(r["clean"].iloc[0]) for i in range(len(r))]
     r["common"] = len(common)
+    v = compare(pi).set_index("pair")
+    for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "p_holm", "verdict"):
+        r[col] = r["pair"].map(v[col])
+    r["interval"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" if a == a else "–"
+                     for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
+    r["vs_best"] = [f"{x:.3g}x [{a:.3g}–{b:.3g}]" if x == x and i else "–"
+                    for i, (x, a, b) in enumerate(zip(r["ratio"], r["ratio_lo"], r["ratio_hi"],
+                                                      strict=True))]
+    r["tie"] = r["verdict"].eq("≈ best") & bool(r["best"].iloc[0])
     reps = _rep_sgms(t)
-    r["tie"] = False
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
-        lo = r["pair"].map(reps["min"])
-        hi = r["pair"].map(reps["max"])
-        best_hi = float(hi.iloc[0])
-        r["sgm_lo"], r["sgm_hi"] = lo, hi
+        lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
         r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
                                                                               strict=True)]
-        r["tie"] = (r["solved"] == top_solved) & (lo <= best_hi) & (r.index > 0)
     return r
 
 
@@ -128,10 +136,13 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
         line += f"; the seed model {s['pair']} solves {s['solved']}/{n}"
     ties = r[r["tie"]]
     if len(ties):
-        line += f"; within repeat noise of the best: {', '.join(ties['pair'])}"
-    bad = int(r["wrong"].sum())
-    if bad:
-        line += f"; {bad} wrong or disagreeing answer(s)"
+        line += (f"; not distinguishable from it (Holm-adjusted signed-rank p >= "
+                 f"{ALPHA:g}, pooled): {', '.join(ties['pair'])}")
+    bad = r[r["wrong"] > 0]
+    if len(bad):
+        line += ("; wrong or disagreeing answers, never ranked best: "
+                 + ", ".join(f"{p} ({w})" for p, w in zip(bad["pair"], bad["wrong"],
+                                                          strict=True)))
     return line + "."
 
 
@@ -162,28 +173,37 @@ def problems(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def slopes(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
-    """Per pair and instance family with >= 2 sizes: the log-log slope of time against cells,
-    timeouts included at the limit (censored: the true slope is then at least this), with
-    the 95 % range of the fit."""
+    """Per pair and instance family: the log-log slope of time against cells with the 95 %
+    range of the fit, over the instances the pair answered and those it timed out on (at the
+    limit: censored, so the true slope is then at least this). An instance whose repetitions
+    ended in memout, error or a wrong answer has no time, censored or not: it is left out of
+    the fit and counted in its own column. A slope needs at least 3 distinct sizes with an answered
+    instance each, else "n/a"."""
     rows = []
     for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"]):
-        g = g.assign(y=g["time_s"].fillna(g["time_limit"]))
-        g = g[g["y"] > 0]
         if g["cells"].nunique() < 2:
             continue
-        x, y = np.log(g["cells"].to_numpy(float)), np.log(g["y"].to_numpy(float))
-        if len(g) > 2:
+        failed = ~g["ok"] & (g["timeouts"] < g["n"])  # some repetition neither ok nor timeout
+        memouts = int((failed & (g["memouts"] > 0)).sum())
+        errors = int((failed & (g["memouts"] == 0) & (g["errors"] > 0)).sum())
+        wrong = int((failed & (g["memouts"] == 0) & (g["errors"] == 0)).sum())
+        g = g[~failed]
+        g = g.assign(y=g["time_s"].fillna(g["time_limit"]))
+        g = g[g["y"] > 0]
+        sizes = int(g.loc[g["ok"], "cells"].nunique())
+        censored = int((~g["ok"]).sum())
+        row = {"pair": pair, "family": fam, "instances": len(g), "sizes": sizes,
+               "slope": "n/a", "range": "–", "censored": censored, "memout": memouts,
+               "error": errors, "wrong": wrong,
+               "note": "fewer than 3 sizes answered" if sizes < 3 else ""}
+        if sizes >= 3:
+            x, y = np.log(g["cells"].to_numpy(float)), np.log(g["y"].to_numpy(float))
             coef, cov = np.polyfit(x, y, 1, cov=True)
             half = 1.96 * math.sqrt(max(cov[0][0], 0.0))
-        else:
-            coef, half = np.polyfit(x, y, 1), math.nan
-        censored = int((~g["ok"]).sum())
-        rows.append({"pair": pair, "family": fam, "instances": len(g),
-                     "sizes": int(g["cells"].nunique()), "slope": float(coef[0]),
-                     "range": (f"{coef[0] - half:.2f} .. {coef[0] + half:.2f}"
-                               if half == half else "–"),
-                     "censored": censored,
-                     "note": "lower bound (timeouts at the limit)" if censored else ""})
+            row.update(slope=f"{coef[0]:.2f}", range=f"{coef[0] - half:.2f} .. "
+                       f"{coef[0] + half:.2f}",
+                       note="lower bound (timeouts at the limit)" if censored else "")
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -200,12 +220,18 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
 
 
 RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
-                "error", "par2_s", "sgm_s", "median_s", "x_best", "common_par2_s",
+                "error", "par2_s", "sgm_s", "interval", "median_s", "x_best", "vs_best",
+                "p_holm", "verdict", "common_par2_s",
                 "common_sgm_s", "common_median_s", "iterations", "setup_s"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
               f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
-              "(fixed); common_*: over the instances every pair answered; iterations: solver "
+              "(fixed); interval: its 95 % bootstrap interval over instances (seeded); "
+              "vs_best: SGM ratio to the best over the instances both answered, with its "
+              "interval; p_holm: Wilcoxon signed-rank on log times against the best, "
+              "Holm-adjusted over the puzzle's pairs; verdict: '≈ best' when p_holm >= 0.05 "
+              "and as many answered (the interval is shown, not used to decide); "
+              "common_*: over the instances every pair answered; iterations: solver "
               "calls per task of a lazy loop (median / max); setup_s: median one-time set-up "
               "of a peer package, measured apart and not in the times; with repeats or seeds, "
               "sgm_range: the SGM of each repetition, lowest .. highest, and cv: the median "
