@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from bench.execute import base_result
 from bench.records import Task
-from bench.runner import Selection, plan_tasks, run_plan, run_task
+from bench.runner import Plan, Selection, plan_tasks, resume_conflict, run_plan, run_task
 from bench.storage import Journal, consolidate, load_results
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
@@ -212,3 +213,18 @@ def test_repeat_and_seeds_expand_the_plan():
     assert sorted((t.seed, t.rep) for t in plan.tasks) == [
         (7, 0), (7, 1), (7, 2), (8, 0), (8, 1), (8, 2)]
     assert len({t.key for t in plan.tasks}) == 6
+
+
+def test_a_suites_tiers_keep_their_own_time_limits_in_one_folder(tmp_path):
+    """A tiered suite runs its tiers under their own limits into one folder and resumes there;
+    a tier's results under another limit than the plan's are still refused."""
+    real = Task(str(SHIKAKU_SEEDS[0]), "f", "s", 3.0, tier="real")
+    hard = Task(str(SHIKAKU_SEEDS[1]), "f", "s", 10.0, tier="hard")
+    journal = Journal(tmp_path)
+    for t in (real, hard):
+        journal.append(base_result(t, None, "timeout"))
+    plan = Plan()
+    plan.tasks = [real, hard]
+    assert resume_conflict(journal, plan) == ""
+    plan.tasks = [real, Task(hard.instance, "f", "s", 5.0, tier="hard")]
+    assert "holds results run with --time-limit 10, not 5" in resume_conflict(journal, plan)
