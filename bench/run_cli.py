@@ -44,12 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail("--scheduler needs --executor dask")
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
-    if args.jobs is None:  # the local pool: one task at a time; a LocalCluster: one per core
-        args.jobs = (os.cpu_count() or 1) if args.executor == "dask" and not args.scheduler \
-            else 1
-    if args.jobs > (os.cpu_count() or 1):
-        log.warning("--jobs %d exceeds the %s cores: timings will interfere", args.jobs,
-                    os.cpu_count())
+    args.jobs = _jobs(args)
     chosen = tuple(args.formulation or ()) or suite_formulations(suite)
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
     sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
@@ -85,6 +80,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     except OSError as e:  # a read-only or full disk: the journal keeps what was written
         return _fail(f"cannot write the run folder {args.out}: "
                      f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    """``--jobs``, or its default: the local pool one task at a time, a LocalCluster one per
+    core; warns when it exceeds the cores (timings would interfere)."""
+    jobs: int = args.jobs
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if args.executor == "dask" and not args.scheduler else 1
+    if jobs > (os.cpu_count() or 1):
+        log.warning("--jobs %d exceeds the %s cores: timings will interfere", jobs,
+                    os.cpu_count())
+    return jobs
 
 
 def _fail(message: str) -> int:
