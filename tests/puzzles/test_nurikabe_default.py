@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def par2(results: pd.DataFrame) -> pd.Series:
     """Mean PAR-2 time per ``formulation / solver`` over the instances (build + solve if solved,
     else twice the time limit), each instance once."""
-    t = results.drop_duplicates(["formulation", "solver", "instance"])
+    t = results.drop_duplicates(["formulation", "solver", "instance_path"])
     time = (t["build_s"] + t["solve_s"]).where(t["status"] == "solved", 2 * t["time_limit"])
     return time.groupby(t["formulation"] + " / " + t["solver"]).mean()
 
