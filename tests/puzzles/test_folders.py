@@ -42,7 +42,8 @@ def test_generators_are_found_in_their_puzzle_folders():
 def test_declared_defaults_name_their_evidence():
     report = "reports/default-20261122-012324/summary.md"
     assert get_puzzle("shikaku").default == Default("sat-cover", "cadical195", report)
-    assert get_puzzle("nurikabe").default == Default("sat-lazy", "cadical195", report)
+    assert get_puzzle("nurikabe").default == Default(
+        "sat-hybrid", "cadical195", "reports/robust-nurikabe-20261127/summary.md")
     for name in puzzle_names():  # every default names a committed report that ranks it
         default = get_puzzle(name).default
         assert default is not None, name
