@@ -1,0 +1,116 @@
+"""Every instance one click away: the data of the page's instance view, in ``instances.js``.
+
+One script file beside ``index.html`` (a classic ``<script src>``, which a browser loads from
+``file://`` where ``fetch`` of a JSON file is refused) sets ``window.PB_INSTANCES`` to a map
+``"puzzle/instance"`` -> the instance's family, size, a picture (the first checked solution,
+else the clues alone) and one row per formulation x solver pair: its status letters, build +
+solve time (median over repeats and seeds, with the lowest and highest and their number),
+solver effort, the peak memory of the task's process tree, whether the
+rule checker passed it, and its agreement with the instance's known solution (a ``.sol``).
+The page builds the view from this map when a link ``#i/puzzle/instance`` is followed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import bench.report.pictures as pictures
+from bench.report.tables import STATUS_LETTER
+
+FILE = "instances.js"
+#: solver effort columns shown in the view, with their short names
+EFFORT = {"conflicts": "conflicts", "decisions": "decisions", "branches": "branches",
+          "nodes": "nodes", "simplex_iterations": "simplex it."}
+
+
+def _num(v: Any, digits: int = 4) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else float(f"{f:.{digits}g}")
+
+
+def _effort(g: pd.DataFrame) -> str:
+    parts = []
+    for col, name in EFFORT.items():
+        if col in g and g[col].notna().any():
+            v = float(g[col].median())
+            parts.append(f"{name} {v:,.0f}" if v >= 1 else f"{name} {v:.3g}")
+    return ", ".join(parts)
+
+
+def _flag(s: pd.Series) -> str:
+    """"yes" when every repeat says so, "no" when one says no, "" when none recorded."""
+    v = s.dropna()
+    if v.empty:
+        return ""
+    return "no" if (~v.astype(bool)).any() else "yes"
+
+
+def _rows(g: pd.DataFrame) -> list[list[Any]]:
+    out = []
+    for pair, p in g.groupby("pair", sort=False):
+        letter = p["status"].map(STATUS_LETTER).fillna("?")
+        letter = letter.where(~p["wrong"], "W").where(~p["disagree"], "D")
+        ok = p[p["ok"]]
+        times = ok["time_s"].astype(float)
+        out.append([str(pair), "".join(sorted(set(letter))), bool(p["ok"].mean() >= 0.5),
+                    _num(times.median()) if len(times) else None,
+                    _num(times.min()) if len(times) else None,
+                    _num(times.max()) if len(times) else None, len(p), _effort(p),
+                    _num(p["peak_rss_mb"].astype(float).max(), 3),
+                    _flag(p["checked"]), _flag(p["known"])])
+    # failures first, then the fastest
+    return sorted(out, key=lambda r: (r[2], r[3] if r[3] is not None else math.inf))
+
+
+def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
+    good = g[(g["status"] == "solved") & g["ok"] & g["checked"].eq(True) & g["grid"].notna()]
+    path = str(g["instance_path"].iloc[0]) if g["instance_path"].notna().any() else None
+    if len(good):
+        row = good.sort_values("time_s").iloc[0]
+        known = {True: "; it agrees with the known solution (.sol)",
+                 False: "; it differs from the known solution (.sol)"}.get(row["known"], "")
+        note = f"The solution of {row['pair']}, passed by the rule checker{known}."
+        try:
+            return pictures.svg(puzzle, row["grid"], path, str(row["instance"])), note
+        except (ValueError, TypeError, IndexError, KeyError):
+            pass
+    rows, cols = int(g["rows"].iloc[0]), int(g["cols"].iloc[0])
+    clues = pictures.clues_svg(puzzle, path, rows, cols, str(g["instance"].iloc[0]))
+    if clues:
+        return clues, "No checked solution: the puzzle's givens."
+    return "", "No picture: no checked solution, and the instance file is not readable here."
+
+
+def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """The view of every instance of the prepared task rows ``t``."""
+    out: dict[str, dict[str, Any]] = {}
+    group = "tier" if "tier" in t else "family"
+    for (puzzle, inst), g in t.groupby(["puzzle", "instance"], sort=True):
+        pic, note = _picture(str(puzzle), g)
+        known = g["known"].dropna()
+        sol = ("no known solution (.sol) to compare with" if known.empty else
+               f"{int(known.astype(bool).sum())} of {len(known)} answers agree with the known "
+               "solution (.sol)")
+        out[f"{puzzle}/{inst}"] = {
+            "puzzle": str(puzzle), "instance": str(inst), "group": str(g[group].iloc[0]),
+            "size": f"{int(g['rows'].iloc[0])}x{int(g['cols'].iloc[0])}",
+            "path": str(g["instance_path"].iloc[0] or ""), "pic": pic, "note": note,
+            "sol": sol, "rows": _rows(g)}
+    return out
+
+
+def write(t: pd.DataFrame, out: Path) -> str:
+    """Write ``instances.js`` into the report folder; its name."""
+    text = json.dumps(data(t), separators=(",", ":"), ensure_ascii=False)
+    # "</" never closes a script element here, but keep the file safe to inline too
+    (out / FILE).write_text("window.PB_INSTANCES=" + text.replace("</", "<\\/") + ";\n",
+                            encoding="utf-8")
+    return FILE
