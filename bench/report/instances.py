@@ -28,6 +28,27 @@ EFFORT = {"conflicts": "conflicts", "decisions": "decisions", "branches": "branc
           "nodes": "nodes", "simplex_iterations": "simplex it."}
 
 
+def _flags(s: pd.Series) -> pd.Series:
+    """True/False/None per task as 1.0/0.0/NaN (a group's minimum and count say "yes", "no"
+    or nothing recorded, :func:`_flag`)."""
+    return s.map({True: 1.0, False: 0.0}).astype(float)
+
+
+def _flag(lo: float, n: int) -> str:
+    if n == 0 or lo != lo:
+        return ""
+    return "no" if lo == 0 else "yes"
+
+
+def _effort(row: Any) -> str:
+    parts = []
+    for col, name in EFFORT.items():
+        v = getattr(row, col, None)
+        if v is not None and v == v:
+            parts.append(f"{name} {v:,.0f}" if v >= 1 else f"{name} {v:.3g}")
+    return ", ".join(parts)
+
+
 def _num(v: Any, digits: int = 4) -> float | None:
     try:
         f = float(v)
@@ -36,38 +57,33 @@ def _num(v: Any, digits: int = 4) -> float | None:
     return None if math.isnan(f) else float(f"{f:.{digits}g}")
 
 
-def _effort(g: pd.DataFrame) -> str:
-    parts = []
-    for col, name in EFFORT.items():
-        if col in g and g[col].notna().any():
-            v = float(g[col].median())
-            parts.append(f"{name} {v:,.0f}" if v >= 1 else f"{name} {v:.3g}")
-    return ", ".join(parts)
-
-
-def _flag(s: pd.Series) -> str:
-    """"yes" when every repeat says so, "no" when one says no, "" when none recorded."""
-    v = s.dropna()
-    if v.empty:
-        return ""
-    return "no" if (~v.astype(bool)).any() else "yes"
-
-
-def _rows(g: pd.DataFrame) -> list[list[Any]]:
-    out = []
-    for pair, p in g.groupby("pair", sort=False):
-        letter = p["status"].map(STATUS_LETTER).fillna("?")
-        letter = letter.where(~p["wrong"], "W").where(~p["disagree"], "D")
-        ok = p[p["ok"]]
-        times = ok["time_s"].astype(float)
-        out.append([str(pair), "".join(sorted(set(letter))), bool(p["ok"].mean() >= 0.5),
-                    _num(times.median()) if len(times) else None,
-                    _num(times.min()) if len(times) else None,
-                    _num(times.max()) if len(times) else None, len(p), _effort(p),
-                    _num(p["peak_rss_mb"].astype(float).max(), 3),
-                    _flag(p["checked"]), _flag(p["known"])])
-    # failures first, then the fastest
-    return sorted(out, key=lambda r: (r[2], r[3] if r[3] is not None else math.inf))
+def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
+    """Per (puzzle, instance): one row per pair, failures first, then the fastest:
+    [pair, status letters, ok, median time, lowest, highest, runs, effort, peak MB, checked,
+    .sol agreement] (times build + solve over the correct answers, seconds)."""
+    letter = t["status"].map(STATUS_LETTER).fillna("?")
+    letter = letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+    effort = [c for c in EFFORT if c in t]
+    d = t.assign(letter=letter, okt=t["time_s"].where(t["ok"]).astype(float),
+                 chk=_flags(t["checked"]), kno=_flags(t["known"]),
+                 peak=t["peak_rss_mb"].astype(float),
+                 **{c: t[c].astype(float) for c in effort})
+    g = d.groupby(["puzzle", "instance", "pair"], sort=False)
+    a = g.agg(ok=("ok", "mean"), med=("okt", "median"), lo=("okt", "min"), hi=("okt", "max"),
+              n=("ok", "size"), peak=("peak", "max"), chk=("chk", "min"),
+              nchk=("chk", "count"), kno=("kno", "min"), nkno=("kno", "count"),
+              **{c: (c, "median") for c in effort})
+    a["letters"] = g["letter"].agg(lambda s: "".join(sorted(set(s))))
+    out: dict[tuple[str, str], list[list[Any]]] = {}
+    r: Any
+    for r in a.reset_index().itertuples(index=False):
+        out.setdefault((str(r.puzzle), str(r.instance)), []).append(
+            [str(r.pair), r.letters, bool(r.ok >= 0.5), _num(r.med), _num(r.lo), _num(r.hi),
+             int(r.n), _effort(r), _num(r.peak, 3), _flag(r.chk, int(r.nchk)),
+             _flag(r.kno, int(r.nkno))])
+    for v in out.values():
+        v.sort(key=lambda x: (x[2], x[3] if x[3] is not None else math.inf))
+    return out
 
 
 def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
@@ -93,6 +109,7 @@ def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """The view of every instance of the prepared task rows ``t``."""
     out: dict[str, dict[str, Any]] = {}
     group = "tier" if "tier" in t else "family"
+    per_pair = rows(t)
     for (puzzle, inst), g in t.groupby(["puzzle", "instance"], sort=True):
         pic, note = _picture(str(puzzle), g)
         known = g["known"].dropna()
@@ -103,7 +120,7 @@ def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
             "puzzle": str(puzzle), "instance": str(inst), "group": str(g[group].iloc[0]),
             "size": f"{int(g['rows'].iloc[0])}x{int(g['cols'].iloc[0])}",
             "path": str(g["instance_path"].iloc[0] or ""), "pic": pic, "note": note,
-            "sol": sol, "rows": _rows(g)}
+            "sol": sol, "rows": per_pair[str(puzzle), str(inst)]}
     return out
 
 
