@@ -108,20 +108,27 @@ def _copy_parquet(run: Run, out: Path) -> str:
     return target.name
 
 
+#: above this many tasks the CSV copy is written gzip-compressed (results.csv.gz)
+CSV_GZIP_ROWS = 20_000
+
+
 def _write_csv(run: Run, out: Path) -> str | None:
-    """``results.csv`` beside the Parquet file: the same rows, solution grids as JSON text."""
+    """``results.csv`` beside the Parquet file: the same rows, solution grids as JSON text,
+    floats to 6 significant digits; ``results.csv.gz`` for a run of more than CSV_GZIP_ROWS
+    tasks (``pandas.read_csv`` reads either), so a large run's report stays small."""
     df = run.df.copy()
     for col in df.columns:
         if df[col].dtype == object:
             df[col] = [json.dumps(v) if isinstance(v, list | dict) else
                        (json.dumps(v.tolist()) if hasattr(v, "tolist") else v)
                        for v in df[col]]
+    name = "results.csv.gz" if len(df) > CSV_GZIP_ROWS else "results.csv"
     try:
-        df.to_csv(out / "results.csv", index=False)
+        df.to_csv(out / name, index=False, float_format="%.6g")
     except OSError as e:
-        log.warning("%s: results.csv not written (%s)", out, e)
+        log.warning("%s: %s not written (%s)", out, name, e)
         return None
-    return "results.csv"
+    return name
 
 
 def _verdict_matrix(t: pd.DataFrame) -> Table | None:

@@ -1,11 +1,11 @@
 """Every instance one click away: the data of the page's instance view, in ``instances.js``.
 
 One script file beside ``index.html`` (a classic ``<script src>``, which a browser loads from
-``file://`` where ``fetch`` of a JSON file is refused) sets ``window.PB_INSTANCES`` to a map
-``"puzzle/instance"`` -> the instance's family, size, a picture (the first checked solution,
-else the clues alone) and one row per formulation x solver pair: its status letters, build +
-solve time (median over repeats and seeds, with the lowest and highest and their number),
-solver effort, the peak memory of the task's process tree, whether the
+``file://`` where ``fetch`` of a JSON file is refused) sets ``window.PB_INSTANCES`` to the
+pairs' names and a map ``"puzzle/instance"`` -> the instance's family, size, a picture (the
+first checked solution, else the clues alone) and one row per formulation x solver pair: its
+status letters, build + solve time (median over repeats and seeds, with the lowest and highest
+and their number), solver effort, the peak memory of the task's process tree, whether the
 rule checker passed it, and its agreement with the instance's known solution (a ``.sol``).
 The page builds the view from this map when a link ``#i/puzzle/instance`` is followed.
 """
@@ -106,7 +106,7 @@ def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
 
 
 def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """The view of every instance of the prepared task rows ``t``."""
+    """The view of every instance of the prepared task rows ``t`` (rows name their pair)."""
     out: dict[str, dict[str, Any]] = {}
     group = "tier" if "tier" in t else "family"
     per_pair = rows(t)
@@ -124,9 +124,19 @@ def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return out
 
 
+def packed(views: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The file's form: ``{"pairs": [names], "views": {...}}`` with each row's pair name
+    replaced by its index in ``pairs`` (a large run names each pair thousands of times)."""
+    names = sorted({r[0] for v in views.values() for r in v["rows"]})
+    index = {n: i for i, n in enumerate(names)}
+    return {"pairs": names,
+            "views": {k: {**v, "rows": [[index[r[0]], *r[1:]] for r in v["rows"]]}
+                      for k, v in views.items()}}
+
+
 def write(t: pd.DataFrame, out: Path) -> str:
     """Write ``instances.js`` into the report folder; its name."""
-    text = json.dumps(data(t), separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(packed(data(t)), separators=(",", ":"), ensure_ascii=False)
     # "</" never closes a script element here, but keep the file safe to inline too
     (out / FILE).write_text("window.PB_INSTANCES=" + text.replace("</", "<\\/") + ";\n",
                             encoding="utf-8")

@@ -65,7 +65,7 @@ def browser() -> Iterator[Any]:
 
 def open_report(ctx: Any, folder: Path) -> Any:
     page = ctx.new_page()
-    page.goto((folder / "index.html").as_uri(), wait_until="load")
+    page.goto((folder / "index.html").resolve().as_uri(), wait_until="load")
     page.wait_for_function("document.querySelectorAll('table.dt').length === 0 || "
                            "document.querySelector('.dt-container') !== null")
     return page

@@ -112,7 +112,7 @@ def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
         page = open_report(ctx, out)
         closed = page.evaluate("document.documentElement.scrollHeight")
         assert closed < 20_000, closed
-        n = page.evaluate("Object.keys(window.PB_INSTANCES).length")
+        n = page.evaluate("Object.keys(window.PB_INSTANCES.views).length")
         assert n == 81
         assert page.evaluate(OVERFLOW)["over"] == []
         assert ctx.errors == [], ctx.errors

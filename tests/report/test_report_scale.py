@@ -73,7 +73,8 @@ def test_a_100k_task_report_stays_readable(tmp_path):
     assert len(list(out.glob("*.png"))) <= 5 * 6
     size = folder_mb(out)
     assert size < 30, size
-    assert json.loads((out / "instances.js").read_text().split("=", 1)[1].rstrip(";\n"))
+    views = json.loads((out / "instances.js").read_text().split("=", 1)[1].rstrip(";\n"))
+    assert len(views["views"]) == 5 * INSTANCES and (out / "results.csv.gz").exists()
     why = playwright_missing()
     if why is None:
         with browser() as ctx:

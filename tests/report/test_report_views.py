@@ -23,7 +23,10 @@ def rep(mixed_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _views(out: Path) -> dict:
     text = (out / instances.FILE).read_text(encoding="utf-8")
     assert text.startswith("window.PB_INSTANCES=") and text.endswith(";\n")
-    return json.loads(text[len("window.PB_INSTANCES="):-2])
+    packed = json.loads(text[len("window.PB_INSTANCES="):-2])
+    names = packed["pairs"]
+    return {k: {**v, "rows": [[names[r[0]], *r[1:]] for r in v["rows"]]}
+            for k, v in packed["views"].items()}
 
 
 def test_every_instance_has_a_view_with_every_pair(rep: Path, mixed_run: Path):

@@ -56,9 +56,10 @@
   const LETTERS = {S: "solved", I: "infeasible", T: "timeout", M: "memout", E: "error",
                    W: "wrong", D: "disagrees"};
 
-  function render(d) {
+  function render(d, names) {
     const rows = d.rows.map(r => {
-      const [pair, st, ok, t, lo, hi, n, effort, peak, checked, known] = r;
+      const [p, st, ok, t, lo, hi, n, effort, peak, checked, known] = r;
+      const pair = names[p];
       const spread = n > 1 && lo !== null ? `${ms(lo)} – ${ms(hi)}` : "";
       const status = [...st].map(c => LETTERS[c] || c).join(", ");
       return `<tr class="${ok ? "" : "fail"}"><td class="name">${esc(pair)}</td>` +
@@ -90,9 +91,15 @@
     const body = document.getElementById("iv-content");
     const h = decodeURIComponent(location.hash.slice(1));
     if (!h.startsWith("i/")) { box.hidden = true; return; }
-    const d = (window.PB_INSTANCES || {})[h.slice(2)];
-    body.innerHTML = d ? render(d) :
+    const data = window.PB_INSTANCES || {views: {}, pairs: []};
+    const d = data.views[h.slice(2)];
+    body.innerHTML = d ? render(d, data.pairs) :
       `<p>No data for ${esc(h.slice(2))} (instances.js missing or not loaded).</p>`;
+    const pic = body.querySelector(".iv-pic svg");
+    if (pic && pic.width.baseVal.value < 320) {  // a small grid drawn larger, never smaller
+      pic.style.width = "320px";
+      pic.style.height = "auto";
+    }
     box.hidden = false;
     document.getElementById("iv-close").focus();
   }
