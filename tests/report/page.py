@@ -63,8 +63,14 @@ def browser() -> Iterator[Any]:
             ctx.close()
 
 
+#: a generous limit for loading a page: the checks are about errors, not speed (a 100,000-task
+#: report on a loaded shared machine takes tens of seconds)
+LOAD_TIMEOUT_MS = 240_000
+
+
 def open_report(ctx: Any, folder: Path) -> Any:
     page = ctx.new_page()
+    page.set_default_timeout(LOAD_TIMEOUT_MS)
     page.goto((folder / "index.html").resolve().as_uri(), wait_until="load")
     page.wait_for_function("document.querySelectorAll('table.dt').length === 0 || "
                            "document.querySelector('.dt-container') !== null")
