@@ -72,16 +72,17 @@ def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) ->
         link = page.locator("#shikaku table.matrix a", has_text="seed-10x10")
         link.click()
         view = page.locator("#iv")
-        assert view.is_visible()
+        view.wait_for(state="visible")  # the hashchange handler runs after the click
         assert "shikaku: seed-10x10" in view.locator("h2").inner_text()
         assert view.locator("svg line").count() > 20 and view.locator("svg text").count() > 5
         pairs = view.locator("tbody tr td:first-child").all_inner_texts()
         assert set(pairs) == {"cpsat-cover / cpsat", "mip-cover / highs"}
         page.locator("#iv-close").click()
-        assert view.is_hidden() and "#i/" not in page.url
+        view.wait_for(state="hidden")
+        assert "#i/" not in page.url
         # the address of a view opens it directly (a link shared by a reader)
         page.goto((mixed_report / "index.html").as_uri() + "#i/nurikabe/gen-nurikabe-40x40-s1-0")
-        assert page.locator("#iv").is_visible()
+        page.locator("#iv").wait_for(state="visible")
         assert page.locator("#iv tr.fail").count() >= 1  # the timeout and the memout
         assert ctx.errors == [], ctx.errors
 
