@@ -1,7 +1,8 @@
-"""What the harness itself costs per task, in every report: ``overhead_s`` is the task
+"""What the harness itself costs per task, in the report's appendix: ``overhead_s`` is the task
 process's wall time outside build and solve (fork or spawn, reading the instance, checking and
 writing the result), without an external package's one-time set-up (``setup_s``, shown apart),
-per model kind, solver and start method, against the 20 ms target (issue 12)."""
+per model kind, solver and start method, against the harness's aim of TARGET_S a task. None of
+it is in any time the report compares."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ TARGET_S = 0.020
 COLUMNS = ["kind", "solver", "start", "tasks", "median ms", "p90 ms", "max ms",
            "setup median s", "target"]
 
-NOTE = ("Harness overhead per task: wall time of the task process minus build and solve "
-        "(process start, reading, checking, writing the result), an external package's "
-        f"one-time set-up (setup) apart; target: median under {TARGET_S * 1000:g} ms.")
+NOTE = ("Each task runs in a process of its own. Besides building the model and solving it, "
+        "that process starts, reads the instance, checks the answer and writes the result; "
+        "this time is in none of the times compared above (nor is a peer package's one-time "
+        f"set-up). The harness aims to keep it under {TARGET_S * 1000:g} ms a task (median), "
+        "so that a run's wall time is spent on the solvers.")
 
 
 def table(t: pd.DataFrame) -> pd.DataFrame:
@@ -45,6 +48,6 @@ def verdict(tab: pd.DataFrame) -> str:
     per_kind = {str(k): float(v) for k, v in tab.groupby("kind")["median ms"].max().items()}
     missed = sorted(k for k, v in per_kind.items() if v >= TARGET_S * 1000)
     parts = ", ".join(f"{k} {v:g} ms" for k, v in per_kind.items())
-    tail = (f"over the {TARGET_S * 1000:g} ms target: {', '.join(missed)}" if missed
-            else f"every kind under the {TARGET_S * 1000:g} ms target")
-    return f"Harness overhead per task, worst solver median per kind: {parts}; {tail}."
+    tail = (f"over the {TARGET_S * 1000:g} ms aim: {', '.join(missed)}" if missed
+            else f"every kind under the {TARGET_S * 1000:g} ms aim")
+    return f"Median time the harness adds to a task, slowest solver per kind: {parts}; {tail}."

@@ -88,14 +88,16 @@ def figure(pi: pd.DataFrame, v: pd.DataFrame, path: Path) -> Path:
     plt = figures._plt()
     fig, ax = plt.subplots(figsize=(7.5, 3.5))
     peers = list(dict.fromkeys(v["peer"]))
+    drawn: list[float] = []
     for peer, st in zip(peers, figures.styles(len(peers)), strict=True):
         ours = str(v.loc[v["peer"] == peer, "ours"].iloc[0])
         q = np.sort(ratios(pi, ours, peer, real_only=False)["ratio"].dropna().to_numpy(float))
+        drawn += list(q)
         if len(q):
             ax.step(q, np.arange(1, len(q) + 1) / len(q), where="post",
                     label=f"{peer} vs {ours}", color=st["color"], linestyle=st["linestyle"])
     ax.axvline(1.0, color="0.3", linewidth=1, linestyle=":")
-    ax.set_xscale("log")
+    figures.log_axis(ax, "x", [*drawn, 1.0])
     ax.set_xlabel("per-instance time ratio, peer / ours (log; > 1: ours faster)")
     ax.set_ylabel("fraction of instances")
     ax.grid(True, which="major", alpha=0.3)

@@ -1,7 +1,12 @@
-"""Solution pictures as SVG, drawn as a puzzle player sees them, from a result's grid.
+"""Solution pictures as SVG, drawn as janko.at and puzz.link print each puzzle, from a result's
+grid.
 
-Nurikabe walls, Yin-Yang stones, Shakashaka triangles, Shikaku rectangles and Fillomino
-regions; clues come from the instance file where it is readable.
+Nurikabe: black walls, clue numbers in the white islands. Yin-Yang: the givens of both colours
+drawn as printed (black and white stones on a shaded cell, thick outline), the solver's stones
+in blue, as puzz.link draws a player's answer. Shakashaka: black cells (with their numbers in
+white) and black half-cell triangles. Shikaku: clue numbers and thick rectangle borders.
+Fillomino: givens bold black, the solver's numbers blue, thick region borders. Clues come from
+the instance file where it is readable; :func:`clues_svg` draws the givens alone.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from typing import Any
 
 S = 22  # cell size in pixels
 INK = "#222"
+ANSWER = "#1f5fa8"  # the solver's entries (puz.link's answer colour, a dark blue)
+GIVEN_CELL = "#e4e4e4"  # the shading under a given Yin-Yang stone
 
 _TRIANGLES = {  # black triangle corners as (x, y) fractions of the cell
     "◢": ((1, 0), (1, 1), (0, 1)),
@@ -61,22 +68,28 @@ def _cells(puzzle: str, grid: list[list[Any]], clues: list[list[Any]]) -> list[s
     for r, row in enumerate(grid):
         for c, v in enumerate(row):
             x, y, clue = c * S, r * S, clues[r][c]
-            if puzzle in ("nurikabe", "shakashaka") and (v == "#" or
-                                                         (puzzle == "shakashaka" and clue)):
+            black = v == "#" or (puzzle == "shakashaka" and clue is not None)
+            if puzzle in ("nurikabe", "shakashaka") and black:
                 out.append(f'<rect x="{x}" y="{y}" width="{S}" height="{S}" fill="{INK}"/>')
                 if clue not in (None, "#"):
                     out.append(_text(r, c, clue, fill="white"))
                 continue
             if puzzle == "shakashaka" and v in _TRIANGLES:
                 pts = " ".join(f"{x + a * S},{y + b * S}" for a, b in _TRIANGLES[v])
-                out.append(f'<polygon points="{pts}" fill="#555"/>')
-            elif puzzle == "yinyang" and v in ("b", "w"):
-                fill = INK if v == "b" else "white"
-                width = 3 if clue is not None else 1.5
+                out.append(f'<polygon points="{pts}" fill="{INK}"/>')
+            elif puzzle == "yinyang" and clue in ("b", "w"):  # a given stone, as printed
+                out.append(f'<rect x="{x}" y="{y}" width="{S}" height="{S}" '
+                           f'fill="{GIVEN_CELL}" class="given"/>')
                 out.append(f'<circle cx="{x + S / 2}" cy="{y + S / 2}" r="{S * 0.38}" '
-                           f'fill="{fill}" stroke="{INK}" stroke-width="{width}"/>')
-            elif puzzle == "fillomino":
-                out.append(_text(r, c, v, fill=INK if clue is not None else "#0072B2",
+                           f'fill="{INK if clue == "b" else "white"}" stroke="{INK}" '
+                           'stroke-width="2.5" class="given"/>')
+            elif puzzle == "yinyang" and v in ("b", "w"):  # the solver's stone
+                out.append(f'<circle cx="{x + S / 2}" cy="{y + S / 2}" r="{S * 0.34}" '
+                           f'fill="{ANSWER if v == "b" else "white"}" stroke="{ANSWER}" '
+                           'stroke-width="1.5"/>')
+            elif puzzle == "fillomino" and (clue is not None or v is not None):
+                out.append(_text(r, c, clue if clue is not None else v,
+                                 fill=INK if clue is not None else ANSWER,
                                  bold=clue is not None))
             elif clue is not None and puzzle in ("nurikabe", "shikaku"):
                 out.append(_text(r, c, clue))
@@ -97,8 +110,18 @@ def svg(puzzle: str, grid: Any, instance_path: str | None = None, title: str = "
              f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
              '<g stroke="#bbb" stroke-width="1">', *thin, "</g>",
              *_cells(puzzle, grid, clues)]
-    if puzzle in ("shikaku", "fillomino"):
+    if puzzle in ("shikaku", "fillomino") and all(v is not None for row in grid for v in row):
         parts += _borders(grid)
     parts += [f'<rect x="0" y="0" width="{w}" height="{h}" fill="none" stroke="{INK}" '
               'stroke-width="3"/>', "</svg>"]
     return "\n".join(parts) + "\n"
+
+
+def clues_svg(puzzle: str, path: str | None, rows: int, cols: int, title: str = "") -> str:
+    """The instance's givens alone (no solution), or "" when its file is not readable."""
+    if rows <= 0 or cols <= 0 or not path:
+        return ""
+    blank: list[list[Any]] = [[None] * cols for _ in range(rows)]
+    if all(v is None for row in _clues(path, rows, cols) for v in row):
+        return ""
+    return svg(puzzle, blank, path, title)

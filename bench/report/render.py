@@ -1,4 +1,10 @@
-"""Formatting: tables as cell strings for the jinja2 HTML template and for Markdown."""
+"""Formatting: tables as cell strings for the jinja2 HTML template and for Markdown.
+
+A :class:`Table` keeps the data's column names and cells for Markdown (``rows``) and, for the
+HTML page, readable headers with units and hover definitions (:mod:`.columns`), cells in the
+shown unit (``view``), a numeric sort key per cell (``order``, so "–" and units never break
+sorting) and links per cell (an instance name opens its view).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+
+from bench.report.columns import column
 
 
 def fmt(v: Any) -> str:
@@ -23,27 +31,76 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
+def _key(v: Any) -> str:
+    """A cell's sort key for the page: the number itself; "" (sorted apart) otherwise."""
+    if isinstance(v, bool) or v is None:
+        return ""
+    if isinstance(v, int | float) and not (isinstance(v, float) and math.isnan(v)):
+        return repr(float(v))
+    return ""
+
+
+def instance_href(puzzle: str, instance: str) -> str:
+    """The page address of an instance's view (built in the page from ``instances.js``)."""
+    return f"#i/{puzzle}/{instance}"
+
+
 @dataclass
 class Table:
     """Header and formatted rows; ``left`` columns hold names (left-aligned, no wrapping);
-    ``marks`` a CSS class per row ("best", "tie" or "")."""
+    ``marks`` a CSS class per row ("best", "tie" or ""); ``hidden`` columns start hidden on
+    the page (a reader shows them with the Columns button)."""
 
     columns: list[str]
     rows: list[list[str]]
     left: set[str] = field(default_factory=set)
     marks: list[str] = field(default_factory=list)
     more: int = 0  # rows left out (shown as a note)
+    view: list[list[str]] = field(default_factory=list)
+    order: list[list[str]] = field(default_factory=list)
+    links: dict[int, list[str]] = field(default_factory=dict)  # column index -> href per row
+    hidden: set[str] = field(default_factory=set)
+    labels: dict[str, str] = field(default_factory=dict)  # column -> shown header
 
     @classmethod
     def of(cls, df: pd.DataFrame, columns: list[str] | None = None, limit: int | None = None,
-           marks: list[str] | None = None) -> Table:
+           marks: list[str] | None = None, puzzle: str | None = None,
+           hidden: set[str] | None = None, labels: dict[str, str] | None = None) -> Table:
+        """``puzzle`` (or a ``puzzle`` column) links every ``instance`` cell to its view."""
         cols = columns or list(df.columns)
         shown = df if limit is None else df.head(limit)
-        rows = [[fmt(v) for v in rec] for rec in shown[cols].itertuples(index=False)]
+        recs = list(shown[cols].itertuples(index=False))
+        rows = [[fmt(v) for v in rec] for rec in recs]
+        factors = [column(str(c)).factor for c in cols]
+        view = [[fmt(v * f) if f != 1 and _key(v) else s for v, s, f in zip(rec, row, factors,
+                                                                              strict=True)]
+                for rec, row in zip(recs, rows, strict=True)]
+        order = [[_key(v) for v in rec] for rec in recs]
         left = {c for c in cols if not pd.api.types.is_numeric_dtype(df[c])
                 or pd.api.types.is_bool_dtype(df[c])}
+        links: dict[int, list[str]] = {}
+        if "instance" in cols and (puzzle or "puzzle" in shown):
+            puz = [puzzle] * len(shown) if puzzle else list(shown["puzzle"])
+            links[cols.index("instance")] = [instance_href(str(p), str(i)) for p, i in
+                                             zip(puz, shown["instance"], strict=True)]
         return cls(cols, rows, left, (marks or [""] * len(df))[:len(rows)],
-                   max(0, len(df) - len(rows)))
+                   max(0, len(df) - len(rows)), view, order, links,
+                   set(hidden or ()) & set(cols), dict(labels or {}))
+
+    def header(self, c: str) -> tuple[str, str]:
+        """(label, hover definition) of column ``c`` on the page."""
+        if c in self.labels:
+            return self.labels[c], c
+        col = column(c)
+        return col.label, col.definition
+
+    def cells(self) -> list[list[tuple[str, str, str]]]:
+        """Per row and column: (shown text, sort key, link) for the page."""
+        view = self.view or self.rows
+        order = self.order or [[""] * len(self.columns) for _ in view]
+        return [[(v, k, self.links[j][i] if j in self.links else "")
+                 for j, (v, k) in enumerate(zip(vr, kr, strict=True))]
+                for i, (vr, kr) in enumerate(zip(view, order, strict=True))]
 
     def markdown(self) -> str:
         esc = [[c.replace("|", "\\|") for c in r] for r in self.rows]

@@ -1,7 +1,8 @@
 """Small real runs for the report tests (session-scoped: each is a few `puzzlebench run`s).
 
 - ``mixed_run``: Shikaku solved by two pairs; Nurikabe 5x5 solved and 40x40 timed out (GLPK,
-  0.3 s limit) and memout (CaDiCaL sat-tree, 130 MB limit);
+  1 s limit: the 5x5 solves within it on a loaded machine) and memout (CaDiCaL sat-tree,
+  130 MB limit);
 - ``error_run``: every task errors (CP-SAT rejects ``--threads -3`` as an invalid model);
 - ``single_run``: one task.
 """
@@ -49,7 +50,7 @@ def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     parts = [tmp / f"part{i}" for i in range(3)]
     run(root, parts[0], "--formulation", "cpsat-cover", "--formulation", "mip-cover",
         "--solver", "cpsat", "--solver", "highs")
-    run(root, parts[1], "--formulation", "mip-flow", "--solver", "glpk", "--time-limit", "0.3")
+    run(root, parts[1], "--formulation", "mip-flow", "--solver", "glpk", "--time-limit", "1")
     run(root, parts[2], "--formulation", "sat-tree", "--solver", "cadical195", "--memory-limit",
         "130")
     # one run folder of the three (a run folder refuses a resume with other limits): the

@@ -1,38 +1,119 @@
-"""End to end: the HTML report in headless Chromium (Debian package `chromium`; CI installs it,
-elsewhere the test skips when no browser is installed)."""
+"""End to end: the HTML report in a real browser (Debian's `chromium`, driven by Playwright on
+the system executable; CI installs it, elsewhere the tests skip with the reason). The report is
+loaded from file:// as a reader's browser loads it, 1400 px wide: no console error, a header
+click sorts, a filter reduces the rows, an instance link opens its view with its picture, no
+element is wider than the viewport; the committed default run's report stays short with its
+folds closed and small on disk."""
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 import pytest
 
 from bench.report import write_report
-from tests.report.browser import chromium, probe, screenshot
+from tests.conftest import ROOT
+from tests.report.page import BROKEN, OVERFLOW, browser, open_report, playwright_missing
 
-EXE = chromium()
-pytestmark = pytest.mark.skipif(
-    EXE is None, reason="no Chromium (apt-get install chromium; .ci/run installs it)")
-
-
-@pytest.mark.parametrize("which", ["mixed_run", "error_run"])
-def test_report_in_a_real_browser(request, tmp_path, which):
-    assert EXE is not None
-    out = write_report(request.getfixturevalue(which), tmp_path / "rep")
-    res = probe(out / "index.html", EXE)
-    assert res["errors"] == [], res["errors"]
-    assert res["broken"] == [], res["broken"]
-    assert res["overflow"] == [], res["overflow"]
-    assert res["pageWidth"] <= res["viewport"]
-    if which == "mixed_run":
-        assert res["images"] >= 10  # 5 figures x 2 puzzles + solution pictures
-    png = screenshot(out / "index.html", EXE, tmp_path / "shot.png")
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+WHY = playwright_missing()
+pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
+DEFAULT_RUN = ROOT / "reports" / "default-20261127-152023"
 
 
-def test_the_probe_sees_a_broken_image_and_an_overflow(tmp_path):
-    assert EXE is not None
-    page = tmp_path / "bad.html"
-    page.write_text("<!doctype html><html><head></head><body><img src='missing.png'>"
-                    "<div style='width:5000px'>wide</div>"
-                    "<script>console.error('boom')</script></body></html>")
-    res = probe(page, EXE)
-    assert res["broken"] and res["overflow"] and any("boom" in e for e in res["errors"])
+def folder_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+
+
+@pytest.fixture(scope="module")
+def mixed_report(mixed_run: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_report(mixed_run, tmp_path_factory.mktemp("page") / "rep")
+
+
+def _rows(page, table) -> list[str]:
+    return table.locator("tbody tr td:first-child").all_inner_texts()
+
+
+def test_the_page_loads_sorts_filters_and_fits(mixed_report: Path) -> None:
+    with browser() as ctx:
+        page = open_report(ctx, mixed_report)
+        assert page.evaluate("typeof window.pbDT.default") == "function"
+        assert page.locator(".dt-container").count() >= 4  # the tables are interactive
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
+                      "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+        page.wait_for_load_state("load")
+        page.wait_for_function("[...document.images].every(i => i.complete)")
+        assert page.evaluate(BROKEN) == []
+        fit = page.evaluate(OVERFLOW)
+        assert fit["over"] == [] and fit["pageWidth"] <= fit["vw"] == 1400, fit
+        # a header click sorts: the Nurikabe status matrix by instance name, both ways
+        matrix = page.locator("#nurikabe table.matrix")
+        names = _rows(page, matrix)
+        assert len(names) == 2 and sorted(names) != sorted(names, reverse=True)
+        matrix.locator("thead th").first.click()
+        assert _rows(page, matrix) == sorted(names)
+        matrix.locator("thead th").first.click()
+        assert _rows(page, matrix) == sorted(names, reverse=True)
+        # a filter reduces the rows: the full ranking filtered by solver
+        ranking = page.locator("#nurikabe details table.rank")
+        before = ranking.locator("tbody tr").count()
+        box = page.locator("#nurikabe details .filters input[data-column='1']")
+        box.fill("glpk")
+        after = _rows(page, ranking)
+        assert 0 < len(after) < before and all("mip" in f for f in after)
+        assert ctx.errors == [], ctx.errors
+
+
+def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) -> None:
+    with browser() as ctx:
+        page = open_report(ctx, mixed_report)
+        assert page.locator("#iv").is_hidden()
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        link = page.locator("#shikaku table.matrix a", has_text="seed-10x10")
+        link.click()
+        view = page.locator("#iv")
+        view.wait_for(state="visible")  # the hashchange handler runs after the click
+        assert "shikaku: seed-10x10" in view.locator("h2").inner_text()
+        assert view.locator("svg line").count() > 20 and view.locator("svg text").count() > 5
+        pairs = view.locator("tbody tr td:first-child").all_inner_texts()
+        assert set(pairs) == {"cpsat-cover / cpsat", "mip-cover / highs"}
+        page.locator("#iv-close").click()
+        view.wait_for(state="hidden")
+        assert "#i/" not in page.url
+        # the address of a view opens it directly (a link shared by a reader)
+        page.goto((mixed_report / "index.html").as_uri() + "#i/nurikabe/gen-nurikabe-40x40-s1-0")
+        page.locator("#iv").wait_for(state="visible")
+        assert page.locator("#iv tr.fail").count() >= 1  # the timeout and the memout
+        assert ctx.errors == [], ctx.errors
+
+
+def test_the_checks_can_fail(tmp_path: Path) -> None:
+    page_file = tmp_path / "bad.html"
+    page_file.write_text("<!doctype html><html><head></head><body><img src='missing.png'>"
+                         "<div style='width:5000px'>wide</div>"
+                         "<script>console.error('boom')</script></body></html>")
+    with browser() as ctx:
+        page = ctx.new_page()
+        page.goto(page_file.as_uri(), wait_until="load")
+        assert page.evaluate(BROKEN) and page.evaluate(OVERFLOW)["over"]
+        assert any("boom" in e for e in ctx.errors)
+
+
+def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
+    """The committed default run's results, reported afresh: under 20,000 px with the folds
+    closed, the folder under 10 MB, every instance with a view."""
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(DEFAULT_RUN / "results.parquet", run / "results.parquet")
+    for name in ("environment.json", "constraints.txt"):
+        shutil.copyfile(DEFAULT_RUN / name, run / name)
+    out = write_report(run, tmp_path / "rep")
+    assert folder_mb(out) < 10
+    with browser() as ctx:
+        page = open_report(ctx, out)
+        closed = page.evaluate("document.documentElement.scrollHeight")
+        assert closed < 20_000, closed
+        n = page.evaluate("Object.keys(window.PB_INSTANCES.views).length")
+        assert n == 81
+        assert page.evaluate(OVERFLOW)["over"] == []
+        assert ctx.errors == [], ctx.errors

@@ -33,12 +33,12 @@ def test_setup_is_apart_and_the_verdict_names_the_kinds_over_target() -> None:
     assert ext["median ms"] == pytest.approx(35.0)  # 1.035 s minus the 1 s set-up
     assert ext["setup median s"] == 1.0
     line = overhead.verdict(tab)
-    assert "sat 11 ms" in line and "over the 20 ms target: external" in line
+    assert "sat 11 ms" in line and "over the 20 ms aim: external" in line
 
 
 def test_every_report_has_the_section(mixed_run: Path, tmp_path: Path) -> None:
     out = write_report(mixed_run, tmp_path / "rep")
     md = (out / "summary.md").read_text()
-    assert "## Harness overhead" in md and "median ms" in md
+    assert "## Time the harness adds to each task" in md and "median ms" in md
     html = (out / "index.html").read_text()
     assert 'id="overhead"' in html and 'href="#overhead"' in html

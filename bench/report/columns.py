@@ -1,0 +1,95 @@
+"""Column headers of the HTML report: a readable label with its unit, a definition shown on
+hover, and the factor from the stored unit to the shown one (seconds to milliseconds).
+
+Markdown keeps the data's own column names (``summary.md`` is read beside the Parquet file);
+the HTML page shows these labels, and the Contents' key repeats nothing a hover does not say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bench.report.data import PAR_K, SGM_SHIFT_S
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    definition: str = ""
+    factor: float = 1.0  # stored value x factor = shown value
+
+
+_PAR = f"PAR-{PAR_K}"
+_SHIFT = f"{SGM_SHIFT_S * 1000:g} ms"
+_COMMON = "over the instances every pair answered"
+
+COLUMNS: dict[str, Column] = {
+    "formulation": Column("formulation", "the model (its variant in brackets)"),
+    "solver": Column("solver", "the solver backend"),
+    "pair": Column("formulation / solver", "a formulation variant run on one solver"),
+    "puzzle": Column("puzzle"),
+    "instance": Column("instance", "click: the instance's picture and every pair's result"),
+    "family": Column("family", "instance family: seed, generated (several sizes) or real "
+                               "(puzz.link, janko)"),
+    "tier": Column("tier", "difficulty tier of the instance"),
+    "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (a peer package)"),
+    "tasks": Column("tasks", "tasks run: instances x repeats x seeds"),
+    "solved": Column("solved", "instances answered correctly: solved and checked, or proved "
+                               "infeasible where no exact formulation solved them"),
+    "timeout": Column("timeout", "tasks stopped at the time limit"),
+    "memout": Column("memout", "tasks stopped at the memory limit"),
+    "wrong": Column("wrong", "answers the rule checker or the known solution rejected, and "
+                             "'infeasible' where an exact formulation solved the instance"),
+    "error": Column("error", "tasks that ended in an error"),
+    "par2_s": Column(f"{_PAR} [s]", f"mean build + solve time, an unanswered task counted at "
+                                     f"{PAR_K}x the time limit"),
+    "sgm_s": Column("SGM [ms]", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})",
+                    1000.0),
+    "median_s": Column("median [ms]", f"median of the {_PAR} times", 1000.0),
+    "x_best": Column("× best", "SGM divided by the best pair's SGM"),
+    "common_par2_s": Column(f"common {_PAR} [s]", f"{_PAR} mean {_COMMON}"),
+    "common_sgm_s": Column("common SGM [ms]", f"SGM {_COMMON}", 1000.0),
+    "common_median_s": Column("common median [ms]", f"median {_COMMON}", 1000.0),
+    "iterations": Column("calls", "solver calls per task of a lazy loop: median / max "
+                                  "(empty: one call)"),
+    "setup_s": Column("set-up [s]", "median one-time set-up of a peer package, measured apart "
+                                    "and not in the times"),
+    "sgm_range": Column("SGM range", "the SGM of each repetition or seed, lowest .. highest"),
+    "cv": Column("CV", "median over instances of the coefficient of variation (standard "
+                       "deviation / mean) of the repeated times"),
+    "slope": Column("slope", "log-log slope of time against cells (1: linear, 2: quadratic)"),
+    "range": Column("95 % range", "95 % range of the fitted slope"),
+    "sizes": Column("sizes", "distinct instance sizes in the fit"),
+    "censored": Column("censored", "points at the time limit (no answer): the true slope is "
+                                   "then at least the fitted one"),
+    "instances": Column("instances"),
+    "what": Column("what", "wrong: rejected answer; disagrees: infeasible although an exact "
+                           "formulation solved it; error: the task failed"),
+    "status": Column("status"),
+    "message": Column("message"),
+    "ours": Column("ours", "our best pair that is not a peer package"),
+    "peer": Column("peer", "a peer package (kind external)"),
+    "scope": Column("scope", "real: the puzz.link and janko instances; all: every instance "
+                             "both ran"),
+    "ours_solved": Column("ours solved"),
+    "peer_solved": Column("peer solved"),
+    "ours_par2_s": Column(f"ours {_PAR} [s]"),
+    "peer_par2_s": Column(f"peer {_PAR} [s]"),
+    "ratios": Column("both answered", "instances both answered (the ratios)"),
+    "ours_faster": Column("ours faster", "instances where the ratio peer / ours is above 1"),
+    "only_ours": Column("only ours", "answered by ours alone (no ratio)"),
+    "only_peer": Column("only peer", "answered by the peer alone (no ratio)"),
+    "ratio_min": Column("ratio min", "per-instance time ratio peer / ours: smallest"),
+    "ratio_p10": Column("ratio p10", "10th percentile of the ratio peer / ours"),
+    "ratio_median": Column("ratio median", "median of the ratio peer / ours (> 1: ours faster)"),
+    "ratio_p90": Column("ratio p90", "90th percentile of the ratio peer / ours"),
+    "ratio_max": Column("ratio max", "largest ratio peer / ours"),
+    "ratio_geomean": Column("ratio geomean", "geometric mean of the ratio peer / ours"),
+    "pairs": Column("pairs", "formulation variant x solver pairs run"),
+    "best": Column("best", "the pair that answered most, then the lowest SGM"),
+}
+
+
+def column(name: str) -> Column:
+    """The label of a column; a name without an entry is shown as it is."""
+    return COLUMNS.get(name, Column(name))

@@ -1,0 +1,193 @@
+"""One puzzle's part of the report: its verdict, rankings, figures with one-line captions, the
+status matrix (pair names as headers, failing pairs first), problems, peers and pictures.
+
+Every table here is built for the page's interactive tables (:mod:`.render`): all rows, with
+the instance cells linking to the instance's view; Markdown keeps the short forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import bench.report.figures as figures
+import bench.report.peers as peers
+import bench.report.pictures as pictures
+import bench.report.tables as tables
+import bench.report.verdicts as verdicts
+from bench.report.data import per_instance
+from bench.report.render import Table
+
+MATRIX_ROWS = 30  # status-matrix rows in summary.md
+PAGE_MAX = 5000  # rows of one table on the page; beyond it the results table (said so)
+PROBLEM_ROWS = 15  # wrong answers, disagreements and errors in summary.md
+PICTURES = 3  # example solution pictures per puzzle on the page
+SCALING_PANELS = 9  # formulations in the scaling figure
+#: ranking columns a reader shows with the Columns button (the rest fit 1400 px)
+RANK_HIDDEN = {"tasks", "common_par2_s", "common_sgm_s", "common_median_s"}
+PEER_HIDDEN = {"ours_par2_s", "peer_par2_s", "ratio_p10", "ratio_p90", "ratio_geomean"}
+
+
+@dataclass
+class Section:
+    name: str
+    verdict: str
+    folded: Table
+    ranking: Table
+    matrix: Table  # the page's: every instance, pair names as headers
+    matrix_md: Table  # summary.md's: the first MATRIX_ROWS rows, numbered columns
+    matrix_key: list[tuple[str, str]]
+    matrix_more: int = 0
+    common: str = ""  # how many instances the common_* columns cover
+    problems: Table | None = None
+    problems_md: Table | None = None
+    slopes: Table | None = None
+    figures: list[dict[str, str]] = field(default_factory=list)
+    memory_line: str = ""
+    pictures: list[dict[str, str]] = field(default_factory=list)
+    extra: list[dict[str, Any]] = field(default_factory=list)
+    peers: Table | None = None  # our best pair against each peer package
+    peer_lines: list[str] = field(default_factory=list)
+    rank: pd.DataFrame = field(default_factory=pd.DataFrame)  # for the overview
+
+    def parts(self) -> list[tuple[str, str]]:
+        """(anchor, title) of the sub-sections, for the contents."""
+        out = [(f"{self.name}-ranking", "ranking"), (f"{self.name}-figures", "figures")]
+        if self.peers:
+            out.append((f"{self.name}-peers", "peers"))
+        if self.problems:
+            out.append((f"{self.name}-problems", "problems"))
+        out.append((f"{self.name}-status", "status per instance"))
+        if self.slopes or self.extra:
+            out.append((f"{self.name}-more", "by family and size"))
+        if self.pictures:
+            out.append((f"{self.name}-pictures", "solutions"))
+        return out
+
+
+def _marks(r: pd.DataFrame) -> list[str]:
+    return ["best" if b else ("tie" if t else "") for b, t in zip(r["best"], r["tie"],
+                                                                  strict=True)]
+
+
+def _figures(puzzle: str, t: pd.DataFrame, pi: pd.DataFrame, shown: list[str],
+             rank: pd.DataFrame, scatter: list[str] | None,
+             out: Path) -> tuple[list[dict[str, str]], str]:
+    limit = float(pi["time_limit"].max())
+    many = (f"; the {figures.MAX_LINES} best formulations drawn, the other "
+            f"{len(shown) - figures.MAX_LINES} in grey" if len(shown) > figures.MAX_LINES
+            else "")
+    made: list[tuple[Path, str]] = [
+        (figures.cactus(pi, shown, limit, out / f"{puzzle}-cactus.png"),
+         "Cactus: the further right and lower a line, the more instances a formulation solves "
+         f"and the faster (best variant per formulation; grey band: the virtual best{many})."),
+        (figures.profile(pi, shown, out / f"{puzzle}-profile.png"),
+         "Performance profile: the higher a line at tau, the more instances it solves within "
+         "tau times the fastest shown formulation's time."),
+        (figures.scaling(pi, shown[:SCALING_PANELS], limit, out / f"{puzzle}-scaling.png"),
+         "Growth: time against cells per formulation (log-log); a steeper cloud grows faster "
+         "with size; open triangles: no answer within the limit."),
+    ]
+    mem = figures.memory(t, shown, out / f"{puzzle}-memory.png")
+    line = figures.memory_line(figures.memory_peaks(t, shown[:figures.MAX_LINES]))
+    if mem is not None:
+        made.append((mem, "Memory: the peak of each task's process tree per formulation; "
+                          "boxes further right need more memory."))
+    a, b = (scatter or [])[:2] if scatter and len(scatter) >= 2 else (None, None)
+    if a is None and len(rank) >= 2:
+        a, b = rank["pair"].iloc[0], rank["pair"].iloc[1]
+    if a in set(pi["pair"]) and b in set(pi["pair"]):
+        made.append((figures.scatter(pi, str(a), str(b), limit, out / f"{puzzle}-scatter.png"),
+                     f"Per instance: below the diagonal {b} is faster than {a}; open squares "
+                     "had no answer within the limit."))
+    return [{"src": p.name, "alt": f"{puzzle}: {cap.split(':')[0]}", "caption": cap,
+             "cls": "wide" if "scaling" in p.name else ""} for p, cap in made], line
+
+
+def _pictures(puzzle: str, t: pd.DataFrame, out: Path) -> list[dict[str, str]]:
+    ok = t[(t["status"] == "solved") & t["ok"] & t["grid"].notna()]
+    ok = ok.sort_values("cells", ascending=False).drop_duplicates("family")
+    ok = ok.drop_duplicates("instance").head(PICTURES)
+    pics = []
+    for _, row in ok.iterrows():
+        name = f"{puzzle}-{row['instance']}.svg"
+        title = f"{row['instance']} solved by {row['pair']}"
+        (out / name).write_text(pictures.svg(puzzle, row["grid"], row["instance_path"], title),
+                                encoding="utf-8")
+        pics.append({"src": name, "alt": title, "instance": str(row["instance"]),
+                     "caption": f"{title} ({row['family']})"})
+    return pics
+
+
+def _matrix(puzzle: str, t: pd.DataFrame,
+            rank: pd.DataFrame) -> tuple[Table, Table, list[tuple[str, str]], int]:
+    m = tables.status_matrix(t)
+    ranked = [p for p in rank["pair"] if p in m.columns]
+    fails = {p: int((~m[p].fillna("").astype(str).isin(["S", "I", "IS", ""])).sum())
+             for p in ranked}
+    order = sorted(ranked, key=lambda p: (-fails[p], ranked.index(p)))  # failing pairs first
+    page = Table.of(m[["instance", "family", *order]], limit=PAGE_MAX, puzzle=puzzle,
+                    labels={p: p for p in order})
+    key = [(str(i + 1), p) for i, p in enumerate(ranked)]
+    md = m[["instance", "family", *ranked]].rename(columns={p: k for k, p in key})
+    return page, Table.of(md.head(MATRIX_ROWS)), key, max(0, len(m) - MATRIX_ROWS)
+
+
+def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
+            instances: list[str] | None) -> Section:
+    pi = per_instance(t)
+    rank = tables.ranking(t)
+    fold = tables.folded(rank)
+    shown = list(fold["pair"])
+    page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
+    cols = tables.rank_columns(rank)
+    hidden = RANK_HIDDEN | {c for c in ("iterations", "setup_s") if c in rank and
+                            (rank[c].isna() | (rank[c].astype(str) == "")).all()}
+    sec = Section(puzzle, tables.verdict(puzzle, t, rank),
+                  Table.of(fold, cols, marks=_marks(fold), hidden=hidden),
+                  Table.of(rank, cols, marks=_marks(rank), hidden=hidden), page_matrix,
+                  md_matrix, key, more, common=tables.common_note(rank))
+    probs = tables.problems(t)  # wrong and disagreeing first
+    if len(probs):
+        sec.problems = Table.of(probs, limit=PAGE_MAX, puzzle=puzzle)
+        sec.problems_md = Table.of(probs, limit=PROBLEM_ROWS)
+    fam = tables.by_family(pi, shown)
+    if len(fam) and fam["family"].nunique() > 1:
+        sec.extra.append({"title": "Per instance family (best variant per formulation)",
+                          "table": Table.of(fam)})
+    eff, eff_lines = verdicts.effort(t)
+    if len(eff):
+        sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
+                          "solver (" + (" ".join(eff_lines) or "the two orders agree") + ")",
+                          "table": Table.of(eff)})
+    sl = tables.slopes(pi, shown)
+    sec.slopes = Table.of(sl) if len(sl) else None
+    sec.rank = rank
+    sec.figures, sec.memory_line = _figures(puzzle, t, pi, shown, rank, scatter, out)
+    sec.pictures = _pictures(puzzle, t, out)
+    vs = peers.versus(pi, rank)
+    if len(vs):
+        sec.peers = Table.of(vs, peers.COLUMNS, hidden=PEER_HIDDEN)
+        sec.peer_lines = peers.verdict(vs)
+        sec.figures.append({"src": peers.figure(pi, vs, out / f"{puzzle}-peers.png").name,
+                            "alt": f"{puzzle}: ratio against the peers",
+                            "caption": "Peers: right of the dotted line ours is faster; the "
+                                       "further right a line, the larger our lead (ratio "
+                                       "peer / ours per instance both answered)."})
+    if instances:
+        sel = t[t["instance"].map(lambda n: any(fnmatch(n, p) for p in instances))]
+        if len(sel):
+            cell = [f"{v:.4f}" if ok else st for v, ok, st in
+                    zip(sel["time_s"], sel["ok"], sel["status"], strict=True)]
+            tab = sel.assign(cell=cell).pivot_table(
+                index="instance", columns="pair", values="cell", aggfunc="first").reset_index()
+            tab.columns.name = None
+            sec.extra.append({"title": f"Per instance ({', '.join(instances)}): build + solve "
+                                       "s", "table": Table.of(tab.fillna("–"), puzzle=puzzle,
+                                                              labels={c: c for c in tab.columns
+                                                                      if c != "instance"})})
+    return sec

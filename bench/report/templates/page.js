@@ -1,0 +1,117 @@
+// puzzlebench report page: interactive tables (DataTables from window.pbDT) and the view of
+// one instance (from window.PB_INSTANCES, set by instances.js), opened by links #i/PUZZLE/NAME.
+(() => {
+  const DataTable = window.pbDT && window.pbDT.default;
+  const PAGE = 25;
+
+  function filters(dt, el) {
+    const cols = JSON.parse(el.dataset.filters || "[]");
+    if (!cols.length) return;
+    const bar = document.createElement("div");
+    bar.className = "filters";
+    for (const [i, label] of cols) {
+      const lab = document.createElement("label");
+      lab.textContent = label + " ";
+      const input = document.createElement("input");
+      input.type = "search";
+      input.placeholder = "filter";
+      input.dataset.column = String(i);
+      input.addEventListener("input", () => dt.column(i).search(input.value).draw());
+      lab.appendChild(input);
+      bar.appendChild(lab);
+    }
+    const box = el.closest(".dt-container");
+    box.parentNode.insertBefore(bar, box);
+  }
+
+  function tables() {
+    if (!DataTable) return;
+    document.querySelectorAll("table.dt").forEach(el => {
+      const n = el.tBodies[0] ? el.tBodies[0].rows.length : 0;
+      const paged = n > PAGE;
+      const hidden = JSON.parse(el.dataset.hidden || "[]");
+      const small = n <= 10 && !hidden.length;  // sortable, without controls
+      const dt = new DataTable(el, {
+        paging: paged, pageLength: PAGE, info: true, order: [], autoWidth: false,
+        lengthMenu: [10, 25, 100, {label: "all", value: -1}],
+        columnDefs: [{targets: hidden, visible: false}],
+        layout: small ? {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null} :
+          {topStart: paged ? ["pageLength", "buttons"] : "buttons", topEnd: "search",
+           bottomStart: "info", bottomEnd: paged ? "paging" : null},
+        buttons: [{extend: "colvis", text: "Columns"}],
+        language: {search: "Search all:", info: "rows _START_ to _END_ of _TOTAL_",
+                   infoFiltered: "(filtered from _MAX_)"},
+      });
+      if (!small) filters(dt, el);
+    });
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;",
+                                                '"': "&quot;"})[c]);
+  }
+
+  function ms(v) { return v === null ? "–" : (v * 1000).toPrecision(3); }
+
+  const LETTERS = {S: "solved", I: "infeasible", T: "timeout", M: "memout", E: "error",
+                   W: "wrong", D: "disagrees"};
+
+  function render(d, names) {
+    const rows = d.rows.map(r => {
+      const [p, st, ok, t, lo, hi, n, effort, peak, checked, known] = r;
+      const pair = names[p];
+      const spread = n > 1 && lo !== null ? `${ms(lo)} – ${ms(hi)}` : "";
+      const status = [...st].map(c => LETTERS[c] || c).join(", ");
+      return `<tr class="${ok ? "" : "fail"}"><td class="name">${esc(pair)}</td>` +
+        `<td class="name st-${esc(st)}">${esc(status)}</td><td>${ms(t)}</td>` +
+        `<td>${spread}</td><td>${n}</td><td class="name">${esc(effort)}</td>` +
+        `<td>${peak === null ? "–" : peak}</td>` +
+        `<td>${esc(checked)}</td><td>${known === "yes" ? "agrees" :
+          known === "no" ? "differs" : ""}</td></tr>`;
+    }).join("");
+    return `<h2>${esc(d.puzzle)}: ${esc(d.instance)}</h2>` +
+      `<p>${esc(d.group)}, ${esc(d.size)}; file <code>${esc(d.path)}</code>; ${esc(d.sol)}.</p>` +
+      `<div class="iv-body"><figure class="iv-pic">${d.pic}` +
+      `<figcaption>${esc(d.note)}</figcaption></figure>` +
+      `<div class="scroll"><table class="plain"><thead><tr>` +
+      `<th class="name">formulation / solver</th><th class="name">status</th>` +
+      `<th title="build + solve, median over repeats and seeds">time [ms]</th>` +
+      `<th title="lowest – highest over repeats and seeds">range [ms]</th>` +
+      `<th title="repeats x seeds">runs</th><th class="name" ` +
+      `title="the solver's own effort, median over runs">effort</th>` +
+      `<th title="peak memory of the task's process tree, forked template's pages included">` +
+      `peak [MB]</th>` +
+      `<th title="the rule checker passed the answer">checked</th>` +
+      `<th title="agreement with the instance's known solution (.sol)">.sol</th>` +
+      `</tr></thead><tbody>${rows}</tbody></table></div></div>`;
+  }
+
+  function view() {
+    const box = document.getElementById("iv");
+    const body = document.getElementById("iv-content");
+    const h = decodeURIComponent(location.hash.slice(1));
+    if (!h.startsWith("i/")) { box.hidden = true; return; }
+    const data = window.PB_INSTANCES || {views: {}, pairs: []};
+    const d = data.views[h.slice(2)];
+    body.innerHTML = d ? render(d, data.pairs) :
+      `<p>No data for ${esc(h.slice(2))} (instances.js missing or not loaded).</p>`;
+    const pic = body.querySelector(".iv-pic svg");
+    if (pic && pic.width.baseVal.value < 320) {  // a small grid drawn larger, never smaller
+      pic.style.width = "320px";
+      pic.style.height = "auto";
+    }
+    box.hidden = false;
+    document.getElementById("iv-close").focus();
+  }
+
+  function close() {
+    document.getElementById("iv").hidden = true;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+
+  tables();
+  document.getElementById("iv-close").addEventListener("click", close);
+  document.addEventListener("keydown", e => { if (e.key === "Escape") close(); });
+  window.addEventListener("hashchange", view);
+  view();
+})();
