@@ -165,6 +165,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     t = df[df["formulation"].fillna("-") != "-"].copy()
     if t.empty:
         return t
+    t["instance"] = distinct_names(t)
     t["pair"] = t["formulation"] + " / " + t["solver"]
     t["form"] = t["formulation"].str.split("[").str[0]
     solved_by_exact = t[(t["status"] == "solved") & (t["exact"].fillna(True).astype(bool))
@@ -185,6 +186,19 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)
     t["tier"] = tier.where(tier != "", t["family"].map(tier_of_family))
     return t
+
+
+def distinct_names(t: pd.DataFrame) -> pd.Series:
+    """Instance names that tell instances apart: where one puzzle's name belongs to files of
+    different content (a generator's name in two folders), each such name gets its folder,
+    ``"gen-nurikabe-20x20-s1-0 (sparse)"``. An instance is known by the content digest that
+    starts its task key (the path for keys without one)."""
+    path = t["instance_path"].fillna("").astype(str)
+    ident = t["key"].fillna("").astype(str).str.split("|").str[0] if "key" in t else path
+    ident = ident.where(ident.str.startswith("sha256:"), path)
+    shared = ident.groupby([t["puzzle"], t["instance"]]).transform("nunique") > 1
+    folder = path.map(lambda p: Path(p).parent.name)
+    return t["instance"].where(~shared, t["instance"] + " (" + folder + ")")
 
 
 def tier_of_family(fam: str) -> str:

@@ -222,3 +222,20 @@ def test_by_family_counts_answers_per_family(mixed_run):
     assert fam.loc["mip-flow / glpk", "family"] == "generated"
     assert fam.loc["mip-flow / glpk", "solved"] == "1/2"
     assert fam.loc["cpsat-cover / cpsat", "family"] == "seed"
+
+
+def test_two_files_of_one_name_stay_two_instances(tmp_path):
+    """A generator's name in two folders (different puzzles) is two instances in the report,
+    each named with its folder; the same file named twice stays one."""
+    for folder, src in (("a", "seed-10x10.txt"), ("b", "seed-36x20.txt")):
+        (tmp_path / folder).mkdir()
+        shutil.copy(ROOT / "instances" / "shikaku" / src, tmp_path / folder / "x.txt")
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(tmp_path / "a" / "x.txt"),
+                        str(tmp_path / "b" / "x.txt"), "--formulation", "shikaku:cpsat-cover",
+                        "--solver", "cpsat", "--time-limit", "20", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    t = prepare(load_run(out).df)
+    assert sorted(t["instance"]) == ["x (a)", "x (b)"]
+    assert sorted(T.ranking(t)["tasks"]) == [2]
