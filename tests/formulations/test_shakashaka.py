@@ -26,7 +26,7 @@ SEEDS = sorted((INSTANCES / "shakashaka").glob("seed-*.txt"))
 REAL = sorted((INSTANCES / "shakashaka").glob("shakashaka-*.txt"))
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shakashaka")
          for b in backends_for(cls.kind)]
-ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk"}
+ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk", "asp": "clingo"}
 EXTRACTED = INSTANCES.parent.parent / "shared" / "seeds" / "extracted"  # ../shared beside the repo
 
 
