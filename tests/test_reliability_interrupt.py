@@ -21,8 +21,11 @@ from bench.runner import Templates, preload_modules, run_task, task_env
 from bench.storage import Journal
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
+#: the 28 tasks of the fault probe's reproducer (the quick suite's Shikaku and Fillomino, every
+#: variant of their SAT formulations, on MiniSat)
 RUN = ("run", "--suite", "quick", "--puzzle", "shikaku", "--puzzle", "fillomino", "--solver",
-       "minisat22", "--time-limit", "5")
+       "minisat22", "--formulation", "shikaku:sat-cover", "--formulation", "fillomino:sat-lazy",
+       "--formulation", "fillomino:sat-regions", "--time-limit", "5")
 #: generous: the goal is under 2 s on a quiet machine; tests share a loaded one
 EXIT_BOUND_S = 15.0
 

@@ -117,5 +117,5 @@ def test_prepared_rows_give_the_view_data_directly(mixed_run: Path):
     t = prepare(load_run(mixed_run).df)
     views = instances.data(t)
     shikaku = views["shikaku/seed-10x10"]
-    assert shikaku["group"] == "seed" and shikaku["size"] == "10x10"
+    assert shikaku["group"] == "seeds" and shikaku["size"] == "10x10"
     assert "rule checker" in shikaku["note"]
