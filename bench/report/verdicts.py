@@ -264,7 +264,7 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             rows.append(c.row)
             lines += c.lines
     cols = ["puzzle", "tier", "instances", "best", "solved", "sgm", "lead", "separated", "note"]
-    return pd.DataFrame(rows).reindex(columns=cols).fillna("–"), lines
+    return pd.DataFrame(rows).reindex(columns=cols).astype(object).fillna("–"), lines
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
