@@ -109,7 +109,7 @@ def _copy_parquet(run: Run, out: Path) -> str:
 
 
 #: above this many tasks the CSV copy is written gzip-compressed (results.csv.gz)
-CSV_GZIP_ROWS = 20_000
+CSV_GZIP_ROWS = 2_000
 
 
 def _write_csv(run: Run, out: Path) -> str | None:
