@@ -2,7 +2,8 @@
 import).
 
 An ASP formulation is its rules, kept as ``.lp`` files beside its module (package data), plus
-the instance as facts: ``cell(R,C)`` for every cell and whatever the puzzle's givens are. Every
+the instance as facts: ``cell(R,C)`` for every cell, ``rows(H)`` and ``cols(W)``, and whatever
+the puzzle's givens are. Every
 program shows one atom per cell, ``val(R,C,V)``: the cell's value in the solution (``V`` a
 constant or number that :meth:`AspFormulation.token` turns into the solution grid's token).
 That makes decoding and counting the same for every puzzle: a solution is blocked by the
@@ -40,7 +41,8 @@ class AspFormulation(Formulation[AspModel]):
         raise NotImplementedError
 
     def facts(self, inst: Instance, model: AspModel) -> None:
-        """The givens of ``inst`` as facts (``cell/2`` is added by :meth:`build`)."""
+        """The givens of ``inst`` as facts (``cell/2``, ``rows/1`` and ``cols/1`` are added by
+        :meth:`build`)."""
         raise NotImplementedError
 
     def token(self, term: Term) -> object:
@@ -57,6 +59,8 @@ class AspFormulation(Formulation[AspModel]):
         for r in range(inst.rows):
             for c in range(inst.cols):
                 model.fact("cell", r, c)
+        model.fact("rows", inst.rows)
+        model.fact("cols", inst.cols)
         self.facts(inst, model)
         return model
 

@@ -34,8 +34,6 @@ class AspLocal(AspFormulation):
         return [HERE / "asp_local.lp"]
 
     def facts(self, inst: Instance, model: AspModel) -> None:
-        model.fact("rows", inst.rows)
-        model.fact("cols", inst.cols)
         for r, c, v in inst.clues():
             model.fact("black", r, c)
             if isinstance(v, int):

@@ -30,8 +30,6 @@ class AspCover(AspFormulation):
         return [HERE / "asp_cover.lp"]
 
     def facts(self, inst: Instance, model: AspModel) -> None:
-        model.fact("rows", inst.rows)
-        model.fact("cols", inst.cols)
         for i, (r, c, n) in enumerate(inst.clues()):
             model.fact("clue", i, r, c, int(n))
 
