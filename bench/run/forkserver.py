@@ -296,91 +296,24 @@ def end_child(proc: subprocess.Popen[Any]) -> None:
 #: the run's marker in the environment of every template (and so of every task and solver
 #: child): the watchdog kills what carries it when the harness dies
 RUN_MARKER = "PUZZLEBENCH_RUN"
-
-_WATCHDOG = r"""
-import os, select, shutil, signal, sys, time
-mark = (sys.argv[2] + "=" + sys.argv[1]).encode()
-dirs, pids, bye, parent, buf, fd = set(), {}, False, os.getppid(), b"", sys.stdin.fileno()
-def started(p):
-    try:
-        with open("/proc/%d/stat" % p, "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return b""
-# the harness is gone when stdin ends or when this process is re-parented (a process forked
-# from the harness without exec keeps the pipe open)
-while not bye:
-    if not select.select([fd], [], [], 0.2)[0]:
-        if os.getppid() != parent:
-            break
-        continue
-    chunk = os.read(fd, 65536)
-    if not chunk:
-        break
-    *lines, buf = (buf + chunk).split(b"\n")
-    for line in (ln.decode() for ln in lines):
-        if line == "bye":
-            bye = True
-        elif line[:1] == "+":
-            dirs.add(line[1:])
-        elif line[:1] == "-":
-            dirs.discard(line[1:])
-            pids.pop(line[1:], None)
-        elif line[:1] == "p":
-            d, p, t = line[1:].rsplit("\t", 2)
-            pids.setdefault(d, {})[int(p)] = t.encode()
-if not bye:
-    tracked = [(p, t) for ps in pids.values() for p, t in ps.items()]
-    for p in [p for p, t in tracked if started(p) == t]:  # stop first: none forks away
-        try:
-            os.kill(p, signal.SIGSTOP)
-        except OSError:
-            pass
-    for p, t in tracked:
-        if started(p) == t:
-            try:
-                os.kill(p, signal.SIGKILL)
-            except OSError:
-                pass
-    for _ in range(20):
-        found = 0
-        for p in os.listdir("/proc"):
-            if not p.isdigit() or int(p) == os.getpid():
-                continue
-            try:
-                with open("/proc/" + p + "/environ", "rb") as f:
-                    if mark in f.read().split(b"\0"):
-                        os.kill(int(p), signal.SIGKILL)
-                        found += 1
-            except OSError:
-                pass
-        if not found:
-            break
-        time.sleep(0.05)
-# task folders, and task memory cgroups (removable once their killed processes have left)
-for d in dirs:
-    for _ in range(100):
-        shutil.rmtree(d, ignore_errors=True)
-        if not os.path.exists(d):
-            break
-        time.sleep(0.02)
-"""
-
+#: the watchdog program, run by path in isolated mode (standard library only)
+WATCHDOG = Path(__file__).with_name("watchdog.py")
 
 class Watchdog:
-    """A tiny process that outlives the harness however it dies (its own session, no
-    PDEATHSIG): when its stdin closes without a goodbye, it kills every process carrying the
-    run's marker (solver children that a task started in their own session, or that the
-    kernel's PDEATHSIG does not reach) and removes the task folders still registered.
+    """The run's watchdog process (:mod:`bench.run.watchdog`): it outlives the harness however
+    it dies (its own session, no PDEATHSIG); when its stdin closes without a goodbye, it kills
+    every process carrying the run's marker (solver children that a task started in their own
+    session, or that the kernel's PDEATHSIG does not reach) and removes the task folders still
+    registered.
 
-    ``env()`` is the environment for what the run starts; ``guard``/``release`` register a
+    ``marked(env)`` is the environment for what the run starts; ``guard``/``release`` register a
     task folder; ``close`` says goodbye (a normal end: nothing is killed)."""
 
     def __init__(self) -> None:
         self.token = f"{os.getpid()}-{time.time_ns()}"
         self._lock = threading.Lock()
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-I", "-c", _WATCHDOG, self.token, RUN_MARKER],
+            [sys.executable, "-S", "-I", str(WATCHDOG), self.token, RUN_MARKER],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True, text=True,
         )
 
