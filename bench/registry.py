@@ -44,6 +44,9 @@ from bench.puzzles import SolutionGrid
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "puzzlebench.formulations"
+#: the package of the built-in formulations, declared by the group's ``builtin`` entry point and
+#: loaded by folder and kind (the only place the harness names it)
+BUILTIN = "formulations"
 
 
 M = TypeVar("M", bound=Model)
@@ -209,7 +212,7 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
 
 def _fill_defaults(cls: type[Formulation]) -> None:
     parts = cls.__module__.split(".")
-    if parts[0] == "formulations" and len(parts) == 3:
+    if parts[0] == BUILTIN and len(parts) == 3:
         if not isinstance(getattr(cls, "puzzle", None), str):
             cls.puzzle = parts[1]
         if not isinstance(getattr(cls, "kind", None), str):
@@ -223,7 +226,7 @@ def _check_placement(cls: type[Formulation]) -> None:
     declared by its entry point: otherwise a task of it would not find it without importing
     every module (Pyomo included). Modules outside both (tests, scripts) may register freely."""
     parts = cls.__module__.split(".")
-    if parts[0] == "formulations":
+    if parts[0] == BUILTIN:
         if len(parts) != 3 or parts[1] != cls.puzzle or not parts[2].startswith(cls.kind + "_"):
             raise PluginError(
                 f"{cls.__qualname__} ({cls.puzzle}, {cls.kind}) is defined in {cls.__module__};"
@@ -256,7 +259,7 @@ def plugins() -> list[Plugin]:
     if _plugins is None:
         _plugins = []
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-            if ep.value == "formulations":  # the built-in package, loaded by folder and kind
+            if ep.value == BUILTIN:  # the built-in package, loaded by folder and kind
                 continue
             parts = ep.name.split(".", 2)
             if len(parts) != 3 or parts[1] not in KINDS or not all(parts):
@@ -312,10 +315,8 @@ def load_plugins() -> None:
     if _all_loaded:
         return
     _all_loaded = True
-    package = importlib.import_module("formulations")
-    for folder in pkgutil.iter_modules(package.__path__):
-        if folder.ispkg:
-            load_builtin(folder.name, KINDS)
+    for puzzle in builtin_puzzles():
+        load_builtin(puzzle, KINDS)
     load_entry_points()
 
 
@@ -325,17 +326,30 @@ def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
             if puzzle in (None, p) and n == c.name]
 
 
+def builtin_puzzles() -> list[str]:
+    """The puzzle folders of the built-in formulations (``formulations/<puzzle>/``)."""
+    package = importlib.import_module(BUILTIN)
+    return [folder.name for folder in pkgutil.iter_modules(package.__path__) if folder.ispkg]
+
+
+def builtin_modules(puzzle: str, kinds: Iterable[str]) -> list[str]:
+    """The built-in modules ``formulations/<puzzle>/<kind>_*.py`` of these kinds, not imported
+    (their puzzle's package is)."""
+    try:
+        package = importlib.import_module(f"{BUILTIN}.{puzzle}")
+    except ModuleNotFoundError:
+        return []
+    kinds = set(kinds)
+    return [f"{BUILTIN}.{puzzle}.{mod.name}" for mod in pkgutil.iter_modules(package.__path__)
+            if mod.name.split("_", 1)[0] in kinds]
+
+
 def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
     """Import just the built-in modules ``formulations/<puzzle>/<kind>_*.py``, so a task
     process carries only its own modelling layer (a SAT task does not import Pyomo): less
     start-up time and a truer peak memory."""
-    try:
-        package = importlib.import_module(f"formulations.{puzzle}")
-    except ModuleNotFoundError:
-        return
-    for mod in pkgutil.iter_modules(package.__path__):
-        if mod.name.split("_", 1)[0] in kinds:
-            importlib.import_module(f"formulations.{puzzle}.{mod.name}")
+    for name in builtin_modules(puzzle, kinds):
+        importlib.import_module(name)
 
 
 #: kinds tried one at a time when a formulation is named without a solver: cheapest import first

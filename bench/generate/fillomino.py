@@ -4,7 +4,7 @@ are added where another solution differs until none is left, then every given (r
 removed where the solution stays unique, down to :data:`MIN_GIVEN_SHARE` of the cells.
 
 The uniqueness checks run on one warm incremental SAT solver per attempt (:class:`Warm`): the
-region encoding of ``sat-regions`` (:mod:`formulations.fillomino._regions`) over the numbers 1
+region encoding of ``sat-regions`` (:mod:`bench.encodings.fillomino_sat`) over the numbers 1
 to 8, the intended solution's larger numbers, and the symbolic BIG for any other, on every cell
 (valid for every set of givens); the intended solution blocked once, and each cell's given
 switched on by an assumption literal, so a removal test is one solver call with assumptions,
@@ -24,6 +24,8 @@ import random
 from typing import Any
 
 from bench.backends.kinds import SatAssignment
+from bench.encodings import fillomino_sat
+from bench.encodings.fillomino import layout
 from bench.generate import (
     Generator,
     SolveTimeout,
@@ -35,8 +37,6 @@ from bench.grid import Cell, all_cells, components, manhattan, neighbours
 from bench.instance import Instance
 from bench.models import SatModel
 from bench.puzzles import SolutionGrid
-from formulations.fillomino import _regions
-from formulations.fillomino._fill import layout
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
@@ -108,7 +108,7 @@ class Unknown(Exception):
     """A uniqueness check that ran out of its budget."""
 
 
-def settle(sat: Any, reg: _regions.Regions, rows: int, cols: int, assumptions: list[int],
+def settle(sat: Any, reg: fillomino_sat.Regions, rows: int, cols: int, assumptions: list[int],
            rounds: int) -> SolutionGrid | None:
     """Solve (each call within :data:`CONFLICTS`), cut, again, until a model is a solution
     (returned) or there is none (None); :class:`Unknown` past the budget or ``rounds``."""
@@ -119,8 +119,8 @@ def settle(sat: Any, reg: _regions.Regions, rows: int, cols: int, assumptions: l
             raise Unknown
         if not found:
             return None
-        reading = _regions.read(reg, SatAssignment.of_model(sat.get_model()))
-        cuts = _regions.cuts(reg, reading)
+        reading = fillomino_sat.read(reg, SatAssignment.of_model(sat.get_model()))
+        cuts = fillomino_sat.cuts(reg, reading)
         if not cuts:
             number = reading.number(reg)
             return [[number[r, c] for c in range(cols)] for r in range(rows)]
@@ -141,15 +141,15 @@ class Warm:
         self.solution = {v: solution[v[0]][v[1]] for v in cells}
         m = SatModel()
         named = frozenset(n for n in self.solution.values() if n > BIG_AT)
-        codes = _regions.codes_of(range(1, rows * cols + 1), BIG_AT, named)
-        self.reg = _regions.encode(m, rows, cols, dict.fromkeys(cells, codes), BIG_AT,
+        codes = fillomino_sat.codes_of(range(1, rows * cols + 1), BIG_AT, named)
+        self.reg = fillomino_sat.encode(m, rows, cols, dict.fromkeys(cells, codes), BIG_AT,
                                    named, pieces=3)
         self.selector = {v: m.var(("given", v)) for v in cells}
         for v, n in self.solution.items():
             lit = self.reg.lit(v, n)
             assert lit is not None
             m.add([-self.selector[v], lit])
-        m.add(_regions.block(self.reg, self.solution))
+        m.add(fillomino_sat.block(self.reg, self.solution))
         self.sat = Solver(name="cadical195", bootstrap_with=m.clauses)
         self.rows, self.cols = rows, cols
 
@@ -182,11 +182,11 @@ class Fixed:
             [self.solution[r, c] if (r, c) in givens else None for c in range(self.cols)]
             for r in range(self.rows)])
         lay = layout(inst)
-        named, codes = _regions.given_codes(lay, BIG_AT)
+        named, codes = fillomino_sat.given_codes(lay, BIG_AT)
         m = SatModel()
-        reg = _regions.encode(m, self.rows, self.cols, codes, BIG_AT, named, pieces=3,
+        reg = fillomino_sat.encode(m, self.rows, self.cols, codes, BIG_AT, named, pieces=3,
                               given=frozenset(lay.given))
-        m.add(_regions.block(reg, self.solution))
+        m.add(fillomino_sat.block(reg, self.solution))
         with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
             return settle(sat, reg, self.rows, self.cols, [], LARGE_ROUNDS)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import json
 import logging
 import os
@@ -23,7 +22,14 @@ import psutil
 from bench.backends import all_backends, backends_for, get_backend
 from bench.instance import InstanceError, read_instance
 from bench.records import Result, Task, instance_digest
-from bench.registry import Formulation, formulations, parse_label, variants
+from bench.registry import (
+    Formulation,
+    builtin_modules,
+    builtin_puzzles,
+    formulations,
+    parse_label,
+    variants,
+)
 from bench.run import cgroup
 from bench.run.execute import base_result
 from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
@@ -206,20 +212,12 @@ class Templates:
 
 def preload_modules(kinds: Sequence[str]) -> list[str]:
     """What a template of these model kinds imports before forking tasks."""
-    import pkgutil
-
-    import formulations
-
     mods = ["bench.run.task", "bench.run.execute", f"bench.run.task:warm:{','.join(kinds)}"]
     for b in all_backends():
         if set(b.kinds) & set(kinds) and b.available() is None:
             mods += [m for m in b.modules if m not in mods]
-    for folder in pkgutil.iter_modules(formulations.__path__):
-        if not folder.ispkg:
-            continue
-        sub = importlib.import_module(f"formulations.{folder.name}")
-        mods += [f"formulations.{folder.name}.{m.name}" for m in pkgutil.iter_modules(sub.__path__)
-                 if m.name.split("_", 1)[0] in kinds]
+    for puzzle in builtin_puzzles():
+        mods += builtin_modules(puzzle, kinds)
     return mods
 
 

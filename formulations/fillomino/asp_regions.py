@@ -1,7 +1,7 @@
 """Fillomino in ASP (clingo): regions as reachability from a root, each of its number's size.
 
 The rules are ``asp_regions.lp`` beside this module: a number per cell from its provable
-domain (:func:`formulations.fillomino._fill.layout`, given here as ``dom`` facts), a root per
+domain (:func:`bench.encodings.fillomino.layout`, given here as ``dom`` facts), a root per
 region (its first cell in reading order), each region the cells joined to its root through
 equal numbers (inductive rules, closed under equal neighbours), every cell in exactly one
 region, and a region's size its number. Solutions are read and blocked as ``val(R,C,N)``
@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.backends.kinds import AspModel
+from bench.encodings.fillomino import layout
 from bench.instance import Instance
 from bench.registry import formulation
 from formulations._asp import AspFormulation
-from formulations.fillomino._fill import layout
 
 HERE = Path(__file__).resolve().parent
 

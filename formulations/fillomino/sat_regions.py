@@ -1,9 +1,9 @@
 """Fillomino as pure SAT over regions: same-region edge literals, one-hot numbers up to a
 threshold with one symbolic "big" number above it, region sizes by cuts after each model (solver
-kept warm). The encoding and why it is exact: :mod:`formulations.fillomino._regions`.
+kept warm). The encoding and why it is exact: :mod:`bench.encodings.fillomino_sat`.
 
 * ``s[u, w]`` per edge: u and w are in one region; ``e[v, k]``: v's number has code k, over the
-  codes of v's provable domain (:func:`formulations.fillomino._fill.layout`): the numbers up to
+  codes of v's provable domain (:func:`bench.encodings.fillomino.layout`): the numbers up to
   ``big``, the given numbers within reach of a given of theirs (a region holding that given),
   and BIG for a region above ``big`` holding no given (the region's size, whatever it is: no
   bound is assumed);
@@ -21,13 +21,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.backends.kinds import SatAssignment
+from bench.encodings import fillomino_sat
+from bench.encodings.fillomino import layout
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
-from formulations.fillomino import _regions
-from formulations.fillomino._fill import layout
 
 
 @formulation
@@ -43,25 +43,25 @@ class SatRegions(Formulation[SatModel]):
         m = SatModel()
         lay = layout(inst)
         big = self.params["big"]
-        named, codes = _regions.given_codes(lay, big)
-        reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, self.params["pieces"],
-                              given=frozenset(lay.given))
+        named, codes = fillomino_sat.given_codes(lay, big)
+        reg = fillomino_sat.encode(m, inst.rows, inst.cols, codes, big, named,
+                                   self.params["pieces"], given=frozenset(lay.given))
         m.handles.update(regions=reg)
         return m
 
-    def reading(self, model: SatModel, value: Value) -> _regions.Reading:
+    def reading(self, model: SatModel, value: Value) -> fillomino_sat.Reading:
         """The model read once per solver answer (``separate`` and ``decode`` share it)."""
-        last: tuple[Value, _regions.Reading] | None = model.handles.get("last")
+        last: tuple[Value, fillomino_sat.Reading] | None = model.handles.get("last")
         if last is not None and last[0] is value:
             return last[1]
         bits = (value if isinstance(value, SatAssignment)  # every SAT backend's reader
                 else SatAssignment.of_reader(value, model.nvars))
-        r = _regions.read(model.handles["regions"], bits)
+        r = fillomino_sat.read(model.handles["regions"], bits)
         model.handles["last"] = (value, r)
         return r
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
-        cuts = _regions.cuts(model.handles["regions"], self.reading(model, value))
+        cuts = fillomino_sat.cuts(model.handles["regions"], self.reading(model, value))
         model.extend(cuts)
         return len(cuts)
 
@@ -73,5 +73,5 @@ class SatRegions(Formulation[SatModel]):
         """--count: some cell holds another number (another code, or other regions)."""
         cells: dict[Cell, int] = {(r, c): grid[r][c] for r in range(inst.rows)
                                   for c in range(inst.cols)}
-        model.add(_regions.block(model.handles["regions"], cells))
+        model.add(fillomino_sat.block(model.handles["regions"], cells))
         return True

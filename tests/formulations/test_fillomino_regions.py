@@ -1,4 +1,4 @@
-"""The region encoding of ``sat-regions`` (:mod:`formulations.fillomino._regions`): on small
+"""The region encoding of ``sat-regions`` (:mod:`bench.encodings.fillomino_sat`): on small
 grids its solutions, found one by one with the lazy cuts and blocking, are exactly the grids a
 brute-force enumeration of partitions accepts, for a threshold low enough that most regions are
 the symbolic BIG; and the seed ILP's size, predicted in closed form, is the built model's."""
@@ -12,12 +12,12 @@ import pytest
 from pysat.solvers import Solver
 
 from bench.backends.kinds import SatAssignment
+from bench.encodings import fillomino_sat
+from bench.encodings.fillomino import layout
 from bench.grid import Cell, all_cells
 from bench.instance import Instance, parse_instance, read_instance
 from bench.models import SatModel
 from bench.puzzles import get_puzzle
-from formulations.fillomino import _regions
-from formulations.fillomino._fill import layout
 from formulations.fillomino.mip_seed import MipSeed, model_size
 from tests.conftest import INSTANCES
 
@@ -59,20 +59,20 @@ def solutions(inst: Instance, big: int, pieces: int,
     generator's warm solver (the number wherever it is)."""
     lay = layout(inst)
     if by_given:
-        named, codes = _regions.given_codes(lay, big)
+        named, codes = fillomino_sat.given_codes(lay, big)
     else:
         named = frozenset(n for n in lay.given.values() if n > big)
-        codes = {v: _regions.codes_of(lay.dom[v], big, named) for v in lay.cells}
+        codes = {v: fillomino_sat.codes_of(lay.dom[v], big, named) for v in lay.cells}
     m = SatModel()
-    reg = _regions.encode(m, inst.rows, inst.cols, codes, big, named, pieces,
+    reg = fillomino_sat.encode(m, inst.rows, inst.cols, codes, big, named, pieces,
                           given=frozenset(lay.given) if by_given else None)
     found = set()
     with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
         while sat.solve():
             model = sat.get_model()
             true = {x for x in model if x > 0}
-            reading = _regions.read(reg, SatAssignment.of_model(model))
-            cuts = _regions.cuts(reg, reading)
+            reading = fillomino_sat.read(reg, SatAssignment.of_model(model))
+            cuts = fillomino_sat.cuts(reg, reading)
             if cuts:
                 for c in cuts:
                     assert not any(x in true if x > 0 else -x not in true for x in c), \
@@ -83,7 +83,7 @@ def solutions(inst: Instance, big: int, pieces: int,
             grid = tuple(tuple(number[r, c] for c in range(inst.cols)) for r in range(inst.rows))
             assert grid not in found
             found.add(grid)
-            sat.add_clause(_regions.block(reg, dict(number)))
+            sat.add_clause(fillomino_sat.block(reg, dict(number)))
     return found
 
 
@@ -106,29 +106,29 @@ def test_the_encoding_finds_exactly_the_solutions(text: str, big: int, pieces: i
 def test_two_touching_big_regions_of_one_size_are_cut():
     inst = instance(". . .\n. . .")
     lay = layout(inst)
-    codes = {v: _regions.codes_of(lay.dom[v], 1, frozenset()) for v in lay.cells}
+    codes = {v: fillomino_sat.codes_of(lay.dom[v], 1, frozenset()) for v in lay.cells}
     m = SatModel()
-    reg = _regions.encode(m, 2, 3, codes, 1, frozenset(), 3)
+    reg = fillomino_sat.encode(m, 2, 3, codes, 1, frozenset(), 3)
     # two 3-regions (rows), both BIG with the threshold 1: a solution to no check but this one
     joined = [reg.s[(r, 0), (r, 1)] for r in range(2)] + [reg.s[(r, 1), (r, 2)] for r in range(2)]
     bits = bytearray(m.nvars + 1)
     for x in joined:
         bits[x] = 1
-    reading = _regions.Reading({v: _regions.BIG for v in all_cells(2, 3)},
+    reading = fillomino_sat.Reading({v: fillomino_sat.BIG for v in all_cells(2, 3)},
                                [[(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)]],
                                bytes(bits), reg.s)
-    (cut,) = _regions.cuts(reg, reading)
-    assert -reg.e[(0, 0), _regions.BIG] in cut and -reg.e[(1, 0), _regions.BIG] in cut
+    (cut,) = fillomino_sat.cuts(reg, reading)
+    assert -reg.e[(0, 0), fillomino_sat.BIG] in cut and -reg.e[(1, 0), fillomino_sat.BIG] in cut
 
 
 def test_codes_keep_the_domains_small():
     inst = instance(". " * 19 + ".\n" + ". " * 9 + "12 " + ". " * 9 + ".")
     lay = layout(inst)
     assert lay.dom[0, 0] == list(range(1, 40))  # the whole empty area
-    codes = _regions.codes_of(lay.dom[0, 0], 8, frozenset({12}))
-    assert codes == [_regions.BIG, *range(1, 9), 12]
+    codes = fillomino_sat.codes_of(lay.dom[0, 0], 8, frozenset({12}))
+    assert codes == [fillomino_sat.BIG, *range(1, 9), 12]
     cell: Cell = (1, 9)
-    assert _regions.codes_of(lay.dom[cell], 8, frozenset({12})) == [12]
+    assert fillomino_sat.codes_of(lay.dom[cell], 8, frozenset({12})) == [12]
 
 
 @pytest.mark.parametrize("pairs", ["near", "all"])
@@ -139,7 +139,7 @@ def test_the_seed_size_in_closed_form_is_the_built_models(text: str, pairs: str)
     assert model_size(inst, pairs) == MipSeed(pairs=pairs).build(inst).size()
 
 
-def reference_read(reg: _regions.Regions, true: set[int]) -> tuple[list[list[Cell]],
+def reference_read(reg: fillomino_sat.Regions, true: set[int]) -> tuple[list[list[Cell]],
                                                                    dict[Cell, int], set[Edge]]:
     """The reading as the encoding first did it, one literal at a time: dictionaries of cell
     tuples, a breadth-first search per component, each cell's first true code."""
@@ -164,7 +164,7 @@ def reference_read(reg: _regions.Regions, true: set[int]) -> tuple[list[list[Cel
                     comp.append(w)
                     queue.append(w)
         regions.append(comp)
-        k = next((k for k in reg.codes[start] if reg.e[start, k] in true), _regions.BIG)
+        k = next((k for k in reg.codes[start] if reg.e[start, k] in true), fillomino_sat.BIG)
         code.update((v, k) for v in comp)
     return regions, code, joined
 
@@ -176,20 +176,20 @@ def test_the_array_reading_is_the_literal_by_literal_reading_on_real_models():
     inst = read_instance(INSTANCES / "fillomino" / "generated" / "gen-fillomino-10x10-s1-0.txt")
     lay = layout(inst)
     named = frozenset(n for n in lay.given.values() if n > 4)
-    codes = {v: _regions.codes_of(lay.dom[v], 4, named) for v in lay.cells}
+    codes = {v: fillomino_sat.codes_of(lay.dom[v], 4, named) for v in lay.cells}
     m = SatModel()
-    reg = _regions.encode(m, inst.rows, inst.cols, codes, 4, named, 2)
+    reg = fillomino_sat.encode(m, inst.rows, inst.cols, codes, 4, named, 2)
     rounds = 0
     with Solver(name="cadical195", bootstrap_with=m.clauses) as sat:
         while sat.solve():
             model = sat.get_model()
             true = {x for x in model if x > 0}
-            reading = _regions.read(reg, SatAssignment.of_model(model))
+            reading = fillomino_sat.read(reg, SatAssignment.of_model(model))
             regions, code, joined = reference_read(reg, true)
             assert reading.regions == regions and reading.code == code
             assert {(u, w) for u in reg.codes for w in reg.nbrs(u) if reading.on(u, w)} == joined
             rounds += 1
-            cuts = _regions.cuts(reg, reading)
+            cuts = fillomino_sat.cuts(reg, reading)
             if not cuts:
                 break
             sat.append_formula(cuts)

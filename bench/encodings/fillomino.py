@@ -1,5 +1,6 @@
-"""Solver-free helpers shared by the Fillomino formulations: provable number domains per cell
-and the defects of a candidate grid (components of equal numbers of the wrong size).
+"""Solver-free helpers shared by the Fillomino formulations and generator: provable number
+domains per cell and the defects of a candidate grid (components of equal numbers of the wrong
+size).
 
 **Domains.** A cell v in a region of number k: either the region holds a given (then every
 given in it is k, and the region joins v to a given k by a path of at most k - 1 steps through
