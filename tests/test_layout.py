@@ -1,11 +1,15 @@
-"""The shape of the code (issue 7's measures of done), kept by the test suite: no module of
-bench/ or formulations/ over 500 lines, no function over 60 lines unless its docstring says
-why, and no import cycle among their modules (imports inside functions included)."""
+"""The shape of the code, kept by the test suite: no module of bench/ or formulations/ over 500
+lines, no function over 60 lines unless its docstring says why, no import cycle among their
+modules (imports inside functions included), and the layer rules (:data:`RULES`): which parts
+of bench/ may import which, each shown to catch a planted violation."""
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
@@ -61,3 +65,124 @@ def test_no_import_cycle():
         if m not in state:
             visit(m, [m])
     assert cycles == []
+
+
+# Layer rules: which parts of bench/ may import which. A rule names the modules it is about
+# (``scope``, dotted prefixes), the imports they may not make (``forbidden``: dotted prefixes of
+# bench modules, solver libraries, the formulations package), and whether the ban holds through
+# bench's own modules too (``transitive``: importing bench.backends, which imports pysat, then
+# counts as importing pysat). Imports inside functions count, and so do
+# ``importlib.import_module`` calls with a literal (or f-string) module name.
+
+SOLVERS = ("ortools", "pysat", "pyomo", "clingo", "pyscipopt", "highspy")
+MACHINERY = ("bench.run", "bench.generate", "bench.cli", "bench.backends", "bench.encodings",
+             "bench.solve", "bench.registry", "bench.report")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    scope: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    exempt: tuple[str, ...] = ()
+    transitive: bool = False
+
+
+RULES = [
+    Rule("a puzzle's rules and codec import no solver library", ("bench.puzzles",), SOLVERS,
+         transitive=True),
+    Rule("a puzzle's rules and codec import nothing of the run machinery, generators, commands, "
+         "backends, encodings, solve loop, registry or report", ("bench.puzzles",), MACHINERY),
+    Rule("nothing in bench/ imports formulations but the registry's plugin discovery",
+         ("bench",), ("formulations",), exempt=("bench.registry",)),
+    Rule("the report imports no solver library", ("bench.report",), SOLVERS, transitive=True),
+    Rule("the report reads run folders only (no backends, encodings, solve loop, generators, "
+         "commands)", ("bench.report",),
+         ("bench.backends", "bench.encodings", "bench.solve", "bench.generate", "bench.cli")),
+    Rule("the core types import no solver library", ("bench.instance", "bench.records",
+         "bench.grid", "bench.codec", "bench.suites"), SOLVERS, transitive=True),
+    Rule("the core types import nothing of the layers above them", ("bench.instance",
+         "bench.records", "bench.grid", "bench.codec", "bench.suites"), MACHINERY),
+    Rule("the instance formats import no solver library", ("bench.interchange",), SOLVERS,
+         transitive=True),
+    Rule("the run machinery imports no generator and no command", ("bench.run",),
+         ("bench.generate", "bench.cli")),
+    Rule("only the commands import the commands", ("bench",), ("bench.cli",),
+         exempt=("bench.cli",)),
+]
+
+
+def under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def imported_names(tree: ast.AST) -> set[str]:
+    """Every module name a module imports (``from m import x`` gives m and m.x)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "import_module" and node.args):
+            arg = node.args[0]
+            if isinstance(arg, ast.JoinedStr) and arg.values:
+                arg = arg.values[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                out.add(arg.value.rstrip("."))
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {module_name(p): imported_names(ast.parse(p.read_text())) for p in FILES
+            if p.is_relative_to(ROOT / "bench")}
+
+
+def violations(graph: dict[str, set[str]], rule: Rule) -> list[str]:
+    """``module -> import`` for every import of a module in the rule's scope that the rule
+    forbids (through other bench modules too when the rule is transitive)."""
+    found = []
+    for module in sorted(graph):
+        if not under(module, rule.scope) or under(module, rule.exempt):
+            continue
+        seen, todo = {module}, [module]
+        while todo:
+            for name in sorted(graph.get(todo.pop(), ())):
+                if under(name, rule.forbidden):
+                    found.append(f"{module} -> {name}")
+                elif rule.transitive and name in graph and name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
+def test_layer_rule_holds(rule: Rule):
+    assert violations(import_graph(), rule) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
+def test_layer_rule_fails_on_a_planted_violation(rule: Rule):
+    """The real graph plus one forbidden import, made by a module in the rule's scope (and,
+    for a transitive rule, also one made through an allowed helper module)."""
+    graph = import_graph()
+    source = next(m for m in sorted(graph) if under(m, rule.scope) and not under(m, rule.exempt))
+    target = f"{rule.forbidden[0]}.planted"
+    direct = {**graph, source: graph[source] | {target}}
+    found = violations(direct, rule)
+    assert f"{source} -> {target}" in found and all(f.endswith(target) for f in found)
+    helper = "bench.grid" if source != "bench.grid" else "bench.records"
+    indirect = {**graph, source: graph[source] | {helper}, helper: graph[helper] | {target}}
+    assert (f"{source} -> {target}" in violations(indirect, rule)) == rule.transitive
+
+
+def test_the_builtin_formulations_are_declared_by_the_entry_point():
+    """The registry names the built-in package once (bench.registry.BUILTIN): it is the value
+    of the ``builtin`` entry point, so plugin discovery and the package agree."""
+    import importlib.metadata
+
+    from bench.registry import BUILTIN, ENTRY_POINT_GROUP
+
+    eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name="builtin")
+    assert [ep.value for ep in eps] == [BUILTIN]
