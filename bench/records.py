@@ -14,6 +14,23 @@ from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_ty
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The outside limits on one task process, enforced by :func:`bench.run.measure.watch`.
+
+    ``time_limit_s`` (from the process's start) caps its start-up; once the task writes its
+    deadline (a ``perf_counter`` value) to ``deadline_file``, the process group is killed
+    ``grace_s`` past that deadline instead. ``memory_limit_mb`` caps the peak RSS of the process
+    tree; ``group`` is the task's memory cgroup (:mod:`bench.run.cgroup`), which the process is
+    moved into, if the machine has one."""
+
+    time_limit_s: float
+    memory_limit_mb: float
+    grace_s: float = 0.5
+    deadline_file: Path | None = None
+    group: Path | None = None
+
+
 class Record:
     """A dataclass record that goes to and from a JSON object; keys it does not know (written
     by another version) are ignored."""

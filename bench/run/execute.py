@@ -88,7 +88,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
         # what a killed task leaves behind (iterations so far), written at most every
         # PROGRESS_S: a write per round cost 1-2 ms outside build and solve, seconds in all for
         # lazy loops of thousands of rounds, inside the wall-clock limit
-        record(res, stats, message)
+        copy_stats(res, stats, message)
         now = time.perf_counter()
         if now - last_write[0] >= PROGRESS_S:
             last_write[0] = now
@@ -101,8 +101,8 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     except Unsupported as e:
         res.status, res.message = "error", f"{form.label}: {e}"
         return res
-    record(res, solved.stats, "")
-    settle_result(res, solved, task, inst)
+    copy_stats(res, solved.stats, "")
+    conclude(res, solved, task, inst)
     took = (res.build_s or 0.0) + (res.solve_s or 0.0)
     if took > task.time_limit and res.status != "error":  # the same limit for every solver
         res.status, res.grid, res.checked = "timeout", None, None
@@ -138,7 +138,7 @@ def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulati
     return backend, form
 
 
-def record(res: Result, stats: SolveStats, message: str) -> None:
+def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
     res.solve_s, res.solver_s = stats.solve_s, stats.solver_s
@@ -149,7 +149,7 @@ def record(res: Result, stats: SolveStats, message: str) -> None:
     res.message = message
 
 
-def settle_result(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
+def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
     """The task's status and message from what :func:`bench.solve.solve` found, the known
     solution (``.sol``) compared."""
     rules = get_puzzle(inst.puzzle)

@@ -37,8 +37,8 @@ class DaskExecutor:
     #: worker address -> that machine's environment, filled once connected
     environments: dict[str, Any] = field(default_factory=dict)
 
-    def run(self, todo: Sequence[Task], record: Callable[[Result], None]) -> None:
-        """Submit every task; ``record`` each result as it arrives. A task that took its
+    def run(self, todo: Sequence[Task], finished: Callable[[Result], None]) -> None:
+        """Submit every task; hand each result to ``finished`` as it arrives. A task that took its
         worker down more than ``allowed-failures`` times is recorded as an ``error`` with
         the reason; Ctrl-C cancels what is left (what was recorded stays)."""
         import dask
@@ -76,7 +76,7 @@ class DaskExecutor:
                 except Exception as e:  # a task fault never stops the run
                     res = base_result(task, None, "error", f"{type(e).__name__}: {e}")
                 fut.release()  # recorded: never recomputed if its worker dies later
-                record(res)
+                finished(res)
         except KeyboardInterrupt:
             client.cancel(list(futures))
             raise

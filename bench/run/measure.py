@@ -45,6 +45,7 @@ from typing import Literal, Protocol
 
 import psutil
 
+from bench.records import Limits
 from bench.run import cgroup
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
@@ -147,20 +148,15 @@ def tree_memory(proc: psutil.Process) -> tuple[int, int, list[int]]:
 
 def run_measured(
     cmd: Sequence[str],
+    limits: Limits,
     *,
-    time_limit_s: float,
-    memory_limit_mb: float,
     poll_s: float = 0.01,
     env: dict[str, str] | None = None,
     stderr_path: Path | None = None,
-    deadline_file: Path | None = None,
-    grace_s: float = 0.5,
     track: Callable[[int, bytes], None] | None = None,
-    group: Path | None = None,
     stop: threading.Event | None = None,
 ) -> Measured:
-    """Run ``cmd`` (a fresh spawned process); kill its whole group past the time or memory
-    limit."""
+    """Run ``cmd`` (a fresh spawned process); kill its whole group past the ``limits``."""
     err = open(stderr_path, "wb") if stderr_path else subprocess.DEVNULL  # noqa: SIM115
     try:
         t0 = time.perf_counter()
@@ -173,10 +169,7 @@ def run_measured(
             err.close()  # type: ignore[union-attr]
     waiter = ChildWaiter(popen.pid)
     try:
-        m = watch(popen.pid, waiter, t0, time_limit_s=time_limit_s,
-                  memory_limit_mb=memory_limit_mb, poll_s=poll_s,
-                  deadline_file=deadline_file, grace_s=grace_s, track=track, group=group,
-                  stop=stop)
+        m = watch(popen.pid, waiter, t0, limits, poll_s=poll_s, track=track, stop=stop)
     finally:
         waiter.close()
     popen.returncode = m.returncode  # reaped here: keep Popen quiet
@@ -221,32 +214,33 @@ class ChildWaiter:
 
 
 def watch(
-    pid: int, waiter: Waiter, t0: float, *,
-    time_limit_s: float, memory_limit_mb: float, poll_s: float = 0.01,
-    base_rss_mb: float | None = None, deadline_file: Path | None = None, grace_s: float = 0.5,
-    track: Callable[[int, bytes], None] | None = None, group: Path | None = None,
+    pid: int, waiter: Waiter, t0: float, limits: Limits, *, poll_s: float = 0.01,
+    base_rss_mb: float | None = None, track: Callable[[int, bytes], None] | None = None,
     stop: threading.Event | None = None,
 ) -> Measured:
     """Poll the memory of the process group led by ``pid`` until ``waiter.wait(timeout)``
     returns its exit code; kill the group past a limit. Used for spawned and forked task
     processes alike.
 
-    ``time_limit_s`` (from ``t0``) caps the task's start-up; once the task writes its
-    deadline (a ``perf_counter`` value) to ``deadline_file``, the group is killed ``grace_s``
-    past that deadline instead: the same limit for every solver, however it honours its own.
+    ``limits.time_limit_s`` (from ``t0``) caps the task's start-up; once the task writes its
+    deadline (a ``perf_counter`` value) to ``limits.deadline_file``, the group is killed
+    ``limits.grace_s`` past that deadline instead: the same limit for every solver, however it
+    honours its own.
     Every process seen in the tree is killed at the end, also one that left the group;
     ``track(pid, start_time)`` is told of each as it is first seen (the run's watchdog, which
     kills them if the harness dies: a process forked without exec in a session of its own
-    carries neither the group nor the run's marker). ``group``: the task's memory cgroup,
-    which ``pid`` is moved into (:func:`bench.run.cgroup.join_soon`). ``stop``: once set (the run
-was interrupted), the group is killed at the next poll (``killed="interrupted"``)."""
-    if group is not None:
-        cgroup.join_soon(group, pid)
+    carries neither the group nor the run's marker). ``limits.group``: the task's memory
+    cgroup, which ``pid`` is moved into (:func:`bench.run.cgroup.join_soon`). ``stop``: once
+    set (the run was interrupted), the group is killed at the next poll
+    (``killed="interrupted"``)."""
+    if limits.group is not None:
+        cgroup.join_soon(limits.group, pid)
+    deadline_file = limits.deadline_file
     wait = waiter.wait
     proc = psutil.Process(pid)
     peak = hwm = 0
     killed: Literal["timeout", "memout", "interrupted"] | None = None
-    kill_at, deadline = t0 + time_limit_s, None
+    kill_at, deadline = t0 + limits.time_limit_s, None
     seen: dict[int, bytes] = {}
     code = wait(0)
     while code is None:
@@ -259,8 +253,8 @@ was interrupted), the group is killed at the next poll (``killed="interrupted"``
         peak, hwm = max(peak, rss), max(hwm, top)
         if deadline is None and deadline_file is not None:
             deadline = read_deadline(deadline_file)
-            kill_at = kill_at if deadline is None else deadline + grace_s
-        if max(peak, hwm) > memory_limit_mb * 2**20:
+            kill_at = kill_at if deadline is None else deadline + limits.grace_s
+        if max(peak, hwm) > limits.memory_limit_mb * 2**20:
             killed = "memout"
         elif time.perf_counter() > kill_at:
             killed = "timeout"

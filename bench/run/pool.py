@@ -21,7 +21,7 @@ import psutil
 
 from bench.backends import all_backends, backends_for, get_backend
 from bench.instance import InstanceError, read_instance
-from bench.records import Result, Task, instance_digest
+from bench.records import Limits, Result, Task, instance_digest
 from bench.registry import (
     Formulation,
     builtin_modules,
@@ -242,27 +242,27 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
         out = Path(tmp) / "result.json"
         errlog = Path(tmp) / "stderr.txt"
         args = [json.dumps(task.to_dict()), str(out)]
-        limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
-                  "memory_limit_mb": task.memory_limit_mb,
-                  "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
-                  "track": functools.partial(watchdog.track, tmp) if watchdog else None,
-                  "group": group.path, "stop": stop}
+        limits = Limits(time_limit_s=task.time_limit + STARTUP_S,
+                        memory_limit_mb=task.memory_limit_mb, grace_s=grace_s,
+                        deadline_file=Path(tmp) / DEADLINE, group=group.path)
+        track = functools.partial(watchdog.track, tmp) if watchdog else None
         m = None
         try:
             if templates is not None:
                 tpl = templates.get(task)
                 t0 = time.perf_counter()
                 child = tpl.fork("bench.run.task:main", args, stderr=errlog)
-                m = watch(child.pid, child, t0, base_rss_mb=child.base_rss / 2**20,
-                          **limits)
+                m = watch(child.pid, child, t0, limits, base_rss_mb=child.base_rss / 2**20,
+                          track=track, stop=stop)
             elif start == "fork":
-                m = _fork_here(task, args, errlog, limits, watchdog)
+                m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
         except (TemplateError, KeyError, OSError, psutil.Error) as e:
             if stop is None or not stop.is_set():
                 log.warning("fork failed (%s); spawning this task instead", e)
         if m is None and (stop is None or not stop.is_set()):
-            m = run_measured([sys.executable, "-m", "bench.run.task", *args], env=task_env(
-                task.threads, watchdog), stderr_path=errlog, **limits)
+            m = run_measured([sys.executable, "-m", "bench.run.task", *args], limits,
+                             env=task_env(task.threads, watchdog), stderr_path=errlog,
+                             track=track, stop=stop)
         data = _read_json(out)
         stderr_tail = stderr_lines(errlog)
     for guarded in (tmp, group.path):
@@ -296,8 +296,9 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any],
-               watchdog: Watchdog | None) -> Measured:
+def _fork_here(task: Task, args: list[str], errlog: Path, limits: Limits,
+               watchdog: Watchdog | None, track: Callable[[int, bytes], None] | None,
+               stop: threading.Event | None) -> Measured:
     kinds = tuple(sorted(get_backend(task.solver).kinds))
     for var in THREAD_ENV:  # before the solver's libraries load, as in a spawned task
         os.environ[var] = str(task.threads)
@@ -309,7 +310,8 @@ def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any]
     pid = fork_here("bench.run.task:main", args, stderr=errlog)
     waiter = ChildWaiter(pid)
     try:
-        return watch(pid, waiter, t0, base_rss_mb=base, **limits)
+        return watch(pid, waiter, t0, limits, base_rss_mb=base, track=track,
+                     stop=stop)
     finally:
         waiter.close()
 
@@ -372,7 +374,7 @@ class Progress:
 class Executor(Protocol):
     """Runs tasks elsewhere and hands back each result as it finishes."""
 
-    def run(self, todo: Sequence[Task], record: Callable[[Result], None]) -> None: ...
+    def run(self, todo: Sequence[Task], finished: Callable[[Result], None]) -> None: ...
 
 
 def run_plan(
@@ -402,7 +404,7 @@ def run_plan(
 
     failed: list[BaseException] = []
 
-    def record(res: Result) -> None:
+    def finished(res: Result) -> None:
         with lock:
             try:
                 journal.append(res)
@@ -416,15 +418,15 @@ def run_plan(
 
     try:
         if executor is not None:
-            executor.run(todo, record)
+            executor.run(todo, finished)
         else:
-            _run_here(todo, record, jobs=jobs, start=start, failed=failed)
+            _run_here(todo, finished, jobs=jobs, start=start, failed=failed)
     finally:
         progress.close()
     return results
 
 
-def _run_here(todo: Sequence[Task], record: Callable[[Result], None], *, jobs: int,
+def _run_here(todo: Sequence[Task], finished: Callable[[Result], None], *, jobs: int,
               start: str | None, failed: list[BaseException]) -> None:
     """The local pool: ``jobs`` tasks at a time, each forked from its kind's template (or
     spawned), under this run's watchdog. An interrupt (KeyboardInterrupt, :class:`Interrupted`)
@@ -441,7 +443,7 @@ def _run_here(todo: Sequence[Task], record: Callable[[Result], None], *, jobs: i
             res = run_task(task, templates=templates, watchdog=watchdog, stop=stop)
         except TaskInterrupted:
             return
-        record(res)
+        finished(res)
 
     try:
         if templates is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench.records import Result, schema_problem
+from bench.run.atomic import replace_atomic, write_atomic
 
 if TYPE_CHECKING:  # pandas costs ~0.3 s to import: only `run` and `report` need it
     import pandas as pd
@@ -63,18 +64,6 @@ class RunLock:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step: a full or read-only disk leaves the old
-    file whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 class Journal:
@@ -146,13 +135,7 @@ def consolidate(folder: str | Path) -> Path:
         latest[r.key] = r
     df = results_frame(list(latest.values()))
     path = folder / TABLE
-    tmp = folder / (TABLE + ".tmp")
-    try:
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    replace_atomic(path, lambda tmp: df.to_parquet(tmp, index=False))
     return path
 
 

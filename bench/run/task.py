@@ -21,13 +21,7 @@ import traceback
 from pathlib import Path
 
 from bench.records import Result, Task
-
-
-def write_atomic(path: Path, data: dict[str, object]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data))
-    os.replace(tmp, path)
-
+from bench.run.atomic import write_atomic
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -57,7 +51,7 @@ def main(*argv: str) -> int:
         # max(their own peak, this process's high-water mark when it forked them), both
         # within the tree, so a lower bound of its peak that polling cannot miss
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children})
+        write_atomic(out, json.dumps({**res.to_dict(), "children_maxrss_mb": children}))
 
     from bench.run.execute import base_result, execute
 
@@ -76,7 +70,8 @@ def main(*argv: str) -> int:
                                             or [type(e).__name__])[0]
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children, "final": True})
+    write_atomic(out, json.dumps({**res.to_dict(), "children_maxrss_mb": children,
+                                  "final": True}))
     return 0
 
 
@@ -87,14 +82,8 @@ DEADLINE = "deadline"
 def started(task: Task, out: Path, deadline: float) -> None:
     """The task's limits start (after its one-time set-up): the harness learns the deadline,
     the kernel gets the memory limit."""
-    write_text_atomic(out.with_name(DEADLINE), repr(deadline))
+    write_atomic(out.with_name(DEADLINE), repr(deadline))
     limit_memory(task.memory_limit_mb)
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def _resident_file_bytes() -> int:

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from bench.records import Limits
 from bench.run.forkserver import Template
 from bench.run.measure import run_measured, vm_hwm_bytes, watch
 
@@ -32,8 +33,7 @@ WORKLOAD = textwrap.dedent("""
 
 def run(mb: int, child_mb: int, hold: float, **limits):
     return run_measured([sys.executable, "-c", WORKLOAD, str(mb), str(child_mb), str(hold)],
-                        time_limit_s=limits.get("time", 30),
-                        memory_limit_mb=limits.get("mem", 8192))
+                        Limits(limits.get("time", 30), limits.get("mem", 8192)))
 
 
 def test_peak_memory_of_a_process_and_its_child():
@@ -61,8 +61,7 @@ def test_a_spike_between_polls_is_seen_by_the_high_water_mark():
     # 300 MB allocated, touched and freed well inside one 2 s poll interval
     spike = ("b = bytearray(300 * 2**20)\nfor i in range(0, len(b), 4096): b[i] = 1\n"
              "del b\nimport time; time.sleep(3)")
-    m = run_measured([sys.executable, "-c", spike], time_limit_s=30, memory_limit_mb=8192,
-                     poll_s=2.0)
+    m = run_measured([sys.executable, "-c", spike], Limits(30, 8192), poll_s=2.0)
     assert m.peak_tree_rss_mb < 100 <= 300 <= m.hwm_mb
 
 
@@ -133,12 +132,11 @@ def template():
 
 def measured(code: str, start: str, template, **kw):
     if start == "spawn":
-        return run_measured([sys.executable, "-c", code], time_limit_s=30,
-                            memory_limit_mb=8192, **kw)
+        return run_measured([sys.executable, "-c", code], Limits(30, 8192), **kw)
     t0 = time.perf_counter()
     child = template.fork("builtins:exec", [code, {}])
-    return watch(child.pid, child, t0, time_limit_s=30, memory_limit_mb=8192,
-                 base_rss_mb=child.base_rss / 2**20, **kw)
+    return watch(child.pid, child, t0, Limits(30, 8192), base_rss_mb=child.base_rss / 2**20,
+                 **kw)
 
 
 def close(got: float, want: float, rel: float, floor: float) -> bool:
@@ -189,8 +187,7 @@ def test_peak_memory_of_known_workloads(tmp_path, template, name, body):
     """Spawned: the whole tree's peak, exact where a process's VmHWM holds it (the spike is
     shorter than a 10 ms poll here only by luck: VmHWM keeps it either way)."""
     report = tmp_path / "self.json"
-    m = run_measured([sys.executable, "-c", workload(body, report)], time_limit_s=30,
-                     memory_limit_mb=8192)
+    m = run_measured([sys.executable, "-c", workload(body, report)], Limits(30, 8192))
     me = json.loads(report.read_text())
     peak = max(m.peak_tree_rss_mb, m.hwm_mb)
     assert close(peak, me["want"], 0.03, 0), (name, m, me)
@@ -203,8 +200,7 @@ def test_peak_memory_of_forked_tasks(tmp_path, template, name, body):
     report = tmp_path / "self.json"
     t0 = time.perf_counter()
     child = template.fork("builtins:exec", [workload(body, report), {}])
-    m = watch(child.pid, child, t0, time_limit_s=30, memory_limit_mb=8192,
-              base_rss_mb=child.base_rss / 2**20)
+    m = watch(child.pid, child, t0, Limits(30, 8192), base_rss_mb=child.base_rss / 2**20)
     me = json.loads(report.read_text())
     peak = max(m.peak_tree_rss_mb, m.hwm_mb)
     assert m.base_rss_mb is not None and m.base_rss_mb > 5
@@ -222,7 +218,7 @@ def test_a_forked_child_does_not_inherit_the_template_high_water_mark():
     try:
         t0 = time.perf_counter()
         child = tpl.fork("time:sleep", [0.2])
-        m = watch(child.pid, child, t0, time_limit_s=30, memory_limit_mb=8192)
+        m = watch(child.pid, child, t0, Limits(30, 8192))
         assert vm_hwm_bytes(tpl.proc.pid) > 300 * 2**20  # the template did peak
         assert m.returncode == 0 and m.hwm_mb < 100, m
     finally:

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bench.records import Task
+from bench.records import Limits, Task
 from bench.run.execute import execute
 from bench.run.measure import run_measured
 from bench.run.pool import GRACE_S, Templates, run_task
@@ -59,7 +59,7 @@ def test_a_child_in_its_own_session_dies_with_the_task(tmp_path):
 
     m = run_measured([sys.executable, "-c", ESCAPE.replace("print(p.pid, flush=True)",
                       f"open({str(out)!r}, 'w').write(str(p.pid))")],
-                     time_limit_s=30, memory_limit_mb=4096)
+                     Limits(30, 4096))
     assert m.returncode == 0
     pid = int(out.read_text())
     time.sleep(0.1)
@@ -83,7 +83,7 @@ except MemoryError:
 def test_the_kernel_refuses_allocations_past_the_memory_limit():
     # sampling every 10 ms let a fast hog reach 50-78 MB past a 50 MB limit; RLIMIT_DATA
     # stops it at the allocation that crosses the limit
-    m = run_measured([sys.executable, "-c", HOG], time_limit_s=30, memory_limit_mb=4096,
+    m = run_measured([sys.executable, "-c", HOG], Limits(30, 4096),
                      env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert m.returncode == 0
     # within 2 MB: file pages mapped after the limit was set (lazily loaded code)
