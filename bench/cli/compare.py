@@ -5,6 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
+
+
+def add_commands(subparsers: Any) -> None:
+    cp = subparsers.add_parser("compare", help="per pair and instance, the time factor between "
+                               "two runs and which changes exceed the noise")
+    cp.add_argument("run_a", metavar="RUN_A")
+    cp.add_argument("run_b", metavar="RUN_B")
+    cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")
+    cp.set_defaults(func=cmd_compare)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

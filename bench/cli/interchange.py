@@ -193,15 +193,3 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"{args.instance}: {e}", file=sys.stderr)
         return 1
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m bench.cli.interchange``) until bench/cli/ wires it."""
-    parser = argparse.ArgumentParser(prog="puzzlebench")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -7,6 +7,13 @@ import json
 from typing import Any
 
 
+def add_commands(subparsers: Any) -> None:
+    ls = subparsers.add_parser("list", help="formulations, solvers and suites")
+    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--suites", action="store_true", help="list the suites")
+    ls.set_defaults(func=cmd_list)
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     from bench.backends import all_backends, backends_for
     from bench.registry import formulations, variant_info

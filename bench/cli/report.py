@@ -4,6 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
+
+
+def add_commands(subparsers: Any) -> None:
+    rp = subparsers.add_parser("report", help="write reports/<run>/index.html and summary.md")
+    rp.add_argument("results", metavar="RESULTS_DIR")
+    rp.add_argument("--out", metavar="REPORT_DIR")
+    rp.add_argument("--instance", action="append", metavar="PATTERN",
+                    help="add a per-instance table for instance names matching PATTERN")
+    rp.add_argument("--scatter", action="append", metavar="PAIR",
+                    help="twice: the two 'formulation / solver' pairs of the scatter plot "
+                    "(default: the two best)")
+    rp.set_defaults(func=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """`puzzlebench run`: the command side of bench/run/pool.py and bench/run/plan.py.
 
-The run's arguments are declared with the others in :func:`bench.cli.parser`; ``cmd_run``
-takes them and returns the exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the
+:func:`add_commands` declares the run's arguments; ``cmd_run`` takes them and returns the
+exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the
 tasks (the suite's tiers, repeats and limits unless the flags say otherwise), refuses a folder
 holding results of other limits, runs the tasks (each in its own measured process) into the
 folder's journal, consolidates ``results.parquet`` and prints a summary; ``--dry-run`` prints
@@ -21,7 +21,40 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.cli.args import add_task_options, positive_int
+
 log = logging.getLogger("puzzlebench")
+
+
+def add_commands(subparsers: Any) -> None:
+    ru = subparsers.add_parser("run", help="run a suite or instance files over every "
+                               "formulation x solver")
+    ru.add_argument("instances", nargs="*", metavar="PATH",
+                    help="instance files, folders (their *.txt) or globs, besides --suite")
+    ru.add_argument("--suite")
+    ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
+    ru.add_argument("--puzzle", action="append")
+    ru.add_argument("--formulation", action="append")
+    ru.add_argument("--solver", action="append")
+    ru.add_argument("--jobs", type=positive_int, default=None,
+                    help="tasks at a time (<= cores; default 1); with --executor dask and no "
+                    "--scheduler, the local cluster's single-threaded workers (default: one "
+                    "per core)")
+    ru.add_argument("--executor", choices=("local", "dask"), default="local",
+                    help="run tasks here (default) or on a Dask cluster (extra 'dask')")
+    ru.add_argument("--scheduler", metavar="ADDRESS",
+                    help="Dask scheduler, e.g. tcp://HOST:8786 (default: start a LocalCluster)")
+    ru.add_argument("--repeat", type=positive_int, default=1, metavar="N",
+                    help="run every task N times with the same seed (timing noise)")
+    ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
+                    help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
+    ru.add_argument("--dry-run", action="store_true",
+                    help="print the plan (tasks per puzzle and pair, worst-case time at the "
+                    "limit) and run nothing")
+    ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
+                    help="with --dry-run: estimate the time from these earlier runs' times")
+    add_task_options(ru, None)
+    ru.set_defaults(func=cmd_run)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -8,12 +8,23 @@ import json
 import sys
 from typing import Any
 
+from bench.cli.args import add_task_options
 from bench.instance import InstanceError, read_instance
 from bench.records import Task
 
 #: `solve --json` statuses of the interchange contract; a grid that fails the checker is an error
 CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
 
+
+
+def add_commands(subparsers: Any) -> None:
+    so = subparsers.add_parser("solve", help="solve one instance file")
+    so.add_argument("instance")
+    so.add_argument("--json", action="store_true")
+    so.add_argument("--formulation", help="name or name[key=value] (default: the fastest known)")
+    so.add_argument("--solver")
+    add_task_options(so, 60.0)
+    so.set_defaults(func=cmd_solve)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

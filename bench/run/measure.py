@@ -222,17 +222,14 @@ def watch(
     returns its exit code; kill the group past a limit. Used for spawned and forked task
     processes alike.
 
-    ``limits.time_limit_s`` (from ``t0``) caps the task's start-up; once the task writes its
-    deadline (a ``perf_counter`` value) to ``limits.deadline_file``, the group is killed
-    ``limits.grace_s`` past that deadline instead: the same limit for every solver, however it
-    honours its own.
+    ``limits`` (:class:`~bench.records.Limits`, time from ``t0``): the task's own deadline,
+    once written, replaces the start-up cap, so the limit is the same for every solver however
+    it honours its own; the process joins ``limits.group`` (:func:`bench.run.cgroup.join_soon`).
     Every process seen in the tree is killed at the end, also one that left the group;
     ``track(pid, start_time)`` is told of each as it is first seen (the run's watchdog, which
     kills them if the harness dies: a process forked without exec in a session of its own
-    carries neither the group nor the run's marker). ``limits.group``: the task's memory
-    cgroup, which ``pid`` is moved into (:func:`bench.run.cgroup.join_soon`). ``stop``: once
-    set (the run was interrupted), the group is killed at the next poll
-    (``killed="interrupted"``)."""
+    carries neither the group nor the run's marker). ``stop``: once set (the run was
+    interrupted), the group is killed at the next poll (``killed="interrupted"``)."""
     if limits.group is not None:
         cgroup.join_soon(limits.group, pid)
     deadline_file = limits.deadline_file

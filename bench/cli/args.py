@@ -1,0 +1,40 @@
+"""Argument types and the task options shared by commands (``solve``, ``run``)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return v
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return v
+
+
+def add_task_options(sp: argparse.ArgumentParser, time_default: float | None) -> None:
+    """The options of one task: limits, seed, threads, solution count, process start."""
+    sp.add_argument("--time-limit", type=positive_float, default=time_default,
+                    metavar="SECONDS")
+    sp.add_argument("--memory-limit", type=positive_int, default=8192, metavar="MB",
+                    help="peak RSS of the task's process tree (default 8192)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
+    sp.add_argument("--count", type=int, default=0, metavar="N",
+                    help="count solutions up to N (projected onto cell values)")
+    sp.add_argument("--start", choices=("fork", "spawn"), default=None,
+                    help="task processes forked from a pre-imported process (default "
+                    "where the OS forks) or spawned as fresh interpreters")
