@@ -17,6 +17,7 @@ from bench.generate import (
 )
 from bench.generate.nurikabe_big import freeze, pinned_solution
 from bench.generate.nurikabe_board import Join, NurikabeState, Wall, plan_changes
+from bench.generate.nurikabe_edits import apply_edit, blackened
 from bench.generate.nurikabe_unique import WarmCheck
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
@@ -40,7 +41,7 @@ class NurikabeGenerator(Generator):
     and limited by conflicts, not time (:class:`WarmCheck`), so a seed gives the same puzzle on
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
-    is built around K big islands that no edit changes (:mod:`.big`), with three times the
+    is built around K big islands that no edit changes (:mod:`.nurikabe_big`), with three times the
     rounds, the checks are :attr:`big_formulation`'s (README, issue 8) and :attr:`max_ones`
     applies (the pockets between a snake's runs fill up with 1-islands)."""
 
@@ -95,7 +96,7 @@ class NurikabeGenerator(Generator):
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
-    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
+    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.nurikabe_big`) to make, their sizes
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
     params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
@@ -288,7 +289,7 @@ class NurikabeGenerator(Generator):
         }
         for k in ("split", "shrink", "reshape") if whole else ():
             options[k] = [o for o in options[k]
-                          if (v := self.blackened(k, o)) is None or not s.leaves_one(v)]
+                          if (v := blackened(k, o)) is None or not s.leaves_one(v)]
         freeze(s, options)
         kinds = [k for k in self.edit_weights if options[k]]
         if not kinds:
@@ -297,63 +298,8 @@ class NurikabeGenerator(Generator):
         kind = rng.choices(kinds, [self.edit_weights[k] * (self.sparse_boost if sparse and k in
                                                            ("new", "split") else 1.0)
                                    for k in kinds])[0]
-        self.apply(s, clue, moved, kind, options[kind], here, rng)
+        apply_edit(s, clue, moved, kind, options[kind], here, rng, self.reshape_weights)
         return True
-
-    @staticmethod
-    def blackened(kind: str, option: Any) -> Cell | None:
-        """The island cell an edit option of :meth:`edit` turns black (None: it whitens)."""
-        if kind == "split":
-            return option[1]
-        if kind == "shrink":
-            return option
-        return None if option[1] == "grow" else option[2]
-
-    def apply(self, s: NurikabeState, clue: dict[int, Cell], moved: dict[int, int], kind: str,
-              options: list[Any], here: list[Cell], rng: random.Random) -> None:
-        """Make one edit of kind ``kind`` (see :meth:`make_unique`), picked from ``options``."""
-        if kind == "new":
-            v = rng.choice(options)
-            k = s.whiten(v, None)
-            clue[k], moved[k] = v, 0
-        elif kind == "split":
-            d, b = rng.choice(options)
-            k = s.island[d[0]][d[1]]
-            keep = clue[k]
-            for j in s.blacken(b):
-                moved[j] = 0
-                clue[j] = d if d in s.cells[j] else rng.choice(s.cells[j])
-            if keep not in s.cells[k]:  # the clue's piece got a new id
-                j = s.island[keep[0]][keep[1]]
-                clue[k] = d if d in s.cells[k] else rng.choice(s.cells[k])
-                clue[j] = keep
-        elif kind == "merge":
-            for j in s.merge(rng.choice(options)):
-                del clue[j], moved[j]
-        elif kind == "grow":
-            v, k = rng.choice(options)
-            s.whiten(v, k)
-        elif kind == "shrink":
-            s.blacken(rng.choice(options))
-        elif kind == "reshape":
-            k, op, v = rng.choices(options,
-                                   [self.reshape_weights[op] for _, op, _ in options])[0]
-            if op == "grow":
-                s.whiten(v, k)
-            else:
-                keep = clue[k]
-                for j in s.blacken(v):
-                    moved[j] = 0
-                    clue[j] = rng.choice(s.cells[j])
-                if keep not in s.cells[k]:
-                    j = s.island[keep[0]][keep[1]]
-                    clue[k], clue[j] = rng.choice(s.cells[k]), keep
-        else:
-            weights = [1.0 / (1 + moved[s.island[r][c]]) ** 2 for r, c in here]
-            v = rng.choices(here, weights)[0]
-            k = s.island[v[0]][v[1]]
-            clue[k] = v
-            moved[k] += 1
 
     def reshapes(self, s: NurikabeState, keep: Cell, k: int) -> list[tuple[str, Cell]]:
         """Every way to grow island ``k`` by a black cell next to it (touching no other
