@@ -47,6 +47,7 @@ import psutil
 
 from bench.records import Limits
 from bench.run import cgroup
+from bench.run.watchdog import start_time
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
               "children ru_maxrss; forked tasks include the template's shared pages "
@@ -291,12 +292,3 @@ def kill_tree(pgid: int, seen: dict[int, bytes]) -> None:
         if p != os.getpid() and started and start_time(p) == started:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(p, signal.SIGKILL)
-
-
-def start_time(pid: int) -> bytes:
-    """A process's start time (clock ticks since boot, /proc/PID/stat field 22); b"" if gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return b""

@@ -32,8 +32,8 @@ import time
 Tracked = dict[str, dict[int, bytes]]
 
 
-def started(pid: int) -> bytes:
-    """The start time of ``pid`` (``/proc/PID/stat`` field 22), or b"" if it is gone."""
+def start_time(pid: int) -> bytes:
+    """A process's start time (clock ticks since boot, /proc/PID/stat field 22); b"" if gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             return f.read().rsplit(b")", 1)[1].split()[19]
@@ -76,8 +76,8 @@ def signal_all(pids: list[int], sig: signal.Signals) -> None:
 def kill_tracked(pids: Tracked) -> None:
     """Stop, then kill, the tracked processes whose start time still matches."""
     tracked = [(p, t) for ps in pids.values() for p, t in ps.items()]
-    signal_all([p for p, t in tracked if started(p) == t], signal.SIGSTOP)
-    signal_all([p for p, t in tracked if started(p) == t], signal.SIGKILL)
+    signal_all([p for p, t in tracked if start_time(p) == t], signal.SIGSTOP)
+    signal_all([p for p, t in tracked if start_time(p) == t], signal.SIGKILL)
 
 
 def kill_marked(mark: bytes) -> None:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from bench.run.forkserver import RUN_MARKER, Watchdog
-from bench.run.watchdog import started
+from bench.run.watchdog import start_time
 
 
 def sleeper(env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
@@ -33,7 +33,7 @@ def test_a_goodbye_kills_nothing_and_removes_the_guarded_folders(tmp_path: Path)
     folder = tmp_path / "task"
     folder.mkdir()
     dog.guard(folder)
-    dog.track(folder, task.pid, started(task.pid))
+    dog.track(folder, task.pid, start_time(task.pid))
     dog.close()
     assert not folder.exists()
     assert task.poll() is None
@@ -49,7 +49,7 @@ def test_the_harness_gone_kills_tracked_and_marked_processes(tmp_path: Path):
     released.mkdir()
     dog.guard(folder)
     dog.guard(released)
-    dog.track(folder, tracked.pid, started(tracked.pid))
+    dog.track(folder, tracked.pid, start_time(tracked.pid))
     dog.release(released)
     time.sleep(0.3)
     assert dog.proc.stdin is not None
@@ -64,7 +64,7 @@ def test_the_harness_gone_kills_tracked_and_marked_processes(tmp_path: Path):
 
 def test_a_recycled_pid_is_not_taken_for_the_tracked_process():
     proc = sleeper()
-    assert started(proc.pid) != b""
+    assert start_time(proc.pid) != b""
     proc.kill()
     proc.wait()
-    assert started(proc.pid) == b""
+    assert start_time(proc.pid) == b""
