@@ -19,7 +19,7 @@ PYTHON = None  # the interpreter nox runs under (3.11+)
 def tests(session: nox.Session) -> None:
     """The test suite (slow benchmarks excluded; pass `-m slow` to run only those), with the
     `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too, and the
-    `lint` extra, which the README example's ruff/mypy test uses, and the `dask` extra (the
+    `lint` extra, which the example plugin's ruff/mypy test uses, and the `dask` extra (the
     cluster executor's tests start a real local Dask cluster)."""
     session.install("-e", ".[test,lint,peers,dask]")
     session.run("pytest", "-q", *session.posargs)
