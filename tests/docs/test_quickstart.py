@@ -23,7 +23,7 @@ def quickstart() -> list[str]:
     readme = ROOT / "README.md"
     lines = readme.read_text(encoding="utf-8").splitlines()
     marker = next(n for n, line in enumerate(lines, 1) if line.startswith(MARKER))
-    first, block = next((f, b) for f, b in blocks(readme) if f == marker + 2)
+    block = next(b for f, b in blocks(readme) if f == marker + 2)
     return [line.strip() for line in block if line.strip()]
 
 
