@@ -14,7 +14,7 @@ HASH = re.compile(r"(?:^|[\s(\[,;])#\d{1,5}\b")
 
 
 def scanned() -> list[Path]:
-    files = [ROOT / "README.md", ROOT / "mkdocs.yml"]
+    files = [ROOT / "README.md", ROOT / "mkdocs.yml", ROOT / "pyproject.toml", ROOT / "noxfile.py"]
     for top in ("bench", "formulations", "docs"):
         files += [p for p in (ROOT / top).rglob("*")
                   if p.suffix in (".py", ".md", ".lp", ".toml", ".yml") and p.is_file()]
