@@ -37,12 +37,13 @@ LINK = re.compile(r"\]\((?!https?:|mailto:|#|/)([^)\s]+?)(#[^)\s]*)?\)")
 
 def cli_page() -> str:
     """One section per command: its help as argparse prints it, at a fixed width."""
-    os.environ["COLUMNS"] = "100"  # argparse's formatter reads the width from here
+    os.environ["COLUMNS"] = "90"  # argparse's formatter reads the width from here
     from bench.cli import parser
 
     p = parser()
     sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
-    helps = {c.dest: c.help or "" for c in sub._choices_actions}
+    helps = {c.dest: (c.help or "").replace("<", "&lt;") for c in sub._choices_actions}
+    opts = [a for a in p._actions if a is not sub and a.option_strings]
     out = [
         "# Command line",
         "",
@@ -51,8 +52,16 @@ def cli_page() -> str:
         "hand.",
         "",
         "```text",
-        p.format_help().rstrip(),
+        p.format_usage().rstrip(),
         "```",
+        "",
+        "| command | what it does |",
+        "|---|---|",
+        *(f"| [`{n}`](#puzzlebench-{n}) | {helps.get(n, '')} |" for n in sub.choices),
+        "",
+        "Options before the command: "
+        + "; ".join(f"`{', '.join(a.option_strings)}` {a.help or ''}".strip() for a in opts)
+        + ".",
         "",
     ]
     for name, sp in sub.choices.items():
