@@ -17,6 +17,7 @@ changelog page; other Markdown outside ``docs/`` cannot be linked.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import posixpath
 import re
@@ -91,6 +92,12 @@ def catalogue_page() -> str:
         "finds a solution whenever one exists; *lazy*: adds cuts after each solver answer "
         "and solves again.",
         "",
+        "The seed formulations (`mip-seed`, `mip-sugar`, `cpsat-seed`, `cpsat-sugar`) port "
+        "published models faithfully, their constraint names kept in comments; where a seed is "
+        "stricter or weaker than the puzzle's rules, its module docstring (under *method* below) "
+        "says how, a test shows it, and a variant (where one exists) makes the smallest change "
+        "that fixes it. Each formulation's method is its module's docstring, shown as written.",
+        "",
     ]
     for puzzle in sorted({c.puzzle for c in forms}):
         mine = [c for c in forms if c.puzzle == puzzle]
@@ -110,6 +117,11 @@ def catalogue_page() -> str:
                 out.append(f"| `{v.label}`{default} | {c.kind} | {_yes(v.exact)} | "
                            f"{_yes(v.lazy)} |")
         out.append("")
+        for c in mine:
+            doc = inspect.getdoc(inspect.getmodule(c)) or c.description
+            out += [f'??? note "`{c.name}` ({c.kind}): method"', "",
+                    "    ```text", *(f"    {line}".rstrip() for line in doc.splitlines()),
+                    "    ```", ""]
     return "\n".join(out)
 
 
