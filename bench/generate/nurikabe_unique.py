@@ -8,7 +8,7 @@ solution (pure propagation: the clauses of an exact formulation hold there), and
 assignment found (auxiliary variables included) becomes the solver's saved phases. Then the
 intended solution is blocked and the solver searches from it: another solution, if any, is
 usually a local change of the intended one, found in one call with a connected wall, where a
-cold search wanders through hundreds of lazy wall-cut rounds (measured:
+cold search wanders through hundreds of lazy wall-cut rounds (the figures:
 docs/results/2026-11-25-nurikabe-hard-and-sparse.md, "Generator at scale"). The answer is exact
 either way: "none" means the blocked model is unsatisfiable, and a grid returned has passed the
 rule checker.
