@@ -1,4 +1,5 @@
-"""Sessions: tests (CI), bench (the default suite + report), microbench, lint, typecheck."""
+"""Sessions: tests (CI), docs (CI), bench (the default suite + report), microbench, lint,
+typecheck."""
 
 from __future__ import annotations
 
@@ -18,10 +19,21 @@ PYTHON = None  # the interpreter nox runs under (3.11+)
 def tests(session: nox.Session) -> None:
     """The test suite (slow benchmarks excluded; pass `-m slow` to run only those), with the
     `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too, and the
-    `lint` extra, which the README example's ruff/mypy test uses, and the `dask` extra (the
+    `lint` extra, which the example plugin's ruff/mypy test uses, and the `dask` extra (the
     cluster executor's tests start a real local Dask cluster)."""
     session.install("-e", ".[test,lint,peers,dask]")
     session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """The documentation site into site/, with --strict: a broken link, a missing page or a page
+    left out of the nav fails. The command-line reference and the formulation catalogue are
+    generated from the parser and the plugin registry as it builds (docs/hooks.py), so the
+    package is installed too. NO_MKDOCS_2_WARNING silences Material's MkDocs-2 banner."""
+    session.install("-e", ".[docs]")
+    session.run("mkdocs", "build", "--strict", *session.posargs,
+                env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session(python=PYTHON)

@@ -29,8 +29,8 @@ class Scramble:
     variables.
 
     Not a renaming of the variables, as SAT competitions scramble: that scatters the clauses of
-    neighbouring cells over the solver's memory, and CaDiCaL took 1.7 times as long for the same
-    number of conflicts on a sparse 50x50 (README, "What a run records")."""
+    neighbouring cells over the solver's memory, which slows the solver per conflict
+    (docs/results/2026-11-27-sat-seed-scramble.md)."""
 
     def __init__(self, seed: int, top: int) -> None:
         import numpy as np

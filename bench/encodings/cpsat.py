@@ -21,9 +21,8 @@ the method a parameter. A *literal* is anything CP-SAT accepts as one: a ``BoolV
   in some solution is a candidate with a distance no larger than its true one. Regions do not
   exclude each other: :func:`assign` says how they combine with the on cells.
 
-Next puzzles: Yin-Yang's "both colours connected" is ``connected`` on ``member`` and on the
-negated literals; Fillomino's regions of unknown size would take ``size`` as an ``IntVar``
-(``sum(own) == size``, depth bound ``size - 1``); not built.
+Two sets connected at once (Yin-Yang's colours) are ``connected`` on ``member`` and on the
+negated literals. Regions of unknown size (Fillomino's) are not a builder here.
 """
 
 from __future__ import annotations

@@ -27,9 +27,8 @@ in the grid size (one set per call).
   at most ``size - dist[v]`` (a shortest-path tree meets all bounds: the subtree under a cell
   at depth d has at most ``size - d`` cells). :func:`assign` says how regions combine.
 
-Next puzzles: Yin-Yang's "both colours connected" is ``connected`` on ``x`` and on ``1 - x``
-(two free roots); Fillomino's regions of unknown size would take ``size`` as an integer
-variable (supply ``size - 1``, caps ``N``); not built.
+Two sets connected at once (Yin-Yang's colours) are ``connected`` on ``x`` and on ``1 - x``
+(two free roots). Regions of unknown size (Fillomino's) are not a builder here.
 """
 
 from __future__ import annotations

@@ -22,10 +22,9 @@ python-sat's ``CardEnc.atmost(lits, bound, vpool, encoding=...)``):
 Conventions: ``member[cell]`` is the literal "cell is on" (on = black, white, in the region...);
 a cell missing from ``member`` is never on.
 
-Next puzzles: Yin-Yang's "both colours connected" is two calls, ``connected(m, black, ...)``
-and ``connected(m, {v: -x for v, x in black.items()}, ...)`` (lazy: two
-:func:`separate_connected` calls). Fillomino's regions of unknown size would need ``size`` as a
-literal-valued choice (one :func:`exactly` per size value under an indicator); not built.
+Two sets connected at once (Yin-Yang's colours) are two calls, ``connected(m, black, ...)`` and
+``connected(m, {v: -x for v, x in black.items()}, ...)`` (lazy: two :func:`separate_connected`
+calls). Regions of unknown size (Fillomino's) are not a builder here.
 """
 
 from __future__ import annotations

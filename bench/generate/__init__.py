@@ -45,7 +45,7 @@ R = TypeVar("R")
 #: per-solve time limit of the in-process uniqueness loop (seconds)
 SOLVE_LIMIT_S = 60.0
 #: the final count to 2 of :func:`generate_one`: a generation of minutes is not thrown away for
-#: a slow proof (a 30x30 with two big islands: over 60 s at load 2, after 52 minutes)
+#: a slow proof (the large big-island puzzles need more than :data:`SOLVE_LIMIT_S`)
 COUNT_LIMIT_S = 600.0
 MIN_SIDE = 2
 MAX_SIDE = 200

@@ -42,7 +42,7 @@ class NurikabeGenerator(Generator):
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
     is built around K big islands that no edit changes (:mod:`.nurikabe_big`), with three times the
-    rounds, the checks are :attr:`big_formulation`'s (README, issue 8) and :attr:`max_ones`
+    rounds, the checks are :attr:`big_formulation`'s and :attr:`max_ones`
     applies (the pockets between a snake's runs fill up with 1-islands)."""
 
     puzzle = "nurikabe"
@@ -86,11 +86,9 @@ class NurikabeGenerator(Generator):
     cells_per_alternative = 100
     #: :meth:`make_unique` makes no edit that leaves a 1-cell piece but in one round of every
     #: this many in a row that found no smaller difference, nor in a round's last-resort edit
-    #: (shrinks, splits and reshapes, unchecked, made a third of the clues of a 50x50 1s,
-    #: where real puzzles have a few per cent).
-    #: Small grids reach their smallest difference in the first round and a 14x14 ran out
-    #: of rounds eight times with 15, so :meth:`generate_solved` halves it on each restart,
-    #: down to every round (the generator before)
+    #: (unchecked shrinks, splits and reshapes would fill a large grid with 1-islands, where
+    #: real puzzles have a few per cent). Small grids reach their smallest difference in the
+    #: first round, so :meth:`generate_solved` halves it on each restart, down to every round
     patience = 15
     repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead

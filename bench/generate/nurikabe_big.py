@@ -23,14 +23,10 @@ the solution around its big islands so that almost no such trade exists:
   Later edits of the small islands may take fences away: the uniqueness checks decide.
 
 Then :meth:`NurikabeGenerator.make_unique` and :meth:`NurikabeGenerator.sparsify` as for any
-puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Measured
-(family v3, README): 20x20 seeds 1-3 in 65-1,601 s, a 30x30 in 965 s, two at once; before
-the halos were kept black, 462-714 s per 20x20, and a 30x30 stalled on 2-cell differences (a
-turn cell traded for its inner corner, a small island holding the diagonal cell).
-The earlier designs (big islands joined on the random solution, grown after the thinning,
-or fenced afterwards) left ``make_unique`` going round differences of 6-14 cells until it
-ran out of rounds; a snake with only its 4-neighbours black (the diagonal cells left to the
-wall growth) converged on that 20x20 too (222 checks, 308 s)."""
+puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Without
+the black halos, ``make_unique`` goes round small differences (a turn cell traded for its
+inner corner, a small island holding the diagonal cell) until it runs out of rounds; the
+designs tried and their generation times: docs/results/2026-11-25-nurikabe-hard-and-sparse.md."""
 
 from __future__ import annotations
 
@@ -135,8 +131,8 @@ def halo(rows: int, cols: int, b: set[Cell]) -> set[Cell]:
 def fenceable(rows: int, cols: int, b: set[Cell]) -> bool:
     """Whether the halo of ``b`` holds no 2x2 block and each cell next to ``b`` once has a
     neighbour outside ``b`` and the halo, to fence it (a cell next to it twice -- an inner
-    corner of a turn, or a one-cell gap between two runs -- cannot be fenced; refusing the
-    gaps too made 20x20 seeds 1 and 2 no faster: neither done in 23 minutes)."""
+    corner of a turn, or a one-cell gap between two runs -- cannot be fenced; the gaps are
+    allowed, refusing them did not make generation converge)."""
     around = halo(rows, cols, b)
     if pools(around.__contains__, rows, cols):
         return False

@@ -8,8 +8,8 @@ solution (pure propagation: the clauses of an exact formulation hold there), and
 assignment found (auxiliary variables included) becomes the solver's saved phases. Then the
 intended solution is blocked and the solver searches from it: another solution, if any, is
 usually a local change of the intended one, found in one call with a connected wall, where a
-cold search wanders through hundreds of lazy wall-cut rounds (30x30, islands up to 18 cells,
-random clue cells: 369 rounds and 16 s cold, 1 round and 0.25 s warm). The answer is exact
+cold search wanders through hundreds of lazy wall-cut rounds (the figures:
+docs/results/2026-11-25-nurikabe-hard-and-sparse.md, "Generator at scale"). The answer is exact
 either way: "none" means the blocked model is unsatisfiable, and a grid returned has passed the
 rule checker.
 """
@@ -75,7 +75,7 @@ class WarmCheck:
     conflicts summed over its solver calls (:class:`SolveTimeout` beyond, for the first answer
     only). Each search runs warm (phases at the intended solution) for up to ``warm``
     conflicts, good at finding a nearby other solution, then on a fresh solver with its own
-    phases, better at proving there is none (30x30 unique: 3.5 s against 7 s warm)."""
+    phases, better at proving there is none."""
 
     formulation: str = "sat-lazy"
     conflicts: int = 200_000

@@ -1,4 +1,4 @@
-"""Our best pair against each peer package (formulations of kind ``external``, issue 16).
+"""Our best pair against each peer package (formulations of kind ``external``).
 
 Per puzzle and peer pair: solved counts and PAR-2 of both sides, and the distribution of the
 per-instance ratio *peer time / our time* over the instances both answered (above 1: ours is

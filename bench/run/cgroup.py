@@ -5,13 +5,12 @@ start) to the memory limit at once, between the harness's 10 ms polls too.
 Linux cgroup v1's memory controller (``/sys/fs/cgroup/memory``), a group created inside the
 group this process already belongs to (so a container's own limit still applies above it):
 ``memory.limit_in_bytes`` and ``memory.memsw.limit_in_bytes`` (no swapping past the limit) set
-to the task's limit. The harness moves the task process into the group as it starts it, from
-a thread (a move waits for an RCU grace period, about 11 ms here, which the task must not
-pay); the processes the task starts inherit the group. Past the limit the kernel reclaims
-what it can and then OOM-kills a process of the group (SIGKILL); ``memory.oom_control``
-counts those kills (``oom_kill``), which the harness records as ``memout``. A cgroup v2
-memory controller (``memory.max``) is used the same way where it is enabled
-(``memory.events`` counts ``oom_kill``).
+to the task's limit. The harness moves the task process into the group as it starts it, from a
+thread (a move waits for an RCU grace period, which the task must not pay); the processes the
+task starts inherit the group. Past the limit the kernel reclaims what it can and then OOM-kills
+a process of the group (SIGKILL); ``memory.oom_control`` counts those kills (``oom_kill``),
+which the harness records as ``memout``. A cgroup v2 memory controller (``memory.max``) is used
+the same way where it is enabled (``memory.events`` counts ``oom_kill``).
 
 What the group holds: a forked task's pages shared with its template stay charged to the
 template's group, so the group's usage is the task's own increase (and files it writes to a
@@ -99,8 +98,8 @@ def join(group: Path, pid: int | None = None) -> bool:
 
 def join_soon(group: Path, pid: int) -> None:
     """Move ``pid`` into ``group`` from a thread of its own: a move waits for an RCU grace
-    period (about 11 ms here when no other move just happened), which the task must not
-    spend; what the task starts after the move is in the group too."""
+    period, which the task must not spend; what the task starts after the move is in the
+    group too."""
     threading.Thread(target=join, args=(group, pid), daemon=True, name="cgroup-join").start()
 
 

@@ -50,7 +50,7 @@ def package_versions() -> dict[str, str]:
     return out
 
 
-#: the fixed calibration workload: a pure-Python loop of this many iterations (0.1 to 0.2 s)
+#: the fixed calibration workload: a pure-Python loop of this many iterations
 CALIBRATION_LOOPS = 1_000_000
 CONSTRAINTS = "constraints.txt"
 

@@ -86,8 +86,8 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
 
     def round_(stats: SolveStats, message: str) -> None:
         # what a killed task leaves behind (iterations so far), written at most every
-        # PROGRESS_S: a write per round cost 1-2 ms outside build and solve, seconds in all for
-        # lazy loops of thousands of rounds, inside the wall-clock limit
+        # PROGRESS_S: a write per round, outside build and solve but inside the wall-clock
+        # limit, would add up over lazy loops of thousands of rounds
         copy_stats(res, stats, message)
         now = time.perf_counter()
         if now - last_write[0] >= PROGRESS_S:

@@ -1,9 +1,9 @@
 """A fork server: a pre-imported template process that forks each task.
 
-Importing a solver stack costs 0.1 to 0.5 s (python-sat, OR-tools, Pyomo + highspy); paid by
-every task process, it dwarfs most puzzles' solve times. A run therefore starts one template
-process per (model kind, thread setting), which imports the modules once and then forks a
-fresh child per task. Isolation stays: each child is a new process in its own session and
+Importing a solver stack (python-sat, OR-tools, Pyomo + highspy) costs more than most puzzles'
+solves take; paid by every task process, it would dominate the times. A run therefore starts one
+template process per (model kind, thread setting), which imports the modules once and then forks
+a fresh child per task. Isolation stays: each child is a new process in its own session and
 process group (killed as a group at the limit), with its own result file and stderr, and its
 memory is measured from outside exactly as a spawned task's is.
 

@@ -18,8 +18,8 @@ from bench.run.measure import RSS_METHOD, Measured
 STARTUP_S = 10.0
 
 
-#: what a task says when an allocation failed under its RLIMIT_DATA (measured: OpenBLAS in
-#: cbc, a solver's thread stack, C++ new, Python's allocator)
+#: what a task says when an allocation failed under its RLIMIT_DATA (the messages of OpenBLAS
+#: in cbc, a solver's thread stack, C++ new, Python's allocator)
 OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
                  "Memory allocation", "can't start new thread")
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bench.records import Result, schema_problem
 from bench.run.atomic import replace_atomic, write_atomic
 
-if TYPE_CHECKING:  # pandas costs ~0.3 s to import: only `run` and `report` need it
+if TYPE_CHECKING:  # pandas is slow to import: only `run` and `report` need it
     import pandas as pd
 
 log = logging.getLogger(__name__)

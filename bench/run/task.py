@@ -125,7 +125,7 @@ def warm(kinds: str) -> None:
     for b in all_backends():
         if set(b.kinds) & wanted and b.available() is None:
             # some backends run the solver's executable to read its version (glpsol
-            # --version, ~0.1 s) on every call: ask once here, and let forked tasks reuse it
+            # --version) on every call: ask once here, and let forked tasks reuse it
             version = b.version()
             b.version = functools.partial(str, version)  # type: ignore[method-assign]
             b.preload()

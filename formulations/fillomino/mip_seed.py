@@ -81,8 +81,8 @@ def side(v: Cell, s: str, rows: int, cols: int) -> Cell | None:
 
 def model_size(inst: Instance, pairs: str = "near") -> dict[str, int]:
     """Variables and constraints of the seed program for this grid, counted without building
-    it, in closed form over cell offsets (milliseconds on 50x64, where building takes
-    gigabytes): the pairs within Manhattan distance ``k - 1`` (``near``) or all pairs, and the
+    it, in closed form over cell offsets (so also for grids whose model is too large to
+    build): the pairs within Manhattan distance ``k - 1`` (``near``) or all pairs, and the
     same pairs weighted by the second cell's degree (rules 8, 9 loop over its sides)."""
     rows, cols, top = inst.rows, inst.cols, nmax(inst)
     n = rows * cols

@@ -7,7 +7,7 @@ cells share their owner (:func:`~bench.encodings.cpsat.assign`); no 2x2 black; r
 exactly ``cells - sum(clues)`` black cells. The wall's connectivity is the parameter:
 
 * ``wall=tree`` (label ``cpsat-tree``): a parent/depth spanning tree rooted at the first black
-  cell in reading order (no root symmetry: several times faster than a free root on the seeds);
+  cell in reading order (no root symmetry, which a free root would leave to search);
 * ``wall=lazy`` (label ``cpsat-lazy``): after each solve, per black component C of a
   disconnected wall, "a white boundary cell of C is black, or not all of C is black"; the black
   count is fixed, so a piece of a disconnected wall is never the whole wall.

@@ -5,9 +5,9 @@ disconnected wall is never the whole wall; per C it adds either (``cut=component
 default) the one cut "a white boundary cell of C is black, or not all of C is black", or
 (``cut=anchor``) for every cell c of C "c is white or a white boundary cell of C is black"
 (c's wall would be at most C, too small). Neither removes a valid solution. The anchor cuts
-are tighter in the LP relaxation but were not faster on the imported instances (HiGHS: 3.7 s
-vs 7.2 s on the 12x12, 3.6 s vs 6.5 s on 10x10-cf1c3e52; on the 24x14 ones both take
-45-60 s). The islands are exact in the base model, so only the wall needs cuts.
+are tighter in the LP relaxation, the component cut smaller; the component cut is the default
+(docs/results/2026-11-27-from-docstrings.md). The islands are exact in the base model, so only
+the wall needs cuts.
 """
 
 from __future__ import annotations

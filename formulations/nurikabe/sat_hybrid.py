@@ -12,25 +12,20 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   in ring d - 1 (its path from the clue crosses every ring); ``card=seqcounter``, python-sat's
   sequential counter, whose (size) x (reach) counter cells are most of the model around a big
   island; ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands
-  of :attr:`SatHybrid.big_island` cells or more and the counter below (the default before
-  rings: 17.6 and 10.2 s on the two-snake 30x30s against 34.9 and 15.5 s for the counter).
-  Rings against auto over seeds 0-4 of the 15 largest puzzles, one quiet run: 156 s against
-  222 s, the 50x50 with two big islands 7.1 s against 11.0 s (median; at most 8.7 s against
-  12.2 s), the two-snake 30x30 seed 1 4.4 s against 6.1 s, the sparse 50x50s 2.2 s against
-  3.1 s, the 40x40 with two big islands alike (README, issue 8). Every white cell is owned by
-  one island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
+  of :attr:`SatHybrid.big_island` cells or more and the counter below (the four compared:
+  docs/results/2026-11-25-nurikabe-hard-and-sparse.md). Every white cell is owned by one
+  island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
 * islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
   (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
   at most t steps" for t up to the size minus one, every owned cell joined by the last step.
   Unit propagation runs this forward from the clue, so an island that black cells enclose before
-  it has its size fails at once; the distance labels below leave that to search (the hardest
-  big-island 20x20: 51k conflicts against 104k, README, issue 8). About (size) x (reach)
-  literals per island. ``islands=owner``: every white non-clue cell picks a white neighbour as
-  parent, with an order-encoded distance that strictly decreases along parents, so every chain
-  ends at a clue (no cycles). One distance per cell serves all islands (adjacent white cells
-  share their island, so a cell's chain ends at its own clue), and the owner bounds it: a cell
-  owned by clue k lies at distance at least its BFS distance inside k's reach and at most
-  ``size_k - 1`` (an island of n cells has no simple path longer than n - 1 steps from its
+  it has its size fails at once; the distance labels below leave that to search. About (size) x
+  (reach) literals per island. ``islands=owner``: every white non-clue cell picks a white
+  neighbour as parent, with an order-encoded distance that strictly decreases along parents, so
+  every chain ends at a clue (no cycles). One distance per cell serves all islands (adjacent
+  white cells share their island, so a cell's chain ends at its own clue), and the owner bounds
+  it: a cell owned by clue k lies at distance at least its BFS distance inside k's reach and at
+  most ``size_k - 1`` (an island of n cells has no simple path longer than n - 1 steps from its
   clue). Both bounds hold in every solution, so they cut nothing off; they let propagation see
   that a big island cannot snake further than its size (``islands=shared``: the same distances
   bounded by the largest reaching island, :func:`bench.encodings.sat.connect_regions`);
@@ -43,13 +38,11 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
   ``wall=auto`` (default) takes the tree while that product is at most :attr:`tree_budget`
   (grids up to about 14x14) and the cuts above: on a hard sparse 14x14 the tree solves what
   the cuts do not, and on large grids the tree is too big to build;
-* redundantly and eagerly (``enclose=N``, default 3), no wall piece of 1..N cells is enclosed
-  (the default since the big-island puzzles: 100 s against 118 s over 43 real, stress, sparse
-  and big-island puzzles in one run, the hardest 12 s against 20 s; README, issue 8): for each
-  4-connected set S of at most N cells (every polyomino placement) "some cell of S is white or
-  some neighbour of S is black" -- the lazy cut for S stated before search. It holds in every
-  solution because the wall has more than N cells whenever the puzzle has enough black cells
-  (it is dropped otherwise).
+* redundantly and eagerly (``enclose=N``, default 3), no wall piece of 1..N cells is enclosed:
+  for each 4-connected set S of at most N cells (every polyomino placement) "some cell of S is
+  white or some neighbour of S is black" -- the lazy cut for S stated before search. It holds in
+  every solution because the wall has more than N cells whenever the puzzle has enough black
+  cells (it is dropped otherwise).
 
 Exact: every clause above holds in every solution (the layers: "joined by step t" read as
 "owned, at BFS distance at most t inside the island"), and an assignment satisfying the eager
@@ -164,11 +157,9 @@ class SatHybrid(SatBlackCells):
         "card": ["rings", "auto", "seqcounter", "kmtotalizer"],
     }
 
-    #: card=auto: the k-modulo totalizer for islands of this many cells or more (the big family's
-    #: islands have 37-45 cells, two sparse puzzles 20-24; 20 was chosen on one numbering of the
-    #: stress 14x14, islands of 30 and 22: 2,963 conflicts at 20, 44,440 at 25, but over
-    #: seeds 0-5 (the variable-renaming scramble of then) the two are alike, 2,963-41,883
-    #: against 8,602-47,418; README, issue 8)
+    #: card=auto: the k-modulo totalizer for islands of this many cells or more (the big
+    #: family's islands have 37-45 cells, the sparse puzzles' largest 20-24), the sequential
+    #: counter below
     big_island = 20
 
     #: wall=auto: the eager tree while (wall cells) x (black cells), the size of its distance

@@ -23,9 +23,9 @@ domains decide, the port folds each disjunct against those domains: a pair with 
 always-true disjunct needs no constraint, and a never-true disjunct is dropped. What remains
 is one disjunct (a plain linear row) or two (one binary), with the big-M the domains allow.
 The propagation is the parameter ``propagate``: ``none`` (the default, the seed as written:
-domains from "clue inside"/"inside the grid" only) and ``root`` (the fixpoint). Without it
-GLPK finds no solution of the 36x20 seed within 60 s; with it, it takes well under a second,
-most of the work then being done by the propagation, which counts in ``build_s``.
+domains from "clue inside"/"inside the grid" only) and ``root`` (the fixpoint, the work a CP
+solver does before branching, done here in Python and so counted in ``build_s``; what it is
+worth on GLPK: docs/results/2026-11-27-from-docstrings.md).
 """
 
 from __future__ import annotations
