@@ -189,9 +189,11 @@ def test_forked_tasks_cost_little_more_than_their_solve():
         assert res.overhead_s == pytest.approx(res.wall_s - res.build_s - res.solve_s)
     assert [r.rep for r in runs] == [0, 1, 2, 3, 4]
     assert len({r.key for r in runs}) == 5 and runs[1].key.endswith("|rep=1")
-    # a spawned task pays an interpreter and the imports; a forked one does not (the bound is
-    # loose for a loaded CI machine; a quiet one measures ~10 ms, see README-measure.md)
-    assert median(r.overhead_s for r in runs) < 0.06
+    # a spawned task pays an interpreter and the imports; a forked one does not: measured side
+    # by side, so the comparison holds on a loaded machine (absolute figures: nox -s microbench)
+    spawned = run_task(Task(SEED10, "sat-cover", "minisat22", time_limit=30, rep=5))
+    assert spawned.status == "solved" and spawned.start != "fork"
+    assert median(r.overhead_s for r in runs) < spawned.overhead_s / 2
 
 
 def test_forked_task_is_killed_at_its_limit_and_errors_are_results():
