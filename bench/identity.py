@@ -100,7 +100,8 @@ def _limit(x: Any) -> str:
 
 def identity_parts(res: dict[str, Any]) -> dict[str, Any]:
     """The parts of a result's (or a planned task's) identity, from its columns."""
-    return {"key": res.get("key", ""), "code": res.get("code", ""), "solver_version": res.get("solver_version", ""),
+    return {"key": res.get("key", ""), "code": res.get("code", ""),
+            "solver_version": res.get("solver_version", ""),
             "backend_code": res.get("backend_code", ""),
             "time_limit": _limit(res.get("time_limit")),
             "memory_limit_mb": _limit(res.get("memory_limit_mb")),
@@ -138,8 +139,22 @@ def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | No
                      **(where or machine())})
 
 
+@functools.cache
+def solver_version(solver: str) -> str:
+    """The version of a solver as its backend reports it here ("" for an unknown solver)."""
+    from bench.backends import get_backend
+
+    try:
+        return get_backend(solver).version()
+    except KeyError:
+        return ""
+
+
 def stamp(res: Result, task: Task) -> Result:
-    """Fill a task's result with its identity on this machine (where it ran) and the time."""
+    """Fill a task's result with its identity on this machine (where it ran) and the time;
+    a task killed before it reported its solver's version gets the version installed here."""
+    if not res.solver_version and res.formulation != "-":
+        res.solver_version = solver_version(task.solver)
     res.code, res.backend_code = task.code, task.backend_code
     res.memory_limit_mb = task.memory_limit_mb
     for k, v in machine().items():

@@ -88,6 +88,16 @@ def parser() -> argparse.ArgumentParser:
                     help="run every task N times with the same seed (timing noise)")
     ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
                     help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
+    ru.add_argument("--add-formulation", action="append", metavar="LABEL",
+                    help="run these formulations (a name: every variant) besides the suite's "
+                    "or --formulation's selection")
+    ru.add_argument("--reuse", nargs="+", action="extend", metavar="RUN_DIR",
+                    help="take the finished results of these runs whose identity (instance "
+                    "content, formulation and backend code, solver version, limits, seed, "
+                    "repetition, machine) matches a planned task's; run only the rest")
+    ru.add_argument("--reuse-latest", metavar="PATTERN",
+                    help="reuse the newest run folder matching PATTERN (a glob) made on this "
+                    "machine type")
     ru.add_argument("--dry-run", action="store_true",
                     help="print the plan (tasks per puzzle and pair, worst-case time at the "
                     "limit) and run nothing")

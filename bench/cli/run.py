@@ -45,7 +45,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
     args.jobs = _jobs(args)
-    chosen = tuple(args.formulation or ()) or suite_formulations(suite)
+    chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) \
+        + tuple(args.add_formulation or ())
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
     sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
     try:
@@ -55,7 +56,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
-    unmatched = [f for f in args.formulation or () if f not in plan.matched]
+    unmatched = [f for f in [*(args.formulation or ()), *(args.add_formulation or ())]
+                 if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
                      "instances (see `puzzlebench list`)")
@@ -100,7 +102,12 @@ def _fail(message: str) -> int:
 
 
 def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
-    from bench.run.environment import calibrate, environment, write_constraints
+    from bench.run.environment import (
+        calibrate,
+        environment,
+        harness_version,
+        write_constraints,
+    )
     from bench.run.plan import run_gated
     from bench.run.pool import default_start, resume_conflict, run_plan
     from bench.run.storage import (
@@ -118,6 +125,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     conflict = resume_conflict(journal, plan, earlier)
     if conflict:
         return _fail(conflict)
+    try:
+        _reuse(args, journal, plan.tasks)
+    except FileNotFoundError as e:
+        return _fail(str(e))
     start = args.start or default_start()
     executor = _executor(args, start)
     calibration = {"start_s": calibrate()}
@@ -134,8 +145,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
 
     stopped: KeyboardInterrupt | None = None
     try:
+        provenance = {"run": out.name, "harness": harness_version()}
         run_gated(plan, run["repeat_under"], lambda p: run_plan(
-            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results)
+            p, journal, jobs=args.jobs, start=start, executor=executor,
+            provenance=provenance), journal.results)
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:
@@ -153,6 +166,27 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
               file=sys.stderr)
         return 128 + signum
     return _run_summary(out, table, plan.errors)
+
+
+def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> None:
+    """``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN``: copy the results of matching
+    identity into the journal (bench/run/reuse.py) and say how many came from which runs."""
+    import glob
+
+    from bench.run.reuse import Sources, latest_run, reuse_into, summary
+
+    folders = list(args.reuse or ())
+    if args.reuse_latest:
+        latest = latest_run(sorted(glob.glob(args.reuse_latest)), journal.folder)
+        print(f"puzzlebench: latest run on this machine type matching {args.reuse_latest!r}: "
+              + (str(latest) if latest else "none (nothing reused)"))
+        folders += [latest] if latest else []
+    if not folders:
+        return
+    sources = Sources.load(folders)
+    for note in sources.notes():
+        print(f"puzzlebench: {note}")
+    print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
 
 
 def _executor(args: argparse.Namespace, start: str) -> Any:
