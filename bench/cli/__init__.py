@@ -39,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="puzzlebench", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
-    from bench.cli import compare, generate, interchange, listing, report, run, solve
+    from bench.cli import compare, generate, interchange, listing, merge, report, run, solve
 
     ls = sub.add_parser("list", help="formulations, solvers and suites")
     ls.add_argument("--json", action="store_true")
@@ -115,14 +115,15 @@ def parser() -> argparse.ArgumentParser:
                     help="twice: the two 'formulation / solver' pairs of the scatter plot "
                     "(default: the two best)")
     rp.set_defaults(func=report.cmd_report)
-    cp = sub.add_parser("compare", help="per pair and instance, the time factor between two "
-                        "runs and which changes exceed the noise")
+    cp = sub.add_parser("compare", help="a diff of two runs by task key: which identity parts "
+                        "differ and which tasks changed status or time beyond the noise")
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")
     cp.set_defaults(func=compare.cmd_compare)
 
 
+    merge.add_commands(sub)
     interchange.add_commands(sub)  # import, export
     generate.add_commands(sub)  # generate
     return p

@@ -1,4 +1,4 @@
-"""`puzzlebench compare`: two runs side by side, per pair and instance."""
+"""`puzzlebench compare`: a diff of two runs by task key (bench/report/compare.py)."""
 
 from __future__ import annotations
 

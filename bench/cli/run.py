@@ -38,15 +38,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(str(e.args[0] if e.args else e))
     if not instances:
         return _fail("run needs --suite NAME or instance paths")
-    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
-        return _fail("--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'")
-    if args.scheduler and args.executor != "dask":
-        return _fail("--scheduler needs --executor dask")
+    if _executor_problem(args):
+        return _fail(_executor_problem(args))
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
     args.jobs = _jobs(args)
-    chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) \
-        + tuple(args.add_formulation or ())
+    added = tuple(args.add_formulation or ())
+    chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) + added
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
     sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
     try:
@@ -56,8 +54,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
-    unmatched = [f for f in [*(args.formulation or ()), *(args.add_formulation or ())]
-                 if f not in plan.matched]
+    unmatched = [f for f in (*(args.formulation or ()), *added) if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
                      "instances (see `puzzlebench list`)")
@@ -84,6 +81,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                      f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
 
 
+def _executor_problem(args: argparse.Namespace) -> str:
+    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
+        return "--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'"
+    if args.scheduler and args.executor != "dask":
+        return "--scheduler needs --executor dask"
+    return ""
+
+
 def _jobs(args: argparse.Namespace) -> int:
     """``--jobs``, or its default: the local pool one task at a time, a LocalCluster one per
     core; warns when it exceeds the cores (timings would interfere)."""
@@ -102,12 +107,7 @@ def _fail(message: str) -> int:
 
 
 def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
-    from bench.run.environment import (
-        calibrate,
-        environment,
-        harness_version,
-        write_constraints,
-    )
+    from bench.run.environment import calibrate, environment, harness_version, write_constraints
     from bench.run.plan import run_gated
     from bench.run.pool import default_start, resume_conflict, run_plan
     from bench.run.storage import (
@@ -125,10 +125,9 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     conflict = resume_conflict(journal, plan, earlier)
     if conflict:
         return _fail(conflict)
-    try:
-        _reuse(args, journal, plan.tasks)
-    except FileNotFoundError as e:
-        return _fail(str(e))
+    problem = _reuse(args, journal, plan.tasks)
+    if problem:
+        return _fail(problem)
     start = args.start or default_start()
     executor = _executor(args, start)
     calibration = {"start_s": calibrate()}
@@ -168,9 +167,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     return _run_summary(out, table, plan.errors)
 
 
-def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> None:
+def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
     """``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN``: copy the results of matching
-    identity into the journal (bench/run/reuse.py) and say how many came from which runs."""
+    identity into the journal (bench/run/reuse.py) and say how many came from which runs;
+    the problem with a folder given ("" if none)."""
     import glob
 
     from bench.run.reuse import Sources, latest_run, reuse_into, summary
@@ -182,11 +182,15 @@ def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> None:
               + (str(latest) if latest else "none (nothing reused)"))
         folders += [latest] if latest else []
     if not folders:
-        return
-    sources = Sources.load(folders)
+        return ""
+    try:
+        sources = Sources.load(folders)
+    except FileNotFoundError as e:
+        return str(e)
     for note in sources.notes():
         print(f"puzzlebench: {note}")
     print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
+    return ""
 
 
 def _executor(args: argparse.Namespace, start: str) -> Any:
