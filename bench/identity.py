@@ -70,19 +70,36 @@ def machine() -> dict[str, Any]:
             "python": platform.python_version()}
 
 
+def _machine(parts: dict[str, Any]) -> dict[str, Any]:
+    """The machine fields of a record, normalised (a table's NaN or 2.0 cores read as a
+    result's "" or 2); "" for each one missing."""
+    out: dict[str, Any] = {}
+    for k in MACHINE_FIELDS:
+        v = parts.get(k)
+        if v is None or v == "" or (isinstance(v, float) and v != v) or v == 0:
+            out[k] = ""
+        elif k == "cores":
+            out[k] = int(v)
+        elif k == "memory_gb":
+            out[k] = round(float(v), 1)
+        else:
+            out[k] = str(v)
+    return out
+
+
 def machine_id(parts: dict[str, Any]) -> str:
     """A short name of a machine type (its :data:`MACHINE_FIELDS`); "" when none is known."""
-    if not any(parts.get(k) for k in MACHINE_FIELDS):
-        return ""
-    return "m-" + _sha({k: parts.get(k) for k in MACHINE_FIELDS})[:8]
+    m = _machine(parts)
+    return "m-" + _sha(m)[:8] if any(m.values()) else ""
 
 
 def machine_label(parts: dict[str, Any]) -> str:
     """``CPU, N cores, X GB, Python V`` (``unknown machine`` for a result without them)."""
-    if not any(parts.get(k) for k in MACHINE_FIELDS):
+    m = _machine(parts)
+    if not any(m.values()):
         return "unknown machine"
-    return (f"{parts.get('cpu') or '?'}, {parts.get('cores') or '?'} cores, "
-            f"{parts.get('memory_gb') or '?'} GB, Python {parts.get('python') or '?'}")
+    return (f"{m['cpu'] or '?'}, {m['cores'] or '?'} cores, {m['memory_gb'] or '?'} GB, "
+            f"Python {m['python'] or '?'}")
 
 
 def _sha(obj: Any) -> str:
