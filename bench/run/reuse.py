@@ -85,7 +85,8 @@ def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources) -> Cou
 def summary(taken: Counter[str], total: int) -> str:
     """``reused 95 of 103 tasks (90 from q1, 5 from q2); 8 to run``."""
     n = sum(taken.values())
-    where = ", ".join(f"{k} from {run}" for run, k in taken.most_common())
+    where = ", ".join(f"{k} from {run}" for run, k in
+                      sorted(taken.items(), key=lambda x: (-x[1], x[0])))
     return f"reused {n} of {total} tasks" + (f" ({where})" if n else "") + f"; {total - n} to run"
 
 
