@@ -158,3 +158,18 @@ def test_merge_keeps_both_machines_with_provenance_and_the_report_ranks_them_apa
     assert f"{n} of {2 * n} results reused or merged from run r1 " in md
     assert f"{n} of {2 * n} results reused or merged from run r1-other " in md
     assert "Results of 2 machine types" in md
+
+
+def test_reuse_latest_takes_the_newest_run_of_this_machine_type(first, tmp_path):
+    from bench.run.reuse import latest_run
+
+    env = json.loads((first / "environment.json").read_text())
+    newer = tmp_path / "newer-elsewhere"
+    newer.mkdir()
+    shutil.copyfile(first / "journal.jsonl", newer / "journal.jsonl")
+    (newer / "environment.json").write_text(json.dumps(
+        [{**env[-1], "cpu": "Other CPU 9000", "recorded_at": "2999-01-01T00:00:00+00:00"}]))
+    empty = tmp_path / "not-a-run"
+    empty.mkdir()
+    assert latest_run([first, newer, empty], tmp_path / "out") == first
+    assert latest_run([first, newer], first) is None  # the --out folder itself is left out
