@@ -173,3 +173,11 @@ def test_reuse_latest_takes_the_newest_run_of_this_machine_type(first, tmp_path)
     empty.mkdir()
     assert latest_run([first, newer, empty], tmp_path / "out") == first
     assert latest_run([first, newer], first) is None  # the --out folder itself is left out
+
+
+def test_an_added_formulation_joins_the_suites_without_being_listed(plug):
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", "--suite", "default",
+                        "--puzzle", "shikaku", "--dry-run"], capture_output=True, text=True,
+                       env=plug[1], cwd=ROOT, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "cpsat-a" in p.stdout and "cpsat-b" in p.stdout and "cpsat-cover" in p.stdout
