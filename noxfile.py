@@ -53,8 +53,7 @@ def bench(session: nox.Session) -> None:
         args += ["--jobs", "2"]
     if reuse and "--reuse-latest" not in args:
         args += ["--reuse-latest", "results/default-*"]
-    plan = [a for i, a in enumerate(args) if a not in ("--out", "--reuse-latest")
-            and (i == 0 or args[i - 1] not in ("--out", "--reuse-latest"))]
+    plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
     session.run("puzzlebench", "run", *plan, "--dry-run")
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])
     session.run("puzzlebench", "report", out, "--out", str(Path("reports") / Path(out).name),

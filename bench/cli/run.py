@@ -65,7 +65,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.dry_run:  # the plan and its cost, nothing run
         text, error = dry_run(plan, args.jobs, args.estimate or (), under)
         print(text) if not error else None
-        return _fail(error) if error else 0
+        problem = error or _reuse(args, None, plan.tasks)  # what --reuse would take
+        return _fail(problem) if problem else 0
     if not args.out:
         return _fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
@@ -169,15 +170,17 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
 
 def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
     """``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN``: copy the results of matching
-    identity into the journal (bench/run/reuse.py) and say how many came from which runs;
-    the problem with a folder given ("" if none)."""
+    identity into the journal (bench/run/reuse.py; without a journal, a dry run, only count
+    them) and say how many came from which runs; the problem with a folder given ("" if
+    none)."""
     import glob
+    from collections import Counter
 
-    from bench.run.reuse import Sources, latest_run, reuse_into, summary
+    from bench.run.reuse import Sources, latest_run, matches, reuse_into, summary
 
     folders = list(args.reuse or ())
     if args.reuse_latest:
-        latest = latest_run(sorted(glob.glob(args.reuse_latest)), journal.folder)
+        latest = latest_run(sorted(glob.glob(args.reuse_latest)), args.out or "")
         print(f"puzzlebench: latest run on this machine type matching {args.reuse_latest!r}: "
               + (str(latest) if latest else "none (nothing reused)"))
         folders += [latest] if latest else []
@@ -189,7 +192,11 @@ def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
         return str(e)
     for note in sources.notes():
         print(f"puzzlebench: {note}")
-    print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
+    if journal is None:
+        taken = Counter(r.run for r in matches(tasks, sources))
+        print(f"puzzlebench: would have {summary(taken, len(tasks))}")
+    else:
+        print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
     return ""
 
 

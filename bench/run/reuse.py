@@ -7,7 +7,9 @@ copied into the new run's journal as it is, its ``run`` (where it was produced) 
 ``finished`` kept, so the report can say what was reused from where. Not reused: results
 without an identity (folders written before identities were recorded: they match nothing) and
 ``error`` results (an error may be the harness's own, which is not part of the identity).
-Among several samples of one identity (a merged folder) the latest is taken.
+Among several samples of one identity (a merged folder) the latest is taken. A planned task's
+identity names this machine: results made on other machine types (a cluster's workers) are
+reused only by a run on their type.
 """
 
 from __future__ import annotations
@@ -65,19 +67,27 @@ class Sources:
                 self.without_identity.items()]
 
 
-def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources) -> Counter[str]:
-    """Copy into ``journal`` the source result of every task not done there whose identity
-    matches; return how many were taken from each origin run."""
-    done = journal.keys()
-    taken: Counter[str] = Counter()
+def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None
+            ) -> list[Result]:
+    """The source result of every task (not among the ``done`` keys) whose identity matches."""
+    found: list[Result] = []
+    done = set(done or ())
     for task in tasks:
         if task.key in done or not task.code:
             continue
         res = sources.by_identity.get(planned_identity(task, solver_version(task.solver)))
-        if res is None:
-            continue
+        if res is not None:
+            found.append(res)
+            done.add(task.key)
+    return found
+
+
+def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources) -> Counter[str]:
+    """Copy into ``journal`` the source result of every task not done there whose identity
+    matches; return how many were taken from each origin run."""
+    taken: Counter[str] = Counter()
+    for res in matches(tasks, sources, journal.keys()):
         journal.append(res)
-        done.add(task.key)
         taken[res.run] += 1
     return taken
 

@@ -181,3 +181,19 @@ def test_an_added_formulation_joins_the_suites_without_being_listed(plug):
                        env=plug[1], cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "cpsat-a" in p.stdout and "cpsat-b" in p.stdout and "cpsat-cover" in p.stdout
+
+
+def test_a_dry_run_says_what_reuse_would_take_and_a_missing_folder_is_refused(plug, first):
+    args = [sys.executable, "-m", "bench.cli", "run", *map(str, SHIKAKU_SEEDS), "--solver",
+            "cpsat", "--time-limit", "20", "--dry-run"]
+    for f in FORMS:
+        args += ["--formulation", f]
+    # every run so far: whichever files the other tests edited, one of them matches each task
+    runs = [str(d) for d in sorted(first.parent.iterdir()) if (d / "journal.jsonl").is_file()]
+    p = subprocess.run([*args, "--reuse", *runs], capture_output=True, text=True,
+                       env=plug[1], cwd=ROOT, timeout=120)
+    n = 3 * len(SHIKAKU_SEEDS)
+    assert p.returncode == 0 and f"would have reused {n} of {n} tasks" in p.stdout, p.stderr
+    p = subprocess.run([*args, "--reuse", str(first.parent / "nothing")], capture_output=True,
+                       text=True, env=plug[1], cwd=ROOT, timeout=120)
+    assert p.returncode == 2 and "nothing: no journal.jsonl (not a run folder)" in p.stderr
