@@ -46,7 +46,8 @@ def environment(env: dict[str, Any]) -> Table:
             ("time limit [s]", "time_limit"), ("memory limit [MB]", "memory_limit_mb"),
             ("jobs", "jobs"), ("solver threads", "threads"), ("seed", "seed"),
             ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start"),
-            ("executor", "executor"), ("Dask scheduler", "scheduler")]
+            ("executor", "executor"), ("Dask scheduler", "scheduler"),
+            ("merged from (this record)", "merged_from")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]
     cal = env.get("calibration")
     if isinstance(cal, dict) and cal.get("start_s") is not None:

@@ -7,7 +7,8 @@ Results of one identity from different runs are further samples of that task, ne
 only the same sample met twice (a run that reused another's result, a folder merged again: same
 task key, origin run, machine and time of recording) is written once
 (:func:`bench.run.storage.samples`). The inputs' environment records are appended to the
-merged folder's, each marked with the input it came from; a ``merge`` record lists the inputs.
+merged folder's, each marked with the input it came from, after a ``merge`` record listing the
+inputs.
 """
 
 from __future__ import annotations
@@ -60,10 +61,11 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
     journal = Journal(out)
     for r in kept:
         journal.append(r)
+    # the merge record first: a report shows the last record, an input's machine and versions
+    record_environment(out, {"merge": [str(f) for f in folders], "recorded_at":
+                             dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
     for f in folders:
         for env in load_environment(f):
             record_environment(out, {**env, "merged_from": str(f)})
-    record_environment(out, {"merge": [str(f) for f in folders], "recorded_at":
-                             dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
     runs = Counter(r.run for r in kept if r.formulation != "-")
     return Merged(consolidate(out), len(kept), runs, len(everything) - len(kept))
