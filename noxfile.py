@@ -41,9 +41,19 @@ def bench(session: nox.Session) -> None:
     """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`):
     its plan and worst-case cost first (`run --dry-run`), then the tasks: every formulation's
     default variant on the suite's solvers, four tiers a puzzle, the tiers' repeats and time
-    limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores."""
+    limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores.
+
+    Results are reused from the latest earlier `results/default-*` run made on this machine
+    type wherever their identity matches (same instance content, formulation and backend code,
+    solver version, limits, seed, repetition): only new or changed tasks run; `--no-reuse`
+    runs everything. `--formulation NAME` (a plugin or a new built-in) runs the suite's pairs
+    plus every variant of NAME, the rest reused."""
     session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
     args = list(session.posargs)
+    reuse = "--no-reuse" not in args
+    args = [a for a in args if a != "--no-reuse"]
+    # added to the suite's selection, not in its place (`run --add-formulation`)
+    args = ["--add-formulation" if a == "--formulation" else a for a in args]
     if "--out" in args:
         out = args[args.index("--out") + 1]
     else:
@@ -53,6 +63,8 @@ def bench(session: nox.Session) -> None:
         args += ["--suite", "default"]
     if "--jobs" not in args:
         args += ["--jobs", "2"]
+    if reuse and "--reuse-latest" not in args:
+        args += ["--reuse-latest", "results/default-*"]
     plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
     session.run("puzzlebench", "run", *plan, "--dry-run")
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])

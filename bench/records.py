@@ -60,6 +60,9 @@ class Task(Record):
     #: the instance file's content digest (:func:`instance_digest`); "" reads it when needed
     digest: str = ""
     tier: str = ""  # the suite tier of the instance (not part of the key)
+    #: code digests of the formulation and the backend (:mod:`bench.identity`; "" unknown)
+    code: str = ""
+    backend_code: str = ""
 
     @property
     def key(self) -> str:
@@ -154,6 +157,20 @@ class Result(Record):
     time_limit: float = 0.0
     tier: str = ""  # the suite tier of the instance ("" outside a tiered suite)
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
+    # identity (bench.identity): what produced the result, beside the key's instance content,
+    # variant, solver, seed, count and repetition; "" / 0 in results written before them
+    code: str = ""  # the formulation's code digest
+    backend_code: str = ""  # the backend's code digest
+    memory_limit_mb: int = 0
+    cpu: str = ""  # the machine that ran the task: CPU model, logical cores, memory, Python
+    cores: int = 0
+    memory_gb: float = 0.0
+    python: str = ""
+    identity: str = ""  # digest of all the parts ("" never matches: not reused)
+    # provenance, beside the identity and not in it
+    harness: str = ""  # the harness's version (package version + git revision)
+    run: str = ""  # the run folder the result was produced in (kept when reused or merged)
+    finished: str = ""  # when it was recorded (UTC, ISO 8601)
 
 
 def _conforms(value: Any, hint: Any) -> bool:

@@ -1,4 +1,4 @@
-"""`puzzlebench compare`: two runs side by side, per pair and instance."""
+"""`puzzlebench compare`: a diff of two runs by task key (bench/report/compare.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 
 
 def add_commands(subparsers: Any) -> None:
-    cp = subparsers.add_parser("compare", help="per pair and instance, the time factor between "
-                               "two runs and which changes exceed the noise")
+    cp = subparsers.add_parser("compare", help="a diff of two runs by task key: which identity "
+                               "parts differ and which tasks changed status or time beyond "
+                               "the noise")
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")

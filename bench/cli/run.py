@@ -48,6 +48,16 @@ def add_commands(subparsers: Any) -> None:
                     help="run every task N times with the same seed (timing noise)")
     ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
                     help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
+    ru.add_argument("--add-formulation", action="append", metavar="LABEL",
+                    help="run these formulations (a name: every variant) besides the suite's "
+                    "or --formulation's selection")
+    ru.add_argument("--reuse", nargs="+", action="extend", metavar="RUN_DIR",
+                    help="take the finished results of these runs whose identity (instance "
+                    "content, formulation and backend code, solver version, limits, seed, "
+                    "repetition, machine) matches a planned task's; run only the rest")
+    ru.add_argument("--reuse-latest", metavar="PATTERN",
+                    help="reuse the newest run folder matching PATTERN (a glob) made on this "
+                    "machine type")
     ru.add_argument("--dry-run", action="store_true",
                     help="print the plan (tasks per puzzle and pair, worst-case time at the "
                     "limit) and run nothing")
@@ -71,14 +81,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(str(e.args[0] if e.args else e))
     if not instances:
         return _fail("run needs --suite NAME or instance paths")
-    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
-        return _fail("--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'")
-    if args.scheduler and args.executor != "dask":
-        return _fail("--scheduler needs --executor dask")
+    if _executor_problem(args):
+        return _fail(_executor_problem(args))
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
     args.jobs = _jobs(args)
-    chosen = tuple(args.formulation or ()) or suite_formulations(suite)
+    added = tuple(args.add_formulation or ())
+    chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) + added
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
     sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
     try:
@@ -88,7 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
-    unmatched = [f for f in args.formulation or () if f not in plan.matched]
+    unmatched = [f for f in (*(args.formulation or ()), *added) if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
                      "instances (see `puzzlebench list`)")
@@ -99,7 +108,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.dry_run:  # the plan and its cost, nothing run
         text, error = dry_run(plan, args.jobs, args.estimate or (), under)
         print(text) if not error else None
-        return _fail(error) if error else 0
+        problem = error or _reuse(args, None, plan.tasks)  # what --reuse would take
+        return _fail(problem) if problem else 0
     if not args.out:
         return _fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
@@ -113,6 +123,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     except OSError as e:  # a read-only or full disk: the journal keeps what was written
         return _fail(f"cannot write the run folder {args.out}: "
                      f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+
+
+def _executor_problem(args: argparse.Namespace) -> str:
+    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
+        return "--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'"
+    if args.scheduler and args.executor != "dask":
+        return "--scheduler needs --executor dask"
+    return ""
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -133,7 +151,7 @@ def _fail(message: str) -> int:
 
 
 def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
-    from bench.run.environment import calibrate, environment, write_constraints
+    from bench.run.environment import calibrate, environment, harness_version, write_constraints
     from bench.run.plan import run_gated
     from bench.run.pool import default_start, resume_conflict, run_plan
     from bench.run.storage import (
@@ -151,6 +169,9 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     conflict = resume_conflict(journal, plan, earlier)
     if conflict:
         return _fail(conflict)
+    problem = _reuse(args, journal, plan.tasks)
+    if problem:
+        return _fail(problem)
     start = args.start or default_start()
     executor = _executor(args, start)
     calibration = {"start_s": calibrate()}
@@ -167,8 +188,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
 
     stopped: KeyboardInterrupt | None = None
     try:
+        provenance = {"run": out.name, "harness": harness_version()}
         run_gated(plan, run["repeat_under"], lambda p: run_plan(
-            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results)
+            p, journal, jobs=args.jobs, start=start, executor=executor,
+            provenance=provenance), journal.results)
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:
@@ -186,6 +209,38 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
               file=sys.stderr)
         return 128 + signum
     return _run_summary(out, table, plan.errors)
+
+
+def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
+    """``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN``: copy the results of matching
+    identity into the journal (bench/run/reuse.py; without a journal, a dry run, only count
+    them) and say how many came from which runs; the problem with a folder given ("" if
+    none)."""
+    import glob
+    from collections import Counter
+
+    from bench.run.reuse import Sources, latest_run, matches, reuse_into, summary
+
+    folders = list(args.reuse or ())
+    if args.reuse_latest:
+        latest = latest_run(sorted(glob.glob(args.reuse_latest)), args.out or "")
+        print(f"puzzlebench: latest run on this machine type matching {args.reuse_latest!r}: "
+              + (str(latest) if latest else "none (nothing reused)"))
+        folders += [latest] if latest else []
+    if not folders:
+        return ""
+    try:
+        sources = Sources.load(folders)
+    except FileNotFoundError as e:
+        return str(e)
+    for note in sources.notes():
+        print(f"puzzlebench: {note}")
+    if journal is None:
+        taken = Counter(r.run for r in matches(tasks, sources))
+        print(f"puzzlebench: would have {summary(taken, len(tasks))}")
+    else:
+        print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
+    return ""
 
 
 def _executor(args: argparse.Namespace, start: str) -> Any:

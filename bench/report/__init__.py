@@ -46,7 +46,8 @@ def environment(env: dict[str, Any]) -> Table:
             ("time limit [s]", "time_limit"), ("memory limit [MB]", "memory_limit_mb"),
             ("jobs", "jobs"), ("solver threads", "threads"), ("seed", "seed"),
             ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start"),
-            ("executor", "executor"), ("Dask scheduler", "scheduler")]
+            ("executor", "executor"), ("Dask scheduler", "scheduler"),
+            ("merged from (this record)", "merged_from")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]
     cal = env.get("calibration")
     if isinstance(cal, dict) and cal.get("start_s") is not None:
@@ -70,25 +71,39 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
     out.mkdir(parents=True, exist_ok=True)
     t = prepare(run.df)
-    sections = [section(str(p), g, out, scatter, instances)
-                for p, g in t.groupby("puzzle", sort=True)] if len(t) else []
+    types = machines.machine_types(run.folder)
+    t = t.join(machines.machine_of(t, types)) if len(t) else t
+    several = len(t) > 0 and t["machine_id"].nunique() > 1
+    if several:  # one ranking per machine type: times of different machines never mixed
+        sections = [section(str(p), g, out, scatter, instances, (str(m), str(g.iloc[0][
+            "machine_label"]))) for (p, m), g in t.groupby(["puzzle", "machine_id"], sort=True)]
+    else:
+        sections = [section(str(p), g, out, scatter, instances)
+                    for p, g in t.groupby("puzzle", sort=True)] if len(t) else []
     ranks = {s.name: s.rank for s in sections}
     ov = tables.overview({s.name: s.verdict for s in sections}, ranks)
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
     records = _copy_records(run, out)
     ovh = overhead.table(t)
-    types = machines.machine_types(run.folder)
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
     run.warnings.extend(machines.mixed(t, types) if len(t) else [])
-    matrix, tier_lines = _verdicts(t)
+    # the verdict matrix per puzzle and machine type where a run spans several
+    matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
+                                   if several else t)
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "machines": Table.of(hosts) if len(hosts) else None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
            "assets": assets.load(),
            "csv": _write_csv(run, out), "instance_data": views.write(t, out),
-           "name": run.folder.resolve().name, "warnings": run.warnings, "puzzles": sections,
+           "name": run.folder.resolve().name, "warnings": run.warnings,
+           "provenance": machines.provenance(run.df, run.folder.resolve().name)
+           + ([f"Results of {t['machine_id'].nunique()} machine types: each puzzle is ranked "
+               "once per machine type (" + "; ".join(
+                   f"{i}: {lab}" for i, lab in sorted(set(zip(
+                       t["machine_id"], t["machine_label"], strict=True)))) + ")."]
+              if several else []), "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
            "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
@@ -167,6 +182,7 @@ def _write_html(ctx: dict[str, Any], path: Path) -> None:
 def _markdown(ctx: dict[str, Any]) -> str:
     md = [f"# puzzlebench report: {ctx['name']}", ""]
     md += [f"Note: {w}" for w in ctx["warnings"]]
+    md += ["", *ctx["provenance"], ""]
     md += ["## Overview", ""]
     if ctx["verdict_matrix"]:
         md += ["### Puzzle x tier", "", ctx["verdict_matrix"].markdown(), "",

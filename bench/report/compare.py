@@ -1,71 +1,142 @@
-"""``puzzlebench compare RUN_A RUN_B``: per pair and instance, the factor between two runs and
-which changes exceed the noise.
+"""``puzzlebench compare RUN_A RUN_B``: a diff of two runs by task key.
 
-Noise: where a run has repeats (``--repeat``/``--seeds``), a task's own max/min spread; never
-less than NOISE_FACTOR, and differences below NOISE_FLOOR_S are not changes (timer and
-process noise on millisecond tasks). A change of outcome (answered <-> not) always counts.
+Results are paired by task key (the instance's content, the formulation variant, the solver,
+the seed, the solution count and the repetition; :func:`bench.records.task_key`), so a moved
+instance file or a renamed run still pairs. For every paired task the diff says which parts of
+its identity differ between the runs (formulation code, backend code, solver version, limits,
+machine; :func:`bench.identity.differing_parts`; a result written before identities were
+recorded shows "identity unknown") and whether its status or time changed.
+
+Noise, per task: a task's samples (a merged run's further samples of one key) are folded to
+their median PAR-2 time; a time change counts when the factor B/A lies outside
+1/``noise`` .. ``noise``, ``noise`` the larger of NOISE_FACTOR and either side's max/min spread
+of samples, and the times differ by more than NOISE_FLOOR_S (timer and process noise on
+millisecond tasks). A change of status always counts.
+
+Noise, per pair: over the tasks both runs answered, the SGM ratio B/A with its seeded bootstrap
+interval and the two-sided Wilcoxon signed-rank test of the log times, Holm-adjusted over the
+pairs (:mod:`bench.report.verdicts`); a pair is "slower" or "faster" when the adjusted p is
+below ALPHA, else "within noise".
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from bench.report.data import load_run, per_instance, prepare, sgm
+from bench.identity import differing_parts
+from bench.report.data import load_run, prepare
 from bench.report.render import Table
+from bench.report.verdicts import ALPHA, holm, ratio_interval, signed_rank_p
 
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
 
 
+def per_key(t: pd.DataFrame) -> pd.DataFrame:
+    """One row per task key: the median PAR-2 time of its samples, ``ok`` when at least half
+    answered, its status (``a/b`` when samples disagree), ``spread`` max/min, ``samples`` and
+    the first sample's identity columns."""
+    ident = ["code", "backend_code", "solver_version", "time_limit", "memory_limit_mb",
+             "threads", "cpu", "cores", "memory_gb", "python", "identity"]
+    g = t.groupby("key", sort=False)
+    out = g.agg(puzzle=("puzzle", "first"), pair=("pair", "first"),
+                instance=("instance", "first"), par2_s=("par2_s", "median"),
+                ok=("ok", "mean"), lo=("par2_s", "min"), hi=("par2_s", "max"),
+                samples=("par2_s", "size"),
+                status=("status", lambda s: "/".join(sorted(set(s)))),
+                **{c: (c, "first") for c in ident if c in t}).reset_index()
+    out["ok"] = out["ok"] >= 0.5
+    out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
+    return out
+
+
+def _differs(row: pd.Series) -> str:
+    a = {k[:-2]: row[k] for k in row.index if k.endswith("_a")}
+    b = {k[:-2]: row[k] for k in row.index if k.endswith("_b")}
+    if not a.get("identity") or not b.get("identity"):
+        return "identity unknown"
+    return ", ".join(differing_parts({"key": row["key"], **a}, {"key": row["key"], **b}))
+
+
 def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(changes, per_pair): per (puzzle, pair, instance) the times, factor B/A and whether it
-    exceeds the noise; per pair the SGM factor over the instances both runs have."""
-    a = per_instance(prepare(load_run(run_a).df))
-    b = per_instance(prepare(load_run(run_b).df))
-    keys = ["puzzle", "pair", "instance"]
-    cols = [*keys, "par2_s", "ok", "spread"]
-    m = a[cols].merge(b[cols], on=keys, suffixes=("_a", "_b"))
+    """(changes, per_pair): per task key in both runs the times, factor B/A, the identity parts
+    that differ, the status change and whether it exceeds the noise; per pair its SGM factor
+    with interval and Holm-adjusted signed-rank verdict over the tasks both answered."""
+    a, b = (per_key(prepare(load_run(r).df)) for r in (run_a, run_b))
+    m = a.merge(b.drop(columns=["puzzle", "pair", "instance"]), on="key", suffixes=("_a", "_b"))
+    if m.empty:
+        return m.assign(significant=pd.Series(dtype=bool)), pd.DataFrame()
+    m["differs"] = m.apply(_differs, axis=1)
     m["factor"] = m["par2_s_b"] / m["par2_s_a"].where(m["par2_s_a"] > 0)
     noise = np.maximum(NOISE_FACTOR, np.fmax(m["spread_a"].fillna(1), m["spread_b"].fillna(1)))
     m["noise"] = noise
     big = (m["factor"] > noise) | (m["factor"] < 1 / noise)
     above_floor = (m["par2_s_b"] - m["par2_s_a"]).abs() > NOISE_FLOOR_S
-    m["outcome"] = np.where(m["ok_a"] == m["ok_b"], "",
-                            np.where(m["ok_b"], "now answered", "no longer answered"))
-    m["significant"] = (big & above_floor) | (m["outcome"] != "")
+    m["status_change"] = np.where(m["status_a"] == m["status_b"], "",
+                                  m["status_a"] + " → " + m["status_b"])
+    m["significant"] = (big & above_floor) | (m["status_change"] != "")
     m["change"] = np.where(~m["significant"], "within noise",
                            np.where(m["factor"] > 1, "slower", "faster"))
-    m.loc[m["outcome"] != "", "change"] = m["outcome"]
-    rows = []
-    for (puzzle, pair), g in m.groupby(["puzzle", "pair"]):
-        sa, sb = sgm(g["par2_s_a"]), sgm(g["par2_s_b"])
-        rows.append({"puzzle": puzzle, "pair": pair, "instances": len(g), "sgm_a_s": sa,
-                     "sgm_b_s": sb, "factor": sb / sa if sa > 0 else math.nan,
-                     "slower": int((g["change"] == "slower").sum()),
-                     "faster": int((g["change"] == "faster").sum()),
-                     "outcome_changes": int((g["outcome"] != "").sum())})
+    m.loc[m["status_change"] != "", "change"] = m["status_change"]
+    pairs = _pairs(m)
     changes = m.sort_values(["significant", "factor"], ascending=[False, False])
-    return changes.reset_index(drop=True), pd.DataFrame(rows)
+    return changes.reset_index(drop=True), pairs
+
+
+def _pairs(m: pd.DataFrame) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    for (puzzle, pair), g in m.groupby(["puzzle", "pair"], sort=True):
+        both = g[g["ok_a"] & g["ok_b"]]
+        ta, tb = both["par2_s_a"].to_numpy(float), both["par2_s_b"].to_numpy(float)
+        ratio, lo, hi = ratio_interval(tb, ta) if len(both) else (math.nan,) * 3
+        p = float(signed_rank_p(tb, ta)) if len(both) else math.nan
+        parts = Counter(x for d in g["differs"] for x in d.split(", ") if x)
+        rows.append({"puzzle": puzzle, "pair": pair, "tasks": len(g), "both answered":
+                     len(both), "factor": ratio, "factor_lo": lo, "factor_hi": hi, "p": p,
+                     "status changes": int((g["status_change"] != "").sum()),
+                     "tasks beyond noise": int(g["significant"].sum()),
+                     "identity differs": "; ".join(f"{k} ({n})" for k, n in parts.items())
+                     or "nothing"})
+    out = pd.DataFrame(rows)
+    out["p_holm"] = holm(out["p"].to_numpy(float))
+    out["verdict"] = np.where(~(out["p_holm"] < ALPHA), "within noise",
+                              np.where(out["factor"] > 1, "slower", "faster"))
+    return out
+
+
+def _summary(changes: pd.DataFrame) -> list[str]:
+    """Sentences: which identity parts differ in how many tasks."""
+    parts = Counter(x for d in changes["differs"] for x in d.split(", ") if x)
+    if not parts:
+        return ["Every paired task has the same identity in both runs (same formulation "
+                "code, backend code, solver version, limits and machine)."]
+    return [f"- {k}: {n} of {len(changes)} tasks" for k, n in parts.most_common()]
 
 
 def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int = 50) -> str:
     changes, pairs = compare(run_a, run_b)
     if changes.empty:
-        return (f"# compare {run_a} -> {run_b}\n\nNo (pair, instance) is in both runs.\n")
+        return (f"# compare {run_a} -> {run_b}\n\nNo task key is in both runs.\n")
     sig = changes[changes["significant"]]
     md = [f"# compare {run_a} -> {run_b}", "",
-          f"{len(changes)} (pair, instance) tasks in both runs; {len(sig)} changed beyond the "
-          f"noise (factor B/A outside 1/{NOISE_FACTOR:g} .. {NOISE_FACTOR:g}, or the repeats' "
-          f"spread if larger, and more than {NOISE_FLOOR_S * 1000:g} ms; or a changed "
-          "outcome). Times are PAR-2 build + solve seconds.", "",
-          "## Per pair (SGM over the common instances)", "", Table.of(pairs).markdown(), ""]
+          f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or time "
+          f"beyond the noise (factor B/A outside 1/{NOISE_FACTOR:g} .. {NOISE_FACTOR:g}, or "
+          f"the samples' spread if larger, and more than {NOISE_FLOOR_S * 1000:g} ms). Times "
+          "are PAR-2 build + solve seconds.", "", "## Identity parts that differ", "",
+          *_summary(changes), "",
+          "## Per pair (over the tasks both runs answered: SGM factor B/A with its 95 % "
+          f"bootstrap interval; Wilcoxon signed-rank, Holm-adjusted, verdict at {ALPHA:g})", "",
+          Table.of(pairs).markdown(), ""]
     if len(sig):
         cols = ["puzzle", "pair", "instance", "par2_s_a", "par2_s_b", "factor", "noise",
-                "change"]
-        md += ["## Changes beyond the noise", "", Table.of(sig, cols, limit=limit).markdown(),
-               ""]
+                "change", "differs"]
+        md += ["## Tasks that changed beyond the noise", "",
+               Table.of(sig, cols, limit=limit).markdown(), ""]
     return "\n".join(md)
+

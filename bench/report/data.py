@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import Result
-from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame
+from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame, samples
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,10 @@ class Run:
 
 def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
     journal = Journal(folder)
-    latest: dict[str, Result] = {}
-    for r in journal.results():  # the run's own reader: lines split on "\n" only
-        latest[r.key] = r
+    found = samples(journal.results())  # the run's own reader: lines split on "\n" only
     if journal.skipped:
         warnings.append(f"{journal.skipped} unreadable line(s) in {JOURNAL} skipped")
-    return results_frame(list(latest.values()))
+    return results_frame(found)
 
 
 def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:

@@ -3,11 +3,13 @@ when one pair's tasks ran on machines of different types (their times do not com
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bench.identity import MACHINE_FIELDS, machine_id, machine_label
 from bench.run.storage import load_environment
 
 COLUMNS = ["host", "machine", "tasks", "solved", "median time s", "median overhead ms"]
@@ -54,3 +56,50 @@ def mixed(t: pd.DataFrame, types: dict[str, str]) -> list[str]:
             out.append(f"{pair}: its tasks ran on {g.nunique()} machine types "
                        f"({'; '.join(sorted(g.unique()))}); its times do not compare")
     return out
+
+
+def machine_of(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
+    """Per row its machine type: ``machine_id`` and ``machine_label`` from the result's own
+    machine columns (CPU, cores, memory, Python), else from its host's environment record
+    (results written before they carried their machine), else "unknown machine"."""
+    cols = [c for c in MACHINE_FIELDS if c in t]
+    rows: list[dict[str, Any]] = [{str(k): v for k, v in r.items()}
+                                  for r in t[cols].to_dict("records")] if cols \
+        else [{} for _ in range(len(t))]
+    hosts = _hosts(t)
+    ids, labels = [], []
+    for parts, host in zip(rows, hosts, strict=True):
+        if machine_id(parts):
+            ids.append(machine_id(parts))
+            labels.append(machine_label(parts))
+        elif host in types:
+            ids.append("m-" + hashlib.sha256(types[host].encode()).hexdigest()[:8])
+            labels.append(types[host])
+        else:
+            ids.append("unknown")
+            labels.append("unknown machine")
+    return pd.DataFrame({"machine_id": ids, "machine_label": labels}, index=t.index)
+
+
+def provenance(df: pd.DataFrame, run: str) -> list[str]:
+    """Where the results came from: how many this run produced and, per other origin run
+    (reused by ``run --reuse`` or combined by ``merge``), how many, when and on what."""
+    t = df[df["formulation"].fillna("-") != "-"]
+    origin = t["run"].fillna("").astype(str) if "run" in t else pd.Series("", index=t.index)
+    when = t["finished"].fillna("").astype(str) if "finished" in t \
+        else pd.Series("", index=t.index)
+    ids = machine_of(t, {})["machine_id"]
+    lines = []
+    for name, g in t.groupby(origin, sort=True):
+        w = when[g.index]
+        days = sorted({x[:10] for x in w if x})
+        dates = (days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}") if days \
+            else "date unknown"
+        on = ", ".join(sorted(set(ids[g.index])))
+        what = ("produced in this run" if name == run else
+                "of unknown origin (written before results recorded their run)" if not name
+                else f"reused or merged from run {name}")
+        lines.append(f"{len(g)} of {len(t)} results {what} ({dates}; machine {on})")
+    if len(lines) == 1 and origin.eq(run).all():
+        return [f"All {len(t)} results were produced in this run."]
+    return lines

@@ -46,6 +46,7 @@ class Section:
     problems: Table | None = None
     problems_md: Table | None = None
     slopes: Table | None = None
+    puzzle: str = ""  # the puzzle (name: puzzle-machine where a run spans machine types)
     figures: list[dict[str, str]] = field(default_factory=list)
     memory_line: str = ""
     pictures: list[dict[str, str]] = field(default_factory=list)
@@ -138,7 +139,10 @@ def _matrix(puzzle: str, t: pd.DataFrame,
 
 
 def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
-            instances: list[str] | None) -> Section:
+            instances: list[str] | None, machine: tuple[str, str] | None = None) -> Section:
+    """One puzzle's section; with ``machine`` (id, label), the part of a run of several
+    machine types that ran on that one: its own name (``puzzle-id``), figures and ranking."""
+    name = f"{puzzle}-{machine[0]}" if machine else puzzle
     pi = per_instance(t)
     rank = tables.ranking(t)
     fold = tables.folded(rank)
@@ -147,7 +151,8 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     cols = tables.rank_columns(rank)
     hidden = RANK_HIDDEN | {c for c in ("iterations", "setup_s") if c in rank and
                             (rank[c].isna() | (rank[c].astype(str) == "")).all()}
-    sec = Section(puzzle, tables.verdict(puzzle, t, rank),
+    verdict = tables.verdict(puzzle, t, rank)
+    sec = Section(name, f"On {machine[1]}: {verdict}" if machine else verdict,
                   Table.of(fold, cols, marks=_marks(fold), hidden=hidden),
                   Table.of(rank, cols, marks=_marks(rank), hidden=hidden), page_matrix,
                   md_matrix, key, more, common=tables.common_note(rank))
@@ -167,14 +172,15 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     sl = tables.slopes(pi, shown)
     sec.slopes = Table.of(sl) if len(sl) else None
     sec.rank = rank
-    sec.figures, sec.memory_line = _figures(puzzle, t, pi, shown, rank, scatter, out)
+    sec.puzzle = puzzle
+    sec.figures, sec.memory_line = _figures(name, t, pi, shown, rank, scatter, out)
     sec.pictures = _pictures(puzzle, t, out)
     vs = peers.versus(pi, rank)
     if len(vs):
         sec.peers = Table.of(vs, peers.COLUMNS, hidden=PEER_HIDDEN)
         sec.peer_lines = peers.verdict(vs)
-        sec.figures.append({"src": peers.figure(pi, vs, out / f"{puzzle}-peers.png").name,
-                            "alt": f"{puzzle}: ratio against the peers",
+        sec.figures.append({"src": peers.figure(pi, vs, out / f"{name}-peers.png").name,
+                            "alt": f"{name}: ratio against the peers",
                             "caption": "Peers: right of the dotted line ours is faster; the "
                                        "further right a line, the larger our lead (ratio "
                                        "peer / ours per instance both answered)."})

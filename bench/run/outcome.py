@@ -8,6 +8,7 @@ import socket
 from typing import Any
 
 from bench.backends import get_backend
+from bench.identity import stamp
 from bench.instance import InstanceError, read_instance
 from bench.records import Result, Task
 from bench.run.execute import base_result
@@ -81,7 +82,7 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
     res.start = "spawn" if m.base_rss_mb is None else "fork"
     res.host = socket.gethostname()
     res.rss_method = RSS_METHOD
-    return res
+    return stamp(res, task)  # its identity on the machine that ran it
 
 
 

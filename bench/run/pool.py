@@ -20,6 +20,7 @@ from typing import Any, Protocol, TextIO
 import psutil
 
 from bench.backends import all_backends, backends_for, get_backend
+from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
 from bench.records import Limits, Result, Task, instance_digest
 from bench.registry import (
@@ -120,6 +121,7 @@ def plan_tasks(
     its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
     plan = Plan()
     seen: set[str] = set()
+    codes: dict[type, str] = {}  # formulation and backend classes' code digests
     for path in instances:
         digest = instance_digest(path)
         if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
@@ -151,9 +153,11 @@ def plan_tasks(
                     if b.available() is not None:
                         log.warning("skipping solver %s: %s", b.name, b.available())
                         continue
+                    code = codes.setdefault(cls, formulation_code(cls))
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
-                             threads, count, rep, digest)
+                             threads, count, rep, digest, code=code,
+                             backend_code=codes.setdefault(type(b), backend_code(type(b))))
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
@@ -385,11 +389,13 @@ def run_plan(
     on_result: Callable[[Result], None] | None = None,
     start: str | None = None,
     executor: Executor | None = None,
+    provenance: dict[str, str] | None = None,
 ) -> list[Result]:
     """Run every task not already in the journal; append each result as it finishes.
     ``start``: "fork" (tasks forked from per-kind templates; the default where the OS forks)
     or "spawn" (a fresh interpreter per task). ``executor``: where the tasks run (default:
-    ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster)."""
+    ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster).
+    ``provenance``: fields set on every result this run produces (``run``, ``harness``)."""
     done = journal.keys()
     for res in plan.errors:
         if res.key not in done:
@@ -405,6 +411,8 @@ def run_plan(
     failed: list[BaseException] = []
 
     def finished(res: Result) -> None:
+        for k, v in (provenance or {}).items():
+            setattr(res, k, v)
         with lock:
             try:
                 journal.append(res)

@@ -115,6 +115,18 @@ class Journal:
         return {r.key for r in self.results()}
 
 
+def samples(results: list[Result]) -> list[Result]:
+    """The distinct results of a journal: one per task key and sample (its origin run,
+    machine and time of recording), the latest line winning; a merged folder keeps each run's
+    sample of a task key, a result written before provenance was recorded is one per key."""
+    latest: dict[tuple[str, ...], Result] = {}
+    for r in results:
+        sample = (r.key, r.run, r.cpu, str(r.cores), str(r.memory_gb), r.python, r.finished) \
+            if r.finished else (r.key,)
+        latest[sample] = r
+    return list(latest.values())
+
+
 def results_frame(results: list[Result]) -> pd.DataFrame:
     import pandas as pd
 
@@ -128,12 +140,9 @@ def results_frame(results: list[Result]) -> pd.DataFrame:
 
 
 def consolidate(folder: str | Path) -> Path:
-    """Write ``results.parquet`` from the journal (the latest result per task key wins)."""
+    """Write ``results.parquet`` from the journal's :func:`samples`."""
     folder = Path(folder)
-    latest: dict[str, Result] = {}
-    for r in Journal(folder).results():
-        latest[r.key] = r
-    df = results_frame(list(latest.values()))
+    df = results_frame(samples(Journal(folder).results()))
     path = folder / TABLE
     replace_atomic(path, lambda tmp: df.to_parquet(tmp, index=False))
     return path
@@ -151,10 +160,7 @@ def load_results(folder: str | Path) -> pd.DataFrame:
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
-    latest: dict[str, Result] = {}
-    for r in Journal(folder).results():
-        latest[r.key] = r
-    return results_frame(list(latest.values()))
+    return results_frame(samples(Journal(folder).results()))
 
 
 def record_environment(folder: str | Path, env: dict[str, Any]) -> None:

@@ -191,7 +191,7 @@ def test_compare_flags_changes_beyond_the_noise(mixed_run, tmp_path):
     assert list(flagged["pair"]) == ["cpsat-cover / cpsat"]
     assert flagged["change"].iloc[0] == "slower" and flagged["factor"].iloc[0] > 10
     p = _cli("compare", str(mixed_run), str(slow))
-    assert p.returncode == 0 and "Changes beyond the noise" in p.stdout
+    assert p.returncode == 0 and "changed beyond the noise" in p.stdout
 
 
 def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, tmp_path):

@@ -1,0 +1,315 @@
+"""A result's identity: everything that produced it, hashed, so a run can reuse a result of
+another run exactly when nothing that made it has changed.
+
+The parts (:func:`identity_parts`), each a column of the result:
+
+- the instance, by its content (the task key's ``sha256:`` digest: a moved file is the same);
+- the puzzle and the formulation variant (its label);
+- ``code``: the formulation's code (:func:`code_digest` of its class's module);
+- the solver's name, ``solver_version`` and ``backend_code`` (:func:`code_digest` of the
+  backend's module, following ``bench.backends``);
+- the limits (time, memory, threads), the solution count asked, the seed and the repetition;
+- the machine (:func:`machine`: CPU model, cores, memory, Python), named by ``machine``.
+
+``identity`` is the SHA-256 of those parts. The harness's own version (``harness``) is recorded
+beside it, not in it: a change to the harness does not rerun a formulation's tasks.
+
+A module's code digest is derived from the source, not from what happens to be imported
+(``sys.modules`` depends on import order): the module's file and, transitively, every module it
+names in an ``import`` or ``from ... import`` statement (the AST; conditional and
+``TYPE_CHECKING`` imports included) that lies under one of the followed packages:
+``formulations``, ``bench.encodings`` and the module's own top-level package (a plugin's own
+helpers), or ``bench.backends`` for a backend. A package's ``__init__`` counts only where it
+is imported by name. Data files count too: a file beside one of those modules (``.lp`` rules)
+whose name one of them spells in a string constant or an f-string (its fields as wildcards:
+``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``). The digest
+hashes each file's module name (or file name) and bytes, so moving the repository changes
+nothing and editing one helper changes every formulation that imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import fnmatch
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+import platform
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from bench.records import Result, Task
+
+#: packages whose modules enter a formulation's code digest (beside its own top-level package)
+FORMULATION_PACKAGES = ("formulations", "bench.encodings")
+BACKEND_PACKAGES = ("bench.backends",)
+#: the machine parts of an identity, as result columns
+MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@functools.cache
+def machine() -> dict[str, Any]:
+    """This machine as an identity sees it: CPU model, logical cores, memory (GB, 0.1) and
+    the Python version."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {"cpu": cpu_model(), "cores": os.cpu_count() or 0, "memory_gb": round(memory, 1),
+            "python": platform.python_version()}
+
+
+def _machine(parts: dict[str, Any]) -> dict[str, Any]:
+    """The machine fields of a record, normalised (a table's NaN or 2.0 cores read as a
+    result's "" or 2); "" for each one missing."""
+    out: dict[str, Any] = {}
+    for k in MACHINE_FIELDS:
+        v = parts.get(k)
+        if v is None or v == "" or (isinstance(v, float) and v != v) or v == 0:
+            out[k] = ""
+        elif k == "cores":
+            out[k] = int(v)
+        elif k == "memory_gb":
+            out[k] = round(float(v), 1)
+        else:
+            out[k] = str(v)
+    return out
+
+
+def machine_id(parts: dict[str, Any]) -> str:
+    """A short name of a machine type (its :data:`MACHINE_FIELDS`); "" when none is known."""
+    m = _machine(parts)
+    return "m-" + _sha(m)[:8] if any(m.values()) else ""
+
+
+def machine_label(parts: dict[str, Any]) -> str:
+    """``CPU, N cores, X GB, Python V`` (``unknown machine`` for a result without them)."""
+    m = _machine(parts)
+    if not any(m.values()):
+        return "unknown machine"
+    return (f"{m['cpu'] or '?'}, {m['cores'] or '?'} cores, {m['memory_gb'] or '?'} GB, "
+            f"Python {m['python'] or '?'}")
+
+
+def _sha(obj: Any) -> str:
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _limit(x: Any) -> str:
+    """A limit as identity text: 3, 3.0 and "3" are one limit."""
+    try:
+        return f"{float(x):g}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def identity_parts(res: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a result's (or a planned task's) identity, from its columns."""
+    return {"key": res.get("key", ""), "code": res.get("code", ""),
+            "solver_version": res.get("solver_version", ""),
+            "backend_code": res.get("backend_code", ""),
+            "time_limit": _limit(res.get("time_limit")),
+            "memory_limit_mb": _limit(res.get("memory_limit_mb")),
+            "threads": _limit(res.get("threads")), "machine": machine_id(res)}
+
+
+def identity(res: dict[str, Any]) -> str:
+    """``id-`` and 16 hex digits of the SHA-256 of :func:`identity_parts`; "" for a result
+    written before identities were recorded (no code digest): it matches nothing."""
+    if not res.get("code") or not res.get("backend_code"):
+        return ""
+    return "id-" + _sha(identity_parts(res))[:16]
+
+
+def differing_parts(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Which parts of two results' identities differ, in words: ``formulation code``,
+    ``solver version``, ``backend code``, ``limits``, ``machine``."""
+    words = {"code": "formulation code", "solver_version": "solver version",
+             "backend_code": "backend code", "time_limit": "limits",
+             "memory_limit_mb": "limits", "threads": "limits", "machine": "machine",
+             "key": "task"}
+    pa, pb = identity_parts(a), identity_parts(b)
+    out: list[str] = []
+    for k, word in words.items():
+        if pa[k] != pb[k] and word not in out:
+            out.append(word)
+    return out
+
+
+def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | None = None
+                     ) -> str:
+    """The identity a planned task's result will have when it runs on ``where`` (default:
+    this machine) with the solver at ``solver_version``."""
+    return identity({**task.to_dict(), "key": task.key, "solver_version": solver_version,
+                     **(where or machine())})
+
+
+@functools.cache
+def solver_version(solver: str) -> str:
+    """The version of a solver as its backend reports it here ("" for an unknown solver)."""
+    from bench.backends import get_backend
+
+    try:
+        return get_backend(solver).version()
+    except KeyError:
+        return ""
+
+
+def stamp(res: Result, task: Task) -> Result:
+    """Fill a task's result with its identity on this machine (where it ran) and the time;
+    a task killed before it reported its solver's version gets the version installed here."""
+    if not res.solver_version and res.formulation != "-":
+        res.solver_version = solver_version(task.solver)
+    res.code, res.backend_code = task.code, task.backend_code
+    res.memory_limit_mb = task.memory_limit_mb
+    for k, v in machine().items():
+        setattr(res, k, v)
+    res.finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    res.identity = identity(res.to_dict())
+    return res
+
+
+# -- code digests -------------------------------------------------------------------------
+
+@functools.cache
+def _parse(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[ast.AST, ...]]:
+    """A file's bytes and the import and string nodes of its AST (cached by path, mtime and
+    size: an edited file is read again)."""
+    data = Path(path).read_bytes()
+    try:
+        tree = ast.parse(data, filename=path)
+    except SyntaxError:  # its bytes still count; it imports nothing we can see
+        return data, ()
+    keep = (ast.Import, ast.ImportFrom, ast.Constant, ast.JoinedStr)
+    return data, tuple(n for n in ast.walk(tree) if isinstance(n, keep))
+
+
+def _nodes(path: Path) -> tuple[bytes, tuple[ast.AST, ...]]:
+    st = path.stat()
+    return _parse(str(path), st.st_mtime_ns, st.st_size)
+
+
+def _origin(name: str) -> Path | None:
+    """The source file of module ``name`` (None: not found, or not a Python source file)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
+
+
+def _imports(name: str, path: Path, nodes: Iterable[ast.AST]) -> set[str]:
+    """Absolute names of the modules a module's import statements name (``from p import m``
+    names ``p`` and ``p.m``: ``m`` may be a module)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                try:
+                    base = importlib.util.resolve_name("." * node.level + base, package)
+                except (ImportError, ValueError):
+                    continue
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names if a.name != "*")
+    return out
+
+
+def _patterns(nodes: Iterable[ast.AST]) -> set[str]:
+    """File names spelled in string constants and f-strings (fields as ``*``) that look like
+    file names (a dot and some literal text besides)."""
+    out: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                           else "*" for v in node.values)
+        else:
+            continue
+        base = text.rsplit("/", 1)[-1]
+        if "." in base and "\n" not in base and len(base) < 200 and base.strip("*."):
+            out.add(base)
+    return out
+
+
+def _under(name: str, packages: Iterable[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def code_files(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
+               own: bool = True) -> dict[str, Path]:
+    """Every file a module's code digest covers: ``{module name or data file name: path}``
+    (the module, the modules it imports under ``packages`` or, with ``own``, its own
+    top-level package, transitively, and the data files they name). Raises ImportError for a
+    module not found."""
+    follow = (*packages, *([module.partition(".")[0]] if own else []))
+    files: dict[str, Path] = {}
+    patterns: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in files:
+            continue
+        path = _origin(name)
+        if path is None:
+            if name == module:
+                raise ImportError(f"no Python source for module {module!r}")
+            continue
+        files[name] = path
+        _, nodes = _nodes(path)
+        patterns |= _patterns(nodes)
+        todo += sorted(n for n in _imports(name, path, nodes)
+                       if _under(n, follow) and n not in files)
+    folders = {p.parent for p in files.values()}
+    for folder in sorted(folders):
+        for f in sorted(folder.iterdir()):
+            if f.suffix not in (".py", ".pyc") and f.is_file() \
+                    and any(fnmatch.fnmatchcase(f.name, p) for p in patterns):
+                rel = f"{folder.name}/{f.name}"
+                files.setdefault(rel, f)
+    return files
+
+
+def code_digest(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
+                own: bool = True) -> str:
+    """``code-`` and 16 hex digits of the SHA-256 over :func:`code_files` (each file's name
+    and bytes, in name order); ``""`` when the module's source cannot be found."""
+    try:
+        files = code_files(module, tuple(packages), own)
+    except ImportError:
+        return ""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        data, _ = _nodes(files[name]) if files[name].suffix == ".py" \
+            else (files[name].read_bytes(), ())
+        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return "code-" + h.hexdigest()[:16]
+
+
+def formulation_code(cls: type) -> str:
+    """The code digest of a formulation class (its module and what it imports)."""
+    return code_digest(cls.__module__)
+
+
+def backend_code(cls: type) -> str:
+    """The code digest of a backend class (its module and the ``bench.backends`` modules it
+    imports)."""
+    return code_digest(cls.__module__, BACKEND_PACKAGES, own=False)

@@ -1,0 +1,119 @@
+"""Reuse of finished results across runs (``run --reuse RUN_DIR...``, ``--reuse-latest``).
+
+A planned task takes an earlier result when the result's identity (:mod:`bench.identity`)
+equals the identity the task would have here: same instance content, formulation code,
+variant, backend code, solver and version, limits, seed, repetition and machine. The result is
+copied into the new run's journal as it is, its ``run`` (where it was produced) and
+``finished`` kept, so the report can say what was reused from where. Not reused: results
+without an identity (folders written before identities were recorded: they match nothing) and
+``error`` results (an error may be the harness's own, which is not part of the identity).
+Among several samples of one identity (a merged folder) the latest is taken. A planned task's
+identity names this machine: results made on other machine types (a cluster's workers) are
+reused only by a run on their type.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.identity import machine, machine_id, planned_identity, solver_version
+from bench.records import Result, Task
+from bench.run.storage import Journal, load_environment
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Sources:
+    """The reusable results of earlier run folders, by identity."""
+
+    folders: list[Path] = field(default_factory=list)
+    by_identity: dict[str, Result] = field(default_factory=dict)
+    #: folder -> results it holds without an identity (never reused)
+    without_identity: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, folders: Iterable[str | Path]) -> Sources:
+        """Read the folders' journals; raise FileNotFoundError naming one that is no run."""
+        src = cls()
+        for folder in map(Path, folders):
+            journal = Journal(folder)
+            if not journal.path.is_file():
+                raise FileNotFoundError(f"--reuse {folder}: no journal.jsonl (not a run folder)")
+            src.folders.append(folder)
+            old = 0
+            for r in journal.results():
+                if r.formulation == "-":
+                    continue
+                if not r.identity:
+                    old += 1
+                elif r.status != "error":
+                    r.run = r.run or folder.name
+                    have = src.by_identity.get(r.identity)
+                    if have is None or r.finished >= have.finished:
+                        src.by_identity[r.identity] = r
+            if old:
+                src.without_identity[str(folder)] = old
+        return src
+
+    def notes(self) -> list[str]:
+        """A line per folder whose results carry no identity."""
+        return [f"{folder}: {n} results have no identity (written before identities were "
+                "recorded): none of them is reused" for folder, n in
+                self.without_identity.items()]
+
+
+def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None
+            ) -> list[Result]:
+    """The source result of every task (not among the ``done`` keys) whose identity matches."""
+    found: list[Result] = []
+    done = set(done or ())
+    for task in tasks:
+        if task.key in done or not task.code:
+            continue
+        res = sources.by_identity.get(planned_identity(task, solver_version(task.solver)))
+        if res is not None:
+            found.append(res)
+            done.add(task.key)
+    return found
+
+
+def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources) -> Counter[str]:
+    """Copy into ``journal`` the source result of every task not done there whose identity
+    matches; return how many were taken from each origin run."""
+    taken: Counter[str] = Counter()
+    for res in matches(tasks, sources, journal.keys()):
+        journal.append(res)
+        taken[res.run] += 1
+    return taken
+
+
+def summary(taken: Counter[str], total: int) -> str:
+    """``reused 95 of 103 tasks (90 from q1, 5 from q2); 8 to run``."""
+    n = sum(taken.values())
+    where = ", ".join(f"{k} from {run}" for run, k in
+                      sorted(taken.items(), key=lambda x: (-x[1], x[0])))
+    return f"reused {n} of {total} tasks" + (f" ({where})" if n else "") + f"; {total - n} to run"
+
+
+def same_machine(folder: Path) -> bool:
+    """The run folder's last environment record names this machine's type."""
+    envs = load_environment(folder)
+    return bool(envs) and machine_id(envs[-1]) == machine_id(machine())
+
+
+def latest_run(candidates: Iterable[str | Path], out: str | Path) -> Path | None:
+    """The newest of ``candidates`` (by its environment's date, then its name) that is a run
+    folder made on this machine type, ``out`` itself left out."""
+    found = []
+    for c in map(Path, candidates):
+        if not c.is_dir() or c.resolve() == Path(out).resolve() \
+                or not (c / "journal.jsonl").is_file() or not same_machine(c):
+            continue
+        envs = load_environment(c)
+        found.append((str(envs[-1].get("recorded_at", "")), c.name, c))
+    return max(found)[2] if found else None

@@ -1,0 +1,146 @@
+"""A result's identity (bench/identity.py): the same inputs give the same identity, any one
+input changed gives another, and a moved instance file or a moved package keeps it."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.identity import (
+    code_digest,
+    code_files,
+    differing_parts,
+    identity,
+    machine,
+    planned_identity,
+)
+from bench.records import Task, instance_digest
+from tests.conftest import SHIKAKU_SEEDS
+
+HELPER = "SIZE = 3\n"
+FORM = '''
+from pathlib import Path
+from {pkg} import helper
+from {pkg}.rules import RULES
+
+HERE = Path(__file__).parent
+
+
+def programs(wall):
+    return [HERE / "own.lp", HERE / f"connect_{{wall}}.lp", helper.SIZE, RULES]
+'''
+OTHER = "from {pkg} import helper\n"
+
+
+def package(root: Path, pkg: str) -> Path:
+    """A plugin package: ``form`` imports ``helper`` and ``rules`` and names three data
+    files; ``other`` imports only ``helper``; ``unused.py`` and ``stray.lp`` nobody names."""
+    d = root / pkg
+    d.mkdir(parents=True)
+    files = {"__init__.py": "", "helper.py": HELPER, "rules.py": "RULES = 1\n",
+             "form.py": FORM.format(pkg=pkg), "other.py": OTHER.format(pkg=pkg),
+             "unused.py": "X = 1\n", "own.lp": "a.\n", "connect_edge.lp": "e.\n",
+             "connect_reach.lp": "r.\n", "stray.lp": "s.\n"}
+    for name, text in files.items():
+        (d / name).write_text(text)
+    return d
+
+
+@pytest.fixture
+def plug(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield package(tmp_path, "idplug"), tmp_path
+    for name in [m for m in sys.modules if m.startswith("idplug")]:
+        del sys.modules[name]
+
+
+def test_a_formulations_code_covers_its_imports_and_the_data_files_it_names(plug):
+    d, _ = plug
+    files = code_files("idplug.form")
+    assert set(files) == {"idplug.form", "idplug.helper", "idplug.rules", "idplug",
+                          "idplug/own.lp", "idplug/connect_edge.lp", "idplug/connect_reach.lp"}
+    before = {m: code_digest(f"idplug.{m}") for m in ("form", "other")}
+    assert before == {m: code_digest(f"idplug.{m}") for m in ("form", "other")}  # stable
+    (d / "unused.py").write_text("X = 2\n")
+    (d / "stray.lp").write_text("changed.\n")
+    assert {m: code_digest(f"idplug.{m}") for m in ("form", "other")} == before
+    (d / "rules.py").write_text("RULES = 2\n")  # only form imports rules
+    after = {m: code_digest(f"idplug.{m}") for m in ("form", "other")}
+    assert after["form"] != before["form"] and after["other"] == before["other"]
+    (d / "helper.py").write_text(HELPER + "# a comment is a change\n")  # both import helper
+    again = {m: code_digest(f"idplug.{m}") for m in ("form", "other")}
+    assert again["form"] != after["form"] and again["other"] != after["other"]
+    (d / "connect_edge.lp").write_text("e2.\n")  # named through an f-string
+    assert code_digest("idplug.form") != again["form"]
+
+
+def test_a_moved_package_keeps_its_code_digest(plug, tmp_path_factory, monkeypatch):
+    _, root = plug
+    digest = code_digest("idplug.form")
+    for name in [m for m in sys.modules if m.startswith("idplug")]:
+        del sys.modules[name]
+    elsewhere = tmp_path_factory.mktemp("moved")
+    shutil.move(str(root / "idplug"), str(elsewhere / "idplug"))
+    monkeypatch.syspath_prepend(str(elsewhere))
+    sys.path_importer_cache.clear()
+    assert str(code_files("idplug.form")["idplug.form"]).startswith(str(elsewhere))
+    assert code_digest("idplug.form") == digest
+
+
+def test_built_in_formulations_follow_formulations_and_encodings_only():
+    files = code_files("formulations.nurikabe.mip_flow")
+    assert "formulations.nurikabe.mip_flow" in files and "bench.encodings.mip" in files
+    assert not any(n.startswith(("bench.registry", "bench.models", "pyomo")) for n in files)
+    asp = code_files("formulations.nurikabe.asp_reach")
+    assert {"nurikabe/asp_reach.lp", "formulations/grid.lp", "formulations/connect_edge.lp",
+            "formulations/connect_reach.lp", "formulations._asp"} <= set(asp)
+    assert code_digest("no_such_module_anywhere") == ""
+
+
+BASE = Task(str(SHIKAKU_SEEDS[0]), "cpsat-cover", "cpsat", 3.0, 4096, 0, 1, 0, 0,
+            code="code-a", backend_code="code-b")
+
+
+def test_the_same_inputs_give_the_same_identity_and_any_one_changed_another(tmp_path):
+    ident = planned_identity(BASE, "9.15")
+    assert ident.startswith("id-") and ident == planned_identity(dataclasses.replace(BASE), "9.15")
+    assert planned_identity(dataclasses.replace(BASE, time_limit=3), "9.15") == ident
+    other = tmp_path / "other.txt"
+    other.write_text(Path(BASE.instance).read_text() + "\n# another puzzle\n")
+    changes = {"instance": {"instance": str(other)}, "variant": {"formulation": "cpsat-sugar"},
+               "solver": {"solver": "highs"}, "seed": {"seed": 1}, "rep": {"rep": 1},
+               "count": {"count": 2}, "time": {"time_limit": 5.0},
+               "memory": {"memory_limit_mb": 2048}, "threads": {"threads": 2},
+               "code": {"code": "code-c"}, "backend": {"backend_code": "code-d"}}
+    seen = {ident}
+    for what, change in changes.items():
+        other_ident = planned_identity(dataclasses.replace(BASE, **change), "9.15")
+        assert other_ident not in seen, what
+        seen.add(other_ident)
+    assert planned_identity(BASE, "9.16") not in seen
+    here = machine()
+    for k, v in {"cpu": "Another CPU", "cores": 64, "memory_gb": 1.5, "python": "3.12.1"}.items():
+        assert planned_identity(BASE, "9.15", {**here, k: v}) not in seen, k
+
+
+def test_a_moved_or_renamed_instance_file_keeps_its_identity(tmp_path):
+    moved = tmp_path / "deeper" / "renamed.txt"
+    moved.parent.mkdir()
+    shutil.copyfile(BASE.instance, moved)
+    assert instance_digest(moved) == instance_digest(BASE.instance)
+    assert planned_identity(dataclasses.replace(BASE, instance=str(moved)), "9.15") \
+        == planned_identity(BASE, "9.15")
+
+
+def test_a_result_without_code_has_no_identity_and_differences_are_named():
+    row = {"key": BASE.key, "code": "code-a", "backend_code": "code-b", "time_limit": 3.0,
+           "memory_limit_mb": 4096, "threads": 1, "solver_version": "1", **machine()}
+    assert identity(row) and identity({**row, "code": ""}) == ""
+    assert differing_parts(row, {**row, "code": "code-z", "cores": 99}) == \
+        ["formulation code", "machine"]
+    assert differing_parts(row, {**row, "solver_version": "2", "time_limit": 9}) == \
+        ["solver version", "limits"]
