@@ -30,7 +30,6 @@ nothing and editing one helper changes every formulation that imports it.
 from __future__ import annotations
 
 import ast
-import datetime as dt
 import fnmatch
 import functools
 import hashlib
@@ -42,7 +41,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bench.records import Result, Task
+from bench.records import Task
 
 #: packages whose modules enter a formulation's code digest (beside its own top-level package)
 FORMULATION_PACKAGES = ("formulations", "bench.encodings")
@@ -154,31 +153,6 @@ def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | No
     this machine) with the solver at ``solver_version``."""
     return identity({**task.to_dict(), "key": task.key, "solver_version": solver_version,
                      **(where or machine())})
-
-
-@functools.cache
-def solver_version(solver: str) -> str:
-    """The version of a solver as its backend reports it here ("" for an unknown solver)."""
-    from bench.backends import get_backend
-
-    try:
-        return get_backend(solver).version()
-    except KeyError:
-        return ""
-
-
-def stamp(res: Result, task: Task) -> Result:
-    """Fill a task's result with its identity on this machine (where it ran) and the time;
-    a task killed before it reported its solver's version gets the version installed here."""
-    if not res.solver_version and res.formulation != "-":
-        res.solver_version = solver_version(task.solver)
-    res.code, res.backend_code = task.code, task.backend_code
-    res.memory_limit_mb = task.memory_limit_mb
-    for k, v in machine().items():
-        setattr(res, k, v)
-    res.finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    res.identity = identity(res.to_dict())
-    return res
 
 
 # -- code digests -------------------------------------------------------------------------

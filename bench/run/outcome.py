@@ -4,11 +4,13 @@ or crashed task gets, and the measured columns of every result."""
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import socket
 from typing import Any
 
 from bench.backends import get_backend
-from bench.identity import stamp
+from bench.identity import identity, machine
 from bench.instance import InstanceError, read_instance
 from bench.records import Result, Task
 from bench.run.execute import base_result
@@ -91,3 +93,26 @@ def _kinds(solver: str) -> tuple[str, ...]:
         return tuple(get_backend(solver).kinds)
     except KeyError:
         return ()
+
+
+@functools.cache
+def solver_version(solver: str) -> str:
+    """The version of a solver as its backend reports it here ("" for an unknown solver)."""
+    try:
+        return get_backend(solver).version()
+    except KeyError:
+        return ""
+
+
+def stamp(res: Result, task: Task) -> Result:
+    """Fill a task's result with its identity on this machine (where it ran) and the time;
+    a task killed before it reported its solver's version gets the version installed here."""
+    if not res.solver_version and res.formulation != "-":
+        res.solver_version = solver_version(task.solver)
+    res.code, res.backend_code = task.code, task.backend_code
+    res.memory_limit_mb = task.memory_limit_mb
+    for k, v in machine().items():
+        setattr(res, k, v)
+    res.finished = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    res.identity = identity(res.to_dict())
+    return res

@@ -20,8 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.identity import machine, machine_id, planned_identity, solver_version
+from bench.identity import machine, machine_id, planned_identity
 from bench.records import Result, Task
+from bench.run.outcome import solver_version
 from bench.run.storage import Journal, load_environment
 
 log = logging.getLogger(__name__)
