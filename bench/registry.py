@@ -26,6 +26,7 @@ that registers something its entry points do not declare is logged and skipped.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import itertools
@@ -414,6 +415,12 @@ def recommended(cls: type[Formulation]) -> list[Formulation]:
     default = cls()
     rest = [v for v in out if v.params != default.params]
     return [default, *rest]
+
+
+@functools.cache
+def recommended_labels(cls: type[Formulation]) -> frozenset[str]:
+    """The labels of :func:`recommended` (cached per class)."""
+    return frozenset(v.label for v in recommended(cls))
 
 
 def plugin_of(cls: type[Formulation]) -> Plugin | None:

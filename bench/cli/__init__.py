@@ -74,7 +74,11 @@ def parser() -> argparse.ArgumentParser:
     ru.add_argument("--suite")
     ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
     ru.add_argument("--puzzle", action="append")
-    ru.add_argument("--formulation", action="append")
+    ru.add_argument("--formulation", action="append",
+                    help="a name (its recommended variants), NAME[*] (every variant), a "
+                    "variant label NAME[key=value], or PUZZLE:NAME; repeatable")
+    ru.add_argument("--all-variants", action="store_true",
+                    help="a named formulation (or every one) runs its whole parameter grid")
     ru.add_argument("--solver", action="append")
     ru.add_argument("--jobs", type=positive_int, default=None,
                     help="tasks at a time (<= cores; default 1); with --executor dask and no "

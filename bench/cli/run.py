@@ -47,7 +47,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     args.jobs = _jobs(args)
     chosen = tuple(args.formulation or ()) or suite_formulations(suite)
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
-    sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
+    every = args.all_variants or bool(suite and suite.variants == "all" and not args.formulation)
+    sel = Selection(tuple(args.puzzle or ()), chosen, solvers, every)
     try:
         sel.check()
     except ValueError as e:
@@ -58,7 +59,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     unmatched = [f for f in args.formulation or () if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
-                     "instances (see `puzzlebench list`)")
+                     f"instances{_close(unmatched[0])} (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
         return _fail("no task matches the selection (see `puzzlebench list`)")
     # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
@@ -207,3 +208,17 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
             print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
                   f"{row['solver']}: {row['message']}", file=sys.stderr)
     return 1 if len(bad) else 0
+
+
+def _close(want: str) -> str:
+    """Close matches of a ``--formulation`` entry among the registered names and variants."""
+    from bench.registry import close_matches, formulations, parse_label, variants
+    from bench.run.pool import split_puzzle
+
+    name = parse_label(split_puzzle(want)[1])[0]
+    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
+    hint = close_matches(name, known)
+    if hint or name not in known:
+        return hint
+    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
+    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
