@@ -3,7 +3,8 @@ which changes exceed the noise.
 
 Noise: where a run has repeats (``--repeat``/``--seeds``), a task's own max/min spread; never
 less than NOISE_FACTOR, and differences below NOISE_FLOOR_S are not changes (timer and
-process noise on millisecond tasks). A change of outcome (answered <-> not) always counts.
+process noise on millisecond tasks). A change of outcome (answered <-> not, skipped by the
+formulation <-> not) always counts; a pair and instance skipped in both runs is left out.
 """
 
 from __future__ import annotations
@@ -27,15 +28,21 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     a = per_instance(prepare(load_run(run_a).df))
     b = per_instance(prepare(load_run(run_b).df))
     keys = ["puzzle", "pair", "instance"]
-    cols = [*keys, "par2_s", "ok", "spread"]
+    cols = [*keys, "par2_s", "ok", "spread", "skipped"]
     m = a[cols].merge(b[cols], on=keys, suffixes=("_a", "_b"))
+    skip_a, skip_b = m["skipped_a"] > 0, m["skipped_b"] > 0
+    m = m[~(skip_a & skip_b)].copy()  # no time on either side: nothing to compare
+    skip_a, skip_b = m["skipped_a"] > 0, m["skipped_b"] > 0
     m["factor"] = m["par2_s_b"] / m["par2_s_a"].where(m["par2_s_a"] > 0)
     noise = np.maximum(NOISE_FACTOR, np.fmax(m["spread_a"].fillna(1), m["spread_b"].fillna(1)))
     m["noise"] = noise
     big = (m["factor"] > noise) | (m["factor"] < 1 / noise)
     above_floor = (m["par2_s_b"] - m["par2_s_a"]).abs() > NOISE_FLOOR_S
-    m["outcome"] = np.where(m["ok_a"] == m["ok_b"], "",
-                            np.where(m["ok_b"], "now answered", "no longer answered"))
+    m["outcome"] = np.where(skip_b & ~skip_a, "now skipped",
+                            np.where(skip_a & ~skip_b, "no longer skipped",
+                                     np.where(m["ok_a"] == m["ok_b"], "",
+                                              np.where(m["ok_b"], "now answered",
+                                                       "no longer answered"))))
     m["significant"] = (big & above_floor) | (m["outcome"] != "")
     m["change"] = np.where(~m["significant"], "within noise",
                            np.where(m["factor"] > 1, "slower", "faster"))
