@@ -51,9 +51,12 @@ class MipModel:
     def post_infeasible(self, name: str = "no_solution") -> None:
         """Post a row that no solution satisfies. A constant-false constraint
         (``Constraint.Infeasible``) is not read alike by every solver interface (CBC and HiGHS
-        report 'unknown' on it); a binary that must reach 2 is read as infeasible by all three."""
+        report 'unknown' on it); a binary that must reach 2 is read as infeasible by all three.
+        Posting it again is a no-op (the model is infeasible already)."""
         import pyomo.environ as pyo
 
+        if self.model.component(name) is not None:
+            return
         self.model.add_component(name, pyo.Var(domain=pyo.Binary))
         self.model.add_component(name + "_row",
                                  pyo.Constraint(expr=getattr(self.model, name) >= 2))

@@ -39,7 +39,17 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="puzzlebench", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
-    from bench.cli import compare, generate, interchange, listing, report, run, solve
+    from bench.cli import (
+        check,
+        compare,
+        generate,
+        interchange,
+        listing,
+        report,
+        run,
+        scaffold,
+        solve,
+    )
 
     ls = sub.add_parser("list", help="formulations, solvers and suites")
     ls.add_argument("--json", action="store_true")
@@ -119,6 +129,8 @@ def parser() -> argparse.ArgumentParser:
 
     interchange.add_commands(sub)  # import, export
     generate.add_commands(sub)  # generate
+    check.add_command(sub)  # check
+    scaffold.add_command(sub)  # new-formulation
     return p
 
 
