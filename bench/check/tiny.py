@@ -10,6 +10,7 @@ test counting) and one with none (it tests infeasibility).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable
@@ -89,10 +90,11 @@ DRAW: dict[str, tuple[int, int, int, Callable[[random.Random], str]]] = {
 DRAWS = 60
 
 
+@functools.cache
 def tiny_cases(puzzle: str, seed: int = 0, wanted: int = 4, max_solutions: int = 6) -> list[Tiny]:
     """Up to ``wanted`` distinct well-formed tiny instances of ``puzzle`` drawn with ``seed``:
     those with 2..``max_solutions`` solutions first, then one without a solution, then one
-    with exactly one."""
+    with exactly one. Cached: the same list for the same arguments (treat it as read-only)."""
     rows, cols, clues, token = DRAW[puzzle]
     rng = random.Random(f"{puzzle}-{seed}")
     by_kind: dict[str, list[Tiny]] = {"many": [], "none": [], "one": []}
