@@ -26,7 +26,6 @@ that registers something its entry points do not declare is logged and skipped.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.metadata
 import itertools
@@ -417,10 +416,14 @@ def recommended(cls: type[Formulation]) -> list[Formulation]:
     return [default, *rest]
 
 
-@functools.cache
+_recommended: dict[type[Formulation], frozenset[str]] = {}
+
+
 def recommended_labels(cls: type[Formulation]) -> frozenset[str]:
     """The labels of :func:`recommended` (cached per class)."""
-    return frozenset(v.label for v in recommended(cls))
+    if cls not in _recommended:
+        _recommended[cls] = frozenset(v.label for v in recommended(cls))
+    return _recommended[cls]
 
 
 def plugin_of(cls: type[Formulation]) -> Plugin | None:
