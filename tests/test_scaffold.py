@@ -81,3 +81,13 @@ def test_pip_installs_the_plugin_and_check_passes_from_the_command(tmp_path: Pat
     listed = subprocess.run([python, "-m", "bench.cli", "list"], capture_output=True, text=True,
                             env=env, cwd=tmp_path, timeout=120)
     assert "[plugin: puzzlebench-mine]" in listed.stdout
+
+
+def test_the_templates_are_package_data():
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["bench"]
+    shipped = {p for pattern in patterns for p in (ROOT / "bench").glob(pattern)}
+    folder = ROOT / "bench" / "scaffold" / "templates"
+    used = {folder / f"{f}.tmpl" for files in TEMPLATES.values() for f in files}
+    used |= {folder / f"{f}.tmpl" for f in ("pyproject.toml", "README.md", "test.py")}
+    assert used <= shipped and all(p.is_file() for p in used)
