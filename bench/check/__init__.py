@@ -209,7 +209,10 @@ def check_variant(form: Formulation, backend: Backend,
             skipped += 1
         elif run.grids:
             solved += 1
-        elif not (run.status == "infeasible" and not exact):
+        elif run.status == "infeasible" and exact:
+            failures.append(f"{path.name}: infeasible, but it has a solution (an exact "
+                            "formulation must find it)")
+        elif run.status != "infeasible":
             failures.append(f"{path.name}: {run.status} {run.problem}".strip())
     skip_note = f", {skipped} skipped by the variant" if skipped else ""
     yield (Check("seeds", where, "fail", "; ".join(failures[:2])) if failures else
