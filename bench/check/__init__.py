@@ -182,71 +182,79 @@ def counts_solutions(form: Formulation) -> bool:
     return type(form).block is not Formulation.block
 
 
+@dataclass
+class Notes:
+    """What the lazy check learns from every solve of the other checks."""
+
+    rounds: list[str] = field(default_factory=list)  # "instance solves" where a loop ran
+    failure: str = ""  # the first lazy-loop failure
+
+    def saw(self, name: str, run: Run) -> None:
+        if run.rounds:
+            self.rounds.append(f"{name} {run.rounds + 1}")
+        if "lazy loop" in run.problem and not self.failure:
+            self.failure = f"{name}: {run.problem}"
+
+
 def check_variant(form: Formulation, backend: Backend,
                   time_limit: float = TIME_LIMIT) -> Iterator[Check]:
     """The checks of one variant on one solver, in order."""
     where = f"{form.puzzle}/{form.label} / {backend.name}"
-    exact = form.is_exact()
-    rounds_ok: list[str] = []
+    notes = Notes()
+    yield _seeds(form, backend, where, time_limit, notes)
+    yield _unsat(form, backend, where, time_limit, notes)
+    yield from _tiny_checks(form, backend, where, time_limit, notes)
+    if form.is_lazy():
+        yield (Check("lazy", where, "fail", notes.failure) if notes.failure else
+               Check("lazy", where, "pass", "the loop ended on every instance (solves per "
+                     "instance: " + (", ".join(notes.rounds[:6]) or "1 each") + ")"))
 
-    def lazy_note(name: str, run: Run) -> None:
-        if run.rounds:
-            rounds_ok.append(f"{name} {run.rounds + 1}")
 
-    # seeds
+def _seeds(form: Formulation, backend: Backend, where: str, time_limit: float,
+           notes: Notes) -> Check:
     paths = seed_paths(form.puzzle)
     if form.kind == "mip":
         paths = paths[:1]
     failures: list[str] = []
-    lazy_failure = ""
     solved = skipped = 0
     for path in paths:
         run = search(read_instance(path), form, backend, 1, time_limit)
-        lazy_note(path.stem, run)
-        if "lazy loop" in run.problem:
-            lazy_failure = lazy_failure or f"{path.name}: {run.problem}"
+        notes.saw(path.stem, run)
         if run.status == "skipped":
             skipped += 1
         elif run.grids:
             solved += 1
-        elif run.status == "infeasible" and exact:
+        elif run.status == "infeasible" and form.is_exact():
             failures.append(f"{path.name}: infeasible, but it has a solution (an exact "
                             "formulation must find it)")
         elif run.status != "infeasible":
             failures.append(f"{path.name}: {run.status} {run.problem}".strip())
     skip_note = f", {skipped} skipped by the variant" if skipped else ""
-    yield (Check("seeds", where, "fail", "; ".join(failures[:2])) if failures else
-           Check("seeds", where, "pass", f"{solved} of {len(paths)} solved and checked"
-                 f"{skip_note}"))
+    return (Check("seeds", where, "fail", "; ".join(failures[:2])) if failures else
+            Check("seeds", where, "pass", f"{solved} of {len(paths)} solved and checked"
+                  f"{skip_note}"))
 
-    # unsat
+
+def _unsat(form: Formulation, backend: Backend, where: str, time_limit: float,
+           notes: Notes) -> Check:
     unsat = unsat_paths(form.puzzle)
     if not unsat:
-        yield Check("unsat", where, "skip", f"no unsatisfiable {form.puzzle} instance shipped")
-    else:
-        bad = []
-        for path in unsat:
-            run = search(read_instance(path), form, backend, 1, time_limit)
-            lazy_note(path.stem, run)
-            if run.grids or run.status not in ("infeasible", "skipped"):
-                got = "a solution" if run.grids else f"{run.status} {run.problem}".strip()
-                if run.grids or exact or run.status != "infeasible":
-                    bad.append(f"{path.name}: {got}")
-        yield (Check("unsat", where, "fail", "; ".join(bad)) if bad else
-               Check("unsat", where, "pass", f"{len(unsat)} unsatisfiable instance(s) "
-                     "reported infeasible"))
-
-    # exact and count on the tiny drawn instances
-    yield from _tiny_checks(form, backend, where, time_limit, rounds_ok)
-
-    if form.is_lazy():
-        yield (Check("lazy", where, "fail", lazy_failure) if lazy_failure else
-               Check("lazy", where, "pass", "the loop ended on every instance (solves per "
-                     "instance: " + (", ".join(rounds_ok[:6]) or "1 each") + ")"))
+        return Check("unsat", where, "skip", f"no unsatisfiable {form.puzzle} instance shipped")
+    bad = []
+    for path in unsat:
+        run = search(read_instance(path), form, backend, 1, time_limit)
+        notes.saw(path.stem, run)
+        if run.grids or run.status not in ("infeasible", "skipped"):
+            got = "a solution" if run.grids else f"{run.status} {run.problem}".strip()
+            if run.grids or form.is_exact() or run.status != "infeasible":
+                bad.append(f"{path.name}: {got}")
+    return (Check("unsat", where, "fail", "; ".join(bad)) if bad else
+            Check("unsat", where, "pass", f"{len(unsat)} unsatisfiable instance(s) reported "
+                  "infeasible"))
 
 
 def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: float,
-                 rounds_ok: list[str]) -> Iterator[Check]:
+                 notes: Notes) -> Iterator[Check]:
     cases = tiny_cases(form.puzzle)
     exact, counts = form.is_exact(), counts_solutions(form)
     same = get_puzzle(form.puzzle).same
@@ -255,8 +263,7 @@ def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: fl
     for case in cases:
         n = len(case.solutions)
         run = search(case.inst, form, backend, n + 2 if counts else 1, time_limit)
-        if run.rounds:
-            rounds_ok.append(f"{case.name} {run.rounds + 1}")
+        notes.saw(case.name, run)
         if run.status == "skipped":
             continue
         if run.status in ("error", "wrong", "timeout", "unknown", "memout"):
