@@ -24,13 +24,14 @@ from tests.conftest import ROOT
 @pytest.mark.parametrize(("puzzle", "kind"), sorted(TEMPLATES))
 def test_the_generated_formulation_passes_check(tmp_path: Path, puzzle: str, kind: str,
                                                 monkeypatch: pytest.MonkeyPatch):
-    name = f"scaffold-{kind}"
+    name = f"scaffold-{puzzle}-{kind}"  # one module name per test: imports are cached
+    ident = name.replace("-", "_")
     files = write_plugin(puzzle, kind, name, tmp_path / "plugin")
-    assert {f.name for f in files} >= {"pyproject.toml", f"{kind}_scaffold_{kind}.py",
-                                       f"test_scaffold_{kind}.py"}
+    assert {f.name for f in files} >= {"pyproject.toml", f"{kind}_{ident}.py",
+                                       f"test_{ident}.py"}
     project = tomllib.loads((tmp_path / "plugin" / "pyproject.toml").read_text())
     entry = project["project"]["entry-points"]["puzzlebench.formulations"]
-    module = f"puzzlebench_scaffold_{kind}.{kind}_scaffold_{kind}"
+    module = f"puzzlebench_{ident}.{kind}_{ident}"
     assert entry == {f"{puzzle}.{kind}.{name}": module}
     monkeypatch.syspath_prepend(str(tmp_path / "plugin"))
     importlib.import_module(module)

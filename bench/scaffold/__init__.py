@@ -8,8 +8,10 @@ installs it; ``puzzlebench check NAME`` passes as generated.
 
 Templates exist for the puzzle x kind pairs in :data:`TEMPLATES` (files in ``templates/``,
 :class:`string.Template` text): Shikaku's rectangle cover in each of ``sat``, ``cpsat``,
-``mip`` and ``asp``. The other puzzles need connectivity or region rules whose shortest correct
-form is a built-in formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
+``mip`` and ``asp``; Yin-Yang and Nurikabe in ``asp``, whose reachability rules state
+connectivity in a few lines. Shakashaka, Fillomino and the other kinds of Yin-Yang and
+Nurikabe need encodings (connectivity, regions) whose shortest correct form is a built-in
+formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("shikaku", "cpsat"): ("shikaku_cpsat.py",),
     ("shikaku", "mip"): ("shikaku_mip.py",),
     ("shikaku", "asp"): ("shikaku_asp.py", "shikaku_asp.lp"),
+    ("yinyang", "asp"): ("yinyang_asp.py", "yinyang_asp.lp"),
+    ("nurikabe", "asp"): ("nurikabe_asp.py", "nurikabe_asp.lp"),
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
