@@ -159,6 +159,8 @@ def test_every_formulation_is_typed_with_its_kinds_model_and_asserts_no_types():
 
     untyped = []
     for cls in formulations():
+        if not cls.__module__.startswith("formulations."):  # tests' deliberately broken ones
+            continue
         want = {b.model_type for b in backends_for(cls.kind)}
         if model_of(cls) not in want:
             untyped.append(f"{cls.puzzle}/{cls.name}: {model_of(cls)}")
