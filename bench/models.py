@@ -1,7 +1,8 @@
 """The model kinds a formulation builds (the public face of :mod:`bench.backends.kinds`).
 
 Build a model with the kind's typed constructor: ``MipModel.new()``, ``CpsatModel.new()``,
-``SatModel()`` or ``AspModel.new(*lp_files)``; ``model.post_infeasible()`` states that an
+``SatModel()``, ``AspModel.new(*lp_files)`` or ``ExternalModel.new(run)`` (one per kind);
+``model.post_infeasible()`` states that an
 instance has no solution. Formulations keep whatever handles they need in ``handles``;
 ``decode`` reads solver values through a ``Value`` callable so it reads the same for every
 backend of a kind.
@@ -23,9 +24,10 @@ from bench.backends.kinds import (
     SatModel,
     Value,
 )
+from bench.backends.kinds import ExternalModel as ExternalModel
 
-__all__ = ["KINDS", "AspModel", "CpsatModel", "MipModel", "Model", "ModelKind", "SatModel", "Value",
-           "add_false_row", "lazy_module", "new_model"]
+__all__ = ["KINDS", "AspModel", "CpsatModel", "ExternalModel", "MipModel", "Model", "ModelKind",
+           "SatModel", "Value", "lazy_module"]
 
 
 def lazy_module(name: str) -> Any:
@@ -46,20 +48,3 @@ def lazy_module(name: str) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def new_model(kind: ModelKind) -> Model:
-    """An empty model of the given kind (untyped; prefer the kind's own constructor)."""
-    if kind == "mip":
-        return MipModel.new()
-    if kind == "cpsat":
-        return CpsatModel.new()
-    if kind == "asp":
-        return AspModel()
-    return SatModel()
-
-
-def add_false_row(model: Any, name: str = "no_solution") -> None:
-    """Kept for formulations written before ``MipModel.post_infeasible``: the same row on a
-    bare Pyomo model."""
-    MipModel(model).post_infeasible(name)

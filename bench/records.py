@@ -11,7 +11,9 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
-TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
+#: ``skipped``: the formulation declined the instance (:meth:`bench.registry.Formulation.skip`,
+#: its reason in ``message``): neither a failure nor a solve
+TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,11 @@ class Result(Record):
     solver_version: str
     status: TaskStatus
     message: str = ""
+    #: an error raised by the formulation or its solver: the step it was in ("setup",
+    #: "build", "solve", "separate", "decode", "block"), "" otherwise
+    phase: str = ""
+    #: that error's Python traceback (the whole text), "" otherwise
+    traceback: str = ""
     build_s: float | None = None  # model construction
     solve_s: float | None = None  # backend calls (incl. translation, child processes) + separation
     solver_s: float | None = None  # the solver's own reported time, summed over iterations

@@ -31,13 +31,20 @@ import importlib.metadata
 import itertools
 import logging
 import pkgutil
-import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from bench.instance import Instance
+from bench.labels import (  # noqa: F401  (re-exported: the names plugins import)
+    EVERY,
+    close_matches,
+    normal_label,
+    normal_pair,
+    parse_label,
+    variant_label,
+)
 from bench.models import KINDS, Model, ModelKind, Value
 from bench.puzzles import SolutionGrid
 
@@ -58,8 +65,12 @@ class Formulation(Generic[M]):
     Parametrise the base with the kind's model class (``Formulation[CpsatModel]``) and ``build``,
     ``decode``, ``block`` and ``separate`` are typed for it: no ``isinstance`` asserts needed.
 
-    ``parameters`` is the grid of options worth comparing: ``{"card": ["seqcounter", ...]}``;
-    the first value of each is the default, and a run expands the whole grid.
+    ``parameters`` are the valid values of each option: ``{"card": ["seqcounter", ...]}``; the
+    first value of each is the default. ``sweep`` is the part of that grid worth comparing: a
+    run that names the formulation (or names none) expands it, ``NAME[*]`` (or ``run
+    --all-variants``) the whole grid. ``sweep = None`` (the default) is the whole grid;
+    ``{}`` the default variant alone; ``{"card": ["seqcounter", "totalizer"]}`` those values
+    with every other parameter at its default.
     """
 
     puzzle: ClassVar[str]
@@ -69,6 +80,7 @@ class Formulation(Generic[M]):
     #: the class default; a parameter value may change it (override :meth:`is_exact`)
     exact: ClassVar[bool] = True
     parameters: ClassVar[dict[str, list[Any]]] = {}
+    sweep: ClassVar[dict[str, list[Any]] | None] = None
     #: iterative formulations set this and implement :meth:`separate`; a parameter value may
     #: change it (override :meth:`is_lazy`)
     lazy: ClassVar[bool] = False
@@ -126,6 +138,11 @@ class Formulation(Generic[M]):
         """Whether this variant adds cuts after solves (:meth:`separate`)."""
         return self.lazy
 
+    def skip(self, inst: Instance) -> str | None:
+        """Why this variant does not take ``inst`` at all (a task of it is then ``skipped``
+        with this reason, not an error), None when it does. Called before :meth:`build`."""
+        return None
+
     def predicted_size(self, inst: Instance) -> dict[str, int] | None:
         """The model's ``variables`` and ``constraints`` counted from the grid without building
         it, or None; recorded before the build so a task killed while building keeps them."""
@@ -142,36 +159,13 @@ class Formulation(Generic[M]):
     def block(self, inst: Instance, model: M, grid: SolutionGrid) -> bool:
         """Counting: add a constraint that excludes ``grid``, projected onto the puzzle's cell
         values (auxiliary variables must not multiply solutions). Return False if this
-        formulation cannot count."""
+        formulation cannot count (the default: counting then says to implement this)."""
         return False
 
     def separate(self, inst: Instance, model: M, value: Value) -> int:
         """Lazy formulations: add cuts excluding the defects of the current solution to
         ``model`` and return how many were added; 0 accepts the solution."""
         return 0
-
-
-def variant_label(name: str, params: dict[str, Any]) -> str:
-    if not params:
-        return name
-    return name + "[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]"
-
-
-_LABEL = re.compile(r"^(?P<name>[^\[\]]+)(?:\[(?P<params>[^\[\]]*)\])?$")
-
-
-def parse_label(label: str) -> tuple[str, dict[str, str]]:
-    """``"sat-cover[card=ladder]"`` -> ``("sat-cover", {"card": "ladder"})``."""
-    m = _LABEL.match(label.strip())
-    if not m:
-        raise ValueError(f"malformed formulation name {label!r}")
-    params: dict[str, str] = {}
-    for part in filter(None, (m["params"] or "").split(",")):
-        k, sep, v = part.partition("=")
-        if not sep:
-            raise ValueError(f"malformed parameter {part!r} in {label!r} (expected key=value)")
-        params[k.strip()] = v.strip()
-    return m["name"], params
 
 
 # --- formulations -----------------------------------------------------------------------------
@@ -182,9 +176,9 @@ _loading = False
 
 
 class Unsupported(ValueError):
-    """Raised by ``build`` when a variant cannot take this instance at all (the Nurikabe seed
-    port's ``root=hint`` without a hint, the Yin-Yang seed without a stone of each colour): the
-    task is an ``error`` with this message, never a crash."""
+    """Raised by ``build`` when a variant cannot take this instance at all: the task is
+    ``skipped`` with this message, as when :meth:`Formulation.skip` gives a reason (prefer
+    ``skip``: it is asked before the build, and by ``puzzlebench check``)."""
 
 
 class PluginError(TypeError):
@@ -201,6 +195,11 @@ def formulation(cls: type[Formulation]) -> type[Formulation]:
             raise TypeError(f"{cls.__qualname__}: formulation needs a str class attribute {attr!r}")
     if cls.kind not in KINDS:
         raise TypeError(f"{cls.__qualname__}: kind {cls.kind!r} not one of {KINDS}")
+    for k, values in (cls.sweep or {}).items():
+        bad = [v for v in values if v not in cls.parameters.get(k, [])]
+        if bad:
+            raise TypeError(f"{cls.__qualname__}: sweep {k}={bad} not among its parameters "
+                            f"{cls.parameters.get(k, [])}")
     _check_placement(cls)
     for name in (cls.name, *cls.aliases):
         key = (cls.puzzle, name)
@@ -247,6 +246,8 @@ class Plugin:
     kind: str
     name: str
     module: str
+    #: the installed distribution that declares it ("" when unknown)
+    distribution: str = ""
 
 
 _plugins: list[Plugin] | None = None
@@ -267,7 +268,8 @@ def plugins() -> list[Plugin]:
                           "<puzzle>.<kind>.<formulation-name>, kind one of %s",
                           ep.name, ep.value, "/".join(KINDS))
                 continue
-            _plugins.append(Plugin(parts[0], parts[1], parts[2], ep.value))
+            dist = getattr(getattr(ep, "dist", None), "name", "") or ""
+            _plugins.append(Plugin(parts[0], parts[1], parts[2], ep.value, dist))
     return _plugins
 
 
@@ -377,19 +379,35 @@ def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[
     try:
         return _FORMULATIONS[(puzzle, name)]
     except KeyError:
+        names = [n for (p, n) in _FORMULATIONS if p == puzzle]
+        hint = close_matches(name, names)
+        if not hint:
+            elsewhere = sorted(p for (p, n) in _FORMULATIONS if n == name)
+            hint = f" (it is a formulation of {', '.join(elsewhere)})" if elsewhere else ""
         known = ", ".join(c.name for c in formulations(puzzle)) or "none"
-        raise KeyError(f"no formulation {name!r} for {puzzle} (known: {known})") from None
+        raise KeyError(f"no formulation {name!r} for {puzzle}{hint}; known: {known}") from None
 
 
 def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formulation:
     """A configured formulation from ``name`` or ``name[key=value,...]``; KeyError/ValueError.
     With ``kinds`` (the solver's), only modules of those kinds are imported if they suffice."""
     name, raw = parse_label(label)
+    if raw == {EVERY: EVERY}:
+        raise ValueError(f"{label!r} names every variant of {name}; name one "
+                         f"(e.g. {name} for its default)")
     cls = find_formulation(puzzle, name, kinds)
     params: dict[str, Any] = dict(cls.aliases.get(name, {}))
     for k, v in raw.items():
-        choices = cls.parameters.get(k, [])
-        params[k] = next((c for c in choices if str(c) == v), v)
+        if k not in cls.parameters:
+            raise ValueError(f"{cls.name}: no parameter {k!r}{close_matches(k, cls.parameters)}"
+                             f"; its parameters: {', '.join(cls.parameters) or 'none'}")
+        choices = cls.parameters[k]
+        value = next((c for c in choices if str(c) == v), None)
+        if value is None:
+            hint = close_matches(v, map(str, choices))
+            raise ValueError(f"{cls.name}: {k}={v!r} not one of "
+                             f"{', '.join(map(str, choices))}{hint}")
+        params[k] = value
     return cls(**params)
 
 
@@ -400,6 +418,35 @@ def variants(cls: type[Formulation]) -> list[Formulation]:
             for vals in itertools.product(*(cls.parameters[k] for k in keys))]
 
 
+def recommended(cls: type[Formulation]) -> list[Formulation]:
+    """The variants a run compares when it names ``cls`` (its ``sweep``), default first."""
+    if cls.sweep is None:
+        return variants(cls)
+    keys = list(cls.sweep)
+    out = [cls(**dict(zip(keys, vals, strict=True)))
+           for vals in itertools.product(*(cls.sweep[k] for k in keys))]
+    default = cls()
+    rest = [v for v in out if v.params != default.params]
+    return [default, *rest]
+
+
+_recommended: dict[type[Formulation], frozenset[str]] = {}
+
+
+def recommended_labels(cls: type[Formulation]) -> frozenset[str]:
+    """The labels of :func:`recommended` (cached per class)."""
+    if cls not in _recommended:
+        _recommended[cls] = frozenset(v.label for v in recommended(cls))
+    return _recommended[cls]
+
+
+def plugin_of(cls: type[Formulation]) -> Plugin | None:
+    """The entry point that declared ``cls`` (None for a built-in or test formulation)."""
+    return next((p for p in plugins()
+                 if p.module == cls.__module__ and (p.puzzle, p.name) == (cls.puzzle, cls.name)),
+                None)
+
+
 @dataclass(frozen=True)
 class VariantInfo:
     """What `puzzlebench list` reports per variant."""
@@ -407,10 +454,14 @@ class VariantInfo:
     label: str
     exact: bool
     lazy: bool
+    #: in the formulation's ``sweep`` (run when the formulation is named)
+    recommended: bool = True
 
 
 def variant_info(cls: type[Formulation]) -> list[VariantInfo]:
-    return [VariantInfo(v.label, v.is_exact(), v.is_lazy()) for v in variants(cls)]
+    swept = {v.label for v in recommended(cls)}
+    return [VariantInfo(v.label, v.is_exact(), v.is_lazy(), v.label in swept)
+            for v in variants(cls)]
 
 
 # --- the default pair of `solve` without --formulation/--solver --------------------------------

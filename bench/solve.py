@@ -9,15 +9,17 @@ benchmark and in the uniqueness loop of a generator.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
 from bench.backends import Backend, Outcome, Session, SolveOptions
+from bench.failure import Failure, describe
 from bench.instance import Instance
 from bench.models import Model
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.registry import Formulation
+from bench.registry import Formulation, Unsupported
 
 
 @dataclass
@@ -38,11 +40,13 @@ class SolveStats:
 class Solved:
     """The result of :func:`solve`. ``status`` is the first solve's: ``"solved"`` or
     ``"wrong"`` (with ``grid`` and the checker's ``problems``), else the solver's status
-    without a solution (``"infeasible"``, ``"timeout"``, ...), or ``"error"`` with ``message``
-    when ``exclude`` cannot be blocked. When counting, ``count`` is the number of solutions
-    found up to the requested count (fewer: that is all there are); ``count_status`` is set
-    (``"error"``, ``"timeout"`` or ``"wrong"``, with ``count_message``) when counting stopped
-    early, ``count`` then None except after a timeout."""
+    without a solution (``"infeasible"``, ``"timeout"``, ...), ``"skipped"`` with the
+    formulation's reason in ``message`` (:meth:`Formulation.skip`), or ``"error"`` with
+    ``message`` when ``exclude`` cannot be blocked or the formulation (or its solver) raised:
+    then ``failure`` holds the phase and traceback. When counting, ``count`` is the number of
+    solutions found up to the requested count (fewer: that is all there are); ``count_status``
+    is set (``"error"``, ``"timeout"`` or ``"wrong"``, with ``count_message``) when counting
+    stopped early, ``count`` then None except after a timeout."""
 
     status: str
     stats: SolveStats
@@ -52,6 +56,47 @@ class Solved:
     count: int | None = None
     count_status: Literal["", "error", "timeout", "wrong"] = ""
     count_message: str = ""
+    failure: Failure | None = None
+
+
+class PhaseError(Exception):
+    """An exception of the formulation or its solver, with the phase it was raised in
+    (``failure``); raised out of the solve loop and turned into an ``error`` result."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+@contextmanager
+def phase(name: str, form: Formulation) -> Iterator[None]:
+    """Run a step of the solve; an exception in it (not a MemoryError: that is a memout) is
+    re-raised as :class:`PhaseError` naming the step and the formulation's own line."""
+    try:
+        yield
+    except (MemoryError, PhaseError, Unsupported):
+        raise
+    except Exception as e:
+        raise PhaseError(describe(e, name, form)) from e
+
+
+def cannot_count(form: Formulation) -> str:
+    cls = type(form)
+    return (f"{form.label} cannot count solutions: implement block(inst, model, grid) on "
+            f"{cls.__qualname__} ({cls.__module__}), adding a constraint that excludes the "
+            f"grid's cell values, and return True")
+
+
+def kind_mismatch(form: Formulation, backend: Backend, model: object) -> str | None:
+    """Why ``model`` (what ``build`` returned) does not fit the backend of the formulation's
+    declared ``kind``, None when it fits."""
+    if isinstance(model, backend.model_type):
+        return None
+    cls = type(form)
+    return (f"{form.label} ({cls.__qualname__} in {cls.__module__}) declares kind = "
+            f"{form.kind!r}, whose solvers take a {backend.model_type.__name__}, but its build "
+            f"returned {type(model).__name__}: set kind to the model's kind or build a "
+            f"{backend.model_type.__name__}")
 
 
 #: called after the build (``on_built``) and before each further lazy round (``on_round``,
@@ -69,16 +114,44 @@ def solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
     solutions up to it (each excluded by ``form.block``); with ``exclude``, block that grid
     first (a solution other than ``exclude``; "infeasible" means there is none)."""
     stats = SolveStats()
+    try:
+        reason = form.skip(inst)
+    except Exception as e:
+        failure = describe(e, "skip", form)
+        return Solved("error", stats, message=failure.message, failure=failure)
+    if reason:
+        return Solved("skipped", stats, message=f"{form.label}: {reason}")
+    try:
+        return _solve(inst, form, backend, deadline, stats, count, exclude, options, on_built,
+                      on_round)
+    except Unsupported as e:
+        return Solved("skipped", stats, message=f"{form.label}: {e}")
+    except PhaseError as e:
+        return Solved("error", stats, message=e.failure.message, failure=e.failure)
+
+
+def _solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
+           stats: SolveStats, count: int | None, exclude: SolutionGrid | None,
+           options: SolveOptions | None, on_built: OnBuilt | None,
+           on_round: OnRound | None) -> Solved:
     t0 = time.perf_counter()
-    model = form.build(inst)
+    with phase("build", form):
+        model = form.build(inst)
     stats.build_s = time.perf_counter() - t0
+    mismatch = kind_mismatch(form, backend, model)
+    if mismatch:
+        return Solved("error", stats, message=mismatch)
     size = model.size()
     stats.variables, stats.constraints = size["variables"], size["constraints"]
     if on_built is not None:
         on_built(stats)
-    if exclude is not None and not form.block(inst, model, exclude):
-        return Solved("error", stats, message=f"{form.name} cannot count solutions")
-    session = backend.start(model, options or SolveOptions())
+    if exclude is not None:
+        with phase("block", form):
+            blocked = form.block(inst, model, exclude)
+        if not blocked:
+            return Solved("error", stats, message=cannot_count(form))
+    with phase("solve", form):
+        session = backend.start(model, options or SolveOptions())
     loop = Loop(inst, form, model, session, deadline, stats, on_round)
     try:
         return loop.run(count)
@@ -106,7 +179,8 @@ class Loop:
         """Solve; for lazy formulations separate and re-solve until the solution stands."""
         stats, lazy = self.stats, self.form.is_lazy()
         while True:
-            outcome = self.session.solve(self.deadline - time.perf_counter())
+            with phase("solve", self.form):
+                outcome = self.session.solve(self.deadline - time.perf_counter())
             stats.iterations += 1
             stats.solve_s += outcome.wall_s
             stats.solver_s += outcome.solver_s
@@ -115,7 +189,8 @@ class Loop:
             if outcome.value is None or not lazy:
                 return outcome
             ts = time.perf_counter()
-            added = self.form.separate(self.inst, self.model, outcome.value)
+            with phase("separate", self.form):
+                added = self.form.separate(self.inst, self.model, outcome.value)
             stats.solve_s += time.perf_counter() - ts
             if added == 0:
                 return outcome
@@ -127,7 +202,8 @@ class Loop:
 
     def decoded(self, outcome: Outcome) -> tuple[SolutionGrid, list[str]]:
         assert outcome.value is not None
-        grid = self.form.decode(self.inst, self.model, outcome.value)
+        with phase("decode", self.form):
+            grid = self.form.decode(self.inst, self.model, outcome.value)
         return grid, get_puzzle(self.inst.puzzle).check(self.inst, grid)
 
     def run(self, count: int | None) -> Solved:
@@ -146,9 +222,16 @@ class Loop:
         assert found.grid is not None
         grid, n = found.grid, 1
         while n < count:
-            if not self.form.block(self.inst, self.model, grid):
+            try:
+                with phase("block", self.form):
+                    blocked = self.form.block(self.inst, self.model, grid)
+            except PhaseError as e:
+                found.count_status, found.count_message = "error", e.failure.message
+                found.failure = e.failure
+                return
+            if not blocked:
                 found.count_status = "error"
-                found.count_message = f"{self.form.name} cannot count solutions"
+                found.count_message = cannot_count(self.form)
                 return
             outcome = self.settle()
             if outcome.value is None:

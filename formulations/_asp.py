@@ -51,7 +51,8 @@ class AspFormulation(Formulation[AspModel]):
 
     def term(self, token: object) -> Term:
         """The ``val`` term of a solution grid's token."""
-        assert isinstance(token, int | str)
+        if isinstance(token, bool) or not isinstance(token, int | str):
+            raise TypeError(f"grid token {token!r} is no ASP term (an int or a str)")
         return token
 
     def build(self, inst: Instance) -> AspModel:
@@ -65,10 +66,12 @@ class AspFormulation(Formulation[AspModel]):
         return model
 
     def decode(self, inst: Instance, model: AspModel, value: Value) -> SolutionGrid:
-        assert isinstance(value, AspAnswer)
+        if not isinstance(value, AspAnswer):
+            raise TypeError(f"the asp kind reads an AspAnswer, not {type(value).__name__}")
         grid: list[list[object]] = [[None] * inst.cols for _ in range(inst.rows)]
         for r, c, v in value.atoms("val"):
-            assert isinstance(r, int) and isinstance(c, int)
+            if not (isinstance(r, int) and isinstance(c, int)):
+                raise ValueError(f"val({r},{c},{v}): the cell is not two integers")
             if grid[r][c] is not None:
                 raise ValueError(f"two values for cell ({r}, {c})")
             grid[r][c] = self.token(v)

@@ -135,3 +135,38 @@ def test_backends_are_listed_explicitly_once_each():
     assert get_backend("cbc") in backends_for("mip")
     with pytest.raises(KeyError, match="unknown solver"):
         get_backend("nope")
+
+
+def test_every_formulation_is_typed_with_its_kinds_model_and_asserts_no_types():
+    """One shape: ``Formulation[KindModel]`` on every registered class (directly or through a
+    base), the model class of its kind's solvers; no ``assert isinstance`` in formulations/ or
+    bench/encodings/ (the parametrised base types ``build``/``decode``/``block``)."""
+    import typing
+
+    from bench.backends import backends_for
+    from bench.registry import Formulation, formulations
+    from tests.conftest import ROOT
+
+    def model_of(cls: type) -> object:
+        for klass in cls.__mro__:
+            for base in getattr(klass, "__orig_bases__", ()):
+                origin = typing.get_origin(base)
+                if isinstance(origin, type) and issubclass(origin, Formulation):
+                    arg = typing.get_args(base)[0]
+                    if not isinstance(arg, typing.TypeVar):
+                        return arg
+        return None
+
+    untyped = []
+    for cls in formulations():
+        if not cls.__module__.startswith("formulations."):  # tests' deliberately broken ones
+            continue
+        want = {b.model_type for b in backends_for(cls.kind)}
+        if model_of(cls) not in want:
+            untyped.append(f"{cls.puzzle}/{cls.name}: {model_of(cls)}")
+    assert not untyped
+    asserts = [f"{p.relative_to(ROOT)}:{i}" for folder in ("formulations", "bench/encodings")
+               for p in (ROOT / folder).rglob("*.py")
+               for i, line in enumerate(p.read_text().splitlines(), 1)
+               if "assert isinstance" in line]
+    assert not asserts

@@ -9,7 +9,8 @@
 * ``external`` -> :class:`ExternalModel`: a call into another package's own solver (a peer
   puzzle solver such as puzzlekit, or a user's), which answers with cell values.
 
-Each kind has a typed constructor (``MipModel.new()``, ``CpsatModel.new()``, ``SatModel()``) and
+Each kind has one typed constructor (``MipModel.new()``, ``CpsatModel.new()``, ``SatModel()``,
+``AspModel.new(*lp_files)``, ``ExternalModel.new(run)``) and
 a ``post_infeasible()`` hook: the one way a formulation states "this instance has no solution",
 written so that every backend of the kind reads it alike. This module imports nothing from
 ``bench`` (it is the bottom of the layering: backends and formulations build on it), and heavy
@@ -37,18 +38,25 @@ class MipModel:
     handles: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def new(cls) -> MipModel:
-        """An empty Pyomo ``ConcreteModel``, wrapped."""
+    def new(cls, objective: bool = True) -> MipModel:
+        """An empty Pyomo ``ConcreteModel``, wrapped, with a zero objective named ``obj`` (a
+        feasibility problem); ``objective=False`` for a formulation that posts its own."""
         import pyomo.environ as pyo
 
-        return cls(pyo.ConcreteModel())
+        m = pyo.ConcreteModel()
+        if objective:
+            m.obj = pyo.Objective(expr=0)
+        return cls(m)
 
     def post_infeasible(self, name: str = "no_solution") -> None:
         """Post a row that no solution satisfies. A constant-false constraint
         (``Constraint.Infeasible``) is not read alike by every solver interface (CBC and HiGHS
-        report 'unknown' on it); a binary that must reach 2 is read as infeasible by all three."""
+        report 'unknown' on it); a binary that must reach 2 is read as infeasible by all three.
+        Posting it again is a no-op (the model is infeasible already)."""
         import pyomo.environ as pyo
 
+        if self.model.component(name) is not None:
+            return
         self.model.add_component(name, pyo.Var(domain=pyo.Binary))
         self.model.add_component(name + "_row",
                                  pyo.Constraint(expr=getattr(self.model, name) >= 2))

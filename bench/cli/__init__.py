@@ -21,9 +21,21 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="puzzlebench", description=DESCRIPTION)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
-    from bench.cli import compare, generate, interchange, listing, merge, report, run, solve
+    from bench.cli import (
+        check,
+        compare,
+        generate,
+        interchange,
+        listing,
+        merge,
+        report,
+        run,
+        scaffold,
+        solve,
+    )
 
-    for command in (listing, solve, run, report, compare, merge, interchange, generate):
+    for command in (listing, solve, run, report, compare, merge, interchange, generate, check,
+                    scaffold):
         command.add_commands(sub)
     return p
 

@@ -16,13 +16,14 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from bench.backends import all_backends, backends_for
-    from bench.registry import formulations, variant_info
+    from bench.registry import formulations, plugin_of, variant_info
     from bench.suites import load_suites
 
     backends = all_backends()
     forms: list[dict[str, Any]] = []
     for c in formulations():
         var = variant_info(c)
+        plugin = plugin_of(c)
         forms.append({
             "puzzle": c.puzzle,
             "name": c.name,
@@ -36,7 +37,10 @@ def cmd_list(args: argparse.Namespace) -> int:
                         if b.available() is None and c.available() is None],
             "available": c.available() is None,
             "reason": c.available() or "",
-            "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy} for v in var],
+            "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy,
+                          "recommended": v.recommended} for v in var],
+            # the distribution of an out-of-tree plugin ("" for a built-in formulation)
+            "plugin": (plugin.distribution or plugin.module) if plugin else "",
         })
     solvers: list[dict[str, Any]] = [
         {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
@@ -70,11 +74,17 @@ def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> N
     print("Formulations:")
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
-        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<8} {f['description']}{params}")
+        source = f" [plugin: {f['plugin']}]" if f.get("plugin") else ""
+        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<8} {f['description']}{params}"
+              f"{source}")
         if not f["available"]:
             print(f"      unavailable: {f['reason']}")
-        for v in f["variants"] if len(f["variants"]) > 1 else []:
+        shown = [v for v in f["variants"] if v.get("recommended", True)]
+        for v in shown if len(f["variants"]) > 1 else []:
             print(f"      {v['label']}{_flags(v)}")
+        if len(shown) < len(f["variants"]):
+            print(f"      ... {len(f['variants']) - len(shown)} more variants, run as "
+                  f"{f['name']}[*]")
         if len(f["variants"]) == 1 and _flags(f):
             print(f"      {f['name']}{_flags(f)}")
     print("Solvers:")

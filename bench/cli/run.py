@@ -34,7 +34,11 @@ def add_commands(subparsers: Any) -> None:
     ru.add_argument("--suite")
     ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
     ru.add_argument("--puzzle", action="append")
-    ru.add_argument("--formulation", action="append")
+    ru.add_argument("--formulation", action="append",
+                    help="a name (its recommended variants), NAME[*] (every variant), a "
+                    "variant label NAME[key=value], or PUZZLE:NAME; repeatable")
+    ru.add_argument("--all-variants", action="store_true",
+                    help="a named formulation (or every one) runs its whole parameter grid")
     ru.add_argument("--solver", action="append")
     ru.add_argument("--jobs", type=positive_int, default=None,
                     help="tasks at a time (<= cores; default 1); with --executor dask and no "
@@ -89,7 +93,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     added = tuple(args.add_formulation or ())
     chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) + added
     solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
-    sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
+    every = args.all_variants or bool(suite and suite.variants == "all" and not args.formulation)
+    sel = Selection(tuple(args.puzzle or ()), chosen, solvers, every)
     try:
         sel.check()
     except ValueError as e:
@@ -100,7 +105,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     unmatched = [f for f in (*(args.formulation or ()), *added) if f not in plan.matched]
     if unmatched:
         return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
-                     "instances (see `puzzlebench list`)")
+                     f"instances{_close(unmatched[0])} (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
         return _fail("no task matches the selection (see `puzzlebench list`)")
     # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
@@ -295,3 +300,17 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
             print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
                   f"{row['solver']}: {row['message']}", file=sys.stderr)
     return 1 if len(bad) else 0
+
+
+def _close(want: str) -> str:
+    """Close matches of a ``--formulation`` entry among the registered names and variants."""
+    from bench.registry import close_matches, formulations, parse_label, variants
+    from bench.run.pool import split_puzzle
+
+    name = parse_label(split_puzzle(want)[1])[0]
+    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
+    hint = close_matches(name, known)
+    if hint or name not in known:
+        return hint
+    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
+    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)

@@ -66,7 +66,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         watchdog.close()
     status = res.status
     message = res.message
-    if status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
+    if status == "skipped":  # the formulation declined the instance: not in the contract
+        status, message = "error", f"skipped: {message}"
+    elif status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
         status, message = "error", f"solution failed the rule checker: {message}"
     out.update(formulation=res.formulation, status=status)
     if status == "solved":
@@ -77,8 +79,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["count"] = res.count
     if status != "solved":
         out["message"] = message or f"{status} (no message from the task)"
+    if res.traceback and not args.json:
+        out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
     return _emit_solve(args, out, inst)
 
+
+
+def _trace(trace: str, puzzle: str, label: str, verbose: bool) -> str:
+    """The error's traceback as `solve` shows it: the last frames of the formulation's own
+    code (every frame with ``-v``)."""
+    from bench.failure import own_frames
+    from bench.registry import find_formulation, parse_label
+
+    if verbose:
+        return trace.rstrip()
+    try:
+        cls: type | None = find_formulation(puzzle, parse_label(label)[0])
+    except (KeyError, ValueError):
+        cls = None
+    frames = own_frames(trace, cls)
+    return "\n".join(["in the formulation's code (-v: the whole traceback):", *frames]
+                     if frames else [])
 
 
 def _first_formulation_for(puzzle: str, solver: str | None, fallback: str) -> str:
@@ -115,6 +136,8 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
     if out["status"] != "solved":
         print(f"puzzlebench: {out['status']}: {out.get('message', '')}".rstrip(": "),
               file=sys.stderr)
+        if out.get("_trace"):
+            print(out["_trace"], file=sys.stderr)
         return code
     from bench.puzzles import get_puzzle
 

@@ -34,18 +34,10 @@ from typing import Any, Literal
 from bench.encodings import cells as cellsets
 from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
-from bench.models import CpsatModel, new_model
 
 Arc = tuple[Cell, Cell]  # (parent, child)
 Lit = Any  # a CP-SAT BoolVar or the negation of one
 CpModel = Any  # ortools.sat.python.cp_model.CpModel
-
-
-def new() -> CpsatModel:
-    """An empty CP-SAT model wrapper (typed)."""
-    m = new_model("cpsat")
-    assert isinstance(m, CpsatModel)
-    return m
 
 
 def _neg(lit: Lit) -> Lit:

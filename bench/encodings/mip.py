@@ -40,21 +40,13 @@ from typing import Any, Literal
 from bench.encodings import cells as cellsets
 from bench.encodings.cells import Cut, CutShape, Region
 from bench.grid import Cell
-from bench.models import MipModel, add_false_row, lazy_module, new_model
+from bench.models import MipModel, lazy_module
 
 pyo = lazy_module("pyomo.environ")
 
 Arc = tuple[Cell, Cell]  # (tail, head): flow runs from tail to head
 Expr = Any  # a Pyomo variable or affine expression
 ConcreteModel = Any  # pyomo.environ.ConcreteModel
-
-
-def new() -> MipModel:
-    """An empty Pyomo model wrapper (typed) with a zero objective (feasibility problems)."""
-    mm = new_model("mip")
-    assert isinstance(mm, MipModel)
-    mm.model.obj = pyo.Objective(expr=0)
-    return mm
 
 
 def _lsum(terms: Sequence[Any]) -> Any:
@@ -90,7 +82,8 @@ def _card_row(m: ConcreteModel, lits: list[Expr], lo: int | None, hi: int) -> No
     and the bounds exclude 0 (Pyomo rejects a constant-false relation)."""
     if not lits:
         if hi < 0 or (lo is not None and lo > 0):
-            add_false_row(m, f"card_false{sum(1 for _ in m.component_objects(pyo.Var))}")
+            MipModel(m).post_infeasible(
+                f"card_false{sum(1 for _ in m.component_objects(pyo.Var))}")
         return
     row = _lsum(lits) == hi if lo == hi else pyo.inequality(lo, _lsum(lits), hi)
     _pool(m, "card").add(row)

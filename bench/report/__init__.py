@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from bench.labels import close_matches, normal_pair
 from bench.report import assets, machines, overhead, peers, tables, verdicts
 from bench.report import instances as views
 from bench.report.data import (
@@ -71,6 +72,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
     out.mkdir(parents=True, exist_ok=True)
     t = prepare(run.df)
+    scatter = _scatter_pairs(scatter, t)
     types = machines.machine_types(run.folder)
     t = t.join(machines.machine_of(t, types)) if len(t) else t
     several = len(t) > 0 and t["machine_id"].nunique() > 1
@@ -111,6 +113,22 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     _write_html(ctx, out / "index.html")
     (out / "summary.md").write_text(_markdown(ctx), encoding="utf-8")
     return out
+
+
+def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | None:
+    """The ``--scatter`` pairs as the report names them (any spacing around ``/``); a pair
+    the run does not have, or not exactly two, is a :class:`ReportError` naming close ones."""
+    if not scatter:
+        return scatter
+    if len(scatter) != 2:
+        raise ReportError(f"--scatter takes two pairs (give it twice), not {len(scatter)}")
+    known = set(t["pair"]) if len(t) else set()
+    pairs = [normal_pair(p) for p in scatter]
+    for given, pair in zip(scatter, pairs, strict=True):
+        if pair not in known:
+            raise ReportError(f"--scatter {given!r}: the run has no pair {pair!r}"
+                              f"{close_matches(pair, known)}")
+    return pairs
 
 
 def _copy_parquet(run: Run, out: Path) -> str:
@@ -207,7 +225,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
         if s.problems_md:
             md += ["Wrong answers, disagreements, errors:", "", s.problems_md.markdown(), ""]
         md += ["Status per instance (S solved, I infeasible, T timeout, M memout, E error, "
-               "W wrong, D infeasible although an exact formulation solved it; problem "
+               "K skipped, W wrong, D infeasible although an exact formulation solved it; problem "
                "instances first; columns: " + "; ".join(f"{k} {p}" for k, p in s.matrix_key)
                + "):", "", s.matrix_md.markdown(), ""]
         if s.matrix_more:

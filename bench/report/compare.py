@@ -17,6 +17,8 @@ Noise, per pair: over the tasks both runs answered, the SGM ratio B/A with its s
 interval and the two-sided Wilcoxon signed-rank test of the log times, Holm-adjusted over the
 pairs (:mod:`bench.report.verdicts`); a pair is "slower" or "faster" when the adjusted p is
 below ALPHA, else "within noise".
+A task skipped by its formulation in both runs has no time on either side and is left out;
+skipped in one run only is a status change ("now skipped", "no longer skipped").
 """
 
 from __future__ import annotations
@@ -73,13 +75,20 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     if m.empty:
         return m.assign(significant=pd.Series(dtype=bool)), pd.DataFrame()
     m["differs"] = m.apply(_differs, axis=1)
+    both_skipped = (m["status_a"] == "skipped") & (m["status_b"] == "skipped")
+    m = m[~both_skipped].copy()  # no time on either side: nothing to compare
+    if m.empty:
+        return m.assign(significant=pd.Series(dtype=bool)), pd.DataFrame()
     m["factor"] = m["par2_s_b"] / m["par2_s_a"].where(m["par2_s_a"] > 0)
     noise = np.maximum(NOISE_FACTOR, np.fmax(m["spread_a"].fillna(1), m["spread_b"].fillna(1)))
     m["noise"] = noise
     big = (m["factor"] > noise) | (m["factor"] < 1 / noise)
     above_floor = (m["par2_s_b"] - m["par2_s_a"]).abs() > NOISE_FLOOR_S
-    m["status_change"] = np.where(m["status_a"] == m["status_b"], "",
-                                  m["status_a"] + " → " + m["status_b"])
+    m["status_change"] = np.where(
+        m["status_a"] == m["status_b"], "",
+        np.where(m["status_b"] == "skipped", "now skipped",
+                 np.where(m["status_a"] == "skipped", "no longer skipped",
+                          m["status_a"] + " → " + m["status_b"])))
     m["significant"] = (big & above_floor) | (m["status_change"] != "")
     m["change"] = np.where(~m["significant"], "within noise",
                            np.where(m["factor"] > 1, "slower", "faster"))

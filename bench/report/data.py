@@ -223,14 +223,14 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
             "tier", "cells"]
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
-                 _er=st.eq("error"))
+                 _er=st.eq("error"), _sk=st.eq("skipped"))
     g = t.groupby([k for k in keys if k in t], sort=False, dropna=False)
     out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
                 lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),
                 mem_mb=("mem_mb", "max"), constraints=("constraints", "max"),
                 variables=("variables", "max"), wrong=("_wrong", "sum"),
                 timeouts=("_to", "sum"), memouts=("_mo", "sum"),
-                errors=("_er", "sum")).reset_index()
+                errors=("_er", "sum"), skipped=("_sk", "sum")).reset_index()
     out["ok"] = out["ok_frac"] >= 0.5
     out["time_s"] = out["par2_s"].where(out["ok"])
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)

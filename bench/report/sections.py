@@ -128,7 +128,7 @@ def _matrix(puzzle: str, t: pd.DataFrame,
             rank: pd.DataFrame) -> tuple[Table, Table, list[tuple[str, str]], int]:
     m = tables.status_matrix(t)
     ranked = [p for p in rank["pair"] if p in m.columns]
-    fails = {p: int((~m[p].fillna("").astype(str).isin(["S", "I", "IS", ""])).sum())
+    fails = {p: int((~m[p].fillna("").astype(str).isin(["S", "I", "IS", "K", ""])).sum())
              for p in ranked}
     order = sorted(ranked, key=lambda p: (-fails[p], ranked.index(p)))  # failing pairs first
     page = Table.of(m[["instance", "family", *order]], limit=PAGE_MAX, puzzle=puzzle,

@@ -11,7 +11,7 @@ from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
 from bench.report.verdicts import ALPHA, compare
 
 STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M",
-                 "error": "E", "wrong": "W", "disagree": "D"}
+                 "error": "E", "wrong": "W", "disagree": "D", "skipped": "K"}
 
 
 def _rep_sgms(t: pd.DataFrame) -> pd.DataFrame:
@@ -59,6 +59,8 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
             "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
             "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
             "error": int(counts.get("error", 0)),
+            # declined by the formulation (``skip``): unanswered, at PAR-2 like a timeout
+            "skipped": int(counts.get("skipped", 0)),
             "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
             "median_s": float(g["par2_s"].median()),
             "common_par2_s": float(c["par2_s"].mean()) if len(c) else math.nan,
@@ -148,7 +150,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
 
 def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
     """Instance x pair letters (S solved, I infeasible, T timeout, M memout, E error, W wrong,
-    D infeasible although an exact formulation solved it), problem instances first."""
+    D infeasible although an exact formulation solved it, K skipped by the formulation),
+    problem instances first."""
     letter = t["status"].map(STATUS_LETTER).fillna("?")
     letter = letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
     m = t.assign(letter=letter).pivot_table(index=["instance", "family"], columns="pair",
@@ -164,12 +167,14 @@ def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def problems(t: pd.DataFrame) -> pd.DataFrame:
-    """Wrong answers and disagreements first, then errors, with their message."""
+    """Wrong answers and disagreements first, then errors (their message names the phase and
+    the formulation's ``file:line``), with their message, grouped by pair."""
     p = t[t["wrong"] | t["disagree"] | (t["status"] == "error")].copy()
     p["what"] = np.where(p["wrong"], "wrong", np.where(p["disagree"], "disagrees", "error"))
     p["order"] = p["what"].map({"wrong": 0, "disagrees": 1, "error": 2})
     cols = ["what", "instance", "formulation", "solver", "status", "message"]
-    return p.sort_values(["order", "instance"])[cols].reset_index(drop=True)
+    return p.sort_values(["order", "formulation", "solver", "instance"])[cols].reset_index(
+        drop=True)
 
 
 def slopes(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.backends import Backend, SolveOptions, get_backend
+from bench.failure import Failure, describe
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
-from bench.registry import Formulation, Unsupported, get_formulation
+from bench.registry import Formulation, get_formulation
 from bench.solve import Solved, SolveStats, solve
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,13 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     if chosen is None:
         return res
     backend, form = chosen
-    res.setup_s = form.setup()  # before the deadline: not counted against the time limit
+    try:
+        res.setup_s = form.setup()  # before the deadline: not counted against the time limit
+    except Exception as e:  # MemoryError is one too: the task process makes it a memout
+        if isinstance(e, MemoryError):
+            raise
+        failed(res, describe(e, "setup", form))
+        return res
     deadline = time.perf_counter() + task.time_limit
     on_start(deadline)  # the limit runs from here (build included); the harness enforces it
 
@@ -94,17 +101,14 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
             last_write[0] = now
             progress(res)
 
-    try:
-        solved = solve(inst, form, backend, deadline, count=task.count or None,
-                       options=SolveOptions(threads=task.threads, seed=task.seed),
-                       on_built=built, on_round=round_)
-    except Unsupported as e:
-        res.status, res.message = "error", f"{form.label}: {e}"
-        return res
+    solved = solve(inst, form, backend, deadline, count=task.count or None,
+                   options=SolveOptions(threads=task.threads, seed=task.seed),
+                   on_built=built, on_round=round_)
     copy_stats(res, solved.stats, "")
     conclude(res, solved, task, inst)
     took = (res.build_s or 0.0) + (res.solve_s or 0.0)
-    if took > task.time_limit and res.status != "error":  # the same limit for every solver
+    # the same limit for every solver
+    if took > task.time_limit and res.status not in ("error", "skipped"):
         res.status, res.grid, res.checked = "timeout", None, None
         res.message = f"build + solve took {took:.2f} s, past the {task.time_limit:g} s limit"
     return res
@@ -138,6 +142,13 @@ def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulati
     return backend, form
 
 
+def failed(res: Result, failure: Failure) -> None:
+    """An error of the formulation or its solver: status, one-line message, phase, traceback."""
+    res.status, res.message = "error", failure.message
+    res.phase, res.traceback = failure.phase, failure.traceback
+    res.grid, res.checked = None, None
+
+
 def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
@@ -153,6 +164,12 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
     """The task's status and message from what :func:`bench.solve.solve` found, the known
     solution (``.sol``) compared."""
     rules = get_puzzle(inst.puzzle)
+    if solved.failure is not None and solved.grid is None:
+        failed(res, solved.failure)
+        return
+    if solved.status == "skipped":
+        res.status, res.message = "skipped", solved.message
+        return
     if solved.grid is not None:
         problems = solved.problems
         res.grid = solved.grid
@@ -168,6 +185,8 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
             res.message = "; ".join(filter(None, [res.message, note]))
         if solved.count_status:
             res.status, res.message = solved.count_status, solved.count_message
+            if solved.failure is not None:
+                res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
             if solved.count_status == "wrong":
                 res.checked = False
         res.count = solved.count
@@ -182,6 +201,8 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
             res.message = note
     elif solved.status == "timeout":
         res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
+    elif solved.status == "error":
+        res.status, res.message = "error", solved.message
     else:
         res.status, res.message = "error", f"solver stopped with status {solved.status}"
 

@@ -24,11 +24,13 @@ from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
 from bench.records import Limits, Result, Task, instance_digest
 from bench.registry import (
+    EVERY,
     Formulation,
     builtin_modules,
     builtin_puzzles,
     formulations,
     parse_label,
+    recommended_labels,
     variants,
 )
 from bench.run import cgroup
@@ -62,6 +64,8 @@ class Selection:
     puzzles: Sequence[str] = ()
     formulations: Sequence[str] = ()  # a name selects every variant; a label just that one
     solvers: Sequence[str] = ()
+    #: a bare name (or no name) selects the whole parameter grid, not just the ``sweep``
+    every: bool = False
 
     def check(self) -> None:
         """Raise ValueError naming a ``--formulation`` that is not a label."""
@@ -76,12 +80,15 @@ class Selection:
         return [want for want in self.formulations if self._selects(want, form)]
 
     def wants(self, form: Formulation) -> bool:
-        """A bare name selects every variant; ``name[k=v]`` the variants with those values; an
-        alias (``sat-tree``) the variant it names."""
-        return not self.formulations or bool(self.matching(form))
+        """A bare name selects the formulation's recommended variants (its ``sweep``; every
+        variant with ``every``), ``name[*]`` every variant, ``name[k=v]`` the variants with
+        those values, an alias (``sat-tree``) the variant it names; no name at all selects
+        every formulation as a bare name would."""
+        if not self.formulations:
+            return self.every or form.label in recommended_labels(type(form))
+        return bool(self.matching(form))
 
-    @staticmethod
-    def _selects(want: str, form: Formulation) -> bool:
+    def _selects(self, want: str, form: Formulation) -> bool:
         puzzle, want = split_puzzle(want)
         if puzzle and puzzle != form.puzzle:
             return False
@@ -89,6 +96,10 @@ class Selection:
         if name in form.aliases:
             params = {k: str(v) for k, v in form.aliases[name].items()} | params
             name = form.name
+        elif name == form.name and not params and not self.every:
+            return form.label in recommended_labels(type(form))
+        if params == {EVERY: EVERY}:
+            return name == form.name
         return name == form.name and all(str(form.params.get(k)) == v
                                          for k, v in params.items())
 

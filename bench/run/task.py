@@ -68,6 +68,7 @@ def main(*argv: str) -> int:
         res = last[0] if last else base_result(task, None, "error")
         res.status, res.message = "error", (f"{type(e).__name__}: {e}".splitlines()
                                             or [type(e).__name__])[0]
+        res.traceback = traceback.format_exc()
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     write_atomic(out, json.dumps({**res.to_dict(), "children_maxrss_mb": children,

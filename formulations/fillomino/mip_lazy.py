@@ -50,7 +50,6 @@ class MipLazy(Formulation[MipModel]):
         model.LOCAL = pyo.Constraint(range(len(local)),
                                      rule=lambda _, i: row(y, index, local[i]))
         model.cuts = pyo.ConstraintList()
-        model.obj = pyo.Objective(expr=0)
         m.handles.update(y=y, index=index, layout=lay)
         return m
 

@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, lazy_module
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import Formulation, formulation
 
@@ -139,7 +139,7 @@ def _offset_counts(rows: int, cols: int, sides: bool = False) -> Any:
 
 
 @formulation
-class MipSeed(Formulation):
+class MipSeed(Formulation[MipModel]):
     name = "mip-seed"
     exact = False
     description = ("the seed's ILP: number and link binaries per cell, a same-block binary per "
@@ -149,7 +149,7 @@ class MipSeed(Formulation):
     def predicted_size(self, inst: Instance) -> dict[str, int] | None:
         return model_size(inst, self.params["pairs"])
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> MipModel:
         rows, cols, top = inst.rows, inst.cols, nmax(inst)
         pairs = self.params["pairs"]
         cells = all_cells(rows, cols)
@@ -240,14 +240,13 @@ class MipSeed(Formulation):
                 [(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c - 1), (r + 1, c + 1), (r + 2, c)],
                 k))
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
         B, top = model.handles["B"], model.handles["top"]
         return [[next((k for k in range(1, top + 1) if value(B[r * inst.cols + c, k]) > 0.5), 0)
                  for c in range(inst.cols)] for r in range(inst.rows)]
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         # projected onto the cell numbers: some cell holds another number
-        assert isinstance(model, MipModel)
         m, B, top = model.model, model.handles["B"], model.handles["top"]
         if not hasattr(m, "nogood"):
             m.nogood = pyo.ConstraintList()

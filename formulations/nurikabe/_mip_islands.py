@@ -13,9 +13,9 @@ is left to the subclass.
 from __future__ import annotations
 
 from bench.encodings.cells import neighbours_in
-from bench.encodings.mip import assign, new, no_2x2, region
+from bench.encodings.mip import assign, no_2x2, region
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, lazy_module
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import grid_from_black
 from bench.registry import Formulation
@@ -24,14 +24,14 @@ from formulations.nurikabe._islands import black_in, layout
 pyo = lazy_module("pyomo.environ")
 
 
-class NurikabeMip(Formulation):
+class NurikabeMip(Formulation[MipModel]):
     """Islands, no 2x2 black, no lonely black cell; the wall left open."""
 
     puzzle = "nurikabe"
     kind = "mip"
 
     def islands(self, inst: Instance) -> MipModel:
-        mm = new()
+        mm = MipModel.new()
         m, lay = mm.model, layout(inst)
         m.white = pyo.Var(range(len(lay.cells)), domain=pyo.Binary)
         white = {v: m.white[i] for i, v in enumerate(lay.cells)}
@@ -46,8 +46,7 @@ class NurikabeMip(Formulation):
         mm.handles.update(white=white, black=black, blacks=lay.blacks, unreached=lay.unreached)
         return mm
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, MipModel)
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         white = model.handles["white"]
         if not hasattr(model.model, "nogood"):
             model.model.nogood = pyo.ConstraintList()
@@ -55,6 +54,6 @@ class NurikabeMip(Formulation):
                                    for v, b in black_in(grid)) >= 1)
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
         white = model.handles["white"]
         return grid_from_black(inst, (v for v in white if value(white[v]) < 0.5))

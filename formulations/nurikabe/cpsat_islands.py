@@ -21,13 +21,12 @@ from bench.encodings.cpsat import (
     assign,
     connected,
     exactly,
-    new,
     no_2x2,
     region,
     separate_connected,
 )
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value
+from bench.models import CpsatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import grid_from_black
 from bench.registry import Formulation, formulation
@@ -35,7 +34,7 @@ from formulations.nurikabe._islands import black_in, layout
 
 
 @formulation
-class CpsatIslands(Formulation):
+class CpsatIslands(Formulation[CpsatModel]):
     name = "cpsat-islands"
     description = ("clue-owned islands (reach-pruned, size sums, clue-rooted trees), no 2x2 "
                    "black; wall connected by a spanning tree rooted at its first cell (tree) "
@@ -49,8 +48,8 @@ class CpsatIslands(Formulation):
     def is_lazy(self) -> bool:
         return bool(self.params["wall"] == "lazy")
 
-    def build(self, inst: Instance) -> Model:
-        m = new()
+    def build(self, inst: Instance) -> CpsatModel:
+        m = CpsatModel.new()
         cp, lay = m.model, layout(inst)
         white = {v: cp.new_bool_var(f"w{v[0]}_{v[1]}") for v in lay.cells}
         black = {v: white[v].Not() for v in lay.wall}
@@ -64,19 +63,17 @@ class CpsatIslands(Formulation):
         m.handles.update(white=white, black=black, blacks=lay.blacks)
         return m
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
-        assert isinstance(model, CpsatModel)
+    def separate(self, inst: Instance, model: CpsatModel, value: Value) -> int:
         white = model.handles["white"]
         return separate_connected(model.model, model.handles["black"],
                                   lambda v: value(white[v]) < 0.5,
                                   min_size=model.handles["blacks"])
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, CpsatModel)
+    def block(self, inst: Instance, model: CpsatModel, grid: SolutionGrid) -> bool:
         white = model.handles["white"]
         model.model.add_bool_or([white[v] if b else white[v].Not() for v, b in black_in(grid)])
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: CpsatModel, value: Value) -> SolutionGrid:
         white = model.handles["white"]
         return grid_from_black(inst, (v for v in white if value(white[v]) < 0.5))

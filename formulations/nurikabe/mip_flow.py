@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bench.encodings.mip import connected
 from bench.instance import Instance
-from bench.models import Model
+from bench.models import MipModel
 from bench.registry import formulation
 from formulations.nurikabe._mip_islands import NurikabeMip
 
@@ -19,7 +19,7 @@ class MipFlow(NurikabeMip):
     description = ("clue-owned islands (reach-pruned, size sums, clue-rooted flows), black cells "
                    "connected by a single-commodity flow carrying the wall size, no 2x2 black")
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> MipModel:
         mm = self.islands(inst)
         h = mm.handles
         connected(mm.model, h["black"], method="flow", max_size=h["blacks"], exact_size=True,

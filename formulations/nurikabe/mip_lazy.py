@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from bench.encodings.mip import connected, separate_connected
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value
+from bench.models import MipModel, Value
 from bench.registry import formulation
 from formulations.nurikabe._mip_islands import NurikabeMip
 
@@ -29,13 +29,12 @@ class MipLazy(NurikabeMip):
     lazy = True
     parameters: ClassVar[dict[str, list[Any]]] = {"cut": ["component", "anchor"]}
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> MipModel:
         mm = self.islands(inst)
         connected(mm.model, mm.handles["black"], method="lazy", name="wall")
         return mm
 
-    def separate(self, inst: Instance, model: Model, value: Value) -> int:
-        assert isinstance(model, MipModel)
+    def separate(self, inst: Instance, model: MipModel, value: Value) -> int:
         h = model.handles
         return separate_connected(
             model.model, h["black"], lambda v: value(h["white"][v]) < 0.5, cut=self.params["cut"],

@@ -55,10 +55,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, lazy_module
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import WHITE, grid_from_black
-from bench.registry import Formulation, Unsupported, formulation
+from bench.registry import Formulation, formulation
 
 pyo = lazy_module("pyomo.environ")
 
@@ -355,7 +355,7 @@ class _Seed:
 
 
 @formulation
-class MipSeed(Formulation):
+class MipSeed(Formulation[MipModel]):
     name = "mip-seed"
     exact = False
     description = ("the seed's GLPK model (white arrow trees to the clues, black arrow tree to a "
@@ -370,12 +370,16 @@ class MipSeed(Formulation):
         # exact=true with the root chosen in the model; a hint may name a white cell
         return bool(self.params["exact"] == "true" and self.params["root"] == "model")
 
-    def build(self, inst: Instance) -> Model:
+    def skip(self, inst: Instance) -> str | None:
+        # the seed cannot run without its hand-marked -1 (unless every cell is white)
+        if (self.params["root"] == "hint" and root_hint(inst) is None
+                and inst.cells > sum(v for _, _, v in inst.clues())):
+            return ("root=hint needs a header line 'black-root: ROW COL' (0-based) naming a "
+                    "cell without a clue")
+        return None
+
+    def build(self, inst: Instance) -> MipModel:
         seed = _Seed(inst, self.params)
-        if self.params["root"] == "hint" and seed.hint is None and seed.numB > 0:
-            # the seed cannot run without its hand-marked -1
-            raise Unsupported("root=hint needs a header line 'black-root: ROW COL' (0-based) "
-                             "naming a cell without a clue")
         mm = MipModel(seed.m)
         seed.colours()
         if self.params["patterns"] == "seed":
@@ -388,14 +392,13 @@ class MipSeed(Formulation):
         mm.handles.update(w=seed.m.w, Nr=seed.Nr, Nc=seed.Nc)
         return mm
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
         w = model.handles["w"]
         return grid_from_black(inst, [(r, c) for r in range(inst.rows) for c in range(inst.cols)
                                       if value(w[r + 1, c + 1]) < 0.5])
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         # projected onto the cell colours: at least one cell differs from this grid
-        assert isinstance(model, MipModel)
         m, w = model.model, model.handles["w"]
         if not hasattr(m, "nogood"):
             m.nogood = pyo.ConstraintList()

@@ -156,6 +156,9 @@ class SatHybrid(SatBlackCells):
         "enclose": [3, 0],
         "card": ["rings", "auto", "seqcounter", "kmtotalizer"],
     }
+    #: compared when named: the wall methods, the rest at their defaults (the whole grid of 96:
+    #: ``sat-hybrid[*]``)
+    sweep: ClassVar[dict[str, list[Any]] | None] = {"wall": ["auto", "cut", "anchor", "tree"]}
 
     #: card=auto: the k-modulo totalizer for islands of this many cells or more (the big
     #: family's islands have 37-45 cells, the sparse puzzles' largest 20-24), the sequential

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bench.encodings.cpsat import new
 from bench.instance import Instance
 from bench.models import CpsatModel, Value
 from bench.puzzles import SolutionGrid
@@ -28,7 +27,7 @@ class QuarterCpsat(Formulation[CpsatModel]):
     def quarters(self, inst: Instance, clauses: Iterable[list[Lit]]) -> tuple[CpsatModel, Any]:
         """A model with the quarter literals (``handles["lit"]``, by key), ``clauses`` (lists of
         ``(key, positive)``) as ``bool_or``s and the numbers; the model and its CpModel."""
-        m = new()
+        m = CpsatModel.new()
         cp = m.model
         lit = {key: cp.new_bool_var(str(key)) for key in keys(inst)}
         for clause in clauses:

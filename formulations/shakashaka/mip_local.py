@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Value, add_false_row, lazy_module
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, TRIANGLES, WHITE, WHITE_QUARTERS
 from bench.registry import Formulation, formulation
@@ -26,7 +25,7 @@ class MipLocal(Formulation[MipModel]):
     description = "cell-value binaries, forbidden vertex wedges as covering rows, number sums"
 
     def build(self, inst: Instance) -> MipModel:
-        mm = new()
+        mm = MipModel.new()
         m = mm.model
         cells = open_cells(inst)
         m.x = pyo.Var([(r, c, k) for r, c in cells for k in range(len(VALUES))],
@@ -46,7 +45,7 @@ class MipLocal(Formulation[MipModel]):
         m.number = pyo.ConstraintList()
         for n, nbrs in clue_neighbours(inst):
             if n > len(nbrs):
-                add_false_row(m)  # cannot be met
+                mm.post_infeasible()  # cannot be met
             elif nbrs:
                 m.number.add(sum(1 - m.x[r, c, 0] for r, c in nbrs) == n)
         mm.handles["cells"] = cells

@@ -52,7 +52,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.instance import Instance
-from bench.models import MipModel, Model, Value, add_false_row, lazy_module, new_model
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, WHITE
 from bench.registry import Formulation, formulation
@@ -73,14 +73,13 @@ def seed_codes(inst: Instance) -> dict[tuple[int, int], int]:
 
 
 @formulation
-class MipSeed(Formulation):
+class MipSeed(Formulation[MipModel]):
     name = "mip-seed"
     description = "seed GLPK model: framed b/g/w and 4 triangle types, arrow rows, max triangles"
     parameters: ClassVar[dict[str, list[Any]]] = {"objective": ["max-triangles", "none"]}
 
-    def build(self, inst: Instance) -> Model:
-        mm = new_model("mip")
-        assert isinstance(mm, MipModel)
+    def build(self, inst: Instance) -> MipModel:
+        mm = MipModel.new(objective=False)  # its own objective below
         m = mm.model
         nr, nc = inst.rows, inst.cols
         ini = seed_codes(inst)
@@ -181,9 +180,8 @@ class MipSeed(Formulation):
         con("BE0004", lambda r, c: b[r + 1, c] + gp[r + 1, c] + gq[r + 1, c]
             <= 0.5 * (1 - gp[r, c] + 1 - gq[r, c]))
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         # exclude this grid projected onto the open cells' values (w or the triangle type)
-        assert isinstance(model, MipModel)
         m = model.model
         chosen = [getattr(m, "w" if v == WHITE else TYPE_OF[v])[r + 1, c + 1]
                   for r, row in enumerate(grid) for c, v in enumerate(row)
@@ -191,13 +189,13 @@ class MipSeed(Formulation):
         if not hasattr(m, "nogood"):
             m.nogood = pyo.ConstraintList()
         if not chosen:  # no open cell: the one grid is excluded
-            add_false_row(m, 'nogood_empty')
+            model.post_infeasible('nogood_empty')
             return True
         m.nogood.add(sum(chosen) <= len(chosen) - 1)
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        m = model.model  # type: ignore[union-attr]
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
+        m = model.model
         grid: SolutionGrid = []
         for r, row in enumerate(inst.grid):
             out: list[Any] = []

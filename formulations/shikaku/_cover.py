@@ -10,6 +10,7 @@ solution"; the candidates, the decoding and the counting projection live here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bench.instance import Instance
 from bench.models import Model, Value
@@ -22,6 +23,8 @@ from bench.puzzles.shikaku.rules import (
     grid_from_rects,
 )
 from bench.registry import Formulation
+
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -42,12 +45,12 @@ def cover(inst: Instance) -> Cover:
     return Cover(rects, list(cells_to_rects(inst, rects).values()))
 
 
-class CoverFormulation(Formulation):
+class CoverFormulation(Formulation[M]):
     """A Shikaku cover model: ``handles["cover"]`` and ``handles["x"]`` (one variable per
     candidate, indexable by candidate number)."""
 
     puzzle = "shikaku"
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: M, value: Value) -> SolutionGrid:
         cov, x = model.handles["cover"], model.handles["x"]
         return grid_from_rects(inst, (r for i, r in enumerate(cov.rects) if value(x[i]) > 0.5))

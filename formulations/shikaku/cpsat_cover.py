@@ -3,21 +3,21 @@ candidate, exactly-one per cell."""
 
 from __future__ import annotations
 
-from bench.encodings.cpsat import exactly, new
+from bench.encodings.cpsat import exactly
 from bench.instance import Instance
-from bench.models import CpsatModel, Model
+from bench.models import CpsatModel
 from bench.puzzles import SolutionGrid
 from bench.registry import formulation
 from formulations.shikaku._cover import CoverFormulation, cover
 
 
 @formulation
-class CpsatCover(CoverFormulation):
+class CpsatCover(CoverFormulation[CpsatModel]):
     name = "cpsat-cover"
     description = "exact cover by candidate rectangles: one Boolean each, exactly-one per cell"
 
-    def build(self, inst: Instance) -> Model:
-        m = new()
+    def build(self, inst: Instance) -> CpsatModel:
+        m = CpsatModel.new()
         cov = cover(inst)
         x = [m.model.new_bool_var(f"r{i}") for i in range(len(cov.rects))]
         for lits in cov.per_cell:
@@ -25,8 +25,7 @@ class CpsatCover(CoverFormulation):
         m.handles.update(cover=cov, x=x)
         return m
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, CpsatModel)
+    def block(self, inst: Instance, model: CpsatModel, grid: SolutionGrid) -> bool:
         x = model.handles["x"]
         model.model.add_bool_or([x[i].Not() for i in model.handles["cover"].used(grid)])
         return True

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.encodings.cpsat import new
 from bench.instance import Instance
-from bench.models import CpsatModel, Model, Value
+from bench.models import CpsatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import (
     Rect,
@@ -19,12 +18,12 @@ from bench.registry import Formulation, formulation
 
 
 @formulation
-class CpsatSugar(Formulation):
+class CpsatSugar(Formulation[CpsatModel]):
     name = "cpsat-sugar"
     description = "seed Sugar model: per-clue x/y/w/h, w*h = clue, no_overlap_2d of intervals"
 
-    def build(self, inst: Instance) -> Model:
-        m = new()
+    def build(self, inst: Instance) -> CpsatModel:
+        m = CpsatModel.new()
         cp = m.model
         rows, cols = inst.rows, inst.cols
         xs, ys, ws, hs, xiv, yiv = [], [], [], [], [], []
@@ -61,9 +60,8 @@ class CpsatSugar(Formulation):
         m.handles.update(x=xs, y=ys, w=ws, h=hs)
         return m
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
+    def block(self, inst: Instance, model: CpsatModel, grid: SolutionGrid) -> bool:
         # a rectangle is its clue's (x, y, w, h): forbid this solution's tuple of them
-        assert isinstance(model, CpsatModel)
         hd = model.handles
         clue_at = {(r, c): k for k, (r, c, _) in enumerate(inst.clues())}
         where = {}
@@ -76,7 +74,7 @@ class CpsatSugar(Formulation):
         model.model.add_forbidden_assignments(variables, [[v for k in order for v in where[k]]])
         return True
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
+    def decode(self, inst: Instance, model: CpsatModel, value: Value) -> SolutionGrid:
         hd = model.handles
         rects = [
             Rect(k, int(value(hd["y"][k])), int(value(hd["x"][k])), int(value(hd["h"][k])),

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import MipModel, Model, add_false_row, lazy_module
+from bench.models import MipModel, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.registry import formulation
 from formulations.shikaku._cover import CoverFormulation, cover
@@ -13,28 +12,27 @@ pyo = lazy_module("pyomo.environ")
 
 
 @formulation
-class MipCover(CoverFormulation):
+class MipCover(CoverFormulation[MipModel]):
     """One binary per candidate, ``sum = 1`` per cell: one indexed constraint, faster to build
     in Pyomo than a row per :func:`bench.encodings.mip.exactly` call."""
 
     name = "mip-cover"
     description = "exact cover by candidate rectangles: one binary each, sum = 1 per cell"
 
-    def build(self, inst: Instance) -> Model:
+    def build(self, inst: Instance) -> MipModel:
         cov = cover(inst)
-        mm = new()
+        mm = MipModel.new()
         m = mm.model
         m.x = pyo.Var(range(len(cov.rects)), domain=pyo.Binary)
         if not all(cov.per_cell):  # a cell no candidate covers
-            add_false_row(m)
+            mm.post_infeasible()
         rows = [lits for lits in cov.per_cell if lits]
         m.once = pyo.Constraint(range(len(rows)),
                                 rule=lambda _, j: sum(m.x[i] for i in rows[j]) == 1)
         mm.handles.update(cover=cov, x=m.x)
         return mm
 
-    def block(self, inst: Instance, model: Model, grid: SolutionGrid) -> bool:
-        assert isinstance(model, MipModel)
+    def block(self, inst: Instance, model: MipModel, grid: SolutionGrid) -> bool:
         m = model.model
         used = model.handles["cover"].used(grid)
         if not hasattr(m, "nogood"):

@@ -33,9 +33,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, ClassVar
 
-from bench.encodings.mip import new
 from bench.instance import Instance
-from bench.models import Model, Value, add_false_row, lazy_module
+from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import (
     Rect,
@@ -48,15 +47,15 @@ pyo = lazy_module("pyomo.environ")
 
 
 @formulation
-class MipSugar(Formulation):
+class MipSugar(Formulation[MipModel]):
     name = "mip-sugar"
     description = "seed Sugar model: per-clue x/y/w/h, factor-pair choice, big-M 4-way disjunctions"
     #: "none": domains from "clue inside" / "inside the grid" only (the seed as written);
     #: "root": plus the compulsory-part propagation a CP solver does before it branches
     parameters: ClassVar[dict[str, list[Any]]] = {"propagate": ["none", "root"]}
 
-    def build(self, inst: Instance) -> Model:
-        mm = new()
+    def build(self, inst: Instance) -> MipModel:
+        mm = MipModel.new()
         # the CSP's domains after root propagation (see _root_domains): per clue, per factor
         # pair (h, w) that is still possible, the bounds of y (top row) and x (left column)
         dom = _root_domains(inst, fixpoint=self.params["propagate"] == "root")
@@ -65,7 +64,7 @@ class MipSugar(Formulation):
         # constant condition, like an emptied domain: either way no solution exists, and the
         # model is one unsatisfiable row.
         if dom is None or sum(n for _, _, n in inst.clues()) != inst.cells:
-            add_false_row(mm.model)
+            mm.post_infeasible()
             mm.handles.update(fits={})
             return mm
         port = _Port(mm.model, dom)
@@ -75,8 +74,8 @@ class MipSugar(Formulation):
         mm.handles.update(fits=port.fits)
         return mm
 
-    def decode(self, inst: Instance, model: Model, value: Value) -> SolutionGrid:
-        m, fits = model.model, model.handles["fits"]  # type: ignore[union-attr]
+    def decode(self, inst: Instance, model: MipModel, value: Value) -> SolutionGrid:
+        m, fits = model.model, model.handles["fits"]
         rects = []
         for k in m.x:
             s = max(range(len(fits[k])), key=lambda s: value(m.z[k, s]))

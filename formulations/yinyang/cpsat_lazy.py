@@ -8,7 +8,7 @@ incremental: the harness solves the grown model again."""
 from __future__ import annotations
 
 from bench.encodings.cells import Cut
-from bench.encodings.cpsat import add_cuts, new
+from bench.encodings.cpsat import add_cuts
 from bench.instance import Instance
 from bench.models import CpsatModel, Value
 from bench.registry import formulation
@@ -29,7 +29,7 @@ class CpsatLazy(BlackCells[CpsatModel]):
                    "connected by per-cell cuts over a whole component's boundary")
 
     def build(self, inst: Instance) -> CpsatModel:
-        m = new()
+        m = CpsatModel.new()
         cp = m.model
         black = {(r, c): cp.new_bool_var(f"b{r}_{c}") for r in range(inst.rows)
                  for c in range(inst.cols)}

@@ -38,12 +38,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.encodings.cells import Cut
-from bench.encodings.cpsat import add_cuts, new
+from bench.encodings.cpsat import add_cuts
 from bench.grid import Cell, all_cells, neighbours
 from bench.instance import Instance
 from bench.models import CpsatModel
 from bench.puzzles.yinyang.rules import BLACK, WHITE
-from bench.registry import Unsupported, formulation
+from bench.registry import formulation
 from formulations.yinyang._rules import BlackCells
 
 
@@ -70,7 +70,7 @@ class CpsatSeed(BlackCells[CpsatModel]):
         return bool(self.params["root"] == "model" and self.params["edges"] == "spanning")
 
     def build(self, inst: Instance) -> CpsatModel:
-        m = new()
+        m = CpsatModel.new()
         cp, rows, cols = m.model, inst.rows, inst.cols
         cells = all_cells(rows, cols)
         color = {v: cp.new_bool_var(f"color_{v[0]}_{v[1]}") for v in cells}  # true: black
@@ -124,18 +124,22 @@ class CpsatSeed(BlackCells[CpsatModel]):
         m.handles.update(black=color)
         return m
 
+    def skip(self, inst: Instance) -> str | None:
+        if self.params["root"] != "first-stone":
+            return None
+        stones = first_stones(inst)
+        missing = [name for name, tok in (("white", WHITE), ("black", BLACK)) if tok not in stones]
+        if missing:
+            return (f"the seed model needs a given stone of each colour; this board has no "
+                    f"{' and no '.join(missing)} stone")
+        return None
+
     def roots(self, inst: Instance, cp: Any, color: dict[Cell, Any],
               cells: list[Cell]) -> dict[Cell, list[Any]]:
         """The cells that may be roots, each with the literals that make it one: ``[]`` for
         the seed's fixed roots, one literal per colour with ``root=model``."""
         if self.params["root"] == "first-stone":
-            stones = first_stones(inst)
-            missing = [name for name, tok in (("white", WHITE), ("black", BLACK))
-                       if tok not in stones]
-            if missing:
-                raise Unsupported(f"the seed model needs a given stone of each colour; this "
-                                 f"board has no {' and no '.join(missing)} stone")
-            return {v: [] for v in stones.values()}
+            return {v: [] for v in first_stones(inst).values()}
         out: dict[Cell, list[Any]] = {v: [] for v in cells}
         for colour in (True, False):  # the first cell of each colour in row-major order
             seen = None  # some earlier cell has this colour

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.encodings.cells import Cut
-from bench.encodings.mip import add_cuts, connected, new
+from bench.encodings.mip import add_cuts, connected
 from bench.instance import Instance
 from bench.models import MipModel, lazy_module
 from bench.puzzles.yinyang.rules import BLACK, WHITE
@@ -36,7 +36,7 @@ class MipFlow(BlackCells[MipModel]):
                    "colour connected by a single-commodity flow from its first stone")
 
     def build(self, inst: Instance) -> MipModel:
-        mm = new()
+        mm = MipModel.new()
         m = mm.model
         cells = [(r, c) for r in range(inst.rows) for c in range(inst.cols)]
         m.black = pyo.Var(range(len(cells)), domain=pyo.Binary)

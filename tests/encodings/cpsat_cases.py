@@ -9,6 +9,7 @@ from typing import Any
 
 from bench.encodings import cpsat
 from bench.grid import Cell, all_cells, bfs_distances
+from bench.models import CpsatModel
 
 Post = Callable[[Any, dict[Cell, Any]], Any]
 
@@ -17,7 +18,7 @@ def solutions(rows: int, cols: int, post: Post, lazy: dict[str, Any] | None = No
               ) -> set[frozenset[Cell]]:
     from ortools.sat.python import cp_model
 
-    m = cpsat.new()
+    m = CpsatModel.new()
     cp = m.model
     member = {v: cp.new_bool_var(f"x{v}") for v in all_cells(rows, cols)}
     post(cp, member)
@@ -46,7 +47,7 @@ def rooted_post(cp: Any, x: dict[Cell, Any]) -> None:
 
 
 def errors() -> list[str]:
-    cp = cpsat.new().model
+    cp = CpsatModel.new().model
     x = {v: cp.new_bool_var(f"x{v}") for v in all_cells(2, 2)}
     out = []
     for call in (lambda: cpsat.connected(cp, x, method="flow"),

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bench.grid import Cell, all_cells, bfs_distances
+from bench.models import MipModel
 from tests.encodings.brute import connected_subsets, no_pool_subsets
 
 pytestmark = pytest.mark.skipif(shutil.which("glpsol") is None,
@@ -23,7 +24,7 @@ def solutions(rows: int, cols: int, post: Callable[[Any, dict[Cell, Any]], Any],
 
     from bench.encodings import mip
 
-    m = mip.new().model
+    m = MipModel.new().model
     cells = all_cells(rows, cols)
     m.x = pyo.Var(range(len(cells)), domain=pyo.Binary)
     member = {v: m.x[i] for i, v in enumerate(cells)}

@@ -244,3 +244,36 @@ def test_two_files_of_one_name_stay_two_instances(tmp_path):
     t = prepare(load_run(out).df)
     assert sorted(t["instance"]) == ["x (a)", "x (b)"]
     assert sorted(T.ranking(t)["tasks"]) == [2]
+
+
+def _skipping(run: Path, out: Path, form: str) -> Path:
+    """A copy of ``run`` in which every task of ``form`` was skipped by the formulation."""
+    out.mkdir()
+    lines = []
+    for line in (run / "journal.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        if d["formulation"] == form:
+            d.update(status="skipped", message=f"{form}: not this board", grid=None,
+                     checked=None, known=None)
+        lines.append(json.dumps(d))
+    (out / "journal.jsonl").write_text("\n".join(lines) + "\n")
+    return out
+
+
+def test_skipped_tasks_are_k_unanswered_in_the_ranking_and_outcomes_in_compare(mixed_run,
+                                                                                tmp_path):
+    from bench.report.compare import compare
+
+    skipped = _skipping(mixed_run, tmp_path / "skipped", "cpsat-cover")
+    t = prepare(load_run(skipped).df)
+    assert set(T.status_matrix(t)["cpsat-cover / cpsat"].dropna()) == {"K"}
+    rank = T.ranking(t[t["puzzle"] == "shikaku"])
+    row = rank[rank["pair"] == "cpsat-cover / cpsat"].iloc[0]
+    assert row["solved"] == 0 and row["skipped"] == row["tasks"] and row["error"] == 0
+    changes, _ = compare(mixed_run, skipped)
+    moved = changes[changes["pair"] == "cpsat-cover / cpsat"]
+    assert len(moved) and set(moved["change"]) == {"now skipped"}
+    both, _ = compare(skipped, skipped)
+    assert "cpsat-cover / cpsat" not in set(both["pair"])
+    write_report(skipped, tmp_path / "rep")
+    assert "K skipped" in (tmp_path / "rep" / "summary.md").read_text()

@@ -1,0 +1,318 @@
+"""``puzzlebench check NAME``: the conformance checks of one formulation, without pytest, from
+an installed package (the instances are package data in ``bench/check/data``).
+
+For each variant of the formulation (its recommended ones; one variant when a label is
+given), on one available solver of its kind, in this process:
+
+* ``seeds``: the puzzle's seed puzzles (Fillomino: a small real and a small generated one) are
+  solved and the grids pass the rule checker (an inexact variant may say infeasible, never
+  return a wrong grid); MIP variants take the smallest only;
+* ``unsat``: the puzzle's unsatisfiable instance is reported infeasible (exact variants);
+* ``exact``: on tiny drawn instances whose solutions are known by brute force
+  (:mod:`bench.check.tiny`) the variant finds a solution exactly when one exists, and every
+  solution it finds is one of them;
+* ``count``: with ``block``, counting finds each brute-force solution once: fewer means the
+  model (or the block) forbids a valid solution, more means the block is not projected onto
+  the cell values (a solution counted once per assignment of auxiliary variables);
+* ``lazy``: a lazy variant's loop ends on every instance above, and every round whose
+  ``separate`` reports cuts grows the model.
+
+Each check is one :class:`Check` (pass, fail with the reason, or skip when it does not apply);
+the method is the one of ``tests/test_conformance.py``, which runs it for every registered
+formulation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from bench.backends import Backend, SolveOptions, backends_for, get_backend
+from bench.check.tiny import Tiny, tiny_cases
+from bench.failure import Failure
+from bench.instance import Instance, read_instance
+from bench.models import AspModel, Model
+from bench.puzzles import SolutionGrid, get_puzzle
+from bench.registry import Formulation
+from bench.solve import Loop, PhaseError, SolveStats, cannot_count, kind_mismatch, phase
+
+#: one solver per kind, first available: no HiGHS beside OR-tools in one process
+PREFERRED = ("cadical195", "cpsat", "clingo", "glpk", "cbc", "scip", "highs")
+TIME_LIMIT = 20.0
+#: lazy rounds per solve before the loop counts as not terminating
+MAX_ROUNDS = 2000
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str  # seeds, unsat, exact, count, lazy
+    variant: str  # puzzle/label / solver
+    status: str  # "pass", "fail", "skip"
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.status.upper():<4} {self.name:<6} {self.variant}: {self.detail}"
+
+
+def data_dir() -> Path:
+    """The folder of the instances the checks solve (package data)."""
+    return Path(str(resources.files("bench.check") / "data"))
+
+
+def seed_paths(puzzle: str) -> list[Path]:
+    paths = sorted((data_dir() / puzzle).glob("*.txt"))
+    return sorted(paths, key=lambda p: (read_instance(p).cells, p.name))
+
+
+def unsat_paths(puzzle: str) -> list[Path]:
+    return sorted((data_dir() / "infeasible").glob(f"{puzzle}-*.txt"))
+
+
+def solver_for(form: Formulation, wanted: str | None = None) -> Backend | None:
+    if wanted:
+        return get_backend(wanted)
+    usable = [b for b in backends_for(form.kind) if b.available() is None]
+    usable.sort(key=lambda b: PREFERRED.index(b.name) if b.name in PREFERRED else len(PREFERRED))
+    return usable[0] if usable else None
+
+
+@dataclass
+class Run:
+    """What one model of one instance gave: the grids found (up to ``limit``), the status
+    that ended the search, and any failure (a formulation error, a wrong grid, a lazy round
+    without cuts)."""
+
+    grids: list[SolutionGrid] = field(default_factory=list)
+    status: str = ""  # "infeasible" (no more), "limit", "timeout", "error", "skipped", ...
+    problem: str = ""
+    rounds: int = 0
+
+
+def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
+           time_limit: float = TIME_LIMIT) -> Run:
+    """Solve ``inst`` and, up to ``limit`` solutions, block each and solve again (the solve
+    loop of :mod:`bench.solve`, with every grid kept and every lazy round watched)."""
+    run = Run()
+    reason = form.skip(inst)
+    if reason:
+        run.status, run.problem = "skipped", reason
+        return run
+    deadline = time.perf_counter() + time_limit
+    stats = SolveStats()
+    sizes: list[int] = []
+    built: list[Model] = []
+
+    def round_(s: SolveStats, _message: str) -> None:
+        run.rounds += 1
+        size = _grown(built[0])
+        if sizes and size <= sizes[-1]:
+            raise PhaseError(_no_cut(form, size))
+        sizes.append(size)
+        if run.rounds > MAX_ROUNDS:
+            raise PhaseError(_no_end(form))
+
+    try:
+        with phase("build", form):
+            model = form.build(inst)
+        mismatch = kind_mismatch(form, backend, model)
+        if mismatch:
+            run.status, run.problem = "error", mismatch
+            return run
+        built.append(model)
+        sizes.append(_grown(model))
+        with phase("solve", form):
+            session = backend.start(model, SolveOptions())
+        loop = Loop(inst, form, model, session, deadline, stats, round_)
+        try:
+            _count(loop, run, limit)
+        finally:
+            session.close()
+    except PhaseError as e:
+        run.status, run.problem = "error", e.failure.message
+    return run
+
+
+def _count(loop: Loop, run: Run, limit: int) -> None:
+    form, inst = loop.form, loop.inst
+    while True:
+        outcome = loop.settle()
+        if outcome.value is None:
+            run.status = outcome.status
+            return
+        grid, problems = loop.decoded(outcome)
+        if problems:
+            run.status, run.problem = "wrong", f"a grid the checker rejects: {problems[0]}"
+            return
+        run.grids.append(grid)
+        if len(run.grids) >= limit:
+            run.status = "limit"
+            return
+        with phase("block", form):
+            blocked = form.block(inst, loop.model, grid)
+        if not blocked:
+            run.status = "noblock"
+            return
+
+
+def _grown(model: Model) -> int:
+    """How far the model has grown: its constraints (an ASP program: its added rules, whose
+    ground size is known only after the next solve)."""
+    if isinstance(model, AspModel):
+        return len(model.added)
+    return model.size()["constraints"]
+
+
+def _no_cut(form: Formulation, size: int) -> Failure:
+    return Failure("separate", f"{form.label}: separate reported cuts but the model did not "
+                   f"grow ({size} constraints): the lazy loop would not end", "")
+
+
+def _no_end(form: Formulation) -> Failure:
+    return Failure("separate", f"{form.label}: the lazy loop went past {MAX_ROUNDS} rounds", "")
+
+
+def picture(grid: SolutionGrid) -> str:
+    return " / ".join(" ".join(str(v) for v in row) for row in grid)
+
+
+def counts_solutions(form: Formulation) -> bool:
+    return type(form).block is not Formulation.block
+
+
+@dataclass
+class Notes:
+    """What the lazy check learns from every solve of the other checks."""
+
+    rounds: list[str] = field(default_factory=list)  # "instance solves" where a loop ran
+    failure: str = ""  # the first lazy-loop failure
+
+    def saw(self, name: str, run: Run) -> None:
+        if run.rounds:
+            self.rounds.append(f"{name} {run.rounds + 1}")
+        if "lazy loop" in run.problem and not self.failure:
+            self.failure = f"{name}: {run.problem}"
+
+
+def check_variant(form: Formulation, backend: Backend,
+                  time_limit: float = TIME_LIMIT) -> Iterator[Check]:
+    """The checks of one variant on one solver, in order."""
+    where = f"{form.puzzle}/{form.label} / {backend.name}"
+    notes = Notes()
+    yield _seeds(form, backend, where, time_limit, notes)
+    yield _unsat(form, backend, where, time_limit, notes)
+    yield from _tiny_checks(form, backend, where, time_limit, notes)
+    if form.is_lazy():
+        yield (Check("lazy", where, "fail", notes.failure) if notes.failure else
+               Check("lazy", where, "pass", "the loop ended on every instance (solves per "
+                     "instance: " + (", ".join(notes.rounds[:6]) or "1 each") + ")"))
+
+
+def _seeds(form: Formulation, backend: Backend, where: str, time_limit: float,
+           notes: Notes) -> Check:
+    paths = seed_paths(form.puzzle)
+    if form.kind == "mip":
+        paths = paths[:1]
+    failures: list[str] = []
+    solved = skipped = 0
+    for path in paths:
+        run = search(read_instance(path), form, backend, 1, time_limit)
+        notes.saw(path.stem, run)
+        if run.status == "skipped":
+            skipped += 1
+        elif run.grids:
+            solved += 1
+        elif run.status == "infeasible" and form.is_exact():
+            failures.append(f"{path.name}: infeasible, but it has a solution (an exact "
+                            "formulation must find it)")
+        elif run.status != "infeasible":
+            failures.append(f"{path.name}: {run.status} {run.problem}".strip())
+    skip_note = f", {skipped} skipped by the variant" if skipped else ""
+    return (Check("seeds", where, "fail", "; ".join(failures[:2])) if failures else
+            Check("seeds", where, "pass", f"{solved} of {len(paths)} solved and checked"
+                  f"{skip_note}"))
+
+
+def _unsat(form: Formulation, backend: Backend, where: str, time_limit: float,
+           notes: Notes) -> Check:
+    unsat = unsat_paths(form.puzzle)
+    if not unsat:
+        return Check("unsat", where, "skip", f"no unsatisfiable {form.puzzle} instance shipped")
+    bad = []
+    for path in unsat:
+        run = search(read_instance(path), form, backend, 1, time_limit)
+        notes.saw(path.stem, run)
+        if run.grids or run.status not in ("infeasible", "skipped"):
+            got = "a solution" if run.grids else f"{run.status} {run.problem}".strip()
+            if run.grids or form.is_exact() or run.status != "infeasible":
+                bad.append(f"{path.name}: {got}")
+    return (Check("unsat", where, "fail", "; ".join(bad)) if bad else
+            Check("unsat", where, "pass", f"{len(unsat)} unsatisfiable instance(s) reported "
+                  "infeasible"))
+
+
+def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: float,
+                 notes: Notes) -> Iterator[Check]:
+    cases = tiny_cases(form.puzzle)
+    exact, counts = form.is_exact(), counts_solutions(form)
+    same = get_puzzle(form.puzzle).same
+    found_bad: list[str] = []
+    count_bad: list[str] = []
+    for case in cases:
+        n = len(case.solutions)
+        run = search(case.inst, form, backend, n + 2 if counts else 1, time_limit)
+        notes.saw(case.name, run)
+        if run.status == "skipped":
+            continue
+        if run.status in ("error", "wrong", "timeout", "unknown", "memout"):
+            found_bad.append(f"{_where(case)}: {run.status} {run.problem}".strip())
+            continue
+        strangers = [g for g in run.grids if not any(same(case.inst, g, s)
+                                                     for s in case.solutions)]
+        if strangers:  # the checker accepted it, so brute force must have it
+            found_bad.append(f"{_where(case)}: found {picture(strangers[0])}, "
+                             "which brute force does not list")
+            continue
+        if n and not run.grids and exact:
+            found_bad.append(f"{_where(case)}: infeasible, but {n} solution(s) exist, e.g. "
+                             f"{picture(case.solutions[0])} (the model forbids it)")
+        if not counts or not n or not run.grids:
+            continue
+        if run.status == "noblock":
+            count_bad.append(cannot_count(form))
+            break
+        got = len(run.grids)
+        if got > n:
+            count_bad.append(f"{_where(case)}: counted {got}+ solutions, brute force {n}: "
+                             "block is not projected onto the cell values (the same grid "
+                             "came back)" if _repeats(case, run) else
+                             f"{_where(case)}: counted {got}, brute force {n}")
+        elif got < n and (exact or got):
+            missing = next(s for s in case.solutions
+                           if not any(same(case.inst, g, s) for g in run.grids))
+            count_bad.append(f"{_where(case)}: counted {got} of {n} solutions; missing "
+                             f"{picture(missing)} (the model or block forbids it)")
+    total = sum(len(c.solutions) for c in cases)
+    yield (Check("exact", where, "fail", "; ".join(found_bad[:2])) if found_bad else
+           Check("exact", where, "pass", f"{len(cases)} tiny instances agree with brute force "
+                 f"({total} solutions, {sum(not c.solutions for c in cases)} unsatisfiable)"))
+    if not counts:
+        yield Check("count", where, "skip", "no block: to count, implement block(inst, model, "
+                    "grid) excluding the grid's cell values and return True")
+    elif count_bad:
+        yield Check("count", where, "fail", "; ".join(count_bad[:2]))
+    else:
+        yield Check("count", where, "pass", f"counts equal brute force on {len(cases)} tiny "
+                    "instances (block is projected)")
+
+
+def _repeats(case: Tiny, run: Run) -> bool:
+    same = get_puzzle(case.inst.puzzle).same
+    return any(same(case.inst, a, b) for i, a in enumerate(run.grids)
+               for b in run.grids[i + 1:])
+
+
+def _where(case: Tiny) -> str:
+    return f"{case.name} ({case.text.replace(chr(10), ' / ')})"

@@ -1,0 +1,88 @@
+"""``puzzlebench check NAME``: the conformance checks of a formulation (:mod:`bench.check`),
+one line per check, exit 0 only when every check passes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    ch = sub.add_parser("check", help="conformance checks of a formulation: seeds, the "
+                        "unsatisfiable set, exactness and counting against brute force, lazy "
+                        "termination")
+    ch.add_argument("name", metavar="NAME",
+                    help="formulation name (its recommended variants), NAME[*] (every "
+                    "variant) or a variant label NAME[key=value]; PUZZLE:NAME when several "
+                    "puzzles have it")
+    ch.add_argument("--puzzle", help="only this puzzle's formulation of that name")
+    ch.add_argument("--solver", help="the solver to check on (default: the first available of "
+                    "the formulation's kind)")
+    ch.add_argument("--time-limit", type=float, default=20.0, metavar="SECONDS",
+                    help="per solve (default 20)")
+    ch.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from bench.check import Check, check_variant, solver_for
+    from bench.registry import EVERY, formulations, get_formulation, parse_label, recommended
+    from bench.registry import close_matches as close
+    from bench.run.pool import split_puzzle
+
+    puzzle, label = split_puzzle(args.name.strip())
+    puzzle = puzzle or args.puzzle or ""
+    try:
+        name, params = parse_label(label)
+    except ValueError as e:
+        return _fail(str(e))
+    classes = [c for c in formulations(puzzle or None) if name == c.name or name in c.aliases]
+    if not classes:
+        known = {c.name for c in formulations(puzzle or None)}
+        where = f" for {puzzle}" if puzzle else ""
+        return _fail(f"no formulation {name!r}{where}{close(name, known)} "
+                     "(see `puzzlebench list`)")
+    lines: list[Check] = []
+    for cls in classes:
+        try:
+            if params == {EVERY: EVERY}:
+                from bench.registry import variants
+
+                forms = variants(cls)
+            elif params or name != cls.name:
+                forms = [get_formulation(cls.puzzle, label)]
+            else:
+                forms = recommended(cls)
+        except (KeyError, ValueError) as e:
+            return _fail(str(e.args[0] if e.args else e))
+        for form in forms:
+            try:
+                backend = solver_for(form, args.solver)
+            except KeyError as e:
+                return _fail(str(e.args[0] if e.args else e))
+            if backend is None or backend.available() is not None or (
+                    form.kind not in backend.kinds):
+                why = (f"solver {backend.name} does not take {form.kind} models"
+                       if backend and form.kind not in backend.kinds else
+                       f"no available {form.kind} solver")
+                check = Check("solver", f"{cls.puzzle}/{form.label}", "fail", why)
+                print(check.line(), flush=True)
+                lines.append(check)
+                continue
+            unavailable = cls.available()
+            if unavailable:
+                check = Check("setup", f"{cls.puzzle}/{form.label}", "fail", unavailable)
+                print(check.line(), flush=True)
+                lines.append(check)
+                continue
+            for check in check_variant(form, backend, args.time_limit):
+                print(check.line(), flush=True)
+                lines.append(check)
+    failed = sum(c.status == "fail" for c in lines)
+    passed = sum(c.status == "pass" for c in lines)
+    print(f"{passed} passed, {failed} failed, {len(lines) - passed - failed} not applicable")
+    return 1 if failed else 0
+
+
+def _fail(message: str) -> int:
+    print(f"puzzlebench: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,88 @@
+"""``puzzlebench new-formulation PUZZLE KIND NAME --out DIR``: an installable plugin package
+with a minimal correct formulation to start from.
+
+The package (``DIR``): ``pyproject.toml`` declaring the formulation's entry point, the package
+``puzzlebench_<name>/`` with the module ``<kind>_<name>.py`` (and its rule file for ``asp``), a
+test that runs the conformance checks (:mod:`bench.check`) and a README. ``pip install -e DIR``
+installs it; ``puzzlebench check NAME`` passes as generated.
+
+Templates exist for the puzzle x kind pairs in :data:`TEMPLATES` (files in ``templates/``,
+:class:`string.Template` text): Shikaku's rectangle cover in each of ``sat``, ``cpsat``,
+``mip`` and ``asp``; Yin-Yang and Nurikabe in ``asp``, whose reachability rules state
+connectivity in a few lines. Shakashaka, Fillomino and the other kinds of Yin-Yang and
+Nurikabe need encodings (connectivity, regions) whose shortest correct form is a built-in
+formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from bench.models import KINDS
+
+#: (puzzle, kind) -> the template files of the module (the first is the module itself)
+TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("shikaku", "sat"): ("shikaku_sat.py",),
+    ("shikaku", "cpsat"): ("shikaku_cpsat.py",),
+    ("shikaku", "mip"): ("shikaku_mip.py",),
+    ("shikaku", "asp"): ("shikaku_asp.py", "shikaku_asp.lp"),
+    ("yinyang", "asp"): ("yinyang_asp.py", "yinyang_asp.lp"),
+    ("nurikabe", "asp"): ("nurikabe_asp.py", "nurikabe_asp.lp"),
+}
+
+_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class ScaffoldError(ValueError):
+    """A request the scaffold cannot fulfil; one line."""
+
+
+def _template(file: str) -> Template:
+    text = (resources.files("bench.scaffold") / "templates" / f"{file}.tmpl").read_text("utf-8")
+    return Template(text)
+
+
+def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Path]:
+    """Write the plugin package for ``name`` into the new folder ``out``; the files written."""
+    from bench.puzzles import puzzle_names
+
+    if puzzle not in puzzle_names():
+        raise ScaffoldError(f"no puzzle {puzzle!r} (one of {', '.join(puzzle_names())})")
+    if kind not in KINDS:
+        raise ScaffoldError(f"no model kind {kind!r} (one of {', '.join(KINDS)})")
+    if (puzzle, kind) not in TEMPLATES:
+        have = ", ".join(f"{p} {k}" for p, k in TEMPLATES)
+        raise ScaffoldError(f"no template for {puzzle} {kind} (templates: {have}); start from "
+                            f"a built-in {puzzle} formulation (puzzlebench list)")
+    if not _NAME.match(name):
+        raise ScaffoldError(f"formulation name {name!r}: lower-case letters, digits and '-', "
+                            "starting with a letter")
+    root = Path(out)
+    if root.exists() and any(root.iterdir()):
+        raise ScaffoldError(f"{root} exists and is not empty")
+    ident = name.replace("-", "_")
+    package = f"puzzlebench_{ident}"
+    module = f"{kind}_{ident}"
+    cls = "".join(part.capitalize() for part in re.split(r"[-_]", name)) or "Mine"
+    if keyword.iskeyword(cls) or not cls.isidentifier():
+        cls = "Formulation" + cls
+    values = {"puzzle": puzzle, "kind": kind, "name": name, "dist": f"puzzlebench-{name}",
+              "package": package, "module": module, "cls": cls}
+    files: dict[Path, str] = {
+        root / "pyproject.toml": _template("pyproject.toml").substitute(values),
+        root / "README.md": _template("README.md").substitute(values),
+        root / package / "__init__.py": f'"""{values["dist"]}: puzzlebench formulation '
+                                        f'{name}."""\n',
+        root / "tests" / f"test_{ident}.py": _template("test.py").substitute(values),
+    }
+    for file in TEMPLATES[puzzle, kind]:
+        suffix = Path(file).suffix
+        files[root / package / f"{module}{suffix}"] = _template(file).substitute(values)
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return list(files)
