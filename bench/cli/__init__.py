@@ -13,7 +13,7 @@ import sys
 log = logging.getLogger("puzzlebench")
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
-               "compare, import, export, generate.")
+               "compare, merge, import, export, generate, check, new-formulation.")
 
 
 def parser() -> argparse.ArgumentParser:
