@@ -116,4 +116,8 @@ def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
         n = page.evaluate("Object.keys(window.PB_INSTANCES.views).length")
         assert n == 128  # the default suite v8's instances
         assert page.evaluate(OVERFLOW)["over"] == []
+        # the verdict matrix, the first screen, fits 1400 px without scrolling sideways
+        fits = page.evaluate("(s => [s.scrollWidth, s.clientWidth])"
+                             "(document.querySelector('#verdicts .scroll'))")
+        assert fits[0] <= fits[1], fits
         assert ctx.errors == [], ctx.errors
