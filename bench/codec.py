@@ -1,9 +1,10 @@
 """What a puzzle's ``codec.py`` declares, and the lookups over every declared codec.
 
 Each ``bench/puzzles/<puzzle>/codec.py`` holds one ``CODEC = Codec(...)``: the puzz.link pids
-(the first is written on export, the others are read as aliases) and the pzprjs body encoding
-(:mod:`bench.pzpr`), and the janko.at names and token tables (:class:`JankoTokens`, read by
-:mod:`bench.janko`). Nothing here dispatches on a puzzle's name: a new puzzle is a new folder.
+(the first is written on export, the others are read as aliases) and the pzprjs body
+encoding (:mod:`bench.interchange.pzpr`), and the janko.at names and token tables
+(:class:`JankoTokens`, read by :mod:`bench.interchange.janko`). Nothing here dispatches on a
+puzzle's name: a new puzzle is a new folder.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bench.interchange.pzpr.common import Encoding
 from bench.puzzles.base import SolutionGrid
 from bench.puzzles.registry import declared
-from bench.pzpr.common import Encoding
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The one solve loop: build, solve, separate (lazy formulations), decode, check, count.
 
-:func:`solve` is used by the task (:func:`bench.execute.execute`) and by the generators
+:func:`solve` is used by the task (:func:`bench.run.execute.execute`) and by the generators
 (:mod:`bench.generate`, to find a solution other than the intended one): both go through the
 same build / lazy loop / decode / check / block steps, so a formulation behaves the same in a
 benchmark and in the uniqueness loop of a generator.

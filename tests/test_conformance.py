@@ -18,10 +18,10 @@ import pytest
 
 import tests.examples.shikaku.cpsat_mine  # noqa: F401  (the README example joins the table)
 from bench.backends import Backend, backends_for
-from bench.execute import execute
 from bench.instance import read_instance
 from bench.records import Task
 from bench.registry import Formulation, formulations, variants
+from bench.run.execute import execute
 from bench.suites import load_suites
 from tests.conftest import INSTANCES, ROOT
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bench.execute import execute
 from bench.instance import Instance
 from bench.models import Model, SatModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shikaku.rules import candidate_rectangles, cells_to_rects, grid_from_rects
 from bench.records import Task
 from bench.registry import Formulation, formulation
+from bench.run.execute import execute
 from tests.conftest import SHIKAKU_SEEDS
 
 
@@ -112,7 +112,7 @@ def test_a_long_lazy_loop_writes_its_progress_by_time_not_by_round():
     implied rules)."""
     import time
 
-    from bench.execute import PROGRESS_S
+    from bench.run.execute import PROGRESS_S
     from tests.conftest import ROOT
 
     hard = ROOT / "instances" / "yinyang" / "gen" / "gen-yinyang-14x14-s1-0.txt"

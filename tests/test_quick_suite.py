@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.instance import read_instance
 from bench.records import Task
 from bench.registry import formulations, variants
+from bench.run.execute import execute
 from bench.suites import load_suites
 from tests.test_conformance import TIME_LIMIT, solver_for
 

@@ -1,4 +1,5 @@
-"""Puzzles: one folder per puzzle (``rules.py``, ``codec.py``, optional ``generator.py``).
+"""Puzzles: one folder per puzzle (``rules.py``, ``codec.py``; its generator, if any, is in
+:mod:`bench.generate`).
 
 Each ``rules.py`` defines a :class:`Puzzle` subclass and registers it with
 :func:`register_puzzle`. Formulations never re-implement these rules; the harness checks every

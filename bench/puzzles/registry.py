@@ -2,9 +2,9 @@
 
 A folder ``bench/puzzles/<puzzle>/`` is a puzzle. Its ``rules.py`` registers the
 :class:`~bench.puzzles.base.Puzzle` subclass (:func:`register_puzzle`); its ``codec.py``
-declares the puzz.link and janko.at formats (:func:`get_codec`); its optional ``generator.py``
-registers a generator (read by :mod:`bench.generate`). Every module is imported on first use,
-never at import time, so this module depends only on :mod:`bench.puzzles.base`.
+declares the puzz.link and janko.at formats (:func:`get_codec`); its generator, if any, is
+``bench/generate/<puzzle>.py`` (read by :mod:`bench.generate`). Every module is imported on
+first use, never at import time, so this module depends only on :mod:`bench.puzzles.base`.
 """
 
 from __future__ import annotations

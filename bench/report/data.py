@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import Result
-from bench.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame
+from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.storage import load_environment
+from bench.run.storage import load_environment
 
 COLUMNS = ["host", "machine", "tasks", "solved", "median time s", "median overhead ms"]
 

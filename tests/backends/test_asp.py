@@ -116,8 +116,8 @@ def test_a_seed_alone_does_not_change_clasps_search_a_random_heuristic_does():
 def test_an_asp_template_imports_clingo_and_no_other_kinds_solver():
     code = (
         "import json, sys\n"
-        "from bench.runner import preload_modules\n"
-        "from bench.forkserver import preload\n"
+        "from bench.run.pool import preload_modules\n"
+        "from bench.run.forkserver import preload\n"
         "preload(preload_modules(['asp']))\n"
         "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
     )

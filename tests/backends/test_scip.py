@@ -14,10 +14,10 @@ import pytest
 
 from bench.backends import SolveOptions, get_backend
 from bench.backends.scip import ScipSession, memory_limit_mb
-from bench.execute import execute
 from bench.instance import read_instance
 from bench.records import Task
 from bench.registry import Formulation, formulations, get_formulation
+from bench.run.execute import execute
 from tests.conftest import INSTANCES, ROOT
 from tests.test_conformance import INFEASIBLE, seeds
 

@@ -13,8 +13,8 @@ from bench.backends.kinds import SatAssignment
 from bench.instance import read_instance
 from bench.records import Result, Task
 from bench.registry import get_formulation
-from bench.runner import Templates, run_task
-from bench.storage import Journal, consolidate
+from bench.run.pool import Templates, run_task
+from bench.run.storage import Journal, consolidate
 from tests.conftest import INSTANCES, SHIKAKU_SEEDS
 
 SEED = str(SHIKAKU_SEEDS[0])

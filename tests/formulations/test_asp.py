@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.instance import parse_instance
 from bench.puzzles import get_puzzle
 from bench.records import Task
 from bench.registry import formulations, variants
+from bench.run.execute import execute
 from tests.conftest import ROOT
 
 #: (puzzle, instance grid, values an open cell may take)

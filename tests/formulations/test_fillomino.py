@@ -12,8 +12,8 @@ import pytest
 from bench.instance import parse_instance, read_instance
 from bench.records import Task
 from bench.registry import get_formulation
-from bench.runner import Plan, run_plan, run_task
-from bench.storage import Journal, load_results
+from bench.run.pool import Plan, run_plan, run_task
+from bench.run.storage import Journal, load_results
 from formulations.fillomino._fill import cut_clauses, defects, layout, small_pieces
 from formulations.fillomino.cpsat_placements import placements
 from formulations.fillomino.mip_seed import model_size

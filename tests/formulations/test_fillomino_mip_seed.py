@@ -10,7 +10,7 @@ import pytest
 from bench.instance import read_instance
 from bench.records import Result, Task
 from bench.registry import get_formulation
-from bench.runner import run_task
+from bench.run.pool import run_task
 from formulations.fillomino.mip_seed import model_size
 
 ROOT = Path(__file__).resolve().parent.parent.parent

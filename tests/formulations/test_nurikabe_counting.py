@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bench.records import Task
 from bench.registry import get_formulation
-from bench.runner import Plan, run_plan
-from bench.storage import Journal
+from bench.run.pool import Plan, run_plan
+from bench.run.storage import Journal
 from tests.conftest import INSTANCES, builtin_formulations
 
 SEEDS = sorted((INSTANCES / "nurikabe").glob("seed-*.txt"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench.records import Task
-from bench.runner import run_task
+from bench.run.pool import run_task
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SEEDS = sorted((ROOT / "instances" / "nurikabe").glob("seed-p*.txt"))

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.instance import read_instance
 from bench.models import SatModel
 from bench.records import Task
 from bench.registry import get_formulation
+from bench.run.execute import execute
 from formulations.nurikabe.sat_hybrid import polyominoes
 
 #: a sparse 14x14 with islands of 30, 22 and 10 cells (an intermediate of the generator, not

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.records import Task
 from bench.registry import formulations
-from bench.runner import run_task
+from bench.run.execute import execute
+from bench.run.pool import run_task
 from tests.conftest import INSTANCES, ROOT
 
 PEER_PUZZLES = ("nurikabe", "shikaku", "yinyang")  # puzzlekit 0.3.4 has no fillomino/shakashaka
@@ -35,7 +35,7 @@ class HidePuzzlekit:
 sys.meta_path.insert(0, HidePuzzlekit())
 if sys.argv[1] == "--execute":
     import json
-    from bench.execute import execute
+    from bench.run.execute import execute
     from bench.records import Task
     print(json.dumps(execute(Task(sys.argv[2], "puzzlekit", "external")).to_dict()))
 elif sys.argv[1] == "--import":

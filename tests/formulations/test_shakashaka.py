@@ -13,12 +13,12 @@ import pyomo.environ as pyo
 import pytest
 
 from bench.backends import backends_for
-from bench.execute import execute
 from bench.instance import read_instance
 from bench.records import Result, Task
 from bench.registry import variants
-from bench.runner import Plan, run_plan
-from bench.storage import Journal
+from bench.run.execute import execute
+from bench.run.pool import Plan, run_plan
+from bench.run.storage import Journal
 from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed
 from tests.conftest import INSTANCES, builtin_formulations
 

@@ -7,8 +7,8 @@ import pytest
 from bench.backends import backends_for
 from bench.records import Task
 from bench.registry import variants
-from bench.runner import Plan, run_plan
-from bench.storage import Journal
+from bench.run.pool import Plan, run_plan
+from bench.run.storage import Journal
 from tests.conftest import SHIKAKU_SEEDS, builtin_formulations
 
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shikaku")

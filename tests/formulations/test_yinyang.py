@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from bench.encodings.cells import border_ring, fixed_anchor_cuts
-from bench.execute import execute
 from bench.instance import parse_instance
 from bench.puzzles import get_puzzle
 from bench.records import Result, Task
+from bench.run.execute import execute
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = ROOT / "tests" / "data"

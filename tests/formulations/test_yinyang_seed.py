@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.execute import execute
 from bench.records import Result, Task
+from bench.run.execute import execute
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = ROOT / "tests" / "data"

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.execute import known_solution
 from bench.instance import InstanceError, parse_instance, read_instance
-from bench.interchange import InterchangeError, instance_from_puzzlink, read_janko
+from bench.interchange.formats import InterchangeError, instance_from_puzzlink, read_janko
 from bench.puzzles import get_puzzle, puzzle_names
-from bench.storage import Journal
+from bench.run.execute import known_solution
+from bench.run.storage import Journal
 
 CORPUS = Path(__file__).parent / "corpus"
 settings.register_profile("default", max_examples=150, deadline=None,

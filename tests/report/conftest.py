@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.storage import consolidate
+from bench.run.storage import consolidate
 from tests.conftest import ROOT
 
 SUITE = '[t]\nversion = 1\ndescription = "report test"\ntime_limit = 5\ninstances = [{}]\n'

@@ -12,7 +12,7 @@ import pytest
 
 from bench.records import Result
 from bench.report import figures, write_report
-from bench.storage import Journal, consolidate
+from bench.run.storage import Journal, consolidate
 
 
 def _labels(ax, which: str) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 
 from bench.records import Result
 from bench.report import write_report
-from bench.storage import Journal, consolidate
+from bench.run.storage import Journal, consolidate
 from tests.report.page import OVERFLOW, browser, open_report, playwright_missing
 from tests.report.test_report_browser import folder_mb
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
 from bench.grid import components
+from bench.interchange.pzpr.number16 import NUMBER16
 from bench.puzzles import SolutionGrid, cells_of
-from bench.pzpr.number16 import NUMBER16
 
 
 def regions(grid: SolutionGrid) -> SolutionGrid:

@@ -1,0 +1,207 @@
+"""`puzzlebench import` and `puzzlebench export`: the command side of bench/interchange/formats.py.
+
+Wire in with ``add_commands(subparsers)`` from bench/cli/; each command's ``func`` takes the
+parsed arguments and returns the exit code.
+
+``import SOURCE... --out DIR`` writes ``DIR/<puzzle>/<puzzle>-<cols>x<rows>-<hash>.txt`` (and a
+``.sol`` beside it when a janko file holds a solution). A SOURCE is a puzz.link / pzv.jp URL, a
+janko.at text file (it has a ``[setup]`` line), or a text file of URLs, one a line: blank lines
+and ``#`` comments are skipped, and a line may be ``puzzle cols rows url`` (the shared list's
+form; the puzzle and size are then checked against the URL). The comment lines right before
+a run of URLs that mention a licence (``MIT``, ``licence``/``license``, ``copyright``) become
+the ``licence:`` header of those URLs' instances, unless ``--licence`` is given. Each source
+or URL that fails prints one line ``<source>: <problem>`` on stderr; the others still import,
+and the exit code is 1 if anything failed.
+
+``export INSTANCE --to puzzlink`` prints the canonical puzz.link URL of an instance file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench.instance import Instance, InstanceError, read_instance
+from bench.interchange.formats import (
+    InterchangeError,
+    decode_puzzlink,
+    encode_puzzlink,
+    instance_from_puzzlink,
+    read_janko,
+    write_instance,
+)
+
+LICENCE_WORDS = re.compile(r"\b(mit|licen[cs]e|copyright)\b", re.IGNORECASE)
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add the ``import`` and ``export`` subcommands to an argparse subparsers object."""
+    im = subparsers.add_parser(
+        "import", help="import puzz.link URLs or janko.at files as instance files")
+    im.add_argument("sources", nargs="+", metavar="SOURCE",
+                    help="a puzz.link URL, a janko.at file, or a text file of URLs")
+    im.add_argument("--out", required=True, metavar="DIR",
+                    help="write DIR/<puzzle>/<name>.txt (and .sol)")
+    im.add_argument("--licence", metavar="TEXT",
+                    help="licence: header for every instance (default: from the URL file)")
+    im.set_defaults(func=cmd_import)
+
+    ex = subparsers.add_parser("export", help="print an instance in another format")
+    ex.add_argument("instance", metavar="INSTANCE")
+    ex.add_argument("--to", required=True, choices=["puzzlink"])
+    ex.set_defaults(func=cmd_export)
+
+
+def looks_like_url(s: str) -> bool:
+    return "://" in s or s.startswith(("puzz.link/", "pzv.jp/"))
+
+
+def licence_of(comments: list[str]) -> str:
+    """The sentences of a comment block that name a licence (empty if none)."""
+    text = " ".join(c.lstrip("#").strip() for c in comments)
+    sentences = re.split(r"(?<=[.)])\s+(?=[A-Z])|:\s+", text)
+    return " ".join(s for s in sentences if LICENCE_WORDS.search(s)).strip()
+
+
+def url_lines(text: str) -> Iterator[tuple[int, str, dict[str, str], tuple[str, int, int] | None]]:
+    """``(line, url, extra header, (puzzle, cols, rows) or None)`` for each URL line of a URL
+    list file; raises :class:`InterchangeError` naming the line for lines it cannot read."""
+    comments: list[str] = []
+    licence = ""
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            comments.append(line)
+            continue
+        if comments:
+            found = licence_of(comments)
+            if found:
+                licence = found
+            comments = []
+        fields = line.split()
+        extra = {"licence": licence} if licence else {}
+        if len(fields) == 1:
+            yield no, fields[0], extra, None
+        elif len(fields) == 4 and fields[1].isdigit() and fields[2].isdigit():
+            yield no, fields[3], extra, (fields[0], int(fields[1]), int(fields[2]))
+        else:
+            yield no, line, extra, ("", -1, -1)  # reported as unreadable by the caller
+
+
+def _import_url(url: str, extra: dict[str, str], out: Path,
+                expect: tuple[str, int, int] | None = None) -> Path:
+    if expect is not None:
+        if expect[1] < 0:
+            raise InterchangeError(
+                f"cannot read line {url!r}: expected a URL or 'puzzle cols rows url'")
+        puzzle, _head, grid = decode_puzzlink(url)
+        got = (puzzle, len(grid[0]), len(grid))
+        if got != expect:
+            raise InterchangeError(
+                f"line says {expect[0]} {expect[1]}x{expect[2]} but the URL is "
+                f"{got[0]} {got[1]}x{got[2]}")
+    inst = instance_from_puzzlink(url, extra)
+    return write_instance(inst, out / inst.puzzle)
+
+
+def _import_janko(path: Path, text: str, extra: dict[str, str], out: Path) -> Path:
+    inst, sol = read_janko(text, path)
+    if extra:
+        inst = _with_header(inst, extra)
+    return write_instance(inst, out / inst.puzzle, sol)
+
+
+def _with_header(inst: Instance, extra: dict[str, str]) -> Instance:
+    from dataclasses import replace
+
+    return replace(inst, header={**inst.header, **extra})
+
+
+def _problem(e: Exception) -> str:
+    """The one-line problem of an import error, without a path the caller names anyway."""
+    msg = e.problem if isinstance(e, InstanceError) and e.line is None else str(e)
+    return (msg.splitlines() or [type(e).__name__])[0]
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    forced = {"licence": args.licence} if args.licence else {}
+    failed = written = 0
+    errors = (InterchangeError, InstanceError, OSError)
+
+    def fail(where: str, problem: str) -> None:
+        nonlocal failed
+        failed += 1
+        print(f"{where}: {problem}", file=sys.stderr)
+
+    def done(path: Path) -> None:
+        nonlocal written
+        written += 1
+        print(path)
+
+    for src in args.sources:
+        if looks_like_url(src):
+            try:
+                done(_import_url(src, forced, out))
+            except errors as e:
+                fail(src.strip(), _problem(e))
+            continue
+        p = Path(src)
+        try:
+            if p.exists() and not p.is_file():  # a FIFO or a device would block the read
+                fail(src, "not a regular file")
+                continue
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            fail(src, "no such file (and not a URL)")
+            continue
+        except (OSError, UnicodeDecodeError) as e:
+            fail(src, f"cannot read: {e}")
+            continue
+        if re.search(r"^\s*\[setup\]\s*$", text, re.MULTILINE | re.IGNORECASE):
+            try:
+                done(_import_janko(p, text, forced, out))
+            except InstanceError as e:
+                fail(e.path if e.line is None else f"{e.path}:{e.line}", e.problem)
+            except errors as e:
+                fail(src, _problem(e))
+            continue
+        any_url = False
+        for no, url, extra, expect in url_lines(text):
+            any_url = True
+            try:
+                done(_import_url(url, {**extra, **forced}, out, expect))
+            except errors as e:
+                fail(f"{src}:{no}: {url}", _problem(e))
+        if not any_url:
+            fail(src, "no URLs and no [setup] section: nothing to import")
+    print(f"imported {written}, failed {failed}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        inst = read_instance(args.instance)
+        print(encode_puzzlink(inst))
+    except (InstanceError, InterchangeError, KeyError) as e:
+        print(f"{args.instance}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m bench.cli.interchange``) until bench/cli/ wires it."""
+    parser = argparse.ArgumentParser(prog="puzzlebench")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

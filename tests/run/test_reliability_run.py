@@ -1,0 +1,218 @@
+"""Issue 15, items 5 and 6 and the run folder: bad options are one-line errors, a changed
+limit does not resume silently, a locked folder is refused, a full or read-only disk stops
+the run with one line and leaves the journal readable."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from bench.records import Task
+from bench.run.measure import Measured
+from bench.run.pool import _result
+from bench.run.storage import Journal, RunLock
+from tests.cli.test_cli import cli
+from tests.conftest import SHIKAKU_SEEDS
+
+FAST = ("--formulation", "sat-cover[card=seqcounter]", "--solver", "minisat22")
+
+
+def one_line_error(p: subprocess.CompletedProcess[str], needle: str) -> None:
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    # argparse's own errors come after its usage lines; ours alone
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip() and not ln.startswith(("usage:",
+                                                                                       " "))]
+    assert "Traceback" not in p.stderr and len(lines) == 1, p.stderr
+    assert needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    (("--formulation", "sat-cover[card"), "--formulation 'sat-cover[card'"),
+    (("--formulation", "sat-cover[card=nosuch]"), "selects no formulation variant"),
+    (("--time-limit", "0"), "must be a positive number"),
+    (("--time-limit", "-1"), "must be a positive number"),
+    (("--time-limit", "nan"), "must be a positive number"),
+    (("--memory-limit", "0"), "must be at least 1"),
+])
+def test_bad_run_options_are_one_line_errors(tmp_path, extra, needle):
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(tmp_path / "r"), *extra)
+    one_line_error(p, needle)
+    assert not (tmp_path / "r" / "journal.jsonl").exists()
+
+
+def test_run_takes_folders_and_globs_and_refuses_a_changed_limit(tmp_path):
+    folder = tmp_path / "inst"
+    folder.mkdir()
+    shutil.copy(SHIKAKU_SEEDS[0], folder / "a.txt")
+    out = tmp_path / "r"
+    p = cli("run", str(folder), str(folder / "*.txt"), "--out", str(out), *FAST,
+            "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).results()) == 1  # the folder and the glob name one file
+    assert "time past the limit per task" in p.stdout
+    p = cli("run", str(folder), "--out", str(out), *FAST, "--time-limit", "30")
+    one_line_error(p, "holds results run with --time-limit 5, not 30")
+    p = cli("run", str(folder), "--out", str(out), *FAST, "--time-limit", "5",
+            "--memory-limit", "1000")
+    one_line_error(p, "--memory-limit 8192, not 1000")
+    p = cli("run", str(folder), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr  # the same limits resume
+    one_line_error(cli("run", str(tmp_path / "nothing*.txt"), "--out", str(out)),
+                   "no instance file matches")
+
+
+def test_a_second_run_on_a_locked_folder_is_refused(tmp_path):
+    out = tmp_path / "r"
+    with RunLock(out):
+        p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST)
+    one_line_error(p, "is being written by another run")
+    assert not (out / "journal.jsonl").exists()
+    assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST).returncode == 0
+
+
+def test_a_worker_that_exits_early_is_an_error_with_a_message():
+    task = Task(str(SHIKAKU_SEEDS[0]), "sat-cover", "minisat22")
+    partial = {"key": task.key, "puzzle": "shikaku", "instance": "x", "instance_path": "x",
+               "rows": 1, "cols": 1, "formulation": "sat-cover", "kind": "sat",
+               "solver": "minisat22", "solver_version": "", "status": "error"}
+    m = Measured(returncode=0, wall_s=0.1, peak_tree_rss_mb=1, hwm_mb=1, killed=None)
+    res = _result(task, m, partial, [], 0.5)
+    assert res.status == "error" and "before writing its result" in res.message
+    res = _result(task, m, {**partial, "status": "solved", "final": True}, [], 0.5)
+    assert res.status == "solved"
+    oom = _result(task, Measured(-6, 0.1, 1, 1, None), partial,
+                  ["terminate called after throwing an instance of 'std::bad_alloc'"], 0.5)
+    assert oom.status == "memout"
+
+
+def mount(*args: str) -> bool:
+    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    if not shutil.which("mount") or not mount("-t", "tmpfs", "-o", "size=256k", "tmpfs",
+                                              str(mnt)):
+        pytest.skip("mounting a tmpfs is not permitted here")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def test_a_full_disk_stops_the_run_with_one_line_and_keeps_the_journal(small_tmpfs):
+    out = small_tmpfs / "r"
+    assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST).returncode == 0
+    before = (out / "journal.jsonl").read_bytes()
+    env_before = json.loads((out / "environment.json").read_text())
+    filler = small_tmpfs / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:  # fill the disk to the last block
+        while os.write(fd, b"\0" * 512):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--seeds", "4")
+    one_line_error(p, "No space left on device")
+    data = (out / "journal.jsonl").read_bytes()
+    assert data.startswith(before)
+    assert len(Journal(out).results()) >= 1  # every complete line still reads
+    assert json.loads((out / "environment.json").read_text()) == env_before
+    filler.unlink()  # space again: the run resumes and completes
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--seeds", "4")
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).keys()) == 4
+
+
+def test_a_read_only_folder_gives_one_line_and_an_untouched_journal(tmp_path):
+    src = tmp_path / "src"
+    assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(src), *FAST).returncode == 0
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    if not mount("--bind", str(src), str(ro)):
+        pytest.skip("bind mounts are not permitted here")
+    try:
+        if not mount("-o", "remount,bind,ro", str(ro)):
+            pytest.skip("read-only remounts are not permitted here")
+        before = {p.name: p.read_bytes() for p in src.iterdir()}
+        p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(ro), *FAST, "--seeds", "2")
+        one_line_error(p, "Read-only file system")
+        assert {p.name: p.read_bytes() for p in src.iterdir()} == before
+    finally:
+        subprocess.run(["umount", "-l", str(ro)], check=False)
+
+
+def test_a_torn_last_line_is_rerun_and_nothing_is_lost(tmp_path):
+    """Item 1 end to end: cut the last journal line in half (a kill mid-write), re-run the
+    same command: every task ends with exactly one result."""
+    out = tmp_path / "r"
+    args = ("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--seeds", "2")
+    assert cli(*args).returncode == 0
+    path = out / "journal.jsonl"
+    lines = path.read_bytes().split(b"\n")[:-1]
+    assert len(lines) == 2
+    path.write_bytes(lines[0] + b"\n" + lines[1][: len(lines[1]) // 2])
+    p = cli(*args)
+    assert p.returncode == 0, p.stderr
+    results = Journal(out).results()
+    assert sorted(r.seed for r in results) == [0, 1] and len({r.key for r in results}) == 2
+
+
+def test_a_task_is_known_by_its_instance_content_not_its_path(tmp_path):
+    """Resume from another working directory, a moved or renamed file, ``x.txt`` and
+    ``./x.txt``, a file given twice: the same tasks; a changed file: new ones."""
+    folder = tmp_path / "inst"
+    folder.mkdir()
+    shutil.copy(SHIKAKU_SEEDS[0], folder / "x.txt")
+    out = tmp_path / "r"
+    p = cli("run", "x.txt", "./x.txt", str(folder / "x.txt"), "--out", str(out), *FAST,
+            "--time-limit", "5", cwd=folder)
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).results()) == 1
+    # the same run from another directory, and the file renamed and moved: nothing to do
+    p = cli("run", "inst/x.txt", "--out", str(out), *FAST, "--time-limit", "5", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (folder / "x.txt").rename(moved / "y.txt")
+    p = cli("run", str(moved / "y.txt"), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    assert len(Journal(out).results()) == 1
+    # a changed file is another instance
+    (moved / "y.txt").write_text((moved / "y.txt").read_text() + "\n")
+    p = cli("run", str(moved / "y.txt"), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    assert len({r.key for r in Journal(out).results()}) == 2
+
+
+def test_journal_records_of_the_wrong_types_are_skipped_once_and_the_run_goes_on(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    good = json.loads((out / "journal.jsonl").read_text())
+    with open(out / "journal.jsonl", "a") as f:
+        for n, bad in enumerate([{"rows": "ten"}, {"wall_s": "fast"}, {"status": "banana"}]):
+            f.write(json.dumps({**good, "key": f"other{n}", **bad}) + "\n")
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.count("skipping unreadable journal line") == 3, p.stderr
+    import pandas as pd
+
+    df = pd.read_parquet(out / "results.parquet")
+    assert list(df["key"]) == [good["key"]] and list(df["status"]) == ["solved"]
+
+
+def test_disjoint_tasks_under_another_time_limit_are_refused(tmp_path):
+    out = tmp_path / "r"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST, "--time-limit", "5")
+    assert p.returncode == 0, p.stderr
+    p = cli("run", str(SHIKAKU_SEEDS[1]), "--out", str(out), *FAST, "--time-limit", "0.01")
+    one_line_error(p, "holds results run with --time-limit 5, not 0.01")
+    assert "another --out" in p.stderr
+    assert len(Journal(out).results()) == 1
