@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong"]
+#: the message of a ``timeout`` recorded without running the task (a suite's ladder rule,
+#: :mod:`bench.run.ladder`): counted unsolved like a timeout, told apart by this start
+NOT_RUN = "not run:"
 
 
 class Record:

@@ -71,7 +71,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
            "instances": None if suite else instances, "time_limit": time_limit,
-           "repeat_under": under}
+           "repeat_under": under, "ladder_rule": bool(suite and suite.ladder_rule)}
     try:
         with RunLock(args.out), stop_on_signals():
             return _run_locked(args, plan, run)
@@ -135,7 +135,8 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
     stopped: KeyboardInterrupt | None = None
     try:
         run_gated(plan, run["repeat_under"], lambda p: run_plan(
-            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results)
+            p, journal, jobs=args.jobs, start=start, executor=executor), journal.results,
+            ladder=run["ladder_rule"])
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:

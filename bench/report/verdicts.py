@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, per_instance
 
 ALPHA = 0.05
@@ -290,8 +291,24 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             c = cell(str(puzzle), tier, sub)
             rows.append(c.row)
             lines += c.lines
+        lines += not_run(str(puzzle), g)
     cols = ["puzzle", "tier", "instances", "best", "solved", "sgm", "lead", "separated", "note"]
     return pd.DataFrame(rows).reindex(columns=cols).astype(object).fillna("–"), lines
+
+
+def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
+    """The sentence naming a puzzle's tasks recorded without running by a suite's ladder rule
+    (:data:`bench.records.NOT_RUN`), per pair; none when there are none."""
+    if "message" not in g:
+        return []
+    nr = g[g["status"].eq("timeout") & g["message"].fillna("").astype(str).str.startswith(
+        NOT_RUN)]
+    if nr.empty:
+        return []
+    per = ", ".join(f"{p} ({n})" for p, n in nr["pair"].value_counts().sort_index().items())
+    return [f"{puzzle}: {len(nr)} task(s) not run by the suite's ladder rule (the pair had "
+            "timed out on a smaller instance of the same generated family); counted as "
+            f"timeouts, unsolved: {per}."]
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

@@ -91,9 +91,16 @@ def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
 
 
 def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
-              done: Callable[[], Iterable[Result]]) -> None:
+              done: Callable[[], Iterable[Result]], ladder: bool = False) -> None:
     """Run the plan; with ``under`` > 0, first every task's first run, then only the further
-    repetitions :func:`gate` keeps (``done``: the results so far, the journal's)."""
+    repetitions :func:`gate` keeps (``done``: the results so far, the journal's). With
+    ``ladder``, in the steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step
+    gated so."""
+    if ladder:
+        from bench.run.ladder import run_ladder
+
+        run_ladder(plan, lambda p: run_gated(p, under, run, done), done)
+        return
     first, extra = split_repeats(plan)
     if under <= 0 or not extra:
         run(plan)

@@ -247,3 +247,18 @@ def test_a_best_by_sgm_over_different_instances_names_the_faster_pair_on_common(
     assert "separated (Holm p = " in c.lines[0]
     assert c.row["lead"] == "b / cadical195 " + c.lines[0].split("faster, by ")[1].split(
         ":")[0] + " faster on 18 common"
+
+
+def test_tasks_not_run_by_the_ladder_rule_are_named_per_pair():
+    x = times(np.random.default_rng(23), [1.0, 2.0], draws=1)[0]
+    t = frame(x, ["a", "b"])
+    t["message"] = ""
+    _time_out(t, "b", [3, 4, 5])
+    t.loc[(t["form"] == "b") & t["instance"].isin(["i04", "i05"]), "message"] = \
+        "not run: timed out on i03 (10x10, limit 10 s), a smaller instance of its family"
+    _, lines = V.matrix(t)
+    assert lines[-1] == ("shikaku: 2 task(s) not run by the suite's ladder rule (the pair had "
+                         "timed out on a smaller instance of the same generated family); "
+                         "counted as timeouts, unsolved: b / cadical195 (2).")
+    t["message"] = ""
+    assert not any("ladder rule" in s for s in V.matrix(t)[1])
