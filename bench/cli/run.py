@@ -64,7 +64,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
     under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
     if args.dry_run:  # the plan and its cost, nothing run
-        text, error = dry_run(plan, args.jobs, args.estimate or (), under)
+        text, error = dry_run(plan, args.jobs, args.estimate or (), under,
+                              bool(suite and suite.ladder_rule))
         print(text) if not error else None
         return _fail(error) if error else 0
     if not args.out:

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from bench.records import NOT_RUN, Result, Task
 from bench.run.ladder import causes, family, steps
@@ -103,3 +104,24 @@ def test_only_measured_first_run_timeouts_are_causes(tmp_path):
                    res("gen-x-14x14-s1", "timeout", message=f"{NOT_RUN} ...")]) == {}
     got = causes([res("gen-x-20x20-s1", "timeout"), res("gen-x-12x12-s2", "timeout")])
     assert got[(fam, "f", "s")][0] == 144
+
+
+def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
+    from bench.run.plan import cost
+    from bench.run.pool import Selection, plan_tasks
+
+    names = ["gen-shikaku-10x10-s1-0", "gen-shikaku-14x14-s1-0", "gen-shikaku-20x20-s1-0"]
+    for n in names:
+        shutil.copyfile(INSTANCES / "shikaku" / f"{n}.txt", tmp_path / f"{n}.txt")
+    plan = plan_tasks([str(tmp_path / f"{n}.txt") for n in names],
+                      Selection((), ("cpsat-cover", "mip-cover"), ("cpsat", "highs")),
+                      time_limit=10, memory_limit_mb=2000)
+    # mip-cover / highs unanswered on the 14x14: the 20x20 is left out; cpsat answers all
+    known = pd.DataFrame({"instance": [f"{n}.txt" for n in names] * 2,
+                          "formulation": ["cpsat-cover"] * 3 + ["mip-cover"] * 3,
+                          "solver": ["cpsat"] * 3 + ["highs"] * 3,
+                          "time_s": [0.1, 0.2, 0.3, 1.0, float("nan"), float("nan")],
+                          "answered": [1.0, 1.0, 1.0, 1.0, 0.0, 0.0]})
+    off, on = cost(plan, known), cost(plan, known, ladder=True)
+    assert off.estimated_s == pytest.approx(0.6 + 1.0 + 20.0) and off.laddered == 0
+    assert on.laddered == 1 and on.estimated_s == pytest.approx(0.6 + 1.0 + 10.0)
