@@ -262,3 +262,14 @@ def test_tasks_not_run_by_the_ladder_rule_are_named_per_pair():
                          "counted as timeouts, unsolved: b / cadical195 (2).")
     t["message"] = ""
     assert not any("ladder rule" in s for s in V.matrix(t)[1])
+
+
+def test_a_not_run_timeout_has_its_own_letter():
+    x = times(np.random.default_rng(29), [1.0, 2.0], draws=1)[0]
+    t = frame(x, ["a", "b"])
+    t["message"] = ""
+    _time_out(t, "b", [3, 4])
+    t.loc[(t["form"] == "b") & (t["instance"] == "i04"), "message"] = "not run: timed out on i03"
+    m = T.status_matrix(t).set_index("instance")
+    assert m.at["i03", "b / cadical195"] == "T" and m.at["i04", "b / cadical195"] == "N"
+    assert m.at["i04", "a / cadical195"] == "S"
