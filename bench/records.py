@@ -31,6 +31,9 @@ class Limits:
     grace_s: float = 0.5
     deadline_file: Path | None = None
     group: Path | None = None
+#: the message of a ``timeout`` recorded without running the task (a suite's ladder rule,
+#: :mod:`bench.run.ladder`): counted unsolved like a timeout, told apart by this start
+NOT_RUN = "not run:"
 
 
 class Record:

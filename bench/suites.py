@@ -75,6 +75,9 @@ class Suite:
     #: > 0: a tier's further repetitions run only where the first run answered in under
     #: this many seconds (noise matters there; a slow or unanswered task is not repeated)
     repeat_under: float = 0.0
+    #: a pair that timed out on a generated instance is not run on the larger instances of
+    #: its family, each recorded as a not-run timeout (:mod:`bench.run.ladder`)
+    ladder_rule: bool = False
 
     def instances(self) -> list[str]:
         """Instance paths, relative to the cwd when inside it, in a stable order."""
@@ -126,7 +129,8 @@ def _suite(name: str, s: dict[str, Any]) -> Suite:
                  time_limit=float(s.get("time_limit", 60)), patterns=patterns,
                  formulations=tuple(s.get("formulations", ())), tiers=tiers,
                  variants=variants, solvers=tuple(s.get("solvers", ())),
-                 repeat_under=float(s.get("repeat_under", 0.0)))
+                 repeat_under=float(s.get("repeat_under", 0.0)),
+                 ladder_rule=bool(s.get("ladder_rule", False)))
 
 
 def load_suites(path: Path | None = None) -> dict[str, Suite]:

@@ -111,7 +111,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
     under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
     if args.dry_run:  # the plan and its cost, nothing run
-        text, error = dry_run(plan, args.jobs, args.estimate or (), under)
+        text, error = dry_run(plan, args.jobs, args.estimate or (), under,
+                              bool(suite and suite.ladder_rule))
         print(text) if not error else None
         problem = error or _reuse(args, None, plan.tasks)  # what --reuse would take
         return _fail(problem) if problem else 0
@@ -119,7 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
            "instances": None if suite else instances, "time_limit": time_limit,
-           "repeat_under": under}
+           "repeat_under": under, "ladder_rule": bool(suite and suite.ladder_rule)}
     try:
         with RunLock(args.out), stop_on_signals():
             return _run_locked(args, plan, run)
@@ -196,7 +197,8 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
         provenance = {"run": out.name, "harness": harness_version()}
         run_gated(plan, run["repeat_under"], lambda p: run_plan(
             p, journal, jobs=args.jobs, start=start, executor=executor,
-            provenance=provenance), journal.results)
+            provenance=provenance), journal.results,
+            ladder=run["ladder_rule"])
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:

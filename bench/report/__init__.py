@@ -224,7 +224,8 @@ def _markdown(ctx: dict[str, Any]) -> str:
                    s.peers.markdown(), "", peers.NOTE, ""]
         if s.problems_md:
             md += ["Wrong answers, disagreements, errors:", "", s.problems_md.markdown(), ""]
-        md += ["Status per instance (S solved, I infeasible, T timeout, M memout, E error, "
+        md += ["Status per instance (S solved, I infeasible, T timeout, N not run by the "
+               "suite's ladder rule (counted as a timeout), M memout, E error, "
                "K skipped, W wrong, D infeasible although an exact formulation solved it; problem "
                "instances first; columns: " + "; ".join(f"{k} {p}" for k, p in s.matrix_key)
                + "):", "", s.matrix_md.markdown(), ""]

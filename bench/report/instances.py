@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 import bench.report.pictures as pictures
-from bench.report.tables import STATUS_LETTER
+from bench.report.tables import status_letters
 
 FILE = "instances.js"
 #: solver effort columns shown in the view, with their short names
@@ -61,8 +61,7 @@ def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
     """Per (puzzle, instance): one row per pair, failures first, then the fastest:
     [pair, status letters, ok, median time, lowest, highest, runs, effort, peak MB, checked,
     .sol agreement] (times build + solve over the correct answers, seconds)."""
-    letter = t["status"].map(STATUS_LETTER).fillna("?")
-    letter = letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+    letter = status_letters(t)
     effort = [c for c in EFFORT if c in t]
     d = t.assign(letter=letter, okt=t["time_s"].where(t["ok"]).astype(float),
                  chk=_flags(t["checked"]), kno=_flags(t["known"]),

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from bench.records import NOT_RUN
 from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
 from bench.report.verdicts import ALPHA, compare
 
@@ -148,12 +149,23 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
     return line + "."
 
 
-def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
-    """Instance x pair letters (S solved, I infeasible, T timeout, M memout, E error, W wrong,
-    D infeasible although an exact formulation solved it, K skipped by the formulation),
-    problem instances first."""
+def status_letters(t: pd.DataFrame) -> pd.Series:
+    """Each task's letter: :data:`STATUS_LETTER`, N for a timeout recorded without running
+    (a suite's ladder rule, :data:`bench.records.NOT_RUN`), W for a wrong answer, D for
+    infeasible although an exact formulation solved it."""
     letter = t["status"].map(STATUS_LETTER).fillna("?")
-    letter = letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+    if "message" in t:
+        nr = t["status"].eq("timeout") & t["message"].fillna("").astype(str).str.startswith(
+            NOT_RUN)
+        letter = letter.where(~nr, "N")
+    return letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+
+
+def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
+    """Instance x pair letters (S solved, I infeasible, T timeout, N not run by the ladder
+    rule, M memout, E error, K skipped by the formulation, W wrong, D infeasible although an
+    exact formulation solved it), problem instances first."""
+    letter = status_letters(t)
     m = t.assign(letter=letter).pivot_table(index=["instance", "family"], columns="pair",
                                             values="letter", aggfunc=lambda s: "".join(sorted(
                                                 set(s))))

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, per_instance
 
 ALPHA = 0.05
@@ -49,8 +50,11 @@ NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it (
         f"Holm-adjusted Wilcoxon signed-rank p >= {ALPHA:g} against the best over the "
         "instances both answered, and as many answered); sgm: the best's shifted geometric "
         f"mean (shift {SGM_SHIFT_S * 1000:g} ms) with its 95 % bootstrap interval over "
-        "instances (seeded); lead: the SGM ratio of the runner-up to the best with its "
-        "interval (shown, not used to decide); separated: pairs slower or answering fewer. "
+        "instances (seeded); lead: the SGM ratio of the runner-up to the best over the "
+        "instances both answered, with its interval (shown, not used to decide); where the "
+        "runner-up is the faster of the two there, it is named with the inverse ratio "
+        "('faster on N common') beside the best's margin in answered instances; separated: "
+        "pairs slower or answering fewer. "
         f"'{FEW}': fewer than {FEW_INSTANCES} instances or fewer than {FEW_COMMON} answered by "
         f"every pair; 'ties forced': the best answered fewer than {MIN_TEST} instances, where "
         "the exact two-sided signed-rank test cannot reach 0.05. A pair with a wrong answer is "
@@ -233,20 +237,44 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame) -> Cell:
            "lead": "–", "separated": f"{len(sep)} of {len(r) - 1}", "note": "; ".join(marks)}
     if len(r) > 1:
         o = r.iloc[1]
-        row["lead"] = f"{_iv(o['ratio'], o['ratio_lo'], o['ratio_hi'])} over {o['pair']}"
-        if o["verdict"] == "≈ best":
-            how = f"not distinguishable (Holm p = {o['p_holm']:.2g}, {int(o['common'])} common)"
-        elif o["verdict"] == "fewer solved":
-            how = f"it answers {int(o['solved'])} against {int(b['solved'])}"
-        else:
-            how = f"separated (Holm p = {o['p_holm']:.2g}, {int(o['common'])} common)"
-        lines.insert(0, f"{where}: {b['pair']} leads {o['pair']} by "
-                        f"{_iv(o['ratio'], o['ratio_lo'], o['ratio_hi'])}: {how}"
+        row["lead"], sentence = _lead(b, o)
+        lines.insert(0, f"{where}: {sentence}"
                         + (f"; {len(ties)} pair(s) tied with the best" if len(ties) else "")
                         + (f" [{'; '.join(marks)}]" if marks else "") + ".")
     else:
         lines.insert(0, f"{where}: {b['pair']} is the only pair.")
     return Cell(row, lines)
+
+
+def _lead(b: pd.Series, o: pd.Series) -> tuple[str, str]:
+    """The matrix's lead cell and the overview sentence for the best ``b`` and the runner-up
+    ``o``, true whichever way the ratio over their common instances goes: where the runner-up
+    is faster there (a ratio below 1: the best is first by solved count, or by its SGM over
+    all instances when the two answered different ones), the sentence names it as the faster
+    pair on the common instances, with the inverted ratio and interval."""
+    ratio, lo, hi, common = o["ratio"], o["ratio_lo"], o["ratio_hi"], int(o["common"])
+    test = (f"Holm p = {o['p_holm']:.2g}, {common} common")
+    fewer = o["verdict"] == "fewer solved"
+    solved = (f"{b['pair']} answers {int(b['solved'])} against {int(o['solved'])} for "
+              f"{o['pair']}")
+    if ratio != ratio:  # nothing answered in common
+        return (f"+{int(b['solved']) - int(o['solved'])} answered over {o['pair']}",
+                f"{solved}; none in common")
+    if ratio >= 1:
+        cell = f"{_iv(ratio, lo, hi)} over {o['pair']}"
+        if fewer:
+            return (cell, f"{solved}, and on the {common} both answered leads it by "
+                          f"{_iv(ratio, lo, hi)}")
+        how = "not distinguishable" if o["verdict"] == "≈ best" else "separated"
+        return cell, f"{b['pair']} leads {o['pair']} by {_iv(ratio, lo, hi)}: {how} ({test})"
+    inv = _iv(1 / ratio, 1 / hi, 1 / lo)
+    cell = f"{o['pair']} {inv} faster on {common} common"
+    if fewer:
+        return (f"+{int(b['solved']) - int(o['solved'])} answered; {cell}",
+                f"{solved}, but on the {common} both answered {o['pair']} is faster, by {inv}")
+    how = "not distinguishable" if o["verdict"] == "≈ best" else "separated"
+    return (cell, f"{b['pair']} has the lower SGM over all instances (PAR-2), but on the "
+                  f"{common} both answered {o['pair']} is faster, by {inv}: {how} ({test})")
 
 
 def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -263,8 +291,24 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             c = cell(str(puzzle), tier, sub)
             rows.append(c.row)
             lines += c.lines
+        lines += not_run(str(puzzle), g)
     cols = ["puzzle", "tier", "instances", "best", "solved", "sgm", "lead", "separated", "note"]
     return pd.DataFrame(rows).reindex(columns=cols).astype(object).fillna("–"), lines
+
+
+def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
+    """The sentence naming a puzzle's tasks recorded without running by a suite's ladder rule
+    (:data:`bench.records.NOT_RUN`), per pair; none when there are none."""
+    if "message" not in g:
+        return []
+    nr = g[g["status"].eq("timeout") & g["message"].fillna("").astype(str).str.startswith(
+        NOT_RUN)]
+    if nr.empty:
+        return []
+    per = ", ".join(f"{p} ({n})" for p, n in nr["pair"].value_counts().sort_index().items())
+    return [f"{puzzle}: {len(nr)} task(s) not run by the suite's ladder rule (the pair had "
+            "timed out on a smaller instance of the same generated family); counted as "
+            f"timeouts, unsolved: {per}."]
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

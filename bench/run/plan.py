@@ -20,6 +20,7 @@ import pandas as pd
 from bench.backends import get_backend
 from bench.records import Result, Task
 from bench.registry import formulations, variants
+from bench.run.ladder import family, run_ladder
 from bench.run.pool import Plan
 from bench.suites import Suite, takes_seed
 
@@ -91,9 +92,14 @@ def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
 
 
 def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
-              done: Callable[[], Iterable[Result]]) -> None:
+              done: Callable[[], Iterable[Result]], ladder: bool = False) -> None:
     """Run the plan; with ``under`` > 0, first every task's first run, then only the further
-    repetitions :func:`gate` keeps (``done``: the results so far, the journal's)."""
+    repetitions :func:`gate` keeps (``done``: the results so far, the journal's). With
+    ``ladder``, in the steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step
+    gated so."""
+    if ladder:
+        run_ladder(plan, lambda p: run_gated(p, under, run, done), done)
+        return
     first, extra = split_repeats(plan)
     if under <= 0 or not extra:
         run(plan)
@@ -114,14 +120,15 @@ def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool) -
 
 
 def dry_run(plan: Plan, jobs: int, estimate: Iterable[str | Path] = (),
-            under: float = 0.0) -> tuple[str, str]:
+            under: float = 0.0, ladder: bool = False) -> tuple[str, str]:
     """``run --dry-run``: (the plan's description, "") or ("", an error naming a run folder
     of ``estimate`` that cannot be read)."""
     from bench.report.data import ReportError
 
     folders = list(estimate)
     try:
-        return describe(plan, jobs, measured(folders) if folders else None, under), ""
+        return describe(plan, jobs, measured(folders) if folders else None, under,
+                        ladder), ""
     except ReportError as e:
         return "", str(e)
 
@@ -138,6 +145,7 @@ class Cost:
     timeouts_s: float = 0.0  # of estimated_s: measured tasks that did not answer in time
     unknown_s: float = 0.0  # of estimated_s: tasks never measured, at their limit
     gated: int = 0  # further repetitions left out: their first run was not fast enough
+    laddered: int = 0  # left out by the ladder rule: a smaller instance of the family timed out
 
     def wall_s(self, jobs: int) -> float:
         return self.estimated_s / max(1, jobs)
@@ -160,22 +168,30 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
                  limit=("time_limit", "max")).reset_index()
 
 
-def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0) -> Cost:
+def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
+         ladder: bool = False) -> Cost:
     """The plan's task time; with ``known`` (:func:`measured`), each task it covers at its
     measured median, an unanswered one at this plan's limit (an earlier run under a shorter
     limit that timed out says nothing of the time under a longer one: also at the limit).
     With ``under`` > 0, a further repetition whose measured time is ``under`` s or more (or
-    unanswered) is left out, as :func:`run_gated` would."""
+    unanswered) is left out, as :func:`run_gated` would; with ``ladder``, so is a task whose
+    pair left a smaller instance of its family unanswered within this plan's limit there
+    (:mod:`bench.run.ladder`)."""
     worst = sum(t.time_limit for t in plan.tasks)
     if known is None or known.empty:
         return Cost(len(plan.tasks), worst)
     rows = {(str(i), str(f), str(s)): (float(a), float(x)) for i, f, s, a, x in zip(
         known["instance"], known["formulation"], known["solver"], known["answered"],
         known["time_s"], strict=True)}
+    cut = _ladder_cuts(plan, rows) if ladder else {}
     n = 0
     est = tout = unknown = 0.0
-    gated = 0
+    gated = laddered = 0
     for t in plan.tasks:
+        fam = family(t.instance) if cut else None
+        if fam is not None and fam[1] > cut.get((fam[0], t.formulation, t.solver), fam[1]):
+            laddered += 1
+            continue
         got = rows.get((Path(t.instance).name, t.formulation, t.solver))
         if got is None:
             est += t.time_limit
@@ -191,11 +207,26 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0) -> C
         else:
             est += t.time_limit
             tout += t.time_limit
-    return Cost(len(plan.tasks), worst, n, est, tout, unknown, gated)
+    return Cost(len(plan.tasks), worst, n, est, tout, unknown, gated, laddered)
+
+
+def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float]]
+                 ) -> dict[tuple[str, str, str], int]:
+    """Per (family, formulation, solver): the smallest cell count among the plan's first runs
+    measured unanswered (or slower than their limit)."""
+    cut: dict[tuple[str, str, str], int] = {}
+    for t in plan.tasks:
+        fam = family(t.instance)
+        got = rows.get((Path(t.instance).name, t.formulation, t.solver))
+        if fam is None or got is None or t.rep or (got[0] >= 0.5 and got[1] <= t.time_limit):
+            continue
+        k = (fam[0], t.formulation, t.solver)
+        cut[k] = min(cut.get(k, fam[1]), fam[1])
+    return cut
 
 
 def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
-             under: float = 0.0) -> str:
+             under: float = 0.0, ladder: bool = False) -> str:
     """The ``run --dry-run`` text: tasks per puzzle and pair (and tier), the worst-case time
     at the limit, and with ``known`` the estimate."""
     from bench.instance import read_instance
@@ -213,7 +244,7 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
                      f"{g['limit'].sum() / 60:.1f} task-min")
         for pair, n in g["pair"].value_counts(sort=False).items():
             lines.append(f"  {pair}: {n}")
-    c = cost(plan, known, under)
+    c = cost(plan, known, under, ladder)
     lines.append(f"{c.tasks} tasks; worst case (every task at its limit) {c.worst_s / 60:.1f} "
                  f"task-min, {c.worst_s / max(1, jobs) / 60:.1f} min wall with --jobs {jobs}")
     if known is not None and not known.empty:
@@ -221,9 +252,11 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
         lines.append(f"estimate from earlier runs: the {c.known} measured tasks "
                      f"{measured_s / 60:.1f} task-min (of which {c.timeouts_s / 60:.1f} at "
                      "the limit: unanswered there), the "
-                     f"{c.tasks - c.known - c.gated} unmeasured at their limit "
+                     f"{c.tasks - c.known - c.gated - c.laddered} unmeasured at their limit "
                      f"{c.unknown_s / 60:.1f} task-min; {c.gated} further repetitions left "
-                     f"out (first run not under {under:g} s); in all "
+                     f"out (first run not under {under:g} s)"
+                     + (f", {c.laddered} left out by the ladder rule"
+                        if ladder else "") + "; in all "
                      f"{c.wall_s(jobs) / 60:.1f} min wall with --jobs {jobs}, before the "
                      "harness's start-up per task")
     for err in plan.errors:

@@ -190,3 +190,86 @@ def test_errors_and_memouts_are_never_censored_timeouts():
     row = T.slopes(pi, ["p / s"]).iloc[0]
     assert (row["censored"], row["memout"], row["error"]) == (0, 1, 1)
     assert row["note"] == "" and float(row["slope"]) == pytest.approx(1.0)
+
+
+def _time_out(t: pd.DataFrame, name: str, instances: list[int], limit: float = 10.0) -> None:
+    """Make ``name``'s tasks on ``instances`` timeouts (in place)."""
+    hit = (t["form"] == name) & t["instance"].isin([f"i{j:02d}" for j in instances])
+    t.loc[hit, ["status", "ok", "time_s", "par2_s"]] = ["timeout", False, np.nan, 2 * limit]
+
+
+def test_the_best_by_solved_count_slower_on_common_instances_is_said_so():
+    """The best answers more instances but is 3x slower where both answered: the sentence and
+    the lead name the runner-up as the faster pair there, with a ratio above 1."""
+    x = times(np.random.default_rng(13), [3.0, 1.0], draws=1)[0]
+    t = frame(x, ["slow", "fast"])
+    _time_out(t, "fast", [0, 1])
+    c = V.cell("shikaku", "ladder", per_instance(t))
+    assert c.row["best"] == "slow / cadical195" and c.row["solved"] == "20/20"
+    line = c.lines[0]
+    assert " leads " not in line, line
+    assert line.startswith("shikaku, ladder: slow / cadical195 answers 20 against 18 for "
+                           "fast / cadical195, but on the 18 both answered fast / cadical195 "
+                           "is faster, by "), line
+    ratio = float(line.split("faster, by ")[1].split("x")[0])
+    assert 2.0 < ratio < 4.0  # the true factor, 3, diluted by the 10 ms shift
+    lo, hi = (float(v) for v in line.split("[")[1].split("]")[0].split("–"))
+    assert lo <= ratio <= hi
+    assert str(c.row["lead"]).startswith("+2 answered; fast / cadical195 ")
+    assert "faster on 18 common" in str(c.row["lead"])
+
+
+def test_the_best_by_solved_count_also_faster_on_common_instances_leads():
+    x = times(np.random.default_rng(17), [1.0, 3.0], draws=1)[0]
+    t = frame(x, ["a", "b"])
+    _time_out(t, "b", [5])
+    line = V.cell("shikaku", "ladder", per_instance(t)).lines[0]
+    assert line.startswith("shikaku, ladder: a / cadical195 answers 20 against 19 for "
+                           "b / cadical195, and on the 19 both answered leads it by "), line
+    assert float(line.split("leads it by ")[1].split("x")[0]) > 2.0
+
+
+def test_a_best_by_sgm_over_different_instances_names_the_faster_pair_on_common():
+    """Same solved count, different instances: ``a`` (1.2x slower everywhere) misses the
+    hardest instance and ``b`` the easiest, so ``a`` has the lower PAR-2 SGM over all 20 and is
+    best; the sentence names ``b`` as faster on the 18 both answered instead of "leads ... by
+    0.8x"."""
+    x = times(np.random.default_rng(19), [1.0, 1.0], draws=1)[0]
+    x[0, :] = x[1, :] * 1.2
+    t = frame(x, ["a", "b"])
+    _time_out(t, "a", [int(np.argmax(x[1]))])
+    _time_out(t, "b", [int(np.argmin(x[1]))])
+    c = V.cell("shikaku", "ladder", per_instance(t))
+    assert c.row["best"] == "a / cadical195"
+    assert c.lines[0].startswith(
+        "shikaku, ladder: a / cadical195 has the lower SGM over all instances (PAR-2), but on "
+        "the 18 both answered b / cadical195 is faster, by 1.1"), c.lines[0]
+    assert "separated (Holm p = " in c.lines[0]
+    assert c.row["lead"] == "b / cadical195 " + c.lines[0].split("faster, by ")[1].split(
+        ":")[0] + " faster on 18 common"
+
+
+def test_tasks_not_run_by_the_ladder_rule_are_named_per_pair():
+    x = times(np.random.default_rng(23), [1.0, 2.0], draws=1)[0]
+    t = frame(x, ["a", "b"])
+    t["message"] = ""
+    _time_out(t, "b", [3, 4, 5])
+    t.loc[(t["form"] == "b") & t["instance"].isin(["i04", "i05"]), "message"] = \
+        "not run: timed out on i03 (10x10, limit 10 s), a smaller instance of its family"
+    _, lines = V.matrix(t)
+    assert lines[-1] == ("shikaku: 2 task(s) not run by the suite's ladder rule (the pair had "
+                         "timed out on a smaller instance of the same generated family); "
+                         "counted as timeouts, unsolved: b / cadical195 (2).")
+    t["message"] = ""
+    assert not any("ladder rule" in s for s in V.matrix(t)[1])
+
+
+def test_a_not_run_timeout_has_its_own_letter():
+    x = times(np.random.default_rng(29), [1.0, 2.0], draws=1)[0]
+    t = frame(x, ["a", "b"])
+    t["message"] = ""
+    _time_out(t, "b", [3, 4])
+    t.loc[(t["form"] == "b") & (t["instance"] == "i04"), "message"] = "not run: timed out on i03"
+    m = T.status_matrix(t).set_index("instance")
+    assert m.at["i03", "b / cadical195"] == "T" and m.at["i04", "b / cadical195"] == "N"
+    assert m.at["i04", "a / cadical195"] == "S"

@@ -1,0 +1,121 @@
+"""The ladder rule of a suite that declares it (``ladder_rule = true``): a pair (formulation
+variant, solver) whose first run timed out on an instance of a generated family is not run on
+the family's larger instances. Each task left out is recorded, never dropped: a ``timeout``
+result at the task's own limit whose message (starting :data:`bench.records.NOT_RUN`) names
+the instance, its size and the limit it timed out under. It therefore counts as unsolved
+(PAR-2), and as a censored time in the growth table, like a timeout; the report counts these
+results per pair.
+
+A family: the generated instances of one folder whose file names (``gen-PUZZLE-RxC-sN...``)
+differ only in size and seed: ``gen-nurikabe-20x20-s1-big1-0`` and ``...-s2-big1-0`` are one
+family, ``sparse/gen-nurikabe-20x20-s1-0`` is another. Sizes are compared by cell count;
+instances of the same size all run. The rule holds across the suite's tiers, so a pair that
+timed out on a ladder's 14x14 under its 3 s limit is not run on the hard tier's 20x20 of the
+same family, even though the hard tier's limit is longer. The message gives both facts.
+
+Method: the tasks run in steps, step k holding each family's k-th smallest size and step 0
+also every task outside a family. Before each step, the timeouts recorded so far (the
+journal's, so a resumed run decides the same way) decide which of its tasks are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from bench.instance import read_instance
+from bench.records import NOT_RUN, Result, Task
+from bench.run.pool import Plan
+
+_SIZE = re.compile(r"-(\d+)x(\d+)-s\d+")
+
+
+def family(path: str) -> tuple[str, int] | None:
+    """(family, cell count) of a generated instance's path; None for any other file."""
+    p = Path(path)
+    m = _SIZE.search(p.name)
+    if not p.name.startswith("gen-") or m is None:
+        return None
+    name = p.name[:m.start()] + "-*" + p.name[m.end():]
+    return f"{p.parent.resolve()}/{name}", int(m.group(1)) * int(m.group(2))
+
+
+def steps(tasks: Iterable[Task]) -> list[list[Task]]:
+    """The tasks in steps: step k holds each family's k-th smallest size; step 0 also holds
+    the tasks outside a family."""
+    tasks = list(tasks)
+    sizes: dict[str, set[int]] = {}
+    for t in tasks:
+        f = family(t.instance)
+        if f is not None:
+            sizes.setdefault(f[0], set()).add(f[1])
+    rank = {fam: {c: i for i, c in enumerate(sorted(cs))} for fam, cs in sizes.items()}
+    out: list[list[Task]] = [[] for _ in range(max((len(r) for r in rank.values()),
+                                                   default=1))]
+    for t in tasks:
+        f = family(t.instance)
+        out[rank[f[0]][f[1]] if f else 0].append(t)
+    return out
+
+
+def causes(done: Iterable[Result]) -> dict[tuple[str, str, str], tuple[int, Result]]:
+    """Per (family, formulation, solver): the smallest measured timeout (its cell count and
+    result) of a first run (repetition 0); recorded not-run results do not count."""
+    out: dict[tuple[str, str, str], tuple[int, Result]] = {}
+    for r in done:
+        f = family(r.instance_path)
+        if f is None or r.status != "timeout" or r.rep or r.message.startswith(NOT_RUN):
+            continue
+        k = (f[0], r.formulation, r.solver)
+        if k not in out or f[1] < out[k][0]:
+            out[k] = (f[1], r)
+    return out
+
+
+def not_run(task: Task, cause: Result) -> Result:
+    """The recorded result of a task the rule leaves out: a timeout at its own limit, not
+    measured, whose message names the timed-out instance."""
+    inst = read_instance(task.instance)
+    return Result(
+        key=task.key, puzzle=inst.puzzle, instance=Path(task.instance).stem,
+        instance_path=task.instance, rows=len(inst.grid), cols=len(inst.grid[0]),
+        formulation=task.formulation, kind=cause.kind, solver=task.solver,
+        solver_version=cause.solver_version, status="timeout",
+        message=(f"{NOT_RUN} timed out on {cause.instance} ({cause.rows}x{cause.cols}, "
+                 f"limit {cause.time_limit:g} s), a smaller instance of its family"),
+        seed=task.seed, rep=task.rep, threads=task.threads, time_limit=task.time_limit,
+        tier=task.tier)
+
+
+def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list[Result]]:
+    """The step's tasks to run, and the not-run results of those the rule leaves out: one
+    per (instance, formulation, solver), for its first run (repetition 0, lowest seed); its
+    further repetitions are dropped, as the repetition gate drops those of a slow first run."""
+    why = causes(done)
+    base: dict[tuple[str, str, str], int] = {}
+    for t in step:
+        g = (t.instance, t.formulation, t.solver)
+        base[g] = min(base.get(g, t.seed), t.seed)
+    run: list[Task] = []
+    out: list[Result] = []
+    for t in step:
+        f = family(t.instance)
+        c = why.get((f[0], t.formulation, t.solver)) if f else None
+        if f is None or c is None or c[0] >= f[1]:
+            run.append(t)
+        elif t.rep == 0 and t.seed == base[(t.instance, t.formulation, t.solver)]:
+            out.append(not_run(t, c[1]))
+    return run, out
+
+
+def run_ladder(plan: Plan, run: Callable[[Plan], object],
+               done: Callable[[], Iterable[Result]]) -> None:
+    """Run ``plan`` in :func:`steps`, recording the tasks :func:`left_out` leaves out (as
+    ``Plan.errors`` are: journaled, not run). ``run`` runs a plan (the repetition gate
+    included); ``done`` gives the results so far."""
+    errors = list(plan.errors)
+    for step in steps(plan.tasks):
+        keep, skipped = left_out(step, done())
+        run(Plan(tasks=keep, errors=[*errors, *skipped]))
+        errors = []
