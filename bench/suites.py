@@ -18,6 +18,7 @@ answered in under that many seconds.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,3 +145,18 @@ def get_suite(name: str) -> Suite:
     if name not in suites:
         raise KeyError(f"unknown suite {name!r} (known: {', '.join(suites)})")
     return suites[name]
+
+
+_SIZE = re.compile(r"-(\d+)x(\d+)-s\d+")
+
+
+def family(path: str) -> tuple[str, int] | None:
+    """(family, cell count) of a generated instance's path (``gen-...-RxC-sN...``: the files
+    of one folder whose names differ only in size and seed; the ladder rule's unit); None for
+    any other file."""
+    p = Path(path)
+    m = _SIZE.search(p.name)
+    if not p.name.startswith("gen-") or m is None:
+        return None
+    name = p.name[:m.start()] + "-*" + p.name[m.end():]
+    return f"{p.parent.resolve()}/{name}", int(m.group(1)) * int(m.group(2))

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bench.run.ladder import family
+from bench.suites import family
 
 
 @dataclass(frozen=True)

@@ -20,25 +20,13 @@ journal's, so a resumed run decides the same way) decide which of its tasks are 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bench.instance import read_instance
 from bench.records import NOT_RUN, Result, Task
 from bench.run.pool import Plan
-
-_SIZE = re.compile(r"-(\d+)x(\d+)-s\d+")
-
-
-def family(path: str) -> tuple[str, int] | None:
-    """(family, cell count) of a generated instance's path; None for any other file."""
-    p = Path(path)
-    m = _SIZE.search(p.name)
-    if not p.name.startswith("gen-") or m is None:
-        return None
-    name = p.name[:m.start()] + "-*" + p.name[m.end():]
-    return f"{p.parent.resolve()}/{name}", int(m.group(1)) * int(m.group(2))
+from bench.suites import family
 
 
 def steps(tasks: Iterable[Task]) -> list[list[Task]]:

@@ -20,9 +20,9 @@ import pandas as pd
 from bench.backends import get_backend
 from bench.records import Result, Task
 from bench.registry import formulations, variants
-from bench.run.ladder import family, run_ladder
+from bench.run.ladder import run_ladder
 from bench.run.pool import Plan
-from bench.suites import Suite, takes_seed
+from bench.suites import Suite, family, takes_seed
 
 
 def default_variants(puzzles: Iterable[str] = ()) -> tuple[str, ...]:

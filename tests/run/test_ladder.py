@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from bench.records import NOT_RUN, Result, Task
-from bench.run.ladder import causes, family, steps
+from bench.run.ladder import causes, steps
+from bench.suites import family
 from tests.cli.test_cli import cli
 from tests.conftest import INSTANCES, SHIKAKU_SEEDS
 
