@@ -78,3 +78,14 @@ def test_rule_files_are_package_data():
     shipped = {p for pattern in patterns for p in (ROOT / "formulations").glob(pattern)}
     lp = set((ROOT / "formulations").rglob("*.lp"))
     assert lp and lp <= shipped
+
+
+@pytest.mark.parametrize("label", ["asp-reach[connect=reach,implied=all]",
+                                   "asp-reach[connect=edge,implied=all]"])
+def test_yinyang_implied_rules_keep_a_one_colour_cycle(label: str):
+    # the unique solution has a black ring round the border (a cycle): the implied rules
+    # (no checkerboard, at most two colour changes round the border) must not cut it off
+    res = execute(Task(str(ROOT / "tests" / "data" / "yinyang-5x5-ring.txt"), label, "clingo",
+                       60.0, count=2))
+    assert res.status == "solved", res.message
+    assert res.known is True and res.count == 1
