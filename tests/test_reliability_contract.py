@@ -1,4 +1,4 @@
-"""Issue 15, item 7: the instance contract at its edges (each case failed before the fix)."""
+"""The instance contract at its edges: each malformed case is a one-line error naming the file."""
 
 from __future__ import annotations
 

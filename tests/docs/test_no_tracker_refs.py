@@ -1,5 +1,6 @@
-"""No "issue N" or "#N" in the code, the README or the docs: readers have no tracker, so a
-docstring states its contract, method and source, not where it was asked for."""
+"""No "issue N" or "#N" in the code, the tests, the instances, the README or the docs: readers
+have no tracker, so a docstring states its contract, method and source, not where it was asked
+for."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ HASH = re.compile(r"(?:^|[\s(\[,;])#\d{1,5}\b")
 
 def scanned() -> list[Path]:
     files = [ROOT / "README.md", ROOT / "mkdocs.yml", ROOT / "pyproject.toml", ROOT / "noxfile.py"]
-    for top in ("bench", "formulations", "docs"):
+    files += [ROOT / "CHANGELOG.md", ROOT / ".ci" / "run"]
+    for top in ("bench", "formulations", "docs", "tests", "instances"):
         files += [p for p in (ROOT / top).rglob("*")
-                  if p.suffix in (".py", ".md", ".lp", ".toml", ".yml") and p.is_file()]
-    return sorted(files)
+                  if p.suffix in (".py", ".md", ".lp", ".toml", ".yml", ".txt") and p.is_file()]
+    return sorted(p for p in files if p != Path(__file__))
 
 
 def references(text: str) -> list[str]:

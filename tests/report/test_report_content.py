@@ -1,5 +1,5 @@
 """Reports rendered from small real runs: numbers as defined, verdicts from the data, robust to
-damaged run folders (issue 15, items 4 and 8)."""
+damaged run folders."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: the report groups timings by machine and warns when one pair's tasks ran on
+"""The report groups timings by machine and warns when one pair's tasks ran on
 machines of different types."""
 
 from __future__ import annotations

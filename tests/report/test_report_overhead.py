@@ -1,5 +1,5 @@
-"""The report's harness-overhead section (issue 12: overhead "reported in every run and
-report"), from a real run: per kind, solver and start method, from the tasks' own figures."""
+"""The report's harness-overhead section (overhead reported in every run and
+report), from a real run: per kind, solver and start method, from the tasks' own figures."""
 
 from __future__ import annotations
 

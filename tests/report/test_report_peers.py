@@ -1,4 +1,4 @@
-"""The report's comparison against a peer package (issue 16): our best pair against puzzlekit,
+"""The report's comparison against a peer package: our best pair against puzzlekit,
 solved counts, PAR-2 and the per-instance ratio distribution, from a real run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: the memory limit held by the kernel over a task's whole process tree, through a
+"""The memory limit held by the kernel over a task's whole process tree, through a
 memory cgroup per task where the machine lets the harness create one (root with a writable
 cgroup v1 memory controller, or v2 with the memory controller). Real processes, real kernel;
 skipped with the reason where no group can be created."""

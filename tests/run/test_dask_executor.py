@@ -1,4 +1,4 @@
-"""Issue 14: runs on a Dask cluster, with nothing lost and nothing mixed up. Real clusters
+"""Runs on a Dask cluster, with nothing lost and nothing mixed up. Real clusters
 only: a ``LocalCluster`` the run starts (``--executor dask``) and a standing one started here
 with the ``dask scheduler`` / ``dask worker`` commands (``--scheduler``)."""
 

@@ -1,4 +1,4 @@
-"""Issue 15, item 3: the time limit means the same for every solver. Build + solve past the
+"""The time limit means the same for every solver. Build + solve past the
 limit is a timeout whatever the solver returned (times kept); the harness kills a task at most
 GRACE_S past its limit, which runs from the start of the build; a solver child that left the
 task's process group dies with the task."""

@@ -1,4 +1,4 @@
-"""Issue 15, item 2: a harness killed with SIGKILL mid-task leaves no process and no task
+"""A harness killed with SIGKILL mid-task leaves no process and no task
 folder behind (the templates and tasks die by PDEATHSIG, solver children and folders by the
 run's watchdog)."""
 

@@ -1,4 +1,4 @@
-"""Issue 15, items 5 and 6 and the run folder: bad options are one-line errors, a changed
+"""The run folder and its options: bad options are one-line errors, a changed
 limit does not resume silently, a locked folder is refused, a full or read-only disk stops
 the run with one line and leaves the journal readable."""
 
