@@ -61,7 +61,9 @@ def mixed(t: pd.DataFrame, types: dict[str, str]) -> list[str]:
 def machine_of(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
     """Per row its machine type: ``machine_id`` and ``machine_label`` from the result's own
     machine columns (CPU, cores, memory, Python), else from its host's environment record
-    (results written before they carried their machine), else "unknown machine"."""
+    (results written before they carried their machine); a result with neither (a task
+    recorded without running) takes the machine type of the others when they have only one,
+    else it is "unknown machine"."""
     cols = [c for c in MACHINE_FIELDS if c in t]
     rows: list[dict[str, Any]] = [{str(k): v for k, v in r.items()}
                                   for r in t[cols].to_dict("records")] if cols \
@@ -78,6 +80,12 @@ def machine_of(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
         else:
             ids.append("unknown")
             labels.append("unknown machine")
+    known = {(i, label) for i, label in zip(ids, labels, strict=True) if i != "unknown"}
+    if len(known) == 1:  # results measured nowhere (recorded not run) go with the only type
+        only_id, only_label = known.pop()
+        labels = [only_label if i == "unknown" else label
+                  for i, label in zip(ids, labels, strict=True)]
+        ids = [only_id if i == "unknown" else i for i in ids]
     return pd.DataFrame({"machine_id": ids, "machine_label": labels}, index=t.index)
 
 

@@ -48,19 +48,33 @@ def _text(r: int, c: int, v: Any, fill: str = INK, bold: bool = True) -> str:
             f'fill="{fill}">{escape(str(v))}</text>')
 
 
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """The maximal runs [start, end) of true flags."""
+    runs, start = [], None
+    for i, f in enumerate([*flags, False]):
+        if f and start is None:
+            start = i
+        elif not f and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
+
+
 def _borders(grid: list[list[Any]]) -> list[str]:
-    """Thick lines between orthogonal neighbours with different values (region borders)."""
-    out = []
+    """Thick lines between orthogonal neighbours with different values (region borders): one
+    path, each straight run of border one segment."""
     rows, cols = len(grid), len(grid[0])
-    for r in range(rows):
-        for c in range(cols):
-            if c + 1 < cols and grid[r][c] != grid[r][c + 1]:
-                x = (c + 1) * S
-                out.append(f'<line x1="{x}" y1="{r * S}" x2="{x}" y2="{(r + 1) * S}"/>')
-            if r + 1 < rows and grid[r][c] != grid[r + 1][c]:
-                y = (r + 1) * S
-                out.append(f'<line x1="{c * S}" y1="{y}" x2="{(c + 1) * S}" y2="{y}"/>')
-    return [f'<g stroke="{INK}" stroke-width="3" stroke-linecap="square">', *out, "</g>"]
+    d = []
+    for c in range(cols - 1):
+        x = (c + 1) * S
+        d += [f"M{x} {a * S}V{b * S}" for a, b in
+              _runs([grid[r][c] != grid[r][c + 1] for r in range(rows)])]
+    for r in range(rows - 1):
+        y = (r + 1) * S
+        d += [f"M{a * S} {y}H{b * S}" for a, b in
+              _runs([grid[r][c] != grid[r + 1][c] for c in range(cols)])]
+    return [f'<path d="{"".join(d)}" fill="none" stroke="{INK}" stroke-width="3" '
+            'stroke-linecap="square"/>'] if d else []
 
 
 def _cells(puzzle: str, grid: list[list[Any]], clues: list[list[Any]]) -> list[str]:
@@ -103,12 +117,12 @@ def svg(puzzle: str, grid: Any, instance_path: str | None = None, title: str = "
     rows, cols = len(grid), len(grid[0]) if grid else 0
     clues = _clues(instance_path, rows, cols)
     w, h = cols * S, rows * S
-    thin = [f'<line x1="{c * S}" y1="0" x2="{c * S}" y2="{h}"/>' for c in range(cols + 1)]
-    thin += [f'<line x1="0" y1="{r * S}" x2="{w}" y2="{r * S}"/>' for r in range(rows + 1)]
+    thin = "".join([f"M{c * S} 0V{h}" for c in range(cols + 1)]
+                   + [f"M0 {r * S}H{w}" for r in range(rows + 1)])
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 4}" height="{h + 4}" '
              f'viewBox="-2 -2 {w + 4} {h + 4}">', f"<title>{escape(title)}</title>",
              f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
-             '<g stroke="#bbb" stroke-width="1">', *thin, "</g>",
+             f'<path d="{thin}" fill="none" stroke="#bbb" stroke-width="1"/>',
              *_cells(puzzle, grid, clues)]
     if puzzle in ("shikaku", "fillomino") and all(v is not None for row in grid for v in row):
         parts += _borders(grid)

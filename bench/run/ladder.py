@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bench.instance import read_instance
 from bench.records import NOT_RUN, Result, Task
+from bench.run.outcome import stamp
 from bench.run.pool import Plan
 from bench.suites import family
 
@@ -63,9 +64,10 @@ def causes(done: Iterable[Result]) -> dict[tuple[str, str, str], tuple[int, Resu
 
 def not_run(task: Task, cause: Result) -> Result:
     """The recorded result of a task the rule leaves out: a timeout at its own limit, not
-    measured, whose message names the timed-out instance."""
+    measured, whose message names the timed-out instance; stamped with its identity on this
+    machine, where the rule decided it (never reused: :mod:`bench.run.reuse`)."""
     inst = read_instance(task.instance)
-    return Result(
+    return stamp(Result(
         key=task.key, puzzle=inst.puzzle, instance=Path(task.instance).stem,
         instance_path=task.instance, rows=len(inst.grid), cols=len(inst.grid[0]),
         formulation=task.formulation, kind=cause.kind, solver=task.solver,
@@ -73,7 +75,7 @@ def not_run(task: Task, cause: Result) -> Result:
         message=(f"{NOT_RUN} timed out on {cause.instance} ({cause.rows}x{cause.cols}, "
                  f"limit {cause.time_limit:g} s), a smaller instance of its family"),
         seed=task.seed, rep=task.rep, threads=task.threads, time_limit=task.time_limit,
-        tier=task.tier)
+        tier=task.tier), task)
 
 
 def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list[Result]]:

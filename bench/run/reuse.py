@@ -6,7 +6,9 @@ variant, backend code, solver and version, limits, seed, repetition and machine.
 copied into the new run's journal as it is, its ``run`` (where it was produced) and
 ``finished`` kept, so the report can say what was reused from where. Not reused: results
 without an identity (folders written before identities were recorded: they match nothing) and
-``error`` results (an error may be the harness's own, which is not part of the identity).
+``error`` results (an error may be the harness's own, which is not part of the identity), and
+tasks a suite's ladder rule recorded without running (the rule decides them again from the
+results it has).
 Among several samples of one identity (a merged folder) the latest is taken. A planned task's
 identity names this machine: results made on other machine types (a cluster's workers) are
 reused only by a run on their type.
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.identity import machine, machine_id, planned_identity
-from bench.records import Result, Task
+from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
 from bench.run.storage import Journal, load_environment
 
@@ -52,7 +54,7 @@ class Sources:
                     continue
                 if not r.identity:
                     old += 1
-                elif r.status != "error":
+                elif r.status != "error" and not r.message.startswith(NOT_RUN):
                     r.run = r.run or folder.name
                     have = src.by_identity.get(r.identity)
                     if have is None or r.finished >= have.finished:

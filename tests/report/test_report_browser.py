@@ -18,7 +18,7 @@ from tests.report.page import BROKEN, OVERFLOW, browser, open_report, playwright
 
 WHY = playwright_missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
-DEFAULT_RUN = ROOT / "reports" / "default-20261127-215656"
+DEFAULT_RUN = ROOT / "reports" / "default-20261128-010414"
 
 
 def folder_mb(folder: Path) -> float:
@@ -78,7 +78,9 @@ def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) ->
         view = page.locator("#iv")
         view.wait_for(state="visible")  # the hashchange handler runs after the click
         assert "shikaku: seed-10x10" in view.locator("h2").inner_text()
-        assert view.locator("svg line").count() > 20 and view.locator("svg text").count() > 5
+        # the grid lines and the region borders (one path each) and the clues
+        assert view.locator('svg path[stroke-width="3"]').count() == 1
+        assert view.locator("svg path").count() == 2 and view.locator("svg text").count() > 5
         pairs = view.locator("tbody tr td:first-child").all_inner_texts()
         assert set(pairs) == {"cpsat-cover / cpsat", "mip-cover / highs"}
         page.locator("#iv-close").click()
@@ -118,7 +120,7 @@ def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
         closed = page.evaluate("document.documentElement.scrollHeight")
         assert closed < 20_000, closed
         n = page.evaluate("Object.keys(window.PB_INSTANCES.views).length")
-        assert n == 128  # the default suite v8's instances
+        assert n == 146  # the default suite v9's instances
         assert page.evaluate(OVERFLOW)["over"] == []
         # the verdict matrix, the first screen, fits 1400 px without scrolling sideways
         fits = page.evaluate("(s => [s.scrollWidth, s.clientWidth])"

@@ -40,6 +40,17 @@ def test_a_pair_on_two_machine_types_is_warned_one_on_one_type_is_not(tmp_path: 
     assert tab.iloc[0]["median time s"] == 0.3 and tab.iloc[1]["machine"].startswith("Intel")
 
 
+def test_a_result_measured_nowhere_goes_with_the_only_machine_type() -> None:
+    one = {"cpu": "AMD EPYC", "cores": 2, "memory_gb": 24.0, "python": "3.11.7"}
+    t = pd.DataFrame([one, one, {"cpu": None, "cores": None, "memory_gb": None, "python": None}])
+    ids = machines.machine_of(t, {})["machine_id"]
+    assert ids.nunique() == 1 and ids.iloc[0] != "unknown"
+    other = {**one, "cpu": "Intel Xeon"}
+    t2 = pd.DataFrame([one, other, {"cpu": None, "cores": None, "memory_gb": None,
+                                    "python": None}])
+    assert list(machines.machine_of(t2, {})["machine_id"])[2] == "unknown"
+
+
 def test_one_machine_gives_no_section(tmp_path: Path) -> None:
     t = pd.DataFrame({"pair": ["p / s"], "host": ["a"], "status": ["solved"], "time_s": [0.1]})
     assert machines.table(t, {}).empty and machines.mixed(t, {"a": "x"}) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from bench.report.pictures import clues_svg, svg
+from bench.report.pictures import S, clues_svg, svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -26,10 +26,14 @@ def test_yinyang_stones_and_shakashaka_triangles():
 
 
 def test_region_borders_for_shikaku_and_fillomino():
-    # two rectangles side by side: one thick border of 2 cell edges between them
+    # two rectangles side by side: one thick border, one straight run of 2 cell edges
     doc = svg("shikaku", '[[0, 0, 1], [0, 0, 1]]')
-    thick = [g for g in _tags(doc, "g") if g.get("stroke-width") == "3"]
-    assert len(list(thick[0])) == 2
+    thick = [p for p in _tags(doc, "path") if p.get("stroke-width") == "3"]
+    assert [p.get("d") for p in thick] == [f"M{2 * S} 0V{2 * S}"]
+    # an L and a cell: a vertical run of one edge and a horizontal one, nothing else
+    corner = svg("shikaku", [[0, 1], [0, 0]])
+    thick = [p for p in _tags(corner, "path") if p.get("stroke-width") == "3"]
+    assert [p.get("d") for p in thick] == [f"M{S} 0V{S}M{S} {S}H{2 * S}"]
     fill = svg("fillomino", [[1, 2, 2]], title="t")
     assert [t.text for t in _tags(fill, "text")] == ["1", "2", "2"]
     assert ET.fromstring(fill).find(NS + "title").text == "t"

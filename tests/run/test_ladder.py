@@ -69,6 +69,9 @@ def test_a_pair_that_timed_out_is_recorded_not_run_on_larger_instances_of_its_fa
         assert row["message"].startswith(f"{NOT_RUN} timed out on gen-shikaku-10x10-s1-0 "
                                          "(10x10, limit 0.001 s)"), row["message"]
         assert pd.isna(row["wall_s"]) and row["tier"] == "rest"
+        # recorded where the rule decided it: this machine's type, ranked with the rest
+        assert row["cpu"] == got.at["shikaku/seed", "cpu"] and row["cores"] > 0
+        assert row["identity"] and row["code"] == got.at["shikaku/seed", "code"]
     # another family's 10x10 and an instance outside any family ran and were solved
     assert got.at["g/gen-shikaku-10x10-s2-0", "status"] == "solved"
     assert got.at["shikaku/seed", "status"] == "solved"
@@ -126,3 +129,20 @@ def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
     off, on = cost(plan, known), cost(plan, known, ladder=True)
     assert off.estimated_s == pytest.approx(0.6 + 1.0 + 20.0) and off.laddered == 0
     assert on.laddered == 1 and on.estimated_s == pytest.approx(0.6 + 1.0 + 10.0)
+
+
+def test_tasks_recorded_not_run_are_never_reused(tmp_path):
+    from bench.run.reuse import Sources
+
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    p = cli("run", "--suite", "l", "--out", str(out), "--formulation", "cpsat-cover",
+            "--solver", "cpsat", "--jobs", "1", env={"PUZZLEBENCH_ROOT": str(root)}, cwd=tmp_path)
+    assert p.returncode in (0, 1), p.stderr
+    df = pd.read_parquet(out / "results.parquet")
+    not_run = df[df["message"].fillna("").str.startswith(NOT_RUN)]
+    assert len(not_run) == 3 and not_run["identity"].astype(bool).all()
+    src = Sources.load([out])
+    assert not set(not_run["identity"]) & set(src.by_identity)
+    assert len(src.by_identity) == len(df) - len(not_run)
+
