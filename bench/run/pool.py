@@ -408,8 +408,10 @@ def run_plan(
     ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster).
     ``provenance``: fields set on every result this run produces (``run``, ``harness``)."""
     done = journal.keys()
-    for res in plan.errors:
+    for res in plan.errors:  # recorded, not run: they are this run's results too
         if res.key not in done:
+            for k, v in (provenance or {}).items():
+                setattr(res, k, v)
             journal.append(res)
     todo = [t for t in plan.tasks if t.key not in done]
     if len(todo) < len(plan.tasks):

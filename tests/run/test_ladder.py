@@ -72,6 +72,7 @@ def test_a_pair_that_timed_out_is_recorded_not_run_on_larger_instances_of_its_fa
         # recorded where the rule decided it: this machine's type, ranked with the rest
         assert row["cpu"] == got.at["shikaku/seed", "cpu"] and row["cores"] > 0
         assert row["identity"] and row["code"] == got.at["shikaku/seed", "code"]
+        assert row["run"] == "out" == got.at["shikaku/seed", "run"]
     # another family's 10x10 and an instance outside any family ran and were solved
     assert got.at["g/gen-shikaku-10x10-s2-0", "status"] == "solved"
     assert got.at["shikaku/seed", "status"] == "solved"
