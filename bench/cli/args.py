@@ -1,8 +1,10 @@
-"""Argument types and the task options shared by commands (``solve``, ``run``)."""
+"""Argument types, the task options shared by commands (``solve``, ``run``), and the one-line
+error every command ends with on bad input."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def positive_float(text: str) -> float:
@@ -38,3 +40,9 @@ def add_task_options(sp: argparse.ArgumentParser, time_default: float | None) ->
     sp.add_argument("--start", choices=("fork", "spawn"), default=None,
                     help="task processes forked from a pre-imported process (default "
                     "where the OS forks) or spawned as fresh interpreters")
+
+
+def fail(message: str) -> int:
+    """Print ``puzzlebench: MESSAGE`` on stderr; the exit code of bad input (2)."""
+    print(f"puzzlebench: {message}", file=sys.stderr)
+    return 2

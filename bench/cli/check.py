@@ -4,7 +4,8 @@ one line per check, exit 0 only when every check passes."""
 from __future__ import annotations
 
 import argparse
-import sys
+
+from bench.cli.args import fail
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -34,12 +35,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         name, params = parse_label(label)
     except ValueError as e:
-        return _fail(str(e))
+        return fail(str(e))
     classes = [c for c in formulations(puzzle or None) if name == c.name or name in c.aliases]
     if not classes:
         known = {c.name for c in formulations(puzzle or None)}
         where = f" for {puzzle}" if puzzle else ""
-        return _fail(f"no formulation {name!r}{where}{close(name, known)} "
+        return fail(f"no formulation {name!r}{where}{close(name, known)} "
                      "(see `puzzlebench list`)")
     lines: list[Check] = []
     for cls in classes:
@@ -53,12 +54,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             else:
                 forms = recommended(cls)
         except (KeyError, ValueError) as e:
-            return _fail(str(e.args[0] if e.args else e))
+            return fail(str(e.args[0] if e.args else e))
         for form in forms:
             try:
                 backend = solver_for(form, args.solver)
             except KeyError as e:
-                return _fail(str(e.args[0] if e.args else e))
+                return fail(str(e.args[0] if e.args else e))
             if backend is None or backend.available() is not None or (
                     form.kind not in backend.kinds):
                 why = (f"solver {backend.name} does not take {form.kind} models"
@@ -82,7 +83,3 @@ def cmd_check(args: argparse.Namespace) -> int:
     print(f"{passed} passed, {failed} failed, {len(lines) - passed - failed} not applicable")
     return 1 if failed else 0
 
-
-def _fail(message: str) -> int:
-    print(f"puzzlebench: {message}", file=sys.stderr)
-    return 2

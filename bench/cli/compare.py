@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
+
+from bench.cli.args import fail
 
 
 def add_commands(subparsers: Any) -> None:
@@ -25,8 +26,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     try:
         text = compare_markdown(args.run_a, args.run_b)
     except ReportError as e:
-        print(f"puzzlebench: {e}", file=sys.stderr)
-        return 2
+        return fail(str(e))
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
     print(text)

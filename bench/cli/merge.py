@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from bench.cli.args import fail
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -23,11 +24,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     try:
         m = merge_runs(args.runs, args.out)
     except MergeError as e:
-        print(f"puzzlebench: {e}", file=sys.stderr)
-        return 2
+        return fail(str(e))
     except OSError as e:
-        print(f"puzzlebench: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return fail(f"cannot write {args.out}: {e.strerror or e}")
     where = ", ".join(f"{n} from {run}" for run, n in m.runs.most_common())
     print(f"{m.results} results in {m.table} ({where})"
           + (f"; {m.duplicates} met twice (the same sample in two inputs) written once"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
+
+from bench.cli.args import fail
 
 
 def add_commands(subparsers: Any) -> None:
@@ -25,7 +26,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         out = write_report(args.results, args.out, args.instance, args.scatter)
     except ReportError as e:
-        print(f"puzzlebench: {e}; no report written", file=sys.stderr)
-        return 2
+        return fail(f"{e}; no report written")
     print(f"report written to {out / 'index.html'} and {out / 'summary.md'}")
     return 0

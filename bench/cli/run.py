@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.cli.args import add_task_options, positive_int
+from bench.cli.args import add_task_options, fail, positive_int
 
 log = logging.getLogger("puzzlebench")
 
@@ -82,11 +82,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         suite = get_suite(args.suite) if args.suite else None
         instances = (suite.instances() if suite else []) + expand_paths(args.instances)
     except (KeyError, FileNotFoundError) as e:
-        return _fail(str(e.args[0] if e.args else e))
+        return fail(str(e.args[0] if e.args else e))
     if not instances:
-        return _fail("run needs --suite NAME or instance paths")
+        return fail("run needs --suite NAME or instance paths")
     if _executor_problem(args):
-        return _fail(_executor_problem(args))
+        return fail(_executor_problem(args))
     time_limit = args.time_limit if args.time_limit is not None else \
         suite.time_limit if suite else 60.0
     args.jobs = _jobs(args)
@@ -98,16 +98,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         sel.check()
     except ValueError as e:
-        return _fail(str(e))
+        return fail(str(e))
     plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
                       seed=args.seed, threads=args.threads, count=args.count,
                       repeat=args.repeat, seeds=args.seeds)
     unmatched = [f for f in (*(args.formulation or ()), *added) if f not in plan.matched]
     if unmatched:
-        return _fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
+        return fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
                      f"instances{_close(unmatched[0])} (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
-        return _fail("no task matches the selection (see `puzzlebench list`)")
+        return fail("no task matches the selection (see `puzzlebench list`)")
     # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
     under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
     if args.dry_run:  # the plan and its cost, nothing run
@@ -115,9 +115,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                               bool(suite and suite.ladder_rule))
         print(text) if not error else None
         problem = error or _reuse(args, None, plan.tasks)  # what --reuse would take
-        return _fail(problem) if problem else 0
+        return fail(problem) if problem else 0
     if not args.out:
-        return _fail("run needs --out DIR (or --dry-run)")
+        return fail("run needs --out DIR (or --dry-run)")
     run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
            "instances": None if suite else instances, "time_limit": time_limit,
            "repeat_under": under, "ladder_rule": bool(suite and suite.ladder_rule)}
@@ -125,9 +125,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         with RunLock(args.out), stop_on_signals():
             return _run_locked(args, plan, run)
     except FolderLocked as e:
-        return _fail(str(e))
+        return fail(str(e))
     except OSError as e:  # a read-only or full disk: the journal keeps what was written
-        return _fail(f"cannot write the run folder {args.out}: "
+        return fail(f"cannot write the run folder {args.out}: "
                      f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
 
 
@@ -151,10 +151,6 @@ def _jobs(args: argparse.Namespace) -> int:
     return jobs
 
 
-def _fail(message: str) -> int:
-    print(f"puzzlebench: {message}", file=sys.stderr)
-    return 2
-
 
 def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
     from bench.run.environment import calibrate, environment, harness_version, write_constraints
@@ -174,10 +170,10 @@ def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int
                if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
     conflict = resume_conflict(journal, plan, earlier)
     if conflict:
-        return _fail(conflict)
+        return fail(conflict)
     problem = _reuse(args, journal, plan.tasks)
     if problem:
-        return _fail(problem)
+        return fail(problem)
     start = args.start or default_start()
     executor = _executor(args, start)
     calibration = {"start_s": calibrate()}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from bench.cli.args import fail
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +24,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     try:
         files = write_plugin(args.puzzle, args.kind, args.name, args.out)
     except ScaffoldError as e:
-        print(f"puzzlebench: {e}", file=sys.stderr)
-        return 2
+        return fail(str(e))
     for f in files:
         print(f"wrote {f}")
     print(f"next: pip install -e {args.out} && puzzlebench check {args.name}")
