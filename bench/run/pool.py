@@ -408,11 +408,16 @@ def run_plan(
     ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster).
     ``provenance``: fields set on every result this run produces (``run``, ``harness``)."""
     done = journal.keys()
+
+    def own(res: Result) -> Result:
+        """The result marked as this run's (its provenance fields)."""
+        for k, v in (provenance or {}).items():
+            setattr(res, k, v)
+        return res
+
     for res in plan.errors:  # recorded, not run: they are this run's results too
         if res.key not in done:
-            for k, v in (provenance or {}).items():
-                setattr(res, k, v)
-            journal.append(res)
+            journal.append(own(res))
     todo = [t for t in plan.tasks if t.key not in done]
     if len(todo) < len(plan.tasks):
         log.info("resuming: %d of %d tasks already done", len(plan.tasks) - len(todo),
@@ -424,8 +429,7 @@ def run_plan(
     failed: list[BaseException] = []
 
     def finished(res: Result) -> None:
-        for k, v in (provenance or {}).items():
-            setattr(res, k, v)
+        own(res)
         with lock:
             try:
                 journal.append(res)
