@@ -76,8 +76,9 @@ class Suite:
     #: > 0: a tier's further repetitions run only where the first run answered in under
     #: this many seconds (noise matters there; a slow or unanswered task is not repeated)
     repeat_under: float = 0.0
-    #: a pair that timed out on a generated instance is not run on the larger instances of
-    #: its family, each recorded as a not-run timeout (:mod:`bench.run.ladder`)
+    #: a pair that timed out on a generated instance is not run on the instances after it in
+    #: its family (larger, or the same size with a later seed), each recorded as a not-run
+    #: timeout (:mod:`bench.run.ladder`)
     ladder_rule: bool = False
 
     def instances(self) -> list[str]:
@@ -147,16 +148,17 @@ def get_suite(name: str) -> Suite:
     return suites[name]
 
 
-_SIZE = re.compile(r"-(\d+)x(\d+)-s\d+")
+_SIZE = re.compile(r"-(\d+)x(\d+)-s(\d+)")
 
 
-def family(path: str) -> tuple[str, int] | None:
-    """(family, cell count) of a generated instance's path (``gen-...-RxC-sN...``: the files
-    of one folder whose names differ only in size and seed; the ladder rule's unit); None for
-    any other file."""
+def family(path: str) -> tuple[str, tuple[int, int]] | None:
+    """(family, rung) of a generated instance's path (``gen-...-RxC-sN...``: the files of one
+    folder whose names differ only in size and seed; the ladder rule's unit), the rung being
+    (cell count, seed): the instance's place in the family, smallest first and, within a size,
+    by seed. None for any other file."""
     p = Path(path)
     m = _SIZE.search(p.name)
     if not p.name.startswith("gen-") or m is None:
         return None
     name = p.name[:m.start()] + "-*" + p.name[m.end():]
-    return f"{p.parent.resolve()}/{name}", int(m.group(1)) * int(m.group(2))
+    return f"{p.parent.resolve()}/{name}", (int(m.group(1)) * int(m.group(2)), int(m.group(3)))

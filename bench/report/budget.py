@@ -9,10 +9,10 @@ The projection replays the run's own results, no new measurement:
   keeps its time, a slower one becomes a timeout costing ``L'`` plus its start-up
   (``overhead_s``), and a timeout costs ``L - L'`` less (a limit can only be shortened: the
   run says nothing of what a timed-out task would do with more time);
-- with ``ladder``, :mod:`bench.run.ladder`'s rule: after each pair's smallest timeout in a
-  generated family, its larger instances of the family cost nothing and count as not run
-  (unsolved; ``not_run`` counts each (instance, pair) once, as the rule records its first
-  run only), exactly as the rule run in steps of increasing size decides.
+- with ``ladder``, :mod:`bench.run.ladder`'s rule: after each pair's earliest timeout in a
+  generated family (by size, then seed), the family's instances after it cost nothing and
+  count as not run (unsolved; ``not_run`` counts each (instance, pair) once, as the rule
+  records its first run only), exactly as the rule run in steps of increasing rung decides.
 """
 
 from __future__ import annotations
@@ -62,11 +62,13 @@ def project(df: pd.DataFrame, limits: dict[str, float] | None = None,
     if ladder:
         fam = t["instance_path"].astype(str).map(family)
         t["fam"] = fam.map(lambda f: f[0] if f else None)
-        t["cells"] = fam.map(lambda f: f[1] if f else np.nan)
-        first = t["to"] & t["rep"].eq(0) & t["fam"].notna()
-        worst = t[first].groupby(["fam", "formulation", "solver"])["cells"].min()
-        smallest = t.join(worst.rename("cut"), on=["fam", "formulation", "solver"])["cut"]
-        t["skip"] = t["cells"] > smallest
+        t["cells"] = fam.map(lambda f: f[1][0] if f else np.nan)
+        t["seed_n"] = fam.map(lambda f: f[1][1] if f else np.nan)
+        first = t[t["to"] & t["rep"].eq(0) & t["fam"].notna()].sort_values(["cells", "seed_n"])
+        cut = first.groupby(["fam", "formulation", "solver"])[["cells", "seed_n"]].first()
+        at = t.join(cut.add_prefix("cut_"), on=["fam", "formulation", "solver"])
+        t["skip"] = (at["cells"] > at["cut_cells"]) | (
+            at["cells"].eq(at["cut_cells"]) & (at["seed_n"] > at["cut_seed_n"]))
         t.loc[t["skip"], ["w", "to"]] = [0.0, False]
     skipped = t.loc[t["skip"], ["instance_path", "formulation", "solver"]].drop_duplicates()
     return Projection(len(t), float(t["w"].sum()), float(t.loc[t["to"], "w"].sum()),

@@ -307,7 +307,8 @@ def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
         return []
     per = ", ".join(f"{p} ({n})" for p, n in nr["pair"].value_counts().sort_index().items())
     return [f"{puzzle}: {len(nr)} task(s) not run by the suite's ladder rule (the pair had "
-            "timed out on a smaller instance of the same generated family); counted as "
+            "timed out on an earlier instance of the same generated family: a smaller one, or "
+            "the same size with an earlier seed); counted as "
             f"timeouts, unsolved: {per}."]
 
 

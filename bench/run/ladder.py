@@ -1,21 +1,24 @@
 """The ladder rule of a suite that declares it (``ladder_rule = true``): a pair (formulation
 variant, solver) whose first run timed out on an instance of a generated family is not run on
-the family's larger instances. Each task left out is recorded, never dropped: a ``timeout``
-result at the task's own limit whose message (starting :data:`bench.records.NOT_RUN`) names
-the instance, its size and the limit it timed out under. It therefore counts as unsolved
-(PAR-2), and as a censored time in the growth table, like a timeout; the report counts these
-results per pair.
+the instances after it in the family: the larger ones, and those of the same size with a later
+seed. Same-size seeds are draws of one generator at one size; a pair that timed out on one of
+them seldom answers another within the limit, and each such timeout costs the whole limit.
+Each task left out is recorded, never dropped: a ``timeout`` result at the task's own limit
+whose message (starting :data:`bench.records.NOT_RUN`) names the instance, its size and the
+limit it timed out under. It therefore counts as unsolved (PAR-2), and as a censored time in
+the growth table, like a timeout; the report counts these results per pair.
 
 A family: the generated instances of one folder whose file names (``gen-PUZZLE-RxC-sN...``)
 differ only in size and seed: ``gen-nurikabe-20x20-s1-big1-0`` and ``...-s2-big1-0`` are one
-family, ``sparse/gen-nurikabe-20x20-s1-0`` is another. Sizes are compared by cell count;
-instances of the same size all run. The rule holds across the suite's tiers, so a pair that
-timed out on a ladder's 14x14 under its 3 s limit is not run on the hard tier's 20x20 of the
-same family, even though the hard tier's limit is longer. The message gives both facts.
+family, ``sparse/gen-nurikabe-20x20-s1-0`` is another. An instance's rung in its family is
+(cell count, seed) (:func:`bench.suites.family`); instances of the same rung all run. The rule
+holds across the suite's tiers, so a pair that timed out on a ladder's 14x14 under its 3 s
+limit is not run on the hard tier's 20x20 of the same family, even though the hard tier's limit
+is longer. The message gives both facts.
 
-Method: the tasks run in steps, step k holding each family's k-th smallest size and step 0
-also every task outside a family. Before each step, the timeouts recorded so far (the
-journal's, so a resumed run decides the same way) decide which of its tasks are left out.
+Method: the tasks run in steps, step k holding each family's k-th rung and step 0 also every
+task outside a family. Before each step, the timeouts recorded so far (the journal's, so a
+resumed run decides the same way) decide which of its tasks are left out.
 """
 
 from __future__ import annotations
@@ -31,10 +34,10 @@ from bench.suites import family
 
 
 def steps(tasks: Iterable[Task]) -> list[list[Task]]:
-    """The tasks in steps: step k holds each family's k-th smallest size; step 0 also holds
-    the tasks outside a family."""
+    """The tasks in steps: step k holds each family's k-th rung (by size, then seed); step 0
+    also holds the tasks outside a family."""
     tasks = list(tasks)
-    sizes: dict[str, set[int]] = {}
+    sizes: dict[str, set[tuple[int, int]]] = {}
     for t in tasks:
         f = family(t.instance)
         if f is not None:
@@ -48,10 +51,11 @@ def steps(tasks: Iterable[Task]) -> list[list[Task]]:
     return out
 
 
-def causes(done: Iterable[Result]) -> dict[tuple[str, str, str], tuple[int, Result]]:
-    """Per (family, formulation, solver): the smallest measured timeout (its cell count and
-    result) of a first run (repetition 0); recorded not-run results do not count."""
-    out: dict[tuple[str, str, str], tuple[int, Result]] = {}
+def causes(done: Iterable[Result]
+           ) -> dict[tuple[str, str, str], tuple[tuple[int, int], Result]]:
+    """Per (family, formulation, solver): the earliest measured timeout (its rung and result)
+    of a first run (repetition 0); recorded not-run results do not count."""
+    out: dict[tuple[str, str, str], tuple[tuple[int, int], Result]] = {}
     for r in done:
         f = family(r.instance_path)
         if f is None or r.status != "timeout" or r.rep or r.message.startswith(NOT_RUN):
@@ -62,9 +66,10 @@ def causes(done: Iterable[Result]) -> dict[tuple[str, str, str], tuple[int, Resu
     return out
 
 
-def not_run(task: Task, cause: Result) -> Result:
+def not_run(task: Task, cause: Result, larger: bool = True) -> Result:
     """The recorded result of a task the rule leaves out: a timeout at its own limit, not
-    measured, whose message names the timed-out instance; stamped with its identity on this
+    measured, whose message names the timed-out instance (``larger``: a smaller instance of
+    the family, else the same size with an earlier seed); stamped with its identity on this
     machine, where the rule decided it (never reused: :mod:`bench.run.reuse`)."""
     inst = read_instance(task.instance)
     return stamp(Result(
@@ -73,7 +78,9 @@ def not_run(task: Task, cause: Result) -> Result:
         formulation=task.formulation, kind=cause.kind, solver=task.solver,
         solver_version=cause.solver_version, status="timeout",
         message=(f"{NOT_RUN} timed out on {cause.instance} ({cause.rows}x{cause.cols}, "
-                 f"limit {cause.time_limit:g} s), a smaller instance of its family"),
+                 f"limit {cause.time_limit:g} s), "
+                 + ("a smaller instance of its family" if larger
+                    else "an earlier seed of the same size in its family")),
         seed=task.seed, rep=task.rep, threads=task.threads, time_limit=task.time_limit,
         tier=task.tier), task)
 
@@ -95,7 +102,7 @@ def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list
         if f is None or c is None or c[0] >= f[1]:
             run.append(t)
         elif t.rep == 0 and t.seed == base[(t.instance, t.formulation, t.solver)]:
-            out.append(not_run(t, c[1]))
+            out.append(not_run(t, c[1], larger=c[0][0] < f[1][0]))
     return run, out
 
 

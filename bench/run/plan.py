@@ -145,7 +145,7 @@ class Cost:
     timeouts_s: float = 0.0  # of estimated_s: measured tasks that did not answer in time
     unknown_s: float = 0.0  # of estimated_s: tasks never measured, at their limit
     gated: int = 0  # further repetitions left out: their first run was not fast enough
-    laddered: int = 0  # left out by the ladder rule: a smaller instance of the family timed out
+    laddered: int = 0  # left out by the ladder rule: an earlier instance of the family timed out
 
     def wall_s(self, jobs: int) -> float:
         return self.estimated_s / max(1, jobs)
@@ -175,8 +175,8 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
     limit that timed out says nothing of the time under a longer one: also at the limit).
     With ``under`` > 0, a further repetition whose measured time is ``under`` s or more (or
     unanswered) is left out, as :func:`run_gated` would; with ``ladder``, so is a task whose
-    pair left a smaller instance of its family unanswered within this plan's limit there
-    (:mod:`bench.run.ladder`)."""
+    pair left an earlier instance of its family (a smaller one, or the same size with an
+    earlier seed) unanswered within this plan's limit there (:mod:`bench.run.ladder`)."""
     worst = sum(t.time_limit for t in plan.tasks)
     if known is None or known.empty:
         return Cost(len(plan.tasks), worst)
@@ -211,10 +211,10 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
 
 
 def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float]]
-                 ) -> dict[tuple[str, str, str], int]:
-    """Per (family, formulation, solver): the smallest cell count among the plan's first runs
-    measured unanswered (or slower than their limit)."""
-    cut: dict[tuple[str, str, str], int] = {}
+                 ) -> dict[tuple[str, str, str], tuple[int, int]]:
+    """Per (family, formulation, solver): the earliest rung (:func:`bench.suites.family`)
+    among the plan's first runs measured unanswered (or slower than their limit)."""
+    cut: dict[tuple[str, str, str], tuple[int, int]] = {}
     for t in plan.tasks:
         fam = family(t.instance)
         got = rows.get((Path(t.instance).name, t.formulation, t.solver))

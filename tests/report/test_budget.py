@@ -41,6 +41,16 @@ def test_the_ladder_rule_leaves_out_the_larger_size_only():
     assert p.timeout_s == pytest.approx(3.5) and p.task_s == pytest.approx(23.4 - 10.5)
 
 
+def test_the_ladder_rule_leaves_out_later_seeds_of_the_same_size():
+    extra = run().iloc[2:4].assign(instance_path="f/gen-x-14x14-s2-0.txt", status="solved",
+                                   solve_s=[2.0, 0.2], wall_s=[2.5, 0.7])
+    earlier = extra.assign(instance_path="f/gen-x-14x14-s0-0.txt")
+    p = project(pd.concat([run(), extra, earlier]), ladder=True)
+    # the slow pair's 14x14 s2 (an answer, 2.5 s) and 20x20 are left out; its s0 runs
+    assert (p.timeouts, p.not_run) == (1, 2)
+    assert p.task_s == pytest.approx(23.4 - 10.5 + 0.7 + 2.5 + 0.7)
+
+
 def test_a_shorter_limit_turns_slow_answers_into_timeouts():
     p = project(run(), {"real": 2.0, "ladder": 2.0})
     # the real 2.5 s answer becomes a timeout of 2 s + 0.5 s start-up; the 14x14 timeout

@@ -258,8 +258,9 @@ def test_tasks_not_run_by_the_ladder_rule_are_named_per_pair():
         "not run: timed out on i03 (10x10, limit 10 s), a smaller instance of its family"
     _, lines = V.matrix(t)
     assert lines[-1] == ("shikaku: 2 task(s) not run by the suite's ladder rule (the pair had "
-                         "timed out on a smaller instance of the same generated family); "
-                         "counted as timeouts, unsolved: b / cadical195 (2).")
+                         "timed out on an earlier instance of the same generated family: a "
+                         "smaller one, or the same size with an earlier seed); counted as "
+                         "timeouts, unsolved: b / cadical195 (2).")
     t["message"] = ""
     assert not any("ladder rule" in s for s in V.matrix(t)[1])
 

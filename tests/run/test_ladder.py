@@ -1,7 +1,7 @@
 """The ladder rule, end to end on real runs: a pair that timed out on a generated instance is
-not run on the larger instances of its family; those tasks are recorded as not-run timeouts
-(counted unsolved) and a resumed run neither runs nor repeats them; instances of another
-family, of the same size, or outside a family run."""
+not run on the instances after it in its family (larger, or the same size with a later seed);
+those tasks are recorded as not-run timeouts (counted unsolved) and a resumed run neither runs
+nor repeats them; instances of another family, earlier rungs, or outside a family run."""
 
 from __future__ import annotations
 
@@ -90,11 +90,35 @@ def test_steps_follow_each_familys_sizes_and_the_rest_runs_first(tmp_path):
     paths = {n: str(tmp_path / d / f"{n}.txt") for d, n in
              (("a", "gen-x-10x10-s1-0"), ("a", "gen-x-10x10-s2-0"), ("a", "gen-x-20x20-s1-0"),
               ("b", "gen-x-6x6-s1-big1-0"), ("b", "gen-x-8x8-s1-big1-0"), ("c", "real-1"))}
-    assert family(paths["gen-x-6x6-s1-big1-0"]) == (str(tmp_path / "b") + "/gen-x-*-big1-0.txt", 36)
+    assert family(paths["gen-x-6x6-s1-big1-0"]) == (str(tmp_path / "b") + "/gen-x-*-big1-0.txt",
+                                                    (36, 1))
+    assert family(paths["gen-x-10x10-s2-0"]) == (str(tmp_path / "a") + "/gen-x-*-0.txt", (100, 2))
     assert family(paths["real-1"]) is None
     got = [[Path(t.instance).stem for t in s] for s in steps(_task(p) for p in paths.values())]
-    assert got == [["gen-x-10x10-s1-0", "gen-x-10x10-s2-0", "gen-x-6x6-s1-big1-0", "real-1"],
-                   ["gen-x-20x20-s1-0", "gen-x-8x8-s1-big1-0"]]
+    assert got == [["gen-x-10x10-s1-0", "gen-x-6x6-s1-big1-0", "real-1"],
+                   ["gen-x-10x10-s2-0", "gen-x-8x8-s1-big1-0"],
+                   ["gen-x-20x20-s1-0"]]
+
+
+def test_a_timeout_leaves_out_later_seeds_of_its_size_and_every_larger_size(tmp_path):
+    from bench.run.ladder import left_out
+
+    names = ["gen-shikaku-14x14-s1-0", "gen-shikaku-14x14-s2-0", "gen-shikaku-14x14-s3-0",
+             "gen-shikaku-20x20-s1-0", "gen-shikaku-10x10-s4-0"]
+    for n in names:
+        shutil.copyfile(SHIKAKU_SEEDS[0], tmp_path / f"{n}.txt")
+    cause = Result(key="c", puzzle="shikaku", instance=names[1],
+                   instance_path=str(tmp_path / f"{names[1]}.txt"), rows=14, cols=14,
+                   formulation="f", kind="sat", solver="s", solver_version="1",
+                   status="timeout", time_limit=3.0)
+    keep, out = left_out([_task(str(tmp_path / f"{n}.txt")) for n in names], [cause])
+    assert sorted(Path(t.instance).stem for t in keep) == sorted(
+        [names[0], names[1], names[4]])  # an earlier seed, the cause itself, a smaller size
+    why = {r.instance: r.message for r in out}
+    assert why[names[2]].endswith("an earlier seed of the same size in its family")
+    assert why[names[3]].endswith("a smaller instance of its family")
+    assert all(m.startswith(f"{NOT_RUN} timed out on {names[1]} (14x14, limit 3 s)")
+               for m in why.values())
 
 
 def test_only_measured_first_run_timeouts_are_causes(tmp_path):
@@ -108,7 +132,7 @@ def test_only_measured_first_run_timeouts_are_causes(tmp_path):
     assert causes([res("gen-x-10x10-s1", "memout"), res("gen-x-12x12-s1", "timeout", rep=1),
                    res("gen-x-14x14-s1", "timeout", message=f"{NOT_RUN} ...")]) == {}
     got = causes([res("gen-x-20x20-s1", "timeout"), res("gen-x-12x12-s2", "timeout")])
-    assert got[(fam, "f", "s")][0] == 144
+    assert got[(fam, "f", "s")][0] == (144, 2)
 
 
 def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
