@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from bench.labels import close_matches, normal_pair
-from bench.report import assets, machines, overhead, peers, tables, verdicts
+from bench.report import assets, defaults, machines, overhead, peers, tables, verdicts
 from bench.report import instances as views
 from bench.report.data import (
     PAR_K,
@@ -93,7 +93,11 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     # the verdict matrix per puzzle and machine type where a run spans several
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
+    # defaults are judged on one machine type's times
+    chosen, default_lines = defaults.table(t if not several else t.iloc[:0])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
+           "defaults": Table.of(chosen) if len(chosen) else None,
+           "default_lines": default_lines, "default_note": defaults.NOTE,
            "machines": Table.of(hosts) if len(hosts) else None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
@@ -204,8 +208,13 @@ def _markdown(ctx: dict[str, Any]) -> str:
     md += ["## Overview", ""]
     if ctx["verdict_matrix"]:
         md += ["### Puzzle x tier", "", ctx["verdict_matrix"].markdown(), "",
-               *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], "",
-               "### Pooled over all tiers", ""]
+               *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], ""]
+    if ctx["defaults"]:
+        md += ["### Declared defaults against the robust choice", "",
+               ctx["defaults"].markdown(), "", *[f"- {x}" for x in ctx["default_lines"]], "",
+               ctx["default_note"], ""]
+    if ctx["verdict_matrix"]:
+        md += ["### Pooled over all tiers", ""]
     md += [*[f"- {s.verdict}" for s in ctx["puzzles"]], ""]
     if ctx["overview"].columns:
         md += [ctx["overview"].markdown(), ""]

@@ -1,0 +1,97 @@
+"""Each puzzle's declared default pair against the robust choice its run supports.
+
+The declared default (:attr:`bench.puzzles.Puzzle.default`) is what ``puzzlebench solve`` runs
+when no pair is named. A default has to be robust rather than fastest on easy puzzles: it must
+not time out where another built-in pair answers. The robust choice of a run is therefore the
+built-in pair (external peers left out) with the lowest PAR-2 over the ``hard`` and ``real``
+tiers together (each instance's median over its repetitions; unsolved at PAR_K x the limit),
+among the pairs that ran every instance of those tiers. A puzzle whose run has neither tier is
+not judged.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bench.puzzles import get_puzzle
+from bench.report.data import PAR_K, per_instance
+
+#: the tiers a default is chosen on: the hard one and the real puzzles
+TIERS = ("hard", "real")
+
+NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is named. The "
+        f"robust choice is the built-in pair with the lowest PAR-{PAR_K} (unsolved at "
+        f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, external peers "
+        "left out; hard and real give answered / instances.")
+
+COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
+           "robust_real", "robust_par2_s", "x_robust"]
+
+
+def _params(label: str) -> tuple[str, set[str]]:
+    name, _, rest = label.partition("[")
+    return name, {p for p in rest.rstrip("]").split(",") if p}
+
+
+def declared_pairs(puzzle: str, pairs: pd.Series) -> list[str]:
+    """The run's pairs that are ``puzzle``'s declared default: its formulation name and solver,
+    with at least the declared parameters (a bare name matches the variants that ran)."""
+    try:
+        d = get_puzzle(puzzle).default
+    except (KeyError, ValueError):
+        return []
+    if d is None:
+        return []
+    name, want = _params(d.formulation)
+    out = []
+    for pair in pairs.unique():
+        form, _, solver = str(pair).partition(" / ")
+        n, have = _params(form)
+        if n == name and solver == d.solver and want <= have:
+            out.append(str(pair))
+    return out
+
+
+def _row(g: pd.DataFrame) -> dict[str, object]:
+    hard, real = (g[g["tier"] == tier] for tier in TIERS)
+    return {"hard": f"{int(hard['ok'].sum())}/{len(hard)}" if len(hard) else "–",
+            "real": f"{int(real['ok'].sum())}/{len(real)}" if len(real) else "–",
+            "par2_s": float(g["par2_s"].mean())}
+
+
+def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Per puzzle with a hard or real tier: the declared default's answered counts and PAR-2
+    there, the robust choice's, and the declared one's PAR-2 as a multiple of the robust
+    choice's (1 when they are the same pair); and one sentence per puzzle."""
+    if t.empty or "tier" not in t:
+        return pd.DataFrame(columns=COLUMNS), []
+    pi = per_instance(t)
+    pi = pi[pi["tier"].isin(TIERS) & pi["solver"].ne("external")]
+    rows, lines = [], []
+    for puzzle, g in pi.groupby("puzzle", sort=True):
+        n = g.groupby("pair")["instance"].nunique()
+        full = n[n == g["instance"].nunique()].index
+        per = {p: _row(g[g["pair"] == p]) for p in full}
+        if not per:
+            continue
+        par2 = {p: float(g.loc[g["pair"] == p, "par2_s"].mean()) for p in per}
+        robust = min(sorted(par2), key=par2.__getitem__)
+        mine = [p for p in declared_pairs(str(puzzle), g["pair"]) if p in per]
+        r = {"puzzle": puzzle, "robust": robust,
+             **{f"robust_{k}": v for k, v in per[robust].items()}}
+        if len(mine) == 1:
+            d = per[mine[0]]
+            ratio = par2[mine[0]] / par2[robust]
+            r.update(declared=mine[0], **d, x_robust=round(ratio, 2))
+            lines.append(f"{puzzle}: the declared default {mine[0]} "
+                         + ("is the robust choice." if mine[0] == robust else
+                            f"has {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}."))
+        else:
+            d0 = get_puzzle(str(puzzle)).default
+            what = f"{d0.formulation} / {d0.solver}" if d0 else "none"
+            why = "several variants of it ran" if mine else "it did not run here"
+            r.update(declared=f"{what} ({why})")
+            lines.append(f"{puzzle}: the declared default is {what} ({why}); the robust "
+                         f"choice is {robust}.")
+        rows.append(r)
+    return pd.DataFrame(rows).reindex(columns=COLUMNS).astype(object).fillna("–"), lines

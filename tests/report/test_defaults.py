@@ -1,0 +1,75 @@
+"""The declared default against the robust choice (lowest PAR-2 over the hard and real tiers,
+peers left out), on a hand-made run with a known answer."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from bench.records import Result
+from bench.report import defaults
+from bench.report.data import prepare
+
+
+def run(times: dict[str, dict[str, float | None]], puzzle: str = "shikaku") -> pd.DataFrame:
+    """One row per (pair, instance): ``times[pair][instance]`` seconds, None for a timeout
+    under a 10 s limit; instances named ``hard-*`` are in the hard tier, the rest real."""
+    rows = []
+    for pair, per in times.items():
+        form, solver = pair.split(" / ")
+        for inst, secs in per.items():
+            rows.append(Result(
+                key=f"{inst}|{pair}", puzzle=puzzle, instance=inst,
+                instance_path=f"/x/{inst}.txt", rows=10, cols=10, formulation=form,
+                kind="external" if solver == "external" else "sat", solver=solver,
+                solver_version="1", status="solved" if secs is not None else "timeout",
+                build_s=0.0, solve_s=secs if secs is not None else 10.0, time_limit=10.0,
+                tier="hard" if inst.startswith("hard") else "real").__dict__)
+    return prepare(pd.DataFrame(rows))
+
+
+INSTANCES = ["hard-1", "hard-2", "real-1", "real-2"]
+
+
+def test_the_robust_choice_has_the_lowest_par2_and_a_fast_pair_that_times_out_is_not_it():
+    t = run({
+        # fastest where it answers, but a hard timeout: PAR-2 (0.1 + 20 + 0.1 + 0.1) / 4
+        "cpsat-cover / cpsat": dict(zip(INSTANCES, [0.1, None, 0.1, 0.1], strict=True)),
+        # the declared default (sat-cover / cadical195): answers all, PAR-2 1.0
+        "sat-cover[card=seqcounter] / cadical195": dict.fromkeys(INSTANCES, 1.0),
+        # a peer faster than both is left out
+        "puzzlekit / external": dict.fromkeys(INSTANCES, 0.01),
+        # a pair that ran on part of the instances is not compared
+        "mip-cover / highs": {"hard-1": 0.5},
+    })
+    tab, lines = defaults.table(t)
+    row = tab.set_index("puzzle").loc["shikaku"]
+    assert row["declared"] == row["robust"] == "sat-cover[card=seqcounter] / cadical195"
+    assert row["hard"] == "2/2" and row["real"] == "2/2"
+    assert row["x_robust"] == 1.0
+    assert lines == ["shikaku: the declared default sat-cover[card=seqcounter] / cadical195 is "
+                     "the robust choice."]
+
+
+def test_a_declared_default_slower_than_the_robust_choice_says_by_how_much():
+    t = run({"cpsat-cover / cpsat": dict.fromkeys(INSTANCES, 0.25),
+             "sat-cover[card=seqcounter] / cadical195": dict.fromkeys(INSTANCES, 1.0)})
+    tab, lines = defaults.table(t)
+    row = tab.iloc[0]
+    assert row["robust"] == "cpsat-cover / cpsat" and row["robust_par2_s"] == pytest.approx(0.25)
+    assert row["x_robust"] == pytest.approx(4.0)
+    assert "has 4.00x the PAR-2 of the robust choice cpsat-cover / cpsat" in lines[0]
+
+
+def test_a_declared_default_that_did_not_run_is_named_as_such():
+    t = run({"other[x=1] / cadical195": dict.fromkeys(INSTANCES, 0.1)}, puzzle="yinyang")
+    tab, lines = defaults.table(t)
+    assert tab.iloc[0]["declared"].endswith("(it did not run here)")
+    assert tab.iloc[0]["hard"] == "–" and tab.iloc[0]["x_robust"] == "–"
+    assert lines[0].endswith("the robust choice is other[x=1] / cadical195.")
+
+
+def test_no_hard_or_real_tier_no_judgement():
+    t = run({"cpsat-cover / cpsat": {"hard-1": 0.1}}).assign(tier="ladder")
+    tab, lines = defaults.table(t)
+    assert tab.empty and lines == []
