@@ -117,6 +117,23 @@ def test_bounds_rows_and_objective_constant_are_kept_and_later_rows_reach_scip()
     assert scip == highs == ("infeasible", None)
 
 
+def test_a_later_row_without_columns_is_kept_or_makes_the_model_infeasible():
+    import pyomo.environ as pyo
+
+    mm = MipModel.new()
+    m = mm.model
+    m.x = pyo.Var(domain=pyo.Binary)
+    m.f = pyo.Var()
+    m.f.fix(2)
+    m.c = pyo.Constraint(expr=m.x >= 0)
+    session = get_backend("scip").start(mm, SolveOptions())
+    assert session.solve(60.0).status == "optimal"
+    m.met = pyo.Constraint(expr=m.f >= 1)  # the fixed column is a constant: 2 >= 1
+    assert session.solve(60.0).status == "optimal"
+    m.unmet = pyo.Constraint(expr=m.f >= 5)
+    assert session.solve(60.0).status == "infeasible"
+
+
 @pytest.mark.parametrize(("puzzle", "name"), MIP)
 def test_an_unsatisfiable_instance_is_infeasible_on_scip(puzzle, name):
     form = get_formulation(puzzle, name)
