@@ -1,8 +1,10 @@
-"""SCIP through Pyomo's scip_persistent interface: every MIP formulation (its default variant)
-solves, checks and counts the smallest seed of its puzzle on SCIP, lazy loops included (cuts
-added to the live SCIP model); an unsatisfiable instance is infeasible; a model with nothing
-to decide is solved; the seed and the memory limit reach SCIP, and SCIP's own memory-limit
-stop is a MemoryError (the task's ``memout``), not Pyomo's "unknown"."""
+"""SCIP on a Pyomo-written LP file, later rows added to the live model: every MIP formulation
+(its default variant) solves, checks and counts the smallest seed of its puzzle on SCIP, lazy
+loops included, with the status and objective HiGHS finds; a model with every kind of bound,
+row and objective constant solves to HiGHS' optimum before and after rows (and a column) are
+added and after a row is deactivated; an unsatisfiable instance is infeasible; a model with
+nothing to decide is solved; the seed and the memory limit reach SCIP, and SCIP's own
+memory-limit stop is a MemoryError (the task's ``memout``)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 import pytest
 
 from bench.backends import SolveOptions, get_backend
+from bench.backends.kinds import MipModel
 from bench.backends.scip import ScipSession, memory_limit_mb
 from bench.instance import read_instance
 from bench.records import Task
@@ -38,6 +41,97 @@ def test_every_mip_formulation_solves_and_counts_the_smallest_seed_on_scip(puzzl
     assert 0 < res.solver_s <= res.solve_s + 1e-6
     if form.is_lazy():
         assert res.iterations >= 2  # the count's re-solve at least, on the live model
+
+
+def _objective(model: MipModel) -> float:
+    import pyomo.environ as pyo
+
+    obj = next(model.model.component_data_objects(pyo.Objective, active=True))
+    return float(pyo.value(obj))
+
+
+@pytest.mark.parametrize(("puzzle", "name"), MIP)
+def test_scip_finds_highs_status_and_objective_on_every_mip_formulation(puzzle, name):
+    form = get_formulation(puzzle, name)
+    inst = read_instance(seeds(puzzle)[0])
+    found = {}
+    for solver in ("scip", "highs"):
+        model = form.build(inst)
+        out = get_backend(solver).start(model, SolveOptions()).solve(60.0)
+        found[solver] = (out.status, _objective(model) if out.value is not None else None)
+    assert found["scip"][0] == found["highs"][0] == "optimal"
+    assert found["scip"][1] == pytest.approx(found["highs"][1], abs=1e-6)
+
+
+def _exact_model() -> MipModel:
+    """A maximisation with an objective constant, negative and fixed bounds, every domain,
+    equality, range and one-sided rows: its optimum (x=5, y=1, z=2.5) is 26.5."""
+    import pyomo.environ as pyo
+
+    mm = MipModel.new(objective=False)
+    m = mm.model
+    m.x = pyo.Var(domain=pyo.Integers, bounds=(-3, 5))
+    m.y = pyo.Var(domain=pyo.Binary)
+    m.z = pyo.Var(bounds=(None, 10))
+    m.f = pyo.Var(bounds=(0, 9))
+    m.f.fix(2)
+    m.obj = pyo.Objective(expr=2 * m.x + 3 * m.y + 4 * m.z + 1.5 + m.f, sense=pyo.maximize)
+    m.eq = pyo.Constraint(expr=m.z - 0.5 * m.x == m.f - 2)
+    m.range = pyo.Constraint(expr=pyo.inequality(-1, m.x + m.y + m.f, 8))
+    m.upper = pyo.Constraint(expr=m.x + 2 * m.z <= 10.0 + m.f)
+    return mm
+
+
+def _both(mm_scip: MipModel, mm_highs: MipModel, s_scip, s_highs) -> tuple:
+    a, b = s_scip.solve(60.0), s_highs.solve(60.0)
+    return ((a.status, _objective(mm_scip) if a.value else None),
+            (b.status, _objective(mm_highs) if b.value else None))
+
+
+def test_bounds_rows_and_objective_constant_are_kept_and_later_rows_reach_scip():
+    import pyomo.environ as pyo
+
+    mms = _exact_model(), _exact_model()
+    sessions = [get_backend(s).start(mm, SolveOptions())
+                for s, mm in zip(("scip", "highs"), mms, strict=True)]
+    scip, highs = _both(*mms, *sessions)
+    assert scip == highs
+    assert scip == ("optimal", pytest.approx(26.5))
+    assert pyo.value(mms[0].model.x) == pytest.approx(5)
+    for mm in mms:  # a row and a column after the first solve: x + w <= 3, w integer >= 1
+        m = mm.model
+        m.w = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(1, None))
+        m.cut = pyo.ConstraintList()
+        m.cut.add(m.x + m.w <= 3)
+    scip, highs = _both(*mms, *sessions)
+    assert scip == highs
+    assert scip == ("optimal", pytest.approx(2 * 2 + 3 + 4 * 1 + 1.5 + 2))
+    assert len(sessions[0].scip.getVars()) == 5  # the writer's constant column, x y z, and w
+    for mm in mms:  # a row left: the whole model again
+        mm.model.cut.deactivate()
+    scip, highs = _both(*mms, *sessions)
+    assert scip == highs == ("optimal", pytest.approx(26.5))
+    for mm in mms:  # a row no solution meets
+        mm.model.cut2 = pyo.Constraint(expr=mm.model.x + mm.model.y >= 7)
+    scip, highs = _both(*mms, *sessions)
+    assert scip == highs == ("infeasible", None)
+
+
+def test_a_later_row_without_columns_is_kept_or_makes_the_model_infeasible():
+    import pyomo.environ as pyo
+
+    mm = MipModel.new()
+    m = mm.model
+    m.x = pyo.Var(domain=pyo.Binary)
+    m.f = pyo.Var()
+    m.f.fix(2)
+    m.c = pyo.Constraint(expr=m.x >= 0)
+    session = get_backend("scip").start(mm, SolveOptions())
+    assert session.solve(60.0).status == "optimal"
+    m.met = pyo.Constraint(expr=m.f >= 1)  # the fixed column is a constant: 2 >= 1
+    assert session.solve(60.0).status == "optimal"
+    m.unmet = pyo.Constraint(expr=m.f >= 5)
+    assert session.solve(60.0).status == "infeasible"
 
 
 @pytest.mark.parametrize(("puzzle", "name"), MIP)
@@ -72,7 +166,7 @@ def _session(seed: int = 0) -> tuple[ScipSession, object]:
 def test_the_seed_reaches_scip():
     session, _ = _session(seed=7)
     assert session.solve(60.0).status == "optimal"
-    assert session.opt._solver_model.getParam("randomization/randomseedshift") == 7
+    assert session.scip.getParam("randomization/randomseedshift") == 7
 
 
 def test_scips_memory_limit_stop_is_a_memory_error():
