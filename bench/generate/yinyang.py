@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from bench.generate import (
     SOLVE_LIMIT_S,
@@ -15,7 +15,7 @@ from bench.generate import (
     check_size,
     register_generator,
 )
-from bench.grid import Cell, bfs_distances, neighbours
+from bench.grid import Cell, bfs_distances, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.yinyang.rules import BLACK, WHITE
@@ -148,12 +148,15 @@ class YinYangGenerator(Generator):
     (:class:`Colouring`). Stones: ``border_start`` of the border ring and a few more at
     random (border cells ``border_weight`` times as likely), then, while another solution
     exists, a stone at a random cell where it differs from the intended one (border cells
-    preferred again); then each inner stone, in random order, is removed if the puzzle stays
-    unique, until the stones are ``min_share`` of the cells. Border stones stay: real puzzles
-    give stones on 20-35 % of the cells, many on the border, and a minimiser that may remove
-    them removes nearly all (1 % of the stones were on the border of 25x25 and 30x30 boards;
-    border stones are the ones most often implied by the rest). Starts over on a solve
-    timeout."""
+    preferred again; with ``per_region`` = 1, one in each 4-connected region of such cells,
+    which needs fewer solver calls on big boards); then each inner stone, in random order, is
+    removed if the puzzle stays unique, until the stones are ``min_percent`` % of the cells.
+    Border stones stay (``keep_border`` = 1): real puzzles give stones on 20-35 % of the
+    cells, many on the border, and a minimiser that may remove them removes nearly all (1 % of
+    the stones were on the border of 25x25 and 30x30 boards; border stones are the ones most
+    often implied by the rest). With ``keep_border`` = 0 the border stones are tried for
+    removal too, after the inner ones: sparser puzzles, harder to solve. All three are
+    generator ``--param`` values (defaults 20, 1, 0). Starts over on a solve timeout."""
 
     puzzle = "yinyang"
     formulation = "sat-lazy"
@@ -164,8 +167,16 @@ class YinYangGenerator(Generator):
     border_weight = 4.0
     start_share = 0.05
     border_start = 0.3  # share of the border ring given as stones at the start
-    min_share = 0.2
+    min_percent = 20  # the minimiser stops at this share of the cells, in per cent
+    keep_border = 1  # 1: border stones are never removed; 0: they are tried after inner ones
+    per_region = 0  # 1: each round of the stone-adding loop adds a stone in every region
     restarts = 4
+    params: ClassVar[dict[str, str]] = {
+        "min_percent": "stones the minimiser keeps at least, in % of the cells (default 20)",
+        "keep_border": "1 keeps every border stone, 0 lets the minimiser remove them (default 1)",
+        "per_region": "1 adds a stone in every 4-connected region where another solution "
+                      "differs, per round, instead of one (fewer solver calls; default 0)",
+    }
 
     def generate_solved(self, rows: int, cols: int,
                         rng: random.Random) -> tuple[Instance, SolutionGrid]:
@@ -240,10 +251,23 @@ class YinYangGenerator(Generator):
             if alt is None:
                 break
             diff = [(r, c) for r, c in cells if alt[r][c] != solution[r][c]]
-            stones.add(self.pick(diff, rows, cols, rng))
+            regions = components(diff, rows, cols) if self.per_region else [diff]
+            stones.update(self.pick(region, rows, cols, rng) for region in regions)
+        return self.minimise(solution, stones, rng)
+
+    def minimise(self, solution: SolutionGrid, stones: set[Cell],
+                 rng: random.Random) -> set[Cell]:
+        """``stones`` less each one, inner ones first in random order (then the border ones,
+        unless :attr:`keep_border`), whose removal keeps the puzzle unique, down to
+        :attr:`min_percent` % of the cells."""
+        rows, cols = len(solution), len(solution[0])
         inner = sorted(v for v in stones if self.weight(v, rows, cols) == 1.0)
         rng.shuffle(inner)
-        floor = int(self.min_share * rows * cols)
+        if not self.keep_border:
+            ring = sorted(v for v in stones if self.weight(v, rows, cols) != 1.0)
+            rng.shuffle(ring)
+            inner += ring
+        floor = self.min_percent * rows * cols // 100
         for v in inner:
             if len(stones) <= max(floor, 2):
                 break

@@ -79,3 +79,43 @@ def test_enclosed_stone_board_has_no_solution():
     for bits in itertools.product("bw", repeat=cells):
         grid = [list(bits[r * inst.cols:(r + 1) * inst.cols]) for r in range(inst.rows)]
         assert RULES.check(inst, grid), grid
+
+
+def stone_cells(grid) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v is not None]
+
+
+def test_min_percent_and_keep_border_make_sparser_unique_puzzles():
+    """``min_percent=0`` and ``keep_border=0`` let the minimiser go below 20 % of the cells
+    and remove border stones; the puzzle stays unique (generate_one proves it) and
+    differs from the default one only in its stones."""
+    dense = generate_one("yinyang", 10, 10, seed=3)
+    params = {"min_percent": 0, "keep_border": 0}
+    sparse = generate_one("yinyang", 10, 10, seed=3, params=params)
+    assert sparse.solution == dense.solution
+    assert RULES.check(sparse.instance, sparse.solution) == []
+    few, many = stone_cells(sparse.instance.grid), stone_cells(dense.instance.grid)
+    assert len(few) < 20 <= len(many), (len(few), len(many))
+    border = {(r, c) for r, c in many if r in (0, 9) or c in (0, 9)}
+    assert not border <= set(few)  # some border stone of the default run was removed
+
+
+def test_min_percent_is_a_floor():
+    g = generate_one("yinyang", 10, 10, seed=3, params={"min_percent": 30, "keep_border": 0})
+    assert len(stone_cells(g.instance.grid)) >= 30
+
+
+def test_per_region_adds_stones_in_fewer_solver_calls():
+    """Without the minimiser (``min_percent=100``), one stone per region of difference
+    reaches a unique puzzle in fewer uniqueness checks than one stone per round."""
+    from bench.generate import count_solutions, instance_from_grid
+
+    calls = {}
+    for per_region in (0, 1):
+        gen = YinYangGenerator().with_params({"min_percent": 100, "per_region": per_region})
+        solution = gen.random_solution(14, 14, random.Random(4))
+        stones = gen.make_unique(solution, random.Random(5))
+        inst = instance_from_grid("yinyang", gen.clue_grid(solution, stones))
+        assert count_solutions(inst, gen.formulation, gen.solver) == 1
+        calls[per_region] = gen.solves
+    assert calls[1] < calls[0], calls
