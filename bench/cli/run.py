@@ -39,7 +39,8 @@ def add_commands(subparsers: Any) -> None:
                     "variant label NAME[key=value], or PUZZLE:NAME; repeatable")
     ru.add_argument("--all-variants", action="store_true",
                     help="a named formulation (or every one) runs its whole parameter grid")
-    ru.add_argument("--solver", action="append")
+    ru.add_argument("--solver", action="append",
+                    help="a solver, or PUZZLE:SOLVER for that puzzle's tasks only; repeatable")
     ru.add_argument("--jobs", type=positive_int, default=None,
                     help="tasks at a time (<= cores; default 1); with --executor dask and no "
                     "--scheduler, the local cluster's single-threaded workers (default: one "

@@ -67,6 +67,11 @@ class Selection:
     #: a bare name (or no name) selects the whole parameter grid, not just the ``sweep``
     every: bool = False
 
+    def uses(self, puzzle: str, solver: str) -> bool:
+        """A solver runs a puzzle's tasks when ``solvers`` is empty, names it, or names it for
+        that puzzle (``PUZZLE:SOLVER``, as ``--formulation`` takes ``PUZZLE:NAME``)."""
+        return not self.solvers or solver in self.solvers or f"{puzzle}:{solver}" in self.solvers
+
     def check(self) -> None:
         """Raise ValueError naming a ``--formulation`` that is not a label."""
         for want in self.formulations:
@@ -159,7 +164,7 @@ def plan_tasks(
                     plan.skipped[where] = cls.available() or ""
                     continue
                 for b in backends_for(cls.kind):
-                    if selection.solvers and b.name not in selection.solvers:
+                    if not selection.uses(inst.puzzle, b.name):
                         continue
                     if b.available() is not None:
                         log.warning("skipping solver %s: %s", b.name, b.available())

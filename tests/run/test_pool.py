@@ -83,6 +83,16 @@ def test_plan_selection_may_name_the_puzzle():
     assert all("nurikabe" in t.instance for t in plan.tasks)
 
 
+def test_a_solver_may_be_named_for_one_puzzle_only():
+    seeds = [str(ROOT / "instances" / "nurikabe" / "seed-p01.txt"), SEED10]
+    plan = plan_tasks(seeds, Selection(formulations=("mip-flow", "mip-cover"),
+                                       solvers=("highs", "shikaku:scip")),
+                      time_limit=10, memory_limit_mb=1000)
+    got = {(t.instance.split("/")[-2], t.formulation, t.solver) for t in plan.tasks}
+    assert got == {("nurikabe", "mip-flow", "highs"), ("shikaku", "mip-cover", "highs"),
+                   ("shikaku", "mip-cover", "scip")}
+
+
 def test_plan_selects_an_alias_as_its_variant_with_its_old_label():
     seed = str(ROOT / "instances" / "nurikabe" / "seed-p01.txt")
     plan = plan_tasks([seed], Selection(formulations=("sat-tree", "cpsat-lazy"),
