@@ -75,8 +75,10 @@ def parse_positive_int(tok: str, what: str = "clue") -> int:
     return v
 
 
-#: the committed report whose measurements justify the puzzles' current defaults
-DEFAULT_REPORT = "reports/default-20261125-024634/summary.md"
+#: the committed report whose measurements justify the puzzles' current defaults: the pair with
+#: the lowest PAR-2 over the hard and real tiers together (its table "Declared defaults against
+#: the robust choice", :mod:`bench.report.defaults`)
+DEFAULT_REPORT = "reports/default-20261128-042202/summary.md"
 
 
 @dataclass(frozen=True)

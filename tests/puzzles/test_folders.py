@@ -12,6 +12,7 @@ from bench.codec import codec_of, codecs, janko_table, pid_table
 from bench.generate import generator_names, get_generator
 from bench.grid import all_cells
 from bench.puzzles import Default, get_puzzle, puzzle_names
+from bench.puzzles.base import DEFAULT_REPORT
 from bench.puzzles.nurikabe.rules import pools
 from bench.puzzles.registry import folders
 from bench.puzzles.shikaku.rules import Box, boxes
@@ -40,8 +41,7 @@ def test_generators_are_found_by_puzzle_folder():
 
 
 def test_declared_defaults_name_their_evidence():
-    report = "reports/default-20261122-012324/summary.md"
-    assert get_puzzle("shikaku").default == Default("sat-cover", "cadical195", report)
+    assert get_puzzle("shikaku").default == Default("cpsat-cover", "cpsat", DEFAULT_REPORT)
     assert get_puzzle("nurikabe").default == Default(
         "sat-hybrid", "cadical195", "reports/robust-nurikabe-20261127/summary.md")
     for name in puzzle_names():  # every default names a committed report that ranks it
@@ -50,6 +50,22 @@ def test_declared_defaults_name_their_evidence():
         summary = (ROOT / default.evidence).read_text()
         label = get_formulation(name, default.formulation).label
         assert f"{label.split('[')[0]}" in summary and default.solver in summary
+
+
+def test_declared_defaults_are_the_robust_choice_of_their_evidence():
+    """Each default justified by the default suite's report is the pair that report finds
+    robust (lowest PAR-2 over its hard and real tiers)."""
+    import pandas as pd
+
+    from bench.report import defaults
+    from bench.report.data import prepare
+
+    t = prepare(pd.read_parquet(ROOT / Path(DEFAULT_REPORT).parent / "results.parquet"))
+    table = defaults.table(t)[0].set_index("puzzle")
+    for name in puzzle_names():
+        default = get_puzzle(name).default
+        if default is not None and default.evidence == DEFAULT_REPORT:
+            assert table.at[name, "declared"] == table.at[name, "robust"], name
 
 
 def test_pools_finds_every_all_black_block_and_those_around_a_cell():

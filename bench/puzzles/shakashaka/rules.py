@@ -165,7 +165,7 @@ def region_problems(grid: SolutionGrid, label: dict[Quarter, int] | None = None)
 @register_puzzle
 class Shakashaka(Puzzle):
     solution_cells = '"#" black, "." white, triangles "◢" "◣" "◤" "◥" (named by the black corner)'
-    default = Default("sat-local[card=totalizer]", "glucose4")
+    default = Default("sat-local[card=seqcounter]", "cadical195")
 
     def parse_token(self, tok: str) -> int | str | None:
         if tok == ".":

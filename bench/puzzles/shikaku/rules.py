@@ -94,7 +94,7 @@ def candidate_rectangles(inst: Instance) -> list[Rect]:
 
 @register_puzzle
 class Shikaku(Puzzle):
-    default = Default("sat-cover", "cadical195", "reports/default-20261122-012324/summary.md")
+    default = Default("cpsat-cover", "cpsat")
     solution_cells = "integer rectangle id"
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:

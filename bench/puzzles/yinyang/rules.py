@@ -38,7 +38,7 @@ def blocks(grid: SolutionGrid) -> list[tuple[int, int, str]]:
 @register_puzzle
 class YinYang(Puzzle):
     solution_cells = '"b" black, "w" white'
-    default = Default("sat-lazy[implied=all]", "lingeling")
+    default = Default("sat-lazy[implied=all]", "cadical195")
 
     def parse_token(self, tok: str) -> str | None:
         if tok == ".":
