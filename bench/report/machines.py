@@ -32,8 +32,16 @@ def _hosts(t: pd.DataFrame) -> pd.Series:
     return t["host"].fillna("").replace("", "?") if "host" in t else pd.Series("?", t.index)
 
 
+def _ran(t: pd.DataFrame) -> pd.DataFrame:
+    """The rows of tasks that ran somewhere: a result recorded without running (left out by
+    the ladder rule, or a variant that cannot run here) has no host and ran on no machine."""
+    return t[t["host"].fillna("").astype(str) != ""] if "host" in t else t
+
+
 def table(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
-    """One row per host that ran tasks (empty when all ran on one)."""
+    """One row per host that ran tasks (empty when all ran on one); results recorded without
+    running are on no host and not counted."""
+    t = _ran(t)
     hosts = _hosts(t)
     if hosts.nunique() < 2:
         return pd.DataFrame(columns=COLUMNS)
@@ -48,7 +56,9 @@ def table(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
 
 
 def mixed(t: pd.DataFrame, types: dict[str, str]) -> list[str]:
-    """A warning per pair whose tasks ran on more than one machine type."""
+    """A warning per pair whose tasks ran on more than one machine type (results recorded
+    without running left out)."""
+    t = _ran(t)
     kinds = _hosts(t).map(lambda h: types.get(h, f"unknown ({h})"))
     out = []
     for pair, g in kinds.groupby(t["pair"], sort=True):

@@ -51,6 +51,17 @@ def test_a_result_measured_nowhere_goes_with_the_only_machine_type() -> None:
     assert list(machines.machine_of(t2, {})["machine_id"])[2] == "unknown"
 
 
+def test_results_recorded_without_running_are_on_no_machine(tmp_path: Path) -> None:
+    types = machines.machine_types(_env(tmp_path))
+    t = pd.DataFrame({"pair": ["p / s", "p / s", "q / s"], "host": ["a", None, ""],
+                      "status": ["solved", "timeout", "timeout"], "time_s": [0.1, 20.0, 20.0]})
+    assert machines.mixed(t, types) == [] and machines.table(t, types).empty
+    t.loc[2, "host"] = "b"  # q / s ran on b, p / s on a: two hosts, no pair on two types
+    tab = machines.table(t, types)
+    assert list(tab["host"]) == ["a", "b"] and list(tab["tasks"]) == [1, 1]
+    assert machines.mixed(t, types) == []
+
+
 def test_one_machine_gives_no_section(tmp_path: Path) -> None:
     t = pd.DataFrame({"pair": ["p / s"], "host": ["a"], "status": ["solved"], "time_s": [0.1]})
     assert machines.table(t, {}).empty and machines.mixed(t, {"a": "x"}) == []
