@@ -16,9 +16,12 @@ Method (the same for every group of instances: a puzzle's tier, or the puzzle po
   log times (log(t + shift)), two-sided, exact for small samples; the p-values of a group are
   Holm-adjusted (:func:`holm`, Holm 1979, checked against statsmodels in the tests).
 - Decision: a pair is tied with the best ("≈ best") when it answered as many instances and its
-  Holm-adjusted p is at least :data:`ALPHA`; the interval is shown, never used to decide. Below
-  :data:`MIN_TEST` common instances the exact test cannot reach 0.05 (n = 5 gives at least
-  2/32), so such groups always show ties, and say so.
+  Holm-adjusted p is at least :data:`ALPHA`; the interval is shown, never used to decide. The
+  smallest two-sided exact signed-rank p over n instances is 2/2^n (every difference of one
+  sign), and Holm multiplies the smallest of m p-values by m, so where m·2^(1−n) >= ALPHA for
+  the best's n answered instances (:func:`least_holm_p`) no pair can be separated by the test:
+  n <= 5 for any m, n <= 8 for the 7-8 pairs of a default-suite tier. Such groups always
+  show ties, and say so ("ties forced"); only answered counts separate pairs there.
 - A group of fewer than :data:`FEW_INSTANCES` instances, or whose pairs share fewer than
   :data:`FEW_COMMON` answered instances, carries the mark "few instances".
 
@@ -40,7 +43,6 @@ from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, per_instance
 
 ALPHA = 0.05
-MIN_TEST = 6  # common instances below which the two-sided exact signed-rank p >= 0.0625
 FEW_INSTANCES = 10
 FEW_COMMON = 5
 RESAMPLES = 1000
@@ -56,8 +58,10 @@ NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it (
         "('faster on N common') beside the best's margin in answered instances; separated: "
         "pairs slower or answering fewer. "
         f"'{FEW}': fewer than {FEW_INSTANCES} instances or fewer than {FEW_COMMON} answered by "
-        f"every pair; 'ties forced': the best answered fewer than {MIN_TEST} instances, where "
-        "the exact two-sided signed-rank test cannot reach 0.05. A pair with a wrong answer is "
+        f"every pair; 'ties forced': the best answered too few instances for the test to "
+        f"separate any of the m pairs compared with it (the smallest Holm-adjusted p, "
+        f"m x 2^(1-n) over n instances, is at least {ALPHA:g}); there only answered counts "
+        "separate pairs. A pair with a wrong answer is "
         "never best. pooled: all tiers of the puzzle together.")
 #: effort counters, in the order of preference, per model kind
 EFFORT = {"sat": ("conflicts", "decisions"), "cpsat": ("conflicts", "branches"),
@@ -81,6 +85,12 @@ def holm(p: np.ndarray) -> np.ndarray:
     out = np.empty_like(adj)
     np.put_along_axis(out, order, adj, axis=-1)
     return np.where(nan, np.nan, out)
+
+
+def least_holm_p(n: int, m: int) -> float:
+    """The smallest Holm-adjusted p the two-sided exact signed-rank test can give when m pairs
+    are each compared with the best over at most n instances: m x 2/2^n (capped at 1)."""
+    return min(1.0, m * 2.0 ** (1 - n)) if n > 0 and m > 0 else 1.0
 
 
 def signed_rank_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -225,8 +235,11 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame) -> Cell:
     everyone = int(pi.groupby("instance")["ok"].all().sum())  # the common_* instances
     if n < FEW_INSTANCES or everyone < FEW_COMMON:
         marks.append(FEW)
-    if len(r) > 1 and int(b["solved"]) < MIN_TEST:
-        marks.append(f"best answered {int(b['solved'])} < {MIN_TEST}: ties forced")
+    tested = int(r["p"].iloc[1:].notna().sum())
+    floor = least_holm_p(int(b["solved"]), tested)
+    if tested and floor >= ALPHA:
+        marks.append(f"best answered {int(b['solved'])}, {tested} pairs tested: Holm p >= "
+                     f"{floor:.2g}, ties forced")
     best = " ≈ ".join([str(b["pair"]), *ties["pair"].head(4)]) + (
         f" (+{len(ties) - 4} more tied)" if len(ties) > 4 else "")
     sep = r[r["verdict"].isin(["slower", "fewer solved"])]

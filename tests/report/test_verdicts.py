@@ -103,6 +103,18 @@ def test_small_tiers_always_tie_and_say_so():
     assert "not distinguishable" in c.lines[0] and "1x" not in c.lines[0][:10]
 
 
+def test_holm_over_many_pairs_forces_ties_where_one_pair_would_separate():
+    # 8 instances: one pair 3x slower on all of them is separated (exact p = 2/256) ...
+    x = times(np.random.default_rng(5), [1.0] + [3.0] * 7, draws=1)[0][:, :8]
+    one = V.cell("shikaku", "ladder", per_instance(frame(x[:2], ["a", "b"])))
+    assert "≈" not in str(one.row["best"]) and "ties forced" not in str(one.row["note"])
+    # ... seven such pairs are not: Holm's first step gives 7 x 2/256 >= 0.05
+    seven = V.cell("shikaku", "ladder", per_instance(frame(x, list("abcdefgh"))))
+    assert str(seven.row["best"]).count("≈") == 4 and seven.row["separated"] == "0 of 7"
+    assert "7 pairs tested: Holm p >= 0.055, ties forced" in str(seven.row["note"])
+    assert V.least_holm_p(9, 7) < V.ALPHA <= V.least_holm_p(8, 7)
+
+
 def test_the_overview_sentence_names_margin_and_interval():
     x = times(np.random.default_rng(11), [1.0, 2.0], draws=1)[0]
     c = V.cell("shikaku", "ladder", per_instance(frame(x, ["a", "b"])))
