@@ -20,8 +20,9 @@ Method (the same for every group of instances: a puzzle's tier, or the puzzle po
   smallest two-sided exact signed-rank p over n instances is 2/2^n (every difference of one
   sign), and Holm multiplies the smallest of m p-values by m, so where m·2^(1−n) >= ALPHA for
   the best's n answered instances (:func:`least_holm_p`) no pair can be separated by the test:
-  n <= 5 for any m, n <= 8 for the 7-8 pairs of a default-suite tier. Such groups always
-  show ties, and say so ("ties forced"); only answered counts separate pairs there.
+  n <= 5 for any m, n <= 8 for the 7-8 pairs of a default-suite tier. Such groups show a tie
+  for every pair that answered as many as the best, and say so ("ties forced"); only answered
+  counts separate pairs there.
 - A group of fewer than :data:`FEW_INSTANCES` instances, or whose pairs share fewer than
   :data:`FEW_COMMON` answered instances, carries the mark "few instances".
 
@@ -58,8 +59,9 @@ NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it (
         "('faster on N common') beside the best's margin in answered instances; separated: "
         "pairs slower or answering fewer. "
         f"'{FEW}': fewer than {FEW_INSTANCES} instances or fewer than {FEW_COMMON} answered by "
-        f"every pair; 'ties forced': the best answered too few instances for the test to "
-        f"separate any of the m pairs compared with it (the smallest Holm-adjusted p, "
+        f"every pair; 'ties forced': a pair answered as many as the best, but the best "
+        f"answered too few instances for the test to separate any of the m pairs compared "
+        f"with it (the smallest Holm-adjusted p, "
         f"m x 2^(1-n) over n instances, is at least {ALPHA:g}); there only answered counts "
         "separate pairs. A pair with a wrong answer is "
         "never best. pooled: all tiers of the puzzle together.")
@@ -237,7 +239,8 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame) -> Cell:
         marks.append(FEW)
     tested = int(r["p"].iloc[1:].notna().sum())
     floor = least_holm_p(int(b["solved"]), tested)
-    if tested and floor >= ALPHA:
+    level = r.iloc[1:]["clean"] & (r.iloc[1:]["solved"] == b["solved"])  # the test decides
+    if level.any() and floor >= ALPHA:
         marks.append(f"best answered {int(b['solved'])}, {tested} pairs tested: Holm p >= "
                      f"{floor:.2g}, ties forced")
     best = " ≈ ".join([str(b["pair"]), *ties["pair"].head(4)]) + (

@@ -113,6 +113,12 @@ def test_holm_over_many_pairs_forces_ties_where_one_pair_would_separate():
     assert str(seven.row["best"]).count("≈") == 4 and seven.row["separated"] == "0 of 7"
     assert "7 pairs tested: Holm p >= 0.055, ties forced" in str(seven.row["note"])
     assert V.least_holm_p(9, 7) < V.ALPHA <= V.least_holm_p(8, 7)
+    # where every other pair answered fewer, answered counts decide: nothing is forced
+    fewer = frame(x, list("abcdefgh"))
+    out = fewer["pair"].ne("a / cadical195") & fewer["instance"].eq("i00")
+    fewer.loc[out, ["status", "ok", "time_s", "par2_s"]] = ["timeout", False, np.nan, 20.0]
+    c = V.cell("shikaku", "ladder", per_instance(fewer))
+    assert c.row["separated"] == "7 of 7" and "ties forced" not in str(c.row["note"])
 
 
 def test_the_overview_sentence_names_margin_and_interval():
