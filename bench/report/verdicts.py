@@ -59,12 +59,11 @@ NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it (
         "('faster on N common') beside the best's margin in answered instances; separated: "
         "pairs slower or answering fewer. "
         f"'{FEW}': fewer than {FEW_INSTANCES} instances or fewer than {FEW_COMMON} answered by "
-        f"every pair; 'ties forced': a pair answered as many as the best, but the best "
-        f"answered too few instances for the test to separate any of the m pairs compared "
-        f"with it (the smallest Holm-adjusted p, "
-        f"m x 2^(1-n) over n instances, is at least {ALPHA:g}); there only answered counts "
-        "separate pairs. A pair with a wrong answer is "
-        "never best. pooled: all tiers of the puzzle together.")
+        "every pair; 'ties forced': a pair answered as many as the best, but the best "
+        "answered too few instances for the test to separate any of the m pairs compared "
+        f"with it (the smallest Holm-adjusted p, m x 2^(1-n) over n instances, is at least "
+        f"{ALPHA:g}); there only answered counts separate pairs. A pair with a wrong answer "
+        "is never best. pooled: all tiers of the puzzle together.")
 #: effort counters, in the order of preference, per model kind
 EFFORT = {"sat": ("conflicts", "decisions"), "cpsat": ("conflicts", "branches"),
           "mip": ("simplex_iterations", "nodes")}

@@ -51,11 +51,9 @@ def main() -> None:
                 ps.append(np.nan)
                 continue
             both = ok[s] & ok[BASE]
-            r, lo, hi = ratio_interval(wide.loc[both, s].to_numpy(float),
-                                       wide.loc[both, BASE].to_numpy(float))
-            p = float(signed_rank_p(wide.loc[both, s].to_numpy(float),
-                                    wide.loc[both, BASE].to_numpy(float))) if both.any() \
-                else np.nan
+            a, b = wide.loc[both, s].to_numpy(float), wide.loc[both, BASE].to_numpy(float)
+            r, lo, hi = ratio_interval(a, b)  # NaN when nothing is in common
+            p = float(signed_rank_p(a, b))  # NaN when nothing is in common
             ps.append(p)
             iv = f"{r:.2f}x [{lo:.2f}–{hi:.2f}]" if r == r else "–"
             cells.append((f"{int(ok[s].sum())}/{n}, {iv} on {int(both.sum())}", p))
