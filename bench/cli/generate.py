@@ -38,7 +38,8 @@ def add_commands(subparsers: Any) -> None:
                     help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>[-<NAME><N>...]-<i>.txt")
     ge.add_argument("--param", action="append", default=[], metavar="NAME=N",
                     help="set an integer parameter of the puzzle's generator (repeatable; "
-                         "nurikabe: big=K makes K islands of 37-45 cells; yinyang: "
+                         "nurikabe: big=K makes K islands of 37-45 cells, cover=P few clues "
+                         "on islands covering P %% of the grid; yinyang: "
                          "min_percent=P keeps stones on at least P %% of the cells, "
                          "keep_border=0 lets border stones go); it is part of the "
                          "file name and of the recorded command")

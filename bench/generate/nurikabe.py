@@ -4,6 +4,7 @@ grown or dropped while the puzzle stays unique, down to about 10 % clue cells.""
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 from typing import Any, ClassVar
@@ -43,7 +44,9 @@ class NurikabeGenerator(Generator):
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
     is built around K big islands that no edit changes (:mod:`.nurikabe_big`), with three times the
     rounds, the checks are :attr:`big_formulation`'s and :attr:`max_ones`
-    applies (the pockets between a snake's runs fill up with 1-islands)."""
+    applies (the pockets between a snake's runs fill up with 1-islands). With :attr:`cover`
+    (``--param cover=P``) it makes the few-clue kind (:attr:`FEW`): islands covering at
+    least P % of the grid with at most one clue per :attr:`few_cells` cells."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -90,6 +93,7 @@ class NurikabeGenerator(Generator):
     #: real puzzles have a few per cent). Small grids reach their smallest difference in the
     #: first round, so :meth:`generate_solved` halves it on each restart, down to every round
     patience = 15
+    least_patience = 1  # the patience is halved on each restart down to this
     repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
@@ -97,12 +101,52 @@ class NurikabeGenerator(Generator):
     big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.nurikabe_big`) to make, their sizes
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
-    params: ClassVar[dict[str, str]] = {"big": "big islands (37-45 cells) to make (default 0)"}
+    #: the few-clue kind: islands covering at least this percentage of the grid (0: off)
+    cover = 0
+    few_cells = 15  # the few-clue kind: at most one clue per this many cells
+    few_formulation = "sat-hybrid"  # the check of the few-clue kind
+    #: the settings of the few-clue kind (:meth:`few_clue`): a random solution with about
+    #: 72 % white cells in islands of up to 40 cells, made unique as usual (the edits add
+    #: small islands where another solution differs), then thinned towards 2 % clue cells
+    #: with islands of up to 60 cells; a puzzle short of :attr:`cover` or with too many clues
+    #: is dropped and another solution tried. The checks are ``sat-hybrid``'s (its wall tree
+    #: on grids up to about 14x14, :attr:`few_formulation`).
+    FEW: ClassVar[dict[str, Any]] = {
+        "black_share": (0.26, 0.30), "start_island": 40, "max_island": 60, "clue_share": 0.02,
+        "dense_share": (0.15, 0.25), "max_failed_rounds": 10, "max_stalls": 4, "restarts": 100,
+        "least_patience": 15}
+    params: ClassVar[dict[str, str]] = {
+        "big": "big islands (37-45 cells) to make (default 0)",
+        "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells"}
+
+    def few_clue(self) -> NurikabeGenerator:
+        """This generator with the few-clue kind's settings (:attr:`FEW`)."""
+        gen = copy.copy(self)
+        for name, value in self.FEW.items():
+            setattr(gen, name, value)
+        return gen
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
+        if self.cover:
+            if self.big:
+                raise GenerationError("nurikabe: big and cover are two kinds: set one")
+            if self.cover > 100:
+                raise GenerationError(f"bad parameter cover={self.cover}: a percentage, "
+                                      "at most 100")
+            gen = self.few_clue()
+            try:
+                return gen.generate_kind(rows, cols, rng)
+            finally:
+                self.solves += gen.solves
+        return self.generate_kind(rows, cols, rng)
+
+    def generate_kind(
+        self, rows: int, cols: int, rng: random.Random
+    ) -> tuple[Instance, SolutionGrid]:
+        """:meth:`generate_solved` with this generator's settings as they are."""
         tries = 0  # make_unique runs so far: each one after the first halves the patience
         for _ in range(self.restarts):
             state = pinned_solution(self, rows, cols, rng) if self.big else \
@@ -111,7 +155,8 @@ class NurikabeGenerator(Generator):
                 continue
             try:
                 tries += 1  # a run that times out counts too
-                clue = self.make_unique(state, rng, max(1, self.patience >> (tries - 1)))
+                clue = self.make_unique(
+                    state, rng, max(self.least_patience, self.patience >> (tries - 1)))
                 log.debug("make_unique: %s clues", None if clue is None else len(clue))
                 if clue is None:
                     continue
@@ -119,8 +164,10 @@ class NurikabeGenerator(Generator):
             except SolveTimeout:
                 continue
             ones = sum(len(state.cells[k]) == 1 for k in clue) if self.big else 0
-            if len(clue) <= self.max_clue_share * rows * cols and ones <= self.max_ones * len(clue):
+            if len(clue) <= self.max_clue_share * rows * cols and \
+                    ones <= self.max_ones * len(clue) and self.covered(state, clue):
                 return self.puzzle_of(state, clue), state.solution()
+            log.debug("dropped: %d clues, %d white cells", len(clue), rows * cols - state.black)
         raise GenerationError(f"nurikabe {rows}x{cols}: gave up after {self.restarts} restarts")
 
     def puzzle_of(self, s: NurikabeState, clue: dict[int, Cell]) -> Instance:
@@ -433,12 +480,22 @@ class NurikabeGenerator(Generator):
             for j in s.merge(rng.choice(joins)):
                 del clue[j], moved[j]
 
+    def covered(self, s: NurikabeState, clue: dict[int, Cell]) -> bool:
+        """Whether a unique puzzle is of the kind asked for: with :attr:`cover`, islands on
+        at least that percentage of the grid and at most one clue per :attr:`few_cells`."""
+        cells = s.rows * s.cols
+        return not self.cover or (100 * (cells - s.black) >= self.cover * cells
+                                  and len(clue) * self.few_cells <= cells)
+
     def cap(self, rows: int, cols: int) -> int:
-        """The largest island: :attr:`max_island`, less on small grids (one cell in 10)."""
-        return max(9, min(self.max_island, rows * cols // 10))
+        """The largest island: :attr:`max_island`, less on small grids (one cell in 10),
+        but for the few-clue kind."""
+        return self.max_island if self.cover else max(9, min(self.max_island, rows * cols // 10))
 
     def checker(self) -> str:
-        return self.big_formulation if self.big else self.formulation
+        if self.big:
+            return self.big_formulation
+        return self.few_formulation if self.cover else self.formulation
 
     def max_edits(self, rows: int, cols: int) -> int:
         return (40 + rows * cols // 2) * (3 if self.big else 1)
