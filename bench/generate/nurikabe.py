@@ -91,7 +91,8 @@ class NurikabeGenerator(Generator):
     #: this many in a row that found no smaller difference, nor in a round's last-resort edit
     #: (unchecked shrinks, splits and reshapes would fill a large grid with 1-islands, where
     #: real puzzles have a few per cent). Small grids reach their smallest difference in the
-    #: first round, so :meth:`generate_solved` halves it on each restart, down to every round
+    #: first round, so :meth:`generate_kind` halves it on each restart, down to every round
+    #: (or to :attr:`least_patience`)
     patience = 15
     least_patience = 1  # the patience is halved on each restart down to this
     repairs = 1  # :meth:`sparsify`: clue moves that may repair a join before it is undone
@@ -488,8 +489,8 @@ class NurikabeGenerator(Generator):
                                   and len(clue) * self.few_cells <= cells)
 
     def cap(self, rows: int, cols: int) -> int:
-        """The largest island: :attr:`max_island`, less on small grids (one cell in 10),
-        but for the few-clue kind."""
+        """The largest island: :attr:`max_island`, less on small grids (one cell in 10);
+        with :attr:`cover`, :attr:`max_island` on any grid."""
         return self.max_island if self.cover else max(9, min(self.max_island, rows * cols // 10))
 
     def checker(self) -> str:
