@@ -4,7 +4,6 @@ grown or dropped while the puzzle stays unique, down to about 10 % clue cells.""
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 from typing import Any, ClassVar
@@ -16,6 +15,7 @@ from bench.generate import (
     check_size,
     register_generator,
 )
+from bench.generate import nurikabe_few as few
 from bench.generate.nurikabe_big import freeze, pinned_solution
 from bench.generate.nurikabe_board import Join, NurikabeState, Wall, plan_changes
 from bench.generate.nurikabe_edits import apply_edit, blackened
@@ -45,8 +45,8 @@ class NurikabeGenerator(Generator):
     is built around K big islands that no edit changes (:mod:`.nurikabe_big`), with three times the
     rounds, the checks are :attr:`big_formulation`'s and :attr:`max_ones`
     applies (the pockets between a snake's runs fill up with 1-islands). With :attr:`cover`
-    (``--param cover=P``) it makes the few-clue kind (:attr:`FEW`): islands covering at
-    least P % of the grid with at most one clue per :attr:`few_cells` cells."""
+    (``--param cover=P``) it makes the few-clue kind (:mod:`.nurikabe_few`): islands covering
+    at least P % of the grid with few clues."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -102,30 +102,10 @@ class NurikabeGenerator(Generator):
     big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.nurikabe_big`) to make, their sizes
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
-    #: the few-clue kind: islands covering at least this percentage of the grid (0: off)
-    cover = 0
-    few_cells = 15  # the few-clue kind: at most one clue per this many cells
-    few_formulation = "sat-hybrid"  # the check of the few-clue kind
-    #: the settings of the few-clue kind (:meth:`few_clue`): a random solution with about
-    #: 72 % white cells in islands of up to 40 cells, made unique as usual (the edits add
-    #: small islands where another solution differs), then thinned towards 2 % clue cells
-    #: with islands of up to 60 cells; a puzzle short of :attr:`cover` or with too many clues
-    #: is dropped and another solution tried. The checks are ``sat-hybrid``'s (its wall tree
-    #: on grids up to about 14x14, :attr:`few_formulation`).
-    FEW: ClassVar[dict[str, Any]] = {
-        "black_share": (0.26, 0.30), "start_island": 40, "max_island": 60, "clue_share": 0.02,
-        "dense_share": (0.15, 0.25), "max_failed_rounds": 10, "max_stalls": 4, "restarts": 100,
-        "least_patience": 15}
+    cover = 0  # the few-clue kind (:mod:`.nurikabe_few`): islands on this % of the grid
     params: ClassVar[dict[str, str]] = {
         "big": "big islands (37-45 cells) to make (default 0)",
         "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells"}
-
-    def few_clue(self) -> NurikabeGenerator:
-        """This generator with the few-clue kind's settings (:attr:`FEW`)."""
-        gen = copy.copy(self)
-        for name, value in self.FEW.items():
-            setattr(gen, name, value)
-        return gen
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
@@ -137,7 +117,7 @@ class NurikabeGenerator(Generator):
             if self.cover > 100:
                 raise GenerationError(f"bad parameter cover={self.cover}: a percentage, "
                                       "at most 100")
-            gen = self.few_clue()
+            gen = few.few_clue(self)
             try:
                 return gen.generate_kind(rows, cols, rng)
             finally:
@@ -166,7 +146,8 @@ class NurikabeGenerator(Generator):
                 continue
             ones = sum(len(state.cells[k]) == 1 for k in clue) if self.big else 0
             if len(clue) <= self.max_clue_share * rows * cols and \
-                    ones <= self.max_ones * len(clue) and self.covered(state, clue):
+                    ones <= self.max_ones * len(clue) and (not self.cover or few.covered(
+                        rows * cols, rows * cols - state.black, len(clue), self.cover)):
                 return self.puzzle_of(state, clue), state.solution()
             log.debug("dropped: %d clues, %d white cells", len(clue), rows * cols - state.black)
         raise GenerationError(f"nurikabe {rows}x{cols}: gave up after {self.restarts} restarts")
@@ -481,13 +462,6 @@ class NurikabeGenerator(Generator):
             for j in s.merge(rng.choice(joins)):
                 del clue[j], moved[j]
 
-    def covered(self, s: NurikabeState, clue: dict[int, Cell]) -> bool:
-        """Whether a unique puzzle is of the kind asked for: with :attr:`cover`, islands on
-        at least that percentage of the grid and at most one clue per :attr:`few_cells`."""
-        cells = s.rows * s.cols
-        return not self.cover or (100 * (cells - s.black) >= self.cover * cells
-                                  and len(clue) * self.few_cells <= cells)
-
     def cap(self, rows: int, cols: int) -> int:
         """The largest island: :attr:`max_island`, less on small grids (one cell in 10);
         with :attr:`cover`, :attr:`max_island` on any grid."""
@@ -496,7 +470,7 @@ class NurikabeGenerator(Generator):
     def checker(self) -> str:
         if self.big:
             return self.big_formulation
-        return self.few_formulation if self.cover else self.formulation
+        return few.FORMULATION if self.cover else self.formulation
 
     def max_edits(self, rows: int, cols: int) -> int:
         return (40 + rows * cols // 2) * (3 if self.big else 1)

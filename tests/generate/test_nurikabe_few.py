@@ -1,5 +1,6 @@
-"""The few-clue kind of the Nurikabe generator (parameter ``cover``): its settings, the rule
-that accepts a puzzle, and the committed family (``instances/nurikabe/few/``)."""
+"""The few-clue kind of the Nurikabe generator (parameter ``cover``,
+:mod:`bench.generate.nurikabe_few`): its settings, the rule that accepts a puzzle, and the
+committed family (``instances/nurikabe/few/``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bench.generate import GenerationError, count_solutions, get_generator
+from bench.generate import nurikabe_few as few
 from bench.generate.nurikabe import NurikabeGenerator
-from bench.generate.nurikabe_board import NurikabeState
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from tests.conftest import INSTANCES
@@ -28,14 +29,14 @@ def few_generator(cover: int) -> NurikabeGenerator:
 
 def test_few_clue_settings_apply_to_a_copy_only() -> None:
     gen = few_generator(70)
-    few = gen.few_clue()
-    assert few is not gen and few.cover == 70
-    assert (few.black_share, few.max_island) == (NurikabeGenerator.FEW["black_share"], 60)
+    copy = few.few_clue(gen)
+    assert copy is not gen and copy.cover == 70
+    assert (copy.black_share, copy.max_island) == (few.SETTINGS["black_share"], 60)
     assert gen.black_share == NurikabeGenerator.black_share  # the generator itself unchanged
     # islands up to 60 cells on a 10x10, where the usual cap is one cell in ten (9)
-    assert few.cap(10, 10) == 60 and NurikabeGenerator().cap(10, 10) == 10
+    assert copy.cap(10, 10) == 60 and NurikabeGenerator().cap(10, 10) == 10
     # the checks and the final count: the formulation with eager islands, not sat-lazy
-    assert gen.checker() == few.checker() == "sat-hybrid"
+    assert gen.checker() == copy.checker() == few.FORMULATION == "sat-hybrid"
     assert NurikabeGenerator().checker() == "sat-lazy"
 
 
@@ -49,25 +50,14 @@ def test_big_with_cover_and_a_cover_above_100_are_clear_errors() -> None:
         few_generator(101).generate_solved(10, 10, random.Random(1))
 
 
-def board(white: int, islands: int) -> NurikabeState:
-    """A 10x10 whose first ``white`` cells in reading order are white, in ``islands`` ids."""
-    s = NurikabeState(10, 10)
-    for i in range(white):
-        s.whiten((i // 10, i % 10), i % islands)
-    return s
-
-
-@pytest.mark.parametrize(("white", "islands", "kept"), [
+@pytest.mark.parametrize(("white", "clues", "kept"), [
     (70, 6, True),  # 70 % white, 6 clues on 100 cells (at most one per 15: 6)
     (69, 6, False),  # 69 % white: short of cover=70
     (80, 7, False),  # 7 clues: more than one per 15 cells
 ])
-def test_a_puzzle_of_the_kind_covers_the_grid_with_few_clues(white: int, islands: int,
+def test_a_puzzle_of_the_kind_covers_the_grid_with_few_clues(white: int, clues: int,
                                                              kept: bool) -> None:
-    s = board(white, islands)
-    clue = {k: cells[0] for k, cells in s.cells.items()}
-    assert few_generator(70).covered(s, clue) is kept
-    assert NurikabeGenerator().covered(s, clue)  # without cover, any puzzle is of the kind
+    assert few.covered(100, white, clues, 70) is kept
 
 
 @pytest.mark.parametrize("path", sorted(FEW.glob("*.txt")), ids=lambda p: p.stem)
@@ -77,8 +67,7 @@ def test_committed_few_clue_family_covers_its_grid_with_few_clues(path: Path) ->
     inst = read_instance(path)
     clues = [int(v) for _, _, v in inst.clues()]
     cover = int(re.search(r"-cover(\d+)-", path.name)[1])  # type: ignore[index]
-    assert 100 * sum(clues) >= cover * inst.cells
-    assert len(clues) * NurikabeGenerator.few_cells <= inst.cells
+    assert few.covered(inst.cells, sum(clues), len(clues), cover)
     sol = json.loads(path.with_suffix(".sol").read_text())
     assert get_puzzle("nurikabe").check(inst, sol) == []
 

@@ -72,7 +72,11 @@ def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) ->
     with browser() as ctx:
         page = open_report(ctx, mixed_report)
         assert page.locator("#iv").is_hidden()
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        # open every fold and let its pictures load before the click: a picture loading after
+        # the pointer was aimed moves the link away from it (the click then lands elsewhere)
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
+                      "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+        page.wait_for_function("[...document.images].every(i => i.complete)")
         link = page.locator("#shikaku table.matrix a", has_text="seed-10x10")
         link.click()
         view = page.locator("#iv")
