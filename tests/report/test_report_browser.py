@@ -72,8 +72,8 @@ def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) ->
     with browser() as ctx:
         page = open_report(ctx, mixed_report)
         assert page.locator("#iv").is_hidden()
-        # open every fold and let its pictures load before the click: a picture loading after
-        # the pointer was aimed moves the link away from it (the click then lands elsewhere)
+        # open every fold and let its pictures load, so the layout is settled when the link is
+        # clicked (a picture loading late could move the link from under the pointer)
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
                       "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
         page.wait_for_function("[...document.images].every(i => i.complete)")
