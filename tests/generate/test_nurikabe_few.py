@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import GenerationError, count_solutions, get_generator
+from bench.generate import GenerationError, get_generator
 from bench.generate import nurikabe_few as few
 from bench.generate.nurikabe import NurikabeGenerator
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from tests.conftest import INSTANCES
-from tests.generate.test_nurikabe_generator import regenerates
+from tests.generate.test_nurikabe_generator import regenerates, unique_by_a_second_formulation
 
 FEW = INSTANCES / "nurikabe" / "few"  # the committed family made with --param cover=P
 
@@ -81,9 +81,7 @@ def test_the_committed_family_is_there() -> None:
 def test_committed_few_clue_family_is_unique_by_a_second_formulation(path: Path) -> None:
     """Counted to 2 by other island constraints on another solver than the generator's
     (``islands=owner`` on Glucose, not ``islands=layers`` on CaDiCaL)."""
-    inst = read_instance(path)
-    f = "sat-hybrid[wall=auto,islands=owner,enclose=3,card=seqcounter]"
-    assert count_solutions(inst, f, "glucose4", time_limit=600) == 1
+    assert unique_by_a_second_formulation(path)
 
 
 @pytest.mark.slow

@@ -256,6 +256,16 @@ def test_nearest_blames_the_changes_next_to_the_difference_else_the_closest() ->
 QUICK_REGEN = ("10x10-s1", "10x10-s2", "10x10-s3", "14x14-s3")
 
 
+#: the second count of the committed Nurikabe families: other island constraints on another
+#: solver than the generator's (``islands=owner`` on Glucose, not ``islands=layers`` on CaDiCaL)
+SECOND_COUNT = ("sat-hybrid[wall=auto,islands=owner,enclose=3,card=seqcounter]", "glucose4")
+
+
+def unique_by_a_second_formulation(path: Path) -> bool:
+    """Whether :data:`SECOND_COUNT` counts exactly one solution of ``path`` within 600 s."""
+    return count_solutions(read_instance(path), *SECOND_COUNT, time_limit=600) == 1
+
+
 def regenerates(path: Path, tmp_path: Path) -> None:
     """The puzzle and solution files of ``path`` come again, byte for byte, from the command
     in its ``source`` header (the family is reproducible from its seeds: a generator change

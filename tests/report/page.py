@@ -77,6 +77,16 @@ def open_report(ctx: Any, folder: Path) -> Any:
     return page
 
 
+
+def open_folds(page: Any) -> None:
+    """Open every fold of the page and load its pictures now (not lazily), waiting until each
+    has loaded: the layout is then settled for measuring or clicking."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
+                  "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
+    page.wait_for_load_state("load")
+    page.wait_for_function("[...document.images].every(i => i.complete)")
+
+
 OVERFLOW = """() => {
   const vw = document.documentElement.clientWidth;
   const clipped = el => { for (let p = el.parentElement; p; p = p.parentElement) {

@@ -14,7 +14,14 @@ import pytest
 
 from bench.report import write_report
 from tests.conftest import ROOT
-from tests.report.page import BROKEN, OVERFLOW, browser, open_report, playwright_missing
+from tests.report.page import (
+    BROKEN,
+    OVERFLOW,
+    browser,
+    open_folds,
+    open_report,
+    playwright_missing,
+)
 
 WHY = playwright_missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
@@ -41,10 +48,7 @@ def test_the_page_loads_sorts_filters_and_fits(mixed_report: Path) -> None:
         page = open_report(ctx, mixed_report)
         assert page.evaluate("typeof window.pbDT.default") == "function"
         assert page.locator(".dt-container").count() >= 4  # the tables are interactive
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
-                      "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
-        page.wait_for_load_state("load")
-        page.wait_for_function("[...document.images].every(i => i.complete)")
+        open_folds(page)
         assert page.evaluate(BROKEN) == []
         fit = page.evaluate(OVERFLOW)
         assert fit["over"] == [] and fit["pageWidth"] <= fit["vw"] == 1400, fit
@@ -72,11 +76,8 @@ def test_an_instance_link_opens_its_view_with_its_picture(mixed_report: Path) ->
     with browser() as ctx:
         page = open_report(ctx, mixed_report)
         assert page.locator("#iv").is_hidden()
-        # open every fold and let its pictures load, so the layout is settled when the link is
-        # clicked (a picture loading late could move the link from under the pointer)
-        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
-                      "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
-        page.wait_for_function("[...document.images].every(i => i.complete)")
+        # the layout settled before the click (a picture loading late could move the link)
+        open_folds(page)
         link = page.locator("#shikaku table.matrix a", has_text="seed-10x10")
         link.click()
         view = page.locator("#iv")
