@@ -5,6 +5,7 @@ committed family (``instances/nurikabe/few/``)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -41,8 +42,6 @@ def test_few_clue_settings_apply_to_a_copy_only() -> None:
 
 
 def test_big_with_cover_and_a_cover_above_100_are_clear_errors() -> None:
-    import random
-
     gen = get_generator("nurikabe").with_params({"cover": 70, "big": 1})
     with pytest.raises(GenerationError, match="big and cover are two kinds"):
         gen.generate_solved(10, 10, random.Random(1))

@@ -77,7 +77,6 @@ def open_report(ctx: Any, folder: Path) -> Any:
     return page
 
 
-
 def open_folds(page: Any) -> None:
     """Open every fold of the page and load its pictures now (not lazily), waiting until each
     has loaded: the layout is then settled for measuring or clicking."""
