@@ -9,9 +9,9 @@ takes them), ``variants = "default"`` (each formulation's default variant: the f
 every parameter) and ``solvers``.
 
 ``repeats`` is the suite's declaration of where timing noise matters: each task of the tier
-runs that many times, as solver seeds for the solvers that take one (:data:`SEEDED_SOLVERS`
-and every SAT solver, which the harness scrambles by seed) and as plain repetitions with the
-same seed for the deterministic ones; with ``repeat_under`` only where the first run
+runs that many times, as solver seeds for the solvers that take one (each backend declares how
+it uses a seed: ``Backend.seeding``) and as plain repetitions with the same seed for the
+deterministic ones; with ``repeat_under`` only where the first run
 answered in under that many seconds.
 """
 
@@ -23,15 +23,6 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-#: non-SAT solvers whose search takes a random seed (CP-SAT random_seed, HiGHS random_seed,
-#: CBC randomCbcSeed); python-sat solvers are scrambled by seed (bench.backends.sat.Scramble)
-SEEDED_SOLVERS = frozenset({"cpsat", "highs", "cbc"})
-
-
-def takes_seed(solver: str, kinds: tuple[str, ...]) -> bool:
-    """Whether another solver seed gives another search (else repeats use the same seed)."""
-    return solver in SEEDED_SOLVERS or "sat" in kinds
 
 
 def project_root() -> Path:

@@ -11,11 +11,12 @@ SHIKAKU_SEEDS = sorted((INSTANCES / "shikaku").glob("seed-*.txt"))
 
 
 def plugin_package(root: Path, name: str, version: str, modules: dict[str, str],
-                   entry_points: dict[str, str]) -> dict[str, str]:
+                   entry_points: dict[str, str],
+                   group: str = "puzzlebench.formulations") -> dict[str, str]:
     """An out-of-tree plugin distribution under ``root``, laid out as pip leaves one: the
     package (``name`` with underscores) holding ``modules`` (module name -> source) and its
-    ``.dist-info`` with METADATA and the ``puzzlebench.formulations`` entry points (entry name
-    -> module path). Returns an environment with ``root`` and this project on PYTHONPATH."""
+    ``.dist-info`` with METADATA and the entry points of ``group`` (entry name -> object
+    reference). Returns an environment with ``root`` and this project on PYTHONPATH."""
     pkg = name.replace("-", "_")
     (root / pkg).mkdir()
     (root / pkg / "__init__.py").write_text("")
@@ -25,7 +26,7 @@ def plugin_package(root: Path, name: str, version: str, modules: dict[str, str],
     dist.mkdir()
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     (dist / "entry_points.txt").write_text(
-        "[puzzlebench.formulations]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
+        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
     return {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
 

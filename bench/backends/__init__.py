@@ -5,9 +5,21 @@ after a lazy formulation added cuts. Incremental backends feed only what is new 
 solver; the others rebuild. Every solver quirk (option names, status codes, timing fields,
 executables, how a kind states "no solution") lives in this package and nowhere else.
 
-Backends are listed explicitly in :data:`BACKENDS` (importing a module registers nothing). The
+Backends are found through the ``puzzlebench.backends`` entry points, the built-in ones too
+(``pyproject.toml``): an entry point names a :class:`Backend` subclass (one solver) or a function
+returning backends (a family: one class serving several solver names, each with its own
+availability). Built-ins come first, in their declared order (the order `puzzlebench list`
+shows them and defaults are tried), then other distributions' backends. Where ``bench`` is
+imported from a source checkout, the built-ins are read from its ``pyproject.toml`` rather than
+from the installed metadata, which an editable install refreshes only on reinstalling. A
+backend that fails to load, or clashes with a known name or kind, is logged and left out. The
 backend modules import only the standard library at the top; a solver package is imported when
 a backend is used, so listing the backends costs no solver import.
+
+The harness's tables of solver facts are derived from the backends' declarations
+(:class:`~bench.backends.base.Backend`): which solvers take a seed (:func:`seeded_solvers`),
+the order ``check`` tries them in (:func:`check_preference`) and the effort counters a result
+keeps (:func:`effort_columns`).
 
 Solver facts the harness relies on:
 
@@ -38,45 +50,170 @@ Solver facts the harness relies on:
 
 from __future__ import annotations
 
-from bench.backends.asp import Clingo
+import importlib.metadata
+import logging
+import tomllib
+from pathlib import Path
+
 from bench.backends.base import (
     FOUND,
+    UNSEEDED,
     Backend,
     Outcome,
+    Seeding,
     Session,
     SolveOptions,
     Status,
     timed,
 )
-from bench.backends.cpsat import Cpsat
-from bench.backends.external import External
-from bench.backends.kinds import ModelKind
-from bench.backends.mip import Cbc, Glpk, HighsMip
-from bench.backends.sat import Cadical195, Cadical300, Glucose4, Kissat404, Lingeling, Minisat22
-from bench.backends.scip import Scip
+from bench.backends.kinds import KINDS, ModelKind
+from bench.effort import known
 
-__all__ = ["BACKENDS", "FOUND", "Backend", "Outcome", "Session", "SolveOptions", "Status",
-           "all_backends", "backends_for", "get_backend", "timed"]
+__all__ = ["FOUND", "GROUP", "UNSEEDED", "Backend", "Outcome", "Seeding", "Session",
+           "SolveOptions", "Status", "all_backends", "backends_for", "check_preference",
+           "effort_columns", "get_backend", "seeded_solvers", "timed"]
 
-#: every solver backend, in the order `puzzlebench list` shows them and defaults are tried
-BACKENDS: tuple[Backend, ...] = (
-    Cpsat(), Glpk(), Cbc(), HighsMip(), Scip(),
-    Cadical195(), Cadical300(), Glucose4(), Kissat404(), Minisat22(), Lingeling(),
-    Clingo(), External(),
-)
+log = logging.getLogger(__name__)
+
+#: the entry-point group backends register in
+GROUP = "puzzlebench.backends"
+#: the distribution whose entry points are the built-in backends
+DISTRIBUTION = "puzzlebench"
+
+
+def _source_entry_points() -> list[importlib.metadata.EntryPoint] | None:
+    """The group's entry points in the pyproject.toml of the source checkout ``bench`` is
+    imported from (None outside one)."""
+    path = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    group = project.get("entry-points", {}).get(GROUP)
+    if project.get("name") != DISTRIBUTION or not isinstance(group, dict):
+        return None
+    return [importlib.metadata.EntryPoint(name, str(value), GROUP)
+            for name, value in group.items()]
+
+
+def _distribution(ep: importlib.metadata.EntryPoint) -> str:
+    return getattr(getattr(ep, "dist", None), "name", "") or ""
+
+
+def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
+    """Every backend entry point with its distribution: the built-ins in declared order, then
+    the others by distribution and name."""
+    installed = list(importlib.metadata.entry_points(group=GROUP))
+    own = _source_entry_points()
+    if own is None:
+        own = [ep for ep in installed if _distribution(ep) == DISTRIBUTION]
+    others = sorted((ep for ep in installed if _distribution(ep) != DISTRIBUTION),
+                    key=lambda ep: (_distribution(ep), ep.name))
+    return [(ep, DISTRIBUTION) for ep in own] + [(ep, _distribution(ep)) for ep in others]
+
+
+def _load(ep: importlib.metadata.EntryPoint) -> list[Backend]:
+    """The backends an entry point declares: a Backend subclass, or a function returning
+    backends."""
+    obj = ep.load()
+    if isinstance(obj, type) and issubclass(obj, Backend):
+        return [obj()]
+    if callable(obj):
+        found = list(obj())
+        wrong = [b for b in found if not isinstance(b, Backend)]
+        if wrong:
+            raise TypeError(f"{ep.value} returned {type(wrong[0]).__name__}, not a Backend")
+        return found
+    raise TypeError(f"{ep.value} is neither a Backend subclass nor a function returning "
+                    "backends")
+
+
+def _problem(b: Backend, names: dict[str, Backend]) -> str:
+    """Why a loaded backend cannot be registered ("" when it can)."""
+    name = getattr(b, "name", "")
+    if not isinstance(name, str) or not name:
+        return "it has no name"
+    if name in names:
+        return f"the solver name {name!r} is taken"
+    kinds = getattr(b, "kinds", ())
+    if not kinds or any(k not in KINDS for k in kinds):
+        return f"its kinds {tuple(kinds)} are not among {'/'.join(KINDS)}"
+    return ""
+
+
+#: backend name -> the distribution that registered it
+_SOURCES: dict[str, str] = {}
+_BACKENDS: list[Backend] | None = None
 
 
 def all_backends() -> list[Backend]:
-    return list(BACKENDS)
+    """Every registered backend, in the order `puzzlebench list` shows them and defaults are
+    tried (loaded on first use)."""
+    global _BACKENDS
+    if _BACKENDS is None:
+        names: dict[str, Backend] = {}
+        for ep, dist in entry_points():
+            try:
+                loaded = _load(ep)
+            except Exception as e:  # a broken third-party backend must not take the harness down
+                log.error("solver backend %s = %s (%s) skipped: %s", ep.name, ep.value,
+                          dist or "no distribution", e)
+                continue
+            for b in loaded:
+                problem = _problem(b, names)
+                if problem:
+                    log.error("solver backend %s (%s) skipped: %s", ep.value, dist, problem)
+                    continue
+                unknown = [c.name for c in b.effort if not known(c.name)]
+                if unknown:
+                    log.warning("solver %s declares effort counters no result keeps: %s (the "
+                                "results columns are bench.effort.COUNTERS)", b.name,
+                                ", ".join(unknown))
+                names[b.name] = b
+                _SOURCES[b.name] = dist
+        _BACKENDS = list(names.values())
+        if not _BACKENDS:
+            log.error("no solver backend is registered in the entry-point group %s: reinstall "
+                      "puzzlebench (pip install -e .)", GROUP)
+    return list(_BACKENDS)
+
+
+def source(name: str) -> str:
+    """The distribution that registered a backend ("puzzlebench" for a built-in)."""
+    all_backends()
+    return _SOURCES.get(name, "")
 
 
 def get_backend(name: str) -> Backend:
-    for b in BACKENDS:
+    backends = all_backends()
+    for b in backends:
         if b.name == name:
             return b
-    known = ", ".join(b.name for b in BACKENDS)
-    raise KeyError(f"unknown solver {name!r} (known: {known})")
+    known_names = ", ".join(b.name for b in backends)
+    raise KeyError(f"unknown solver {name!r} (known: {known_names})")
 
 
 def backends_for(kind: ModelKind) -> list[Backend]:
-    return [b for b in BACKENDS if kind in b.kinds]
+    return [b for b in all_backends() if kind in b.kinds]
+
+
+def seeded_solvers() -> frozenset[str]:
+    """The solvers whose search another seed changes (their declared :class:`Seeding`)."""
+    return frozenset(b.name for b in all_backends() if b.seeding.takes)
+
+
+def check_preference() -> tuple[str, ...]:
+    """The ranked solvers in the order `puzzlebench check` prefers them (per kind, the
+    first available one is used): by declared rank, ties in listing order."""
+    ranked = [(b.check_rank, i, b.name) for i, b in enumerate(all_backends())
+              if b.check_rank is not None]
+    return tuple(name for _, _, name in sorted(ranked))
+
+
+def effort_columns() -> tuple[str, ...]:
+    """The effort counters the backends declare that a result keeps as columns, in order of
+    first declaration."""
+    out: dict[str, None] = {}
+    for b in all_backends():
+        out.update((c.name, None) for c in b.effort if known(c.name))
+    return tuple(out)

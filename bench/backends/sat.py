@@ -17,8 +17,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from bench.backends.base import Backend, Outcome, Session
+from bench.backends.base import Backend, Outcome, Seeding, Session
 from bench.backends.kinds import ModelKind, SatAssignment, SatModel
+from bench.effort import CONFLICTS, DECISIONS, PROPAGATIONS, Counter
 
 
 class Scramble:
@@ -144,8 +145,10 @@ class SatSession(Session):
 
 
 class SatBackend(Backend):
-    kinds: ClassVar[tuple[ModelKind, ...]] = ("sat",)
+    kinds: tuple[ModelKind, ...] = ("sat",)
     package = "python-sat"
+    seeding = Seeding("scramble", "a seeded scramble of the formula (Scramble)")
+    effort: tuple[Counter, ...] = (CONFLICTS, DECISIONS, PROPAGATIONS)
     modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
     model_type = SatModel
     session = SatSession
@@ -175,6 +178,7 @@ class Cadical195(SatBackend):
     incremental = True
     interruptible = False
     description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
+    check_rank = 0
 
 
 class Cadical300(SatBackend):
@@ -201,6 +205,7 @@ class Kissat404(SatBackend):
     incremental = False
     interruptible = False
     description = "Kissat 4.0.4 (not incremental: lazy loops rebuild it; hard limit only)"
+    effort = ()  # python-sat keeps no statistics of Kissat
 
 
 class Minisat22(SatBackend):

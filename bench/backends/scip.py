@@ -38,10 +38,11 @@ import resource
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from bench.backends.base import Backend, Outcome, Session, Status
+from bench.backends.base import Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import MipModel, ModelKind
+from bench.effort import NODES, SIMPLEX_ITERATIONS
 
 #: of the task's data limit, what SCIP may use (its own estimate leaves out the LP solver's
 #: and Python's memory)
@@ -196,7 +197,7 @@ class ScipSession(Session):
 
 class Scip(Backend):
     name = "scip"
-    kinds: ClassVar[tuple[ModelKind, ...]] = ("mip",)
+    kinds: tuple[ModelKind, ...] = ("mip",)
     package = "pyscipopt"
     modules = ("pyscipopt", "pyomo.environ", "pyomo.repn.plugins.lp_writer",
                "pyomo.repn.standard_repn")
@@ -205,6 +206,9 @@ class Scip(Backend):
                    "to the live model; seeded")
     model_type = MipModel
     session = ScipSession
+    seeding = Seeding("option", "randomization/randomseedshift")
+    effort = (SIMPLEX_ITERATIONS, NODES)
+    check_rank = 2
 
     def available(self) -> str | None:
         if importlib.util.find_spec("pyscipopt") is None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from bench.backends import Backend, SolveOptions, backends_for, get_backend
+from bench.backends import Backend, SolveOptions, backends_for, check_preference, get_backend
 from bench.check.tiny import Tiny, tiny_cases
 from bench.failure import Failure
 from bench.instance import Instance, read_instance
@@ -39,8 +39,6 @@ from bench.puzzles import SolutionGrid, get_puzzle
 from bench.registry import Formulation
 from bench.solve import Loop, PhaseError, SolveStats, cannot_count, kind_mismatch, phase
 
-#: one solver per kind, first available: no HiGHS beside OR-tools in one process
-PREFERRED = ("cadical195", "cpsat", "clingo", "glpk", "cbc", "scip", "highs")
 TIME_LIMIT = 20.0
 #: lazy rounds per solve before the loop counts as not terminating
 MAX_ROUNDS = 2000
@@ -74,8 +72,10 @@ def unsat_paths(puzzle: str) -> list[Path]:
 def solver_for(form: Formulation, wanted: str | None = None) -> Backend | None:
     if wanted:
         return get_backend(wanted)
+    # one solver per kind, the first available in the backends' declared preference
+    preferred = check_preference()
     usable = [b for b in backends_for(form.kind) if b.available() is None]
-    usable.sort(key=lambda b: PREFERRED.index(b.name) if b.name in PREFERRED else len(PREFERRED))
+    usable.sort(key=lambda b: preferred.index(b.name) if b.name in preferred else len(preferred))
     return usable[0] if usable else None
 
 

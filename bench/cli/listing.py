@@ -15,7 +15,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from bench.backends import all_backends, backends_for
+    from bench.backends import DISTRIBUTION, all_backends, backends_for, source
     from bench.registry import formulations, plugin_of, variant_info
     from bench.suites import load_suites
 
@@ -45,7 +45,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     solvers: list[dict[str, Any]] = [
         {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
          "available": b.available() is None, "incremental": b.incremental,
-         "reason": b.available() or ""}
+         "reason": b.available() or "",
+         # what it declares: how it takes a seed, its effort counters, its rank in `check`
+         "seed": {"use": b.seeding.use, "how": b.seeding.how},
+         "effort": [{"name": c.name, "meaning": c.meaning, "unit": c.unit} for c in b.effort],
+         "check_rank": b.check_rank,
+         # the distribution of an out-of-tree backend ("" for a built-in)
+         "plugin": "" if source(b.name) == DISTRIBUTION else source(b.name)}
         for b in backends
     ]
     suites: dict[str, dict[str, Any]] = {
@@ -91,7 +97,10 @@ def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> N
     for s in solvers:
         state = "available" if s["available"] else f"unavailable: {s['reason']}"
         incr = ", incremental" if s["incremental"] else ""
-        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<8} {s['version']} ({state}{incr})")
+        seeded = ", seeded" if s["seed"]["use"] != "none" else ""
+        plugin = f" [plugin: {s['plugin']}]" if s["plugin"] else ""
+        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<8} {s['version']} "
+              f"({state}{incr}{seeded}){plugin}")
 
 
 

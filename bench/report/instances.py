@@ -20,12 +20,12 @@ from typing import Any
 import pandas as pd
 
 import bench.report.pictures as pictures
+from bench.effort import labels
 from bench.report.tables import status_letters
 
 FILE = "instances.js"
-#: solver effort columns shown in the view, with their short names
-EFFORT = {"conflicts": "conflicts", "decisions": "decisions", "branches": "branches",
-          "nodes": "nodes", "simplex_iterations": "simplex it."}
+#: solver effort columns shown in the view, with their short names (bench.effort)
+EFFORT = labels()
 
 
 def _flags(s: pd.Series) -> pd.Series:

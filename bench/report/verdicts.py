@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from bench.effort import ranking
 from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, per_instance
 
@@ -64,9 +65,8 @@ NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it (
         f"with it (the smallest Holm-adjusted p, m x 2^(1-n) over n instances, is at least "
         f"{ALPHA:g}); there only answered counts separate pairs. A pair with a wrong answer "
         "is never best. pooled: all tiers of the puzzle together.")
-#: effort counters, in the order of preference, per model kind
-EFFORT = {"sat": ("conflicts", "decisions"), "cpsat": ("conflicts", "branches"),
-          "mip": ("simplex_iterations", "nodes")}
+#: effort counters, in the order of preference, per model kind (bench.effort)
+EFFORT = ranking()
 
 
 def holm(p: np.ndarray) -> np.ndarray:

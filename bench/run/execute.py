@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.backends import Backend, SolveOptions, get_backend
+from bench.backends import Backend, SolveOptions, effort_columns, get_backend
 from bench.failure import Failure, describe
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
@@ -23,11 +23,6 @@ from bench.registry import Formulation, get_formulation
 from bench.solve import Solved, SolveStats, solve
 
 log = logging.getLogger(__name__)
-
-#: the Outcome.stats counters a result keeps as columns
-EFFORT = ("conflicts", "decisions", "propagations", "deterministic_time", "branches",
-          "simplex_iterations", "nodes")
-
 
 def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
     return Result(
@@ -153,7 +148,7 @@ def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
     res.solve_s, res.solver_s = stats.solve_s, stats.solver_s
-    for key in EFFORT:
+    for key in effort_columns():  # the counters the backends declare (bench.effort)
         if key in stats.effort:
             setattr(res, key, stats.effort[key])
     res.constraints = stats.constraints

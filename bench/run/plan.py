@@ -22,7 +22,7 @@ from bench.records import Result, Task
 from bench.registry import formulations, variants
 from bench.run.ladder import run_ladder
 from bench.run.pool import Plan
-from bench.suites import Suite, family, takes_seed
+from bench.suites import Suite, family
 
 
 def default_variants(puzzles: Iterable[str] = ()) -> tuple[str, ...]:
@@ -58,7 +58,7 @@ def apply_tiers(plan: Plan, tier_of: dict[str, str], repeats_of: dict[str, int],
         if n <= 1:
             tasks.append(dataclasses.replace(t, tier=tier))
             continue
-        if takes_seed(t.solver, tuple(get_backend(t.solver).kinds)):
+        if get_backend(t.solver).seeding.takes:  # its declared seeding
             tasks += [dataclasses.replace(t, tier=tier, seed=t.seed + s) for s in range(n)]
         else:
             tasks += [dataclasses.replace(t, tier=tier, rep=r) for r in range(n)]
