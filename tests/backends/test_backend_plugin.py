@@ -1,0 +1,100 @@
+"""An out-of-tree solver backend registered through a ``puzzlebench.backends`` entry point: a
+family of python-sat solvers under names of their own (one available, one whose solver this
+python-sat lacks), seen by `puzzlebench list` and run by `puzzlebench run` in task processes;
+a broken entry point and one taking a built-in's name are logged and left out (a real
+distribution on PYTHONPATH, real solvers, real processes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from tests.conftest import ROOT, SHIKAKU_SEEDS, plugin_package
+
+FAMILY = '''
+"""python-sat solvers under a "plug-" name: one class, several solver names."""
+
+from bench.backends.sat import SatBackend
+from bench.effort import CONFLICTS, DECISIONS
+
+
+class PlugSat(SatBackend):
+    incremental = True
+
+    def __init__(self, pysat_name: str) -> None:
+        self.name = f"plug-{pysat_name}"
+        self.pysat_name = pysat_name
+        self.solver_version = f"{pysat_name} (plug)"
+        self.description = f"python-sat's {pysat_name}, registered by plug-pkg"
+        self.effort = (CONFLICTS, DECISIONS)
+
+
+def solvers():
+    return [PlugSat("glucose3"), PlugSat("nosuch")]
+
+
+class Clash(SatBackend):
+    name = "cpsat"  # a built-in's name: refused
+    pysat_name = "glucose3"
+    solver_version = "Glucose 3"
+'''
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return plugin_package(
+        tmp_path_factory.mktemp("backends"), "plug-pkg", "0.3", {"family": FAMILY},
+        {"plug": "plug_pkg.family:solvers", "clash": "plug_pkg.family:Clash",
+         "broken": "plug_pkg.missing:Nothing"}, group="puzzlebench.backends")
+
+
+def cli(env: dict[str, str], *args: str, cwd=ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=300)
+
+
+def test_list_shows_the_family_with_each_names_availability(plugin_env):
+    res = cli(plugin_env, "list", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    solvers = {s["name"]: s for s in out["solvers"]}
+    plug, missing = solvers["plug-glucose3"], solvers["plug-nosuch"]
+    assert plug["available"] and plug["plugin"] == "plug-pkg" and plug["kinds"] == ["sat"]
+    assert plug["seed"]["use"] == "scramble"
+    assert [c["name"] for c in plug["effort"]] == ["conflicts", "decisions"]
+    assert not missing["available"] and "nosuch" in missing["reason"]
+    # the built-ins come first, in their declared order, and keep their names
+    names = list(solvers)
+    assert names.index("external") < names.index("plug-glucose3")
+    assert solvers["cpsat"]["kinds"] == ["cpsat"] and solvers["cpsat"]["plugin"] == ""
+    # a formulation of the kind lists the available plugin solver, not the missing one
+    cover = next(f for f in out["formulations"]
+                 if (f["puzzle"], f["name"]) == ("shikaku", "sat-cover"))
+    assert "plug-glucose3" in cover["solvers"] and "plug-nosuch" not in cover["solvers"]
+    assert "'cpsat' is taken" in res.stderr
+    assert "broken" in res.stderr and "plug_pkg.missing" in res.stderr
+    text = cli(plugin_env, "list")
+    assert text.returncode == 0, text.stderr
+    line = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith("plug-glucose3"))
+    assert "[plugin: plug-pkg]" in line and "seeded" in line
+
+
+def test_a_run_uses_the_plugin_solver_in_task_processes(plugin_env, tmp_path):
+    out = tmp_path / "out"
+    res = cli(plugin_env, "run", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover",
+              "--solver", "plug-glucose3", "--solver", "plug-nosuch", "--seeds", "2",
+              "--out", str(out), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "plug-nosuch" in res.stderr  # skipped, with its reason
+    df = pd.read_parquet(out / "results.parquet")
+    assert set(df["solver"]) == {"plug-glucose3"} and len(df) >= 2
+    for _, g in df.groupby("formulation"):  # a seeded solver: --seeds gives two searches
+        assert sorted(g["seed"]) == [0, 1]
+    assert set(df["status"]) == {"solved"} and df["checked"].all() and df["known"].all()
+    assert set(df["solver_version"]) == {"glucose3 (plug) (python-sat "
+                                         + df["solver_version"].iloc[0].split("python-sat ")[1]}
+    assert df["conflicts"].notna().all()  # its declared counters are kept
