@@ -98,3 +98,41 @@ def test_a_run_uses_the_plugin_solver_in_task_processes(plugin_env, tmp_path):
     assert set(df["solver_version"]) == {"glucose3 (plug) (python-sat "
                                          + df["solver_version"].iloc[0].split("python-sat ")[1]}
     assert df["conflicts"].notna().all()  # its declared counters are kept
+
+
+def installed_copy(root, entry_points: str) -> dict[str, str]:
+    """This puzzlebench laid out as a wheel installs it: the packages and a ``.dist-info``
+    with ``entry_points``, and no pyproject.toml beside them (an environment importing it)."""
+    import os
+    import shutil
+
+    for package in ("bench", "formulations"):
+        shutil.copytree(ROOT / package, root / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    dist = root / "puzzlebench-0.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: puzzlebench\nVersion: 0.0\n")
+    (dist / "entry_points.txt").write_text(entry_points)
+    return {**os.environ, "PYTHONPATH": str(root), "PUZZLEBENCH_ROOT": str(ROOT)}
+
+
+def test_an_installed_puzzlebench_finds_its_backends_in_its_metadata(tmp_path):
+    import tomllib
+
+    group = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][
+        "puzzlebench.backends"]
+    lines = "".join(f"{k} = {v}\n" for k, v in group.items())
+    env = installed_copy(tmp_path / "site", "[puzzlebench.formulations]\nbuiltin = formulations\n"
+                         "[puzzlebench.backends]\n" + lines)
+    res = cli(env, "list", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert [s["name"] for s in out["solvers"]] == list(group)
+    assert all(s["plugin"] == "" for s in out["solvers"])
+
+
+def test_an_install_without_backend_entry_points_says_to_reinstall(tmp_path):
+    env = installed_copy(tmp_path / "site", "[puzzlebench.formulations]\nbuiltin = formulations\n")
+    res = cli(env, "list", "--json", cwd=tmp_path)
+    assert json.loads(res.stdout)["solvers"] == []
+    assert "puzzlebench.backends" in res.stderr and "reinstall" in res.stderr
