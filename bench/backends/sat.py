@@ -15,7 +15,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from bench.backends.base import Backend, Outcome, Seeding, Session
 from bench.backends.kinds import ModelKind, SatAssignment, SatModel
@@ -152,11 +152,11 @@ class SatBackend(Backend):
     modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
     model_type = SatModel
     session = SatSession
-    pysat_name: ClassVar[str]
-    solver_version: ClassVar[str]
+    pysat_name: str  # python-sat's name of the solver
+    solver_version: str
     #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
     #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
-    interruptible: ClassVar[bool] = True
+    interruptible: bool = True
 
     def available(self) -> str | None:
         if importlib.util.find_spec("pysat") is None:
