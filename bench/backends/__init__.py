@@ -40,9 +40,9 @@ Solver facts the harness relies on:
   constraint with an empty body.
 * Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT and ASP
   (an answer set) say "sat".
-* Seeds: GLPK and clingo (no randomising option set) search deterministically and take no
-  seed; CBC, HiGHS, SCIP and CP-SAT take the task's seed; python-sat solvers get a scrambled
-  formula (:mod:`bench.backends.sat`).
+* Seeds (each backend's ``seeding``): GLPK and clingo (no randomising option set) search
+  deterministically and take no seed; CBC, HiGHS, SCIP and CP-SAT take the task's seed;
+  python-sat solvers get a scrambled formula (:mod:`bench.backends.sat`).
 * External solvers (kind ``external``, :mod:`bench.backends.external`): the formulation calls
   another package's solver itself; the one backend only runs that call in a session, so any
   package can plug its own solver in (an entry point ``<puzzle>.external.<name>``).
@@ -67,7 +67,7 @@ from bench.backends.base import (
     timed,
 )
 from bench.backends.kinds import KINDS, ModelKind
-from bench.effort import known
+from bench.effort import Counter, known
 
 __all__ = ["FOUND", "GROUP", "UNSEEDED", "Backend", "Outcome", "Seeding", "Session",
            "SolveOptions", "Status", "all_backends", "backends_for", "check_preference",
@@ -138,6 +138,12 @@ def _problem(b: Backend, names: dict[str, Backend]) -> str:
     kinds = getattr(b, "kinds", ())
     if not kinds or any(k not in KINDS for k in kinds):
         return f"its kinds {tuple(kinds)} are not among {'/'.join(KINDS)}"
+    if not isinstance(b.seeding, Seeding):
+        return "its seeding is not a bench.backends.base.Seeding"
+    if not all(isinstance(c, Counter) for c in b.effort):
+        return "its effort is not a tuple of bench.effort.Counter"
+    if b.check_rank is not None and not isinstance(b.check_rank, int):
+        return f"its check_rank {b.check_rank!r} is not a whole number or None"
     return ""
 
 

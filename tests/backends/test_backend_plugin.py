@@ -41,6 +41,13 @@ class Clash(SatBackend):
     name = "cpsat"  # a built-in's name: refused
     pysat_name = "glucose3"
     solver_version = "Glucose 3"
+
+
+class Miscounted(SatBackend):
+    name = "plug-miscounted"
+    pysat_name = "glucose3"
+    solver_version = "Glucose 3"
+    effort = ("conflicts",)  # names, not bench.effort.Counter: refused
 '''
 
 
@@ -49,7 +56,8 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return plugin_package(
         tmp_path_factory.mktemp("backends"), "plug-pkg", "0.3", {"family": FAMILY},
         {"plug": "plug_pkg.family:solvers", "clash": "plug_pkg.family:Clash",
-         "broken": "plug_pkg.missing:Nothing"}, group="puzzlebench.backends")
+         "miscounted": "plug_pkg.family:Miscounted", "broken": "plug_pkg.missing:Nothing"},
+        group="puzzlebench.backends")
 
 
 def cli(env: dict[str, str], *args: str, cwd=ROOT) -> subprocess.CompletedProcess[str]:
@@ -76,6 +84,7 @@ def test_list_shows_the_family_with_each_names_availability(plugin_env):
                  if (f["puzzle"], f["name"]) == ("shikaku", "sat-cover"))
     assert "plug-glucose3" in cover["solvers"] and "plug-nosuch" not in cover["solvers"]
     assert "'cpsat' is taken" in res.stderr
+    assert "plug-miscounted" not in solvers and "not a tuple of bench.effort.Counter" in res.stderr
     assert "broken" in res.stderr and "plug_pkg.missing" in res.stderr
     text = cli(plugin_env, "list")
     assert text.returncode == 0, text.stderr
