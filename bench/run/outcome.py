@@ -78,25 +78,8 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
         res.message = stderr_tail[-1] if stderr_tail else (
             f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
         res.grid, res.checked = None, None
-    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
-                                     for s in OUT_OF_MEMORY):
-        res.status = "memout"
-        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
-                       f"({res.message[:120]})")
     peak = max(m.peak_tree_rss_mb, m.hwm_mb, children)
-    if res.status == "error" and not m.killed and memory_crash(
-            m.returncode, [res.message, *stderr_tail[-5:]], peak, task.memory_limit_mb):
-        res.status = "memout"
-        res.message = (f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
-                       f"{task.memory_limit_mb} MB limit: an allocation refused under the "
-                       f"limit ({res.message[:120]})")
-        res.grid, res.checked = None, None
-    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
-        res.status = "memout"
-        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
-                       f"task's memory cgroup ({killed_by_kernel} process(es); "
-                       f"{res.message[:120]})")
-        res.grid, res.checked = None, None
+    _memory_status(res, task, m, stderr_tail, peak, killed_by_kernel)
     res.rep = task.rep
     res.wall_s = m.wall_s
     if not res.kind and len(kinds := _kinds(task.solver)) == 1:
@@ -115,6 +98,30 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
     res.rss_method = RSS_METHOD
     return stamp(res, task)  # its identity on the machine that ran it
 
+
+def _memory_status(res: Result, task: Task, m: Measured, stderr_tail: list[str], peak: float,
+                   killed_by_kernel: int) -> None:
+    """Make a failed task ``memout`` where memory ended it: an allocation refused under its
+    limit that the task or its solver said (:data:`OUT_OF_MEMORY`), a SIGSEGV at its limit
+    (:func:`memory_crash`), or the kernel's kill in its memory cgroup."""
+    said = [res.message, *stderr_tail[-5:]]
+    if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
+    if res.status == "error" and not m.killed and memory_crash(
+            m.returncode, said, peak, task.memory_limit_mb):
+        res.status = "memout"
+        res.message = (f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
+                       f"{task.memory_limit_mb} MB limit: an allocation refused under the "
+                       f"limit ({res.message[:120]})")
+        res.grid, res.checked = None, None
+    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
+        res.status = "memout"
+        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
+                       f"task's memory cgroup ({killed_by_kernel} process(es); "
+                       f"{res.message[:120]})")
+        res.grid, res.checked = None, None
 
 
 def _kinds(solver: str) -> tuple[str, ...]:
