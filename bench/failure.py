@@ -10,6 +10,7 @@ file for a plugin that is a single module): the frames there are the ones its au
 from __future__ import annotations
 
 import re
+import signal
 import sys
 import traceback
 from dataclasses import dataclass
@@ -91,3 +92,22 @@ def own_frames(trace: str, cls: type | None, last: int = 3) -> list[str]:
             out[-1].append(line.strip())
     kept = [frame for frame in out if frame][-last:]
     return ["  " + frame[0] + (f": {frame[1]}" if len(frame) > 1 else "") for frame in kept]
+
+
+_SIGNAL = re.compile(r"\b(SIG[A-Z]{2,6})\b|(Segmentation fault)")
+
+
+def died_of(returncode: int | None, output: str = "") -> str:
+    """The signal a process died of, by name ("SIGSEGV"; "" for a process that exited): the
+    first one its output names (a crash handler's report, such as CBC's "Signal SIGSEGV
+    caught" before it aborts with SIGABRT; a shell's or Python's "Segmentation fault"), else
+    the one its exit code says (a negative exit is the number of the signal that killed it)."""
+    m = _SIGNAL.search(output)
+    if m:
+        return m[1] or "SIGSEGV"
+    if returncode is not None and returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return ""

@@ -207,3 +207,14 @@ def test_solve_json_reports_a_skipped_task_as_an_error_saying_so(boom_env: dict[
               "--json")
     out = json.loads(res.stdout)
     assert out["status"] == "error" and out["message"].startswith("skipped: ")
+
+
+def test_died_of_names_the_signal_from_the_output_first_then_the_exit():
+    from bench.failure import died_of
+
+    cbc = "\n\nERROR while running Cbc. Signal SIGSEGV caught. Getting stack trace.\n..." \
+          "\nERROR while running Cbc. Signal SIGABRT caught. Getting stack trace.\n"
+    assert died_of(-6, cbc) == "SIGSEGV"
+    assert died_of(-6, "no solution") == "SIGABRT"
+    assert died_of(-11) == "SIGSEGV" and died_of(1, "Segmentation fault") == "SIGSEGV"
+    assert died_of(0) == "" and died_of(1, "bad input") == ""

@@ -92,3 +92,50 @@ def test_the_templates_are_package_data():
     used = {folder / f"{f}.tmpl" for files in TEMPLATES.values() for f in files}
     used |= {folder / f"{f}.tmpl" for f in ("pyproject.toml", "README.md", "test.py")}
     assert used <= shipped and all(p.is_file() for p in used)
+
+
+def _new(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", "new-formulation", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_an_out_that_is_a_file_is_one_line_and_left_alone(tmp_path: Path):
+    afile = tmp_path / "AFILE"
+    afile.write_text("mine")
+    p = _new("shikaku", "sat", "foo", "--out", str(afile))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.strip().splitlines() == [f"puzzlebench: {afile} exists and is not a folder"]
+    assert afile.read_text() == "mine" and sorted(tmp_path.iterdir()) == [afile]
+
+
+def test_a_name_too_long_writes_nothing_and_a_rerun_works(tmp_path: Path):
+    out = tmp_path / "plugin"
+    p = _new("shikaku", "sat", "a" * 300, "--out", str(out))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "300 characters: at most 64" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []  # not even the folder
+    p = _new("shikaku", "sat", "scaffold-rerun", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert (out / "pyproject.toml").is_file()
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["plugin"]  # no temporary left
+
+
+def test_a_folder_that_cannot_be_made_writes_nothing(tmp_path: Path):
+    (tmp_path / "file").write_text("mine")
+    p = _new("shikaku", "sat", "foo", "--out", str(tmp_path / "file" / "plugin"))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.parametrize("name", ["sat-cover", "cpsat-cover", "mip-cover"])
+def test_a_name_of_a_built_in_formulation_is_refused(tmp_path: Path, name: str):
+    p = _new("shikaku", "sat", name, "--out", str(tmp_path / "plugin"))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.strip().splitlines() == [
+        f"puzzlebench: formulation name {name!r} is taken by the built-in shikaku formulation "
+        f"{name} (formulations.shikaku.{name.split('-')[0]}_cover); choose another name"], \
+        p.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -28,6 +28,7 @@ from typing import Any
 from bench.backends.base import Backend, Outcome, Seeding, Session, SolveOptions, Status
 from bench.backends.kinds import MipModel
 from bench.effort import NODES, SIMPLEX_ITERATIONS
+from bench.failure import died_of
 
 
 def _value(var: Any) -> float:
@@ -72,8 +73,10 @@ class LpFileSession(Session):
                 raise MemoryError(f"{self.backend.name} ran out of memory (exit "
                                   f"{proc.returncode}): {oom[:200]}")
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
+            died = died_of(proc.returncode, proc.stderr + "\n" + proc.stdout)
             raise RuntimeError(f"{self.backend.name} wrote no solution (exit "
-                               f"{proc.returncode}): {tail[0][:200]}")
+                               f"{proc.returncode}{f', died of {died}' if died else ''}): "
+                               f"{tail[0][:200]}")
         status, values = self.backend.read(text)
         if status not in ("optimal", "feasible"):
             return Outcome(status, None, own, wall)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.cli.args import fail
+from bench.cli.args import fail, positive_float
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     ch.add_argument("--puzzle", help="only this puzzle's formulation of that name")
     ch.add_argument("--solver", help="the solver to check on (default: the first available of "
                     "the formulation's kind)")
-    ch.add_argument("--time-limit", type=float, default=20.0, metavar="SECONDS",
+    ch.add_argument("--time-limit", type=positive_float, default=20.0, metavar="SECONDS",
                     help="per solve (default 20)")
     ch.set_defaults(func=cmd_check)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
 from typing import Any
 
 from bench.cli.args import fail
@@ -21,11 +23,19 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """Write the report; on Ctrl-C (or SIGTERM) say what is so: the run folder is as it was
+    (a report only reads it) and the report folder may be incomplete."""
     from bench.report import ReportError, write_report
 
     try:
         out = write_report(args.results, args.out, args.instance, args.scatter)
     except ReportError as e:
         return fail(f"{e}; no report written")
+    except KeyboardInterrupt as e:
+        where = args.out or "the report folder"
+        print(f"puzzlebench: report interrupted; {where} may hold an incomplete report (run "
+              f"`puzzlebench report` again); the run folder {args.results} is unchanged",
+              file=sys.stderr)
+        return 128 + getattr(e, "signum", signal.SIGINT)
     print(f"report written to {out / 'index.html'} and {out / 'summary.md'}")
     return 0

@@ -33,7 +33,7 @@ from bench.report.data import (
     prepare,
     sgm,
 )
-from bench.report.render import Table
+from bench.report.render import Table, markdown_text
 from bench.report.sections import section
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "unreadable": Table.of(bad) if len(bad) else None,
            "environment": environment(run.env), "parquet": parquet, "records": records}
     _write_html(ctx, out / "index.html")
-    (out / "summary.md").write_text(_markdown(ctx), encoding="utf-8")
+    (out / "summary.md").write_text(markdown_text(_markdown(ctx)), encoding="utf-8")
     return out
 
 

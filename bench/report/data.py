@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,24 +81,51 @@ def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
 
 
 def load_run(folder: str | Path) -> Run:
-    """The run's results: ``results.parquet`` when usable and current, else the journal."""
+    """The run's results: ``results.parquet`` when usable and current, else the journal.
+
+    A journal that is not a regular file (a directory, a FIFO) or cannot be read, and a result
+    naming a puzzle that is not one of the known puzzles, are a :class:`ReportError` naming the
+    file: every name in a run folder is data, never a path, and a report is of known puzzles."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ReportError(f"{folder}: no such run folder")
     warnings: list[str] = []
     table, journal = folder / TABLE, folder / JOURNAL
+    if journal.exists() and not stat.S_ISREG(journal.stat().st_mode):
+        raise ReportError(f"{journal}: not a regular file")
     df: pd.DataFrame | None = None
+    source = table
     if table.exists() and (not journal.exists()
                            or table.stat().st_mtime >= journal.stat().st_mtime):
         df = _table(table, warnings)
     if df is None:
-        df = _journal_frame(folder, warnings)
+        source = journal
+        try:
+            df = _journal_frame(folder, warnings)
+        except OSError as e:
+            raise ReportError(f"{journal}: {e.strerror or e}") from None
     if df.empty or "status" not in df:
         raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on")
     for col in Result.__dataclass_fields__:
         if col not in df:
             df[col] = None
+    _known_puzzles(df, source)
     return Run(folder, df, _environment(folder, warnings), warnings)
+
+
+def _known_puzzles(df: pd.DataFrame, source: Path) -> None:
+    """Raise :class:`ReportError` naming ``source`` when a row's puzzle is not a known puzzle
+    ("" is the row of an instance that could not be read)."""
+    from bench.puzzles import puzzle_names
+
+    known = set(puzzle_names())
+    found = df["puzzle"].fillna("").astype(str)
+    bad = sorted(set(found) - known - {""})
+    if bad:
+        shown = bad[0] if len(bad[0]) <= 80 else bad[0][:77] + "..."
+        raise ReportError(f"{source}: puzzle {shown!r} is not a known puzzle "
+                          f"(one of {', '.join(sorted(known))})"
+                          + (f"; {len(bad) - 1} more unknown" if len(bad) > 1 else ""))
 
 
 def _environment(folder: Path, warnings: list[str]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ sorting) and links per cell (an instance name opens its view).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,23 @@ def _key(v: Any) -> str:
     if isinstance(v, int | float) and not (isinstance(v, float) and math.isnan(v)):
         return repr(float(v))
     return ""
+
+
+#: what starts raw HTML in Markdown (CommonMark): "<" before a tag name, "/", "!" or "?"
+#: (tags, comments, declarations, autolinks), and "&" before an entity or character reference
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` with every start of raw HTML escaped (``&lt;``, ``&amp;``), so Markdown shows
+    names and messages read from a run as written and a renderer meets no HTML in them; a
+    ``<`` or ``&`` that starts no HTML (``p >= 0.05``, ``a < b``) stays as it is."""
+    return _HTML_START.sub(lambda m: "&lt;" if m.group() == "<" else "&amp;", text)
+
+
+def _cell(text: str) -> str:
+    """A table cell's text for Markdown: on one line, ``|`` escaped."""
+    return " ".join(text.splitlines()).replace("|", "\\|")
 
 
 def instance_href(puzzle: str, instance: str) -> str:
@@ -103,9 +121,9 @@ class Table:
                 for i, (vr, kr) in enumerate(zip(view, order, strict=True))]
 
     def markdown(self) -> str:
-        esc = [[c.replace("|", "\\|") for c in r] for r in self.rows]
+        esc = [[_cell(c) for c in r] for r in self.rows]
         marked = any(self.marks)  # a last column: the best row, and rows within its noise
-        cols = [*self.columns, "best"] if marked else self.columns
+        cols = [_cell(c) for c in [*self.columns, *(["best"] if marked else [])]]
         lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r, mark in zip(esc, self.marks or [""] * len(esc), strict=False):
             extra = [{"best": "★", "tie": "≈"}.get(mark, "")] if marked else []

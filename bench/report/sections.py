@@ -20,6 +20,7 @@ import bench.report.pictures as pictures
 import bench.report.tables as tables
 import bench.report.verdicts as verdicts
 from bench.report.data import per_instance
+from bench.report.files import file_name
 from bench.report.render import Table
 
 MATRIX_ROWS = 30  # status-matrix rows in summary.md
@@ -78,22 +79,25 @@ def _marks(r: pd.DataFrame) -> list[str]:
 def _figures(puzzle: str, t: pd.DataFrame, pi: pd.DataFrame, shown: list[str],
              rank: pd.DataFrame, scatter: list[str] | None,
              out: Path) -> tuple[list[dict[str, str]], str]:
+    def png(kind: str) -> Path:
+        return out / file_name(puzzle, kind, suffix=".png")
+
     limit = float(pi["time_limit"].max())
     many = (f"; the {figures.MAX_LINES} best formulations drawn, the other "
             f"{len(shown) - figures.MAX_LINES} in grey" if len(shown) > figures.MAX_LINES
             else "")
     made: list[tuple[Path, str]] = [
-        (figures.cactus(pi, shown, limit, out / f"{puzzle}-cactus.png"),
+        (figures.cactus(pi, shown, limit, png("cactus")),
          "Cactus: the further right and lower a line, the more instances a formulation solves "
          f"and the faster (best variant per formulation; grey band: the virtual best{many})."),
-        (figures.profile(pi, shown, out / f"{puzzle}-profile.png"),
+        (figures.profile(pi, shown, png("profile")),
          "Performance profile: the higher a line at tau, the more instances it solves within "
          "tau times the fastest shown formulation's time."),
-        (figures.scaling(pi, shown[:SCALING_PANELS], limit, out / f"{puzzle}-scaling.png"),
+        (figures.scaling(pi, shown[:SCALING_PANELS], limit, png("scaling")),
          "Growth: time against cells per formulation (log-log); a steeper cloud grows faster "
          "with size; open triangles: no answer within the limit."),
     ]
-    mem = figures.memory(t, shown, out / f"{puzzle}-memory.png")
+    mem = figures.memory(t, shown, png("memory"))
     line = figures.memory_line(figures.memory_peaks(t, shown[:figures.MAX_LINES]))
     if mem is not None:
         made.append((mem, "Memory: the peak of each task's process tree per formulation; "
@@ -102,7 +106,7 @@ def _figures(puzzle: str, t: pd.DataFrame, pi: pd.DataFrame, shown: list[str],
     if a is None and len(rank) >= 2:
         a, b = rank["pair"].iloc[0], rank["pair"].iloc[1]
     if a in set(pi["pair"]) and b in set(pi["pair"]):
-        made.append((figures.scatter(pi, str(a), str(b), limit, out / f"{puzzle}-scatter.png"),
+        made.append((figures.scatter(pi, str(a), str(b), limit, png("scatter")),
                      f"Per instance: below the diagonal {b} is faster than {a}; open squares "
                      "had no answer within the limit."))
     return [{"src": p.name, "alt": f"{puzzle}: {cap.split(':')[0]}", "caption": cap,
@@ -115,7 +119,7 @@ def _pictures(puzzle: str, t: pd.DataFrame, out: Path) -> list[dict[str, str]]:
     ok = ok.drop_duplicates("instance").head(PICTURES)
     pics = []
     for _, row in ok.iterrows():
-        name = f"{puzzle}-{row['instance']}.svg"
+        name = file_name(puzzle, str(row["instance"]), suffix=".svg")
         title = f"{row['instance']} solved by {row['pair']}"
         (out / name).write_text(pictures.svg(puzzle, row["grid"], row["instance_path"], title),
                                 encoding="utf-8")
@@ -179,7 +183,8 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     if len(vs):
         sec.peers = Table.of(vs, peers.COLUMNS, hidden=PEER_HIDDEN)
         sec.peer_lines = peers.verdict(vs)
-        sec.figures.append({"src": peers.figure(pi, vs, out / f"{name}-peers.png").name,
+        peer_png = out / file_name(name, "peers", suffix=".png")
+        sec.figures.append({"src": peers.figure(pi, vs, peer_png).name,
                             "alt": f"{name}: ratio against the peers",
                             "caption": "Peers: right of the dotted line ours is faster; the "
                                        "further right a line, the larger our lead (ratio "

@@ -10,6 +10,7 @@ import socket
 from typing import Any
 
 from bench.backends import get_backend
+from bench.failure import died_of
 from bench.identity import identity, machine
 from bench.instance import InstanceError, read_instance
 from bench.records import Result, Task
@@ -25,6 +26,26 @@ STARTUP_S = 10.0
 #: in cbc, a solver's thread stack, C++ new, Python's allocator)
 OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
                  "Memory allocation", "can't start new thread")
+
+
+#: a task that died of SIGSEGV (itself, or a solver child whose failure it reported) with its
+#: measured peak at least this fraction of its memory limit is a ``memout``. Under RLIMIT_DATA
+#: the kernel refuses an allocation when the process's reserved data (thread stacks and malloc
+#: arenas included) reaches the limit, while the harness measures resident memory, which is
+#: lower: CBC that dereferences a refused allocation dies with its tree's resident peak at
+#: about half to two thirds of the limit; a genuine crash far below the limit stays ``error``
+SEGV_AT_LIMIT = 0.5
+
+
+def memory_crash(returncode: int | None, said: list[str], peak_mb: float,
+                 limit_mb: float | None) -> bool:
+    """Whether a failed task died of SIGSEGV at its memory limit (:data:`SEGV_AT_LIMIT`):
+    ``returncode`` the task process's exit, ``said`` its message and the end of its stderr
+    (where a solver child's signal is named, :func:`bench.failure.died_of`)."""
+    if not limit_mb or peak_mb < SEGV_AT_LIMIT * limit_mb:
+        return False
+    text = "\n".join(said)
+    return died_of(returncode) == "SIGSEGV" or "SIGSEGV" in text or "Segmentation fault" in text
 
 
 def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tail: list[str],
@@ -57,17 +78,8 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
         res.message = stderr_tail[-1] if stderr_tail else (
             f"worker exited with {m.returncode}" + ("" if final else " before writing its result"))
         res.grid, res.checked = None, None
-    if res.status == "error" and any(s in ln for ln in [res.message, *stderr_tail[-5:]]
-                                     for s in OUT_OF_MEMORY):
-        res.status = "memout"
-        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
-                       f"({res.message[:120]})")
-    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
-        res.status = "memout"
-        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
-                       f"task's memory cgroup ({killed_by_kernel} process(es); "
-                       f"{res.message[:120]})")
-        res.grid, res.checked = None, None
+    peak = max(m.peak_tree_rss_mb, m.hwm_mb, children)
+    _memory_status(res, task, m, stderr_tail, peak, killed_by_kernel)
     res.rep = task.rep
     res.wall_s = m.wall_s
     if not res.kind and len(kinds := _kinds(task.solver)) == 1:
@@ -78,7 +90,7 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
     else:
         res.overhead_s = m.wall_s - (res.build_s or 0.0) - (res.solve_s or 0.0)
     res.overshoot_s = m.overshoot_s
-    res.peak_rss_mb = max(m.peak_tree_rss_mb, m.hwm_mb, children)
+    res.peak_rss_mb = peak
     res.base_rss_mb = m.base_rss_mb
     res.cpu_s = m.cpu_s
     res.start = "spawn" if m.base_rss_mb is None else "fork"
@@ -86,6 +98,30 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
     res.rss_method = RSS_METHOD
     return stamp(res, task)  # its identity on the machine that ran it
 
+
+def _memory_status(res: Result, task: Task, m: Measured, stderr_tail: list[str], peak: float,
+                   killed_by_kernel: int) -> None:
+    """Make a failed task ``memout`` where memory ended it: an allocation refused under its
+    limit that the task or its solver said (:data:`OUT_OF_MEMORY`), a SIGSEGV at its limit
+    (:func:`memory_crash`), or the kernel's kill in its memory cgroup."""
+    said = [res.message, *stderr_tail[-5:]]
+    if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
+    if res.status == "error" and not m.killed and memory_crash(
+            m.returncode, said, peak, task.memory_limit_mb):
+        res.status = "memout"
+        res.message = (f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
+                       f"{task.memory_limit_mb} MB limit: an allocation refused under the "
+                       f"limit ({res.message[:120]})")
+        res.grid, res.checked = None, None
+    if killed_by_kernel and res.status != "memout" and m.killed != "timeout":
+        res.status = "memout"
+        res.message = (f"killed by the kernel at the {task.memory_limit_mb} MB limit of the "
+                       f"task's memory cgroup ({killed_by_kernel} process(es); "
+                       f"{res.message[:120]})")
+        res.grid, res.checked = None, None
 
 
 def _kinds(solver: str) -> tuple[str, ...]:

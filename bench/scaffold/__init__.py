@@ -17,7 +17,10 @@ formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
 from __future__ import annotations
 
 import keyword
+import os
 import re
+import shutil
+import tempfile
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -35,6 +38,9 @@ TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+#: the longest formulation name: it names the package folder, the module and the test file
+#: (``tests/test_<name>.py``), each within a file system's 255-byte file name
+MAX_NAME = 64
 
 
 class ScaffoldError(ValueError):
@@ -61,8 +67,13 @@ def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Pat
     if not _NAME.match(name):
         raise ScaffoldError(f"formulation name {name!r}: lower-case letters, digits and '-', "
                             "starting with a letter")
+    if len(name) > MAX_NAME:
+        raise ScaffoldError(f"formulation name of {len(name)} characters: at most {MAX_NAME}")
+    _not_taken(puzzle, name)
     root = Path(out)
-    if root.exists() and any(root.iterdir()):
+    if root.exists() and not root.is_dir():
+        raise ScaffoldError(f"{root} exists and is not a folder")
+    if root.is_dir() and any(root.iterdir()):
         raise ScaffoldError(f"{root} exists and is not empty")
     ident = name.replace("-", "_")
     package = f"puzzlebench_{ident}"
@@ -82,7 +93,45 @@ def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Pat
     for file in TEMPLATES[puzzle, kind]:
         suffix = Path(file).suffix
         files[root / package / f"{module}{suffix}"] = _template(file).substitute(values)
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    _write_all(root, files)
     return list(files)
+
+
+def _not_taken(puzzle: str, name: str) -> None:
+    """Refuse a name a formulation of ``puzzle`` already has (built-in or installed, name or
+    alias): the plugin would be skipped as registered twice and ``check NAME`` would check the
+    other one."""
+    from bench.registry import formulations
+
+    for cls in formulations(puzzle):
+        if name == cls.name or name in cls.aliases:
+            where = "built-in" if cls.__module__.startswith("formulations.") else "installed"
+            raise ScaffoldError(f"formulation name {name!r} is taken by the {where} "
+                                f"{puzzle} formulation {cls.name} ({cls.__module__}); choose "
+                                "another name")
+
+
+def _write_all(root: Path, files: dict[Path, str]) -> None:
+    """Write ``files`` (paths under ``root``) into a temporary folder beside ``root`` and rename
+    it to ``root`` at the end: a failure leaves nothing (and ``root`` as it was)."""
+    try:
+        root.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{root.name[:40]}.", dir=root.parent))
+    except OSError as e:
+        raise ScaffoldError(f"{root}: cannot create the folder ({e.strerror or e})") from None
+    try:
+        for path, text in files.items():
+            target = tmp / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o777 & ~_umask())
+        os.replace(tmp, root)  # onto a missing or empty folder
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ScaffoldError(f"{root}: {e.strerror or e}; nothing written") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,22 @@
+"""`puzzlebench check` on bad input: the same argument rules as `run` and `solve`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize("limit", ["-1", "0", "nan", "-5", "inf"])
+def test_check_refuses_a_time_limit_that_is_not_a_positive_number(limit):
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "check", "cpsat-cover",
+                        "--time-limit", limit], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
+    assert p.stdout == "", p.stdout  # no check ran
+    assert "--time-limit: must be a positive number of seconds" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
