@@ -2,7 +2,7 @@
 
 Every puzzle is a Python package (a folder) declared in the entry-point group
 ``puzzlebench.puzzles``, one entry point per puzzle: the NAME is the puzzle's name and the value
-its package (``hitori = "puzzlebench_hitori"``). The five built-in puzzles are the folders of
+its package (``mypuzzle = "my_package"``). The five built-in puzzles are the folders of
 ``bench/puzzles/`` and are declared there too; they are also found by folder, so an install
 whose metadata predates the group still has them. The package's ``rules.py`` registers the
 :class:`~bench.puzzles.base.Puzzle` subclass (:func:`register_puzzle`); the rest of the folder

@@ -134,7 +134,7 @@ def test_declared_defaults_name_their_evidence():
     assert get_puzzle("shikaku").default == Default("cpsat-cover", "cpsat", DEFAULT_REPORT)
     assert get_puzzle("nurikabe").default == Default(
         "sat-hybrid", "cadical195", "reports/robust-nurikabe-20261127/summary.md")
-    for name in puzzle_names():  # every default names a committed report that ranks it
+    for name in folders():  # every built-in default names a committed report that ranks it
         default = get_puzzle(name).default
         assert default is not None, name
         summary = (ROOT / default.evidence).read_text()
