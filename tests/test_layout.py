@@ -73,8 +73,8 @@ def test_no_import_cycle():
 # bench modules, solver libraries, the formulations package), and whether the ban holds through
 # bench's own modules too (``transitive``: importing bench.backends, which imports pysat, then
 # counts as importing pysat). A name in ``scope`` or ``exempt`` may hold ``*`` for one part
-# (``bench.puzzles.*.generate``: every puzzle folder's generator). Imports inside functions count, and so do
-# ``importlib.import_module`` calls with a literal (or f-string) module name.
+# (``bench.puzzles.*.generate``: every puzzle folder's generator). Imports inside functions
+# count, and so do ``importlib.import_module`` calls with a literal (or f-string) module name.
 
 SOLVERS = ("ortools", "pysat", "pyomo", "clingo", "pyscipopt", "highspy")
 MACHINERY = ("bench.run", "bench.generate", "bench.cli", "bench.backends", "bench.encodings",
