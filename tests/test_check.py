@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import tomllib
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
 from bench.backends import get_backend
-from bench.check import Check, check_variant, data_dir
+from bench.check import Check, check_variant
 from bench.check.tiny import solutions, tiny_cases
 from bench.cli import main
 from bench.instance import Instance
 from bench.models import SatModel, Value
-from bench.puzzles import SolutionGrid
+from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.shikaku.rules import (
     candidate_rectangles,
     cells_to_rects,
@@ -174,18 +173,18 @@ def test_the_instances_are_package_data_equal_to_the_repository_files():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = pyproject["tool"]["setuptools"]["package-data"]["bench"]
     shipped = {p for pattern in patterns for p in (ROOT / "bench").glob(pattern)}
-    files = sorted(data_dir().rglob("*.txt"))
-    assert files and set(files) <= shipped
-    assert {p.parent.name for p in files} >= {"nurikabe", "yinyang", "shakashaka", "fillomino",
-                                              "shikaku", "infeasible"}
-    for path in files:
-        origin = (ROOT / "tests" / "data" / "infeasible" / path.name
-                  if path.parent.name == "infeasible" else INSTANCES / path.parent.name / path.name)
-        assert path.read_bytes() == origin.read_bytes(), f"{path} differs from {origin}"
+    builtin = ("nurikabe", "yinyang", "shakashaka", "fillomino", "shikaku")
+    files = {puzzle: [*get_puzzle(puzzle).check_instances(),
+                      *get_puzzle(puzzle).infeasible_instances()] for puzzle in builtin}
+    assert all(files.values()) and {p for f in files.values() for p in f} <= shipped
+    for puzzle, paths in files.items():
+        for path in paths:
+            origin = (ROOT / "tests" / "data" / "infeasible" / path.name
+                      if path.parent.name == "infeasible" else INSTANCES / puzzle / path.name)
+            assert path.read_bytes() == origin.read_bytes(), f"{path} differs from {origin}"
 
 
 def test_shipped_seeds_are_every_seed_of_the_repository():
     for puzzle in ("nurikabe", "yinyang", "shakashaka", "shikaku"):
         repo = {p.name for p in (INSTANCES / puzzle).glob("seed-*.txt")}
-        assert repo <= {p.name for p in (data_dir() / puzzle).glob("*.txt")}, puzzle
-    assert Path(data_dir()).is_dir()
+        assert repo <= {p.name for p in get_puzzle(puzzle).check_instances()}, puzzle

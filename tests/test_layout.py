@@ -6,6 +6,7 @@ of bench/ may import which, each shown to catch a planted violation."""
 from __future__ import annotations
 
 import ast
+import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,8 +72,9 @@ def test_no_import_cycle():
 # (``scope``, dotted prefixes), the imports they may not make (``forbidden``: dotted prefixes of
 # bench modules, solver libraries, the formulations package), and whether the ban holds through
 # bench's own modules too (``transitive``: importing bench.backends, which imports pysat, then
-# counts as importing pysat). Imports inside functions count, and so do
-# ``importlib.import_module`` calls with a literal (or f-string) module name.
+# counts as importing pysat). A name in ``scope`` or ``exempt`` may hold ``*`` for one part
+# (``bench.puzzles.*.generate``: every puzzle folder's generator). Imports inside functions
+# count, and so do ``importlib.import_module`` calls with a literal (or f-string) module name.
 
 SOLVERS = ("ortools", "pysat", "pyomo", "clingo", "pyscipopt", "highspy")
 MACHINERY = ("bench.run", "bench.generate", "bench.cli", "bench.backends", "bench.encodings",
@@ -88,11 +90,17 @@ class Rule:
     transitive: bool = False
 
 
+#: the modules of a puzzle's folder that build models: its generator and its own encodings
+MODEL_BUILDERS = ("bench.puzzles.*.generate", "bench.puzzles.*.encoding*")
+
 RULES = [
-    Rule("a puzzle's rules and codec import no solver library", ("bench.puzzles",), SOLVERS,
-         transitive=True),
-    Rule("a puzzle's rules and codec import nothing of the run machinery, generators, commands, "
-         "backends, encodings, solve loop, registry or report", ("bench.puzzles",), MACHINERY),
+    Rule("a puzzle's rules, codec, picture and tiny boards import no solver library",
+         ("bench.puzzles",), SOLVERS, exempt=MODEL_BUILDERS, transitive=True),
+    Rule("a puzzle's rules, codec, picture and tiny boards import nothing of the run machinery, "
+         "generators, commands, backends, encodings, solve loop, registry or report",
+         ("bench.puzzles",), MACHINERY, exempt=MODEL_BUILDERS),
+    Rule("a puzzle's generator and encodings import no command, run machinery or report",
+         MODEL_BUILDERS, ("bench.cli", "bench.run", "bench.report")),
     Rule("nothing in bench/ imports formulations but the registry's plugin discovery",
          ("bench",), ("formulations",), exempt=("bench.registry",)),
     Rule("the report imports no solver library", ("bench.report",), SOLVERS, transitive=True),
@@ -113,7 +121,9 @@ RULES = [
 
 
 def under(name: str, prefixes: tuple[str, ...]) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in prefixes)
+    """Whether ``name`` is one of ``prefixes`` or inside one (``*`` matches one part)."""
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(name, p + ".*")
+               for p in prefixes)
 
 
 def imported_names(tree: ast.AST) -> set[str]:
@@ -175,6 +185,25 @@ def test_layer_rule_fails_on_a_planted_violation(rule: Rule):
     helper = "bench.grid" if source != "bench.grid" else "bench.records"
     indirect = {**graph, source: graph[source] | {helper}, helper: graph[helper] | {target}}
     assert (f"{source} -> {target}" in violations(indirect, rule)) == rule.transitive
+
+
+def test_a_puzzle_folders_rules_are_in_scope_and_only_its_model_builders_are_exempt():
+    """A solver import planted in a puzzle's rules, codec, picture or tiny boards is caught; one
+    in its generator or its own encodings is not (they build models), but a command import
+    there is."""
+    graph = import_graph()
+    rules, builders = RULES[0], RULES[2]
+
+    def planted(module: str, target: str, rule: Rule) -> list[str]:
+        return violations({**graph, module: graph[module] | {target}}, rule)
+
+    for part in ("rules", "codec", "picture", "tiny"):
+        module = f"bench.puzzles.nurikabe.{part}"
+        assert planted(module, "pysat.planted", rules) == [f"{module} -> pysat.planted"]
+    for module in ("bench.puzzles.nurikabe.generate", "bench.puzzles.nurikabe.generate.unique",
+                   "bench.puzzles.fillomino.encoding_sat", "bench.puzzles.shikaku.generate"):
+        assert planted(module, "pysat.planted", rules) == []
+        assert planted(module, "bench.cli.planted", builders) == [f"{module} -> bench.cli.planted"]
 
 
 def test_the_builtin_formulations_are_declared_by_the_entry_point():

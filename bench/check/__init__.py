@@ -1,5 +1,6 @@
 """``puzzlebench check NAME``: the conformance checks of one formulation, without pytest, from
-an installed package (the instances are package data in ``bench/check/data``).
+an installed package (the instances are package data of each puzzle's folder: ``data/*.txt``
+and ``data/infeasible/*.txt``, :meth:`~bench.puzzles.Puzzle.check_instances`).
 
 For each variant of the formulation (its recommended ones; one variant when a label is
 given), on one available solver of its kind, in this process:
@@ -27,7 +28,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from bench.backends import Backend, SolveOptions, backends_for, check_preference, get_backend
@@ -55,18 +55,15 @@ class Check:
         return f"{self.status.upper():<4} {self.name:<6} {self.variant}: {self.detail}"
 
 
-def data_dir() -> Path:
-    """The folder of the instances the checks solve (package data)."""
-    return Path(str(resources.files("bench.check") / "data"))
-
-
 def seed_paths(puzzle: str) -> list[Path]:
-    paths = sorted((data_dir() / puzzle).glob("*.txt"))
+    """The puzzle's instances with a solution, smallest first."""
+    paths = get_puzzle(puzzle).check_instances()
     return sorted(paths, key=lambda p: (read_instance(p).cells, p.name))
 
 
 def unsat_paths(puzzle: str) -> list[Path]:
-    return sorted((data_dir() / "infeasible").glob(f"{puzzle}-*.txt"))
+    """The puzzle's instances without a solution."""
+    return get_puzzle(puzzle).infeasible_instances()
 
 
 def solver_for(form: Formulation, wanted: str | None = None) -> Backend | None:

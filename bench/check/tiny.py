@@ -1,8 +1,9 @@
 """Tiny instances with every solution known by brute force: each grid of cell values the rule
 checker accepts, enumerated over the product of the open cells' values (pure: no solver).
 
-Per puzzle: the board shapes and givens drawn by a seeded generator, the values an open cell
-may take, and what a given cell holds in a solution. Boards are kept tiny (at most 6 open cells
+Per puzzle (its :meth:`~bench.puzzles.Puzzle.tiny` boards, ``tiny.py`` in its folder): the
+board shapes and givens drawn by a seeded generator, the values an open cell may take, and what
+a given cell holds in a solution. Boards are kept tiny (at most 6 open cells
 of 5 values, 9 of 2) so the enumeration stays under a second per puzzle; :func:`tiny_cases`
 keeps the drawn instances that are well formed, preferring ones with several solutions (they
 test counting) and one with none (it tests infeasibility).
@@ -19,14 +20,6 @@ from dataclasses import dataclass
 from bench.instance import Instance, InstanceError, parse_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 
-#: the solution values of an open cell, per puzzle (Shikaku: rectangle ids, one per clue)
-VALUES: dict[str, tuple[object, ...]] = {
-    "nurikabe": ("#", "."),
-    "yinyang": ("b", "w"),
-    "shakashaka": (".", "◢", "◣", "◤", "◥"),
-    "fillomino": (1, 2, 3, 4, 5, 6),
-}
-
 
 @dataclass(frozen=True)
 class Tiny:
@@ -38,31 +31,22 @@ class Tiny:
     solutions: list[SolutionGrid]
 
 
-def _given(puzzle: str, inst: Instance) -> dict[tuple[int, int], object]:
-    clues = inst.clues()
-    if puzzle == "shikaku":  # clue k's cell holds rectangle id k
-        return {(r, c): k for k, (r, c, _) in enumerate(clues)}
-    if puzzle == "nurikabe":
-        return {(r, c): "." for r, c, _ in clues}
-    if puzzle == "shakashaka":
-        return {(r, c): "#" for r, c, _ in clues}
-    return {(r, c): v for r, c, v in clues}
-
-
 def solutions(inst: Instance) -> list[SolutionGrid]:
-    """Every grid of ``inst`` the puzzle's checker accepts (brute force)."""
-    puzzle = inst.puzzle
-    given = _given(puzzle, inst)
-    values = (tuple(range(len(given))) if puzzle == "shikaku" else VALUES[puzzle])
-    cells = [(r, c) for r in range(inst.rows) for c in range(inst.cols)]
-    free = [cell for cell in cells if cell not in given]
-    check = get_puzzle(puzzle).check
+    """Every grid of ``inst`` the puzzle's checker accepts (brute force over its
+    :class:`~bench.puzzles.base.TinyBoards` values)."""
+    rules = get_puzzle(inst.puzzle)
+    boards = rules.tiny()
+    if boards is None:
+        raise ValueError(f"{inst.puzzle} has no tiny boards (tiny.py's TINY)")
+    given = boards.given(inst)
+    values = boards.open_values(inst)
+    free = [(r, c) for r in range(inst.rows) for c in range(inst.cols) if (r, c) not in given]
     found: list[SolutionGrid] = []
     for choice in itertools.product(values, repeat=len(free)):
         grid: SolutionGrid = [[None] * inst.cols for _ in range(inst.rows)]
         for (r, c), v in [*given.items(), *zip(free, choice, strict=True)]:
             grid[r][c] = v
-        if not check(inst, grid):
+        if not rules.check(inst, grid):
             found.append(grid)
     return found
 
@@ -76,16 +60,6 @@ def _board(rng: random.Random, rows: int, cols: int, clues: int,
     return "\n".join(" ".join(row) for row in grid)
 
 
-#: per puzzle: (rows, cols, givens, a given's token) of the drawn boards
-DRAW: dict[str, tuple[int, int, int, Callable[[random.Random], str]]] = {
-    "nurikabe": (3, 3, 2, lambda r: str(r.randint(1, 4))),
-    "yinyang": (3, 3, 4, lambda r: r.choice("bw")),
-    "shakashaka": (2, 3, 2, lambda r: r.choice(["#", "#", "0", "1", "2"])),
-    "fillomino": (2, 3, 2, lambda r: str(r.randint(1, 4))),
-    "shikaku": (2, 4, 2, lambda r: str(r.choice([2, 2, 3, 4, 4, 6]))),
-}
-
-
 #: boards drawn at most per puzzle
 DRAWS = 60
 
@@ -94,8 +68,12 @@ DRAWS = 60
 def tiny_cases(puzzle: str, seed: int = 0, wanted: int = 4, max_solutions: int = 6) -> list[Tiny]:
     """Up to ``wanted`` distinct well-formed tiny instances of ``puzzle`` drawn with ``seed``:
     those with 2..``max_solutions`` solutions first, then one without a solution, then one
-    with exactly one. Cached: the same list for the same arguments (treat it as read-only)."""
-    rows, cols, clues, token = DRAW[puzzle]
+    with exactly one; none when the puzzle has no tiny boards. Cached: the same list for the
+    same arguments (treat it as read-only)."""
+    boards = get_puzzle(puzzle).tiny()
+    if boards is None:
+        return []
+    rows, cols, clues, token = boards.rows, boards.cols, boards.givens, boards.token
     rng = random.Random(f"{puzzle}-{seed}")
     by_kind: dict[str, list[Tiny]] = {"many": [], "none": [], "one": []}
     seen: set[str] = set()

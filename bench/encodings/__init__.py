@@ -25,7 +25,7 @@ solver-free and shared (:mod:`.cells`); pure grid helpers are in :mod:`bench.gri
 negation, or lazily :func:`.cells.fixed_anchor_cuts` per colour (a set of unknown size that
 holds given cells; the cuts go in with each kind's ``add_cuts``); :func:`.cells.border_ring`
 lists the border cells in cyclic order. Regions of unknown size (Fillomino) would take the
-size as a variable (each module's docstring says how); not built yet. Fillomino's own shared
-parts: the solver-free number domains and defects (:mod:`.fillomino`) and the SAT region
-encoding of ``sat-regions`` and the generator (:mod:`.fillomino_sat`).
+size as a variable (each module's docstring says how); not built yet. A puzzle's own encodings
+live in its folder (Fillomino's: :mod:`bench.puzzles.fillomino.encoding` and
+:mod:`bench.puzzles.fillomino.encoding_sat`).
 """

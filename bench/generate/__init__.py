@@ -16,15 +16,13 @@ one worker and a fixed seed; the SAT solvers are deterministic). A solve that hi
 limit makes the generator start over from a fresh solution, which keeps the result
 deterministic as long as the limit is not reached on one machine and not on another.
 
-The generators live beside this module (``bench/generate/<puzzle>.py``, one per puzzle
-folder): ``shikaku`` (random rectangle partition, clue cells moved until unique) and
+The generators live in each puzzle's folder (its ``generate`` module, found through the puzzle
+registry): ``shikaku`` (random rectangle partition, clue cells moved until unique) and
 ``nurikabe`` (random wall and islands, clues moved or 1-islands added until unique).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 import tempfile
 import time
@@ -36,7 +34,7 @@ from typing import ClassVar, TypeVar
 from bench.backends import SolveOptions, get_backend
 from bench.instance import Instance, format_instance, parse_instance
 from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
-from bench.puzzles.registry import folders
+from bench.puzzles.registry import load_all
 from bench.records import Task
 from bench.solve import solve
 
@@ -147,12 +145,8 @@ def register_generator(cls: type[Generator]) -> type[Generator]:
 
 
 def generator_names() -> list[str]:
-    """Puzzles with a generator: ``bench/generate/<puzzle>.py`` registers one, for every
-    puzzle folder that has such a module."""
-    for name in folders():
-        module = f"{__name__}.{name}"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    """Puzzles with a generator: the ``generate`` module of a puzzle's folder registers one."""
+    load_all("generate")
     return sorted(_GENERATORS)
 
 

@@ -1,5 +1,6 @@
-"""Puzzles: one folder per puzzle (``rules.py``, ``codec.py``; its generator, if any, is in
-:mod:`bench.generate`).
+"""Puzzles: one folder (package) per puzzle, found through the ``puzzlebench.puzzles`` entry
+points (:mod:`.registry`): ``rules.py``, ``codec.py``, ``picture.py``, ``tiny.py``, its
+generator and ``data/``, reached through the hooks of :class:`Puzzle` (:mod:`.base`).
 
 Each ``rules.py`` defines a :class:`Puzzle` subclass and registers it with
 :func:`register_puzzle`. Formulations never re-implement these rules; the harness checks every

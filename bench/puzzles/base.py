@@ -2,7 +2,10 @@
 
 * :class:`Instance`, :data:`Token`, :data:`Grid`, :class:`InstanceError`: an instance file read
   into memory (``bench.instance`` parses and formats them);
-* :class:`Puzzle`: the rules of one puzzle (subclassed in ``bench/puzzles/<puzzle>/rules.py``);
+* :class:`Puzzle`: the rules of one puzzle (subclassed in ``<puzzle package>/rules.py``) and
+  the hooks that reach the rest of its folder (:meth:`Puzzle.part`, :meth:`Puzzle.draw`,
+  :meth:`Puzzle.tiny`, :meth:`Puzzle.check_instances`);
+* :class:`TinyBoards`: how ``puzzlebench check`` draws tiny instances of a puzzle;
 * :class:`Default`: the formulation and solver a puzzle uses when none is named, with the
   committed report that justified the choice.
 
@@ -12,9 +15,14 @@ import graph acyclic: ``bench.instance`` -> ``bench.puzzles.registry`` -> this m
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Any, ClassVar
 
 Token = Any  # a puzzle's parsed instance token: None for an empty cell, else an int or a short str
@@ -91,10 +99,48 @@ class Default:
     evidence: str = DEFAULT_REPORT
 
 
+@dataclass(frozen=True)
+class TinyBoards:
+    """How ``puzzlebench check`` draws tiny instances of a puzzle (``tiny.py``'s ``TINY``):
+    ``rows x cols`` boards with ``givens`` cells holding ``token(rng)``; every other cell takes
+    each of :meth:`open_values` in the brute-force enumeration of solutions, a given cell the
+    value :meth:`given` says. Keep boards tiny: the enumeration is ``len(values) ** open
+    cells`` checks (at most 6 open cells of 5 values, 9 of 2, runs in under a second)."""
+
+    rows: int
+    cols: int
+    givens: int
+    token: Callable[[random.Random], str]
+    values: tuple[Any, ...] = ()
+
+    def open_values(self, inst: Instance) -> tuple[Any, ...]:
+        """The solution values an open cell may take."""
+        return self.values
+
+    def given(self, inst: Instance) -> dict[tuple[int, int], Any]:
+        """What each given cell holds in a solution (by default: its clue)."""
+        return {(r, c): v for r, c, v in inst.clues()}
+
+
 class Puzzle:
-    """The rules of one puzzle. Subclasses override the token and rule methods."""
+    """The rules of one puzzle. Subclasses override the token and rule methods; the hooks
+    (:meth:`part`, :meth:`draw`, :meth:`tiny`, :meth:`check_instances`,
+    :meth:`infeasible_instances`) find the rest of the puzzle in its folder by convention:
+
+    ======================  ==========================================================
+    ``rules.py``            this class, registered with ``register_puzzle``
+    ``codec.py``            ``CODEC``: its puzz.link and janko.at formats (optional)
+    ``picture.py``          ``draw(grid, clues) -> list[str]``: SVG elements (optional)
+    ``tiny.py``             ``TINY``: a :class:`TinyBoards` for ``puzzlebench check``
+    ``generate.py``         a generator registered with ``register_generator`` (optional)
+    ``data/*.txt``          instances ``check`` solves; ``data/infeasible/*.txt`` it
+                            must report infeasible
+    ======================  ==========================================================
+    """
 
     name: ClassVar[str]
+    #: the Python package of the puzzle's folder (set when the puzzle is registered)
+    package: ClassVar[str] = ""
     #: JSON cell values a solution grid may hold (for documentation and solution parsing)
     solution_cells: ClassVar[str] = ""
     #: the formulation and solver to use when none is named (None: no declared default)
@@ -126,6 +172,39 @@ class Puzzle:
     def same(self, inst: Instance, a: SolutionGrid, b: SolutionGrid) -> bool:
         """Whether two solution grids are the same solution (Shikaku ids are arbitrary)."""
         return a == b
+
+    # --- hooks into the puzzle's folder --------------------------------------------------------
+
+    def part(self, name: str) -> ModuleType | None:
+        """The module ``<package>.<name>`` of the puzzle's folder, imported; None if absent."""
+        full = f"{self.package}.{name}"
+        if not self.package or importlib.util.find_spec(full) is None:
+            return None
+        return importlib.import_module(full)
+
+    def folder(self) -> Path:
+        """The puzzle's folder (its package's files, installed or not)."""
+        return Path(str(resources.files(self.package)))
+
+    def check_instances(self) -> list[Path]:
+        """The instances ``puzzlebench check`` solves (``data/*.txt``), by name."""
+        return sorted((self.folder() / "data").glob("*.txt"))
+
+    def infeasible_instances(self) -> list[Path]:
+        """The instances ``check`` must report infeasible (``data/infeasible/*.txt``)."""
+        return sorted((self.folder() / "data" / "infeasible").glob("*.txt"))
+
+    def tiny(self) -> TinyBoards | None:
+        """The tiny boards of ``puzzlebench check`` (``tiny.py``'s ``TINY``), None if absent."""
+        module = self.part("tiny")
+        return getattr(module, "TINY", None) if module else None
+
+    def draw(self, grid: SolutionGrid, clues: list[list[Token]]) -> list[str] | None:
+        """The SVG elements of a solution picture's cells (``picture.py``'s ``draw``), on a
+        grid of ``S``-pixel cells (:mod:`bench.puzzles.svg`); None when the puzzle has no
+        ``picture.py`` (the picture then shows the clues alone)."""
+        module = self.part("picture")
+        return module.draw(grid, clues) if module else None
 
     def check_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
                     expected: str) -> list[str]:

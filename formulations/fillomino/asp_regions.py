@@ -2,7 +2,7 @@
 number's size.
 
 The rules are ``asp_regions.lp`` beside this module: a number per cell from its provable
-domain (:func:`bench.encodings.fillomino.layout`, given here as ``dom`` facts) and the equal
+domain (:func:`bench.puzzles.fillomino.encoding.layout`, given here as ``dom`` facts) and the equal
 neighbours. The size rule is the parameter ``size``:
 
 * ``each`` (``region_each.lp``): every cell counts the cells joined to it through equal
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bench.backends.kinds import AspModel
-from bench.encodings.fillomino import layout
 from bench.instance import Instance
+from bench.puzzles.fillomino.encoding import layout
 from bench.registry import formulation
 from formulations._asp import AspFormulation
 

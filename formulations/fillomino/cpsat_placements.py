@@ -2,7 +2,7 @@
 the enumerated polyomino placements; larger regions are parent-pointer trees.
 
 * ``p[P]`` per placement P: a connected set of k <= ``small`` cells that may all hold k (k in
-  each cell's provable domain, :func:`bench.encodings.fillomino.layout`; so no given other
+  each cell's provable domain, :func:`bench.puzzles.fillomino.encoding.layout`; so no given other
   than k inside) and that touches no given k outside (that given would join it);
 * ``big[v]``: v holds a number above ``small``, ``xl[v]`` that number (0 when not big);
 * every cell is covered by exactly one placement or is big; the cell's number
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.fillomino import Layout, layout, small_pieces
 from bench.grid import Cell, neighbours
 from bench.instance import Instance
 from bench.models import CpsatModel, lazy_module
+from bench.puzzles.fillomino.encoding import Layout, layout, small_pieces
 from bench.registry import formulation
 from formulations.fillomino._cptree import region_trees
 from formulations.fillomino.cpsat_tree import CpsatTree

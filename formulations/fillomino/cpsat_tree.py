@@ -1,7 +1,7 @@
 """Fillomino in CP-SAT: a number per cell, each region a tree of parent pointers whose root
 carries the region's size as a sum of subtree sizes.
 
-* ``x[v]``: the cell's number, over its provable domain (:func:`bench.encodings.fillomino.
+* ``x[v]``: the cell's number, over its provable domain (:func:`bench.puzzles.fillomino.encoding.
   layout`: no bound the grid does not prove; regions without a given may be as large as their
   component of empty cells).
 * ``s[u, w]`` per edge: the two cells are in one region, ``s <=> x[u] == x[w]`` (so two regions
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.encodings.fillomino import layout
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import CpsatModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino.encoding import layout
 from bench.registry import Formulation, formulation
 from formulations.fillomino._cptree import region_trees
 

@@ -3,10 +3,10 @@ region sizes by cuts after each solve. Nothing grows with the number of cell pai
 binary per cell and number of its provable domain, the local rows per cell (and per small
 piece), and only the cuts the solutions ask for.
 
-* ``y[j]`` for each (cell, number) of :func:`bench.encodings.fillomino.layout`; ``sum = 1``
+* ``y[j]`` for each (cell, number) of :func:`bench.puzzles.fillomino.encoding.layout`; ``sum = 1``
   per cell;
-* each clause of :func:`bench.encodings.fillomino.local_clauses` as ``sum(pos) + sum(1 -
-  neg) >= 1``; the cuts of :func:`bench.encodings.fillomino.cut_clauses` the same way, added
+* each clause of :func:`bench.puzzles.fillomino.encoding.local_clauses` as ``sum(pos) + sum(1 -
+  neg) >= 1``; the cuts of :func:`bench.puzzles.fillomino.encoding.cut_clauses` the same way, added
   after each solve (the MIP is solved again from scratch: the backends rebuild).
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.fillomino import Clause, cut_clauses, layout, local_clauses
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import MipModel, Value, lazy_module
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino.encoding import Clause, cut_clauses, layout, local_clauses
 from bench.registry import Formulation, formulation
 
 pyo = lazy_module("pyomo.environ")

@@ -5,7 +5,7 @@ sizes by cuts after each model (solver kept warm).
   _fill.layout`); exactly one per cell.
 * Local rules, eagerly: a 1 has no neighbouring 1; a k >= 2 has a neighbouring k; a 2 has at
   most one neighbouring 2 (a pair closes the region).
-* Lazily (:func:`bench.encodings.fillomino.defects` on each model): a component C of k-cells
+* Lazily (:func:`bench.puzzles.fillomino.encoding.defects` on each model): a component C of k-cells
   with more than k cells gets "not all of S are k" for k + 1 connected cells S of C (two
   touching regions of one number are such a component); one with fewer than k cells gets "not
   all of C are k, or a boundary cell of C is k". Both hold in every solution, and a model with
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.fillomino import Clause, cut_clauses, layout, local_clauses
 from bench.encodings.sat import exactly
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino.encoding import Clause, cut_clauses, layout, local_clauses
 from bench.registry import Formulation, formulation
 
 

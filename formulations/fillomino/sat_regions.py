@@ -1,9 +1,9 @@
 """Fillomino as pure SAT over regions: same-region edge literals, one-hot numbers up to a
 threshold with one symbolic "big" number above it, region sizes by cuts after each model (solver
-kept warm). The encoding and why it is exact: :mod:`bench.encodings.fillomino_sat`.
+kept warm). The encoding and why it is exact: :mod:`bench.puzzles.fillomino.encoding_sat`.
 
 * ``s[u, w]`` per edge: u and w are in one region; ``e[v, k]``: v's number has code k, over the
-  codes of v's provable domain (:func:`bench.encodings.fillomino.layout`): the numbers up to
+  codes of v's provable domain (:func:`bench.puzzles.fillomino.encoding.layout`): the numbers up to
   ``big``, the given numbers within reach of a given of theirs (a region holding that given),
   and BIG for a region above ``big`` holding no given (the region's size, whatever it is: no
   bound is assumed);
@@ -21,12 +21,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.backends.kinds import SatAssignment
-from bench.encodings import fillomino_sat
-from bench.encodings.fillomino import layout
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino import encoding_sat as fillomino_sat
+from bench.puzzles.fillomino.encoding import layout
 from bench.registry import Formulation, formulation
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.encodings.fillomino import cut_clauses, defects, layout, small_pieces
 from bench.instance import parse_instance, read_instance
+from bench.puzzles.fillomino.encoding import cut_clauses, defects, layout, small_pieces
 from bench.records import Task
 from bench.registry import get_formulation
 from bench.run.pool import Plan, run_plan, run_task

@@ -1,4 +1,4 @@
-"""The region encoding of ``sat-regions`` (:mod:`bench.encodings.fillomino_sat`): on small
+"""The region encoding of ``sat-regions`` (:mod:`bench.puzzles.fillomino.encoding_sat`): on small
 grids its solutions, found one by one with the lazy cuts and blocking, are exactly the grids a
 brute-force enumeration of partitions accepts, for a threshold low enough that most regions are
 the symbolic BIG; and the seed ILP's size, predicted in closed form, is the built model's."""
@@ -12,12 +12,12 @@ import pytest
 from pysat.solvers import Solver
 
 from bench.backends.kinds import SatAssignment
-from bench.encodings import fillomino_sat
-from bench.encodings.fillomino import layout
 from bench.grid import Cell, all_cells
 from bench.instance import Instance, parse_instance, read_instance
 from bench.models import SatModel
 from bench.puzzles import get_puzzle
+from bench.puzzles.fillomino import encoding_sat as fillomino_sat
+from bench.puzzles.fillomino.encoding import layout
 from formulations.fillomino.mip_seed import MipSeed, model_size
 from tests.conftest import INSTANCES
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bench.generate import get_generator, instance_from_grid
-from bench.generate.fillomino import random_partition
 from bench.grid import neighbours
 from bench.instance import format_instance, read_instance
 from bench.puzzles import get_puzzle
+from bench.puzzles.fillomino.generate import random_partition
 from bench.puzzles.fillomino.rules import polyominoes
 from bench.records import Task
 from bench.run.pool import run_task
@@ -84,7 +84,7 @@ def test_committed_generated_instances_hold_their_unique_solution():
 
 
 def test_the_warm_uniqueness_solver_answers_for_any_set_of_givens():
-    from bench.generate.fillomino import Warm
+    from bench.puzzles.fillomino.generate import Warm
 
     solution = [[1, 3, 3, 3, 1], [2, 2, 10, 10, 10], [10, 10, 10, 10, 10], [10, 10, 2, 2, 1]]
     rules = get_puzzle("fillomino")
@@ -130,7 +130,7 @@ def test_committed_large_generated_instances_are_unique(path: Path):
 def test_the_fixed_givens_checker_answers_as_the_warm_solver():
     """Fixed (large grids) builds sat-regions for exactly the givens; it finds another
     solution exactly when the warm solver does, and a valid one."""
-    from bench.generate.fillomino import Fixed, Warm
+    from bench.puzzles.fillomino.generate import Fixed, Warm
 
     solution = [[1, 3, 3, 3, 1], [2, 2, 10, 10, 10], [10, 10, 10, 10, 10], [10, 10, 2, 2, 1]]
     everything = {(r, c) for r in range(4) for c in range(5)}
@@ -152,7 +152,7 @@ def test_the_fixed_givens_checker_answers_as_the_warm_solver():
 def test_large_grids_lose_givens_in_batches_and_stay_unique(monkeypatch, tmp_path: Path):
     """The large-grid path (Fixed checks, batch removal) on an 8x8: far fewer givens than
     the start, reproducible, unique by a second formulation (sat-lazy)."""
-    from bench.generate import fillomino as generator
+    from bench.puzzles.fillomino import generate as generator
 
     monkeypatch.setattr(generator, "LARGE", 0)
     inst, solution = generator.FillominoGenerator().attempt(8, 8, random.Random(0))

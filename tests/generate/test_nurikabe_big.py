@@ -17,12 +17,12 @@ from bench.generate import (
     file_stem,
     get_generator,
 )
-from bench.generate.nurikabe import NurikabeGenerator
-from bench.generate.nurikabe_big import fenceable, freeze, halo, pinned_solution, ring
-from bench.generate.nurikabe_board import NurikabeState, plan_changes
 from bench.grid import neighbours
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
+from bench.puzzles.nurikabe.generate import NurikabeGenerator
+from bench.puzzles.nurikabe.generate.big import fenceable, freeze, halo, pinned_solution, ring
+from bench.puzzles.nurikabe.generate.board import NurikabeState, plan_changes
 from tests.conftest import INSTANCES
 from tests.generate.test_nurikabe_generator import regenerates, unique_by_a_second_formulation
 

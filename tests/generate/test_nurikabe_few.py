@@ -1,5 +1,5 @@
 """The few-clue kind of the Nurikabe generator (parameter ``cover``,
-:mod:`bench.generate.nurikabe_few`): its settings, the rule that accepts a puzzle, and the
+:mod:`bench.puzzles.nurikabe.generate.few`): its settings, the rule that accepts a puzzle, and the
 committed family (``instances/nurikabe/few/``)."""
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from bench.generate import GenerationError, get_generator
-from bench.generate import nurikabe_few as few
-from bench.generate.nurikabe import NurikabeGenerator
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
+from bench.puzzles.nurikabe.generate import NurikabeGenerator, few
 from tests.conftest import INSTANCES
 from tests.generate.test_nurikabe_generator import regenerates, unique_by_a_second_formulation
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bench.generate import count_solutions, generate_one, get_generator, write_generated
-from bench.generate.nurikabe import NurikabeGenerator, NurikabeState
-from bench.generate.nurikabe_unique import WarmCheck
 from bench.instance import Instance, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
+from bench.puzzles.nurikabe.generate import NurikabeGenerator, NurikabeState
+from bench.puzzles.nurikabe.generate.unique import WarmCheck
 from tests.conftest import INSTANCES
 
 SPARSE = INSTANCES / "nurikabe" / "sparse"  # the committed sparse family

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bench.generate import instance_from_grid
-from bench.generate.shakashaka import (
+from bench.puzzles import get_puzzle
+from bench.puzzles.shakashaka.generate import (
     diamond,
     numbers,
     pack,
@@ -16,7 +17,6 @@ from bench.generate.shakashaka import (
     touching,
     upright,
 )
-from bench.puzzles import get_puzzle
 from bench.puzzles.shakashaka.rules import BLACK, E, N, S, W
 
 
@@ -65,7 +65,7 @@ def test_generated_puzzles_leave_the_board_mostly_white():
     """The uniqueness repair once took out every shape of a 6x6 (seed 3): an all-black board
     with nothing to decide. Such a packing is packed anew."""
     from bench.generate import generate_one
-    from bench.generate.shakashaka import MIN_WHITE, white_share
+    from bench.puzzles.shakashaka.generate import MIN_WHITE, white_share
 
     assert white_share([[BLACK] * 6] * 6) == 0.0
     for seed in (1, 2, 3):

@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 
 from bench.generate import generate_one
-from bench.generate.yinyang import Colouring, YinYangGenerator, grow
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
+from bench.puzzles.yinyang.generate import Colouring, YinYangGenerator, grow
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = get_puzzle("yinyang")

@@ -15,14 +15,14 @@ from bench.generate import (
     check_size,
     register_generator,
 )
-from bench.generate import nurikabe_few as few
-from bench.generate.nurikabe_big import freeze, pinned_solution
-from bench.generate.nurikabe_board import Join, NurikabeState, Wall, plan_changes
-from bench.generate.nurikabe_edits import apply_edit, blackened
-from bench.generate.nurikabe_unique import WarmCheck
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
+from bench.puzzles.nurikabe.generate import few
+from bench.puzzles.nurikabe.generate.big import freeze, pinned_solution
+from bench.puzzles.nurikabe.generate.board import Join, NurikabeState, Wall, plan_changes
+from bench.puzzles.nurikabe.generate.edits import apply_edit, blackened
+from bench.puzzles.nurikabe.generate.unique import WarmCheck
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +42,10 @@ class NurikabeGenerator(Generator):
     and limited by conflicts, not time (:class:`WarmCheck`), so a seed gives the same puzzle on
     a loaded machine; :meth:`sparsify` checks each batch of joins locally and the whole puzzle
     every few rounds and at the end. With :attr:`big` (``--param big=K``) the random solution
-    is built around K big islands that no edit changes (:mod:`.nurikabe_big`), with three times the
+    is built around K big islands that no edit changes (:mod:`.big`), with three times the
     rounds, the checks are :attr:`big_formulation`'s and :attr:`max_ones`
     applies (the pockets between a snake's runs fill up with 1-islands). With :attr:`cover`
-    (``--param cover=P``) it makes the few-clue kind (:mod:`.nurikabe_few`): islands covering
+    (``--param cover=P``) it makes the few-clue kind (:mod:`.few`): islands covering
     at least P % of the grid with few clues."""
 
     puzzle = "nurikabe"
@@ -99,10 +99,10 @@ class NurikabeGenerator(Generator):
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
-    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.nurikabe_big`) to make, their sizes
+    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
-    cover = 0  # the few-clue kind (:mod:`.nurikabe_few`): islands on this % of the grid
+    cover = 0  # the few-clue kind (:mod:`.few`): islands on this % of the grid
     params: ClassVar[dict[str, str]] = {
         "big": "big islands (37-45 cells) to make (default 0)",
         "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells"}

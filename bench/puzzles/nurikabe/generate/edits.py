@@ -1,6 +1,6 @@
 """The edits that the Nurikabe generator's ``make_unique``
-(:class:`bench.generate.nurikabe.NurikabeGenerator`) makes on a solution being built
-(:class:`~bench.generate.nurikabe_board.NurikabeState`) and its clue cells: each excludes
+(:class:`bench.puzzles.nurikabe.generate.NurikabeGenerator`) makes on a solution being built
+(:class:`~bench.puzzles.nurikabe.generate.board.NurikabeState`) and its clue cells: each excludes
 another solution (the kinds are listed there)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bench.generate.nurikabe_board import NurikabeState
 from bench.grid import Cell
+from bench.puzzles.nurikabe.generate.board import NurikabeState
 
 
 def blackened(kind: str, option: Any) -> Cell | None:

@@ -7,7 +7,7 @@ number in ``named`` (numbers above the threshold that the encoding names on thei
 numbers), or :data:`BIG`, "some number above the threshold that ``named`` does not hold". Every
 solution has a code per cell, so nothing is cut off: a region of unknown size is BIG, whatever its
 size (the grid bounds it, nothing else), and its exact size is checked lazily. A cell's codes are
-those of its provable domain (:func:`bench.encodings.fillomino.layout`), so one-hot domains
+those of its provable domain (:func:`bench.puzzles.fillomino.encoding.layout`), so one-hot domains
 stay at most ``big + |named| + 1`` long however large the empty areas are. With the givens known
 (``sat-regions``: :func:`given_codes`, :attr:`Regions.given`) a named code means "a region
 holding a given of that number" and BIG "a region above the threshold holding none": a cell
@@ -43,9 +43,9 @@ from typing import Any
 from pysat.card import CardEnc, EncType
 
 from bench.backends.kinds import SatAssignment
-from bench.encodings.fillomino import Layout
 from bench.grid import Cell, all_cells, components, connected_sets, neighbours
 from bench.models import SatModel
+from bench.puzzles.fillomino.encoding import Layout
 
 #: the code of "a number above the threshold that is not named"
 BIG = 0

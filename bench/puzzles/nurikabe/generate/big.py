@@ -36,8 +36,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bench.generate import GenerationError
-from bench.generate.nurikabe_board import NurikabeState, Wall
 from bench.grid import Cell, components, neighbours
+from bench.puzzles.nurikabe.generate.board import NurikabeState, Wall
 from bench.puzzles.nurikabe.rules import pools
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))

@@ -4,7 +4,7 @@ are added where another solution differs until none is left, then every given (r
 removed where the solution stays unique, down to :data:`MIN_GIVEN_SHARE` of the cells.
 
 The uniqueness checks run on one warm incremental SAT solver per attempt (:class:`Warm`): the
-region encoding of ``sat-regions`` (:mod:`bench.encodings.fillomino_sat`) over the numbers 1
+region encoding of ``sat-regions`` (:mod:`bench.puzzles.fillomino.encoding_sat`) over the numbers 1
 to 8, the intended solution's larger numbers, and the symbolic BIG for any other, on every cell
 (valid for every set of givens); the intended solution blocked once, and each cell's given
 switched on by an assumption literal, so a removal test is one solver call with assumptions,
@@ -24,8 +24,6 @@ import random
 from typing import Any
 
 from bench.backends.kinds import SatAssignment
-from bench.encodings import fillomino_sat
-from bench.encodings.fillomino import layout
 from bench.generate import (
     Generator,
     SolveTimeout,
@@ -37,6 +35,8 @@ from bench.grid import Cell, all_cells, components, manhattan, neighbours
 from bench.instance import Instance
 from bench.models import SatModel
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino import encoding_sat as fillomino_sat
+from bench.puzzles.fillomino.encoding import layout
 
 #: share of regions of two or more cells that start without a given
 NO_GIVEN = 0.2
