@@ -22,14 +22,15 @@ run with across the inputs. Each result keeps its own identity columns, so the d
 apart (the report ranks machine types apart and warns of a pair whose results mix code,
 versions or limits); the list goes into the merge's environment record under ``differs``.
 
-Locks and atomicity: the merge holds every input's run lock (:class:`bench.run.storage.RunLock`,
-the one ``run`` holds while it writes) while it reads them, so a run in progress is refused,
-not half read; and the output's, so two merges (or a run) into one ``--out`` cannot mix. It
-writes the merged folder into a temporary folder beside ``--out`` (``.NAME.merge-*``) and
-renames its files into ``--out`` at the end, the environment first, ``journal.jsonl`` (the
-commit: a complete journal or none) next, the Parquet table last; an interrupted merge leaves
-no results in ``--out`` (report and compare refuse it, a rerun proceeds) and its temporary
-folder is removed by the next merge into the same ``--out``. The inputs' environment records
+Locks and atomicity: the merge holds every input's run lock (the ``.lock`` that ``run`` holds
+exclusively while it writes, :class:`bench.run.storage.RunLock`) shared while it reads them, so
+a run in progress is refused, not half read, and merges may read one input together; and the
+output's exclusively, so two merges (or a run) into one ``--out`` cannot mix. It writes the
+merged folder into a temporary folder beside ``--out`` (``.NAME.merge-*``) and renames its
+files into ``--out`` at the end, the environment first, ``journal.jsonl`` (the commit: a
+complete journal or none) next, the Parquet table last; an interrupted merge leaves no results
+in ``--out`` (report and compare refuse it, a rerun proceeds) and its temporary folder is
+removed by the next merge into the same ``--out``. The inputs' environment records
 are appended to the merged folder's, each marked with the input it came from, after a
 ``merge`` record listing the inputs.
 """
@@ -90,28 +91,26 @@ class Merged:
 
 @contextlib.contextmanager
 def _input_lock(folder: Path) -> Iterator[None]:
-    """Hold the input's run lock: refuse a folder a run (or a merge) is writing. A folder whose
-    lock file cannot be opened for writing (a read-only copy) is locked shared, read-only."""
+    """Hold the input's run lock (its ``.lock``, which ``run`` holds exclusively while it
+    writes) shared: a folder a run or a merge is writing is refused, other merges may read it
+    too, and no run starts on it meanwhile. A folder that never had a lock file and cannot get
+    one (a read-only copy) is being written by nobody."""
+    path = folder / LOCK
     try:
-        with RunLock(folder):
-            yield
-        return
-    except FolderLocked:
-        raise MergeError(f"{folder}: a run is in progress there (it holds {folder / LOCK}); "
-                         "merge it once it has finished") from None
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except PermissionError:
-        pass
-    try:
-        fd = os.open(folder / LOCK, os.O_RDONLY)
-    except FileNotFoundError:  # no run ever locked it: none can be writing it
-        yield
-        return
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            yield
+            return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise MergeError(f"{folder}: a run is in progress there (it holds "
-                             f"{folder / LOCK}); merge it once it has finished") from None
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise MergeError(f"{folder}: a run is in progress there (pid {holder} holds "
+                             f"{path}); merge it once it has finished") from None
         yield
     finally:
         os.close(fd)
