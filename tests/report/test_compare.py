@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,15 +96,21 @@ def test_a_status_change_is_never_within_noise(runs):
     assert not same["significant"].any() and set(same_pairs["verdict"]) == {"within noise"}
 
 
-def test_compare_counts_the_identity_of_every_sample_of_a_merged_run(runs, tmp_path):
-    from bench.report.compare import compare, compare_markdown
-
-    merged = tmp_path / "m2"
-    p = cli("merge", str(runs["base"]), str(runs["edited"]), str(runs["t6"]), "--out",
-            str(merged))
+@pytest.fixture(scope="module")
+def merged(runs) -> Path:
+    """``base``, ``edited`` and ``t6`` merged: each task has three samples, of two code
+    versions and two time limits."""
+    out = runs["base"].parent / "m2"
+    p = cli("merge", str(runs["base"]), str(runs["edited"]), str(runs["t6"]), "--out", str(out))
     assert p.returncode == 0, p.stderr
     assert "the inputs differ in formulation code (" in p.stdout
     assert "limits (" in p.stdout
+    return out
+
+
+def test_compare_counts_the_identity_of_every_sample_of_a_merged_run(runs, merged):
+    from bench.report.compare import compare, compare_markdown
+
     changes, pairs = compare(runs["base"], merged)
     assert len(changes) == TASKS
     for d in changes["differs"]:
@@ -116,3 +123,21 @@ def test_compare_counts_the_identity_of_every_sample_of_a_merged_run(runs, tmp_p
     # the control: the base run against itself has one identity per task
     assert "Every paired task has the same identity" in compare_markdown(runs["base"],
                                                                          runs["base"])
+
+
+def test_the_report_ranks_each_identity_of_a_merged_pair_apart(merged, tmp_path):
+    from bench.report import write_report
+
+    md = (write_report(merged, tmp_path / "rep") / "summary.md").read_text()
+    notes = [x for x in md.splitlines() if x.startswith("Note: ") and "its results differ" in x]
+    assert len(notes) == 2, md
+    for pair in PAIRS:  # three kinds: two code versions at 5 s, the first one's at 6 s
+        note = next(x for x in notes if x.startswith(f"Note: {pair}:"))
+        assert "differ in formulation code, time limit (3 kinds: " in note, note
+        assert note.count("time limit 5 s") == 2 and note.count("time limit 6 s") == 1
+    for pair in PAIRS:
+        assert len(set(re.findall(re.escape(pair) + r" \(formulation code \w+, time limit "
+                                  r"\d s\)", md))) == 3
+    # one run of one identity is not split
+    plain = (write_report(merged.parent / "base", tmp_path / "plain") / "summary.md").read_text()
+    assert "its results differ" not in plain and "(time limit" not in plain
