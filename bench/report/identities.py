@@ -52,7 +52,7 @@ def apart(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     lines: list[str] = []
     for pair, g in t.groupby("pair", sort=True):
         cols = [c for c in PARTS if c in g
-                and g[c].fillna("").astype(str).replace("", pd.NA).nunique() > 1]
+                and len(set(g[c].fillna("").astype(str)) - {""}) > 1]
         cols += _mixed_limits(g)
         if not cols:
             continue

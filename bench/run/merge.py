@@ -4,10 +4,10 @@
 Every sample of every input is kept with its origin: ``run`` (the folder it was produced in,
 already set by the run that made it, else the input folder's name), ``run_id`` and
 ``sample_id`` (:mod:`bench.run.storage`) and its machine columns. Samples are told apart by
-their ``sample_id`` only: two measurements of one task are two samples even when their folders
-share a name and they were recorded in the same second; the same sample met twice (a run that
-reused another's result, a folder merged again) is written once
-(:func:`bench.run.storage.samples`).
+their ``sample_id`` (with their task key), never by folder name or time: two measurements of
+one task are two samples even when their folders share a name and they were recorded in the
+same second; the same sample met twice (a run that reused another's result, a folder merged
+again) is written once (:func:`bench.run.storage.samples`).
 
 A task a suite's ladder rule recorded as not run (a ``timeout`` whose message starts
 :data:`bench.records.NOT_RUN`) is no measurement: where another input measured the same task
@@ -19,8 +19,10 @@ inputs, the identity parts that differ between its samples (formulation code, ba
 solver version, limits, machine: :func:`bench.identity.differing_parts`), and per pair
 (formulation variant / solver) the formulation code, backend code and solver versions it was
 run with across the inputs. Each result keeps its own identity columns, so the data holds them
-apart (the report ranks machine types apart and warns of a pair whose results mix code,
-versions or limits); the list goes into the merge's environment record under ``differs``.
+apart: the report ranks machine types apart (:mod:`bench.report.machines`) and splits a pair
+whose results differ in code, versions or limits into one pair per identity
+(:mod:`bench.report.identities`); the list goes into the merge's environment record under
+``differs``.
 
 Locks and atomicity: the merge holds every input's run lock (the ``.lock`` that ``run`` holds
 exclusively while it writes, :class:`bench.run.storage.RunLock`) shared while it reads them, so

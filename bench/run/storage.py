@@ -190,12 +190,13 @@ def fallback_sample_id(data: dict[str, Any]) -> str:
 
 
 def samples(results: list[Result]) -> list[Result]:
-    """The distinct results of a journal: one per ``sample_id``, the latest line winning. Two
-    measurements are two samples whatever their folder's name or time of recording; a result
-    copied (reused, merged again) keeps its sample id and is written once."""
-    latest: dict[str, Result] = {}
+    """The distinct results of a journal: one per sample (task key and ``sample_id``), the
+    latest line winning. Two measurements are two samples whatever their folder's name or
+    time of recording; a result copied (reused, merged again) keeps its sample id and is
+    written once."""
+    latest: dict[tuple[str, str], Result] = {}
     for r in results:
-        latest[r.sample_id or fallback_sample_id(r.to_dict())] = r
+        latest[r.key, r.sample_id or fallback_sample_id(r.to_dict())] = r
     return list(latest.values())
 
 
