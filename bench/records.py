@@ -181,6 +181,12 @@ class Result(Record):
     harness: str = ""  # the harness's version (package version + git revision)
     run: str = ""  # the run folder the result was produced in (kept when reused or merged)
     finished: str = ""  # when it was recorded (UTC, ISO 8601)
+    # sample identity: set by the journal writer when a new measurement is written
+    # (:meth:`bench.run.storage.Journal.append`), then kept wherever the result is copied
+    # (``run --reuse``, ``merge``); "" in lines written before them, which the journal reader
+    # gives a fallback derived from the line (:func:`bench.run.storage.fallback_sample_id`)
+    run_id: str = ""  # random id of the run folder that measured it (kept across resumes)
+    sample_id: str = ""  # random id of this measurement: merge keeps one line per sample id
 
 
 def _conforms(value: Any, hint: Any) -> bool:

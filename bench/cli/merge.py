@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bench.cli.args import fail
 
@@ -26,9 +27,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
     except MergeError as e:
         return fail(str(e))
     except OSError as e:
-        return fail(f"cannot write {args.out}: {e.strerror or e}")
+        return fail(f"cannot write {e.filename or args.out}: {e.strerror or e}")
+    for path, n in m.skipped.items():
+        print(f"puzzlebench: {path}: {n} unreadable line(s) skipped", file=sys.stderr)
     where = ", ".join(f"{n} from {run}" for run, n in m.runs.most_common())
     print(f"{m.results} results in {m.table} ({where})"
           + (f"; {m.duplicates} met twice (the same sample in two inputs) written once"
-             if m.duplicates else ""))
+             if m.duplicates else "")
+          + (f"; {m.superseded} not-run result(s) dropped (their task was measured in another "
+             "input, or recorded not run twice)" if m.superseded else ""))
+    if m.differs:
+        print("the inputs differ in " + "; ".join(
+            f"{part} ({_few(pairs)})" for part, pairs in m.differs.items())
+            + ": each result keeps its own identity columns; their times are not one "
+            "condition's (`puzzlebench compare` and the report tell them apart)")
     return 0
+
+
+def _few(names: list[str], n: int = 3) -> str:
+    """The first ``n`` names and how many more."""
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")

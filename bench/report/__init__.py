@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from bench.labels import close_matches, normal_pair
-from bench.report import assets, defaults, machines, overhead, peers, tables, verdicts
+from bench.report import assets, defaults, identities, machines, overhead, peers, tables, verdicts
 from bench.report import instances as views
 from bench.report.data import (
     PAR_K,
@@ -71,7 +71,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     run = load_run(run_dir)
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
     out.mkdir(parents=True, exist_ok=True)
-    t = prepare(run.df)
+    t, apart = identities.apart(prepare(run.df))  # a pair of several identities: split
+    run.warnings.extend(apart)
     scatter = _scatter_pairs(scatter, t)
     types = machines.machine_types(run.folder)
     t = t.join(machines.machine_of(t, types)) if len(t) else t

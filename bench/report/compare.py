@@ -5,7 +5,9 @@ the seed, the solution count and the repetition; :func:`bench.records.task_key`)
 instance file or a renamed run still pairs. For every paired task the diff says which parts of
 its identity differ between the runs (formulation code, backend code, solver version, limits,
 machine; :func:`bench.identity.differing_parts`; a result written before identities were
-recorded shows "identity unknown") and whether its status or time changed.
+recorded shows "identity unknown") and whether its status or time changed. Every sample's
+identity counts, not only the first's: a key whose samples in a merged run were made by
+different code or under different limits differs from a run that has only one of them.
 
 Noise, per task: a task's samples (a merged run's further samples of one key) are folded to
 their median PAR-2 time; a time change counts when the factor B/A lies outside
@@ -16,13 +18,16 @@ millisecond tasks). A change of status always counts.
 Noise, per pair: over the tasks both runs answered, the SGM ratio B/A with its seeded bootstrap
 interval and the two-sided Wilcoxon signed-rank test of the log times, Holm-adjusted over the
 pairs (:mod:`bench.report.verdicts`); a pair is "slower" or "faster" when the adjusted p is
-below ALPHA, else "within noise".
+below ALPHA, else "within noise". A pair with a task whose status changed is never "within
+noise": its verdict is "status changed" (with the time verdict beside it when that is not
+noise), whatever the times of the tasks both runs answered say.
 A task skipped by its formulation in both runs has no time on either side and is left out;
 skipped in one run only is a status change ("now skipped", "no longer skipped").
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -40,18 +45,34 @@ NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
 
 
+IDENTITY_COLUMNS = ["code", "backend_code", "solver_version", "time_limit", "memory_limit_mb",
+                    "threads", "cpu", "cores", "memory_gb", "python", "identity"]
+
+
+def _identities(t: pd.DataFrame) -> list[str]:
+    """Per row its identity columns as JSON text ("" for a row without an identity)."""
+    cols = [c for c in IDENTITY_COLUMNS if c in t]
+    if "identity" not in cols:
+        return [""] * len(t)
+    recs = t[cols].astype(object).where(t[cols].notna(), None).to_dict("records")
+    return [json.dumps(r, sort_keys=True, default=str) if r.get("identity") else ""
+            for r in recs]
+
+
 def per_key(t: pd.DataFrame) -> pd.DataFrame:
     """One row per task key: the median PAR-2 time of its samples, ``ok`` when at least half
-    answered, its status (``a/b`` when samples disagree), ``spread`` max/min, ``samples`` and
-    the first sample's identity columns."""
-    ident = ["code", "backend_code", "solver_version", "time_limit", "memory_limit_mb",
-             "threads", "cpu", "cores", "memory_gb", "python", "identity"]
+    answered, its status (``a/b`` when samples disagree), ``spread`` max/min, ``samples``, the
+    first sample's identity columns and ``idents``, the distinct identities of its samples
+    (JSON texts of their identity columns; samples without one left out)."""
+    ident = IDENTITY_COLUMNS
+    t = t.assign(_ident=_identities(t))
     g = t.groupby("key", sort=False)
     out = g.agg(puzzle=("puzzle", "first"), pair=("pair", "first"),
                 instance=("instance", "first"), par2_s=("par2_s", "median"),
                 ok=("ok", "mean"), lo=("par2_s", "min"), hi=("par2_s", "max"),
                 samples=("par2_s", "size"),
                 status=("status", lambda s: "/".join(sorted(set(s)))),
+                idents=("_ident", lambda s: tuple(sorted({x for x in s if x}))),
                 **{c: (c, "first") for c in ident if c in t}).reset_index()
     out["ok"] = out["ok"] >= 0.5
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
@@ -59,11 +80,17 @@ def per_key(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def _differs(row: pd.Series) -> str:
-    a = {k[:-2]: row[k] for k in row.index if k.endswith("_a")}
-    b = {k[:-2]: row[k] for k in row.index if k.endswith("_b")}
-    if not a.get("identity") or not b.get("identity"):
+    """The identity parts in which any sample of A differs from any sample of B, in words."""
+    if not row["idents_a"] or not row["idents_b"]:
         return "identity unknown"
-    return ", ".join(differing_parts({"key": row["key"], **a}, {"key": row["key"], **b}))
+    out: list[str] = []
+    for a in row["idents_a"]:
+        for b in row["idents_b"]:
+            for part in differing_parts({"key": row["key"], **json.loads(a)},
+                                        {"key": row["key"], **json.loads(b)}):
+                if part not in out:
+                    out.append(part)
+    return ", ".join(out)
 
 
 def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -114,8 +141,11 @@ def _pairs(m: pd.DataFrame) -> pd.DataFrame:
                      or "nothing"})
     out = pd.DataFrame(rows)
     out["p_holm"] = holm(out["p"].to_numpy(float))
-    out["verdict"] = np.where(~(out["p_holm"] < ALPHA), "within noise",
-                              np.where(out["factor"] > 1, "slower", "faster"))
+    timing = np.where(~(out["p_holm"] < ALPHA), "within noise",
+                      np.where(out["factor"] > 1, "slower", "faster"))
+    changed = out["status changes"] > 0
+    out["verdict"] = np.where(~changed, timing, np.where(
+        timing == "within noise", "status changed", "status changed; " + timing))
     return out
 
 

@@ -1,36 +1,79 @@
 """``puzzlebench merge RUN... --out DIR``: runs made on several machines or by several people
 (Dask runs included: their journal is one folder's) combined into one run folder.
 
-Every result of every input is kept with its origin: ``run`` (the folder it was produced in,
-already set by the run that made it, else the input folder's name) and its machine columns.
-Results of one identity from different runs are further samples of that task, never dropped;
-only the same sample met twice (a run that reused another's result, a folder merged again: same
-task key, origin run, machine and time of recording) is written once
-(:func:`bench.run.storage.samples`). The inputs' environment records are appended to the
-merged folder's, each marked with the input it came from, after a ``merge`` record listing the
-inputs.
+Every sample of every input is kept with its origin: ``run`` (the folder it was produced in,
+already set by the run that made it, else the input folder's name), ``run_id`` and
+``sample_id`` (:mod:`bench.run.storage`) and its machine columns. Samples are told apart by
+their ``sample_id`` (with their task key), never by folder name or time: two measurements of
+one task are two samples even when their folders share a name and they were recorded in the
+same second; the same sample met twice (a run that reused another's result, a folder merged
+again) is written once (:func:`bench.run.storage.samples`).
+
+A task a suite's ladder rule recorded as not run (a ``timeout`` whose message starts
+:data:`bench.records.NOT_RUN`) is no measurement: where another input measured the same task
+(task key), the not-run result is dropped and the measured samples stand alone; of several
+not-run results of one task without a measurement, one (the latest line) is kept.
+
+What differs among the inputs is stated, never pooled silently: per task key met in several
+inputs, the identity parts that differ between its samples (formulation code, backend code,
+solver version, limits, machine: :func:`bench.identity.differing_parts`), and per pair
+(formulation variant / solver) the formulation code, backend code and solver versions it was
+run with across the inputs. Each result keeps its own identity columns, so the data holds them
+apart: the report ranks machine types apart (:mod:`bench.report.machines`) and splits a pair
+whose results differ in code, versions or limits into one pair per identity
+(:mod:`bench.report.identities`); the list goes into the merge's environment record under
+``differs``.
+
+Locks and atomicity: the merge holds every input's run lock (the ``.lock`` that ``run`` holds
+exclusively while it writes, :class:`bench.run.storage.RunLock`) shared while it reads them, so
+a run in progress is refused, not half read, and merges may read one input together; and the
+output's exclusively, so two merges (or a run) into one ``--out`` cannot mix. It writes the
+merged folder into a temporary folder beside ``--out`` (``.NAME.merge-*``) and renames its
+files into ``--out`` at the end, the environment first, ``journal.jsonl`` (the commit: a
+complete journal or none) next, the Parquet table last; an interrupted merge leaves no results
+in ``--out`` (report and compare refuse it, a rerun proceeds) and its temporary folder is
+removed by the next merge into the same ``--out``. The inputs' environment records
+are appended to the merged folder's, each marked with the input it came from, after a
+``merge`` record listing the inputs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import fcntl
+import os
+import shutil
+import tempfile
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.records import Result
+from bench.identity import differing_parts
+from bench.records import NOT_RUN, Result
 from bench.run.storage import (
+    ENVIRONMENT,
+    JOURNAL,
+    LOCK,
+    TABLE,
+    FolderLocked,
     Journal,
+    RunLock,
     consolidate,
     load_environment,
     record_environment,
     samples,
 )
 
+#: the identity parts compared per pair across inputs (beside the per-task comparison)
+PAIR_PARTS = (("code", "formulation code"), ("backend_code", "backend code"),
+              ("solver_version", "solver version"))
+
 
 class MergeError(Exception):
-    """An input that is no run folder, or an output that already holds results."""
+    """An input that is no run folder (or no journal), a run in progress, or an output that
+    already holds results or is being written."""
 
 
 @dataclass
@@ -40,6 +83,124 @@ class Merged:
     #: origin run -> results taken from it
     runs: Counter[str]
     duplicates: int  # the same sample met in two inputs, written once
+    #: not-run results dropped: their task was measured in another input (or not run twice)
+    superseded: int = 0
+    #: identity part (in words) -> the pairs whose results differ in it across the inputs
+    differs: dict[str, list[str]] = field(default_factory=dict)
+    #: input journal -> unreadable lines skipped in it
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def _input_lock(folder: Path) -> Iterator[None]:
+    """Hold the input's run lock (its ``.lock``, which ``run`` holds exclusively while it
+    writes) shared: a folder a run or a merge is writing is refused, other merges may read it
+    too, and no run starts on it meanwhile. A folder that never had a lock file and cannot get
+    one (a read-only copy) is being written by nobody."""
+    path = folder / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            yield
+            return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise MergeError(f"{folder}: a run is in progress there (pid {holder} holds "
+                             f"{path}); merge it once it has finished") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _read(folder: Path) -> tuple[list[Result], int]:
+    """The input's results (origin run set) and the number of unreadable lines; a journal in
+    which no line is a result is a :class:`MergeError` naming it."""
+    journal = Journal(folder)
+    try:
+        found = journal.results(warn=False)
+    except OSError as e:
+        raise MergeError(f"{journal.path}: cannot be read ({e.strerror or e})") from None
+    if journal.skipped and not found:
+        raise MergeError(f"{journal.path}: none of its {journal.skipped} line(s) is a result "
+                         "(not a puzzlebench journal, or damaged)")
+    for r in found:
+        r.run = r.run or folder.name
+    return found, journal.skipped
+
+
+def _not_run(r: Result) -> bool:
+    return r.formulation != "-" and r.message.startswith(NOT_RUN)
+
+
+def supersede(results: list[Result]) -> tuple[list[Result], int]:
+    """``results`` without the not-run results of a task that has a measured sample, and with
+    one not-run result (the last) per task that has none; and how many were dropped."""
+    measured = {r.key for r in results if not _not_run(r)}
+    last_not_run = {r.key: r.sample_id for r in results if _not_run(r)}
+    kept = [r for r in results if not _not_run(r)
+            or (r.key not in measured and last_not_run[r.key] == r.sample_id)]
+    return kept, len(results) - len(kept)
+
+
+def differences(results: list[Result], origin: dict[str, int]) -> dict[str, list[str]]:
+    """Identity part (in words) -> the pairs whose results differ in it across the inputs
+    (``origin``: sample id -> input index): per task key, the parts in which its samples of
+    different inputs differ; per pair, the formulation code, backend code and solver version
+    it was run with in different inputs."""
+    out: dict[str, set[str]] = {}
+    by_key: dict[str, list[Result]] = {}
+    by_pair: dict[str, dict[str, set[tuple[int, str]]]] = {}
+    for r in results:
+        if r.formulation == "-" or _not_run(r):
+            continue
+        by_key.setdefault(r.key, []).append(r)
+        pair = f"{r.formulation} / {r.solver}"
+        for col, _ in PAIR_PARTS:
+            value = str(getattr(r, col) or "")
+            if value:
+                by_pair.setdefault(pair, {}).setdefault(col, set()).add(
+                    (origin[r.sample_id], value))
+    for group in by_key.values():
+        first = group[0]
+        for other in group[1:]:
+            if origin[other.sample_id] == origin[first.sample_id]:
+                continue
+            for part in differing_parts(first.to_dict(), other.to_dict()):
+                out.setdefault(part, set()).add(f"{first.formulation} / {first.solver}")
+    words = dict(PAIR_PARTS)
+    for pair, cols in by_pair.items():
+        for col, seen in cols.items():
+            inputs = {i for i, _ in seen}
+            if len(inputs) > 1 and len({v for _, v in seen}) > 1:
+                out.setdefault(words[col], set()).add(pair)
+    return {part: sorted(pairs) for part, pairs in sorted(out.items())}
+
+
+def _publish(tmp: Path, out: Path) -> None:
+    """Rename the merged files from ``tmp`` into ``out``: the journal (the commit) after the
+    environment, the table last; then sync ``out``'s directory entry."""
+    for name in (ENVIRONMENT, JOURNAL, TABLE):
+        if (tmp / name).exists():
+            os.replace(tmp / name, out / name)
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _stale_temporaries(out: Path) -> None:
+    """Remove the temporary folders of earlier merges into ``out`` that were interrupted (the
+    caller holds ``out``'s lock: no live merge is writing one)."""
+    for tmp in out.parent.glob(f".{out.name}.merge-*"):
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
@@ -50,22 +211,45 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
             raise MergeError(f"{f}: no journal.jsonl (not a run folder)")
         if f.resolve() == out.resolve():
             raise MergeError(f"{f}: an input cannot be the --out folder")
-    if Journal(out).path.exists():
-        raise MergeError(f"{out} already holds results: merge into a new --out folder")
-    everything: list[Result] = []
-    for f in folders:
-        for r in Journal(f).results():
-            r.run = r.run or f.name
-            everything.append(r)
-    kept = samples(everything)
-    journal = Journal(out)
-    for r in kept:
-        journal.append(r)
-    # the merge record first: a report shows the last record, an input's machine and versions
-    record_environment(out, {"merge": [str(f) for f in folders], "recorded_at":
-                             dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
-    for f in folders:
-        for env in load_environment(f):
-            record_environment(out, {**env, "merged_from": str(f)})
+    distinct = list({f.resolve(): f for f in folders}.values())
+    with contextlib.ExitStack() as locks:
+        for f in distinct:
+            locks.enter_context(_input_lock(f))
+        everything: list[Result] = []
+        origin: dict[str, int] = {}
+        skipped: dict[str, int] = {}
+        for i, f in enumerate(folders):
+            found, bad = _read(f)
+            if bad:
+                skipped[str(Journal(f).path)] = bad
+            for r in found:
+                origin.setdefault(r.sample_id, i)
+            everything += found
+        kept, superseded = supersede(samples(everything))
+        try:
+            locks.enter_context(RunLock(out))
+        except FolderLocked:
+            raise MergeError(f"{out} is being written by another run or merge; wait for it "
+                             "to finish or use another --out") from None
+        if (out / JOURNAL).exists() or (out / TABLE).exists():
+            raise MergeError(f"{out} already holds results: merge into a new --out folder")
+        _stale_temporaries(out)
+        differs = differences(kept, origin)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.merge-", dir=out.parent))
+        try:
+            Journal(tmp).extend(kept)
+            # the merge record first: a report shows the last record, an input's machine and
+            # versions
+            record_environment(tmp, {"merge": [str(f) for f in folders], "differs": differs,
+                                     "recorded_at": dt.datetime.now(dt.UTC).isoformat(
+                                         timespec="seconds")})
+            for f in folders:
+                for env in load_environment(f):
+                    record_environment(tmp, {**env, "merged_from": str(f)})
+            consolidate(tmp)
+            _publish(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     runs = Counter(r.run for r in kept if r.formulation != "-")
-    return Merged(consolidate(out), len(kept), runs, len(everything) - len(kept))
+    return Merged(out / TABLE, len(kept), runs, len(everything) - len(kept) - superseded,
+                  superseded, differs, skipped)

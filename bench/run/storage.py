@@ -4,15 +4,23 @@ A run folder holds ``journal.jsonl`` (one result per line, flushed and fsynced a
 finishes, so an interrupted run loses nothing and a re-run resumes), ``results.parquet``
 (the consolidated table, readable with ``pandas.read_parquet``) and ``environment.json``
 (one record per invocation that wrote to the folder).
+
+Every result line carries its sample identity: ``run_id``, the folder's random id (``run-id``,
+written with the folder's first result and kept across resumes), and ``sample_id``, a random
+UUID of that one measurement. Both are set by :meth:`Journal.append` on a result that has no
+``sample_id`` yet (a new measurement) and kept as they are on a result copied from another
+journal (``run --reuse``, ``merge``), so a sample stays one sample wherever it is copied.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import logging
 import os
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +36,10 @@ JOURNAL = "journal.jsonl"
 TABLE = "results.parquet"
 ENVIRONMENT = "environment.json"
 LOCK = ".lock"
+RUN_ID = "run-id"
+#: fields left out of a fallback sample id: provenance a copy may change, not the measurement
+_NOT_THE_SAMPLE = frozenset({"run", "run_id", "sample_id", "harness", "tier", "instance",
+                             "instance_path"})
 #: (journal, line, problem) already warned about in this process
 _WARNED: set[tuple[str, int, str]] = set()
 
@@ -71,10 +83,55 @@ class Journal:
         self.folder = Path(folder)
         self.path = self.folder / JOURNAL
         self.skipped = 0  # lines the last :meth:`results` skipped
+        self._run_id = ""
+
+    def run_id(self) -> str:
+        """The folder's run id: read from its ``run-id`` file, which the first call on a new
+        folder creates (a random UUID; created exclusively, so concurrent callers agree)."""
+        if self._run_id:
+            return self._run_id
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / RUN_ID
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            self._run_id = path.read_text(encoding="utf-8").strip()
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                self._run_id = uuid.uuid4().hex
+                f.write(self._run_id + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        if not self._run_id:  # an empty file left by a crash between create and write
+            self._run_id = uuid.uuid4().hex
+            write_atomic(path, self._run_id + "\n")
+        return self._run_id
+
+    def _line(self, res: Result) -> bytes:
+        """The journal line of ``res``; a result without a ``sample_id`` is a new measurement
+        of this folder's run: it gets a new random ``sample_id`` and the folder's ``run_id``,
+        a result with one (copied from another journal) keeps both."""
+        if not res.sample_id:
+            res.run_id = self.run_id()
+            res.sample_id = uuid.uuid4().hex
+        return (json.dumps(res.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+
+    def extend(self, results: list[Result]) -> None:
+        """Append many results in one write, fsynced once (sample ids as :meth:`append`)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = b"".join(self._line(r) for r in results)
+        with open(self.path, "a+b") as f:
+            end = os.fstat(f.fileno()).st_size
+            if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
+                data = b"\n" + data
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
 
     def append(self, res: Result) -> None:
+        """Append one result, fsynced (its sample identity as :meth:`_line` says)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        line = (json.dumps(res.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
+        line = self._line(res)
         with open(self.path, "a+b") as f:
             end = os.fstat(f.fileno()).st_size
             # a line cut short by a kill mid-write: end it, so this result is not glued to it
@@ -84,11 +141,12 @@ class Journal:
             f.flush()
             os.fsync(f.fileno())
 
-    def results(self) -> list[Result]:
+    def results(self, warn: bool = True) -> list[Result]:
         """Every complete line that is a result; a line cut short by a crash mid-write, or one
         that does not fit the result schema (:func:`bench.records.schema_problem`), is skipped
-        with a warning (once per line and process, however often the journal is read);
-        ``skipped`` counts them."""
+        with a warning (``warn``: once per line and process, however often the journal is
+        read); ``skipped`` counts them. A line written before results carried a sample id gets
+        :func:`fallback_sample_id`."""
         self.skipped = 0
         if not self.path.exists():
             return []
@@ -101,12 +159,14 @@ class Journal:
                 data = json.loads(line.decode("utf-8"))
                 problem = schema_problem(data)
                 if not problem:
-                    out.append(Result.from_dict(data))
+                    res = Result.from_dict(data)
+                    res.sample_id = res.sample_id or fallback_sample_id(data)
+                    out.append(res)
                     continue
             except (ValueError, TypeError) as e:
                 problem = str(e)
             self.skipped += 1
-            if (str(self.path), n, problem) not in _WARNED:
+            if warn and (str(self.path), n, problem) not in _WARNED:
                 _WARNED.add((str(self.path), n, problem))
                 log.warning("%s:%d: skipping unreadable journal line (%s)", self.path, n, problem)
         return out
@@ -115,15 +175,28 @@ class Journal:
         return {r.key for r in self.results()}
 
 
+def fallback_sample_id(data: dict[str, Any]) -> str:
+    """The sample id of a journal line written before results carried one: ``legacy-`` and
+    the SHA-256 of the line's measurement (every field but the provenance a copy may change:
+    run, harness, tier, instance name and path), so a copy of the line has the same id and
+    two different measurements differ; a line without ``finished`` (written before results
+    recorded their time) is one sample per task key."""
+    if not data.get("finished"):
+        basis: Any = {"key": data.get("key")}
+    else:
+        basis = {k: v for k, v in data.items() if k not in _NOT_THE_SAMPLE}
+    text = json.dumps(basis, sort_keys=True, ensure_ascii=False, default=str)
+    return "legacy-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
 def samples(results: list[Result]) -> list[Result]:
-    """The distinct results of a journal: one per task key and sample (its origin run,
-    machine and time of recording), the latest line winning; a merged folder keeps each run's
-    sample of a task key, a result written before provenance was recorded is one per key."""
-    latest: dict[tuple[str, ...], Result] = {}
+    """The distinct results of a journal: one per sample (task key and ``sample_id``), the
+    latest line winning. Two measurements are two samples whatever their folder's name or
+    time of recording; a result copied (reused, merged again) keeps its sample id and is
+    written once."""
+    latest: dict[tuple[str, str], Result] = {}
     for r in results:
-        sample = (r.key, r.run, r.cpu, str(r.cores), str(r.memory_gb), r.python, r.finished) \
-            if r.finished else (r.key,)
-        latest[sample] = r
+        latest[r.key, r.sample_id or fallback_sample_id(r.to_dict())] = r
     return list(latest.values())
 
 

@@ -127,11 +127,12 @@ def test_a_folder_without_identities_loads_and_is_never_reused(plug, first):
 
 def test_merge_keeps_both_machines_with_provenance_and_the_report_ranks_them_apart(
         first, tmp_path):
-    # the second machine: the same run with its machine fields (and run name) rewritten
+    # the second machine: the same run with its machine fields (and run name) rewritten,
+    # each line a sample of its own (a new sample id)
     other = tmp_path / "r1-other"
     other.mkdir()
-    rows = [{**r, "cpu": "Other CPU 9000", "cores": 64, "run": "r1-other"}
-            for r in journal(first)]
+    rows = [{**r, "cpu": "Other CPU 9000", "cores": 64, "run": "r1-other",
+             "sample_id": f"other-{i}"} for i, r in enumerate(journal(first))]
     (other / "journal.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     shutil.copyfile(first / "environment.json", other / "environment.json")
     merged = tmp_path / "merged"

@@ -1,0 +1,143 @@
+"""``puzzlebench compare`` on real runs of Shikaku (python-sat and CP-SAT, two small instances):
+a task whose status changed is never "within noise", per task or per pair; and every sample's
+identity counts, so a merged run whose samples of one task were made by other code or under
+other limits is never said to have "the same identity".
+
+The other code is real: a copy of the project's ``bench`` and ``formulations`` packages with
+one edit, run with that copy first on PYTHONPATH (from outside the checkout, so the copy is
+the one imported): Shikaku's rule checker made to refuse every 1-wide rectangle (every answer
+becomes infeasible), or a comment added to the formulation modules (their code digest
+changes, their answers do not).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import INSTANCES, ROOT
+
+SHIKAKU = INSTANCES / "shikaku"
+SELECTION = [str(SHIKAKU / "seed-10x10.txt"), str(SHIKAKU / "gen-shikaku-5x5-s1-0.txt"),
+             "--formulation", "sat-cover[card=seqcounter]", "--formulation", "cpsat-cover",
+             "--solver", "cadical195", "--solver", "cpsat"]
+PAIRS = {"sat-cover[card=seqcounter] / cadical195", "cpsat-cover / cpsat"}
+TASKS = 4
+
+
+def cli(*args: str, tree: Path | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    path = [str(tree)] if tree else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [*path, str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=600)
+
+
+def edited_tree(root: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """A copy of the project's packages under ``root`` with ``edits`` (file -> (old, new))."""
+    for pkg in ("bench", "formulations"):
+        shutil.copytree(ROOT / pkg, root / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, (old, new) in edits.items():
+        text = (root / name).read_text()
+        assert old in text, name
+        (root / name).write_text(text.replace(old, new))
+    return root
+
+
+def run(out: Path, *extra: str, tree: Path | None = None) -> Path:
+    p = cli("run", *SELECTION, "--out", str(out), *extra, tree=tree, cwd=out.parent)
+    assert p.returncode == 0, p.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """``base`` (limit 5 s), ``t6`` (limit 6 s), ``edited`` (formulation modules with an added
+    comment), ``strict`` (a rule checker that refuses 1-wide rectangles)."""
+    tmp = tmp_path_factory.mktemp("compare")
+    strict = edited_tree(tmp / "strict-tree", {"bench/puzzles/shikaku/rules.py": (
+        "if inside == 1:", "if inside == 1 and w != 1:")})
+    comment = ("\n", "\n# an edit that changes nothing but the code digest\n")
+    edited = edited_tree(tmp / "edited-tree", {"formulations/shikaku/cpsat_cover.py": comment,
+                                               "formulations/shikaku/sat_cover.py": comment})
+    return {"base": run(tmp / "base", "--time-limit", "5"),
+            "t6": run(tmp / "t6", "--time-limit", "6"),
+            "edited": run(tmp / "edited", "--time-limit", "5", tree=edited),
+            "strict": run(tmp / "strict", "--time-limit", "5", tree=strict)}
+
+
+def statuses(folder: Path) -> set[str]:
+    return {json.loads(x)["status"] for x in (folder / "journal.jsonl").read_text().split("\n")
+            if x}
+
+
+def test_a_status_change_is_never_within_noise(runs):
+    from bench.report.compare import compare, compare_markdown
+
+    assert statuses(runs["base"]) == {"solved"} and statuses(runs["strict"]) == {"infeasible"}
+    changes, pairs = compare(runs["base"], runs["strict"])
+    assert len(changes) == TASKS and changes["significant"].all()
+    assert set(changes["change"]) == {"solved → infeasible"}
+    assert set(pairs["pair"]) == PAIRS
+    assert set(pairs["status changes"]) == {2} and set(pairs["verdict"]) == {"status changed"}
+    md = compare_markdown(runs["base"], runs["strict"])
+    assert "within noise" not in md and "status changed" in md
+    p = cli("compare", str(runs["base"]), str(runs["strict"]))
+    assert p.returncode == 0 and "within noise" not in p.stdout, p.stderr
+    # the control: a run against itself changes nothing, within the noise
+    same, same_pairs = compare(runs["base"], runs["base"])
+    assert not same["significant"].any() and set(same_pairs["verdict"]) == {"within noise"}
+
+
+@pytest.fixture(scope="module")
+def merged(runs) -> Path:
+    """``base``, ``edited`` and ``t6`` merged: each task has three samples, of two code
+    versions and two time limits."""
+    out = runs["base"].parent / "m2"
+    p = cli("merge", str(runs["base"]), str(runs["edited"]), str(runs["t6"]), "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "the inputs differ in formulation code (" in p.stdout
+    assert "limits (" in p.stdout
+    return out
+
+
+def test_compare_counts_the_identity_of_every_sample_of_a_merged_run(runs, merged):
+    from bench.report.compare import compare, compare_markdown
+
+    changes, pairs = compare(runs["base"], merged)
+    assert len(changes) == TASKS
+    for d in changes["differs"]:
+        assert "formulation code" in d and "limits" in d, d
+    assert all("formulation code" in x and "limits" in x for x in pairs["identity differs"])
+    md = compare_markdown(runs["base"], merged)
+    assert "Every paired task has the same identity" not in md
+    assert f"- formulation code: {TASKS} of {TASKS} tasks" in md
+    assert f"- limits: {TASKS} of {TASKS} tasks" in md
+    # the control: the base run against itself has one identity per task
+    assert "Every paired task has the same identity" in compare_markdown(runs["base"],
+                                                                         runs["base"])
+
+
+def test_the_report_ranks_each_identity_of_a_merged_pair_apart(merged, tmp_path):
+    from bench.report import write_report
+
+    md = (write_report(merged, tmp_path / "rep") / "summary.md").read_text()
+    notes = [x for x in md.splitlines() if x.startswith("Note: ") and "its results differ" in x]
+    assert len(notes) == 2, md
+    for pair in PAIRS:  # three kinds: two code versions at 5 s, the first one's at 6 s
+        note = next(x for x in notes if x.startswith(f"Note: {pair}:"))
+        assert "differ in formulation code, time limit (3 kinds: " in note, note
+        assert note.count("time limit 5 s") == 2 and note.count("time limit 6 s") == 1
+    for pair in PAIRS:
+        assert len(set(re.findall(re.escape(pair) + r" \(formulation code \w+, time limit "
+                                  r"\d s\)", md))) == 3
+    # one run of one identity is not split
+    plain = (write_report(merged.parent / "base", tmp_path / "plain") / "summary.md").read_text()
+    assert "its results differ" not in plain and "(time limit" not in plain
