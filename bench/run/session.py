@@ -214,14 +214,40 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     return outcome
 
 
+def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
+             say: Callable[[str], None]) -> None:
+    """Steps 1 and 2 of a session, and the count of reusable results (said)."""
+    from bench.run.pool import resume_conflict
+    from bench.run.reuse import matches, summary
+    from bench.run.storage import load_environment
+
+    plan = planned.plan
+    earlier = [int(r["memory_limit_mb"]) for r in load_environment(journal.folder)
+               if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
+    conflict = resume_conflict(journal, plan, earlier)
+    if conflict:
+        raise SessionError(conflict)
+    if not planned.ladder:
+        n = forget_not_run(journal, {t.key for t in plan.tasks})
+        if n:
+            say(f"{n} results in {journal.path} were recorded not run by the ladder rule, "
+                "which this run does not apply: they run now")
+    if sources is not None:
+        for note in sources.notes():
+            say(note)
+        found = matches(plan.tasks, sources, journal.keys())
+        outcome.reusable = len(found)
+        say(summary(Counter(r.run for r in found), len(plan.tasks)))
+
+
 def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
              outcome: Outcome, say: Callable[[str], None]) -> KeyboardInterrupt | None:
     """Steps 1-4 of a session (the module's docstring); the interrupt that stopped them, if
     one did."""
     from bench.run.environment import calibrate, environment, harness_version, write_constraints
-    from bench.run.pool import default_start, resume_conflict, run_plan
-    from bench.run.reuse import matches, reuse_into, summary
-    from bench.run.storage import load_environment, record_environment, update_environment
+    from bench.run.pool import default_start, run_plan
+    from bench.run.reuse import reuse_into
+    from bench.run.storage import record_environment, update_environment
 
     out, plan = journal.folder, planned.plan
     recorded = False
@@ -229,22 +255,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     executor = None
     stopped: KeyboardInterrupt | None = None
     try:
-        earlier = [int(r["memory_limit_mb"]) for r in load_environment(out)
-                   if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
-        conflict = resume_conflict(journal, plan, earlier)
-        if conflict:
-            raise SessionError(conflict)
-        if not planned.ladder:
-            n = forget_not_run(journal, {t.key for t in plan.tasks})
-            if n:
-                say(f"{n} results in {journal.path} were recorded not run by the ladder rule, "
-                    "which this run does not apply: they run now")
-        if sources is not None:
-            for note in sources.notes():
-                say(note)
-            found = matches(plan.tasks, sources, journal.keys())
-            outcome.reusable = len(found)
-            say(summary(Counter(r.run for r in found), len(plan.tasks)))
+        _prepare(planned, journal, sources, outcome, say)
         start = options.start or default_start()
         executor = _executor(options, start)
         calibration = {"start_s": calibrate()}
