@@ -16,6 +16,7 @@ import argparse
 import importlib.util
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             threads=args.threads, count=args.count, repeat=args.repeat, seeds=args.seeds)
     except PlanError as e:
         return fail(str(e))
+    except KeyboardInterrupt:
+        print("puzzlebench: interrupted while planning: nothing was run or written",
+              file=sys.stderr)
+        return 128 + signal.SIGINT
     if args.dry_run:  # the plan and its cost, nothing run
         text, error = dry_run(planned.plan, args.jobs, args.estimate or (), planned.under,
                               planned.ladder)
