@@ -204,7 +204,7 @@ def test_reused_results_go_through_the_ladder_rule_and_take_the_plans_tier_and_n
     assert len(got) == 6
     for name in ("f/gen-shikaku-14x14-s1-0", "f/gen-shikaku-14x14-s2-0",
                  "f/gen-shikaku-20x20-s1-0"):
-        assert got.at[name, "message"].startswith(NOT_RUN), name  # not a2's "solved"
+        assert str(got.at[name, "message"]).startswith(NOT_RUN), name  # not a2's "solved"
         assert got.at[name, "run"] == "b"
     assert got.at["f/gen-shikaku-10x10-s1-0", "status"] == "timeout"
     assert got.at["f/gen-shikaku-10x10-s1-0", "run"] == "a1"

@@ -3,6 +3,8 @@ folder's lock; real tasks of one Shikaku instance on CP-SAT."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import pytest
 
@@ -12,7 +14,8 @@ from bench.run.storage import Journal, RunLock
 from tests.conftest import SHIKAKU_SEEDS
 
 PATHS = [str(SHIKAKU_SEEDS[0])]
-SELECT = {"formulations": ["cpsat-cover"], "solvers": ["cpsat"], "time_limit": 20.0}
+SELECT: dict[str, Any] = {"formulations": ["cpsat-cover"], "solvers": ["cpsat"],
+                          "time_limit": 20.0}
 
 
 def test_run_suite_plans_runs_and_writes_the_table_and_a_second_call_reuses_or_resumes(
