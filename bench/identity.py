@@ -340,7 +340,7 @@ def formulation_files(cls: type) -> dict[str, Path]:
     files = code_files(cls.__module__)
     rules = puzzle_module(str(getattr(cls, "puzzle", "")))
     if rules:
-        files.update(code_files(rules, own=False))
+        files.update(code_files(rules))
     files.update(task_files())
     return files
 
