@@ -109,6 +109,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         outcome = run_session(planned, args.out, options, say=_say)
     except SessionError as e:
         return fail(str(e))
+    except KeyboardInterrupt:  # before the session took the folder: nothing written
+        print("puzzlebench: interrupted before the run started: nothing was run",
+              file=sys.stderr)
+        return 128 + signal.SIGINT
     except OSError as e:  # a read-only or full disk: the journal keeps what was written
         return fail(f"cannot write the run folder {args.out}: "
                     f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")

@@ -201,7 +201,10 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     journal = Journal(out)
     try:
         with RunLock(out), stop_on_signals():
-            stopped = _session(planned, journal, options, sources, outcome, say)
+            try:
+                stopped = _session(planned, journal, options, sources, outcome, say)
+            except KeyboardInterrupt as e:  # during the environment's last update
+                stopped = e
             try:
                 outcome.table = consolidate(out)
             except KeyboardInterrupt as e:  # later signals are ignored now: write it again
