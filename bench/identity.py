@@ -5,26 +5,34 @@ The parts (:func:`identity_parts`), each a column of the result:
 
 - the instance, by its content (the task key's ``sha256:`` digest: a moved file is the same);
 - the puzzle and the formulation variant (its label);
-- ``code``: the formulation's code (:func:`code_digest` of its class's module);
-- the solver's name, ``solver_version`` and ``backend_code`` (:func:`code_digest` of the
-  backend's module, following ``bench.backends``);
+- ``code``: the code that made and judged the answer (:func:`formulation_code`): the
+  formulation's module, its puzzle's rules (the checker), and the code every task runs
+  (:func:`task_files`: reading the instance, the solve loop, the registry, the records);
+- the solver's name, ``solver_version`` and ``backend_code`` (:func:`backend_code`: the
+  backend's module and what it imports);
 - the limits (time, memory, threads), the solution count asked, the seed and the repetition;
 - the machine (:func:`machine`: CPU model, cores, memory, Python), named by ``machine``.
 
 ``identity`` is the SHA-256 of those parts. The harness's own version (``harness``) is recorded
-beside it, not in it: a change to the harness does not rerun a formulation's tasks.
+beside it, not in it: a change to the run, report or command-line layers (which measure,
+record and present results) does not rerun a formulation's tasks.
 
 A module's code digest is derived from the source, not from what happens to be imported
-(``sys.modules`` depends on import order): the module's file and, transitively, every module it
-names in an ``import`` or ``from ... import`` statement (the AST; conditional and
-``TYPE_CHECKING`` imports included) that lies under one of the followed packages:
-``formulations``, ``bench.encodings`` and the module's own top-level package (a plugin's own
-helpers), or ``bench.backends`` for a backend. A package's ``__init__`` counts only where it
-is imported by name. Data files count too: a file beside one of those modules (``.lp`` rules)
+(``sys.modules`` depends on import order, and a fork-server template preloads every
+formulation of a kind): the module's file and, transitively, every module it names in an
+``import`` or ``from ... import`` statement (the AST; conditional, function-level and
+``TYPE_CHECKING`` imports included) that lies under ``formulations``, ``bench`` or the
+module's own top-level package (a plugin's own helpers), except bench's run, report and
+command-line layers (:data:`NOT_FOLLOWED`) and, for a formulation,
+``bench.backends`` (the backend's own part). A package's ``__init__`` counts only where it is
+imported by name. Data files count too: a file beside one of those modules (``.lp`` rules)
 whose name one of them spells in a string constant or an f-string (its fields as wildcards:
 ``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``). The digest
 hashes each file's module name (or file name) and bytes, so moving the repository changes
-nothing and editing one helper changes every formulation that imports it.
+nothing and editing one module changes exactly the results whose code imports it: a puzzle's
+rules reach its own formulations' results, an encoding those of the formulations that import
+it, a backend module its solvers' results, and a shared module (``bench.grid``,
+``bench.instance``, ``bench.registry``, ``bench.models``, ``bench.solve``) every result.
 """
 
 from __future__ import annotations
@@ -43,9 +51,15 @@ from typing import Any
 
 from bench.records import Task
 
+#: bench's layers no result depends on: running and measuring tasks, reporting, the commands
+NOT_FOLLOWED = ("bench.run", "bench.report", "bench.cli")
 #: packages whose modules enter a formulation's code digest (beside its own top-level package)
-FORMULATION_PACKAGES = ("formulations", "bench.encodings")
-BACKEND_PACKAGES = ("bench.backends",)
+FORMULATION_PACKAGES = ("formulations", "bench")
+#: ... except these: the backends enter each backend's own digest (``backend_code``)
+FORMULATION_EXCLUDED = (*NOT_FOLLOWED, "bench.backends")
+BACKEND_PACKAGES = ("bench",)
+#: the task process's modules: what they import (outside :data:`NOT_FOLLOWED`) every task runs
+TASK_MODULES = ("bench.run.task", "bench.run.execute")
 #: the machine parts of an identity, as result columns
 MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
 
@@ -228,30 +242,30 @@ def _under(name: str, packages: Iterable[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
 
-def code_files(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
-               own: bool = True) -> dict[str, Path]:
-    """Every file a module's code digest covers: ``{module name or data file name: path}``
-    (the module, the modules it imports under ``packages`` or, with ``own``, its own
-    top-level package, transitively, and the data files they name). Raises ImportError for a
-    module not found."""
-    follow = (*packages, *([module.partition(".")[0]] if own else []))
+def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
+          ) -> dict[str, Path]:
+    """The roots and, transitively, the modules they import that lie under ``follow`` and
+    not under ``exclude``, and the data files they name (:func:`code_files`). Raises
+    ImportError for a root without Python source."""
+    follow, exclude = tuple(follow), tuple(exclude)
     files: dict[str, Path] = {}
     patterns: set[str] = set()
-    todo = [module]
+    todo = list(roots)
+    required = set(todo)
     while todo:
         name = todo.pop()
         if name in files:
             continue
         path = _origin(name)
         if path is None:
-            if name == module:
-                raise ImportError(f"no Python source for module {module!r}")
+            if name in required:
+                raise ImportError(f"no Python source for module {name!r}")
             continue
         files[name] = path
         _, nodes = _nodes(path)
         patterns |= _patterns(nodes)
         todo += sorted(n for n in _imports(name, path, nodes)
-                       if _under(n, follow) and n not in files)
+                       if _under(n, follow) and not _under(n, exclude) and n not in files)
     folders = {p.parent for p in files.values()}
     for folder in sorted(folders):
         for f in sorted(folder.iterdir()):
@@ -262,14 +276,45 @@ def code_files(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
     return files
 
 
-def code_digest(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
-                own: bool = True) -> str:
-    """``code-`` and 16 hex digits of the SHA-256 over :func:`code_files` (each file's name
-    and bytes, in name order); ``""`` when the module's source cannot be found."""
+def code_files(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
+               own: bool = True, exclude: Iterable[str] = FORMULATION_EXCLUDED
+               ) -> dict[str, Path]:
+    """Every file a module's code digest covers: ``{module name or data file name: path}``
+    (the module, the modules it imports under ``packages`` or, with ``own``, its own
+    top-level package, and not under ``exclude``, transitively, and the data files they
+    name). Raises ImportError for a module not found."""
+    follow = (*packages, *([module.partition(".")[0]] if own else []))
+    return _walk([module], follow, exclude)
+
+
+def task_files() -> dict[str, Path]:
+    """The code every task runs whatever its formulation and solver: the modules the task
+    process (:data:`TASK_MODULES`) imports outside the run, report and command-line layers
+    (reading the instance, the solve loop, the answer's check, the registry, the records),
+    with what they import under ``bench`` (backends left to each backend's digest)."""
+    roots: set[str] = set()
+    for module in TASK_MODULES:
+        path = _origin(module)
+        if path is None:
+            continue
+        roots |= {n for n in _imports(module, path, _nodes(path)[1])
+                  if _under(n, ("bench",)) and not _under(n, FORMULATION_EXCLUDED)
+                  and _origin(n) is not None}
+    return _walk(sorted(roots), FORMULATION_PACKAGES, FORMULATION_EXCLUDED)
+
+
+def puzzle_module(puzzle: str) -> str:
+    """The module of a puzzle's rules (its checker): the module of its registered
+    :class:`~bench.puzzles.base.Puzzle` class; "" for a puzzle not registered."""
+    from bench.puzzles import get_puzzle
+
     try:
-        files = code_files(module, tuple(packages), own)
-    except ImportError:
+        return type(get_puzzle(puzzle)).__module__
+    except (KeyError, ValueError):
         return ""
+
+
+def _digest(files: dict[str, Path]) -> str:
     h = hashlib.sha256()
     for name in sorted(files):
         data, _ = _nodes(files[name]) if files[name].suffix == ".py" \
@@ -278,12 +323,38 @@ def code_digest(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
     return "code-" + h.hexdigest()[:16]
 
 
+def code_digest(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
+                own: bool = True, exclude: Iterable[str] = FORMULATION_EXCLUDED) -> str:
+    """``code-`` and 16 hex digits of the SHA-256 over :func:`code_files` (each file's name
+    and bytes, in name order); ``""`` when the module's source cannot be found."""
+    try:
+        return _digest(code_files(module, tuple(packages), own, tuple(exclude)))
+    except ImportError:
+        return ""
+
+
+def formulation_files(cls: type) -> dict[str, Path]:
+    """Every file a formulation class's code digest covers: its module's (:func:`code_files`),
+    its puzzle's rules module's (the checker that judges its answers) and
+    :func:`task_files`."""
+    files = code_files(cls.__module__)
+    rules = puzzle_module(str(getattr(cls, "puzzle", "")))
+    if rules:
+        files.update(code_files(rules))
+    files.update(task_files())
+    return files
+
+
 def formulation_code(cls: type) -> str:
-    """The code digest of a formulation class (its module and what it imports)."""
-    return code_digest(cls.__module__)
+    """The code digest of a formulation class (:func:`formulation_files`); "" when its
+    module's source cannot be found."""
+    try:
+        return _digest(formulation_files(cls))
+    except ImportError:
+        return ""
 
 
 def backend_code(cls: type) -> str:
-    """The code digest of a backend class (its module and the ``bench.backends`` modules it
-    imports)."""
-    return code_digest(cls.__module__, BACKEND_PACKAGES, own=False)
+    """The code digest of a backend class: its module and what it imports under ``bench``
+    (outside the run, report and command-line layers) or its own top-level package."""
+    return code_digest(cls.__module__, BACKEND_PACKAGES, own=True, exclude=NOT_FOLLOWED)

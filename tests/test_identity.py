@@ -14,9 +14,11 @@ from bench.identity import (
     code_digest,
     code_files,
     differing_parts,
+    formulation_files,
     identity,
     machine,
     planned_identity,
+    task_files,
 )
 from bench.records import Task, instance_digest
 from tests.conftest import SHIKAKU_SEEDS
@@ -94,11 +96,43 @@ def test_a_moved_package_keeps_its_code_digest(plug, tmp_path_factory, monkeypat
 def test_built_in_formulations_follow_formulations_and_encodings_only():
     files = code_files("formulations.nurikabe.mip_flow")
     assert "formulations.nurikabe.mip_flow" in files and "bench.encodings.mip" in files
-    assert not any(n.startswith(("bench.registry", "bench.models", "pyomo")) for n in files)
+    assert not any(n.startswith(("pyomo", "bench.run", "bench.backends")) for n in files)
     asp = code_files("formulations.nurikabe.asp_reach")
     assert {"nurikabe/asp_reach.lp", "formulations/grid.lp", "formulations/connect_edge.lp",
             "formulations/connect_reach.lp", "formulations._asp"} <= set(asp)
     assert code_digest("no_such_module_anywhere") == ""
+
+
+def _form(puzzle: str, name: str) -> type:
+    from bench.registry import formulations
+
+    return next(c for c in formulations(puzzle) if c.name == name)
+
+
+def test_a_formulations_code_covers_its_puzzles_rules_and_the_code_every_task_runs():
+    files = set(formulation_files(_form("shikaku", "sat-cover")))
+    shared = {"bench.grid", "bench.instance", "bench.registry", "bench.models", "bench.solve",
+              "bench.failure", "bench.records", "bench.puzzles", "bench.puzzles.registry"}
+    assert shared <= files and shared <= set(task_files())
+    assert {"bench.puzzles.shikaku.rules", "formulations.shikaku.sat_cover",
+            "formulations.shikaku._cover", "bench.encodings.sat"} <= files
+    # not: another puzzle's rules, another kind's encoding, the backends (their own part),
+    # the run, report and command-line layers
+    assert not any(n.startswith(("bench.puzzles.nurikabe", "bench.encodings.cpsat",
+                                 "bench.backends", "bench.run", "bench.report", "bench.cli"))
+                   for n in files), sorted(files)
+    nuri = set(formulation_files(_form("nurikabe", "cpsat-islands")))
+    assert "bench.puzzles.nurikabe.rules" in nuri and "bench.encodings.cpsat" in nuri
+    assert not any(n.startswith(("bench.puzzles.shikaku", "bench.encodings.sat")) for n in nuri)
+
+
+def test_a_backends_code_covers_its_module_and_what_it_imports_only():
+    from bench.backends import get_backend
+    from bench.identity import BACKEND_PACKAGES, NOT_FOLLOWED
+
+    files = set(code_files(type(get_backend("cadical195")).__module__, BACKEND_PACKAGES,
+                           exclude=NOT_FOLLOWED))
+    assert files == {"bench.backends.sat", "bench.backends.base", "bench.backends.kinds"}
 
 
 BASE = Task(str(SHIKAKU_SEEDS[0]), "cpsat-cover", "cpsat", 3.0, 4096, 0, 1, 0, 0,

@@ -4,13 +4,13 @@ one (list: :mod:`bench.cli.listing`, solve, run, report, compare, import/export:
 
 from __future__ import annotations
 
-import argparse
-import logging
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
 
-log = logging.getLogger("puzzlebench")
+if TYPE_CHECKING:
+    import argparse
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
                "compare, merge, import, export, generate, check, new-formulation.")
@@ -18,6 +18,8 @@ DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run,
 
 def parser() -> argparse.ArgumentParser:
     """The command line: each command module adds its own subcommand(s)."""
+    import argparse
+
     p = argparse.ArgumentParser(prog="puzzlebench", description=DESCRIPTION)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
@@ -41,10 +43,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    """Run the command line; its exit code. Ctrl-C at any point from here on (the commands'
+    imports included) ends with one line and 130, never a traceback."""
     try:
+        import logging
+
+        args = parser().parse_args(argv)
+        logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
         return int(args.func(args))
     except KeyboardInterrupt as e:
         print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)

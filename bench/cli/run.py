@@ -1,18 +1,18 @@
-"""`puzzlebench run`: the command side of bench/run/pool.py and bench/run/plan.py.
+"""`puzzlebench run`: the command over :func:`bench.run.plan.make_plan` and
+:func:`bench.run.session.run_session`.
 
 :func:`add_commands` declares the run's arguments; ``cmd_run`` takes them and returns the
-exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the
-tasks (the suite's tiers, repeats and limits unless the flags say otherwise), refuses a folder
-holding results of other limits, runs the tasks (each in its own measured process) into the
-folder's journal, consolidates ``results.parquet`` and prints a summary; ``--dry-run`` prints
-the plan and its cost and runs nothing. Ctrl-C or SIGTERM stops the run at once: running tasks
-are killed and not journaled, the Parquet of what finished is written, exit 130 or 143.
+exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the tasks (the suite's tiers,
+repeats and limits unless the flags say otherwise) and runs the session (the folder's lock,
+reuse, the tasks into the folder's journal, ``results.parquet``), then prints a summary;
+``--dry-run`` prints the plan and its cost and runs nothing. Ctrl-C or SIGTERM stops the run
+at once: running tasks are killed and not journaled, the Parquet of what finished is written,
+exit 130 or 143.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib.util
 import logging
 import os
@@ -73,63 +73,57 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bench.run.interrupt import stop_on_signals
-    from bench.run.plan import dry_run, suite_formulations, tier_plan
-    from bench.run.pool import Selection, plan_tasks
-    from bench.run.storage import FolderLocked, RunLock
-    from bench.suites import get_suite
+    from bench.run.plan import PlanError, dry_run, make_plan
+    from bench.run.session import Options, SessionError, run_session
 
-    try:
-        suite = get_suite(args.suite) if args.suite else None
-        instances = (suite.instances() if suite else []) + expand_paths(args.instances)
-    except (KeyError, FileNotFoundError) as e:
-        return fail(str(e.args[0] if e.args else e))
-    if not instances:
-        return fail("run needs --suite NAME or instance paths")
     if _executor_problem(args):
         return fail(_executor_problem(args))
-    time_limit = args.time_limit if args.time_limit is not None else \
-        suite.time_limit if suite else 60.0
     args.jobs = _jobs(args)
-    added = tuple(args.add_formulation or ())
-    chosen = (tuple(args.formulation or ()) or suite_formulations(suite)) + added
-    solvers = tuple(args.solver or ()) or (suite.solvers if suite else ())
-    every = args.all_variants or bool(suite and suite.variants == "all" and not args.formulation)
-    sel = Selection(tuple(args.puzzle or ()), chosen, solvers, every)
     try:
-        sel.check()
-    except ValueError as e:
+        planned = make_plan(
+            args.suite, args.instances, puzzles=args.puzzle or (),
+            formulations=args.formulation or (), add=args.add_formulation or (),
+            solvers=args.solver or (), all_variants=args.all_variants,
+            time_limit=args.time_limit, memory_limit_mb=args.memory_limit, seed=args.seed,
+            threads=args.threads, count=args.count, repeat=args.repeat, seeds=args.seeds)
+    except PlanError as e:
         return fail(str(e))
-    plan = plan_tasks(instances, sel, time_limit=time_limit, memory_limit_mb=args.memory_limit,
-                      seed=args.seed, threads=args.threads, count=args.count,
-                      repeat=args.repeat, seeds=args.seeds)
-    unmatched = [f for f in (*(args.formulation or ()), *added) if f not in plan.matched]
-    if unmatched:
-        return fail(f"--formulation {unmatched[0]!r} selects no formulation variant of these "
-                     f"instances{_close(unmatched[0])} (see `puzzlebench list`)")
-    if not plan.tasks and not plan.errors:
-        return fail("no task matches the selection (see `puzzlebench list`)")
-    # the tiers' repeats and limits, unless --repeat/--seeds/--time-limit say otherwise
-    under = tier_plan(plan, suite, args.repeat == args.seeds == 1, args.time_limit is None)
+    except KeyboardInterrupt:
+        print("puzzlebench: interrupted while planning: nothing was run or written",
+              file=sys.stderr)
+        return 128 + signal.SIGINT
     if args.dry_run:  # the plan and its cost, nothing run
-        text, error = dry_run(plan, args.jobs, args.estimate or (), under,
-                              bool(suite and suite.ladder_rule))
+        text, error = dry_run(planned.plan, args.jobs, args.estimate or (), planned.under,
+                              planned.ladder)
         print(text) if not error else None
-        problem = error or _reuse(args, None, plan.tasks)  # what --reuse would take
+        problem = error or _would_reuse(args, planned.plan.tasks)
         return fail(problem) if problem else 0
     if not args.out:
         return fail("run needs --out DIR (or --dry-run)")
-    run = {"suite": suite.name if suite else "", "suite_version": suite.version if suite else 0,
-           "instances": None if suite else instances, "time_limit": time_limit,
-           "repeat_under": under, "ladder_rule": bool(suite and suite.ladder_rule)}
+    folders = _reuse_folders(args)
+    options = Options(jobs=args.jobs, start=args.start, executor=args.executor,
+                      scheduler=args.scheduler or "", reuse=folders,
+                      memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
+                      seeds=args.seeds, repeat=args.repeat)
     try:
-        with RunLock(args.out), stop_on_signals():
-            return _run_locked(args, plan, run)
-    except FolderLocked as e:
+        outcome = run_session(planned, args.out, options, say=_say)
+    except SessionError as e:
         return fail(str(e))
+    except KeyboardInterrupt:  # before the session took the folder: nothing written
+        print("puzzlebench: interrupted before the run started: nothing was run",
+              file=sys.stderr)
+        return 128 + signal.SIGINT
     except OSError as e:  # a read-only or full disk: the journal keeps what was written
         return fail(f"cannot write the run folder {args.out}: "
-                     f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+                    f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+    if outcome.signum:
+        print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
+        return 128 + outcome.signum
+    return _run_summary(outcome.out, outcome.table or outcome.out, outcome.errors)
+
+
+def _say(line: str) -> None:
+    print(f"puzzlebench: {line}")
 
 
 def _executor_problem(args: argparse.Namespace) -> str:
@@ -153,84 +147,29 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 
-def _run_locked(args: argparse.Namespace, plan: Any, run: dict[str, Any]) -> int:
-    from bench.run.environment import calibrate, environment, harness_version, write_constraints
-    from bench.run.plan import run_gated
-    from bench.run.pool import default_start, resume_conflict, run_plan
-    from bench.run.storage import (
-        Journal,
-        consolidate,
-        load_environment,
-        record_environment,
-        update_environment,
-    )
-
-    out = Path(args.out)
-    journal = Journal(out)
-    earlier = [int(r["memory_limit_mb"]) for r in load_environment(out)
-               if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
-    conflict = resume_conflict(journal, plan, earlier)
-    if conflict:
-        return fail(conflict)
-    problem = _reuse(args, journal, plan.tasks)
-    if problem:
-        return fail(problem)
-    start = args.start or default_start()
-    executor = _executor(args, start)
-    calibration = {"start_s": calibrate()}
-    record_environment(out, environment(
-        **run, memory_limit_mb=args.memory_limit, jobs=args.jobs, threads=args.threads,
-        seed=args.seed, seeds=args.seeds, repeat=args.repeat, start=start,
-        executor=args.executor, scheduler=args.scheduler or "",
-        tasks=len(plan.tasks), calibration=calibration))
-    write_constraints(out)
-    log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
-    # the Parquet writer, imported before the tasks (not beside them, not after an interrupt)
-    import pandas  # noqa: F401
-    import pyarrow.parquet  # noqa: F401
-
-    stopped: KeyboardInterrupt | None = None
-    try:
-        provenance = {"run": out.name, "harness": harness_version()}
-        run_gated(plan, run["repeat_under"], lambda p: run_plan(
-            p, journal, jobs=args.jobs, start=start, executor=executor,
-            provenance=provenance), journal.results,
-            ladder=run["ladder_rule"])
-    except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
-        stopped = e
-    finally:
-        with contextlib.suppress(OSError):  # the first write error is the one reported
-            workers = getattr(executor, "environments", None)
-            end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
-            update_environment(out, calibration={**calibration, **end},
-                               **({"workers": workers} if workers else {}))
-    table = consolidate(out)
-    if stopped is not None:
-        signum = getattr(stopped, "signum", signal.SIGINT)
-        print(f"puzzlebench: {'interrupted' if signum == signal.SIGINT else 'terminated'} "
-              f"({signal.Signals(signum).name}): {len(journal.keys())} results kept in {table}; "
-              "run the same command again to resume (unfinished tasks run then)",
-              file=sys.stderr)
-        return 128 + signum
-    return _run_summary(out, table, plan.errors)
-
-
-def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
-    """``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN``: copy the results of matching
-    identity into the journal (bench/run/reuse.py; without a journal, a dry run, only count
-    them) and say how many came from which runs; the problem with a folder given ("" if
-    none)."""
+def _reuse_folders(args: argparse.Namespace) -> list[str | Path]:
+    """The folders of ``--reuse RUN_DIR...`` and ``--reuse-latest PATTERN`` (said which)."""
     import glob
-    from collections import Counter
 
-    from bench.run.reuse import Sources, latest_run, matches, reuse_into, summary
+    from bench.run.reuse import latest_run
 
-    folders = list(args.reuse or ())
+    folders: list[str | Path] = list(args.reuse or ())
     if args.reuse_latest:
         latest = latest_run(sorted(glob.glob(args.reuse_latest)), args.out or "")
-        print(f"puzzlebench: latest run on this machine type matching {args.reuse_latest!r}: "
-              + (str(latest) if latest else "none (nothing reused)"))
+        _say(f"latest run on this machine type matching {args.reuse_latest!r}: "
+             + (str(latest) if latest else "none (nothing reused)"))
         folders += [latest] if latest else []
+    return folders
+
+
+def _would_reuse(args: argparse.Namespace, tasks: list[Any]) -> str:
+    """A dry run's ``--reuse``: say how many tasks would take a result from which runs; the
+    problem with a folder given ("" if none)."""
+    from collections import Counter
+
+    from bench.run.reuse import Sources, matches, summary
+
+    folders = _reuse_folders(args)
     if not folders:
         return ""
     try:
@@ -238,42 +177,10 @@ def _reuse(args: argparse.Namespace, journal: Any, tasks: list[Any]) -> str:
     except FileNotFoundError as e:
         return str(e)
     for note in sources.notes():
-        print(f"puzzlebench: {note}")
-    if journal is None:
-        taken = Counter(r.run for r in matches(tasks, sources))
-        print(f"puzzlebench: would have {summary(taken, len(tasks))}")
-    else:
-        print(f"puzzlebench: {summary(reuse_into(journal, tasks, sources), len(tasks))}")
+        _say(note)
+    taken = Counter(r.run for r in matches(tasks, sources))
+    _say(f"would have {summary(taken, len(tasks))}")
     return ""
-
-
-def _executor(args: argparse.Namespace, start: str) -> Any:
-    """The Dask executor for ``--executor dask`` (None: the local pool)."""
-    if args.executor != "dask":
-        return None
-    from bench.run.executors import DaskExecutor
-
-    return DaskExecutor(scheduler=args.scheduler, workers=args.jobs, start=start)
-
-
-def expand_paths(paths: list[str]) -> list[str]:
-    """Instance files from paths: a folder gives its ``*.txt`` files, a glob its matches, in a
-    stable order without repeats; a path matching nothing is an error (FileNotFoundError)."""
-    import glob
-
-    out: list[str] = []
-    for arg in paths:
-        p = Path(arg)
-        if p.is_dir():
-            found = sorted(str(q) for q in p.glob("*.txt"))
-        elif glob.has_magic(arg):
-            found = sorted(glob.glob(arg, recursive=True))
-        else:
-            found = [arg] if p.exists() else []
-        if not found:
-            raise FileNotFoundError(f"no instance file matches {arg!r}")
-        out += [f for f in found if f not in out]
-    return out
 
 
 def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
@@ -299,17 +206,3 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
             print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
                   f"{row['solver']}: {row['message']}", file=sys.stderr)
     return 1 if len(bad) else 0
-
-
-def _close(want: str) -> str:
-    """Close matches of a ``--formulation`` entry among the registered names and variants."""
-    from bench.registry import close_matches, formulations, parse_label, variants
-    from bench.run.pool import split_puzzle
-
-    name = parse_label(split_puzzle(want)[1])[0]
-    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
-    hint = close_matches(name, known)
-    if hint or name not in known:
-        return hint
-    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
-    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)

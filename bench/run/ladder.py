@@ -29,7 +29,7 @@ from pathlib import Path
 from bench.instance import read_instance
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import stamp
-from bench.run.pool import Plan
+from bench.run.plan import Plan
 from bench.suites import family
 
 

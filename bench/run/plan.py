@@ -1,5 +1,6 @@
-"""A suite's run plan before it runs: its default selection, its tiers and repeats on the
-tasks, and what it costs (``run --dry-run``).
+"""A run's plan before it runs: the tasks a selection gives on a set of instances
+(:func:`plan_tasks`), a suite's default selection, its tiers and repeats on the tasks
+(:func:`make_plan` does it all from a suite and paths), and what it costs (``run --dry-run``).
 
 The cost is told two ways: the worst case, every task at the time limit, and, given earlier
 run folders, an estimate: each planned task at the median time its (instance, formulation,
@@ -11,18 +12,158 @@ measured at the limit too, counted apart. Neither includes the harness's own sta
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from bench.backends import get_backend
-from bench.records import Result, Task
-from bench.registry import formulations, variants
-from bench.run.ladder import run_ladder
-from bench.run.pool import Plan
+from bench.backends import backends_for, get_backend
+from bench.identity import backend_code, formulation_code
+from bench.instance import InstanceError, read_instance
+from bench.records import Result, Task, instance_digest
+from bench.registry import (
+    EVERY,
+    Formulation,
+    formulations,
+    parse_label,
+    recommended_labels,
+    variants,
+)
+from bench.run.execute import base_result
 from bench.suites import Suite, family
+
+if TYPE_CHECKING:  # pandas is slow to import: only the dry run's estimate needs it
+    import pandas as pd
+
+log = logging.getLogger(__name__)
+
+
+def split_puzzle(want: str) -> tuple[str, str]:
+    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
+    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
+    head, sep, rest = want.partition(":")
+    return (head, rest) if sep and "[" not in head else ("", want)
+
+
+@dataclass(frozen=True)
+class Selection:
+    puzzles: Sequence[str] = ()
+    formulations: Sequence[str] = ()  # a name selects every variant; a label just that one
+    solvers: Sequence[str] = ()
+    #: a bare name (or no name) selects the whole parameter grid, not just the ``sweep``
+    every: bool = False
+
+    def uses(self, puzzle: str, solver: str) -> bool:
+        """A solver runs a puzzle's tasks when ``solvers`` is empty, names it, or names it for
+        that puzzle (``PUZZLE:SOLVER``, as ``--formulation`` takes ``PUZZLE:NAME``)."""
+        return not self.solvers or solver in self.solvers or f"{puzzle}:{solver}" in self.solvers
+
+    def check(self) -> None:
+        """Raise ValueError naming a ``--formulation`` that is not a label."""
+        for want in self.formulations:
+            try:
+                parse_label(split_puzzle(want)[1])
+            except ValueError as e:
+                raise ValueError(f"--formulation {want!r}: {e}") from None
+
+    def matching(self, form: Formulation) -> list[str]:
+        """The ``formulations`` entries that select ``form``."""
+        return [want for want in self.formulations if self._selects(want, form)]
+
+    def wants(self, form: Formulation) -> bool:
+        """A bare name selects the formulation's recommended variants (its ``sweep``; every
+        variant with ``every``), ``name[*]`` every variant, ``name[k=v]`` the variants with
+        those values, an alias (``sat-tree``) the variant it names; no name at all selects
+        every formulation as a bare name would."""
+        if not self.formulations:
+            return self.every or form.label in recommended_labels(type(form))
+        return bool(self.matching(form))
+
+    def _selects(self, want: str, form: Formulation) -> bool:
+        puzzle, want = split_puzzle(want)
+        if puzzle and puzzle != form.puzzle:
+            return False
+        name, params = parse_label(want)
+        if name in form.aliases:
+            params = {k: str(v) for k, v in form.aliases[name].items()} | params
+            name = form.name
+        elif name == form.name and not params and not self.every:
+            return form.label in recommended_labels(type(form))
+        if params == {EVERY: EVERY}:
+            return name == form.name
+        return name == form.name and all(str(form.params.get(k)) == v
+                                         for k, v in params.items())
+
+
+@dataclass
+class Plan:
+    tasks: list[Task] = field(default_factory=list)
+    #: instances that could not be read: recorded as `error` results, the rest goes on
+    errors: list[Result] = field(default_factory=list)
+    #: selected formulation variants that cannot run here (puzzle/label -> reason)
+    skipped: dict[str, str] = field(default_factory=dict)
+    #: the ``--formulation`` entries that selected some variant
+    matched: set[str] = field(default_factory=set)
+
+
+def plan_tasks(
+    instances: Iterable[str],
+    selection: Selection,
+    *,
+    time_limit: float,
+    memory_limit_mb: int,
+    seed: int = 0,
+    threads: int = 1,
+    count: int = 0,
+    repeat: int = 1,
+    seeds: int = 1,
+) -> Plan:
+    """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
+    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
+    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
+    plan = Plan()
+    seen: set[str] = set()
+    codes: dict[type, str] = {}  # formulation and backend classes' code digests
+    for path in instances:
+        digest = instance_digest(path)
+        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
+            continue
+        seen.add(digest)
+        try:
+            inst = read_instance(path)
+        except InstanceError as e:
+            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
+                        digest=digest)
+            plan.errors.append(base_result(task, None, "error", str(e)))
+            continue
+        if selection.puzzles and inst.puzzle not in selection.puzzles:
+            continue
+        for cls in formulations(inst.puzzle):
+            for form in variants(cls):
+                if not selection.wants(form):
+                    continue
+                plan.matched.update(selection.matching(form))
+                if cls.available() is not None:  # an external package not installed
+                    where = f"{cls.puzzle}/{form.label}"
+                    if where not in plan.skipped:
+                        log.warning("skipping formulation %s: %s", where, cls.available())
+                    plan.skipped[where] = cls.available() or ""
+                    continue
+                for b in backends_for(cls.kind):
+                    if not selection.uses(inst.puzzle, b.name):
+                        continue
+                    if b.available() is not None:
+                        log.warning("skipping solver %s: %s", b.name, b.available())
+                        continue
+                    code = codes.setdefault(cls, formulation_code(cls))
+                    plan.tasks += [
+                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
+                             threads, count, rep, digest, code=code,
+                             backend_code=codes.setdefault(type(b), backend_code(type(b))))
+                        for s in range(max(1, seeds)) for rep in range(max(1, repeat))
+                    ]
+    return plan
 
 
 def default_variants(puzzles: Iterable[str] = ()) -> tuple[str, ...]:
@@ -66,52 +207,10 @@ def apply_tiers(plan: Plan, tier_of: dict[str, str], repeats_of: dict[str, int],
     return plan
 
 
-def _group(t: Task) -> tuple[str, str, str]:
-    return (t.instance, t.formulation, t.solver)
-
-
-def split_repeats(plan: Plan) -> tuple[list[Task], list[Task]]:
-    """The plan's first run of each (instance, formulation, solver) -- its lowest seed,
-    repetition 0 -- and the further repetitions and seeds."""
-    base: dict[tuple[str, str, str], int] = {}
-    for t in plan.tasks:
-        base[_group(t)] = min(base.get(_group(t), t.seed), t.seed)
-    first = [t for t in plan.tasks if t.rep == 0 and t.seed == base[_group(t)]]
-    extra = [t for t in plan.tasks if not (t.rep == 0 and t.seed == base[_group(t)])]
-    return first, extra
-
-
-def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
-    """The further repetitions worth running: those of a (instance, formulation, solver)
-    whose first run answered in under ``under`` s (build + solve), where timing noise matters;
-    one slower or unanswered is not repeated."""
-    fast = {(r.instance_path, r.formulation, r.solver) for r in done
-            if r.status in ("solved", "infeasible") and r.rep == 0
-            and (r.build_s or 0.0) + (r.solve_s or 0.0) < under}
-    return [t for t in extra if _group(t) in fast]
-
-
-def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
-              done: Callable[[], Iterable[Result]], ladder: bool = False) -> None:
-    """Run the plan; with ``under`` > 0, first every task's first run, then only the further
-    repetitions :func:`gate` keeps (``done``: the results so far, the journal's). With
-    ``ladder``, in the steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step
-    gated so."""
-    if ladder:
-        run_ladder(plan, lambda p: run_gated(p, under, run, done), done)
-        return
-    first, extra = split_repeats(plan)
-    if under <= 0 or not extra:
-        run(plan)
-        return
-    run(Plan(tasks=first, errors=plan.errors))
-    run(Plan(tasks=gate(extra, done(), under)))
-
-
 def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool) -> float:
     """:func:`apply_tiers` with the suite's tiers, repeats (``repeat``) and tier time limits
     (``own_limits``: the run was not given ``--time-limit``); returns the suite's
-    ``repeat_under`` for :func:`run_gated` (0 without a suite or repeats)."""
+    ``repeat_under`` for :func:`bench.run.session.run_gated` (0 without a suite or repeats)."""
     if suite is None:
         return 0.0
     apply_tiers(plan, suite.tier_of(), suite.repeats_of(), repeat,
@@ -155,6 +254,8 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     """Per (instance path, formulation, solver) of earlier run folders: the median build +
     solve time of the answered tasks, ``answered`` when at least half answered, and the time
     limit they ran under."""
+    import pandas as pd
+
     from bench.report.data import load_run, prepare
 
     frames = [prepare(load_run(f).df) for f in folders]
@@ -174,9 +275,10 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
     measured median, an unanswered one at this plan's limit (an earlier run under a shorter
     limit that timed out says nothing of the time under a longer one: also at the limit).
     With ``under`` > 0, a further repetition whose measured time is ``under`` s or more (or
-    unanswered) is left out, as :func:`run_gated` would; with ``ladder``, so is a task whose
-    pair left an earlier instance of its family (a smaller one, or the same size with an
-    earlier seed) unanswered within this plan's limit there (:mod:`bench.run.ladder`)."""
+    unanswered) is left out, as :func:`bench.run.session.run_gated` would; with ``ladder``,
+    so is a task whose pair left an earlier instance of its family (a smaller one, or the
+    same size with an earlier seed) unanswered within this plan's limit there
+    (:mod:`bench.run.ladder`)."""
     worst = sum(t.time_limit for t in plan.tasks)
     if known is None or known.empty:
         return Cost(len(plan.tasks), worst)
@@ -229,7 +331,7 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
              under: float = 0.0, ladder: bool = False) -> str:
     """The ``run --dry-run`` text: tasks per puzzle and pair (and tier), the worst-case time
     at the limit, and with ``known`` the estimate."""
-    from bench.instance import read_instance
+    import pandas as pd
 
     puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks}}
     df = pd.DataFrame([{"puzzle": puzzle[t.instance], "tier": t.tier or "-",
@@ -262,3 +364,107 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
     for err in plan.errors:
         lines.append(f"unreadable: {err.instance_path}: {err.message}")
     return "\n".join(lines)
+
+
+# -- a run's plan from a suite and paths ----------------------------------------------------
+
+class PlanError(ValueError):
+    """The selection cannot be planned (an unknown suite or path, a label that selects
+    nothing): one line for the user."""
+
+
+@dataclass
+class Planned:
+    """A run's plan and what the run records of how it was chosen."""
+
+    plan: Plan
+    suite: Suite | None
+    #: the instance files: the suite's and those given
+    instances: list[str]
+    time_limit: float
+    #: the suite's ``repeat_under`` (0: every planned repetition runs)
+    under: float = 0.0
+    #: the suite's ladder rule applies (:mod:`bench.run.ladder`)
+    ladder: bool = False
+
+    def record(self) -> dict[str, object]:
+        """The run's part of its environment record."""
+        s = self.suite
+        return {"suite": s.name if s else "", "suite_version": s.version if s else 0,
+                "instances": None if s else self.instances, "time_limit": self.time_limit,
+                "repeat_under": self.under, "ladder_rule": self.ladder}
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """Instance files from paths: a folder gives its ``*.txt`` files, a glob its matches, in a
+    stable order without repeats; a path matching nothing is an error (FileNotFoundError)."""
+    import glob
+
+    out: list[str] = []
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(str(q) for q in p.glob("*.txt"))
+        elif glob.has_magic(arg):
+            found = sorted(glob.glob(arg, recursive=True))
+        else:
+            found = [arg] if p.exists() else []
+        if not found:
+            raise FileNotFoundError(f"no instance file matches {arg!r}")
+        out += [f for f in found if f not in out]
+    return out
+
+
+def close_formulation(want: str) -> str:
+    """Close matches of a ``--formulation`` entry among the registered names and variants
+    (``, did you mean ...``; "" when none)."""
+    from bench.registry import close_matches
+
+    name = parse_label(split_puzzle(want)[1])[0]
+    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
+    hint = close_matches(name, known)
+    if hint or name not in known:
+        return hint
+    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
+    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
+
+
+def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
+              puzzles: Sequence[str] = (), formulations: Sequence[str] = (),
+              add: Sequence[str] = (), solvers: Sequence[str] = (),
+              all_variants: bool = False, time_limit: float | None = None,
+              memory_limit_mb: int = 8192, seed: int = 0, threads: int = 1, count: int = 0,
+              repeat: int = 1, seeds: int = 1) -> Planned:
+    """The plan of a run of ``suite`` (a name in ``instances/suites.toml``) and/or instance
+    ``paths`` (files, folders, globs): the suite's formulations, solvers, variants, tiers,
+    repeats and limits unless the arguments say otherwise (``formulations`` replaces the
+    suite's selection, ``add`` adds to it; ``time_limit`` None: the suite's or 60 s; a
+    ``repeat`` or ``seeds`` above 1 replaces the tiers' repeats). Raises :class:`PlanError`."""
+    from bench.suites import get_suite
+
+    try:
+        s = get_suite(suite) if suite else None
+        instances = (s.instances() if s else []) + expand_paths(paths)
+    except (KeyError, FileNotFoundError) as e:
+        raise PlanError(str(e.args[0] if e.args else e)) from None
+    if not instances:
+        raise PlanError("run needs --suite NAME or instance paths")
+    limit = time_limit if time_limit is not None else s.time_limit if s else 60.0
+    chosen = (tuple(formulations) or suite_formulations(s)) + tuple(add)
+    every = all_variants or bool(s and s.variants == "all" and not formulations)
+    sel = Selection(tuple(puzzles), chosen, tuple(solvers) or (s.solvers if s else ()), every)
+    try:
+        sel.check()
+    except ValueError as e:
+        raise PlanError(str(e)) from None
+    plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
+                      seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
+    unmatched = [f for f in (*formulations, *add) if f not in plan.matched]
+    if unmatched:
+        raise PlanError(f"--formulation {unmatched[0]!r} selects no formulation variant of "
+                        f"these instances{close_formulation(unmatched[0])} (see `puzzlebench "
+                        "list`)")
+    if not plan.tasks and not plan.errors:
+        raise PlanError("no task matches the selection (see `puzzlebench list`)")
+    under = tier_plan(plan, s, repeat == seeds == 1, time_limit is None)
+    return Planned(plan, s, instances, limit, under, bool(s and s.ladder_rule))

@@ -1,4 +1,4 @@
-"""Plan tasks from a suite and a selection, run each in its own measured process, journal them."""
+"""Run each planned task (:mod:`bench.run.plan`) in its own measured process and journal it."""
 
 from __future__ import annotations
 
@@ -11,35 +11,23 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 import psutil
 
-from bench.backends import all_backends, backends_for, get_backend
-from bench.identity import backend_code, formulation_code
-from bench.instance import InstanceError, read_instance
-from bench.records import Limits, Result, Task, instance_digest
-from bench.registry import (
-    EVERY,
-    Formulation,
-    builtin_modules,
-    builtin_puzzles,
-    formulations,
-    parse_label,
-    recommended_labels,
-    variants,
-)
+from bench.backends import all_backends, get_backend
+from bench.records import Limits, Result, Task
+from bench.registry import builtin_modules, builtin_puzzles
 from bench.run import cgroup
-from bench.run.execute import base_result
 from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
 from bench.run.interrupt import TaskInterrupted
 from bench.run.measure import ChildWaiter, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
 from bench.run.outcome import task_result as _result
+from bench.run.plan import Plan, Selection, plan_tasks, split_puzzle  # noqa: F401 (re-exported)
 from bench.run.storage import Journal
 from bench.run.task import DEADLINE
 
@@ -50,133 +38,6 @@ log = logging.getLogger(__name__)
 GRACE_S = 0.5
 #: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def split_puzzle(want: str) -> tuple[str, str]:
-    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
-    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
-    head, sep, rest = want.partition(":")
-    return (head, rest) if sep and "[" not in head else ("", want)
-
-
-@dataclass(frozen=True)
-class Selection:
-    puzzles: Sequence[str] = ()
-    formulations: Sequence[str] = ()  # a name selects every variant; a label just that one
-    solvers: Sequence[str] = ()
-    #: a bare name (or no name) selects the whole parameter grid, not just the ``sweep``
-    every: bool = False
-
-    def uses(self, puzzle: str, solver: str) -> bool:
-        """A solver runs a puzzle's tasks when ``solvers`` is empty, names it, or names it for
-        that puzzle (``PUZZLE:SOLVER``, as ``--formulation`` takes ``PUZZLE:NAME``)."""
-        return not self.solvers or solver in self.solvers or f"{puzzle}:{solver}" in self.solvers
-
-    def check(self) -> None:
-        """Raise ValueError naming a ``--formulation`` that is not a label."""
-        for want in self.formulations:
-            try:
-                parse_label(split_puzzle(want)[1])
-            except ValueError as e:
-                raise ValueError(f"--formulation {want!r}: {e}") from None
-
-    def matching(self, form: Formulation) -> list[str]:
-        """The ``formulations`` entries that select ``form``."""
-        return [want for want in self.formulations if self._selects(want, form)]
-
-    def wants(self, form: Formulation) -> bool:
-        """A bare name selects the formulation's recommended variants (its ``sweep``; every
-        variant with ``every``), ``name[*]`` every variant, ``name[k=v]`` the variants with
-        those values, an alias (``sat-tree``) the variant it names; no name at all selects
-        every formulation as a bare name would."""
-        if not self.formulations:
-            return self.every or form.label in recommended_labels(type(form))
-        return bool(self.matching(form))
-
-    def _selects(self, want: str, form: Formulation) -> bool:
-        puzzle, want = split_puzzle(want)
-        if puzzle and puzzle != form.puzzle:
-            return False
-        name, params = parse_label(want)
-        if name in form.aliases:
-            params = {k: str(v) for k, v in form.aliases[name].items()} | params
-            name = form.name
-        elif name == form.name and not params and not self.every:
-            return form.label in recommended_labels(type(form))
-        if params == {EVERY: EVERY}:
-            return name == form.name
-        return name == form.name and all(str(form.params.get(k)) == v
-                                         for k, v in params.items())
-
-
-@dataclass
-class Plan:
-    tasks: list[Task] = field(default_factory=list)
-    #: instances that could not be read: recorded as `error` results, the rest goes on
-    errors: list[Result] = field(default_factory=list)
-    #: selected formulation variants that cannot run here (puzzle/label -> reason)
-    skipped: dict[str, str] = field(default_factory=dict)
-    #: the ``--formulation`` entries that selected some variant
-    matched: set[str] = field(default_factory=set)
-
-
-def plan_tasks(
-    instances: Iterable[str],
-    selection: Selection,
-    *,
-    time_limit: float,
-    memory_limit_mb: int,
-    seed: int = 0,
-    threads: int = 1,
-    count: int = 0,
-    repeat: int = 1,
-    seeds: int = 1,
-) -> Plan:
-    """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
-    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
-    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
-    plan = Plan()
-    seen: set[str] = set()
-    codes: dict[type, str] = {}  # formulation and backend classes' code digests
-    for path in instances:
-        digest = instance_digest(path)
-        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
-            continue
-        seen.add(digest)
-        try:
-            inst = read_instance(path)
-        except InstanceError as e:
-            task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
-                        digest=digest)
-            plan.errors.append(base_result(task, None, "error", str(e)))
-            continue
-        if selection.puzzles and inst.puzzle not in selection.puzzles:
-            continue
-        for cls in formulations(inst.puzzle):
-            for form in variants(cls):
-                if not selection.wants(form):
-                    continue
-                plan.matched.update(selection.matching(form))
-                if cls.available() is not None:  # an external package not installed
-                    where = f"{cls.puzzle}/{form.label}"
-                    if where not in plan.skipped:
-                        log.warning("skipping formulation %s: %s", where, cls.available())
-                    plan.skipped[where] = cls.available() or ""
-                    continue
-                for b in backends_for(cls.kind):
-                    if not selection.uses(inst.puzzle, b.name):
-                        continue
-                    if b.available() is not None:
-                        log.warning("skipping solver %s: %s", b.name, b.available())
-                        continue
-                    code = codes.setdefault(cls, formulation_code(cls))
-                    plan.tasks += [
-                        Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
-                             threads, count, rep, digest, code=code,
-                             backend_code=codes.setdefault(type(b), backend_code(type(b))))
-                        for s in range(max(1, seeds)) for rep in range(max(1, repeat))
-                    ]
-    return plan
 
 
 def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:

@@ -3,8 +3,10 @@
 A planned task takes an earlier result when the result's identity (:mod:`bench.identity`)
 equals the identity the task would have here: same instance content, formulation code,
 variant, backend code, solver and version, limits, seed, repetition and machine. The result is
-copied into the new run's journal as it is, its ``run`` (where it was produced) and
-``finished`` kept, so the report can say what was reused from where. Not reused: results
+copied into the new run's journal whole (every field, its ``run`` -- where it was produced --
+and ``finished`` among them, so the report can say what was reused from where), except what
+the current plan says of the task: its tier, instance name and path (a renamed or moved file,
+a suite that tiers it): only the measurement is reused. Not reused: results
 without an identity (folders written before identities were recorded: they match nothing) and
 ``error`` results (an error may be the harness's own, which is not part of the identity), and
 tasks a suite's ladder rule recorded without running (the rule decides them again from the
@@ -16,6 +18,7 @@ reused only by a run on their type.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -70,9 +73,17 @@ class Sources:
                 self.without_identity.items()]
 
 
+def adopt(res: Result, task: Task) -> Result:
+    """A copy of a source result as the planned ``task``'s: every field of the measurement
+    kept, the task's key, tier, instance path and name (the file's stem) taken from the plan."""
+    return dataclasses.replace(res, key=task.key, tier=task.tier, instance_path=task.instance,
+                               instance=Path(task.instance).stem)
+
+
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None
             ) -> list[Result]:
-    """The source result of every task (not among the ``done`` keys) whose identity matches."""
+    """The source result of every task (not among the ``done`` keys) whose identity matches,
+    taken over by the task (:func:`adopt`)."""
     found: list[Result] = []
     done = set(done or ())
     for task in tasks:
@@ -80,7 +91,7 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
             continue
         res = sources.by_identity.get(planned_identity(task, solver_version(task.solver)))
         if res is not None:
-            found.append(res)
+            found.append(adopt(res, task))
             done.add(task.key)
     return found
 

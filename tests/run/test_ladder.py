@@ -136,8 +136,7 @@ def test_only_measured_first_run_timeouts_are_causes(tmp_path):
 
 
 def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
-    from bench.run.plan import cost
-    from bench.run.pool import Selection, plan_tasks
+    from bench.run.plan import Selection, cost, plan_tasks
 
     names = ["gen-shikaku-10x10-s1-0", "gen-shikaku-14x14-s1-0", "gen-shikaku-20x20-s1-0"]
     for n in names:
@@ -171,3 +170,70 @@ def test_tasks_recorded_not_run_are_never_reused(tmp_path):
     assert not set(not_run["identity"]) & set(src.by_identity)
     assert len(src.by_identity) == len(df) - len(not_run)
 
+
+
+def _by_where(folder: Path) -> pd.DataFrame:
+    df = pd.read_parquet(folder / "results.parquet")
+    df["where"] = df["instance_path"].map(lambda s: f"{Path(s).parent.name}/{Path(s).stem}")
+    return df.set_index("where")
+
+
+def test_reused_results_go_through_the_ladder_rule_and_take_the_plans_tier_and_name(tmp_path):
+    """A run without the rule measured the whole family (its larger instances solved); a suite
+    run reusing it records them not run, as a run without --reuse does, and a reused result
+    takes its tier, instance name and path from this plan (a renamed copy of the suite's file
+    measured elsewhere)."""
+    root = project(tmp_path)
+    f = root / "instances" / "shikaku" / "f"
+    renamed = tmp_path / "elsewhere" / "renamed.txt"
+    renamed.parent.mkdir()
+    shutil.copyfile(root / "instances" / "shikaku" / "seed.txt", renamed)
+    common = ("--formulation", "cpsat-cover", "--solver", "cpsat", "--jobs", "1")
+    a1 = cli("run", str(f / "gen-shikaku-10x10-s1-0.txt"), "--time-limit", "0.001",
+             "--out", str(tmp_path / "a1"), *common, cwd=tmp_path)
+    assert a1.returncode in (0, 1), a1.stderr
+    a2 = cli("run", *(str(f / f"gen-shikaku-{n}.txt") for n in
+                      ("14x14-s1-0", "14x14-s2-0", "20x20-s1-0")), str(renamed),
+             "--time-limit", "20", "--out", str(tmp_path / "a2"), *common, cwd=tmp_path)
+    assert a2.returncode == 0, a2.stderr
+    b = tmp_path / "b"
+    p = cli("run", "--suite", "l", "--out", str(b), "--reuse", str(tmp_path / "a1"),
+            str(tmp_path / "a2"), *common, env={"PUZZLEBENCH_ROOT": str(root)}, cwd=tmp_path)
+    assert p.returncode in (0, 1), p.stderr
+    got = _by_where(b)
+    assert len(got) == 6
+    for name in ("f/gen-shikaku-14x14-s1-0", "f/gen-shikaku-14x14-s2-0",
+                 "f/gen-shikaku-20x20-s1-0"):
+        assert str(got.at[name, "message"]).startswith(NOT_RUN), name  # not a2's "solved"
+        assert got.at[name, "run"] == "b"
+    assert got.at["f/gen-shikaku-10x10-s1-0", "status"] == "timeout"
+    assert got.at["f/gen-shikaku-10x10-s1-0", "run"] == "a1"
+    assert got.at["f/gen-shikaku-10x10-s1-0", "tier"] == "tiny"
+    assert "3 of the reusable results were not taken" in p.stdout, p.stdout
+    seed = got.loc["shikaku/seed"]
+    assert seed["run"] == "a2" and seed["status"] == "solved"
+    assert seed["tier"] == "rest" and seed["instance"] == "seed"
+    assert (tmp_path / seed["instance_path"]).resolve() == \
+        (root / "instances" / "shikaku" / "seed.txt").resolve()  # the plan's path, cwd-relative
+    assert got.at["g/gen-shikaku-10x10-s2-0", "run"] == "b"
+
+
+def test_a_resume_after_the_suite_dropped_its_ladder_rule_runs_the_not_run_tasks(tmp_path):
+    root = project(tmp_path)
+    out = tmp_path / "out"
+    args = ("run", "--suite", "l", "--out", str(out), "--formulation", "cpsat-cover",
+            "--solver", "cpsat", "--jobs", "1")
+    p = cli(*args, env={"PUZZLEBENCH_ROOT": str(root)}, cwd=tmp_path)
+    assert p.returncode in (0, 1), p.stderr
+    assert _by_where(out)["message"].fillna("").str.startswith(NOT_RUN).sum() == 3
+    suites = root / "instances" / "suites.toml"
+    suites.write_text(suites.read_text().replace("ladder_rule = true", "ladder_rule = false")
+                      .replace("version = 1", "version = 2"))
+    p = cli(*args, env={"PUZZLEBENCH_ROOT": str(root)}, cwd=tmp_path)
+    assert p.returncode in (0, 1), p.stderr
+    assert "3 results in" in p.stdout and "they run now" in p.stdout, p.stdout
+    got = _by_where(out)
+    assert len(got) == 6 and not got["message"].fillna("").str.startswith(NOT_RUN).any()
+    for name in ("f/gen-shikaku-14x14-s1-0", "f/gen-shikaku-14x14-s2-0",
+                 "f/gen-shikaku-20x20-s1-0"):
+        assert got.at[name, "status"] == "solved", name

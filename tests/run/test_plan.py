@@ -8,8 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.instance import read_instance
-from bench.run.plan import apply_tiers, cost, default_variants
-from bench.run.pool import Selection, plan_tasks
+from bench.run.plan import Selection, apply_tiers, cost, default_variants, plan_tasks
 from bench.suites import load_suites
 from tests.cli.test_cli import cli
 from tests.conftest import SHIKAKU_SEEDS

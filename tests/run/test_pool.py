@@ -8,7 +8,8 @@ import pytest
 
 from bench.records import Task
 from bench.run.execute import base_result
-from bench.run.pool import Plan, Selection, plan_tasks, resume_conflict, run_plan, run_task
+from bench.run.plan import Plan, Selection, plan_tasks
+from bench.run.pool import resume_conflict, run_plan, run_task
 from bench.run.storage import Journal, consolidate, load_results
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 

@@ -130,3 +130,110 @@ def test_a_task_killed_before_its_stderr_file_exists_is_a_memout(tmp_path):
     assert res.status == "memout", res.message
     assert "1 MB" in res.message
     assert res.wall_s is not None and res.wall_s < 30  # killed at once, not after the stall
+
+
+#: the console script (``from bench.cli import main; sys.exit(main())``), with a marker line
+#: written as ``main`` starts building the command line: Python's own start-up (``site``) and
+#: the script's first line come before any puzzlebench code and are not what is tested
+ENTRY = """import os, sys
+import bench.cli
+from bench.cli import main
+build = bench.cli.parser
+
+
+def marked():
+    os.write(1, b"started\\n")
+    return build()
+
+
+bench.cli.parser = marked
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1])
+def test_ctrl_c_right_after_start_is_one_line_and_130(tmp_path, delay):
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, *RUN, "--out", str(tmp_path / "r")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline() == b"started\n"
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    text = err.decode()
+    assert proc.returncode == 130 and "Traceback" not in text, text
+    assert len(text.splitlines()) == 1 and text.startswith("puzzlebench: interrupted"), text
+
+
+#: repetitions of one Shikaku task, each with a result in a source run to reuse
+REPS = 300
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run folder holding a result for each of :data:`REPS` repetitions of one task: one
+    measured, its copies given each repetition's key and identity."""
+    import json
+
+    from bench.identity import identity
+    from bench.records import task_key
+
+    src = tmp_path_factory.mktemp("src") / "src"
+    p = subprocess.run([sys.executable, "-m", "bench.cli", *REUSE_RUN, "--repeat", "1",
+                        "--out", str(src)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    row = json.loads((src / "journal.jsonl").read_text().splitlines()[0])
+    digest = row["key"].split("|")[0]
+    lines = []
+    for rep in range(REPS):
+        r = {**row, "rep": rep, "key": task_key(digest, row["formulation"], row["solver"],
+                                                row["seed"], 0, rep)}
+        lines.append(json.dumps({**r, "identity": identity(r)}))
+    (src / "journal.jsonl").write_text("\n".join(lines) + "\n")
+    return src
+
+
+REUSE_RUN = ("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--solver", "cpsat",
+             "--time-limit", "20")
+
+
+def _stopped_run(source: Path, out: Path, when: object) -> tuple[str, int]:
+    """Start a run reusing ``source``, send SIGINT once ``when()`` holds; its stderr and how
+    many results the journal held then."""
+    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", *REUSE_RUN, "--repeat",
+                             str(REPS), "--reuse", str(source), "--out", str(out)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not when():  # type: ignore[operator]
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+    n = journal_lines(out)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    return err, n
+
+
+def test_ctrl_c_during_the_reuse_copy_keeps_the_copied_results_in_the_parquet(source, tmp_path):
+    out = tmp_path / "r"
+    err, n = _stopped_run(source, out, lambda: journal_lines(out) >= 20)
+    kept = len(Journal(out).results())
+    assert 20 <= n <= kept < REPS, (n, kept)
+    assert len(err.splitlines()) == 1 and f"{kept} finished results kept in" in err, err
+    assert str(out / "results.parquet") in err and "to resume" in err, err
+    assert len(pd.read_parquet(out / "results.parquet")) == kept
+    p = subprocess.run([sys.executable, "-m", "bench.cli", *REUSE_RUN, "--repeat", str(REPS),
+                        "--reuse", str(source), "--out", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert f"reused {REPS - kept} of {REPS} tasks" in p.stdout, p.stdout
+    assert len(pd.read_parquet(out / "results.parquet")) == REPS
+
+
+def test_ctrl_c_during_the_parquet_write_still_writes_it(source, tmp_path):
+    out = tmp_path / "r"
+    err, n = _stopped_run(source, out, lambda: (out / "results.parquet.tmp").exists())
+    assert n == REPS  # every result was in the journal: the run was writing its table
+    assert len(err.splitlines()) == 1 and f"{REPS} finished results kept in" in err, err
+    assert len(pd.read_parquet(out / "results.parquet")) == REPS

@@ -1,0 +1,318 @@
+"""One library call runs a suite: :func:`run_suite` plans it (:func:`bench.run.plan.make_plan`)
+and :func:`run_session` runs a plan into a run folder, which the ``run`` command is a thin
+layer over.
+
+A session, under the folder's lock (:class:`bench.run.storage.RunLock`) and with Ctrl-C and
+SIGTERM turned into a clean stop (:func:`bench.run.interrupt.stop_on_signals`):
+
+1. refuses a folder holding results of other limits (:func:`bench.run.pool.resume_conflict`);
+2. when the suite no longer applies its ladder rule, takes out of the journal the results the
+   rule recorded as not run, so that those tasks run now (said through ``say``);
+3. records the environment;
+4. runs the plan in the order its suite asks (:func:`run_gated`: first runs, then the further
+   repetitions of the fast ones; with the ladder rule, family rung by rung). Each plan handed
+   to the runner first takes the earlier results of matching identity (``--reuse``,
+   :mod:`bench.run.reuse`) and runs only the rest, so the repetition gate and the ladder rule
+   decide on reused results exactly as on measured ones: the same suite and code give the
+   same statuses with or without reuse;
+5. writes ``results.parquet`` from the journal.
+
+A stop (a signal) at any point of 2-5 keeps every finished result (the journal is written as
+each one finishes or is copied) and still writes the Parquet; a signal during the Parquet write
+writes it again (later signals are ignored). :class:`Outcome` says what happened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.records import NOT_RUN, Result, Task
+from bench.run.atomic import replace_atomic
+from bench.run.interrupt import stop_on_signals
+from bench.run.ladder import run_ladder
+from bench.run.plan import Plan, Planned, make_plan
+from bench.run.storage import JOURNAL, Journal, RunLock
+
+log = logging.getLogger(__name__)
+
+
+class SessionError(RuntimeError):
+    """The run cannot start: the folder is locked, holds results of other limits, or a
+    ``reuse`` folder is no run. One line for the user; nothing was run."""
+
+
+@dataclass
+class Options:
+    """How a session runs its tasks (not which)."""
+
+    jobs: int = 1
+    #: "fork" (from per-kind templates) or "spawn"; None: fork where the OS has it
+    start: str | None = None
+    #: "local" (the pool here) or "dask"
+    executor: str = "local"
+    scheduler: str = ""
+    #: run folders whose results of matching identity are taken instead of running
+    reuse: Sequence[str | Path] = ()
+    #: what the environment record notes of the run's options
+    memory_limit_mb: int = 8192
+    threads: int = 1
+    seed: int = 0
+    seeds: int = 1
+    repeat: int = 1
+
+
+@dataclass
+class Outcome:
+    """What a session did."""
+
+    out: Path
+    #: the consolidated table (None: not written)
+    table: Path | None = None
+    #: results in the journal at the end
+    results: int = 0
+    #: tasks whose earlier result matched before the run, and of them those copied, by run
+    reusable: int = 0
+    reused: Counter[str] = field(default_factory=Counter)
+    #: the signal that stopped the run (0: it ran to the end)
+    signum: int = 0
+    #: instances that could not be read (recorded as error results)
+    errors: list[Result] = field(default_factory=list)
+
+    @property
+    def journal(self) -> Path:
+        return self.out / JOURNAL
+
+    def stopped(self) -> str:
+        """The line to print when a signal stopped the run ("" when none did)."""
+        if not self.signum:
+            return ""
+        word = "interrupted" if self.signum == signal.SIGINT else "terminated"
+        where = f"{self.journal}" + (f" and {self.table}" if self.table else "")
+        return (f"{word} ({signal.Signals(self.signum).name}): {self.results} finished "
+                f"results kept in {where}; run the same command again to resume (unfinished "
+                "tasks run then)")
+
+
+# -- the order of a run: first runs, the gate, the ladder -----------------------------------
+
+def _group(t: Task) -> tuple[str, str, str]:
+    return (t.instance, t.formulation, t.solver)
+
+
+def split_repeats(plan: Plan) -> tuple[list[Task], list[Task]]:
+    """The plan's first run of each (instance, formulation, solver) -- its lowest seed,
+    repetition 0 -- and the further repetitions and seeds."""
+    base: dict[tuple[str, str, str], int] = {}
+    for t in plan.tasks:
+        base[_group(t)] = min(base.get(_group(t), t.seed), t.seed)
+    first = [t for t in plan.tasks if t.rep == 0 and t.seed == base[_group(t)]]
+    extra = [t for t in plan.tasks if not (t.rep == 0 and t.seed == base[_group(t)])]
+    return first, extra
+
+
+def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
+    """The further repetitions worth running: those of a (instance, formulation, solver)
+    whose first run answered in under ``under`` s (build + solve), where timing noise matters;
+    one slower or unanswered is not repeated."""
+    fast = {(r.instance_path, r.formulation, r.solver) for r in done
+            if r.status in ("solved", "infeasible") and r.rep == 0
+            and (r.build_s or 0.0) + (r.solve_s or 0.0) < under}
+    return [t for t in extra if _group(t) in fast]
+
+
+def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
+              done: Callable[[], Iterable[Result]], ladder: bool = False) -> None:
+    """Run the plan; with ``under`` > 0, first every task's first run, then only the further
+    repetitions :func:`gate` keeps (``done``: the results so far, the journal's). With
+    ``ladder``, in the steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step
+    gated so."""
+    if ladder:
+        run_ladder(plan, lambda p: run_gated(p, under, run, done), done)
+        return
+    first, extra = split_repeats(plan)
+    if under <= 0 or not extra:
+        run(plan)
+        return
+    run(Plan(tasks=first, errors=plan.errors))
+    run(Plan(tasks=gate(extra, done(), under)))
+
+
+# -- the session ------------------------------------------------------------------------------
+
+def forget_not_run(journal: Journal, keys: set[str]) -> int:
+    """Take out of the journal the results the ladder rule recorded as not run for these task
+    keys (the journal rewritten in one step, every other line kept byte for byte); how many."""
+    if not journal.path.is_file():
+        return 0
+    drop = {r.key for r in journal.results() if r.key in keys and r.message.startswith(NOT_RUN)}
+    if not drop:
+        return 0
+    import json
+
+    kept: list[bytes] = []
+    n = 0
+    for line in journal.path.read_bytes().split(b"\n"):
+        try:
+            data = json.loads(line.decode("utf-8")) if line.strip() else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and data.get("key") in drop \
+                and str(data.get("message", "")).startswith(NOT_RUN):
+            n += 1
+            continue
+        kept.append(line)
+    replace_atomic(journal.path, lambda tmp: tmp.write_bytes(b"\n".join(kept)))
+    return n
+
+
+def _executor(options: Options, start: str) -> Any:
+    """The Dask executor for ``executor="dask"`` (None: the local pool)."""
+    if options.executor != "dask":
+        return None
+    from bench.run.executors import DaskExecutor
+
+    return DaskExecutor(scheduler=options.scheduler or None, workers=options.jobs, start=start)
+
+
+def run_session(planned: Planned, out: str | Path, options: Options | None = None,
+                say: Callable[[str], None] = log.info) -> Outcome:
+    """Run ``planned`` into the run folder ``out`` (created; a folder holding a run of the
+    same limits is resumed: the tasks journaled there are not run again). ``say`` gets the
+    lines a user should read (what was reused, what the ladder rule's change reruns). Raises
+    :class:`SessionError` when the run cannot start, OSError when the folder cannot be
+    written; a signal does not raise: :attr:`Outcome.signum` says it stopped the run."""
+    from bench.run.reuse import Sources
+    from bench.run.storage import FolderLocked, consolidate
+
+    options = options or Options()
+    out = Path(out)
+    try:
+        sources = Sources.load(options.reuse) if options.reuse else None
+    except FileNotFoundError as e:
+        raise SessionError(str(e)) from None
+    outcome = Outcome(out, errors=list(planned.plan.errors))
+    journal = Journal(out)
+    try:
+        with RunLock(out), stop_on_signals():
+            try:
+                stopped = _session(planned, journal, options, sources, outcome, say)
+            except KeyboardInterrupt as e:  # during the environment's last update
+                stopped = e
+            try:
+                outcome.table = consolidate(out)
+            except KeyboardInterrupt as e:  # later signals are ignored now: write it again
+                stopped = stopped or e
+                outcome.table = consolidate(out)
+            outcome.signum = getattr(stopped, "signum", signal.SIGINT) if stopped else 0
+            outcome.results = len(journal.results())
+    except FolderLocked as e:
+        raise SessionError(str(e)) from None
+    return outcome
+
+
+def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
+             say: Callable[[str], None]) -> None:
+    """Steps 1 and 2 of a session, and the count of reusable results (said)."""
+    from bench.run.pool import resume_conflict
+    from bench.run.reuse import matches, summary
+    from bench.run.storage import load_environment
+
+    plan = planned.plan
+    earlier = [int(r["memory_limit_mb"]) for r in load_environment(journal.folder)
+               if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
+    conflict = resume_conflict(journal, plan, earlier)
+    if conflict:
+        raise SessionError(conflict)
+    if not planned.ladder:
+        n = forget_not_run(journal, {t.key for t in plan.tasks})
+        if n:
+            say(f"{n} results in {journal.path} were recorded not run by the ladder rule, "
+                "which this run does not apply: they run now")
+    if sources is not None:
+        for note in sources.notes():
+            say(note)
+        found = matches(plan.tasks, sources, journal.keys())
+        outcome.reusable = len(found)
+        say(summary(Counter(r.run for r in found), len(plan.tasks)))
+
+
+def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
+             outcome: Outcome, say: Callable[[str], None]) -> KeyboardInterrupt | None:
+    """Steps 1-4 of a session (the module's docstring); the interrupt that stopped them, if
+    one did."""
+    from bench.run.environment import calibrate, environment, harness_version, write_constraints
+    from bench.run.pool import default_start, run_plan
+    from bench.run.reuse import reuse_into
+    from bench.run.storage import record_environment, update_environment
+
+    out, plan = journal.folder, planned.plan
+    recorded = False
+    calibration: dict[str, float] = {}
+    executor = None
+    stopped: KeyboardInterrupt | None = None
+    try:
+        _prepare(planned, journal, sources, outcome, say)
+        start = options.start or default_start()
+        executor = _executor(options, start)
+        calibration = {"start_s": calibrate()}
+        record_environment(out, environment(
+            **planned.record(), memory_limit_mb=options.memory_limit_mb, jobs=options.jobs,
+            threads=options.threads, seed=options.seed, seeds=options.seeds,
+            repeat=options.repeat, start=start, executor=options.executor,
+            scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration))
+        recorded = True
+        write_constraints(out)
+        log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors),
+                 out)
+        # the Parquet writer, imported before the tasks (not beside them, not after an
+        # interrupt)
+        import pandas  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+
+        provenance = {"run": out.name, "harness": harness_version()}
+
+        def run(p: Plan) -> None:
+            if sources is not None:
+                outcome.reused.update(reuse_into(journal, p.tasks, sources))
+            run_plan(p, journal, jobs=options.jobs, start=start, executor=executor,
+                     provenance=provenance)
+
+        run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder)
+    except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
+        stopped = e
+    finally:
+        if recorded:
+            with contextlib.suppress(OSError):  # the first write error is the one reported
+                workers = getattr(executor, "environments", None)
+                end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
+                update_environment(out, calibration={**calibration, **end},
+                                   **({"workers": workers} if workers else {}))
+    if stopped is not None:
+        return stopped
+    if sources is not None and sum(outcome.reused.values()) < outcome.reusable:
+        say(f"{outcome.reusable - sum(outcome.reused.values())} of the reusable results were "
+            "not taken: the suite's repetition gate or ladder rule left their tasks out, as "
+            "in a run without --reuse")
+    return None
+
+
+def run_suite(suite: str | None, out: str | Path, paths: Sequence[str] = (), *,
+              options: Options | None = None, say: Callable[[str], None] = log.info,
+              **selection: Any) -> Outcome:
+    """Plan and run a suite (and/or instance ``paths``) into ``out``: :func:`make_plan` with
+    ``selection`` (its keyword arguments: ``puzzles``, ``formulations``, ``solvers``,
+    ``time_limit``, ...), then :func:`run_session`. Raises :class:`bench.run.plan.PlanError`
+    for a selection that plans nothing, else as :func:`run_session`."""
+    options = options or Options()
+    for k in ("memory_limit_mb", "threads", "seed", "seeds", "repeat"):
+        if k in selection:
+            setattr(options, k, selection[k])
+    planned = make_plan(suite, paths, **selection)
+    return run_session(planned, out, options, say)

@@ -1,0 +1,47 @@
+"""One library call runs a suite (bench/run/session.py): plan, reuse, run, Parquet, under the
+folder's lock; real tasks of one Shikaku instance on CP-SAT."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from bench.run.plan import PlanError, make_plan
+from bench.run.session import Options, SessionError, run_session, run_suite
+from bench.run.storage import Journal, RunLock
+from tests.conftest import SHIKAKU_SEEDS
+
+PATHS = [str(SHIKAKU_SEEDS[0])]
+SELECT: dict[str, Any] = {"formulations": ["cpsat-cover"], "solvers": ["cpsat"],
+                          "time_limit": 20.0}
+
+
+def test_run_suite_plans_runs_and_writes_the_table_and_a_second_call_reuses_or_resumes(
+        tmp_path):
+    said: list[str] = []
+    first = run_suite(None, tmp_path / "a", PATHS, say=said.append, **SELECT)
+    assert first.signum == 0 and first.results == 1 and first.table is not None
+    df = pd.read_parquet(first.table)
+    assert list(df["status"]) == ["solved"] and list(df["run"]) == ["a"]
+    again = run_suite(None, tmp_path / "a", PATHS, **SELECT)  # a resume: nothing to run
+    assert again.results == 1 and len(Journal(tmp_path / "a").results()) == 1
+    reused = run_suite(None, tmp_path / "b", PATHS, options=Options(reuse=[tmp_path / "a"]),
+                       say=said.append, **SELECT)
+    assert reused.reusable == 1 and dict(reused.reused) == {"a": 1}
+    assert "reused 1 of 1 tasks (1 from a); 0 to run" in said
+    assert list(pd.read_parquet(reused.out / "results.parquet")["run"]) == ["a"]
+
+
+def test_a_bad_selection_or_a_locked_folder_raises_before_anything_runs(tmp_path):
+    with pytest.raises(PlanError, match="selects no formulation variant"):
+        make_plan(None, PATHS, formulations=["no-such-formulation"])
+    with pytest.raises(PlanError, match="no instance file matches"):
+        make_plan(None, [str(tmp_path / "missing.txt")])
+    planned = make_plan(None, PATHS, **SELECT)
+    with RunLock(tmp_path / "held"), pytest.raises(SessionError, match="another run"):
+        run_session(planned, tmp_path / "held")
+    assert not (tmp_path / "held" / "journal.jsonl").exists()
+    with pytest.raises(SessionError, match="not a run folder"):
+        run_session(planned, tmp_path / "c", Options(reuse=[tmp_path / "nothing"]))
