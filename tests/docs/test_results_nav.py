@@ -47,7 +47,7 @@ def test_a_new_page_is_picked_up_with_its_heading(tmp_path: Path) -> None:
         {"Old": "results/2025-12-31-old.md"},
     ]
     (tmp_path / "2026-01-06-bare.md").write_text("no heading\n")
-    with pytest.raises(PluginError, match="2026-01-06-bare.md"):
+    with pytest.raises(PluginError, match=r"2026-01-06-bare\.md"):
         hooks.results_nav(tmp_path)
 
 
