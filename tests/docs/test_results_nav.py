@@ -7,7 +7,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]
 from mkdocs.exceptions import PluginError
 
 from tests.docs._blocks import ROOT
