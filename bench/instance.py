@@ -1,4 +1,4 @@
-"""Instance files: the fixed interchange format of ../shared/instance-format.md.
+"""Instance files: the fixed interchange format of docs/formats.md ("The contract").
 
 An instance file is a header of ``key: value`` lines (``puzzle`` required, ``#`` lines are
 comments), one blank line, then the grid: one line per row, cells separated by single spaces.

@@ -280,7 +280,7 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
 
 def write_generated(gen: Generated, out_dir: str | Path) -> Path:
     """Write ``<out_dir>/<stem>.txt`` and its known solution ``<stem>.sol`` (a JSON grid, as
-    ``../shared/instance-format.md`` describes) beside it, making ``out_dir`` if it is missing
+    ``docs/formats.md`` describes) beside it, making ``out_dir`` if it is missing
     (a generation can take hours: it must not end on a missing folder); the ``.txt`` path."""
     from bench.interchange.formats import solution_text
 

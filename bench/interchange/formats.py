@@ -1,7 +1,7 @@
 """Instance import and export: puzz.link / pzv.jp URLs and janko.at text files.
 
 Pure functions (no I/O except :func:`write_instance`). Everything ends in the interchange
-format of ``../shared/instance-format.md``: instances are built through
+format of ``docs/formats.md``: instances are built through
 :func:`bench.instance.parse_instance`, so the puzzle's own validation runs on every import.
 
 The parts live where they belong: the URL framing in :mod:`bench.interchange.pzpr.url`, one

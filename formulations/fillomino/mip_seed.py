@@ -1,7 +1,7 @@
 """Fillomino: the seed's integer program (CPLEX-LP form), ported to Pyomo as ``mip-seed``.
 
-Source: ../shared/seeds/004_c4d13d12cf7702c5.txt. Variables, all binary, for cells (i, j) and
-numbers k = 1..Nmax:
+Source: seed document 004_c4d13d12cf7702c5 (docs/instances.md, "The seed documents").
+Variables, all binary, for cells (i, j) and numbers k = 1..Nmax:
 
 * ``B[v, k]``: cell v holds k;
 * ``L/R/U/D[v, k]``: the neighbour on that side holds k too, in the same k-block;

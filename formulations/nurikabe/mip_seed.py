@@ -1,8 +1,8 @@
 """Nurikabe: the seed's GLPK MathProg model ("white islands in the black current", 2013), ported
 to Pyomo as ``mip-seed``.
 
-Source: ../shared/seeds/002_8bb2c4a9338a3633.txt, model text cut out as
-../shared/seeds/extracted/nuri.mod. The port keeps the seed's variables, its 1-based indices
+Source: seed document 002_8bb2c4a9338a3633 (docs/instances.md, "The seed documents"), its
+model text ``nuri.mod``. The port keeps the seed's variables, its 1-based indices
 with a frame of cells around the board (rows and columns ``0`` and ``Nr+1``/``Nc+1``), and its
 constraint names in comments and as Pyomo component names:
 

@@ -5,49 +5,42 @@ The rules (:mod:`formulations.nurikabe._islands`), one "black" variable per cell
 
 * clue cells are white; no 2x2 block is all black;
 * an island per clue (:func:`bench.encodings.sat.region`: ownership literals over the clue's
-  reach, exactly its size owned). How the size is counted is ``card``: ``card=rings`` (default)
-  counts ring by ring round the clue (a totalizer per ring of cells at one BFS distance, the
-  rings' counts added outward, :func:`bench.encodings.sat.exactly_in_groups`), so "at least j
-  cells within distance d" is a literal, and states that an island reaching ring d has a cell
-  in ring d - 1 (its path from the clue crosses every ring); ``card=seqcounter``, python-sat's
-  sequential counter, whose (size) x (reach) counter cells are most of the model around a big
-  island; ``card=kmtotalizer``, the k-modulo totalizer; ``card=auto`` the totalizer for islands
-  of :attr:`SatHybrid.big_island` cells or more and the counter below (the four compared:
-  docs/results/2026-11-25-nurikabe-hard-and-sparse.md). Every white cell is owned by one
-  island and adjacent white cells share their island (:func:`bench.encodings.sat.assign`);
-* islands are connected, eagerly. ``islands=layers`` (default): per island, layered reachability
-  (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through owned cells in
-  at most t steps" for t up to the size minus one, every owned cell joined by the last step.
-  Unit propagation runs this forward from the clue, so an island that black cells enclose before
-  it has its size fails at once; the distance labels below leave that to search. About (size) x
-  (reach) literals per island. ``islands=owner``: every white non-clue cell picks a white
-  neighbour as parent, with an order-encoded distance that strictly decreases along parents, so
-  every chain ends at a clue (no cycles). One distance per cell serves all islands (adjacent
-  white cells share their island, so a cell's chain ends at its own clue), and the owner bounds
-  it: a cell owned by clue k lies at distance at least its BFS distance inside k's reach and at
-  most ``size_k - 1`` (an island of n cells has no simple path longer than n - 1 steps from its
-  clue). Both bounds hold in every solution, so they cut nothing off; they let propagation see
-  that a big island cannot snake further than its size (``islands=shared``: the same distances
-  bounded by the largest reaching island, :func:`bench.encodings.sat.connect_regions`);
-* the wall is connected, lazily (``wall=cut``): per piece C of a disconnected wall and per
-  cell c of C, "c is white or a white cell on C's boundary is black" (``wall=anchor``: C's first
-  cell only). Every solution has exactly ``cells - sum(clues)`` black cells, more than a piece
-  that is not the whole wall, so the piece c lies in must grow past C: exact. Or eagerly
-  (``wall=tree``): parent pointers with order-encoded distances rooted at the first black cell
-  (:func:`bench.encodings.sat.connected`), about (wall cells) x (black cells) literals.
-  ``wall=auto`` (default) takes the tree while that product is at most :attr:`tree_budget`
-  (grids up to about 14x14) and the cuts above: on a hard sparse 14x14 the tree solves what
-  the cuts do not, and on large grids the tree is too big to build;
+  reach, exactly its size owned); every white cell is owned by one island and adjacent white
+  cells share their island (:func:`bench.encodings.sat.assign`). The size is counted by
+  ``card``: ``rings`` (default) a totalizer per ring of cells at one BFS distance round the
+  clue, the rings' counts added outward (:func:`bench.encodings.sat.exactly_in_groups`), so
+  "at least j cells within distance d" is a literal, with "an island reaching ring d has a cell
+  in ring d - 1"; ``seqcounter`` python-sat's sequential counter ((size) x (reach) counter
+  cells); ``kmtotalizer`` the k-modulo totalizer; ``auto`` the totalizer for islands of
+  :attr:`SatHybrid.big_island` cells or more, the counter below;
+* islands are connected, eagerly. ``islands=layers`` (default): per island, layered
+  reachability (:func:`bench.encodings.sat.layer_regions`): "v is joined to the clue through
+  owned cells in at most t steps" for t up to the size minus one, every owned cell joined by
+  the last step; unit propagation runs it forward from the clue, so an island enclosed before
+  it has its size fails at once; about (size) x (reach) literals per island.
+  ``islands=owner``: every white non-clue cell picks a white neighbour as parent, with one
+  order-encoded distance per cell that strictly decreases along parents (every chain ends at
+  its own clue), bounded below by the BFS distance in the owner's reach and above by
+  ``size - 1`` (no simple path in an island of n cells is longer than n - 1 steps): bounds that
+  hold in every solution and let propagation see how far an island can snake.
+  ``islands=shared``: the same distances bounded by the largest reaching island
+  (:func:`bench.encodings.sat.connect_regions`);
+* the wall is connected. ``wall=cut``, lazily: per piece C of a disconnected wall and per cell
+  c of C, "c is white or a white cell on C's boundary is black" (``wall=anchor``: C's first
+  cell only); every solution has ``cells - sum(clues)`` black cells, more than any piece that
+  is not the whole wall, so the cut is exact. ``wall=tree``, eagerly: parent pointers with
+  order-encoded distances rooted at the first black cell (:func:`bench.encodings.sat.connected`),
+  about (wall cells) x (black cells) literals. ``wall=auto`` (default): the tree while that
+  product is at most :attr:`SatHybrid.tree_budget` (grids up to about 14x14), the cuts above;
 * redundantly and eagerly (``enclose=N``, default 3), no wall piece of 1..N cells is enclosed:
-  for each 4-connected set S of at most N cells (every polyomino placement) "some cell of S is
-  white or some neighbour of S is black" -- the lazy cut for S stated before search. It holds in
-  every solution because the wall has more than N cells whenever the puzzle has enough black
-  cells (it is dropped otherwise).
+  for each 4-connected set S of at most N cells "some cell of S is white or some neighbour of S
+  is black" (the lazy cut for S, stated before search); it holds whenever the wall has more than
+  N cells, and is dropped otherwise.
 
-Exact: every clause above holds in every solution (the layers: "joined by step t" read as
-"owned, at BFS distance at most t inside the island"), and an assignment satisfying the eager
-clauses with no further cut is a solution (islands connected by the layers or distances, the
-wall by the absence of cuts).
+Exact: every clause holds in every solution (the layers: "joined by step t" read as "owned, at
+BFS distance at most t inside the island"), and an assignment satisfying the eager clauses with
+no further cut is a solution. The variants measured against each other, and the defaults' choice:
+docs/results/2026-11-25-nurikabe-hard-and-sparse.md.
 """
 
 from __future__ import annotations

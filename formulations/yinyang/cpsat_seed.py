@@ -1,7 +1,7 @@
 """Yin-Yang: the seed's OR-tools CP-SAT model, ported as ``cpsat-seed``.
 
-Source: ../shared/seeds/001_8e44e93552abdb37.txt (model cut out as
-../shared/seeds/extracted/yinyang_seed.py, ``solve_yinyang``). The seed's model, kept here
+Source: seed document 001_8e44e93552abdb37 (docs/instances.md, "The seed documents"), its
+function ``solve_yinyang``. The seed's model, kept here
 variable for variable:
 
 * ``color[v]`` per cell (true = black, the seed's value 2; a white stone is its value 1);
