@@ -3,9 +3,11 @@
 :func:`solvers` is a backend family: ``cpmpy:<name>`` for each CPMpy solver in :data:`SOLVERS`,
 with its own availability, version, seeding, effort counters and time limit. A session
 translates the model for the solver (``cp.SolverLookup.get``) and solves it; after a lazy
-formulation or counting added constraints, the live solver is given only the new ones
+formulation or counting added constraints, an incremental solver is given only the new ones
 (``solver += ...``: CPMpy keeps the solver object, so the translation is not repeated), and
-solved again.
+solved again. Choco is not incremental here: CPMpy 1.1.1 hands the constraints added after a
+solve to a Choco solver whose search state goes on from the last solution, which then misses
+solutions (a blocked count finds 1 of 2), so its solver is rebuilt from the whole model.
 
 Per solver (CPMpy 1.1.1):
 
@@ -75,6 +77,8 @@ class Spec:
     check_rank: int | None = None
     #: modules beyond cpmpy whose absence makes it unavailable
     needs: tuple[str, ...] = ()
+    #: whether the live solver takes constraints after a solve (else it is rebuilt)
+    incremental: bool = True
 
 
 SOLVERS: tuple[Spec, ...] = (
@@ -82,7 +86,7 @@ SOLVERS: tuple[Spec, ...] = (
          Seeding("option", "random_seed"), "solve", (CONFLICTS, BRANCHES, DETERMINISTIC_TIME),
          check_rank=10),
     Spec("choco", "pychoco", "Choco (classical CP, default search)", effort=(NODES, FAILURES),
-         needs=("pychoco",)),
+         needs=("pychoco",), incremental=False),
     Spec("pumpkin", "pumpkin-solver", "Pumpkin (lazy clause generation)",
          Seeding("option", "seed"), "init", needs=("pumpkin_solver",)),
     Spec("exact", "exact", "Exact (pseudo-Boolean, conflict-driven)",
@@ -116,6 +120,8 @@ class CpmpySession(Session):
         import cpmpy as cp
 
         constraints = self.model.model.constraints
+        if self.solver is not None and not self.backend.incremental:
+            self.solver, self.fed = None, 0
         if self.solver is None:
             kwargs: dict[str, Any] = {}
             if self.backend.spec.seed_at == "init":
@@ -226,6 +232,7 @@ class CpmpySolver(Backend):
         limit = ("CPMpy's time_limit" if spec.interruptible
                  else "no in-process time limit, the harness's kill applies")
         self.description = f"{spec.about} through CPMpy ({limit})"
+        self.incremental = spec.incremental
         self.seeding = spec.seeding
         self.effort = spec.effort
         self.check_rank = spec.check_rank
