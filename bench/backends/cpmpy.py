@@ -16,8 +16,9 @@ Per solver (CPMpy 1.1.1):
   timeout, Z3 ``timeout`` in ms, pindakaas's time limit), given the time left after the
   translation; a solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and
   the harness's external kill is the limit (:attr:`CpmpySolver.interruptible`).
-* seed: OR-tools ``random_seed`` and Z3 ``random_seed`` (solve options), Pumpkin and Exact
-  ``seed`` (options of the solver's construction); Choco's default search and pindakaas
+* seed: OR-tools ``random_seed`` and Z3 ``random_seed`` (solve options), Pumpkin ``seed`` and
+  Exact ``seed`` (options of the solver's construction; Exact's seeds start at 1, so it gets
+  the task's seed + 1); Choco's default search and pindakaas
   (CaDiCaL) take none here.
 * effort: OR-tools conflicts/branches/deterministic time, Exact and Z3
   conflicts/decisions/propagations, Choco search nodes and failures (read from
@@ -112,6 +113,8 @@ class CpmpySession(Session):
 
     def setup(self) -> None:
         self.solver: Any = None
+        #: the live solver refused constraints because they made it infeasible at its root
+        self.refuted = False
         self.fed = 0  # constraints of model.model.constraints the live solver has
         self.seen: dict[str, float] = {}  # cumulative counters at the last call
 
@@ -124,14 +127,25 @@ class CpmpySession(Session):
             self.solver, self.fed = None, 0
         if self.solver is None:
             kwargs: dict[str, Any] = {}
-            if self.backend.spec.seed_at == "init":
-                kwargs["seed"] = self.options.seed
+            if self.backend.spec.seed_at == "init":  # Exact takes seeds from 1
+                kwargs["seed"] = self.options.seed + (self.backend.spec.solver == "exact")
             self.solver = cp.SolverLookup.get(self.backend.spec.solver, **kwargs)
         pending = constraints[self.fed:]
-        if pending:
-            self.solver += pending
         self.fed = len(constraints)
+        if pending and not self.refuted:
+            try:
+                self.solver += pending
+            except ValueError:
+                # Pumpkin refuses any constraint once its root propagation proved the model
+                # infeasible ("solver is in an infeasible state"): the model is infeasible
+                if not self._inconsistent():
+                    raise
+                self.refuted = True
         return self.solver
+
+    def _inconsistent(self) -> bool:
+        check = getattr(getattr(self.solver, "pum_solver", None), "is_inconsistent", None)
+        return bool(check is not None and check())
 
     def _options(self) -> dict[str, Any]:
         spec = self.backend.spec
@@ -145,6 +159,8 @@ class CpmpySession(Session):
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
         solver = self._solver()
+        if self.refuted:
+            return Outcome("infeasible", None, 0.0, time.perf_counter() - t0, {})
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return Outcome("timeout", None, 0.0, time.perf_counter() - t0, {})
