@@ -123,8 +123,9 @@ class CpmpySession(Session):
         import cpmpy as cp
 
         constraints = self.model.model.constraints
-        if self.solver is not None and not self.backend.incremental:
-            self.solver, self.fed = None, 0
+        if (self.solver is not None and not self.backend.incremental
+                and len(constraints) > self.fed):
+            self.solver, self.fed, self.refuted = None, 0, False
         if self.solver is None:
             kwargs: dict[str, Any] = {}
             if self.backend.spec.seed_at == "init":  # Exact takes seeds from 1
@@ -195,9 +196,9 @@ class CpmpySession(Session):
                         "failures": float(chc.get_fail_count(handle))}
             if name == "z3":
                 st = solver.z3_solver.statistics()
-                keys = set(st.keys())
-                return {k: float(st.get_key_value(k)) for k in ("conflicts", "decisions",
-                                                                "propagations") if k in keys}
+                keys = set(st.keys())  # Z3 lists only the counters that are not zero
+                return {k: float(st.get_key_value(k)) if k in keys else 0.0
+                        for k in ("conflicts", "decisions", "propagations")}
             if name == "exact":
                 now = {k: float(v) for k, v in solver.xct_solver.getStats()
                        if k in ("conflicts", "decisions", "propagations")}
