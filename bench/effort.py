@@ -38,8 +38,7 @@ SIMPLEX_ITERATIONS = Counter("simplex_iterations", "simplex (LP) iterations over
 NODES = Counter("nodes", "search-tree nodes (a MIP solver's branch-and-bound nodes, a CP "
                 "solver's search nodes)", "count", "nodes", ranks=("mip",))
 PROPAGATIONS = Counter("propagations", "literals assigned by unit propagation", "count")
-FAILURES = Counter("failures", "dead ends of a CP solver's search (Choco: fails)", "count",
-                   "failures")
+FAILURES = Counter("failures", "dead ends of a CP solver's search (Choco: fails)", "count")
 DETERMINISTIC_TIME = Counter("deterministic_time", "CP-SAT's deterministic time",
                              "deterministic seconds (CP-SAT's work units)")
 
