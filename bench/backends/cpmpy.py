@@ -118,8 +118,10 @@ class CpmpySession(Session):
         self.fed = 0  # constraints of model.model.constraints the live solver has
         self.seen: dict[str, float] = {}  # cumulative counters at the last call
 
-    def _solver(self) -> Any:
-        """The live solver with every constraint of the model (built on the first call)."""
+    def translate(self) -> Any:
+        """The live solver with every constraint of the model: built on the first call (and
+        rebuilt for a solver that is not incremental when the model grew), given the new
+        constraints otherwise."""
         import cpmpy as cp
 
         constraints = self.model.model.constraints
@@ -159,7 +161,7 @@ class CpmpySession(Session):
 
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
-        solver = self._solver()
+        solver = self.translate()
         if self.refuted:
             return Outcome("infeasible", None, 0.0, time.perf_counter() - t0, {})
         left = time_limit - (time.perf_counter() - t0)

@@ -3,7 +3,8 @@ listed with its version and availability (the ones missing a package or an execu
 reason); listing imports no cpmpy; a solve on each available solver gives the known solution
 (.sol), with the solver's declared effort counters; a seeded solver takes another seed; a
 solver stopped by the time limit says timeout; a lazy formulation runs its rounds on the live
-solver (Choco rebuilt); Pumpkin's refusal at an infeasible root is an infeasible answer."""
+solver (Choco rebuilt); Pumpkin's refusal at an infeasible root is an infeasible answer; running
+out of memory under the harness's limit is a memout."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 
 from bench.backends import SolveOptions, all_backends, get_backend
-from bench.backends.cpmpy import SOLVERS, CpmpySolver
+from bench.backends.cpmpy import SOLVERS, CpmpySession, CpmpySolver
 from bench.instance import read_instance
 from bench.records import Task
 from bench.registry import get_formulation
@@ -33,9 +35,10 @@ NAMES = [f"cpmpy:{spec.solver}" for spec in SOLVERS]
 SHIKAKU = INSTANCES / "shikaku" / "gen-shikaku-10x10-s1-0.txt"
 NURIKABE = INSTANCES / "nurikabe" / "gen-nurikabe-10x10-s1-0.txt"
 HARD = INSTANCES / "fillomino" / "generated" / "gen-fillomino-20x20-s1-0.txt"
+SPARSE = INSTANCES / "nurikabe" / "sparse" / "gen-nurikabe-50x50-s1-0.txt"
 
 
-def usable(name: str) -> pytest.param:
+def usable(name: str) -> Any:
     reason = get_backend(name).available()
     return pytest.param(name, id=name, marks=[pytest.mark.skip(reason=reason)] if reason else [])
 
@@ -57,7 +60,7 @@ def test_every_cpmpy_solver_is_listed_with_its_version_and_availability():
     assert "licence" in (listed["cpmpy:gurobi"].available() or "")
 
 
-def test_list_json_shows_each_cpmpy_solver_and_imports_no_cpmpy():
+def test_listing_shows_each_cpmpy_solver_version_and_imports_no_cpmpy():
     code = ("import json, sys\n"
             "from bench.backends import all_backends\n"
             "from bench.registry import formulations\n"
@@ -108,7 +111,8 @@ def test_a_solver_stopped_by_the_time_limit_says_timeout(name):
     inst = read_instance(HARD)
     model = get_formulation(inst.puzzle, "cpmpy-tree", backend.kinds).build(inst)
     session = backend.start(model, SolveOptions())
-    session._solver()  # the translation, before the clock: the solver alone is timed
+    assert isinstance(session, CpmpySession)
+    session.translate()  # before the clock: the solver alone is timed
     t0 = time.perf_counter()
     out = session.solve(0.5)
     took = time.perf_counter() - t0
@@ -136,6 +140,7 @@ def test_incremental_solvers_keep_the_live_solver_and_choco_is_rebuilt():
         model = get_formulation(inst.puzzle, "cpmpy-islands[wall=lazy]",
                                 backend.kinds).build(inst)
         session = backend.start(model, SolveOptions())
+        assert isinstance(session, CpmpySession)
         assert session.solve(60.0).status in ("feasible", "optimal")
         first = session.solver
         import cpmpy as cp
@@ -148,7 +153,7 @@ def test_incremental_solvers_keep_the_live_solver_and_choco_is_rebuilt():
 def test_pumpkin_refusing_constraints_at_an_infeasible_root_is_infeasible():
     backend = get_backend("cpmpy:pumpkin")
     if backend.available():
-        pytest.skip(backend.available())
+        pytest.skip(str(backend.available()))
     import cpmpy as cp
 
     from bench.models import CpmpyModel
@@ -160,3 +165,15 @@ def test_pumpkin_refusing_constraints_at_an_infeasible_root_is_infeasible():
     assert session.solve(10.0).status == "feasible"
     m.model += [~x[0], ~x[1], ~x[2], x[0] | x[1]]  # infeasible at the root, then one more
     assert session.solve(10.0).status == "infeasible"
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in ("cpmpy:pumpkin", "cpmpy:ortools")])
+def test_running_out_of_memory_is_a_memout(name):
+    """Under the harness's RLIMIT_DATA: OR-tools' std::bad_alloc is a MemoryError, Pumpkin's
+    Rust allocator aborts after saying "memory allocation of N bytes failed"; both memout."""
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "solve", str(SPARSE), "--formulation",
+                        "cpmpy-islands[wall=tree]", "--solver", name, "--memory-limit", "300",
+                        "--time-limit", "120", "--json"], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
+    out = json.loads(p.stdout[p.stdout.index("{"):])
+    assert out["status"] == "memout", out["message"]
