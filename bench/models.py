@@ -28,8 +28,8 @@ from bench.backends.kinds import (
 )
 from bench.backends.kinds import ExternalModel as ExternalModel
 
-__all__ = ["KINDS", "AspModel", "CpmpyModel", "CpsatModel", "ExternalModel", "MipModel", "Model", "ModelKind",
-           "SatModel", "Value", "lazy_module"]
+__all__ = ["KINDS", "AspModel", "CpmpyModel", "CpsatModel", "ExternalModel", "MipModel", "Model",
+           "ModelKind", "SatModel", "Value", "lazy_module"]
 
 
 def lazy_module(name: str) -> Any:
