@@ -15,7 +15,10 @@ Per solver (CPMpy 1.1.1):
   ``max_time_in_seconds``, Choco ``limit_time``, Pumpkin ``timeout``, Exact ``toOptimum``'s
   timeout, Z3 ``timeout`` in ms, pindakaas's time limit), given the time left after the
   translation; a solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and
-  the harness's external kill is the limit (:attr:`CpmpySolver.interruptible`).
+  the harness's external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
+  translation of the model happens inside the solve, before the solver's clock starts: Exact
+  checks its limit only after its preprocessing, and pindakaas's encoding into SAT (integers
+  bit by bit) is not interruptible, so there the harness's kill is the limit.
 * seed: OR-tools ``random_seed`` and Z3 ``random_seed`` (solve options), Pumpkin ``seed`` and
   Exact ``seed`` (options of the solver's construction; Exact's seeds start at 1, so it gets
   the task's seed + 1); Choco's default search and pindakaas
@@ -80,6 +83,8 @@ class Spec:
     needs: tuple[str, ...] = ()
     #: whether the live solver takes constraints after a solve (else it is rebuilt)
     incremental: bool = True
+    #: how the time limit reaches it, where more than CPMpy's time_limit is to be said
+    limit: str = "CPMpy's time_limit"
 
 
 SOLVERS: tuple[Spec, ...] = (
@@ -92,11 +97,12 @@ SOLVERS: tuple[Spec, ...] = (
          Seeding("option", "seed"), "init", needs=("pumpkin_solver",)),
     Spec("exact", "exact", "Exact (pseudo-Boolean, conflict-driven)",
          Seeding("option", "seed"), "init", (CONFLICTS, DECISIONS, PROPAGATIONS),
-         needs=("exact",)),
+         needs=("exact",), limit="CPMpy's time_limit, checked after Exact's preprocessing"),
     Spec("z3", "z3-solver", "Z3 (SMT)", Seeding("option", "random_seed"), "solve",
          (CONFLICTS, DECISIONS, PROPAGATIONS), needs=("z3",)),
     Spec("pindakaas", "pindakaas", "pindakaas (encodes to SAT, CaDiCaL)",
-         needs=("pindakaas",)),
+         needs=("pindakaas",), limit="CPMpy's time_limit on the SAT search; the encoding is "
+         "not interruptible, the harness's kill applies there"),
     Spec("pysat", "python-sat", "python-sat through CPMpy (pseudo-Boolean by PBLib)",
          needs=("pysat", "pypblib")),
     Spec("minizinc", "minizinc", "MiniZinc (its default solver)", needs=("minizinc",)),
@@ -248,7 +254,7 @@ class CpmpySolver(Backend):
         self.spec = spec
         self.name = f"cpmpy:{spec.solver}"
         self.package = spec.package
-        limit = ("CPMpy's time_limit" if spec.interruptible
+        limit = (spec.limit if spec.interruptible
                  else "no in-process time limit, the harness's kill applies")
         self.description = f"{spec.about} through CPMpy ({limit})"
         self.incremental = spec.incremental
