@@ -21,7 +21,7 @@ def tests(session: nox.Session) -> None:
     `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too, and the
     `lint` extra, which the example plugin's ruff/mypy test uses, and the `dask` extra (the
     cluster executor's tests start a real local Dask cluster)."""
-    session.install("-e", ".[test,lint,peers,dask]")
+    session.install("-e", ".[test,lint,peers,dask,cpmpy]")
     session.run("pytest", "-q", *session.posargs)
 
 

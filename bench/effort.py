@@ -35,14 +35,16 @@ DECISIONS = Counter("decisions", "branching decisions (clasp: choices)", "count"
 BRANCHES = Counter("branches", "CP-SAT search branches", "count", "branches", ranks=("cpsat",))
 SIMPLEX_ITERATIONS = Counter("simplex_iterations", "simplex (LP) iterations over all nodes",
                              "count", "simplex it.", ranks=("mip",))
-NODES = Counter("nodes", "branch-and-bound nodes", "count", "nodes", ranks=("mip",))
+NODES = Counter("nodes", "search-tree nodes (a MIP solver's branch-and-bound nodes, a CP "
+                "solver's search nodes)", "count", "nodes", ranks=("mip",))
 PROPAGATIONS = Counter("propagations", "literals assigned by unit propagation", "count")
+FAILURES = Counter("failures", "dead ends of a CP solver's search (Choco: fails)", "count")
 DETERMINISTIC_TIME = Counter("deterministic_time", "CP-SAT's deterministic time",
                              "deterministic seconds (CP-SAT's work units)")
 
 #: every counter a result can keep, in the report's order
 COUNTERS: tuple[Counter, ...] = (CONFLICTS, DECISIONS, BRANCHES, SIMPLEX_ITERATIONS, NODES,
-                                 PROPAGATIONS, DETERMINISTIC_TIME)
+                                 FAILURES, PROPAGATIONS, DETERMINISTIC_TIME)
 
 
 def known(name: str) -> bool:

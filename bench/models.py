@@ -1,7 +1,8 @@
 """The model kinds a formulation builds (the public face of :mod:`bench.backends.kinds`).
 
 Build a model with the kind's typed constructor: ``MipModel.new()``, ``CpsatModel.new()``,
-``SatModel()``, ``AspModel.new(*lp_files)`` or ``ExternalModel.new(run)`` (one per kind);
+``SatModel()``, ``AspModel.new(*lp_files)``, ``ExternalModel.new(run)`` or ``CpmpyModel.new()``
+(one per kind);
 ``model.post_infeasible()`` states that an
 instance has no solution. Formulations keep whatever handles they need in ``handles``;
 ``decode`` reads solver values through a ``Value`` callable so it reads the same for every
@@ -17,6 +18,7 @@ from typing import Any
 from bench.backends.kinds import (
     KINDS,
     AspModel,
+    CpmpyModel,
     CpsatModel,
     MipModel,
     Model,
@@ -26,8 +28,8 @@ from bench.backends.kinds import (
 )
 from bench.backends.kinds import ExternalModel as ExternalModel
 
-__all__ = ["KINDS", "AspModel", "CpsatModel", "ExternalModel", "MipModel", "Model", "ModelKind",
-           "SatModel", "Value", "lazy_module"]
+__all__ = ["KINDS", "AspModel", "CpmpyModel", "CpsatModel", "ExternalModel", "MipModel", "Model",
+           "ModelKind", "SatModel", "Value", "lazy_module"]
 
 
 def lazy_module(name: str) -> Any:

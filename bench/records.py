@@ -149,7 +149,8 @@ class Result(Record):
     iterations: int | None = None  # solver calls (lazy loops > 1)
     #: machine-independent effort, summed over the solver calls, where the solver reports it:
     #: SAT conflicts/decisions/propagations (python-sat accum_stats), CP-SAT deterministic
-    #: time/branches/conflicts, HiGHS simplex iterations and branch-and-bound nodes
+    #: time/branches/conflicts, HiGHS simplex iterations and branch-and-bound nodes, Choco's
+    #: search nodes and failures (bench.effort)
     conflicts: float | None = None
     decisions: float | None = None
     propagations: float | None = None
@@ -157,6 +158,7 @@ class Result(Record):
     branches: float | None = None
     simplex_iterations: float | None = None
     nodes: float | None = None
+    failures: float | None = None
     exact: bool | None = None
     checked: bool | None = None  # the returned grid passed the puzzle's rule checker
     count: int | None = None  # solutions found when counting (fewer than asked: all there are)

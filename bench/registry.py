@@ -355,7 +355,7 @@ def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
 
 
 #: kinds tried one at a time when a formulation is named without a solver: cheapest import first
-_LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "asp", "cpsat", "mip", "external")
+_LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "asp", "cpsat", "mip", "external", "cpmpy")
 
 
 def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[Formulation]:

@@ -8,9 +8,12 @@
   (blocking, lazy cuts) are grounded into the live solver.
 * ``external`` -> :class:`ExternalModel`: a call into another package's own solver (a peer
   puzzle solver such as puzzlekit, or a user's), which answers with cell values.
+* ``cpmpy`` -> :class:`CpmpyModel` wrapping a CPMpy ``Model``: one model that every solver
+  CPMpy reaches (OR-tools, Choco, Pumpkin, Exact, Z3, pindakaas, ...) solves; constraints added
+  after a solve (blocking, lazy cuts) are fed to the live solver.
 
 Each kind has one typed constructor (``MipModel.new()``, ``CpsatModel.new()``, ``SatModel()``,
-``AspModel.new(*lp_files)``, ``ExternalModel.new(run)``) and
+``AspModel.new(*lp_files)``, ``ExternalModel.new(run)``, ``CpmpyModel.new()``) and
 a ``post_infeasible()`` hook: the one way a formulation states "this instance has no solution",
 written so that every backend of the kind reads it alike. This module imports nothing from
 ``bench`` (it is the bottom of the layering: backends and formulations build on it), and heavy
@@ -25,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-ModelKind = Literal["mip", "cpsat", "sat", "asp", "external"]
-KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat", "asp", "external")
+ModelKind = Literal["mip", "cpsat", "sat", "asp", "external", "cpmpy"]
+KINDS: tuple[ModelKind, ...] = ("mip", "cpsat", "sat", "asp", "external", "cpmpy")
 
 #: reads the value of a model variable (Pyomo var, CP-SAT var or SAT literal) after a solve
 Value = Callable[[Any], float]
@@ -296,4 +299,49 @@ class ExternalModel:
         return {"variables": self.variables, "constraints": self.constraints}
 
 
-Model = MipModel | CpsatModel | SatModel | AspModel | ExternalModel
+@dataclass
+class CpmpyModel:
+    """A CPMpy ``Model`` (``model``; add constraints with ``model += ...``) that can grow after
+    a solve: a session gives a live solver only the constraints past those it was given.
+    ``import cpmpy`` (OR-tools and pandas with it) happens in :meth:`new`, when a task builds,
+    never when a formulation module is imported."""
+
+    model: Any  # cpmpy.Model
+    handles: dict[str, Any] = field(default_factory=dict)
+    #: the size counted so far: top-level constraints of model.constraints[:_counted] and the
+    #: names of their variables (counted once per constraint, since lazy loops call size()
+    #: after every round)
+    _counted: int = 0
+    _constraints: int = 0
+    _variables: set[str] = field(default_factory=set)
+
+    @classmethod
+    def new(cls) -> CpmpyModel:
+        """An empty CPMpy model, wrapped."""
+        import cpmpy as cp
+
+        return cls(cp.Model())
+
+    def post_infeasible(self) -> None:
+        """State that the instance has no solution: CPMpy's constant false, which every CPMpy
+        solver interface reads as an unsatisfiable model."""
+        import cpmpy as cp
+
+        self.model += cp.BoolVal(False)
+
+    def size(self) -> dict[str, int]:
+        """Variables: the distinct decision variables the constraints mention; constraints: the
+        top-level constraints (nested lists flattened, a conjunction counted as one)."""
+        from cpmpy.transformations.get_variables import get_variables
+        from cpmpy.transformations.normalize import toplevel_list
+
+        new = self.model.constraints[self._counted:]
+        if new:
+            top = toplevel_list(new, merge_and=False)
+            self._constraints += len(top)
+            self._variables.update(v.name for v in get_variables(top))
+            self._counted = len(self.model.constraints)
+        return {"variables": len(self._variables), "constraints": self._constraints}
+
+
+Model = MipModel | CpsatModel | SatModel | AspModel | ExternalModel | CpmpyModel

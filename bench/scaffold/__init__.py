@@ -8,7 +8,7 @@ installs it; ``puzzlebench check NAME`` passes as generated.
 
 Templates exist for the puzzle x kind pairs in :data:`TEMPLATES` (files in ``templates/``,
 :class:`string.Template` text): Shikaku's rectangle cover in each of ``sat``, ``cpsat``,
-``mip`` and ``asp``; Yin-Yang and Nurikabe in ``asp``, whose reachability rules state
+``mip``, ``asp`` and ``cpmpy``; Yin-Yang and Nurikabe in ``asp``, whose reachability rules state
 connectivity in a few lines. Shakashaka, Fillomino and the other kinds of Yin-Yang and
 Nurikabe need encodings (connectivity, regions) whose shortest correct form is a built-in
 formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
@@ -32,6 +32,7 @@ TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("shikaku", "sat"): ("shikaku_sat.py",),
     ("shikaku", "cpsat"): ("shikaku_cpsat.py",),
     ("shikaku", "mip"): ("shikaku_mip.py",),
+    ("shikaku", "cpmpy"): ("shikaku_cpmpy.py",),
     ("shikaku", "asp"): ("shikaku_asp.py", "shikaku_asp.lp"),
     ("yinyang", "asp"): ("yinyang_asp.py", "yinyang_asp.lp"),
     ("nurikabe", "asp"): ("nurikabe_asp.py", "nurikabe_asp.lp"),

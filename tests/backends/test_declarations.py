@@ -43,14 +43,15 @@ def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
     import bench.report.verdicts as verdicts
 
     sat = {b.name for b in backends_for("sat")}
-    assert seeded_solvers() == {"cpsat", "highs", "cbc", "scip"} | sat
+    cpmpy = {"cpmpy:ortools", "cpmpy:pumpkin", "cpmpy:exact", "cpmpy:z3"}
+    assert seeded_solvers() == {"cpsat", "highs", "cbc", "scip"} | sat | cpmpy
     old = ("cadical195", "cpsat", "clingo", "glpk", "cbc", "scip", "highs")
     for kind in ("mip", "sat", "cpsat", "asp"):  # check takes the first available per kind
         names = {b.name for b in backends_for(kind)}
         assert [n for n in check_preference() if n in names] == [n for n in old if n in names]
     assert set(effort_columns()) == {"conflicts", "decisions", "propagations",
                                      "deterministic_time", "branches", "simplex_iterations",
-                                     "nodes"}
+                                     "nodes", "failures"}
     assert instances.EFFORT == labels() == {
         "conflicts": "conflicts", "decisions": "decisions", "branches": "branches",
         "simplex_iterations": "simplex it.", "nodes": "nodes"}
@@ -64,7 +65,7 @@ def test_the_counters_are_the_results_columns_and_rank_only_kinds_that_report_th
     columns = {f.name for f in dataclasses.fields(Result)}
     assert set(names) <= columns and len(names) == len(set(names))
     documented = {"conflicts", "decisions", "propagations", "deterministic_time", "branches",
-                  "simplex_iterations", "nodes"}
+                  "simplex_iterations", "nodes", "failures"}
     assert set(names) == documented
     for c in COUNTERS:
         assert c.meaning and c.unit

@@ -1,0 +1,179 @@
+"""The cpmpy backend family on the real CPMpy solvers installed here: every CPMpy solver is
+listed with its version and availability (the ones missing a package or an executable with the
+reason); listing imports no cpmpy; a solve on each available solver gives the known solution
+(.sol), with the solver's declared effort counters; a seeded solver takes another seed; a
+solver stopped by the time limit says timeout; a lazy formulation runs its rounds on the live
+solver (Choco rebuilt); Pumpkin's refusal at an infeasible root is an infeasible answer; running
+out of memory under the harness's limit is a memout."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from bench.backends import SolveOptions, all_backends, get_backend
+from bench.backends.cpmpy import SOLVERS, CpmpySession, CpmpySolver
+from bench.instance import read_instance
+from bench.records import Task
+from bench.registry import get_formulation
+from bench.run.execute import execute
+from tests.conftest import INSTANCES, ROOT
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("cpmpy") is None,
+                                reason="cpmpy is not installed (the cpmpy extra)")
+
+NAMES = [f"cpmpy:{spec.solver}" for spec in SOLVERS]
+#: pindakaas translates the tree models (integer depths) slowly: it runs Shikaku's cover only
+SHIKAKU = INSTANCES / "shikaku" / "gen-shikaku-10x10-s1-0.txt"
+NURIKABE = INSTANCES / "nurikabe" / "gen-nurikabe-10x10-s1-0.txt"
+HARD = INSTANCES / "fillomino" / "generated" / "gen-fillomino-20x20-s1-0.txt"
+SPARSE = INSTANCES / "nurikabe" / "sparse" / "gen-nurikabe-50x50-s1-0.txt"
+
+
+def usable(name: str) -> Any:
+    reason = get_backend(name).available()
+    return pytest.param(name, id=name, marks=[pytest.mark.skip(reason=reason)] if reason else [])
+
+
+def test_every_cpmpy_solver_is_listed_with_its_version_and_availability():
+    listed = {b.name: b for b in all_backends() if "cpmpy" in b.kinds}
+    assert list(listed) == NAMES
+    for name, b in listed.items():
+        assert isinstance(b, CpmpySolver)
+        assert "cpmpy" in b.version()
+        reason = b.available()
+        missing = [m for m in b.spec.needs if importlib.util.find_spec(m) is None]
+        if b.spec.solver not in ("minizinc", "gurobi"):
+            assert (reason is None) == (not missing), (name, reason)
+    if importlib.util.find_spec("pypblib") is None:
+        assert "pypblib" in (listed["cpmpy:pysat"].available() or "")
+    if shutil.which("minizinc") is None:
+        assert "2.8.2" in (listed["cpmpy:minizinc"].available() or "")
+    assert "licence" in (listed["cpmpy:gurobi"].available() or "")
+
+
+def test_listing_shows_each_cpmpy_solver_version_and_imports_no_cpmpy():
+    code = ("import json, sys\n"
+            "from bench.backends import all_backends\n"
+            "from bench.registry import formulations\n"
+            "formulations()\n"
+            "out = {b.name: (b.version(), b.available()) for b in all_backends()}\n"
+            "print(json.dumps({'cpmpy_imported': 'cpmpy' in sys.modules, 'solvers': out}))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=True)
+    out = json.loads(p.stdout)
+    assert not out["cpmpy_imported"]
+    for name in NAMES:
+        version, _reason = out["solvers"][name]
+        assert "(cpmpy " in version
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in NAMES])
+def test_a_solve_on_each_available_solver_gives_the_known_solution(name):
+    backend = get_backend(name)
+    res = execute(Task(str(SHIKAKU), "cpmpy-cover", name, 60.0))
+    assert res.status == "solved", res.message
+    assert res.checked and res.known
+    assert res.kind == "cpmpy" and res.solver_version == backend.version()
+    assert res.variables and res.constraints
+    for counter in backend.effort:  # the counters it declares are kept
+        assert getattr(res, counter.name) is not None, counter.name
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in NAMES
+                                  if n != "cpmpy:pindakaas"])
+def test_a_tree_model_solves_on_each_solver(name):
+    res = execute(Task(str(NURIKABE), "cpmpy-islands[wall=tree]", name, 120.0))
+    assert res.status == "solved", res.message
+    assert res.known
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in NAMES
+                                  if get_backend(n).seeding.takes])
+def test_a_seeded_solver_takes_another_seed(name):
+    res = execute(Task(str(SHIKAKU), "cpmpy-cover", name, 60.0, seed=3))
+    assert res.status == "solved", res.message
+    assert res.known and res.seed == 3
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in NAMES
+                                  if n != "cpmpy:pindakaas"])
+def test_a_solver_stopped_by_the_time_limit_says_timeout(name):
+    backend = get_backend(name)
+    inst = read_instance(HARD)
+    model = get_formulation(inst.puzzle, "cpmpy-tree", backend.kinds).build(inst)
+    session = backend.start(model, SolveOptions())
+    assert isinstance(session, CpmpySession)
+    session.translate()  # before the clock: the solver alone is timed
+    t0 = time.perf_counter()
+    out = session.solve(0.5)
+    took = time.perf_counter() - t0
+    assert out.status == "timeout" and out.value is None
+    # stopped by CPMpy's time_limit (Exact finishes its preprocessing first), long before a
+    # solve of this model would end
+    assert took < 0.5 + 5.0
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in NAMES
+                                  if n != "cpmpy:pindakaas"])
+def test_a_lazy_formulation_runs_its_rounds_on_each_solver(name):
+    res = execute(Task(str(NURIKABE), "cpmpy-islands[wall=lazy]", name, 120.0, count=2))
+    assert res.status == "solved", res.message
+    assert res.known and res.count == 1
+    assert res.iterations is not None and res.iterations >= 2
+
+
+def test_incremental_solvers_keep_the_live_solver_and_choco_is_rebuilt():
+    inst = read_instance(NURIKABE)
+    for name, kept in (("cpmpy:ortools", True), ("cpmpy:choco", False)):
+        backend = get_backend(name)
+        if backend.available():
+            continue
+        model = get_formulation(inst.puzzle, "cpmpy-islands[wall=lazy]",
+                                backend.kinds).build(inst)
+        session = backend.start(model, SolveOptions())
+        assert isinstance(session, CpmpySession)
+        assert session.solve(60.0).status in ("feasible", "optimal")
+        first = session.solver
+        import cpmpy as cp
+
+        model.model += cp.BoolVal(False)
+        assert session.solve(60.0).status == "infeasible"
+        assert (session.solver is first) == kept
+
+
+def test_pumpkin_refusing_constraints_at_an_infeasible_root_is_infeasible():
+    backend = get_backend("cpmpy:pumpkin")
+    if backend.available():
+        pytest.skip(str(backend.available()))
+    import cpmpy as cp
+
+    from bench.models import CpmpyModel
+
+    m = CpmpyModel.new()
+    x = cp.boolvar(shape=3, name="x")
+    m.model += cp.sum(x) >= 1
+    session = backend.start(m, SolveOptions())
+    assert session.solve(10.0).status == "feasible"
+    m.model += [~x[0], ~x[1], ~x[2], x[0] | x[1]]  # infeasible at the root, then one more
+    assert session.solve(10.0).status == "infeasible"
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in ("cpmpy:pumpkin", "cpmpy:ortools")])
+def test_running_out_of_memory_is_a_memout(name):
+    """Under the harness's RLIMIT_DATA: OR-tools' std::bad_alloc is a MemoryError, Pumpkin's
+    Rust allocator aborts after saying "memory allocation of N bytes failed"; both memout."""
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "solve", str(SPARSE), "--formulation",
+                        "cpmpy-islands[wall=tree]", "--solver", name, "--memory-limit", "300",
+                        "--time-limit", "120", "--json"], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
+    out = json.loads(p.stdout[p.stdout.index("{"):])
+    assert out["status"] == "memout", out["message"]
