@@ -5,8 +5,9 @@ each, alternating. Per pair and instance it prints the median of: build (the for
 ``build``), translate (CPMpy's model handed to OR-tools: ``CpmpySession.translate``; none for
 the native model), solve (the session's ``solve``: CPMpy's own work around the solver
 included) and the solver's own time (``Outcome.solver_s``, OR-tools' wall time), with the
-model sizes. Usage, from the repository root: ``python docs/results/2026-11-29-cpmpy-layer.py
-INSTANCE NATIVE CPMPY [REPEAT]``."""
+model sizes. Every decoded grid is judged by the puzzle's rule checker; a wrong one stops the
+measurement. Usage: ``python -m bench.analysis.cpmpy_layer INSTANCE NATIVE CPMPY [REPEAT]``;
+exit 2 with one line on bad input."""
 
 from __future__ import annotations
 
@@ -15,11 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
 from bench.backends import SolveOptions, get_backend
 from bench.backends.cpmpy import CpmpySession
-from bench.instance import read_instance
+from bench.instance import InstanceError, read_instance
+from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 
 
@@ -44,12 +44,15 @@ def once(path: str, label: str, solver: str) -> dict[str, float]:
         raise SystemExit(f"{label} on {solver}: {out.status}")
     grid = form.decode(inst, model, out.value)
     session.close()
-    assert grid, "no grid"
+    problems = get_puzzle(inst.puzzle).check(inst, grid)
+    if problems:
+        raise SystemExit(f"{label} on {solver}: wrong answer on {path}: {problems[0]}")
     return {"build": build, "translate": translate, "solve": solve, "solver": out.solver_s,
             "variables": size["variables"], "constraints": size["constraints"]}
 
 
 def main(path: str, native: str, cpmpy: str, repeat: str = "3") -> None:
+    """Print the medians of ``repeat`` alternating measurements of each formulation."""
     for solver in ("cpsat", "cpmpy:ortools"):
         get_backend(solver).preload()
     runs: dict[str, list[dict[str, float]]] = {native: [], cpmpy: []}
@@ -65,4 +68,10 @@ def main(path: str, native: str, cpmpy: str, repeat: str = "3") -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if not 4 <= len(sys.argv) <= 5:
+        sys.exit("usage: python -m bench.analysis.cpmpy_layer INSTANCE NATIVE CPMPY [REPEAT]")
+    try:
+        main(*sys.argv[1:])
+    except (InstanceError, OSError, KeyError, ValueError) as e:
+        print(f"cpmpy_layer: {e}", file=sys.stderr)
+        sys.exit(2)
