@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -157,10 +158,10 @@ def _censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 
-def _order(g: pd.DataFrame) -> list[dict[str, object]]:
+def _order(g: pd.DataFrame) -> list[dict[str, Any]]:
     """Per pair: instances run, answered, wrong (any wrong or disagreeing answer), SGM of the
     PAR-2 times over the instances it ran with its interval (none below MIN_INTERVAL)."""
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     for pair, p in g.groupby("pair", sort=False):
         x = p["par2_s"].to_numpy(float)
         est, lo, hi = sgm_interval(x)
@@ -187,14 +188,14 @@ class Group:
     separable: float
 
 
-def _frame(rows: list[dict[str, object]]) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Best first, then the clean pairs by factor, then those with wrong answers."""
-    def key(r: dict[str, object]) -> tuple[int, float, float, str]:
-        ratio = float(r["ratio"])  # type: ignore[arg-type]
+    def key(r: dict[str, Any]) -> tuple[int, float, float, str]:
+        ratio = float(r["ratio"])
         return (0 if r["verdict"] == "best" else 1 if r["clean"] else 2,
-                ratio if ratio == ratio else math.inf, float(r["sgm"]),  # type: ignore[arg-type]
-                str(r["pair"]))
-    return pd.DataFrame(sorted(rows, key=key)).reset_index(drop=True)
+                ratio if ratio == ratio else math.inf, float(r["sgm"]), str(r["pair"]))
+    ordered: list[dict[str, Any]] = sorted(rows, key=key)
+    return pd.DataFrame(ordered).reset_index(drop=True)
 
 
 def analyse(pi: pd.DataFrame) -> Group:
@@ -215,13 +216,13 @@ def analyse(pi: pd.DataFrame) -> Group:
     names = [str(r["pair"]) for r in clean]
     yy = y[names].to_numpy(float).T
     okk = ok[names].to_numpy(bool).T
-    most = max(int(r["instances"]) for r in clean)  # type: ignore[call-overload]
+    most = max(int(r["instances"]) for r in clean)
     test = paired.maxt(yy, np.array([r["instances"] == most for r in clean]))
     bi = test.best
     b = clean[bi]
     if b["solved"] == 0:  # nothing answered: no best, nothing to compare
         return Group(_frame(rows), math.nan, math.nan)
-    n_best = int(b["instances"])  # type: ignore[call-overload]
+    n_best = int(b["instances"])
     b["verdict"], b["common"] = "best", n_best
     for j, r in enumerate(clean):
         if j == bi:
@@ -238,7 +239,7 @@ def analyse(pi: pd.DataFrame) -> Group:
                  censored=cens,
                  verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
                      lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
-        if int(r["instances"]) < n_best:  # type: ignore[call-overload]
+        if int(r["instances"]) < n_best:
             r["run"] = f"{r['instances']} of {n_best} run"
     sep = (math.exp(test.critical / math.sqrt(n_best))
            if math.isfinite(test.critical) and n_best >= paired.MIN_INTERVAL else math.nan)
