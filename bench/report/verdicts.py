@@ -361,6 +361,11 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                              "best": "none", "note": "no task ran"})
                 continue
             c = cell(str(puzzle), tier, sub, gone_n)
+            absent = set(gone["pair"] if tier == "pooled" else
+                         gone.loc[gone["tier"] == tier, "pair"]) - set(sub["pair"])
+            if absent:  # pairs whose every task of the group did not run: in no count
+                c.row["note"] = "; ".join(x for x in (str(c.row["note"]),
+                                                      f"{len(absent)} pair(s) ran none") if x)
             rows.append(c.row)
             lines += c.lines
         lines += not_run(str(puzzle), gone)

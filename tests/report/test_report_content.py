@@ -212,6 +212,7 @@ def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, 
     assert (r["interval"] == "too few").all()
     md = (write_report(repeat_run, tmp_path / "rep") / "summary.md").read_text()
     assert "inconclusive" in md and "(too few" in md
+    assert "What was measured, per puzzle and tier" in md and "| why not run |" in md
     # the spread and the coefficient of variation are shown, computed as defined
     assert "| sgm_range | cv |" in md.replace(" | best |", " |")
     for pair, g in t.groupby("pair"):

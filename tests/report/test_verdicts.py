@@ -183,6 +183,7 @@ def test_deleting_every_not_run_row_of_v11_changes_no_verdict():
     hard = full.set_index(["puzzle", "tier"]).loc[("fillomino", "hard")]
     assert hard["answered"] == "8/8" and "cpsat-tree / cpsat" in hard["lead"]
     assert "(1 of 8 run)" in hard["lead"] and hard["separated"] == "0 of 1"
+    assert "7 pair(s) ran none" in hard["note"]
     line = next(x for x in lines if x.startswith("fillomino, hard:"))
     assert "cpsat-tree / cpsat (0 of 1)" in line
 
