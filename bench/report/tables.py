@@ -24,8 +24,18 @@ STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M"
 
 
 def _rep_sgms(t: pd.DataFrame) -> pd.DataFrame:
-    """Per pair and repetition (rep, seed): the SGM of its PAR-2 times (for the spread)."""
-    g = t.groupby(["pair", "rep", "seed"])["par2_s"].apply(sgm)
+    """Per pair and repetition (rep, seed): the SGM of its PAR-2 times over the instances every
+    repetition of the pair covered (a run-to-run spread: a seed that ran on more instances,
+    the hard tier's, say, would otherwise differ by its instances)."""
+    if t.empty:
+        return pd.DataFrame(columns=["min", "max", "size"])
+    reps = t.groupby("pair")[["rep", "seed"]].apply(
+        lambda g: len(g.drop_duplicates())).rename("reps")
+    cover = t.groupby(["pair", "instance"])[["rep", "seed"]].apply(
+        lambda g: len(g.drop_duplicates())).rename("cover").reset_index()
+    cover = cover[cover["cover"] == cover["pair"].map(reps)]
+    shared = t.merge(cover[["pair", "instance"]], on=["pair", "instance"])
+    g = shared.groupby(["pair", "rep", "seed"])["par2_s"].apply(sgm)
     return g.groupby("pair").agg(["min", "max", "size"])
 
 
@@ -272,9 +282,9 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "than the best; common_*: over the instances every pair answered; iterations: "
               "solver calls per task of a lazy loop (median / max); setup_s: median one-time "
               "set-up of a peer package, measured apart and not in the times; with repeats "
-              "or seeds, sgm_range: the SGM of each repetition, lowest .. highest (repetitions "
-              "and seeds may cover different instances), and cv: the median over instances of "
-              "the coefficient of variation of the repeated times.")
+              "or seeds, sgm_range: the SGM of each repetition and seed, lowest .. highest, over "
+              "the instances every repetition and seed of the pair covered, and cv: the median "
+              "over instances of the coefficient of variation of the repeated times.")
 
 
 def rank_columns(r: pd.DataFrame) -> list[str]:

@@ -154,7 +154,10 @@ def _censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     wide = idx["par2_s"].unstack("pair")
     lim = pi.groupby("instance")["time_limit"].min().reindex(wide.index)
     ok = idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0
-    y = np.log(np.minimum(wide.to_numpy(float), lim.to_numpy(float)[:, None]) + SGM_SHIFT_S)
+    w = wide.to_numpy(float)
+    # capped at the limit; a row without a recorded limit is taken as it is
+    y = np.where(np.isnan(w), np.nan,
+                 np.log(np.fmin(w, lim.to_numpy(float)[:, None]) + SGM_SHIFT_S))
     return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 

@@ -374,3 +374,11 @@ def test_the_environment_records_scipy_whose_version_the_verdicts_depend_on():
 
     from bench.run.environment import package_versions
     assert package_versions()["scipy"] == scipy.__version__
+
+
+def test_the_sgm_range_compares_repetitions_on_the_instances_all_of_them_ran():
+    x = np.array([[0.1, 0.2, 0.3, 5.0]])
+    seed0 = frame(x, ["a"])
+    seed1 = frame(x, ["a"]).assign(seed=1).iloc[:3]  # the same times, not the slow instance
+    r = T._rep_sgms(pd.concat([seed0, seed1], ignore_index=True))
+    assert r.loc["a / cadical195", "min"] == pytest.approx(r.loc["a / cadical195", "max"])
