@@ -150,15 +150,18 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
     others = []
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
         o = g.iloc[0]
-        factor = o["sgm_s"] / b["sgm_s"] if b["sgm_s"] > 0 else math.nan
-        others.append(f"the best {kind.upper()}, {o['pair']}, solves {o['solved']}/{n} "
-                      f"({factor:.3g}x the SGM)")
+        ran_n = f"{o['solved']}/{n}" if o["tasks"] == n else \
+            f"{o['solved']} of the {o['tasks']} it ran"
+        others.append(f"the best {kind.upper()}, {o['pair']}, solves {ran_n} ("
+                      + (f"{o['vs_best']} the best's time where both ran)"
+                         if o["vs_best"] != "–" else "no instance in common)"))
     if others:
         line += "; " + "; ".join(others)
     seed = r[r["form"].str.endswith("-seed")]
     if len(seed):
         s = seed.iloc[0]
-        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}"
+        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}" if s["tasks"] == n \
+            else f"; the seed model {s['pair']} solves {s['solved']} of the {s['tasks']} it ran"
     ties = r[r["tie"]]
     if len(ties):
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
