@@ -186,6 +186,10 @@ def test_deleting_every_not_run_row_of_v11_changes_no_verdict():
     assert "7 pair(s) ran none" in hard["note"]
     line = next(x for x in lines if x.startswith("fillomino, hard:"))
     assert "cpsat-tree / cpsat (0 of 1)" in line
+    # Shakashaka hard: mip-local on HiGHS, about 54x the best over 6 instances, is separated
+    sh = V.compare(per_instance(V.ran(t[(t["puzzle"] == "shakashaka") & (t["tier"] == "hard")])))
+    row = sh.set_index("pair").loc["mip-local / highs"]
+    assert row["verdict"] == V.SEPARATED and row["ratio_lo"] > 40
 
 
 def test_a_not_run_task_is_in_no_count_and_the_instance_view_says_why():
@@ -271,8 +275,10 @@ def test_8_of_8_against_7_of_8_with_one_differing_instance_is_not_separated():
         t = frame(x, [f"p{k}" for k in range(pairs)])
         _time_out(t, "p1", [3])
         r = V.compare(per_instance(t)).set_index("pair")
-        assert r.loc["p1 / cadical195", "verdict"] != V.SEPARATED, r
+        assert r.loc["p1 / cadical195", "verdict"] in (V.INCONCLUSIVE, V.EQUIVALENT), r
         assert r.loc["p1 / cadical195", "solved"] == 7
+        assert V.cell("shikaku", "ladder", per_instance(t)).row["separated"] == \
+            f"0 of {pairs - 1}"
 
 
 def test_a_54x_pair_is_never_equivalent():
