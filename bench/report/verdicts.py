@@ -323,8 +323,9 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0) -> Cell:
         row["lead"] = f"{factor(o)} {label(o)}: {o['pair']}"
         sentence = (f"{where}: {b['pair']} is best ({int(b['solved'])} of "
                     f"{int(b['instances'])} answered); the runner-up {o['pair']} "
-                    f"({int(o['solved'])} of {int(o['instances'])}) is {factor(o)} its time on "
-                    f"the {int(o['common'])} both ran: {label(o)} (max-T p = {o['p']:.2g})")
+                    f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
+                    f"best's time on the {int(o['common'])} both ran: {label(o)} (max-T p = "
+                    f"{o['p']:.2g})")
         if len(inc):
             sentence += (f"; {len(inc)} pair(s) inconclusive (this group separates factors "
                          f"{separable})")
