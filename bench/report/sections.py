@@ -141,17 +141,15 @@ def _matrix(puzzle: str, t: pd.DataFrame,
 
 def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
             instances: list[str] | None, machine: tuple[str, str] | None = None) -> Section:
-    """One puzzle's section; with ``machine`` (id, label), the part of a run of several
-    machine types that ran on that one: its own name (``puzzle-id``), figures and ranking.
-    ``t`` holds the tasks that did not run too: they are shown in the status grid (N) and
-    nowhere else."""
+    """One puzzle's section (only its status grid shows tasks that did not run); ``machine``
+    (id, label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
     name = f"{puzzle}-{machine[0]}" if machine else puzzle
-    every, t = t, verdicts.ran(t)
+    rank = tables.ranking(t)  # over the tasks that ran
+    page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
+    t = verdicts.ran(t)
     pi = per_instance(t)
-    rank = tables.ranking(t)
     fold = tables.folded(rank)
     shown = list(fold["pair"])
-    page_matrix, md_matrix, key, more = _matrix(puzzle, every, rank)
     cols = tables.rank_columns(rank)
     hidden = RANK_HIDDEN | {c for c in ("iterations", "setup_s") if c in rank and
                             (rank[c].isna() | (rank[c].astype(str) == "")).all()}

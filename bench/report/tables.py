@@ -98,13 +98,25 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r = pd.DataFrame(rows)
     if r.empty:
         return r
+    r = _verdicts(r.assign(common=len(common)), pi)
+    top_solved = int(r["solved"].iloc[0])
+    reps = _rep_sgms(t)
+    r["sgm_range"] = ""
+    if len(reps) and reps["size"].max() > 1 and top_solved > 0:
+        lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
+        r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
+                                                                              strict=True)]
+    return r
+
+
+def _verdicts(r: pd.DataFrame, pi: pd.DataFrame) -> pd.DataFrame:
+    """The ranking rows ``r`` in the order of :func:`bench.report.verdicts.compare` over the
+    per-instance rows ``pi``, with its verdict columns (see :func:`ranking`)."""
     r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
     v = compare(pi).set_index("pair")
     r = r.set_index("pair").loc[list(v.index)].reset_index()
     r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
-    top_solved = int(r["solved"].iloc[0])
     r["best"] = [i == 0 and v["verdict"].iloc[0] == "best" for i in range(len(r))]
-    r["common"] = len(common)
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
@@ -114,12 +126,6 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
                      for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
-    reps = _rep_sgms(t)
-    r["sgm_range"] = ""
-    if len(reps) and reps["size"].max() > 1 and top_solved > 0:
-        lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
-        r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
-                                                                              strict=True)]
     return r
 
 

@@ -46,8 +46,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+import bench.report.paired as paired
 from bench.records import NOT_RUN
-from bench.report import paired
 from bench.report.data import SGM_SHIFT_S, per_instance
 
 ALPHA = paired.ALPHA
