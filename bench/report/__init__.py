@@ -44,9 +44,11 @@ def environment(env: dict[str, Any]) -> Table:
     keys = [("date", "recorded_at"), ("CPU", "cpu"), ("cores", "cores"),
             ("RAM [GB]", "memory_gb"), ("OS", "platform"), ("Python", "python"),
             ("git revision", "git"), ("suite", "suite"), ("suite version", "suite_version"),
-            ("time limit [s]", "time_limit"), ("memory limit [MB]", "memory_limit_mb"),
-            ("jobs", "jobs"), ("solver threads", "threads"), ("seed", "seed"),
-            ("seeds", "seeds"), ("repeat", "repeat"), ("task start", "start"),
+            ("time limit [s] (last invocation; per tier: 'What was measured')", "time_limit"),
+            ("memory limit [MB]", "memory_limit_mb"), ("jobs", "jobs"),
+            ("solver threads", "threads"), ("seed (last invocation)", "seed"),
+            ("seeds (last invocation)", "seeds"), ("repeat (last invocation)", "repeat"),
+            ("task start", "start"),
             ("executor", "executor"), ("Dask scheduler", "scheduler"),
             ("merged from (this record)", "merged_from")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]
@@ -88,20 +90,22 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
     records = _copy_records(run, out)
-    ovh = overhead.table(t)
+    ovh = overhead.table(verdicts.ran(t))
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
     run.warnings.extend(machines.mixed(t, types) if len(t) else [])
     # the verdict matrix per puzzle and machine type where a run spans several
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
     # defaults are judged on one machine type's times
-    chosen, default_lines = defaults.table(t if not several else t.iloc[:0])
+    chosen, default_lines = defaults.table(verdicts.ran(t) if not several else t.iloc[:0])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "defaults": Table.of(chosen) if len(chosen) else None,
            "default_lines": default_lines, "default_note": defaults.NOTE,
            "machines": Table.of(hosts) if len(hosts) else None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
+           "design": Table.of(verdicts.design(t)) if len(t) else None,
+           "design_note": verdicts.DESIGN_NOTE,
            "assets": assets.load(),
            "csv": _write_csv(run, out), "instance_data": views.write(t, out),
            "name": run.folder.resolve().name, "warnings": run.warnings,
@@ -210,6 +214,9 @@ def _markdown(ctx: dict[str, Any]) -> str:
     if ctx["verdict_matrix"]:
         md += ["### Puzzle x tier", "", ctx["verdict_matrix"].markdown(), "",
                *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], ""]
+    if ctx["design"]:
+        md += ["### What was measured, per puzzle and tier", "", ctx["design"].markdown(), "",
+               verdicts.DESIGN_NOTE, ""]
     if ctx["defaults"]:
         md += ["### Declared defaults against the robust choice", "",
                ctx["defaults"].markdown(), "", *[f"- {x}" for x in ctx["default_lines"]], "",
@@ -234,8 +241,8 @@ def _markdown(ctx: dict[str, Any]) -> str:
                    s.peers.markdown(), "", peers.NOTE, ""]
         if s.problems_md:
             md += ["Wrong answers, disagreements, errors:", "", s.problems_md.markdown(), ""]
-        md += ["Status per instance (S solved, I infeasible, T timeout, N not run by the "
-               "suite's ladder rule (counted as a timeout), M memout, E error, "
+        md += ["Status per instance (S solved, I infeasible, T timeout, N not run (the "
+               "suite's ladder rule; left out of every count and test), M memout, E error, "
                "K skipped, W wrong, D infeasible although an exact formulation solved it; problem "
                "instances first; columns: " + "; ".join(f"{k} {p}" for k, p in s.matrix_key)
                + "):", "", s.matrix_md.markdown(), ""]

@@ -86,7 +86,36 @@ COLUMNS: dict[str, Column] = {
     "ratio_max": Column("ratio max", "largest ratio peer / ours"),
     "ratio_geomean": Column("ratio geomean", "geometric mean of the ratio peer / ours"),
     "pairs": Column("pairs", "formulation variant x solver pairs run"),
-    "best": Column("best", "the pair that answered most, then the lowest SGM"),
+    "best": Column("best", "the pair, without wrong answers and among those that ran the most "
+                           "instances, with the lowest mean log(min(t, limit) + shift); '≈': "
+                           "pairs equivalent to it"),
+    # the verdicts (bench.report.verdicts) and what was measured per tier
+    "limit": Column("limit", "time limit per task of the tier"),
+    "not run": Column("not run", "tasks recorded without running (a suite's ladder rule): "
+                                 "left out of every count, time and test"),
+    "answered": Column("answered", "the best pair's instances answered / run"),
+    "sgm": Column("SGM", "the best's shifted geometric mean with its 95 % t-interval ('too few' "
+                         "below 5 instances)"),
+    "lead": Column("lead", "the runner-up: its factor over the best on the instances both ran, "
+                           "95 % interval, label"),
+    "separated": Column("separated", "pairs slower than the best by the max-T permutation test "
+                                     "(p < 0.05), of the pairs compared"),
+    "equivalent": Column("equivalent", "pairs whose 95 % interval lies within 1/1.25..1.25x of "
+                                       "the best"),
+    "inconclusive": Column("inconclusive", "pairs neither separated nor equivalent"),
+    "separable": Column("separable", "the smallest factor this group could separate at its "
+                                     "size"),
+    "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
+                                 "shifted geometric means; '≥': a bound) with its 95 % interval"),
+    "p": Column("max-T p", "step-down Westfall-Young max-T permutation p against the best"),
+    "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive; 'k of "
+                                 "n run' where the pair ran fewer instances than the best"),
+    "interval": Column("SGM 95 %", "t-interval of the SGM on log(t + shift)"),
+    "repeats": Column("repeats", "repetitions that ran (lowest–highest)"),
+    "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),
+    "instances run": Column("instances run", "instances with a task that ran"),
+    "tasks run": Column("tasks run"),
+    "why not run": Column("why not run", "per reason, the tasks recorded without running"),
 }
 
 

@@ -82,7 +82,8 @@ def _split(pairs: list[str]) -> tuple[list[str], list[str]]:
 
 
 def cactus(pi: pd.DataFrame, pairs: list[str], limit: float, path: Path) -> Path:
-    """Instances solved (x, integers) within a time (y, log), per pair and the virtual best."""
+    """Instances solved (x, integers) within a time (y, log), per pair and the virtual best;
+    one dotted line per time limit of the instances (tiers of different limits pooled)."""
     return _save(cactus_figure(pi, pairs, limit), path)
 
 
@@ -109,8 +110,14 @@ def cactus_figure(pi: pd.DataFrame, pairs: list[str], limit: float) -> Any:
     if len(vbs):
         ax.plot(np.arange(1, len(vbs) + 1), vbs, color="0.4", linewidth=4, alpha=0.35,
                 label="virtual best solver")
-    ax.axhline(limit, color="black", linestyle=":", linewidth=1, label=f"time limit {limit:g} s")
-    log_axis(ax, "y", [*solved["time_s"], limit])
+    limits = (sorted(set(pi["time_limit"].dropna().astype(float))) if "time_limit" in pi
+              else []) or [limit]
+    for k, lim in enumerate(limits):
+        tiers = sorted(set(pi.loc[pi["time_limit"] == lim, "tier"].dropna().astype(str))) \
+            if "tier" in pi and len(limits) > 1 else []
+        ax.axhline(lim, color="black", linestyle=(0, (1, 1 + 2 * k)), linewidth=1,
+                   label=f"time limit {lim:g} s" + (f" ({', '.join(tiers)})" if tiers else ""))
+    log_axis(ax, "y", [*solved["time_s"], *limits])
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(left=0)
     ax.set_xlabel("instances solved")

@@ -22,6 +22,7 @@ import pandas as pd
 import bench.report.pictures as pictures
 from bench.effort import labels
 from bench.report.tables import status_letters
+from bench.report.verdicts import did_not_run
 
 FILE = "instances.js"
 #: solver effort columns shown in the view, with their short names (bench.effort)
@@ -60,16 +61,20 @@ def _num(v: Any, digits: int = 4) -> float | None:
 def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
     """Per (puzzle, instance): one row per pair, failures first, then the fastest:
     [pair, status letters, ok, median time, lowest, highest, runs, effort, peak MB, checked,
-    .sol agreement] (times build + solve over the correct answers, seconds)."""
+    .sol agreement] (times build + solve over the correct answers, seconds; runs: the tasks
+    that ran; a pair none of whose tasks ran shows, in place of its effort, why)."""
     letter = status_letters(t)
     effort = [c for c in EFFORT if c in t]
+    gone = did_not_run(t)
+    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
     d = t.assign(letter=letter, okt=t["time_s"].where(t["ok"]).astype(float),
+                 did=(~gone).astype(int), why=msg.where(gone, ""),
                  chk=_flags(t["checked"]), kno=_flags(t["known"]),
                  peak=t["peak_rss_mb"].astype(float),
                  **{c: t[c].astype(float) for c in effort})
     g = d.groupby(["puzzle", "instance", "pair"], sort=False)
     a = g.agg(ok=("ok", "mean"), med=("okt", "median"), lo=("okt", "min"), hi=("okt", "max"),
-              n=("ok", "size"), peak=("peak", "max"), chk=("chk", "min"),
+              n=("did", "sum"), why=("why", "max"), peak=("peak", "max"), chk=("chk", "min"),
               nchk=("chk", "count"), kno=("kno", "min"), nkno=("kno", "count"),
               **{c: (c, "median") for c in effort})
     a["letters"] = g["letter"].agg(lambda s: "".join(sorted(set(s))))
@@ -78,8 +83,8 @@ def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
     for r in a.reset_index().itertuples(index=False):
         out.setdefault((str(r.puzzle), str(r.instance)), []).append(
             [str(r.pair), r.letters, bool(r.ok >= 0.5), _num(r.med), _num(r.lo), _num(r.hi),
-             int(r.n), _effort(r), _num(r.peak, 3), _flag(r.chk, int(r.nchk)),
-             _flag(r.kno, int(r.nkno))])
+             int(r.n), _effort(r) if r.n else str(r.why), _num(r.peak, 3),
+             _flag(r.chk, int(r.nchk)), _flag(r.kno, int(r.nkno))])
     for v in out.values():
         v.sort(key=lambda x: (x[2], x[3] if x[3] is not None else math.inf))
     return out

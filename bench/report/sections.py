@@ -132,8 +132,9 @@ def _matrix(puzzle: str, t: pd.DataFrame,
             rank: pd.DataFrame) -> tuple[Table, Table, list[tuple[str, str]], int]:
     m = tables.status_matrix(t)
     ranked = [p for p in rank["pair"] if p in m.columns]
-    fails = {p: int((~m[p].fillna("").astype(str).isin(["S", "I", "IS", "K", ""])).sum())
-             for p in ranked}
+    ranked += [p for p in m.columns if p not in ranked and p not in ("instance", "family")]
+    fails = {p: int((~m[p].fillna("").astype(str).str.replace("N", "").isin(
+        ["S", "I", "IS", "K", ""])).sum()) for p in ranked}  # N (not run) is no failure
     order = sorted(ranked, key=lambda p: (-fails[p], ranked.index(p)))  # failing pairs first
     page = Table.of(m[["instance", "family", *order]], limit=PAGE_MAX, puzzle=puzzle,
                     labels={p: p for p in order})
@@ -144,14 +145,15 @@ def _matrix(puzzle: str, t: pd.DataFrame,
 
 def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
             instances: list[str] | None, machine: tuple[str, str] | None = None) -> Section:
-    """One puzzle's section; with ``machine`` (id, label), the part of a run of several
-    machine types that ran on that one: its own name (``puzzle-id``), figures and ranking."""
+    """One puzzle's section (only its status grid shows tasks that did not run); ``machine``
+    (id, label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
     name = f"{puzzle}-{machine[0]}" if machine else puzzle
+    rank = tables.ranking(t)  # over the tasks that ran
+    page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
+    t = verdicts.ran(t)
     pi = per_instance(t)
-    rank = tables.ranking(t)
     fold = tables.folded(rank)
     shown = list(fold["pair"])
-    page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
     cols = tables.rank_columns(rank)
     hidden = RANK_HIDDEN | {c for c in ("iterations", "setup_s") if c in rank and
                             (rank[c].isna() | (rank[c].astype(str) == "")).all()}

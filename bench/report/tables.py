@@ -7,17 +7,35 @@ import math
 import numpy as np
 import pandas as pd
 
-from bench.records import NOT_RUN
 from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
-from bench.report.verdicts import ALPHA, compare
+from bench.report.verdicts import (
+    EQUIVALENT,
+    MARGIN,
+    SEPARATED,
+    TOO_FEW,
+    compare,
+    did_not_run,
+    factor,
+    ran,
+)
 
 STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M",
                  "error": "E", "wrong": "W", "disagree": "D", "skipped": "K"}
 
 
 def _rep_sgms(t: pd.DataFrame) -> pd.DataFrame:
-    """Per pair and repetition (rep, seed): the SGM of its PAR-2 times (for the spread)."""
-    g = t.groupby(["pair", "rep", "seed"])["par2_s"].apply(sgm)
+    """Per pair and repetition (rep, seed): the SGM of its PAR-2 times over the instances every
+    repetition of the pair covered (a run-to-run spread: a seed that ran on more instances,
+    the hard tier's, say, would otherwise differ by its instances)."""
+    if t.empty:
+        return pd.DataFrame(columns=["min", "max", "size"])
+    reps = t.groupby("pair")[["rep", "seed"]].apply(
+        lambda g: len(g.drop_duplicates())).rename("reps")
+    cover = t.groupby(["pair", "instance"])[["rep", "seed"]].apply(
+        lambda g: len(g.drop_duplicates())).rename("cover").reset_index()
+    cover = cover[cover["cover"] == cover["pair"].map(reps)]
+    shared = t.merge(cover[["pair", "instance"]], on=["pair", "instance"])
+    g = shared.groupby(["pair", "rep", "seed"])["par2_s"].apply(sgm)
     return g.groupby("pair").agg(["min", "max", "size"])
 
 
@@ -40,12 +58,16 @@ def _iterations(raw: pd.DataFrame) -> str:
 
 
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
-    """Per pair of one puzzle: outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the
-    PAR-2 times, and SGM / median over the instances every pair answered. Sorted best first
-    (pairs without wrong answers, then most solved, then SGM); ``best`` marks the first row if
-    it solved anything and gave no wrong answer; ``interval`` the SGM's bootstrap interval,
-    ``vs_best`` the ratio to the best with its interval, ``p_holm`` and ``verdict`` the paired
-    test and decision of :func:`bench.report.verdicts.compare`; ``tie`` marks "≈ best"."""
+    """Per pair of one puzzle, over the tasks that ran (:func:`bench.report.verdicts.ran`;
+    a task that did not run counts nowhere): outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S)
+    and median of the PAR-2 times, and SGM / median over the instances every pair answered.
+    In the order of :func:`bench.report.verdicts.compare`: the best first, then the pairs
+    without wrong answers by their factor over the best, then those with wrong answers;
+    ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
+    the SGM's t-interval, ``vs_best`` the factor over the best with its interval, ``p`` the
+    max-T test and ``verdict`` the label of :func:`bench.report.verdicts.compare` (with
+    "k of n run"); ``tie`` marks "equivalent"."""
+    t = ran(t)
     pi = per_instance(t)
     everyone = pi.groupby("instance")["ok"].all()
     common = set(everyone[everyone].index)
@@ -76,28 +98,34 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r = pd.DataFrame(rows)
     if r.empty:
         return r
-    r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
-    r = r.sort_values(["clean", "solved", "sgm_s", "pair"], ascending=[False, False, True, True])
-    r = r.reset_index(drop=True)
-    r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
+    r = _verdicts(r.assign(common=len(common)), pi)
     top_solved = int(r["solved"].iloc[0])
-    r["best"] = [i == 0 and top_solved > 0 and bool(r["clean"].iloc[0]) for i in range(len(r))]
-    r["common"] = len(common)
-    v = compare(pi).set_index("pair")
-    for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "p_holm", "verdict"):
-        r[col] = r["pair"].map(v[col])
-    r["interval"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" if a == a else "–"
-                     for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
-    r["vs_best"] = [f"{x:.3g}x [{a:.3g}–{b:.3g}]" if x == x and i else "–"
-                    for i, (x, a, b) in enumerate(zip(r["ratio"], r["ratio_lo"], r["ratio_hi"],
-                                                      strict=True))]
-    r["tie"] = r["verdict"].eq("≈ best") & bool(r["best"].iloc[0])
     reps = _rep_sgms(t)
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
         r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
                                                                               strict=True)]
+    return r
+
+
+def _verdicts(r: pd.DataFrame, pi: pd.DataFrame) -> pd.DataFrame:
+    """The ranking rows ``r`` in the order of :func:`bench.report.verdicts.compare` over the
+    per-instance rows ``pi``, with its verdict columns (see :func:`ranking`)."""
+    r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
+    v = compare(pi).set_index("pair")
+    r = r.set_index("pair").loc[list(v.index)].reset_index()
+    r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
+    r["best"] = [i == 0 and v["verdict"].iloc[0] == "best" for i in range(len(r))]
+    for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
+                "verdict", "run"):
+        r[col] = r["pair"].map(v[col])
+    r["verdict"] = [f"{x} ({k})" if k else x for x, k in zip(r["verdict"], r["run"],
+                                                               strict=True)]
+    r["interval"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" if a == a else TOO_FEW
+                     for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
+    r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
+    r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
 
 
@@ -128,19 +156,24 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
     others = []
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
         o = g.iloc[0]
-        factor = o["sgm_s"] / b["sgm_s"] if b["sgm_s"] > 0 else math.nan
-        others.append(f"the best {kind.upper()}, {o['pair']}, solves {o['solved']}/{n} "
-                      f"({factor:.3g}x the SGM)")
+        ran_n = f"{o['solved']}/{n}" if o["tasks"] == n else \
+            f"{o['solved']} of the {o['tasks']} it ran"
+        others.append(f"the best {kind.upper()}, {o['pair']}, solves {ran_n} ("
+                      + (f"{o['vs_best']} the best's time where both ran)"
+                         if o["vs_best"] != "–" else "no instance in common)"))
     if others:
         line += "; " + "; ".join(others)
     seed = r[r["form"].str.endswith("-seed")]
     if len(seed):
         s = seed.iloc[0]
-        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}"
+        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}" if s["tasks"] == n \
+            else f"; the seed model {s['pair']} solves {s['solved']} of the {s['tasks']} it ran"
     ties = r[r["tie"]]
     if len(ties):
-        line += (f"; not distinguishable from it (Holm-adjusted signed-rank p >= "
-                 f"{ALPHA:g}, pooled): {', '.join(ties['pair'])}")
+        line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
+                 f"tiers pooled): {', '.join(ties['pair'])}")
+    sep = int(r["verdict"].str.startswith(SEPARATED).sum())
+    line += f"; {sep} of {len(r) - 1} other pair(s) separated (max-T, all tiers pooled)"
     bad = r[r["wrong"] > 0]
     if len(bad):
         line += ("; wrong or disagreeing answers, never ranked best: "
@@ -150,15 +183,13 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
 
 
 def status_letters(t: pd.DataFrame) -> pd.Series:
-    """Each task's letter: :data:`STATUS_LETTER`, N for a timeout recorded without running
-    (a suite's ladder rule, :data:`bench.records.NOT_RUN`), W for a wrong answer, D for
-    infeasible although an exact formulation solved it."""
+    """Each task's letter: :data:`STATUS_LETTER`, N for a task that did not run
+    (:func:`bench.report.verdicts.did_not_run`: a suite's ladder rule, or recorded without
+    running), W for a wrong answer, D for infeasible although an exact formulation solved
+    it."""
     letter = t["status"].map(STATUS_LETTER).fillna("?")
-    if "message" in t:
-        nr = t["status"].eq("timeout") & t["message"].fillna("").astype(str).str.startswith(
-            NOT_RUN)
-        letter = letter.where(~nr, "N")
-    return letter.where(~t["wrong"], "W").where(~t["disagree"], "D")
+    letter = letter.where(t["wrong"].eq(False), "W").where(t["disagree"].eq(False), "D")
+    return letter.where(~did_not_run(t), "N")
 
 
 def status_matrix(t: pd.DataFrame) -> pd.DataFrame:
@@ -238,20 +269,30 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
 
 RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
                 "error", "par2_s", "sgm_s", "interval", "median_s", "x_best", "vs_best",
-                "p_holm", "verdict", "common_par2_s",
+                "p", "verdict", "common_par2_s",
                 "common_sgm_s", "common_median_s", "iterations", "setup_s"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
-SHIFT_NOTE = (f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time limit; sgm_s: shifted "
-              f"geometric mean of the PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms "
-              "(fixed); interval: its 95 % bootstrap interval over instances (seeded); "
-              "vs_best: SGM ratio to the best over the instances both answered, with its "
-              "interval; p_holm: Wilcoxon signed-rank on log times against the best, "
-              "Holm-adjusted over the puzzle's pairs; verdict: '≈ best' when p_holm >= 0.05 "
-              "and as many answered (the interval is shown, not used to decide); "
-              "common_*: over the instances every pair answered; iterations: solver "
-              "calls per task of a lazy loop (median / max); setup_s: median one-time set-up "
-              "of a peer package, measured apart and not in the times; with repeats or seeds, "
-              "sgm_range: the SGM of each repetition, lowest .. highest, and cv: the median "
+SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of every column "
+              f"but the status grid (N). PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time "
+              f"limit; sgm_s: shifted geometric mean of the PAR-{PAR_K} times, shift "
+              f"{SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % t-interval on log(t + "
+              f"shift) ('{TOO_FEW}' below 5 instances); the puzzle's ranking pools its tiers, "
+              "whose time limits may differ (PAR-2 and SGM then mix their penalties: the "
+              "verdict per tier is in the matrix at the top); rows in order: the best (most "
+              "instances run, then the lowest mean of log(min(t, limit) + shift)), then by "
+              "vs_best; vs_best: the factor over the best on the instances both ran (ratio "
+              "of shifted geometric means, an unanswered instance at its limit, '≥' a bound "
+              "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
+              "step-down Westfall-Young max-T permutation test against the best (labels "
+              "permuted within each instance, the best chosen again in every permutation); "
+              f"verdict: '{SEPARATED}' when p < 0.05, '{EQUIVALENT}' when the interval lies "
+              f"within 1/{MARGIN:g}..{MARGIN:g}x over 5 or more instances without unanswered "
+              "ones, else 'inconclusive', with 'k of n run' where the pair ran fewer instances "
+              "than the best; common_*: over the instances every pair answered; iterations: "
+              "solver calls per task of a lazy loop (median / max); setup_s: median one-time "
+              "set-up of a peer package, measured apart and not in the times; with repeats "
+              "or seeds, sgm_range: the SGM of each repetition and seed, lowest .. highest, over "
+              "the instances every repetition and seed of the pair covered, and cv: the median "
               "over instances of the coefficient of variation of the repeated times.")
 
 

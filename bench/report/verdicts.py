@@ -1,30 +1,35 @@
-"""Verdicts that say how sure they are: per pair the shifted geometric mean (SGM) with a
-bootstrap interval, the ratio to the best pair with its interval, a paired test against the
-best, and the puzzle x tier matrix of the overview.
+"""Verdicts that claim only what was measured: per puzzle x tier the best pair, every other
+pair labelled against it, and the overview matrix.
 
-Method (the same for every group of instances: a puzzle's tier, or the puzzle pooled):
+Method (the same for every group of instances: a puzzle's tier, or the puzzle pooled where
+every tier has one time limit):
 
-- Each (pair, instance) is first folded to the median of its repetitions and seeds
-  (:func:`bench.report.data.per_instance`; unanswered tasks at PAR-2).
-- SGM (shift :data:`~bench.report.data.SGM_SHIFT_S`) with a 95 % percentile bootstrap interval
-  over instances (``scipy.stats.bootstrap``, :data:`RESAMPLES` resamples, seeded with
-  :data:`SEED`: a report is reproducible).
-- The best pair: no wrong or disagreeing answer, the most instances answered, then the lowest
-  SGM. A pair with a wrong answer is never best (flagged, named in the overview).
-- Every other pair against the best over the instances both answered: the ratio of their SGMs
-  with a paired bootstrap interval, and the Wilcoxon signed-rank test on the differences of the
-  log times (log(t + shift)), two-sided, exact for small samples; the p-values of a group are
-  Holm-adjusted (:func:`holm`, Holm 1979, checked against statsmodels in the tests).
-- Decision: a pair is tied with the best ("≈ best") when it answered as many instances and its
-  Holm-adjusted p is at least :data:`ALPHA`; the interval is shown, never used to decide. The
-  smallest two-sided exact signed-rank p over n instances is 2/2^n (every difference of one
-  sign), and Holm multiplies the smallest of m p-values by m, so where m·2^(1−n) >= ALPHA for
-  the best's n answered instances (:func:`least_holm_p`) no pair can be separated by the test:
-  n <= 5 for any m, n <= 8 for the 7-8 pairs of a default-suite tier. Such groups show a tie
-  for every pair that answered as many as the best, and say so ("ties forced"); only answered
-  counts separate pairs there.
-- A group of fewer than :data:`FEW_INSTANCES` instances, or whose pairs share fewer than
-  :data:`FEW_COMMON` answered instances, carries the mark "few instances".
+- A task that did not run (:func:`did_not_run`: recorded by a suite's ladder rule, or without
+  running at all) is missing, never a failure: :func:`ran` drops it before anything is scored,
+  so it is in no answered count, PAR-2, SGM, test, profile or cactus plot. A pair that ran on
+  fewer instances than the best reads "k of n run"; the tasks not run are counted apart, per
+  tier and pair, with the reason (:func:`design`, :func:`not_run`).
+- Each (pair, instance) is folded to the median of its repetitions and seeds
+  (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
+  folded time, L the instance's time limit (shared by every pair on it), every unanswered
+  instance at L (censored), shift :data:`~bench.report.data.SGM_SHIFT_S`.
+- The best pair: no wrong or disagreeing answer, among those that ran the most instances the
+  lowest mean y. No answered-count rule: a timeout is the largest value an instance can give.
+- Every other pair against the best over the instances both ran: the factor exp(mean of the
+  differences of y) (the ratio of shifted geometric means, "≥" where only the other pair has
+  censored times there: a bound), its 95 % t-interval (:func:`bench.report.paired.log_interval`;
+  "too few" below :data:`~bench.report.paired.MIN_INTERVAL` instances), and the step-down
+  Westfall-Young max-T permutation test of every pair against the best, re-selecting the best
+  in every permutation (:func:`bench.report.paired.maxt`; Westfall & Young 1993,
+  *Resampling-Based Multiple Testing*): one test per group, selection-aware, exact under
+  censoring at the shared limit.
+- Labels: *separated* (adjusted p < :data:`ALPHA`: slower than the best, by the factor and
+  interval shown); *equivalent* (two one-sided tests: the 95 % interval within
+  1/:data:`~bench.report.paired.MARGIN` .. MARGIN, over at least MIN_INTERVAL instances, none
+  censored; :func:`bench.report.paired.equivalent`); *inconclusive* otherwise, with the smallest
+  factor the group can separate at its size: exp(c / sqrt(n)), c the permuted maximum's 95 %
+  quantile, n the instances the best ran. A pair with a wrong answer is never best nor tested
+  ("wrong answers").
 
 Effort (:func:`effort`): among the pairs of one solver, the SGM of a machine-independent
 counter (conflicts, simplex iterations, nodes, branches) over the instances all of them
@@ -35,46 +40,65 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+import bench.report.paired as paired
 from bench.effort import ranking
 from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, per_instance
 
-ALPHA = 0.05
-FEW_INSTANCES = 10
-FEW_COMMON = 5
-RESAMPLES = 1000
-SEED = 12345
+ALPHA = paired.ALPHA
+MARGIN = paired.MARGIN
+SEED = paired.SEED
 FEW = "few instances"
-NOTE = (f"Per puzzle and tier: best, the best pair and every pair tied with it ('≈': "
-        f"Holm-adjusted Wilcoxon signed-rank p >= {ALPHA:g} against the best over the "
-        "instances both answered, and as many answered); sgm: the best's shifted geometric "
-        f"mean (shift {SGM_SHIFT_S * 1000:g} ms) with its 95 % bootstrap interval over "
-        "instances (seeded); lead: the SGM ratio of the runner-up to the best over the "
-        "instances both answered, with its interval (shown, not used to decide); where the "
-        "runner-up is the faster of the two there, it is named with the inverse ratio "
-        "('faster on N common') beside the best's margin in answered instances; separated: "
-        "pairs slower or answering fewer. "
-        f"'{FEW}': fewer than {FEW_INSTANCES} instances or fewer than {FEW_COMMON} answered by "
-        "every pair; 'ties forced': a pair answered as many as the best, but the best "
-        "answered too few instances for the test to separate any of the m pairs compared "
-        f"with it (the smallest Holm-adjusted p, m x 2^(1-n) over n instances, is at least "
-        f"{ALPHA:g}); there only answered counts separate pairs. A pair with a wrong answer "
-        "is never best. pooled: all tiers of the puzzle together.")
+TOO_FEW = "too few"
+SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
+NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
+        "tasks that did not run are left out of everything (counted under 'not run'); best: "
+        "the pair, without wrong answers and among those that ran the most instances, with the "
+        "lowest mean of log(min(t, limit) + shift) (an unanswered instance at the limit; shift "
+        f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
+        "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
+        f"log(t + shift) ('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); lead: the "
+        "runner-up's factor over the best on the instances both ran (ratio of shifted "
+        "geometric means; '≥': the runner-up has censored times there) with its 95 % "
+        f"t-interval and label. Labels: '{SEPARATED}': the step-down Westfall-Young max-T "
+        "permutation test (pair labels permuted within each instance, the best chosen again "
+        f"in every permutation) gives p < {ALPHA:g}; '{EQUIVALENT}': the 95 % interval lies "
+        f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
+        f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
+        "neither. separable: the smallest factor this group could separate at its size. "
+        "'k of n run': the pair ran on fewer instances than the best. A pair with a wrong "
+        "answer is never best.")
 #: effort counters, in the order of preference, per model kind (bench.effort)
 EFFORT = ranking()
+
+
+def did_not_run(t: pd.DataFrame) -> pd.Series:
+    """Per task row: True where the task did not run: a timeout recorded by a suite's ladder
+    rule (message starting :data:`bench.records.NOT_RUN`), or an error recorded without a
+    process (no wall time and no start: a variant that cannot run here)."""
+    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
+    ladder = msg.str.startswith(NOT_RUN)
+    if "wall_s" not in t or "start" not in t:
+        return ladder
+    unstarted = t["status"].eq("error") & t["wall_s"].isna() & t["start"].fillna("").eq("")
+    return ladder | unstarted
+
+
+def ran(t: pd.DataFrame) -> pd.DataFrame:
+    """The task rows that ran (:func:`did_not_run` dropped)."""
+    return t[~did_not_run(t)] if len(t) else t
 
 
 def holm(p: np.ndarray) -> np.ndarray:
     """Holm's step-down adjusted p-values along the last axis (vectorised over the leading
     axes): sorted p_(i) times (m - i + 1), a running maximum, capped at 1; NaN stays NaN and is
-    not counted in m. (statsmodels' ``multipletests(method="holm")`` computes the same and the
-    tests compare the two; it is not used here because it runs a garbage collection per
-    call.)"""
+    not counted in m (Holm 1979; checked against statsmodels in the tests)."""
     p = np.asarray(p, dtype=float)
     nan = np.isnan(p)
     m = (~nan).sum(axis=-1, keepdims=True)
@@ -86,12 +110,6 @@ def holm(p: np.ndarray) -> np.ndarray:
     out = np.empty_like(adj)
     np.put_along_axis(out, order, adj, axis=-1)
     return np.where(nan, np.nan, out)
-
-
-def least_holm_p(n: int, m: int) -> float:
-    """The smallest Holm-adjusted p the two-sided exact signed-rank test can give when m pairs
-    are each compared with the best over at most n instances: m x 2/2^n (capped at 1)."""
-    return min(1.0, m * 2.0 ** (1 - n)) if n > 0 and m > 0 else 1.0
 
 
 def signed_rank_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -112,100 +130,151 @@ def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.exp(np.mean(np.log(x + SGM_SHIFT_S), axis=axis)) - SGM_SHIFT_S
 
 
-def _ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-    return _sgm(a, axis) / _sgm(b, axis)
-
-
 def sgm_interval(x: np.ndarray) -> tuple[float, float, float]:
-    """SGM of ``x`` and its seeded 95 % percentile bootstrap interval (NaN below 2 values)."""
+    """SGM of ``x`` and its 95 % t-interval on log(x + shift), back-transformed (NaN bounds
+    below 2 values)."""
     x = np.asarray(x, dtype=float)
-    est = float(_sgm(x)) if len(x) else math.nan
-    if len(x) < 2 or np.all(x == x[0]):
-        return est, est, est
-    ci = stats.bootstrap((x,), _sgm, n_resamples=RESAMPLES, method="percentile",
-                         vectorized=True, rng=np.random.default_rng(SEED)).confidence_interval
-    return est, float(ci.low), float(ci.high)
+    if not len(x):
+        return math.nan, math.nan, math.nan
+    est, lo, hi = paired.log_interval(np.log(x + SGM_SHIFT_S))
+    return est - SGM_SHIFT_S, lo - SGM_SHIFT_S, hi - SGM_SHIFT_S
 
 
 def ratio_interval(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """SGM(a) / SGM(b) over paired instances (as ``x_best``), with a seeded paired 95 %
-    percentile bootstrap interval (the ratio alone below 2 pairs)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    if len(a) == 0:
-        return math.nan, math.nan, math.nan
-    est = float(_ratio(a, b))
-    if len(a) < 2 or np.all(a - b == (a - b)[0]):
-        return est, est, est
-    ci = stats.bootstrap((a, b), _ratio, n_resamples=RESAMPLES, method="percentile",
-                         paired=True, vectorized=True,
-                         rng=np.random.default_rng(SEED)).confidence_interval
-    return est, float(ci.low), float(ci.high)
+    """The ratio of the shifted geometric means of paired ``a`` and ``b`` (exp of the mean of
+    log(a + shift) - log(b + shift)) with its 95 % t-interval (NaN bounds below 2 pairs)."""
+    d = np.log(np.asarray(a, float) + SGM_SHIFT_S) - np.log(np.asarray(b, float) + SGM_SHIFT_S)
+    return paired.log_interval(d)
 
 
-def _order(g: pd.DataFrame) -> pd.DataFrame:
-    """Per pair: instances, answered, wrong (any wrong or disagreeing answer), SGM; sorted
-    with the pairs without wrong answers first, then most answered, then SGM."""
-    rows = []
+def _censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
+    over its pairs, and of answered; NaN / False where the pair did not run the instance."""
+    idx = pi.set_index(["instance", "pair"])
+    wide = idx["par2_s"].unstack("pair")
+    lim = pi.groupby("instance")["time_limit"].min().reindex(wide.index)
+    ok = idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0
+    w = wide.to_numpy(float)
+    # capped at the limit; a row without a recorded limit is taken as it is
+    y = np.where(np.isnan(w), np.nan,
+                 np.log(np.fmin(w, lim.to_numpy(float)[:, None]) + SGM_SHIFT_S))
+    return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
+
+
+def _order(g: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per pair: instances run, answered, wrong (any wrong or disagreeing answer), SGM of the
+    PAR-2 times over the instances it ran with its interval (none below MIN_INTERVAL)."""
+    rows: list[dict[str, Any]] = []
     for pair, p in g.groupby("pair", sort=False):
+        x = p["par2_s"].to_numpy(float)
+        est, lo, hi = sgm_interval(x)
+        if len(x) < paired.MIN_INTERVAL:
+            lo = hi = math.nan
         rows.append({"pair": pair, "solver": p["solver"].iloc[0], "kind": p["kind"].iloc[0],
                      "instances": len(p), "solved": int(p["ok"].sum()),
-                     "wrong": int(p["wrong"].sum()), "sgm": float(_sgm(p["par2_s"].to_numpy()))})
-    r = pd.DataFrame(rows)
-    r["clean"] = r["wrong"] == 0
-    return r.sort_values(["clean", "solved", "sgm", "pair"],
-                         ascending=[False, False, True, True]).reset_index(drop=True)
+                     "wrong": int(p["wrong"].sum()), "clean": not p["wrong"].any(),
+                     "sgm": est, "sgm_s": est, "sgm_lo": lo, "sgm_hi": hi,
+                     "common": 0, "ratio": math.nan, "ratio_lo": math.nan,
+                     "ratio_hi": math.nan, "censored": "", "p": math.nan,
+                     "verdict": "" if not p["wrong"].any() else "wrong answers", "run": ""})
+    return rows
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group's comparison: the per-pair table of :func:`compare` and the test's
+    ``critical`` maximum (NaN when nothing was tested) and smallest separable factor (NaN
+    below MIN_INTERVAL instances)."""
+
+    table: pd.DataFrame
+    critical: float
+    separable: float
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Best first, then the clean pairs by factor, then those with wrong answers."""
+    def key(r: dict[str, Any]) -> tuple[int, float, float, str]:
+        ratio = float(r["ratio"])
+        return (0 if r["verdict"] == "best" else 1 if r["clean"] else 2,
+                ratio if ratio == ratio else math.inf, float(r["sgm"]), str(r["pair"]))
+    ordered: list[dict[str, Any]] = sorted(rows, key=key)
+    return pd.DataFrame(ordered).reset_index(drop=True)
+
+
+def analyse(pi: pd.DataFrame) -> Group:
+    """One group's pairs (rows of :func:`bench.report.data.per_instance` of tasks that ran):
+    ``pair``, ``instances`` (run), ``solved``, ``wrong``, ``sgm_s`` with ``sgm_lo``/``sgm_hi``
+    (PAR-2, over the instances it ran), ``common`` (instances it and the best ran),
+    ``ratio`` with ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored``
+    (a censored time on the common instances: which pair, "other", "best", "both" or ""),
+    ``p`` (max-T, step-down adjusted) and ``verdict``: "best", "separated", "equivalent",
+    "inconclusive", "wrong answers" ("" for every pair when no pair can be best); ``run``:
+    "k of n run" for a pair that ran fewer instances than the best. Best first, then by
+    factor."""
+    rows = _order(pi)
+    clean = [r for r in rows if r["clean"]]
+    if not clean:
+        return Group(_frame(rows), math.nan, math.nan)
+    y, ok = _censored_log(pi)
+    names = [str(r["pair"]) for r in clean]
+    yy = y[names].to_numpy(float).T
+    okk = ok[names].to_numpy(bool).T
+    most = max(int(r["instances"]) for r in clean)
+    test = paired.maxt(yy, np.array([r["instances"] == most for r in clean]))
+    bi = test.best
+    b = clean[bi]
+    if b["solved"] == 0:  # nothing answered: no best, nothing to compare
+        return Group(_frame(rows), math.nan, math.nan)
+    n_best = int(b["instances"])
+    b["verdict"], b["common"] = "best", n_best
+    for j, r in enumerate(clean):
+        if j == bi:
+            continue
+        both = ~np.isnan(yy[j]) & ~np.isnan(yy[bi])
+        d = yy[j][both] - yy[bi][both]
+        est, lo, hi = paired.log_interval(d)
+        if len(d) < paired.MIN_INTERVAL:
+            lo = hi = math.nan
+        cens = {(True, True): "both", (True, False): "other", (False, True): "best"}.get(
+            (bool((~okk[j][both]).any()), bool((~okk[bi][both]).any())), "")
+        p = float(test.p[j])
+        r.update(common=int(both.sum()), ratio=est, ratio_lo=lo, ratio_hi=hi, p=p,
+                 censored=cens,
+                 verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
+                     lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
+        if int(r["instances"]) < n_best:
+            r["run"] = f"{r['instances']} of {n_best} run"
+    sep = (math.exp(test.critical / math.sqrt(n_best))
+           if math.isfinite(test.critical) and n_best >= paired.MIN_INTERVAL else math.nan)
+    return Group(_frame(rows), test.critical, sep)
 
 
 def compare(pi: pd.DataFrame) -> pd.DataFrame:
-    """One group's pairs (rows of :func:`bench.report.data.per_instance`, with ``wrong``):
-    ``pair``, ``solved``/``instances``, ``wrong``, ``sgm_s`` with ``sgm_lo``/``sgm_hi``,
-    ``common`` (instances both this pair and the best answered), ``ratio`` with
-    ``ratio_lo``/``ratio_hi``, ``p``, ``p_holm`` and ``verdict``: "best", "≈ best",
-    "slower", "faster on common" (answered as many, separated, but faster where both
-    answered: the SGM over all instances put the best first), "fewer solved", "wrong
-    answers"; best first, in the order of the ranking."""
-    r = _order(pi)
-    ci = [sgm_interval(pi.loc[pi["pair"] == p, "par2_s"].to_numpy()) for p in r["pair"]]
-    r["sgm_s"], r["sgm_lo"], r["sgm_hi"] = zip(*ci, strict=True) if ci else ((), (), ())
-    best = r.iloc[0] if len(r) and r["clean"].iloc[0] and r["solved"].iloc[0] > 0 else None
-    if best is None:
-        for k in ("common", "ratio", "ratio_lo", "ratio_hi", "p", "p_holm"):
-            r[k] = math.nan
-        r["verdict"] = np.where(r["clean"], "", "wrong answers")
-        return r
-    wide = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
-    okw = pi.pivot_table(index="instance", columns="pair", values="ok",
-                         aggfunc="first").fillna(False).astype(bool)
-    mine = okw[best["pair"]]
-    common, ratios, ps = [int(mine.sum())], [(1.0, 1.0, 1.0)], [math.nan]
-    for pair in r["pair"].iloc[1:]:
-        both = okw[pair] & mine
-        a, b = wide.loc[both, pair].to_numpy(float), wide.loc[both, best["pair"]].to_numpy(float)
-        common.append(len(a))
-        ratios.append(ratio_interval(a, b))
-        ps.append(float(signed_rank_p(a, b)) if len(a) else math.nan)
-    r["common"] = common
-    r["ratio"], r["ratio_lo"], r["ratio_hi"] = zip(*ratios, strict=True)
-    r["p"] = ps
-    r["p_holm"] = np.concatenate([[math.nan], holm(np.array(ps[1:]))]) if len(r) > 1 \
-        else [math.nan]
-    r["verdict"] = [_verdict(row, int(best["solved"])) if i else "best"
-                    for i, row in r.iterrows()]
-    return r
+    """The per-pair table of :func:`analyse`."""
+    return analyse(pi).table
 
 
-def _verdict(row: pd.Series, best_solved: int) -> str:
-    if not row["clean"]:
-        return "wrong answers"
-    if row["solved"] < best_solved:
-        return "fewer solved"
-    if not row["p_holm"] < ALPHA:  # NaN (nothing in common) is no evidence either way
-        return "≈ best"
-    return "slower" if row["ratio"] >= 1 else "faster on common"
+def factor(row: pd.Series) -> str:
+    """"2.1x [1.6–2.8]" (or "≥ 2.1x ..." where only the pair has censored times on the
+    common instances; "too few" in place of an interval below MIN_INTERVAL instances)."""
+    ratio, lo, hi = row["ratio"], row["ratio_lo"], row["ratio_hi"]
+    if ratio != ratio:
+        return "–"
+    bound = "≥ " if row.get("censored") == "other" else ""
+    iv = f"[{lo:.3g}–{hi:.3g}]" if lo == lo else f"({TOO_FEW}: {int(row['common'])})"
+    return f"{bound}{ratio:.3g}x {iv}"
 
 
-def _iv(ratio: float, lo: float, hi: float) -> str:
-    return "–" if ratio != ratio else f"{ratio:.3g}x [{lo:.3g}–{hi:.3g}]"
+def label(row: pd.Series) -> str:
+    """The verdict word with "k of n run" where the pair ran fewer instances than the best."""
+    return str(row["verdict"]) + (f" ({row['run']})" if row.get("run") else "")
+
+
+def _ms(est: float, lo: float, hi: float) -> str:
+    if est != est:
+        return "–"
+    iv = f" [{lo * 1000:.3g}–{hi * 1000:.3g}]" if lo == lo else f" ({TOO_FEW})"
+    return f"{est * 1000:.3g} ms{iv}"
 
 
 @dataclass(frozen=True)
@@ -216,115 +285,153 @@ class Cell:
     lines: list[str]
 
 
-def cell(puzzle: str, tier: str, pi: pd.DataFrame) -> Cell:
-    """The verdict of one group of per-instance rows."""
+def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0) -> Cell:
+    """The verdict of one group of per-instance rows of tasks that ran (``not_run``: the
+    group's tasks that did not run, shown apart)."""
     n = int(pi["instance"].nunique())
-    r = compare(pi)
+    g = analyse(pi)
+    r = g.table
     lines: list[str] = []
-    marks = []
     where = f"{puzzle}, {tier}"
+    limits = sorted(set(pi["time_limit"].dropna().astype(float)))
+    base = {"puzzle": puzzle, "tier": tier,
+            "limit": " / ".join(f"{x:g} s" for x in limits) or "–",
+            "instances": n, "not run": not_run}
     for _, w in r[~r["clean"]].iterrows():
         lines.append(f"{where}: {w['pair']} gave {w['wrong']} wrong or disagreeing answer(s): "
                      "flagged, never ranked best.")
     if not len(r) or r.at[0, "verdict"] != "best":
-        return Cell({"puzzle": puzzle, "tier": tier, "instances": n, "best": "none",
-                     "solved": f"0/{n}", "lead": "–", "separated": "–",
-                     "note": FEW if n < FEW_INSTANCES else ""},
+        return Cell({**base, "best": "none", "answered": f"0/{n}", "sgm": "–", "lead": "–",
+                     "separated": "–", "equivalent": "–", "inconclusive": "–",
+                     "separable": "–", "note": FEW if n < paired.MIN_INTERVAL else ""},
                     [*lines, f"{where}: no pair without wrong answers answered any instance."])
     b = r.iloc[0]
-    ties = r[r["verdict"] == "≈ best"]
-    everyone = int(pi.groupby("instance")["ok"].all().sum())  # the common_* instances
-    if n < FEW_INSTANCES or everyone < FEW_COMMON:
-        marks.append(FEW)
-    tested = int(r["p"].iloc[1:].notna().sum())
-    floor = least_holm_p(int(b["solved"]), tested)
-    level = r.iloc[1:]["clean"] & (r.iloc[1:]["solved"] == b["solved"])  # the test decides
-    if level.any() and floor >= ALPHA:
-        marks.append(f"best answered {int(b['solved'])}, {tested} pairs tested: Holm p >= "
-                     f"{floor:.2g}, ties forced")
-    best = " ≈ ".join([str(b["pair"]), *ties["pair"].head(4)]) + (
-        f" (+{len(ties) - 4} more tied)" if len(ties) > 4 else "")
-    sep = r[r["verdict"].isin(["slower", "fewer solved"])]
-    row = {"puzzle": puzzle, "tier": tier, "instances": n, "best": best,
-           "solved": f"{int(b['solved'])}/{n}",
-           "sgm": _iv(b["sgm_s"] * 1000, b["sgm_lo"] * 1000, b["sgm_hi"] * 1000).replace(
-               "x", " ms", 1),
-           "lead": "–", "separated": f"{len(sep)} of {len(r) - 1}", "note": "; ".join(marks)}
-    if len(r) > 1:
-        o = r.iloc[1]
-        row["lead"], sentence = _lead(b, o)
-        lines.insert(0, f"{where}: {sentence}"
-                        + (f"; {len(ties)} pair(s) tied with the best" if len(ties) else "")
-                        + (f" [{'; '.join(marks)}]" if marks else "") + ".")
+    others = r.iloc[1:][r.iloc[1:]["clean"]]
+    eq = others[others["verdict"] == EQUIVALENT]
+    sep = others[others["verdict"] == SEPARATED]
+    inc = others[others["verdict"] == INCONCLUSIVE]
+    best = " ≈ ".join([str(b["pair"]), *eq["pair"].head(4)]) + (
+        f" (+{len(eq) - 4} more equivalent)" if len(eq) > 4 else "")
+    separable = f"≥ {g.separable:.3g}x" if g.separable == g.separable and len(others) else "–"
+    row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
+           "sgm": _ms(b["sgm_s"], b["sgm_lo"], b["sgm_hi"]), "lead": "–",
+           "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
+           "inconclusive": str(len(inc)), "separable": separable,
+           "note": FEW if n < paired.MIN_INTERVAL else ""}
+    if len(others):
+        o = others.iloc[0]
+        row["lead"] = f"{factor(o)} {label(o)}: {o['pair']}"
+        sentence = (f"{where}: {b['pair']} is best ({int(b['solved'])} of "
+                    f"{int(b['instances'])} answered); the runner-up {o['pair']} "
+                    f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
+                    f"best's time on the {int(o['common'])} both ran: {label(o)} (max-T p = "
+                    f"{o['p']:.2g})")
+        if len(inc):
+            sentence += (f"; {len(inc)} pair(s) inconclusive (this group separates factors "
+                         f"{separable})")
+        lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")
     else:
         lines.insert(0, f"{where}: {b['pair']} is the only pair.")
     return Cell(row, lines)
 
 
-def _lead(b: pd.Series, o: pd.Series) -> tuple[str, str]:
-    """The matrix's lead cell and the overview sentence for the best ``b`` and the runner-up
-    ``o``, true whichever way the ratio over their common instances goes: where the runner-up
-    is faster there (a ratio below 1: the best is first by solved count, or by its SGM over
-    all instances when the two answered different ones), the sentence names it as the faster
-    pair on the common instances, with the inverted ratio and interval."""
-    ratio, lo, hi, common = o["ratio"], o["ratio_lo"], o["ratio_hi"], int(o["common"])
-    test = (f"Holm p = {o['p_holm']:.2g}, {common} common")
-    fewer = o["verdict"] == "fewer solved"
-    solved = (f"{b['pair']} answers {int(b['solved'])} against {int(o['solved'])} for "
-              f"{o['pair']}")
-    if ratio != ratio:  # nothing answered in common
-        return (f"+{int(b['solved']) - int(o['solved'])} answered over {o['pair']}",
-                f"{solved}; none in common")
-    if ratio >= 1:
-        cell = f"{_iv(ratio, lo, hi)} over {o['pair']}"
-        if fewer:
-            return (cell, f"{solved}, and on the {common} both answered leads it by "
-                          f"{_iv(ratio, lo, hi)}")
-        how = "not distinguishable" if o["verdict"] == "≈ best" else "separated"
-        return cell, f"{b['pair']} leads {o['pair']} by {_iv(ratio, lo, hi)}: {how} ({test})"
-    inv = _iv(1 / ratio, 1 / hi, 1 / lo)
-    cell = f"{o['pair']} {inv} faster on {common} common"
-    if fewer:
-        return (f"+{int(b['solved']) - int(o['solved'])} answered; {cell}",
-                f"{solved}, but on the {common} both answered {o['pair']} is faster, by {inv}")
-    how = "not distinguishable" if o["verdict"] == "≈ best" else "separated"
-    return (cell, f"{b['pair']} has the lower SGM over all instances (PAR-2), but on the "
-                  f"{common} both answered {o['pair']} is faster, by {inv}: {how} ({test})")
+COLUMNS = ["puzzle", "tier", "limit", "instances", "not run", "best", "answered", "sgm", "lead",
+           "separated", "equivalent", "inconclusive", "separable", "note"]
 
 
 def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The overview: per puzzle one row per tier (in the suite's order of appearance) and a
-    ``pooled`` row over all its instances, with the overview sentences."""
+    ``pooled`` row over all its instances where every tier has one time limit, with the
+    overview sentences. ``t``: prepared task rows, with those that did not run (left out of
+    every verdict, counted in "not run")."""
     rows, lines = [], []
+    skipped = did_not_run(t)
     for puzzle, g in t.groupby("puzzle", sort=True):
-        pi = per_instance(g)
-        tiers = [x for x in dict.fromkeys(g["tier"]) if x]
-        groups = [(x, pi[pi["tier"] == x]) for x in tiers]
-        if len(tiers) != 1:
-            groups.append(("pooled", pi))
-        for tier, sub in groups:
-            c = cell(str(puzzle), tier, sub)
+        gone = g[skipped.loc[g.index]]
+        g = g[~skipped.loc[g.index]]
+        pi = per_instance(g) if len(g) else pd.DataFrame()
+        tiers = [x for x in dict.fromkeys(pd.concat([g["tier"], gone["tier"]])) if x]
+        groups = [(x, pi[pi["tier"] == x] if len(pi) else pi, int((gone["tier"] == x).sum()))
+                  for x in tiers]
+        limits = sorted(set(g["time_limit"].dropna().astype(float)))
+        if len(tiers) != 1 and len(limits) == 1:
+            groups.append(("pooled", pi, len(gone)))
+        elif len(tiers) != 1:
+            lines.append(f"{puzzle}: no pooled row: its tiers have different time limits ("
+                         + ", ".join(f"{x:g} s" for x in limits) + ").")
+        for tier, sub, gone_n in groups:
+            if not len(sub):
+                rows.append({"puzzle": puzzle, "tier": tier, "instances": 0, "not run": gone_n,
+                             "best": "none", "note": "no task ran"})
+                continue
+            c = cell(str(puzzle), tier, sub, gone_n)
+            absent = set(gone["pair"] if tier == "pooled" else
+                         gone.loc[gone["tier"] == tier, "pair"]) - set(sub["pair"])
+            if absent:  # pairs whose every task of the group did not run: in no count
+                c.row["note"] = "; ".join(x for x in (str(c.row["note"]),
+                                                      f"{len(absent)} pair(s) ran none") if x)
             rows.append(c.row)
             lines += c.lines
-        lines += not_run(str(puzzle), g)
-    cols = ["puzzle", "tier", "instances", "best", "solved", "sgm", "lead", "separated", "note"]
-    return pd.DataFrame(rows).reindex(columns=cols).astype(object).fillna("–"), lines
+        lines += not_run(str(puzzle), gone)
+    return pd.DataFrame(rows).reindex(columns=COLUMNS).astype(object).fillna("–"), lines
+
+
+def _reason(message: str) -> str:
+    return ("the suite's ladder rule (timed out on an earlier instance of its family)"
+            if message.startswith(NOT_RUN) else "recorded without running: " + message[:80])
 
 
 def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
-    """The sentence naming a puzzle's tasks recorded without running by a suite's ladder rule
-    (:data:`bench.records.NOT_RUN`), per pair; none when there are none."""
-    if "message" not in g:
+    """The sentence naming a puzzle's tasks that did not run (``g``: those rows), per pair and
+    reason; none when there are none."""
+    if g.empty:
         return []
-    nr = g[g["status"].eq("timeout") & g["message"].fillna("").astype(str).str.startswith(
-        NOT_RUN)]
-    if nr.empty:
-        return []
-    per = ", ".join(f"{p} ({n})" for p, n in nr["pair"].value_counts().sort_index().items())
-    return [f"{puzzle}: {len(nr)} task(s) not run by the suite's ladder rule (the pair had "
-            "timed out on an earlier instance of the same generated family: a smaller one, or "
-            "the same size with an earlier seed); counted as "
-            f"timeouts, unsolved: {per}."]
+    msg = g["message"].fillna("").astype(str) if "message" in g else pd.Series("", index=g.index)
+    out = []
+    for why, part in g.groupby(msg.map(_reason), sort=True):
+        per = ", ".join(f"{p} ({n})" for p, n in part["pair"].value_counts().sort_index().items())
+        out.append(f"{puzzle}: {len(part)} task(s) not run ({why}); left out of every count, "
+                   f"time and test: {per}.")
+    return out
+
+
+def design(t: pd.DataFrame) -> pd.DataFrame:
+    """Per puzzle and tier what was measured: time limit(s), repeats, seeds, pairs, instances
+    run, tasks run, tasks not run and why (``t``: prepared task rows, with those that did not
+    run)."""
+    if t.empty:
+        return pd.DataFrame()
+    skipped = did_not_run(t)
+    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
+    rows = []
+    for (puzzle, tier), g in t.groupby(["puzzle", "tier"], sort=True):
+        gone = skipped.loc[g.index]
+        r = g[~gone]
+        why = msg.loc[g.index][gone].map(_reason).value_counts()
+        lim = sorted(set(g["time_limit"].dropna().astype(float)))
+        rows.append({"puzzle": puzzle, "tier": tier,
+                     "limit": " / ".join(f"{x:g} s" for x in lim) or "–",
+                     "repeats": _span(r["rep"]) if "rep" in r else "–",
+                     "seeds": _span(r["seed"]) if "seed" in r else "–",
+                     "pairs": int(r["pair"].nunique()),
+                     "instances run": int(r["instance"].nunique()), "tasks run": len(r),
+                     "not run": int(gone.sum()),
+                     "why not run": "; ".join(f"{n}: {w}" for w, n in why.items()) or "–"})
+    return pd.DataFrame(rows)
+
+
+DESIGN_NOTE = ("limit: the tier's time limit per task; repeats and seeds: how many of each "
+               "ran (lowest–highest), not necessarily on every instance; pairs: formulation x "
+               "solver pairs with a task that ran; instances run: instances with a task that "
+               "ran; not run: tasks recorded without running, left out of every count, time, "
+               "test and figure, with why.")
+
+
+def _span(s: pd.Series) -> str:
+    v = sorted(set(s.dropna().astype(int)))
+    if not v:
+        return "–"
+    return f"{len(v)} ({v[0]}–{v[-1]})" if len(v) > 1 else f"1 ({v[0]})"
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

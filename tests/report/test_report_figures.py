@@ -108,3 +108,13 @@ def test_the_cactus_draws_at_most_max_lines_coloured(tmp_path: Path, n: int):
     ticks = [t for t in ax.get_xticks() if t >= 0]
     assert ticks and all(float(t).is_integer() for t in ticks)
     figures._plt().close(fig)
+
+
+def test_a_pooled_cactus_draws_each_tiers_time_limit():
+    rows = [{"pair": "f / s", "instance": f"i{i}", "ok": True, "time_s": 0.01 * (i + 1),
+             "time_limit": 3.0 if i < 3 else 10.0, "tier": "ladder" if i < 3 else "hard"}
+            for i in range(5)]
+    fig = figures.cactus_figure(pd.DataFrame(rows), ["f / s"], 10.0)
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines() if ln.get_color() == "black"]
+    assert labels == ["time limit 3 s (ladder)", "time limit 10 s (hard)"]
+    figures._plt().close(fig)

@@ -54,7 +54,7 @@
   function ms(v) { return v === null ? "–" : (v * 1000).toPrecision(3); }
 
   const LETTERS = {S: "solved", I: "infeasible", T: "timeout", M: "memout", E: "error",
-                   W: "wrong", D: "disagrees"};
+                   W: "wrong", D: "disagrees", N: "not run", K: "skipped"};
 
   function render(d, names) {
     const rows = d.rows.map(r => {
@@ -62,7 +62,8 @@
       const pair = names[p];
       const spread = n > 1 && lo !== null ? `${ms(lo)} – ${ms(hi)}` : "";
       const status = [...st].map(c => LETTERS[c] || c).join(", ");
-      return `<tr class="${ok ? "" : "fail"}"><td class="name">${esc(pair)}</td>` +
+      const cls = st === "N" ? "notrun" : ok ? "" : "fail";  // not run: missing, no failure
+      return `<tr class="${cls}"><td class="name">${esc(pair)}</td>` +
         `<td class="name st-${esc(st)}">${esc(status)}</td><td>${ms(t)}</td>` +
         `<td>${spread}</td><td>${n}</td><td class="name">${esc(effort)}</td>` +
         `<td>${peak === null ? "–" : peak}</td>` +
@@ -77,8 +78,9 @@
       `<th class="name">formulation / solver</th><th class="name">status</th>` +
       `<th title="build + solve, median over repeats and seeds">time [ms]</th>` +
       `<th title="lowest – highest over repeats and seeds">range [ms]</th>` +
-      `<th title="repeats x seeds">runs</th><th class="name" ` +
-      `title="the solver's own effort, median over runs">effort</th>` +
+      `<th title="tasks that ran: repeats x seeds (0: not run)">runs</th><th class="name" ` +
+      `title="the solver's own effort, median over runs; for a pair that did not run, why">` +
+      `effort / why not run</th>` +
       `<th title="peak memory of the task's process tree, forked template's pages included">` +
       `peak [MB]</th>` +
       `<th title="the rule checker passed the answer">checked</th>` +
