@@ -1,7 +1,7 @@
 """Fillomino in CPMpy: a number per cell, each region a tree of parent pointers whose root
 carries the region's size as a sum of subtree sizes (the model of ``cpsat-tree``).
 
-* ``number[v]`` over the cell's provable domain (:func:`bench.encodings.fillomino.layout`),
+* ``number[v]`` over the cell's provable domain (:func:`bench.puzzles.fillomino.encoding.layout`),
   stated with ``InDomain``;
 * ``same[u, w] <-> number[u] == number[w]`` per edge: equal neighbours are one region, so two
   regions of one number never touch;
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.encodings.fillomino import layout
 from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import CpmpyModel, Value
 from bench.puzzles import SolutionGrid
+from bench.puzzles.fillomino.encoding import layout
 from bench.registry import Formulation, formulation
 
 
