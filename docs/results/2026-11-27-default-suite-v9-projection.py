@@ -3,7 +3,7 @@ of the whole suite): run from the repository root,
 
     python docs/results/2026-11-27-default-suite-v9-projection.py CANDIDATE_RUN...
 
-- the v8 run (reports/default-20261127-215656/results.parquet), its Shikaku 40x40s moved from
+- the v8 run (results/default-20261127-215656/results.parquet), its Shikaku 40x40s moved from
   the hard tier (10 s) to the ladder (3 s: bench.report.budget shortens their limit);
 - the new hard instances: every (instance, default pair) measured in the candidate runs at
   10 s keeps its result; every pair not measured there is counted as a timeout at 10 s plus
@@ -22,7 +22,7 @@ from bench.report.budget import project
 from bench.report.data import load_run
 from bench.suites import get_suite
 
-v8 = load_run("reports/default-20261127-215656").df
+v8 = load_run("results/default-20261127-215656").df
 v8.loc[v8["instance_path"].str.contains("gen-shikaku-40x40"), "tier"] = "ladder"
 cand = pd.concat([load_run(f).df for f in sys.argv[1:]], ignore_index=True)
 cand["instance_path"] = cand["instance_path"].map(
