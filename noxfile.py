@@ -4,6 +4,7 @@ typecheck."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import nox
@@ -19,9 +20,10 @@ PYTHON = None  # the interpreter nox runs under (3.11+)
 def tests(session: nox.Session) -> None:
     """The test suite (slow benchmarks excluded; pass `-m slow` to run only those), with the
     `peers` extra (puzzlekit, from PyPI) so the external formulations are tested too, and the
-    `lint` extra, which the example plugin's ruff/mypy test uses, and the `dask` extra (the
-    cluster executor's tests start a real local Dask cluster)."""
-    session.install("-e", ".[test,lint,peers,dask,cpmpy]")
+    `lint` extra, which the example plugin's ruff/mypy test uses, the `dask` extra (the
+    cluster executor's tests start a real local Dask cluster), the `docs` extra (the site's
+    hooks are tested) and the `cpmpy` extra (the CPMpy solvers)."""
+    session.install("-e", ".[test,lint,peers,dask,docs,cpmpy]")
     session.run("pytest", "-q", *session.posargs)
 
 
@@ -30,7 +32,9 @@ def docs(session: nox.Session) -> None:
     """The documentation site into site/, with --strict: a broken link, a missing page or a page
     left out of the nav fails. The command-line reference and the formulation catalogue are
     generated from the parser and the plugin registry as it builds (docs/hooks.py), so the
-    package is installed too. NO_MKDOCS_2_WARNING silences Material's MkDocs-2 banner."""
+    package is installed too, and so is every report a page links to, rendered from its run's
+    data in results/<run>/ (cached in .cache/docs-reports/: a rebuild renders only what
+    changed). NO_MKDOCS_2_WARNING silences Material's MkDocs-2 banner."""
     session.install("-e", ".[docs]")
     session.run("mkdocs", "build", "--strict", *session.posargs,
                 env={"NO_MKDOCS_2_WARNING": "1"})
@@ -47,7 +51,9 @@ def bench(session: nox.Session) -> None:
     type wherever their identity matches (same instance content, formulation and backend code,
     solver version, limits, seed, repetition): only new or changed tasks run; `--no-reuse`
     runs everything. `--formulation NAME` (a plugin or a new built-in) runs the suite's pairs
-    plus every variant of NAME, the rest reused."""
+    plus every variant of NAME, the rest reused.
+    The report's options are kept beside the data, in results/<run>/report.json: the docs site
+    renders the run's report from them."""
     session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
     args = list(session.posargs)
     reuse = "--no-reuse" not in args
@@ -68,8 +74,10 @@ def bench(session: nox.Session) -> None:
     plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
     session.run("puzzlebench", "run", *plan, "--dry-run")
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])
+    report = {"instance": ["seed-*"]}  # kept with the data: the docs site renders the same
+    Path(out, "report.json").write_text(json.dumps(report) + "\n", encoding="utf-8")
     session.run("puzzlebench", "report", out, "--out", str(Path("reports") / Path(out).name),
-                "--instance", "seed-*")
+                *(a for p in report["instance"] for a in ("--instance", p)))
 
 
 @nox.session(python=PYTHON)
@@ -92,7 +100,7 @@ def microbench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     session.install("ruff>=0.5")
-    session.run("ruff", "check", "bench", "formulations", "tests", "noxfile.py")
+    session.run("ruff", "check", "bench", "formulations", "tests", "noxfile.py", "docs/hooks.py")
 
 
 @nox.session(python=PYTHON)

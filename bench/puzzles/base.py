@@ -83,16 +83,16 @@ def parse_positive_int(tok: str, what: str = "clue") -> int:
     return v
 
 
-#: the committed report whose measurements justify the puzzles' current defaults: the pair with
-#: the lowest PAR-2 over the hard and real tiers together (its table "Declared defaults against
-#: the robust choice", :mod:`bench.report.defaults`)
-DEFAULT_REPORT = "reports/default-20261128-042202/summary.md"
+#: the committed run (its data folder) whose measurements justify the puzzles' current defaults:
+#: the pair with the lowest PAR-2 over the hard and real tiers together (its report's table
+#: "Declared defaults against the robust choice", :mod:`bench.report.defaults`)
+DEFAULT_REPORT = "results/default-20261128-042202"
 
 
 @dataclass(frozen=True)
 class Default:
     """The formulation and solver used for a puzzle when none is named, and ``evidence``: the
-    committed report (a path under ``reports/``) whose measurements justified the choice."""
+    committed run (its data folder under ``results/``) whose measurements justified the choice."""
 
     formulation: str
     solver: str

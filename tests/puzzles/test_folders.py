@@ -131,15 +131,18 @@ def test_a_bad_puzzle_plugin_is_logged_and_skipped(
 
 
 def test_declared_defaults_name_their_evidence():
+    import pandas as pd
+
     assert get_puzzle("shikaku").default == Default("cpsat-cover", "cpsat", DEFAULT_REPORT)
     assert get_puzzle("nurikabe").default == Default(
-        "sat-hybrid", "cadical195", "reports/robust-nurikabe-20261127/summary.md")
-    for name in folders():  # every built-in default names a committed report that ranks it
+        "sat-hybrid", "cadical195", "results/robust-nurikabe-20261127")
+    for name in folders():  # every built-in default names a committed run that measured it
         default = get_puzzle(name).default
         assert default is not None, name
-        summary = (ROOT / default.evidence).read_text()
+        results = pd.read_parquet(ROOT / default.evidence / "results.parquet")
         label = get_formulation(name, default.formulation).label
-        assert f"{label.split('[')[0]}" in summary and default.solver in summary
+        mine = results[(results["puzzle"] == name) & (results["solver"] == default.solver)]
+        assert (mine["formulation"] == label).any(), (name, label, default.evidence)
 
 
 def test_declared_defaults_are_the_robust_choice_of_their_evidence():
@@ -150,7 +153,7 @@ def test_declared_defaults_are_the_robust_choice_of_their_evidence():
     from bench.report import defaults
     from bench.report.data import prepare
 
-    t = prepare(pd.read_parquet(ROOT / Path(DEFAULT_REPORT).parent / "results.parquet"))
+    t = prepare(pd.read_parquet(ROOT / DEFAULT_REPORT / "results.parquet"))
     table = defaults.table(t)[0].set_index("puzzle")
     for name in puzzle_names():
         default = get_puzzle(name).default

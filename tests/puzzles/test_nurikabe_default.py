@@ -27,7 +27,7 @@ def par2(results: pd.DataFrame) -> pd.Series:
 
 def test_the_default_has_the_lowest_par2_of_its_evidence_run():
     default = get_puzzle("nurikabe").default
-    results = pd.read_parquet(ROOT / Path(default.evidence).parent / "results.parquet")
+    results = pd.read_parquet(ROOT / default.evidence / "results.parquet")
     results = results[results["puzzle"] == "nurikabe"]
     scores = par2(results)
     label = get_formulation("nurikabe", default.formulation).label

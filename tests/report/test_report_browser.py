@@ -25,7 +25,7 @@ from tests.report.page import (
 
 WHY = playwright_missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
-DEFAULT_RUN = ROOT / "reports" / "default-20261128-010414"
+DEFAULT_RUN = ROOT / "results" / "default-20261128-010414"  # its committed data
 
 
 def folder_mb(folder: Path) -> float:

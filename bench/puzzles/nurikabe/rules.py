@@ -53,7 +53,7 @@ class Nurikabe(Puzzle):
     #: the default pair is the one with the lowest PAR-2 over the hard tier (suite `hard`) and
     #: the real puzzles together, not the fastest on easy puzzles: a default must not time
     #: out where another built-in pair answers (the evidence report ranks both by PAR-2)
-    default = Default("sat-hybrid", "cadical195", "reports/robust-nurikabe-20261127/summary.md")
+    default = Default("sat-hybrid", "cadical195", "results/robust-nurikabe-20261127")
     solution_cells = '"#" black, "." white'
 
     def validate(self, inst: Instance) -> Iterable[tuple[int | None, str]]:
