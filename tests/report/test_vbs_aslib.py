@@ -195,3 +195,18 @@ def test_aslib_on_bad_input_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     p = _cli(tmp_path, "aslib", str(tmp_path / "empty"), "--out", str(tmp_path / "x"))
     assert p.returncode == 2 and p.stderr.strip().count("\n") == 0
+
+
+def test_auto_learned_on_generated_and_judged_on_seeds(project: tuple[Path, Path],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.select import learn
+
+    monkeypatch.setenv("PUZZLEBENCH_ROOT", str(project[0]))
+    out = learn.held_back(project[1], generated=("generated",), real="seeds")
+    judged = {(j.puzzle, j.tier): (r, j) for r, j in out}
+    rule, j = judged["shikaku", "seeds"]
+    assert j.instances == 1 and j.missing == 0
+    assert j.vbs_par2_s <= j.auto_par2_s and j.vbs_par2_s <= j.sbs_par2_s
+    assert j.auto_solved == j.vbs_solved == 1
+    # never an inexact pair, never the peer: every pair named ran every training instance
+    assert {rule.low, rule.high} <= set(prepare(load_run(project[1]).df)["pair"])
