@@ -124,7 +124,7 @@ def test_the_report_shows_the_virtual_best(project: tuple[Path, Path],
     md = (out / "summary.md").read_text()
     assert "virtual best" in md and "marginal contribution" in md
     assert "par2_gap" in md and "unique" in md
-    assert "virtual best" in (out / "index.html").read_text()
+    assert "marginal contribution to the virtual best" in (out / "index.html").read_text()
 
 
 def test_aslib_export_reads_back_and_matches_the_parquet(project: tuple[Path, Path]) -> None:
