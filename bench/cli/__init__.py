@@ -24,6 +24,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
     from bench.cli import (
+        aslib,
         check,
         compare,
         generate,
@@ -37,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     )
 
     for command in (listing, solve, run, report, compare, merge, interchange, generate, check,
-                    scaffold):
+                    scaffold, aslib):
         command.add_commands(sub)
     return p
 

@@ -18,6 +18,7 @@ import bench.report.figures as figures
 import bench.report.peers as peers
 import bench.report.pictures as pictures
 import bench.report.tables as tables
+import bench.report.vbs as vbs
 import bench.report.verdicts as verdicts
 from bench.report.data import per_instance
 from bench.report.files import file_name
@@ -170,6 +171,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     if len(fam) and fam["family"].nunique() > 1:
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
+    sec.extra.extend(vbs.extra(puzzle, t))  # the virtual best per tier, each pair's share
     eff, eff_lines = verdicts.effort(t)
     if len(eff):
         sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
@@ -177,8 +179,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                           "table": Table.of(eff)})
     sl = tables.slopes(pi, shown)
     sec.slopes = Table.of(sl) if len(sl) else None
-    sec.rank = rank
-    sec.puzzle = puzzle
+    sec.rank, sec.puzzle = rank, puzzle
     sec.figures, sec.memory_line = _figures(name, t, pi, shown, rank, scatter, out)
     sec.pictures = _pictures(puzzle, t, out)
     vs = peers.versus(pi, rank)

@@ -1,0 +1,147 @@
+"""The virtual best solver (VBS) of a run, per puzzle and tier, as algorithm-selection work
+reports it (ASlib, SATzilla, the SAT competitions).
+
+Method, over one puzzle's rows of one tier (PAR-2 on build + solve, :mod:`.data`; repeats and
+seeds folded to their median by :func:`bench.report.data.per_instance`):
+
+- a task that did not run (a ``timeout`` whose message starts with
+  :data:`bench.records.NOT_RUN`, recorded by a suite's ladder rule) is missing data, never a
+  failure: it is left out before anything is computed, so a pair "not run" on an instance
+  has no value there rather than 2 x the limit;
+- the VBS of an instance is the least PAR-2 among the pairs that ran it (answered when any of
+  them answered correctly);
+- a pair's marginal contribution is what the VBS loses without it: ``unique`` the instances
+  only it answered (the SAT competitions' unique solves) and ``par2_added_s`` the rise of the
+  VBS's PAR-2 sum when it is removed, over the instances some other pair ran; ``sole`` counts
+  the instances no other pair ran (the VBS without it has no value there);
+- the single best pair (SBS) is the pair of least PAR-2 sum among those that ran every
+  instance of the tier (when none did: among those that ran the most, over the instances it
+  ran), and its gap to the VBS is the ratio of the PAR-2 sums and of the shifted geometric
+  means over the same instances (1 is no gap).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bench.records import NOT_RUN
+from bench.report.data import per_instance, sgm
+from bench.report.render import Table
+
+
+def ran(t: pd.DataFrame) -> pd.DataFrame:
+    """Prepared task rows without the tasks that were not run (missing data)."""
+    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", t.index)
+    return t[~(t["status"].eq("timeout") & msg.str.startswith(NOT_RUN))]
+
+
+def performance(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run) and
+    answered (bool; NaN: not run)."""
+    pi = per_instance(ran(t))
+    par2 = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
+    ok = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
+        index="instance", columns="pair", values="ok", aggfunc="first")
+    par2.columns.name = ok.columns.name = None
+    return par2, ok.reindex_like(par2)
+
+
+def single_best(par2: pd.DataFrame) -> tuple[str, pd.Index]:
+    """The single best pair and the instances its gap is measured over (see the module)."""
+    covered = par2.notna().sum()
+    most = covered[covered == covered.max()].index
+    sums = {p: float(par2[p].sum()) for p in most}
+    best = min(sums, key=lambda p: (sums[p], sgm(np.asarray(par2[p], float)), p))
+    return str(best), par2.index[par2[best].notna()]
+
+
+def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> dict[str, Any]:
+    """One tier's VBS and single best pair with the gaps."""
+    vbs = par2.min(axis=1)
+    sbs, on = single_best(par2)
+    v, s = vbs.loc[on], par2.loc[on, sbs]
+    v_sum, s_sum = float(v.sum()), float(s.sum())
+    return {"tier": tier, "instances": len(par2), "pairs": par2.shape[1],
+            "vbs_solved": int((ok.fillna(0) > 0).any(axis=1).sum()),
+            "vbs_par2_s": float(vbs.sum()), "vbs_sgm_s": sgm(vbs),
+            "single_best": sbs, "sbs_instances": len(on),
+            "sbs_solved": int((ok.loc[on, sbs] > 0).sum()),
+            "sbs_par2_s": s_sum, "sbs_sgm_s": sgm(s),
+            "par2_gap": s_sum / v_sum if v_sum > 0 else math.nan,
+            "sgm_gap": sgm(s) / sgm(v) if sgm(v) > 0 else math.nan}
+
+
+def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per pair of one tier: what the VBS loses without it."""
+    answered = ok.fillna(0) > 0
+    vbs = par2.min(axis=1)
+    rows = []
+    for p in par2.columns:
+        others = par2.drop(columns=p)
+        some = others.notna().any(axis=1)
+        without = others.min(axis=1)
+        only = answered[p] & ~answered.drop(columns=p).any(axis=1)
+        fastest = par2[p].notna() & (par2[p] <= vbs) & answered[p]
+        rows.append({"tier": tier, "pair": p, "ran": int(par2[p].notna().sum()),
+                     "solved": int(answered[p].sum()), "unique": int(only.sum()),
+                     "fastest": int(fastest.sum()),
+                     "par2_added_s": float((without[some] - vbs[some]).sum()),
+                     "sole": int((par2[p].notna() & ~some).sum())})
+    return rows
+
+
+def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame]]:
+    out = []
+    for tier, g in t.groupby("tier", sort=True):
+        par2, ok = performance(g)
+        if par2.size:
+            out.append((str(tier), par2, ok))
+    return out
+
+
+def summary(t: pd.DataFrame) -> pd.DataFrame:
+    """One puzzle's prepared rows -> one row per tier: the VBS, the single best pair and its
+    gap (ratios of PAR-2 sums and of SGMs)."""
+    return pd.DataFrame([tier_row(*x) for x in _tiers(t)])
+
+
+def contributions(t: pd.DataFrame) -> pd.DataFrame:
+    """One puzzle's prepared rows -> one row per tier and pair: its marginal contribution to
+    the VBS, largest first."""
+    rows = [r for x in _tiers(t) for r in contribution_rows(*x)]
+    if not rows:
+        return pd.DataFrame()
+    c = pd.DataFrame(rows)
+    return c.sort_values(["tier", "unique", "par2_added_s", "pair"],
+                         ascending=[True, False, False, True]).reset_index(drop=True)
+
+
+def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
+    """The report's VBS tables of one puzzle (title and table, as a section's ``extra``)."""
+    if not len(t) or "tier" not in t:
+        return []
+    s, c = summary(t), contributions(t)
+    if s.empty:
+        return []
+    for col in ("par2_gap", "sgm_gap"):
+        s[col] = s[col].round(3)
+    c["par2_added_s"] = c["par2_added_s"].where(c["par2_added_s"].abs() > 1e-12, 0.0)
+    return [
+        {"title": f"{puzzle}: virtual best (least PAR-2 per instance among the pairs that ran "
+                  "it; not-run tasks are missing data) and the single best pair's gap to it "
+                  "(ratio of PAR-2 sums and of SGMs, 1 = none)", "table": Table.of(s)},
+        {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
+                  "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
+                  "by without it; sole: instances no other pair ran)",
+         "table": Table.of(c)}]
+
+
+def gap(par2: pd.Series, vbs: pd.Series) -> tuple[float, float]:
+    """PAR-2-sum and SGM ratios of a selector's per-instance PAR-2 to the VBS's (same index)."""
+    a, b = np.asarray(par2, float), np.asarray(vbs, float)
+    return (float(a.sum() / b.sum()) if b.sum() > 0 else math.nan,
+            sgm(a) / sgm(b) if sgm(b) > 0 else math.nan)

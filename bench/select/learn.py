@@ -1,0 +1,226 @@
+"""Learning and judging the ``auto`` rule (:mod:`bench.select.auto`) the way algorithm
+selection work does (ASlib, SATzilla): learned on some instances (generated families), judged
+on others (the real tier, and generated families held back), as the gap of the selector's
+PAR-2 sum and SGM to the virtual best (VBS) and to the single best pair of the training data
+(SBS), and the answers it loses against that SBS.
+
+Method: the performance matrix is the run's PAR-2 per instance and pair (repeats folded to the
+median, tasks not run left out as missing: :mod:`bench.report.vbs`). The candidates are the
+pairs that ran every training instance, are exact, and are our own (not an external peer). The
+rule is the decision stump of least training PAR-2 sum over every feature, every threshold
+halfway between two training values and every ordered pair of candidates; it replaces the
+training SBS only when it lowers the training PAR-2 sum by at least :data:`MARGIN` (a rule that
+wins by noise is not worth a branch).
+
+The committed runs' tables are found through :data:`RUN_DIRS` (``results/<run>`` first, then
+``reports/<run>``), so the evidence follows the data when it moves.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from bench.report.aslib import locate
+from bench.report.data import PAR_K, load_run, prepare, sgm
+from bench.report.vbs import performance
+from bench.select import features
+from bench.select.auto import Rule, choose
+
+#: where a committed run's folder may be, in order
+RUN_DIRS = ("results", "reports")
+#: the share of the training PAR-2 sum a stump must save over the training SBS
+MARGIN = 0.05
+#: learning only: a training task not run (the ladder rule: it timed out on a smaller instance
+#: of its family) counts as unsolved, at PAR-2, so that such a pair stays a candidate; the
+#: VBS and every judged figure still leave it out as missing
+IMPUTE = True
+
+
+def run_folder(name: str, root: Path | None = None) -> Path:
+    """The folder of a committed run, looked up under each of :data:`RUN_DIRS`."""
+    from bench.suites import project_root
+
+    base = root or project_root()
+    for d in RUN_DIRS:
+        if (base / d / name / "results.parquet").is_file():
+            return base / d / name
+    raise FileNotFoundError(f"no results.parquet of run {name} under "
+                            + " or ".join(str(base / d) for d in RUN_DIRS))
+
+
+def feature_table(t: pd.DataFrame) -> pd.DataFrame:
+    """Instance x feature for the instances of prepared rows (one puzzle)."""
+    paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=True))
+    return pd.DataFrame({i: features.of_file(locate(p)) for i, p in paths.items()}).T
+
+
+def candidates(t: pd.DataFrame, par2: pd.DataFrame) -> list[str]:
+    """Pairs that ran every training instance, exact in every row, and not an external peer."""
+    own = t[(t["kind"] != "external")]
+    inexact = set(own.loc[own["exact"].eq(False), "pair"])
+    full = [p for p in par2.columns if par2[p].notna().all()]
+    return [p for p in full if p in set(own["pair"]) and p not in inexact]
+
+
+def sbs(par2: pd.DataFrame, pairs: list[str]) -> str:
+    """The single best of ``pairs``: least PAR-2 sum, then least SGM, then by name."""
+    def key(p: str) -> tuple[float, float, str]:
+        v = np.asarray(par2[p], float)
+        return float(v.sum()), sgm(v), p
+
+    return min(pairs, key=key)
+
+
+def stump(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str]) -> Rule:
+    """The rule learned from a training matrix (see the module)."""
+    best = sbs(par2, pairs)
+    base = float(par2[best].sum())
+    top: tuple[float, str, float, str, str] | None = None
+    for f in features.NAMES:
+        x = feats.loc[par2.index, f].astype(float)
+        values = np.unique(x)
+        for th in (values[:-1] + values[1:]) / 2:
+            below = x <= th
+            for a, b in permutations(pairs, 2):
+                cost = float(par2.loc[below, a].sum() + par2.loc[~below, b].sum())
+                if top is None or cost < top[0] - 1e-12:
+                    top = (cost, f, float(th), a, b)
+    n = len(par2)
+    if top is None or top[0] > base * (1 - MARGIN):
+        return Rule(puzzle, best, best, evidence=f"{n} training instances; no threshold saved "
+                    f"{MARGIN:.0%} of the single best's PAR-2 sum {base:.3f} s")
+    cost, f, th, a, b = top
+    return Rule(puzzle, a, b, f, th, f"{n} training instances: PAR-2 sum {cost:.3f} s against "
+                f"{base:.3f} s for the single best {best}")
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One puzzle x test tier: the rule's result beside the VBS and the training SBS."""
+
+    puzzle: str
+    tier: str
+    instances: int
+    rule: str
+    sbs: str
+    vbs_par2_s: float
+    sbs_par2_s: float
+    auto_par2_s: float
+    vbs_sgm_s: float
+    sbs_sgm_s: float
+    auto_sgm_s: float
+    vbs_solved: int
+    sbs_solved: int
+    auto_solved: int
+    missing: int  # test instances the chosen pair did not run (left out of every column)
+
+
+def judge(puzzle: str, tier: str, rule: Rule, train_sbs: str, par2: pd.DataFrame,
+          ok: pd.DataFrame, feats: pd.DataFrame) -> Judged:
+    picks = pd.Series({i: choose(rule, feats.loc[i].to_dict()).pair for i in par2.index})
+    ran = par2.notna()
+    have = [i for i in par2.index if picks[i] in par2 and train_sbs in par2
+            and bool(ran.at[i, picks[i]]) and bool(ran.at[i, train_sbs])]
+    p, o = par2.loc[have], ok.loc[have].fillna(0) > 0
+    auto = pd.Series([p.at[i, picks[i]] for i in have], index=have, dtype=float)
+    auto_ok = sum(bool(o.at[i, picks[i]]) for i in have)
+    vbs = p.min(axis=1)
+    return Judged(puzzle, tier, len(have), rule.text(), train_sbs, float(vbs.sum()),
+                  float(p[train_sbs].sum()), float(auto.sum()), sgm(vbs), sgm(p[train_sbs]),
+                  sgm(auto), int(o.any(axis=1).sum()), int(o[train_sbs].sum()), auto_ok,
+                  len(par2) - len(have))
+
+
+def evaluate(run: Path, train: tuple[str, ...] = ("ladder",),
+             test: tuple[str, ...] = ("real", "hard")) -> tuple[list[Rule], list[Judged]]:
+    """Learn a rule per puzzle on the ``train`` tiers of a run and judge it on each ``test``
+    tier."""
+    t = prepare(load_run(run).df)
+    rules, judged = [], []
+    for puzzle, g in t.groupby("puzzle", sort=True):
+        tr = g[g["tier"].isin(train)]
+        par2, _ = performance(tr)
+        pairs = candidates(g, par2)
+        if par2.empty or not pairs:
+            continue
+        feats = feature_table(g)
+        rule = stump(str(puzzle), par2[pairs], feats, pairs)
+        rules.append(rule)
+        best = sbs(par2, pairs)
+        for tier in test:
+            tp, tok = performance(g[g["tier"] == tier])
+            if len(tp):
+                judged.append(judge(str(puzzle), tier, rule, best, tp, tok, feats))
+    return rules, judged
+
+
+def _one(puzzle: str, g: pd.DataFrame, train: pd.Series, test: pd.Series, name: str,
+         feats: pd.DataFrame) -> tuple[Rule, Judged] | None:
+    par2, _ = performance(g[train])
+    if IMPUTE and len(par2):  # a pair left out by the ladder rule: as if it timed out
+        limit = g[train].groupby("instance")["time_limit"].max().reindex(par2.index)
+        par2 = par2.apply(lambda col: col.fillna(PAR_K * limit))
+    pairs = candidates(g, par2)
+    tp, tok = performance(g[test])
+    if par2.empty or not pairs or tp.empty:
+        return None
+    rule = stump(puzzle, par2[pairs], feats, pairs)
+    return rule, judge(puzzle, name, rule, sbs(par2, pairs), tp, tok, feats)
+
+
+def held_back(run: Path, generated: tuple[str, ...] = ("ladder", "hard"),
+              real: str = "real") -> list[tuple[Rule, Judged]]:
+    """Per puzzle: for each folder of generated instances in turn, the rule learned on the
+    other generated folders and judged on it (a held-back family); and the rule learned on
+    every generated folder, judged on the ``real`` tier."""
+    t = prepare(load_run(run).df)
+    out = []
+    for puzzle, g in t.groupby("puzzle", sort=True):
+        feats = feature_table(g)
+        folder = g["instance_path"].astype(str).map(lambda p: str(Path(p).parent))
+        gen = g["tier"].isin(generated)
+        for f in sorted(set(folder[gen])):
+            one = _one(str(puzzle), g, gen & (folder != f), gen & (folder == f),
+                       f"held back: {f}", feats)
+            if one:
+                out.append(one)
+        one = _one(str(puzzle), g, gen, g["tier"] == real, real, feats)
+        if one:
+            out.append(one)
+    return out
+
+
+def ratio(a: float, b: float) -> float:
+    return a / b if b > 0 else math.nan
+
+
+def markdown(judged: list[tuple[Rule, Judged]]) -> str:
+    """The judged rules as a Markdown table: gaps to the VBS and to the training SBS."""
+    lines = ["| puzzle | test | n | rule | auto/VBS PAR-2 | auto/VBS SGM | SBS/VBS PAR-2 | "
+             "SBS/VBS SGM | auto/SBS PAR-2 | solved VBS/SBS/auto | left out |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r, j in judged:
+        lines.append(
+            f"| {j.puzzle} | {j.tier} | {j.instances} | {r.text().split(': ', 1)[1]} | "
+            f"{ratio(j.auto_par2_s, j.vbs_par2_s):.3f} | {ratio(j.auto_sgm_s, j.vbs_sgm_s):.3f} | "
+            f"{ratio(j.sbs_par2_s, j.vbs_par2_s):.3f} | {ratio(j.sbs_sgm_s, j.vbs_sgm_s):.3f} | "
+            f"{ratio(j.auto_par2_s, j.sbs_par2_s):.3f} | "
+            f"{j.vbs_solved}/{j.sbs_solved}/{j.auto_solved} | {j.missing} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m bench.select.learn RUN: the two evaluations
+    import sys
+
+    folder = run_folder(sys.argv[1])
+    rules, first = evaluate(folder)
+    print("Trained on the ladder tier, judged on the real and hard tiers:\n")
+    print(markdown([(next(r for r in rules if r.puzzle == j.puzzle), j) for j in first]))
+    print("\nHeld-back generated folders, and real after training on every generated one:\n")
+    print(markdown(held_back(folder)))
