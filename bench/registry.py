@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from bench.entrypoints import entry_points
 from bench.instance import Instance
 from bench.labels import (  # noqa: F401  (re-exported: the names plugins import)
     EVERY,
@@ -260,7 +261,7 @@ def plugins() -> list[Plugin]:
     global _plugins
     if _plugins is None:
         _plugins = []
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for ep in entry_points(ENTRY_POINT_GROUP):
             if ep.value == BUILTIN:  # the built-in package, loaded by folder and kind
                 continue
             parts = ep.name.split(".", 2)
