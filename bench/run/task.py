@@ -19,6 +19,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
+from typing import Any
 
 from bench.records import Result, Task
 from bench.run.atomic import write_atomic
@@ -26,12 +27,25 @@ from bench.run.atomic import write_atomic
 PR_SET_CHILD_SUBREAPER = 36
 
 
+def _prctl() -> Any:
+    """libc's ``prctl``, looked up once (in a fork-server template, before its tasks fork:
+    the first ctypes call costs a task milliseconds); None where there is none."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+PRCTL = _prctl()
+
+
 def become_subreaper() -> None:
     """Orphaned descendants (a solver child's child whose parent exited, one that started its
     own session) are re-parented to this task process instead of init, so they stay in the
     task's tree, which the harness measures and kills (Linux >= 3.4; no-op elsewhere)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    if PRCTL is not None:
+        with contextlib.suppress(OSError, ctypes.ArgumentError):
+            PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 class ResultFile:
