@@ -50,7 +50,7 @@ def become_subreaper() -> None:
 
 class ResultFile:
     """RESULT_PATH, replaced atomically by each newer result: each version is written whole
-    to a file of its own (``result.N.json``, never rewritten), then RESULT_PATH, a symbolic
+    to a file of its own (``result.PID.N.json``, never rewritten), then RESULT_PATH, a symbolic
     link, is pointed at it in one ``rename``. A reader that opens RESULT_PATH sees a complete
     version; a process killed mid-write leaves the link on the last complete one.
 
@@ -65,8 +65,9 @@ class ResultFile:
 
     def write(self, text: str) -> None:
         self.versions += 1
-        data = self.path.with_name(f"{self.path.stem}.{self.versions}{self.path.suffix}")
-        link = self.path.with_name(self.path.name + ".link")
+        pid = os.getpid()  # a file of one process's own, even if another wrote here too
+        data = self.path.with_name(f"{self.path.stem}.{pid}.{self.versions}{self.path.suffix}")
+        link = self.path.with_name(f"{self.path.name}.{pid}.link")
         try:
             with open(data, "x", encoding="utf-8") as f:
                 f.write(text)

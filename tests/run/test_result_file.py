@@ -17,9 +17,10 @@ def test_each_version_is_its_own_file_and_the_path_shows_the_last(tmp_path):
     rf.write(json.dumps({"status": "solved", "final": True}))
     assert out.is_symlink()
     assert json.loads(out.read_text()) == {"status": "solved", "final": True}
-    assert json.loads((tmp_path / "result.1.json").read_text()) == {"status": "error"}
+    pid = os.getpid()
+    assert json.loads((tmp_path / f"result.{pid}.1.json").read_text()) == {"status": "error"}
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "result.1.json", "result.2.json", "result.json"]  # no temporary link left
+        f"result.{pid}.1.json", f"result.{pid}.2.json", "result.json"]  # no temporary link
 
 
 def test_a_reader_never_sees_a_torn_or_missing_result(tmp_path):
@@ -54,7 +55,8 @@ def test_a_failed_write_leaves_the_last_complete_version(tmp_path):
     out = tmp_path / "result.json"
     rf = ResultFile(out)
     rf.write('{"v": 1}')
-    (tmp_path / "result.2.json").mkdir()  # the next version's name is taken: its write fails
+    pid = os.getpid()
+    (tmp_path / f"result.{pid}.2.json").mkdir()  # the next version's name is taken: it fails
     try:
         rf.write('{"v": 2}')
     except OSError:
@@ -62,4 +64,5 @@ def test_a_failed_write_leaves_the_last_complete_version(tmp_path):
     else:
         raise AssertionError("the write should have failed")
     assert json.loads(out.read_text()) == {"v": 1}
-    assert not os.path.lexists(tmp_path / "result.json.link")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"result.{pid}.1.json", f"result.{pid}.2.json", "result.json"]  # no temporary link
