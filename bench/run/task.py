@@ -73,7 +73,11 @@ class ResultFile:
                 f.write(text)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(link)  # left by a write that failed between its two steps
-            os.symlink(data.name, link)
+            try:
+                os.symlink(data.name, link)
+            except (OSError, NotImplementedError):  # no links here (Windows without the right)
+                os.replace(data, self.path)
+                return
             os.replace(link, self.path)
         except BaseException:
             with contextlib.suppress(OSError):
