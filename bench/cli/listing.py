@@ -17,16 +17,35 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from bench.backends import DISTRIBUTION, all_backends, backends_for, source
-    from bench.registry import formulations, plugin_of, variant_info
-
     suites: dict[str, dict[str, Any]] = {}
     if args.suites:  # only `--suites` needs a project folder (instances/suites.toml)
         try:
             suites = _suites()
         except SuitesError as e:
             return fail(str(e))
-    backends = all_backends()
+    forms = _formulation_rows()
+    solvers = _solver_rows(forms)
+    if args.json:
+        out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
+        if args.suites:
+            out["suites"] = suites
+        print(json.dumps(out, indent=2))
+        return 0
+    if args.suites:
+        for n, s in suites.items():
+            print(f"{n} (v{s['version']}, {len(s['instances'])} instances): {s['description']}")
+            if s["formulations"]:
+                print(f"    formulations: {', '.join(s['formulations'])}")
+        return 0
+    print_table(forms, solvers)
+    return 0
+
+
+def _formulation_rows() -> list[dict[str, Any]]:
+    """Every formulation as `list --json` reports it."""
+    from bench.backends import backends_for
+    from bench.registry import formulations, plugin_of, variant_info
+
     forms: list[dict[str, Any]] = []
     defaults = _solve_defaults()
     for c in formulations():
@@ -56,7 +75,15 @@ def cmd_list(args: argparse.Namespace) -> int:
             # the distribution of an out-of-tree plugin ("" for a built-in formulation)
             "plugin": (plugin.distribution or plugin.module) if plugin else "",
         })
-    solvers: list[dict[str, Any]] = [
+    return forms
+
+
+def _solver_rows(forms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every solver as `list --json` reports it (``forms``: for the ``external`` solver's
+    availability)."""
+    from bench.backends import DISTRIBUTION, all_backends, source
+
+    return [
         {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
          "available": _solver_unavailable(b, forms) is None, "incremental": b.incremental,
          "reason": _solver_unavailable(b, forms) or "",
@@ -66,23 +93,8 @@ def cmd_list(args: argparse.Namespace) -> int:
          "check_rank": b.check_rank,
          # the distribution of an out-of-tree backend ("" for a built-in)
          "plugin": "" if source(b.name) == DISTRIBUTION else source(b.name)}
-        for b in backends
+        for b in all_backends()
     ]
-    if args.json:
-        out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
-        if args.suites:
-            out["suites"] = suites
-        print(json.dumps(out, indent=2))
-        return 0
-    if args.suites:
-        for n, s in suites.items():
-            print(f"{n} (v{s['version']}, {len(s['instances'])} instances): {s['description']}")
-            if s["formulations"]:
-                print(f"    formulations: {', '.join(s['formulations'])}")
-        return 0
-    print_table(forms, solvers)
-    return 0
-
 
 
 class SuitesError(Exception):
