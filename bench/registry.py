@@ -26,6 +26,7 @@ that registers something its entry points do not declare is logged and skipped.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import itertools
@@ -36,6 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from bench.entrypoints import entry_points
 from bench.instance import Instance
 from bench.labels import (  # noqa: F401  (re-exported: the names plugins import)
     EVERY,
@@ -259,7 +261,7 @@ def plugins() -> list[Plugin]:
     global _plugins
     if _plugins is None:
         _plugins = []
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for ep in entry_points(ENTRY_POINT_GROUP):
             if ep.value == BUILTIN:  # the built-in package, loaded by folder and kind
                 continue
             parts = ep.name.split(".", 2)
@@ -328,22 +330,30 @@ def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
             if puzzle in (None, p) and n == c.name]
 
 
+@functools.cache
 def builtin_puzzles() -> list[str]:
-    """The puzzle folders of the built-in formulations (``formulations/<puzzle>/``)."""
+    """The puzzle folders of the built-in formulations (``formulations/<puzzle>/``); read once
+    per process (a forked task inherits its template's listing)."""
     package = importlib.import_module(BUILTIN)
     return [folder.name for folder in pkgutil.iter_modules(package.__path__) if folder.ispkg]
+
+
+@functools.cache
+def _builtin_module_names(puzzle: str) -> tuple[str, ...]:
+    """The module names in ``formulations/<puzzle>/``, read once per process."""
+    try:
+        package = importlib.import_module(f"{BUILTIN}.{puzzle}")
+    except ModuleNotFoundError:
+        return ()
+    return tuple(mod.name for mod in pkgutil.iter_modules(package.__path__))
 
 
 def builtin_modules(puzzle: str, kinds: Iterable[str]) -> list[str]:
     """The built-in modules ``formulations/<puzzle>/<kind>_*.py`` of these kinds, not imported
     (their puzzle's package is)."""
-    try:
-        package = importlib.import_module(f"{BUILTIN}.{puzzle}")
-    except ModuleNotFoundError:
-        return []
     kinds = set(kinds)
-    return [f"{BUILTIN}.{puzzle}.{mod.name}" for mod in pkgutil.iter_modules(package.__path__)
-            if mod.name.split("_", 1)[0] in kinds]
+    return [f"{BUILTIN}.{puzzle}.{name}" for name in _builtin_module_names(puzzle)
+            if name.split("_", 1)[0] in kinds]
 
 
 def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:

@@ -68,6 +68,7 @@ from bench.backends.base import (
 )
 from bench.backends.kinds import KINDS, ModelKind
 from bench.effort import Counter, known
+from bench.entrypoints import entry_points as entry_points_of
 
 __all__ = ["FOUND", "GROUP", "UNSEEDED", "Backend", "Outcome", "Seeding", "Session",
            "SolveOptions", "Status", "all_backends", "backends_for", "check_preference",
@@ -103,7 +104,7 @@ def _distribution(ep: importlib.metadata.EntryPoint) -> str:
 def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
     """Every backend entry point with its distribution: the built-ins in declared order, then
     the others by distribution and name."""
-    installed = list(importlib.metadata.entry_points(group=GROUP))
+    installed = list(entry_points_of(GROUP))
     own = _source_entry_points()
     if own is None:
         own = [ep for ep in installed if _distribution(ep) == DISTRIBUTION]

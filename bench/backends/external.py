@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from bench.backends.base import FOUND, Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import ExternalModel
+from bench.entrypoints import entry_points
 
 #: the peer packages the built-in external formulations call (their versions are reported)
 PEERS = ("puzzlekit",)
@@ -68,7 +69,7 @@ class External(Backend):
                 dists.add(f"{name} {importlib.metadata.version(name)}")
             except importlib.metadata.PackageNotFoundError:
                 continue
-        for ep in importlib.metadata.entry_points(group="puzzlebench.formulations"):
+        for ep in entry_points("puzzlebench.formulations"):
             if ".external." in ep.name and ep.dist is not None:
                 dists.add(f"{ep.dist.name} {ep.dist.version}")
         return ", ".join(sorted(dists)) or "none installed"

@@ -4,42 +4,37 @@ one (list: :mod:`bench.cli.listing`, solve, run, report, compare, import/export:
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import logging
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import argparse
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
-               "compare, merge, import, export, generate, check, new-formulation.")
+               "compare, merge, import, export, generate, check, new-formulation, aslib.")
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command line: each command module adds its own subcommand(s)."""
-    import argparse
+#: each command's module (beside this one), in the order `puzzlebench --help` lists them
+COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report",
+            "compare": "compare", "merge": "merge", "import": "interchange",
+            "export": "interchange", "generate": "generate", "check": "check",
+            "new-formulation": "scaffold", "aslib": "aslib"}
 
+
+def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line: each command module adds its own subcommand(s). Given the arguments
+    and their command is known, only that command's module is imported (a command starts
+    without importing the others'); else every command is added."""
     p = argparse.ArgumentParser(prog="puzzlebench", description=DESCRIPTION)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
-    from bench.cli import (
-        aslib,
-        check,
-        compare,
-        generate,
-        interchange,
-        listing,
-        merge,
-        report,
-        run,
-        scaffold,
-        solve,
-    )
-
-    for command in (listing, solve, run, report, compare, merge, interchange, generate, check,
-                    scaffold, aslib):
-        command.add_commands(sub)
+    words = [a for a in argv or () if not a.startswith("-")]
+    modules = dict.fromkeys(COMMANDS.values())
+    if words and words[0] in COMMANDS:
+        modules = {COMMANDS[words[0]]: None}
+    for name in modules:
+        importlib.import_module(f"bench.cli.{name}").add_commands(sub)
     return p
 
 
@@ -47,9 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; its exit code. Ctrl-C at any point from here on (the commands'
     imports included) ends with one line and 130, never a traceback."""
     try:
-        import logging
-
-        args = parser().parse_args(argv)
+        if argv is None:
+            argv = sys.argv[1:]
+        args = parser(argv).parse_args(argv)
         logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
         return int(args.func(args))

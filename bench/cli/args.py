@@ -30,10 +30,13 @@ def positive_int(text: str) -> int:
 def add_task_options(sp: argparse.ArgumentParser, time_default: float | None) -> None:
     """The options of one task: limits, seed, threads, solution count, process start."""
     sp.add_argument("--time-limit", type=positive_float, default=time_default,
-                    metavar="SECONDS")
+                    metavar="SECONDS",
+                    help="wall-clock limit of build + solve" + (
+                        f" (default {time_default:g})" if time_default is not None else ""))
     sp.add_argument("--memory-limit", type=positive_int, default=8192, metavar="MB",
                     help="peak RSS of the task's process tree (default 8192)")
-    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--seed", type=int, default=0,
+                    help="the solver's random seed, where the solver takes one (default 0)")
     sp.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     sp.add_argument("--count", type=int, default=0, metavar="N",
                     help="count solutions up to N (projected onto cell values)")

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from bench.cli.args import fail
+
 
 def add_commands(subparsers: Any) -> None:
     ls = subparsers.add_parser("list", help="formulations, solvers and suites")
@@ -15,49 +17,14 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from bench.backends import DISTRIBUTION, all_backends, backends_for, source
-    from bench.registry import formulations, plugin_of, variant_info
-    from bench.suites import load_suites
-
-    backends = all_backends()
-    forms: list[dict[str, Any]] = []
-    for c in formulations():
-        var = variant_info(c)
-        plugin = plugin_of(c)
-        forms.append({
-            "puzzle": c.puzzle,
-            "name": c.name,
-            "kind": c.kind,
-            # the default variant's (the first point of the grid); per variant in "variants"
-            "exact": var[0].exact,
-            "lazy": var[0].lazy,
-            "description": c.description,
-            "parameters": c.parameters,
-            "solvers": [b.name for b in backends_for(c.kind)
-                        if b.available() is None and c.available() is None],
-            "available": c.available() is None,
-            "reason": c.available() or "",
-            "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy,
-                          "recommended": v.recommended} for v in var],
-            # the distribution of an out-of-tree plugin ("" for a built-in formulation)
-            "plugin": (plugin.distribution or plugin.module) if plugin else "",
-        })
-    solvers: list[dict[str, Any]] = [
-        {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
-         "available": b.available() is None, "incremental": b.incremental,
-         "reason": b.available() or "",
-         # what it declares: how it takes a seed, its effort counters, its rank in `check`
-         "seed": {"use": b.seeding.use, "how": b.seeding.how},
-         "effort": [{"name": c.name, "meaning": c.meaning, "unit": c.unit} for c in b.effort],
-         "check_rank": b.check_rank,
-         # the distribution of an out-of-tree backend ("" for a built-in)
-         "plugin": "" if source(b.name) == DISTRIBUTION else source(b.name)}
-        for b in backends
-    ]
-    suites: dict[str, dict[str, Any]] = {
-        n: {"version": s.version, "description": s.description, "instances": s.instances(),
-            "formulations": list(s.formulations)}
-        for n, s in load_suites().items()}
+    suites: dict[str, dict[str, Any]] = {}
+    if args.suites:  # only `--suites` needs a project folder (instances/suites.toml)
+        try:
+            suites = _suites()
+        except SuitesError as e:
+            return fail(str(e))
+    forms = _formulation_rows()
+    solvers = _solver_rows(forms)
     if args.json:
         out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
         if args.suites:
@@ -74,34 +41,163 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _formulation_rows() -> list[dict[str, Any]]:
+    """Every formulation as `list --json` reports it."""
+    from bench.backends import backends_for
+    from bench.registry import formulations, plugin_of, variant_info
+
+    forms: list[dict[str, Any]] = []
+    defaults = _solve_defaults()
+    for c in formulations():
+        var = variant_info(c)
+        plugin = plugin_of(c)
+        chosen = defaults.get(c.puzzle)
+        forms.append({
+            "puzzle": c.puzzle,
+            "name": c.name,
+            "kind": c.kind,
+            # the default variant's (the first point of the grid); per variant in "variants"
+            "exact": var[0].exact,
+            "lazy": var[0].lazy,
+            "description": c.description,
+            "parameters": c.parameters,
+            "solvers": [b.name for b in backends_for(c.kind)
+                        if b.available() is None and c.available() is None],
+            "available": c.available() is None,
+            "reason": c.available() or "",
+            # "default": the formulation's default variant (its parameters' first values);
+            # "solve_default": the solver `puzzlebench solve` uses it with, if it is the
+            # puzzle's declared default pair ("" otherwise)
+            "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy,
+                          "recommended": v.recommended, "default": i == 0,
+                          "solve_default": chosen[1] if chosen and chosen[0] == v.label
+                          else ""} for i, v in enumerate(var)],
+            # the distribution of an out-of-tree plugin ("" for a built-in formulation)
+            "plugin": (plugin.distribution or plugin.module) if plugin else "",
+        })
+    return forms
+
+
+def _solver_rows(forms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every solver as `list --json` reports it (``forms``: for the ``external`` solver's
+    availability)."""
+    from bench.backends import DISTRIBUTION, all_backends, source
+
+    return [
+        {"name": b.name, "kinds": list(b.kinds), "version": b.version(),
+         "available": _solver_unavailable(b, forms) is None, "incremental": b.incremental,
+         "reason": _solver_unavailable(b, forms) or "",
+         # what it declares: how it takes a seed, its effort counters, its rank in `check`
+         "seed": {"use": b.seeding.use, "how": b.seeding.how},
+         "effort": [{"name": c.name, "meaning": c.meaning, "unit": c.unit} for c in b.effort],
+         "check_rank": b.check_rank,
+         # the distribution of an out-of-tree backend ("" for a built-in)
+         "plugin": "" if source(b.name) == DISTRIBUTION else source(b.name)}
+        for b in all_backends()
+    ]
+
+
+class SuitesError(Exception):
+    """The suites file cannot be read; one line naming it."""
+
+
+def _suites() -> dict[str, dict[str, Any]]:
+    """The project's suites (``instances/suites.toml``) as `list --suites` shows them."""
+    import tomllib
+
+    from bench.suites import instances_dir, load_suites
+
+    path = instances_dir() / "suites.toml"
+    if not path.is_file():
+        raise SuitesError(f"no suites here: {path} not found (run inside a puzzlebench project "
+                          f"folder, or set PUZZLEBENCH_ROOT to one)")
+    try:
+        loaded = load_suites(path)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
+            ValueError) as e:
+        raise SuitesError(f"{path}: cannot read the suites: "
+                          f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    return {n: {"version": s.version, "description": s.description,
+                "instances": s.instances(), "formulations": list(s.formulations)}
+            for n, s in loaded.items()}
+
+
+def _solve_defaults() -> dict[str, tuple[str, str]]:
+    """Per puzzle, the full label and solver of its declared default pair (what `solve` uses
+    when no formulation is named); a puzzle without one, or whose default does not load, is
+    left out."""
+    from bench.puzzles import get_puzzle, puzzle_names
+    from bench.registry import get_formulation
+
+    out: dict[str, tuple[str, str]] = {}
+    for name in puzzle_names():
+        try:
+            declared = getattr(get_puzzle(name), "default", None)
+            if declared is not None:
+                out[name] = (get_formulation(name, declared.formulation).label, declared.solver)
+        except (KeyError, ValueError):
+            continue
+    return out
+
+
+def _solver_unavailable(backend: Any, forms: list[dict[str, Any]]) -> str | None:
+    """Why a solver cannot run a task here (None: it can): its own reason, or, for a backend
+    that is only a door to the formulations' own packages (the ``external`` kind), that no
+    formulation of its kinds is available (their reasons)."""
+    own = backend.available()
+    if own is not None:
+        return str(own)
+    mine = [f for f in forms if f["kind"] in backend.kinds]
+    if backend.kinds == ("external",) and not any(f["available"] for f in mine):
+        reasons = sorted({f"{f['reason']}" for f in mine if f["reason"]})
+        return "; ".join(reasons) or "no external formulation installed"
+    return None
+
 
 def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> None:
-    """`puzzlebench list` as text: formulations with their variants, then solvers."""
+    """`puzzlebench list` as text: formulations with their variants (the default variant and
+    the puzzle's `solve` default marked), then solvers; columns as wide as their longest
+    entry."""
+    wp = max((len(f["puzzle"]) for f in forms), default=0)
+    wn = max((len(f["name"]) for f in forms), default=0)
+    wk = max((len(f["kind"]) for f in forms), default=0)
     print("Formulations:")
     for f in forms:
         params = "".join(f" [{k}: {', '.join(map(str, v))}]" for k, v in f["parameters"].items())
         source = f" [plugin: {f['plugin']}]" if f.get("plugin") else ""
-        print(f"  {f['puzzle']:<11} {f['name']:<13} {f['kind']:<8} {f['description']}{params}"
-              f"{source}")
+        print(f"  {f['puzzle']:<{wp}} {f['name']:<{wn}} {f['kind']:<{wk}} {f['description']}"
+              f"{params}{source}")
+        indent = " " * (4 + wp)
         if not f["available"]:
-            print(f"      unavailable: {f['reason']}")
-        shown = [v for v in f["variants"] if v.get("recommended", True)]
-        for v in shown if len(f["variants"]) > 1 else []:
-            print(f"      {v['label']}{_flags(v)}")
-        if len(shown) < len(f["variants"]):
-            print(f"      ... {len(f['variants']) - len(shown)} more variants, run as "
+            print(f"{indent}unavailable: {f['reason']}")
+        variants = f["variants"]
+        shown = [v for v in variants if v.get("recommended", True) or v.get("solve_default")]
+        for v in shown if len(variants) > 1 else []:
+            print(f"{indent}{v['label']}{_flags(v)}{_marks(v, many=True)}")
+        if len(shown) < len(variants):
+            print(f"{indent}... {len(variants) - len(shown)} more variants, run as "
                   f"{f['name']}[*]")
-        if len(f["variants"]) == 1 and _flags(f):
-            print(f"      {f['name']}{_flags(f)}")
+        if len(variants) == 1 and (_flags(f) or _marks(variants[0], many=False)):
+            print(f"{indent}{f['name']}{_flags(f)}{_marks(variants[0], many=False)}")
+    ws = max((len(s["name"]) for s in solvers), default=0)
+    wsk = max((len("/".join(s["kinds"])) for s in solvers), default=0)
     print("Solvers:")
     for s in solvers:
         state = "available" if s["available"] else f"unavailable: {s['reason']}"
         incr = ", incremental" if s["incremental"] else ""
         seeded = ", seeded" if s["seed"]["use"] != "none" else ""
         plugin = f" [plugin: {s['plugin']}]" if s["plugin"] else ""
-        print(f"  {s['name']:<11} {'/'.join(s['kinds']):<8} {s['version']} "
+        print(f"  {s['name']:<{ws}} {'/'.join(s['kinds']):<{wsk}} {s['version']} "
               f"({state}{incr}{seeded}){plugin}")
 
+
+def _marks(variant: dict[str, Any], many: bool) -> str:
+    """`` (default)`` on a formulation's default variant (when it has several) and
+    ``(solve default, with SOLVER)`` on the puzzle's declared default pair."""
+    out = " (default)" if many and variant.get("default") else ""
+    if variant.get("solve_default"):
+        out += f" (solve default, with {variant['solve_default']})"
+    return out
 
 
 def _flags(variant: dict[str, Any]) -> str:

@@ -18,11 +18,20 @@ CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
 
 
 def add_commands(subparsers: Any) -> None:
-    so = subparsers.add_parser("solve", help="solve one instance file")
-    so.add_argument("instance")
-    so.add_argument("--json", action="store_true")
-    so.add_argument("--formulation", help="name or name[key=value] (default: the fastest known)")
-    so.add_argument("--solver")
+    so = subparsers.add_parser(
+        "solve", help="solve one instance file",
+        description="Solve one instance file in a task process of its own, under the same "
+        "limits and checks as a benchmark task; print the grid (or, with --json, the "
+        "interchange contract's JSON). Exit 0 when solved, 1 otherwise.")
+    so.add_argument("instance", help="the instance file (its first line names the puzzle)")
+    so.add_argument("--json", action="store_true",
+                    help="print one JSON object (status, grid, times, count) instead of the "
+                    "grid")
+    so.add_argument("--formulation", help="name or name[key=value] (default: the puzzle's "
+                    "declared default, else the first registered formulation)")
+    so.add_argument("--solver", help="a solver name from `puzzlebench list` (default: the "
+                    "puzzle's declared default, else the first available solver of the "
+                    "formulation's kind)")
     add_task_options(so, 60.0)
     so.set_defaults(func=cmd_solve)
 
@@ -85,6 +94,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 
+def count_line(count: int | None, limit: int) -> str:
+    """What `solve --count N` says of the count: all there are when fewer than N were found."""
+    if count is None:
+        return f"solutions: not counted (counting up to {limit} stopped early)"
+    if count < limit:
+        return f"solutions: {count} (all there are)"
+    return f"solutions: at least {count} (counted up to {limit})"
+
+
 def _trace(trace: str, puzzle: str, label: str, verbose: bool) -> str:
     """The error's traceback as `solve` shows it: the last frames of the formulation's own
     code (every frame with ``-v``)."""
@@ -144,4 +162,6 @@ def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int
     print(get_puzzle(inst.puzzle).render(inst, out["grid"]))
     print(f"{out['formulation']} / {out['solver']}: build {out['build_s']:.3f} s, "
           f"solve {out['solve_s']:.3f} s, task wall {out['wall_s']:.3f} s")
+    if args.count:
+        print(count_line(out.get("count"), args.count))
     return code

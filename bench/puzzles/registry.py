@@ -24,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from bench.entrypoints import entry_points
 from bench.puzzles.base import Puzzle
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ def packages() -> dict[str, str]:
     global _packages
     if _packages is None:
         found = {name: f"{PACKAGE}.{name}" for name in folders()}
-        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for ep in entry_points(ENTRY_POINT_GROUP):
             if not ep.name.isidentifier() or not all(ep.value.split(".")):
                 log.error("puzzle plugin %s = %s skipped: the name must be the puzzle's (an "
                           "identifier) and the value its package", ep.name, ep.value)

@@ -125,10 +125,10 @@ def _descendants(pid: int) -> list[int] | None:
     return out
 
 
-def tree_memory(proc: psutil.Process) -> tuple[int, int, list[int]]:
-    """(sum of RSS, largest VmHWM) over ``proc`` and its descendants, in bytes, and their
-    pids."""
-    pids = _descendants(proc.pid) if os.path.exists("/proc/self/status") else None
+def tree_memory(pid: int) -> tuple[int, int, list[int]]:
+    """(sum of RSS, largest VmHWM) over process ``pid`` and its descendants, in bytes, and
+    their pids; nothing once the process is gone."""
+    pids = _descendants(pid) if os.path.exists("/proc/self/status") else None
     if pids is not None:
         total = hwm = 0
         for p in pids:
@@ -137,6 +137,7 @@ def tree_memory(proc: psutil.Process) -> tuple[int, int, list[int]]:
         return total, hwm, pids
     total = hwm = 0
     try:
+        proc = psutil.Process(pid)
         procs = [proc, *proc.children(recursive=True)]
     except psutil.Error:
         return 0, 0, []
@@ -235,14 +236,15 @@ def watch(
         cgroup.join_soon(limits.group, pid)
     deadline_file = limits.deadline_file
     wait = waiter.wait
-    proc = psutil.Process(pid)
+    # the process is known by its pid alone: one that has already ended (a fast task, reaped
+    # by its template before this call) is measured as ended, not taken for a failed start
     peak = hwm = 0
     killed: Literal["timeout", "memout", "interrupted"] | None = None
     kill_at, deadline = t0 + limits.time_limit_s, None
     seen: dict[int, bytes] = {}
     code = wait(0)
     while code is None:
-        rss, top, pids = tree_memory(proc)
+        rss, top, pids = tree_memory(pid)
         for p in pids:
             if p not in seen:
                 seen[p] = start_time(p)

@@ -180,12 +180,13 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 def _fork_here(task: Task, args: list[str], errlog: Path, limits: Limits,
                watchdog: Watchdog | None, track: Callable[[int, bytes], None] | None,
                stop: threading.Event | None) -> Measured:
-    kinds = tuple(sorted(get_backend(task.solver).kinds))
     for var in THREAD_ENV:  # before the solver's libraries load, as in a spawned task
         os.environ[var] = str(task.threads)
     if watchdog:  # the solver children the task starts carry the run's marker
         os.environ.update(watchdog.marked({}))
-    preload(preload_modules(kinds))
+    # one task: its worker and solver only (the task imports its own formulation before its
+    # limit starts); a template's preload of every formulation would cost more than it saves
+    preload(["bench.run.task", *get_backend(task.solver).modules])
     base = _own_rss_mb()
     t0 = time.perf_counter()
     pid = fork_here("bench.run.task:main", args, stderr=errlog)

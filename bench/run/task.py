@@ -3,7 +3,7 @@
 process that already imported the solver (bench.run.forkserver).
 
 Writes the result (and partial results while running) to RESULT_PATH as JSON, atomically, so
-the runner keeps whatever was reached when it has to kill this process.
+the runner keeps whatever was reached when it has to kill this process (:class:`ResultFile`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
+from typing import Any
 
 from bench.records import Result, Task
 from bench.run.atomic import write_atomic
@@ -26,12 +27,62 @@ from bench.run.atomic import write_atomic
 PR_SET_CHILD_SUBREAPER = 36
 
 
+def _prctl() -> Any:
+    """libc's ``prctl``, looked up once (in a fork-server template, before its tasks fork:
+    the first ctypes call costs a task milliseconds); None where there is none."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+PRCTL = _prctl()
+
+
 def become_subreaper() -> None:
     """Orphaned descendants (a solver child's child whose parent exited, one that started its
     own session) are re-parented to this task process instead of init, so they stay in the
     task's tree, which the harness measures and kills (Linux >= 3.4; no-op elsewhere)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    if PRCTL is not None:
+        with contextlib.suppress(OSError, ctypes.ArgumentError):
+            PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+class ResultFile:
+    """RESULT_PATH, replaced atomically by each newer result: each version is written whole
+    to a file of its own (``result.PID.N.json``, never rewritten), then RESULT_PATH, a symbolic
+    link, is pointed at it in one ``rename``. A reader that opens RESULT_PATH sees a complete
+    version; a process killed mid-write leaves the link on the last complete one.
+
+    Why a link and not ``rename`` of the file itself (:func:`bench.run.atomic.write_atomic`):
+    renaming a regular file over an existing one makes ext4 (``auto_da_alloc``) write the new
+    file's data to disk before the rename returns, several milliseconds per result, paid in
+    every task's wall time; renaming a link over a link writes no data."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.versions = 0
+
+    def write(self, text: str) -> None:
+        self.versions += 1
+        pid = os.getpid()  # a file of one process's own, even if another wrote here too
+        data = self.path.with_name(f"{self.path.stem}.{pid}.{self.versions}{self.path.suffix}")
+        link = self.path.with_name(f"{self.path.name}.{pid}.link")
+        try:
+            with open(data, "x", encoding="utf-8") as f:
+                f.write(text)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(link)  # left by a write that failed between its two steps
+            try:
+                os.symlink(data.name, link)
+            except (OSError, NotImplementedError):  # no links here (Windows without the right)
+                os.replace(data, self.path)
+                return
+            os.replace(link, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(link)
+            raise
 
 
 def main(*argv: str) -> int:
@@ -39,6 +90,7 @@ def main(*argv: str) -> int:
     become_subreaper()
     task = Task.from_dict(json.loads(argv[0]))
     out = Path(argv[1])
+    result = ResultFile(out)
     # solver files (Pyomo's LP files) go to the task's folder, which the harness removes
     tempfile.tempdir = str(out.parent)
     os.environ["TMPDIR"] = str(out.parent)
@@ -51,7 +103,7 @@ def main(*argv: str) -> int:
         # max(their own peak, this process's high-water mark when it forked them), both
         # within the tree, so a lower bound of its peak that polling cannot miss
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        write_atomic(out, json.dumps({**res.to_dict(), "children_maxrss_mb": children}))
+        result.write(json.dumps({**res.to_dict(), "children_maxrss_mb": children}))
 
     from bench.run.execute import base_result, execute
 
@@ -71,8 +123,8 @@ def main(*argv: str) -> int:
         res.traceback = traceback.format_exc()
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    write_atomic(out, json.dumps({**res.to_dict(), "children_maxrss_mb": children,
-                                  "final": True}))
+    result.write(json.dumps({**res.to_dict(), "children_maxrss_mb": children,
+                             "final": True}))
     return 0
 
 
@@ -117,10 +169,11 @@ def limit_memory(limit_mb: int) -> None:
 def warm(kinds: str) -> None:
     """Run in a fork-server template before it forks tasks: the one-time set-up every task
     would otherwise repeat (puzzle rules, backend registry and versions, which read package
-    metadata, the built-in formulations of these kinds)."""
+    metadata, the built-in formulations of these kinds, and the table of plugin entry points,
+    whose reading scans every installed distribution's metadata)."""
     from bench.backends import all_backends
     from bench.puzzles import puzzle_names
-    from bench.registry import load_builtin
+    from bench.registry import load_builtin, plugins
 
     wanted = set(kinds.split(","))
     for b in all_backends():
@@ -136,6 +189,7 @@ def warm(kinds: str) -> None:
         except Exception as e:  # a broken formulation fails its own tasks, not the template
             logging.getLogger(__name__).warning("preloading %s formulations failed: %s: %s",
                                                 name, type(e).__name__, e)
+    plugins()
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """The harness itself (`nox -s microbench`): task start-up per model kind (forked from a
 template and spawned), the journal append, Parquet consolidation of 100k results, the report of
-a 10k-task run, and a lazy loop's separation rounds. Marked slow, like the model-construction
-benchmarks."""
+a 10k-task run, a lazy loop's separation rounds, and `puzzlebench solve` beside a bare import of
+the solver library it uses (one group per puzzle: the command's start-up is the difference).
+Marked slow, like the model-construction benchmarks."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -15,7 +19,7 @@ from bench.records import Result, Task
 from bench.registry import get_formulation
 from bench.run.pool import Templates, run_task
 from bench.run.storage import Journal, consolidate
-from tests.conftest import INSTANCES, SHIKAKU_SEEDS
+from tests.conftest import INSTANCES, ROOT, SHIKAKU_SEEDS
 
 SEED = str(SHIKAKU_SEEDS[0])
 PAIRS = [("sat-cover", "minisat22"), ("cpsat-cover", "cpsat"), ("mip-cover", "highs")]
@@ -135,3 +139,33 @@ def test_report_of_a_10k_task_run(benchmark, tmp_path):
     out = benchmark.pedantic(write_report, args=(folder, tmp_path / "report"), rounds=1,
                              iterations=1)
     assert (out / "summary.md").exists()
+
+
+#: one instance per puzzle and the solver library its declared default uses
+SOLVE = [("fillomino", "fillomino/fillomino-6x6-10a3b876.txt", "pysat.solvers"),
+         ("nurikabe", "nurikabe/seed-p01.txt", "pysat.solvers"),
+         ("shakashaka", "shakashaka/seed-p01.txt", "pysat.solvers"),
+         ("shikaku", "shikaku/gen-shikaku-10x10-s1-0.txt", "ortools.sat.python.cp_model"),
+         ("yinyang", "yinyang/seed-01.txt", "pysat.solvers")]
+
+
+def _run(*argv: str) -> None:
+    subprocess.run([sys.executable, *argv], check=True, stdout=subprocess.DEVNULL, cwd=ROOT,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("puzzle", "path", "module"), SOLVE, ids=[p for p, _, _ in SOLVE])
+def test_solve_command(benchmark, puzzle, path, module):
+    """The whole `puzzlebench solve FILE` (default pair): interpreter, imports, task, grid."""
+    benchmark.group = f"solve {puzzle}"
+    benchmark.pedantic(_run, args=("-m", "bench.cli", "solve", str(INSTANCES / path)),
+                       rounds=5, iterations=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("puzzle", "path", "module"), SOLVE, ids=[p for p, _, _ in SOLVE])
+def test_solver_import(benchmark, puzzle, path, module):
+    """The floor `solve` is compared with: an interpreter importing the solver library."""
+    benchmark.group = f"solve {puzzle}"
+    benchmark.pedantic(_run, args=("-c", f"import {module}"), rounds=5, iterations=1)

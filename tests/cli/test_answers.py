@@ -1,0 +1,128 @@
+"""`solve` and `list` as a new user meets them: real processes, real instance files, the real
+solvers. What each prints must answer the question asked (the count, the help of every
+argument, aligned columns, the defaults marked, why a solver cannot run) and never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+NURIKABE = ROOT / "instances" / "nurikabe" / "seed-p01.txt"  # a SAT default (sat-hybrid)
+
+
+def cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
+        prefix: tuple[str, ...] = ("-m", "bench.cli")) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *prefix, *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                          timeout=300)
+
+
+def test_solve_count_prints_the_count_without_json():
+    p = cli("solve", str(NURIKABE), "--count", "2")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == "solutions: 1 (all there are)", p.stdout
+
+
+def test_solve_help_documents_every_argument():
+    p = cli("solve", "--help")
+    assert p.returncode == 0
+    # argparse lists an argument without help as its name alone on its line
+    options = re.findall(r"^  (\S.*?)$", p.stdout.split("positional arguments:", 1)[1],
+                         re.MULTILINE)
+    bare = [o for o in options if len(re.split(r"\s{2,}", o.strip())) < 2
+            and not o.strip().startswith(("--formulation FORMULATION",))]
+    assert not bare, bare
+    for name in ("instance", "--json", "--solver", "--seed", "--time-limit"):
+        line = next(o for o in options if o.split()[0].rstrip(",") == name)
+        assert len(re.split(r"\s{2,}", line.strip())) == 2, line  # name, then its help
+
+
+def _table(stdout: str, heading: str) -> list[str]:
+    part = stdout.split(heading, 1)[1]
+    rows = []
+    for line in part.splitlines()[1:]:
+        if not line.startswith("  ") or line.startswith("   "):
+            if line and not line.startswith(" "):
+                break
+            continue
+        rows.append(line)
+    return rows
+
+
+def test_list_columns_stay_aligned_on_long_names():
+    """Every row's third column (kind) and description start at the same place, however
+    long a name (fillomino's `cpsat-placements` is longer than the old fixed width)."""
+    out = cli("list").stdout
+    rows = _table(out, "Formulations:")
+    assert any("cpsat-placements" in r for r in rows)
+    starts = set()
+    for r in rows:
+        m = re.match(r"  \S+( +)\S+( +)\S+( +)", r)
+        assert m, r
+        starts.add((m.end(1), m.end(2), m.end(3)))  # name, kind, description
+    assert len(starts) == 1, sorted(starts)
+    solvers = _table(out, "Solvers:")
+    places = {(re.match(r"  \S+\s+", s).end(), re.match(r"  \S+\s+\S+\s+", s).end())
+              for s in solvers}
+    assert len(places) == 1, places
+
+
+def test_list_marks_the_default_variants_and_the_solve_default():
+    out = cli("list").stdout
+    assert re.search(r"^\s+sat-hybrid\[wall=auto,[^\s]*\] \(lazy\) \(default\) "
+                     r"\(solve default, with cadical195\)$", out, re.MULTILINE), out
+    assert re.search(r"^\s+asp-regions\[size=each\] \(default\)$", out, re.MULTILINE)
+    assert re.search(r"^\s+asp-regions\[size=root\]$", out, re.MULTILINE)
+    data = json.loads(cli("list", "--json").stdout)
+    nuri = {f["name"]: f for f in data["formulations"] if f["puzzle"] == "nurikabe"}
+    assert [v["default"] for v in nuri["sat-hybrid"]["variants"]][:2] == [True, False]
+    assert nuri["sat-hybrid"]["variants"][0]["solve_default"] == "cadical195"
+
+
+BLOCK_PEERS = """
+import runpy, sys
+class Block:  # this interpreter has no peer package: importing one fails as if uninstalled
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "puzzlekit":
+            raise ModuleNotFoundError(name)
+sys.meta_path.insert(0, Block())
+sys.argv = ["puzzlebench", *sys.argv[1:]]
+runpy.run_module("bench.cli", run_name="__main__")
+"""
+
+
+def test_list_says_why_the_external_solver_is_unavailable_without_a_peer():
+    p = cli("list", prefix=("-c", BLOCK_PEERS))
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.startswith("  external "))
+    assert "(unavailable: puzzlekit is not installed" in line, line
+    assert "(available" not in line
+    solvers = {s["name"]: s for s in json.loads(
+        cli("list", "--json", prefix=("-c", BLOCK_PEERS)).stdout)["solvers"]}
+    assert solvers["external"]["available"] is False
+    assert "puzzlekit" in solvers["external"]["reason"]
+
+
+def test_list_outside_a_project_lists_and_suites_says_one_line(tmp_path):
+    env = {"PUZZLEBENCH_ROOT": str(tmp_path)}  # no instances/suites.toml there
+    p = cli("list", cwd=tmp_path, env=env)
+    assert p.returncode == 0, p.stderr
+    assert "Formulations:" in p.stdout and "Traceback" not in p.stderr
+    p = cli("list", "--suites", cwd=tmp_path, env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.strip().splitlines() == [
+        f"puzzlebench: no suites here: {tmp_path / 'instances' / 'suites.toml'} not found (run "
+        "inside a puzzlebench project folder, or set PUZZLEBENCH_ROOT to one)"]
+    (tmp_path / "instances").mkdir()
+    (tmp_path / "instances" / "suites.toml").write_text("quick = [\n")
+    p = cli("list", "--suites", "--json", cwd=tmp_path, env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "suites.toml: cannot read the suites" in p.stderr

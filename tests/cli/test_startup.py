@@ -1,0 +1,149 @@
+"""What `solve`, `check` and a task process import and read: only what solving needs. Real
+processes, the real instance files and solvers; ``sys.modules`` read at each process's end.
+
+bench's own code brings no pandas, pyarrow, matplotlib or seaborn onto these paths (a solver
+library that imports one itself, like OR-Tools, is the solver's cost, so the probes use a SAT
+default). Beyond those: `solve` imports no other command's module and no formulation of another
+puzzle, and a task forked from a template reads no package metadata (the template read it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.records import Task
+from bench.run.pool import preload_modules
+from tests.conftest import ROOT
+
+REPORTING = {"pandas", "pyarrow", "matplotlib", "seaborn"}
+NURIKABE = ROOT / "instances" / "nurikabe" / "seed-p01.txt"  # default: sat-hybrid / cadical195
+
+#: runs the command given as arguments; writes each process's modules (the command's at its
+#: exit; a forked task's when its main returns: it leaves by os._exit, past any atexit) to the
+#: folder $PROBE_OUT, one file per process
+PROBE = """
+import atexit, os, runpy, sys
+from pathlib import Path
+
+def dump(tag):
+    Path(os.environ["PROBE_OUT"], f"{tag}-{os.getpid()}.json").write_text(
+        __import__("json").dumps(sorted(sys.modules)))
+
+atexit.register(dump, "command")
+import bench.run.task as task
+real_main = task.main
+def main(*argv):
+    try:
+        return real_main(*argv)
+    finally:
+        dump("task")
+task.main = main
+sys.argv = [sys.argv[1], *sys.argv[2:]]
+try:
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+"""
+
+
+def probe(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess[str],
+                                                 dict[str, set[str]]]:
+    out = tmp_path / "modules"
+    out.mkdir()
+    p = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                      "PROBE_OUT": str(out)}, timeout=300)
+    found: dict[str, set[str]] = {}
+    for f in out.iterdir():
+        found.setdefault(f.name.split("-")[0], set()).update(json.loads(f.read_text()))
+    return p, found
+
+
+def tops(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_solve_on_a_sat_default_imports_no_reporting_library(tmp_path):
+    """The command and the task it forks (the default start), and a spawned task."""
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE), "--json")
+    assert json.loads(p.stdout)["status"] == "solved", p.stderr
+    assert json.loads(p.stdout)["solver"] == "cadical195"
+    assert set(found) == {"command", "task"}, found.keys()
+    for process, modules in found.items():
+        assert "pysat" in tops(modules), process
+        assert not tops(modules) & REPORTING, (process, tops(modules) & REPORTING)
+
+
+def test_a_spawned_task_process_imports_no_reporting_library(tmp_path):
+    task = Task(str(NURIKABE), "sat-hybrid", "cadical195", 30.0, 8192, 0, 1, 0)
+    result = tmp_path / "task" / "result.json"
+    result.parent.mkdir()
+    _p, found = probe(tmp_path, "bench.run.task", json.dumps(task.to_dict()), str(result))
+    assert json.loads(result.read_text())["status"] == "solved"
+    spawned = found["command"]  # run as __main__: the process itself is the task
+    assert {"pysat", "bench"} <= tops(spawned)
+    assert not tops(spawned) & REPORTING, tops(spawned) & REPORTING
+
+
+def test_a_template_of_every_kind_imports_no_reporting_library(tmp_path):
+    """What a run's fork-server template preloads for SAT, MIP and CP-SAT tasks (OR-Tools
+    itself imports pandas, so the CP-SAT template is checked for the plotting libraries)."""
+    for kinds, banned in ((["sat"], REPORTING), (["mip"], REPORTING),
+                          (["cpsat"], {"matplotlib", "seaborn"})):
+        code = ("import json, sys\nfrom bench.run.forkserver import preload\n"
+                f"preload({preload_modules(kinds)!r})\n"
+                "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+        loaded = set(json.loads(p.stdout.splitlines()[-1]))
+        assert "formulations" in loaded, (kinds, p.stderr)
+        assert not loaded & banned, (kinds, loaded & banned)
+
+
+def test_check_imports_no_reporting_library(tmp_path):
+    p, found = probe(tmp_path, "bench.cli", "check", "sat-tree", "--puzzle", "nurikabe",
+                     "--time-limit", "10")
+    assert p.returncode == 0 and "0 failed" in p.stdout, p.stdout + p.stderr
+    assert "pysat" in tops(found["command"])
+    assert not tops(found["command"]) & REPORTING, tops(found["command"]) & REPORTING
+
+
+def test_solve_imports_only_its_own_command_and_puzzle(tmp_path):
+    """No other command's module, and no formulation module of another puzzle (neither in
+    the command nor in its task): a single solve pays for its own puzzle's formulations."""
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE))
+    assert p.returncode == 0, p.stderr
+    for process, modules in found.items():
+        commands = {m for m in modules if m.startswith("bench.cli.")}
+        assert commands <= {"bench.cli.solve", "bench.cli.args"}, (process, commands)
+        puzzles = {m.split(".")[1] for m in modules
+                   if m.startswith("formulations.") and m.count(".") >= 1}
+        assert puzzles <= {"nurikabe"}, (process, puzzles)
+
+
+def test_a_task_forked_from_a_template_reads_no_package_metadata(tmp_path):
+    """The template reads the entry points (every installed distribution's metadata) once;
+    its tasks read none: the table is inherited."""
+    task = Task(str(NURIKABE), "sat-hybrid", "cadical195", 30.0, 8192, 0, 1, 0)
+    result = tmp_path / "result.json"
+    code = (
+        "import importlib.metadata as md, json, sys\n"
+        "from bench.run.forkserver import preload\n"
+        f"preload({preload_modules(['sat'])!r})\n"
+        "reads = []\n"
+        "real = md.distributions\n"
+        "def distributions(*a, **k):\n"
+        "    reads.append(1)\n"
+        "    return real(*a, **k)\n"
+        "md.distributions = distributions\n"
+        "from bench.run.task import main\n"
+        f"main({json.dumps(task.to_dict())!r}, {str(result)!r})\n"
+        "print(len(reads))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert json.loads(result.read_text())["status"] == "solved", p.stderr
+    assert p.stdout.split() == ["0"], p.stdout + p.stderr
