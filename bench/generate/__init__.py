@@ -11,10 +11,13 @@ an instance whose count is exactly 1 is returned.
 Reproducibility: :func:`generate` seeds ``random.Random(seed)`` and draws one 32-bit seed per
 instance from it (instance ``i`` does not depend on ``count``); every random choice of a
 generator comes from its own ``random.Random``. The alternative solutions the solver returns
-steer the edits, so the output is reproducible for the same solver versions (CP-SAT runs with
-one worker and a fixed seed; the SAT solvers are deterministic). A solve that hits its time
-limit makes the generator start over from a fresh solution, which keeps the result
-deterministic as long as the limit is not reached on one machine and not on another.
+steer the edits, so the output is reproducible for the same code and solver versions (CP-SAT
+runs with one worker and a fixed seed; the SAT solvers are deterministic). A solve that hits
+its time limit makes the generator start over from a fresh solution, which keeps the result
+deterministic as long as the limit is not reached on one machine and not on another. Each
+file records its recipe and the generator's version (:mod:`bench.generate.provenance`), so a
+file can be checked by regenerating it while that version is current; :func:`write_generated`
+never replaces a different existing file unless told to.
 
 The generators live beside this module (``bench/generate/<puzzle>.py``, one per puzzle
 folder): ``shikaku`` (random rectangle partition, clue cells moved until unique) and
@@ -261,6 +264,8 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
                  count: int = 1, params: dict[str, int] | None = None) -> Generated:
     """Instance ``index`` of ``generate(puzzle, rows, cols, seed, count, params)``, proved
     unique."""
+    from bench.generate.provenance import Recipe, header_fields
+
     gen = get_generator(puzzle).with_params(params or {})
     check_size(puzzle, rows, cols)
     if not 0 <= index < count:
@@ -272,6 +277,7 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     if count > 1:
         header["generator-index"] = str(index)
     header["generator-seed"] = str(sub_seed)
+    header |= header_fields(Recipe(puzzle, rows, cols, seed, count, index, dict(params or {})))
     stem = file_stem(puzzle, rows, cols, seed, index, params)
     inst = replace(instance_from_grid(puzzle, [list(row) for row in inst.grid], header),
                    path=f"{stem}.txt", name=stem)
@@ -284,18 +290,48 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     return Generated(inst, solution, time.perf_counter() - t0, gen.solves)
 
 
-def write_generated(gen: Generated, out_dir: str | Path) -> Path:
+class ExistingFileError(GenerationError):
+    """:func:`write_generated` would replace an existing file with different content."""
+
+
+def write_generated(gen: Generated, out_dir: str | Path, force: bool = False) -> Path:
+    """:func:`save_generated`, returning the ``.txt`` path."""
+    return save_generated(gen, out_dir, force)[0]
+
+
+def save_generated(gen: Generated, out_dir: str | Path, force: bool = False) -> tuple[Path, str]:
     """Write ``<out_dir>/<stem>.txt`` and its known solution ``<stem>.sol`` (a JSON grid, as
     ``../shared/instance-format.md`` describes) beside it, making ``out_dir`` if it is missing
-    (a generation can take hours: it must not end on a missing folder); the ``.txt`` path."""
+    (a generation can take hours: it must not end on a missing folder). Returns the ``.txt``
+    path and what happened: ``"written"`` (neither file existed), ``"unchanged"`` (both
+    existed with these very bytes: nothing is written) or ``"replaced"`` (``force``).
+
+    Without ``force``, an existing ``.txt`` or ``.sol`` with other content (or something other
+    than a file in its place) raises :class:`ExistingFileError` naming it, and nothing is
+    written. Each file is written to a temporary name beside it and renamed into place."""
     from bench.interchange.formats import solution_text
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{gen.instance.name}.txt"
-    path.write_text(format_instance(gen.instance), encoding="utf-8")
-    path.with_suffix(".sol").write_text(solution_text(gen.solution), encoding="utf-8")
-    return path
+    texts = {path: format_instance(gen.instance).encode("utf-8"),
+             path.with_suffix(".sol"): solution_text(gen.solution).encode("utf-8")}
+    existing = [p for p in texts if p.exists() or p.is_symlink()]
+    same = [p for p in existing if p.is_file() and p.read_bytes() == texts[p]]
+    if existing and len(same) == len(texts):
+        return path, "unchanged"
+    differing = [p for p in existing if p not in same]
+    if differing and not force:
+        raise ExistingFileError(
+            f"{differing[0]} exists with different content: not overwritten "
+            "(--force replaces it)")
+    for p, data in texts.items():
+        if p in same:
+            continue
+        tmp = p.with_name(f".{p.name}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(p)
+    return path, "replaced" if differing else "written"
 
 
 def generate(puzzle: str, rows: int, cols: int, seed: int, count: int = 1,
