@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import ClassVar, TypeVar
 
 from bench.backends import SolveOptions, get_backend
+from bench.generate.provenance import Recipe, header_fields
 from bench.instance import Instance, format_instance, parse_instance
 from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
 from bench.puzzles.registry import folders
@@ -264,8 +265,6 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
                  count: int = 1, params: dict[str, int] | None = None) -> Generated:
     """Instance ``index`` of ``generate(puzzle, rows, cols, seed, count, params)``, proved
     unique."""
-    from bench.generate.provenance import Recipe, header_fields
-
     gen = get_generator(puzzle).with_params(params or {})
     check_size(puzzle, rows, cols)
     if not 0 <= index < count:
@@ -277,7 +276,8 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     if count > 1:
         header["generator-index"] = str(index)
     header["generator-seed"] = str(sub_seed)
-    header |= header_fields(Recipe(puzzle, rows, cols, seed, count, index, dict(params or {})))
+    recipe = Recipe(puzzle, rows, cols, seed, count, index, dict(params or {}))
+    header |= header_fields(recipe, type(gen).__module__, gen.checker(), gen.solver)
     stem = file_stem(puzzle, rows, cols, seed, index, params)
     inst = replace(instance_from_grid(puzzle, [list(row) for row in inst.grid], header),
                    path=f"{stem}.txt", name=stem)

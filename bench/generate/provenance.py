@@ -6,45 +6,41 @@ the interchange format; readers that do not know them ignore them):
 
 - ``generator-params: size=RxC seed=N count=K index=I [NAME=N ...]``: every argument of
   :func:`bench.generate.generate_one`, the generator parameters last, by name;
-- ``generator-version: puzzlebench V code-<16 hex>``: the harness version and
-  :func:`generator_code`, a digest of the code that decides the output;
+- ``generator-version: puzzlebench V code-<16 hex>``: the harness version and a digest of
+  the code that decides the output;
 - ``generator-solver: FORMULATION/SOLVER VERSION``: the exact pair of the uniqueness loop and
   the solver's version (the alternative solutions it returns steer the generator's edits).
 
-:func:`generator_code` is :func:`bench.identity.code_digest` (each file's module name and
-bytes, the import tree read from the source, so it is the same in every process and
-checkout) over three parts, hashed together: the generator's module and what it imports
+The digest is :func:`bench.identity.code_digest` (each file's module name and bytes, the
+import tree read from the source, so it is the same in every process and checkout) over three
+parts, hashed together: the generator's module and what it imports
 under :data:`GENERATOR_PACKAGES` and the puzzle's own package ``bench.puzzles.<puzzle>``
 (``bench.generate`` itself included: it draws the seeds and writes the header); the checker
 formulation's module and what it imports under ``formulations`` and ``bench.encodings``; the
 solver backend's module and the ``bench.backends`` modules it imports.
 
-A file whose ``generator-version`` and ``generator-solver`` equal :func:`current` for its
-recipe is *current*: regenerating it (:func:`regenerate`) must give its bytes and those of
-its ``.sol``. A file without ``generator-version`` (written before these fields existed) or
-with another one is from an older generator, one with another solver version from another
-environment: neither can be checked here (:func:`provenance` says which).
+A file is *current* when its ``generator-version`` and ``generator-solver`` equal those
+this code writes for its recipe; then regenerating it must give its bytes and those of its
+``.sol`` (:mod:`bench.generate.regenerate` checks it). A file without ``generator-version``
+(written before these fields existed) keeps its ``source`` command, from which
+:func:`legacy_recipe` reads its recipe.
 
-``python -m bench.generate.provenance PATH...`` prints each generated file's state under the
-given files and folders; with ``--regenerate`` it also regenerates every current one and
-compares bytes (exit code 1 if one differs).
+This module imports no generator (:mod:`bench.generate` imports it to write the fields).
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import bench
 from bench.identity import BACKEND_PACKAGES, FORMULATION_PACKAGES, code_digest
-from bench.instance import InstanceError, format_instance, parse_header
+from bench.instance import InstanceError, parse_header
 
 #: packages (beside the puzzle's own ``bench.puzzles.<puzzle>``) whose modules a generator's
 #: code digest follows from the generator's module
@@ -111,49 +107,24 @@ def _generator_code(puzzle: str, module: str, checker: str, solver_module: str) 
     return "code-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def generator_code(puzzle: str, params: dict[str, int] | None = None) -> str:
-    """``code-`` and 16 hex digits: the digest of the generator's code, its checker
-    formulation's and its solver backend's (see the module docstring)."""
+def version_fields(puzzle: str, module: str, checker: str, solver: str) -> dict[str, str]:
+    """The ``generator-version`` and ``generator-solver`` header fields of the generator in
+    ``module`` for ``puzzle``, whose uniqueness loop uses formulation ``checker`` on backend
+    ``solver`` (see the module docstring)."""
     from bench.backends import get_backend
-    from bench.generate import get_generator
     from bench.registry import get_formulation
 
-    gen = get_generator(puzzle).with_params(params or {})
-    form = get_formulation(puzzle, gen.checker())
-    backend = get_backend(gen.solver)
-    return _generator_code(puzzle, type(gen).__module__, type(form).__module__,
-                           type(backend).__module__)
+    form = get_formulation(puzzle, checker)
+    backend = get_backend(solver)
+    code = _generator_code(puzzle, module, type(form).__module__, type(backend).__module__)
+    return {VERSION: f"puzzlebench {bench.__version__} {code}",
+            SOLVER: f"{checker}/{solver} {backend.version()}"}
 
 
-def current(puzzle: str, params: dict[str, int] | None = None) -> dict[str, str]:
-    """The ``generator-version`` and ``generator-solver`` header fields this code writes for
-    ``puzzle`` with ``params``."""
-    from bench.backends import get_backend
-    from bench.generate import get_generator
-
-    gen = get_generator(puzzle).with_params(params or {})
-    return {
-        VERSION: f"puzzlebench {bench.__version__} {generator_code(puzzle, params)}",
-        SOLVER: f"{gen.checker()}/{gen.solver} {get_backend(gen.solver).version()}",
-    }
-
-
-def header_fields(recipe: Recipe) -> dict[str, str]:
-    """The three header fields of a file generated from ``recipe`` by this code."""
-    return {PARAMS: recipe.text(), **current(recipe.puzzle, recipe.params)}
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """A generated file's state: ``current`` (its recipe and version are known and current:
-    it can be checked by regenerating it), ``unversioned`` (written before the version was
-    recorded), ``older`` (another generator version), ``other-solver`` (another solver
-    version) or ``bad`` (its generator fields cannot be read); ``reason`` says it in words."""
-
-    path: Path
-    state: str
-    reason: str
-    recipe: Recipe | None = None
+def header_fields(recipe: Recipe, module: str, checker: str, solver: str) -> dict[str, str]:
+    """The three header fields of a file generated from ``recipe`` by the generator in
+    ``module`` (:func:`version_fields`)."""
+    return {PARAMS: recipe.text(), **version_fields(recipe.puzzle, module, checker, solver)}
 
 
 def read_header(path: Path) -> dict[str, str]:
@@ -168,29 +139,6 @@ def is_generated(header: dict[str, str]) -> bool:
     return PARAMS in header or header.get("source", "").startswith(SOURCE_PREFIX)
 
 
-def provenance(path: Path) -> Provenance:
-    """The state of the generated file at ``path`` (see :class:`Provenance`)."""
-    from bench.generate import GenerationError
-
-    header = read_header(path)
-    puzzle = header.get("puzzle", "")
-    if VERSION not in header or PARAMS not in header:
-        return Provenance(path, "unversioned",
-                          f"{path}: from an older generator (no {VERSION} recorded)")
-    try:
-        recipe = parse_recipe(puzzle, header[PARAMS])
-        now = current(puzzle, recipe.params)
-    except (ValueError, KeyError, GenerationError) as e:
-        return Provenance(path, "bad", f"{path}: {e}")
-    if header[VERSION] != now[VERSION]:
-        return Provenance(path, "older", f"{path}: from an older generator "
-                          f"({header[VERSION]}; now {now[VERSION]})", recipe)
-    if header.get(SOLVER) != now[SOLVER]:
-        return Provenance(path, "other-solver", f"{path}: made with another solver "
-                          f"({header.get(SOLVER)}; here {now[SOLVER]})", recipe)
-    return Provenance(path, "current", f"{path}: current generator", recipe)
-
-
 def generated_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Every generated instance file (``*.txt`` whose header says so) among ``paths`` and
     under the folders among them, sorted within each folder."""
@@ -202,17 +150,6 @@ def generated_files(paths: Iterable[Path]) -> Iterator[Path]:
                     yield f
             except (OSError, UnicodeDecodeError, InstanceError):
                 continue
-
-
-def regenerate(recipe: Recipe) -> tuple[str, str]:
-    """The instance text and ``.sol`` text :func:`bench.generate.generate_one` makes from
-    ``recipe`` now."""
-    from bench.generate import generate_one
-    from bench.interchange.formats import solution_text
-
-    gen = generate_one(recipe.puzzle, recipe.rows, recipe.cols, recipe.seed, recipe.index,
-                       recipe.count, recipe.params)
-    return format_instance(gen.instance), solution_text(gen.solution)
 
 
 def legacy_recipe(header: dict[str, str]) -> Recipe | None:
@@ -244,46 +181,3 @@ def strip_fields(text: str) -> str:
     keep = [line for line in head.split("\n")
             if line.partition(":")[0].strip() not in (PARAMS, VERSION, SOLVER)]
     return "\n".join(keep) + sep + body
-
-
-def differences(path: Path, recipe: Recipe) -> list[str]:
-    """What differs between the file at ``path`` (and its ``.sol``) and a regeneration of
-    ``recipe``: ``[]`` when both are byte for byte the same. A file without
-    ``generator-version`` is compared without the fields it predates (:func:`strip_fields`)."""
-    text, sol = regenerate(recipe)
-    if VERSION not in read_header(path):
-        text = strip_fields(text)
-    out: list[str] = []
-    for p, new in ((path, text), (path.with_suffix(".sol"), sol)):
-        if not p.exists():
-            out.append(f"{p}: missing")
-        elif p.read_bytes() != new.encode("utf-8"):
-            out.append(f"{p}: regenerates to different bytes")
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m bench.generate.provenance",
-        description="state of generated instance files: current, older generator, ...")
-    ap.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    ap.add_argument("--regenerate", action="store_true",
-                    help="regenerate every current file and compare its bytes")
-    args = ap.parse_args(argv)
-    bad = 0
-    counts: dict[str, int] = {}
-    for path in generated_files(args.paths):
-        prov = provenance(path)
-        counts[prov.state] = counts.get(prov.state, 0) + 1
-        line = prov.reason
-        if args.regenerate and prov.state == "current" and prov.recipe is not None:
-            diffs = differences(path, prov.recipe)
-            bad += bool(diffs)
-            line = "; ".join(diffs) if diffs else f"{path}: regenerates to its bytes"
-        print(line, flush=True)
-    print(", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "no generated files")
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

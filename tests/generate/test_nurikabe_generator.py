@@ -12,7 +12,8 @@ import pytest
 from bench.generate import count_solutions, generate_one, get_generator
 from bench.generate.nurikabe import NurikabeGenerator, NurikabeState
 from bench.generate.nurikabe_unique import WarmCheck
-from bench.generate.provenance import differences, read_header, recipe_of
+from bench.generate.provenance import read_header, recipe_of
+from bench.generate.regenerate import differences
 from bench.instance import Instance, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from tests.conftest import INSTANCES

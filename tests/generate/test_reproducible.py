@@ -21,17 +21,14 @@ from bench.generate.provenance import (
     PARAMS,
     SOLVER,
     VERSION,
-    Provenance,
     Recipe,
-    current,
-    differences,
     generated_files,
     parse_recipe,
-    provenance,
     read_header,
     recipe_of,
     strip_fields,
 )
+from bench.generate.regenerate import Provenance, current, differences, provenance
 from bench.instance import read_instance
 from tests.conftest import INSTANCES
 
@@ -93,7 +90,7 @@ def test_files_that_cannot_be_checked_are_counted_and_listed() -> None:
                            if k != "current")
         warnings.warn(f"{len(unchecked)} of {len(STATES)} committed generated instances are "
                       f"not checkable by regeneration ({counts}); "
-                      f"`python -m bench.generate.provenance instances` lists them",
+                      f"`python -m bench.generate.regenerate instances` lists them",
                       stacklevel=1)
     unversioned = len(by_state.get("unversioned", []))
     assert unversioned <= LEGACY_FILES, (
@@ -129,7 +126,7 @@ def test_version_is_the_same_in_another_process_and_changes_with_the_generator(
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    script = "from bench.generate.provenance import current; print(current('shikaku'))"
+    script = "from bench.generate.regenerate import current; print(current('shikaku'))"
 
     def version_in(folder: Path) -> str:
         env = {**os.environ, "PYTHONPATH": str(folder)}
