@@ -18,7 +18,8 @@ Each file's header records its recipe and the generator's version
 An existing file is never replaced by different content unless ``--force`` is given: the
 command stops with a one-line error naming the file and exit code 1 (files of earlier
 instances of the same ``--count`` stay written). An existing file with the very same content
-is left alone and reported ``unchanged``.
+is left alone and reported ``unchanged``. A file whose header shows it cannot be the same
+(an older generator's, another recipe's) is refused before the generation starts.
 """
 
 from __future__ import annotations
@@ -86,11 +87,13 @@ def fail(message: str, code: int) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from bench.generate import (
         GenerationError,
+        check_existing,
         check_size,
         generate_one,
         get_generator,
         save_generated,
     )
+    from bench.generate.provenance import Recipe
 
     try:
         rows, cols = parse_size(args.size)
@@ -108,6 +111,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return fail(f"cannot create {out}: {e.strerror}", 2)
     for i in range(args.count):
         try:
+            if not args.force:
+                check_existing(out, Recipe(args.puzzle, rows, cols, args.seed, args.count, i,
+                                           params))
             gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count, params)
         except GenerationError as e:
             return fail(str(e), 1)

@@ -9,7 +9,9 @@ here.
 
 ``python -m bench.generate.regenerate PATH...`` prints each generated file's state under the
 given files and folders; with ``--regenerate`` it also regenerates every current one and
-compares bytes (exit code 1 if one differs).
+compares bytes (exit code 1 if one differs); with ``--refresh`` it writes every file that
+records its recipe anew with this code (after a change of the generator's version: the
+reference files of the tests), leaving files without one alone.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.generate import GenerationError, generate_one, get_generator
+from bench.generate import GenerationError, generate_one, get_generator, save_generated
 from bench.generate.provenance import (
     PARAMS,
     SOLVER,
@@ -101,6 +103,16 @@ def differences(path: Path, recipe: Recipe) -> list[str]:
     return out
 
 
+def refresh(path: Path, recipe: Recipe) -> str:
+    """Write the file at ``path`` and its ``.sol`` anew from ``recipe`` with this code (the
+    file must record its recipe: one of an older generator keeps its bytes); what happened,
+    in words."""
+    gen = generate_one(recipe.puzzle, recipe.rows, recipe.cols, recipe.seed, recipe.index,
+                       recipe.count, recipe.params)
+    written, outcome = save_generated(gen, path.parent, force=True)
+    return f"{written}: {outcome}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m bench.generate.regenerate",
@@ -108,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ap.add_argument("--regenerate", action="store_true",
                     help="regenerate every current file and compare its bytes")
+    ap.add_argument("--refresh", action="store_true",
+                    help="write every file that records its recipe (generator-params) anew "
+                         "with this code, replacing it (files without one are left alone)")
     args = ap.parse_args(argv)
     bad = 0
     counts: dict[str, int] = {}
@@ -115,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         prov = provenance(path)
         counts[prov.state] = counts.get(prov.state, 0) + 1
         line = prov.reason
-        if args.regenerate and prov.state == "current" and prov.recipe is not None:
+        if args.refresh and prov.state != "unversioned" and prov.recipe is not None:
+            line = refresh(path, prov.recipe)
+        elif args.regenerate and prov.state == "current" and prov.recipe is not None:
             diffs = differences(path, prov.recipe)
             bad += bool(diffs)
             line = "; ".join(diffs) if diffs else f"{path}: regenerates to its bytes"

@@ -208,17 +208,43 @@ def test_cli_never_replaces_a_different_file_without_force(tmp_path: Path):
 
 
 def test_cli_refuses_to_replace_a_committed_instance_of_the_default_suite(tmp_path: Path):
-    """The README's example aimed at the committed folder: a copy of the committed 5x5
-    Nurikabe (an older generator's puzzle under the name the command writes) is kept."""
-    committed = INSTANCES / "nurikabe" / "gen-nurikabe-5x5-s1-0.txt"
+    """The README's former example, aimed at a copy of the committed folder: the committed
+    20x20 (an older generator's puzzle under the name the command writes, in the default
+    suite) is kept, and refused before the generation runs (its header cannot match)."""
+    committed = INSTANCES / "nurikabe" / "gen-nurikabe-20x20-s1-0.txt"
     out = tmp_path / "nurikabe"
     out.mkdir()
     for f in (committed, committed.with_suffix(".sol")):
         (out / f.name).write_bytes(f.read_bytes())
-    done = puzzlebench("generate", "nurikabe", "--size", "5x5", "--seed", "1", "--out", str(out))
+    done = puzzlebench("generate", "nurikabe", "--size", "20x20", "--seed", "1",
+                       "--out", str(out))
     assert done.returncode == 1
     assert done.stderr == (f"puzzlebench generate: {out / committed.name} exists with different "
                            "content: not overwritten (--force replaces it)\n")
+    assert done.stdout == ""
     assert (out / committed.name).read_bytes() == committed.read_bytes()
     assert (out / committed.with_suffix(".sol").name).read_bytes() == \
         committed.with_suffix(".sol").read_bytes()
+
+
+def test_an_existing_file_that_cannot_match_is_refused_before_generating(tmp_path: Path):
+    """:func:`check_existing` judges by the header alone: a file of an older generator, or
+    one that is not an instance, is refused; a missing file or one with the very header the
+    generation writes is left for the comparison after it."""
+    from bench.generate import ExistingFileError, check_existing
+    from bench.generate.provenance import Recipe
+
+    recipe = Recipe("nurikabe", 20, 20, 1)
+    check_existing(tmp_path, recipe)  # nothing there
+    path = tmp_path / "gen-nurikabe-20x20-s1-0.txt"
+    path.write_bytes((INSTANCES / "nurikabe" / path.name).read_bytes())
+    with pytest.raises(ExistingFileError, match=f"{path} exists with different content"):
+        check_existing(tmp_path, recipe)
+    path.write_bytes(b"\xff not text")
+    with pytest.raises(ExistingFileError):
+        check_existing(tmp_path, recipe)
+    small = Recipe("shikaku", 5, 6, 2, count=2, index=1)
+    reference = Path(__file__).parent / "reference"
+    check_existing(reference, small)  # the current reference file: same header
+    gen = generate_one("shikaku", 5, 6, 2, index=1, count=2)
+    assert format_instance(gen.instance) == (reference / "gen-shikaku-5x6-s2-1.txt").read_text()

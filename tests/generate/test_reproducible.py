@@ -4,8 +4,8 @@ whose recorded generator version is current regenerates to its bytes and those o
 
 The committed generated instances are those under ``instances/`` and the reference files
 beside this test (``reference/``: small puzzles of every generator, written by the current
-generator; refresh them with ``puzzlebench generate ... --out tests/generate/reference
---force`` after a change that alters the generator's version). A file is checked in the quick
+generator; after a change of the generator's version refresh them with ``python -m
+bench.generate.regenerate tests/generate/reference --refresh``). A file is checked in the quick
 run when it is small (:data:`QUICK_CELLS` cells, no generator parameters: well under 5 s),
 otherwise it is marked slow.
 """
@@ -59,7 +59,8 @@ def test_there_are_current_committed_files_of_every_generator() -> None:
     reference = [p for p in CURRENT if p.is_relative_to(REFERENCE)]
     stale = [STATES[p].reason for p in STATES if p.is_relative_to(REFERENCE)
              and p not in reference]
-    assert not stale, stale
+    assert not stale, ("refresh: python -m bench.generate.regenerate tests/generate/reference "
+                       f"--refresh; {stale}")
     recipes = [STATES[p].recipe for p in reference]
     assert {r.puzzle for r in recipes if r} == {
         "fillomino", "nurikabe", "shakashaka", "shikaku", "yinyang"}
