@@ -107,10 +107,25 @@ def refresh(path: Path, recipe: Recipe) -> str:
     """Write the file at ``path`` and its ``.sol`` anew from ``recipe`` with this code (the
     file must record its recipe: one of an older generator keeps its bytes); what happened,
     in words."""
+    before = _without_version(path.read_text(encoding="utf-8")), _read(path.with_suffix(".sol"))
     gen = generate_one(recipe.puzzle, recipe.rows, recipe.cols, recipe.seed, recipe.index,
                        recipe.count, recipe.params)
     written, outcome = save_generated(gen, path.parent, force=True)
+    after = _without_version(written.read_text(encoding="utf-8")), _read(path.with_suffix(".sol"))
+    if outcome == "replaced":
+        outcome += " (the version only)" if after == before else " (the puzzle changed)"
     return f"{written}: {outcome}"
+
+
+def _without_version(text: str) -> str:
+    head, sep, body = text.partition("\n\n")
+    keep = [line for line in head.split("\n")
+            if line.partition(":")[0].strip() not in (VERSION, SOLVER)]
+    return "\n".join(keep) + sep + body
+
+
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.is_file() else b""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -185,3 +185,37 @@ def test_a_changed_grid_is_caught(tmp_path: Path) -> None:
     recipe = STATES[src].recipe
     assert recipe is not None
     assert differences(path, recipe) == [f"{path}: regenerates to different bytes"]
+
+
+def test_the_command_lists_checks_and_refreshes(tmp_path: Path, capsys) -> None:
+    """``python -m bench.generate.regenerate``: states and counts; ``--regenerate`` exits 1
+    on a current file that does not regenerate; ``--refresh`` rewrites a file that records
+    its recipe (saying whether only the version changed) and leaves an older unversioned
+    file alone."""
+    from bench.generate.regenerate import main
+
+    src = REFERENCE / "gen-shikaku-5x6-s2-0.txt"
+    stale, changed, legacy = (tmp_path / d / src.name for d in ("stale", "changed", "legacy"))
+    for f in (stale, changed, legacy):
+        f.parent.mkdir()
+        f.with_suffix(".sol").write_bytes(src.with_suffix(".sol").read_bytes())
+    text = src.read_text()
+    version = read_header(src)[VERSION]
+    stale.write_text(text.replace(version, "puzzlebench 0.0.1 code-0000000000000000"))
+    head, _, body = text.partition("\n\n")
+    row = next(r for r in body.splitlines() if set(r.split()) != {"."})
+    other = head + "\n\n" + body.replace(row, " ".join("." for _ in row.split()), 1)
+    changed.write_text(other)
+    legacy.write_text(strip_fields(other))
+    capsys.readouterr()
+
+    assert main([str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 current, 1 older, 1 unversioned"
+    assert main([str(tmp_path), "--regenerate"]) == 1
+    assert f"{changed}: regenerates to different bytes" in capsys.readouterr().out
+    assert main([str(tmp_path), "--refresh"]) == 0
+    out = capsys.readouterr().out
+    assert f"{stale}: replaced (the version only)" in out
+    assert f"{changed}: replaced (the puzzle changed)" in out
+    assert stale.read_text() == changed.read_text() == text
+    assert legacy.read_text() == strip_fields(other)
