@@ -331,8 +331,9 @@ def save_generated(gen: Generated, out_dir: str | Path, force: bool = False) -> 
     """Write ``<out_dir>/<stem>.txt`` and its known solution ``<stem>.sol`` (a JSON grid, as
     ``../shared/instance-format.md`` describes) beside it, making ``out_dir`` if it is missing
     (a generation can take hours: it must not end on a missing folder). Returns the ``.txt``
-    path and what happened: ``"written"`` (neither file existed), ``"unchanged"`` (both
-    existed with these very bytes: nothing is written) or ``"replaced"`` (``force``).
+    path and what happened: ``"written"`` (no file with other content was there),
+    ``"unchanged"`` (both existed with these very bytes: nothing is written) or
+    ``"replaced"`` (one had other content, and ``force``).
 
     Without ``force``, an existing ``.txt`` or ``.sol`` with other content (or something other
     than a file in its place) raises :class:`ExistingFileError` naming it, and nothing is
