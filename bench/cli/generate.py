@@ -12,6 +12,14 @@ parameter, or a puzzle without a generator is a one-line error and exit code 2; 
 that cannot make the puzzle (gives up, or finds no room for what the parameters ask, such as
 ``big`` islands on a small grid) is a one-line error and exit code 1. A parameter given is
 part of the file name even at its default value (``--param big=0`` writes ``...-big0-0``).
+Each file's header records its recipe and the generator's version
+(:mod:`bench.generate.provenance`).
+
+An existing file is never replaced by different content unless ``--force`` is given: the
+command stops with a one-line error naming the file and exit code 1 (files of earlier
+instances of the same ``--count`` stay written). An existing file with the very same content
+is left alone and reported ``unchanged``. A file whose header shows it cannot be the same
+(an older generator's, another recipe's) is refused before the generation starts.
 """
 
 from __future__ import annotations
@@ -46,6 +54,9 @@ def add_commands(subparsers: Any) -> None:
     ge.add_argument("--solutions", action="store_true",
                     help="write each unique solution as <name>.sol (always done; kept for "
                          "compatibility)")
+    ge.add_argument("--force", action="store_true",
+                    help="replace an existing file of the same name whose content differs "
+                         "(without it the command refuses and exits 1)")
     ge.set_defaults(func=cmd_generate)
 
 
@@ -76,11 +87,13 @@ def fail(message: str, code: int) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from bench.generate import (
         GenerationError,
+        check_existing,
         check_size,
         generate_one,
         get_generator,
-        write_generated,
+        save_generated,
     )
+    from bench.generate.provenance import Recipe
 
     try:
         rows, cols = parse_size(args.size)
@@ -98,10 +111,20 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return fail(f"cannot create {out}: {e.strerror}", 2)
     for i in range(args.count):
         try:
+            if not args.force:
+                check_existing(out, Recipe(args.puzzle, rows, cols, args.seed, args.count, i,
+                                           params))
             gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count, params)
         except GenerationError as e:
             return fail(str(e), 1)
-        path = write_generated(gen, out)
+        try:
+            path, outcome = save_generated(gen, out, force=args.force)
+        except GenerationError as e:
+            return fail(str(e), 1)
+        except OSError as e:
+            return fail(f"cannot write {e.filename or out}: {e.strerror}", 1)
+        note = {"written": "", "replaced": "  replaced (--force)",
+                "unchanged": "  unchanged (the existing file has this content)"}[outcome]
         print(f"{path}  {gen.seconds:.2f} s  ({len(gen.instance.clues())} clues, "
-              f"{gen.solves} solver calls)", flush=True)
+              f"{gen.solves} solver calls){note}", flush=True)
     return 0

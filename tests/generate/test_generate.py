@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from bench.instance import format_instance, parse_instance, read_instance
 from bench.puzzles import get_puzzle
 from bench.records import Task
 from bench.run.pool import run_task
+from tests.conftest import INSTANCES
 
 # generated with the first formulation, re-checked with the second (in a worker process)
 CHECKERS = {
@@ -159,3 +162,89 @@ def test_other_solution_refuses_an_inexact_formulation():
             other_solution(inst, [[0, 1], [0, 1]], "test-inexact-cover", "cadical195")
     finally:
         del registry._FORMULATIONS[("shikaku", "test-inexact-cover")]
+
+
+def puzzlebench(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bench.cli ARGV`` in a real process (the environment inherited)."""
+    return subprocess.run([sys.executable, "-m", "bench.cli", *argv], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_never_replaces_a_different_file_without_force(tmp_path: Path):
+    """An existing file of the same name: identical content is left alone and said to be
+    unchanged; other content (the instance or its .sol) is refused with one line naming the
+    file and exit code 1, and both files stay as they were; ``--force`` replaces it."""
+    out = tmp_path / "gen"
+    argv = ("generate", "shikaku", "--size", "5x5", "--seed", "1", "--out", str(out))
+    first = puzzlebench(*argv)
+    assert first.returncode == 0, first.stderr
+    txt = out / "gen-shikaku-5x5-s1-0.txt"
+    sol = txt.with_suffix(".sol")
+    made = txt.read_bytes(), sol.read_bytes()
+
+    again = puzzlebench(*argv)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(str(txt)) and "unchanged" in again.stdout
+    assert (txt.read_bytes(), sol.read_bytes()) == made
+
+    # someone else's puzzle under that name (a committed file of an older generator)
+    other = made[0].replace(b"\n\n", b"\n# kept\n\n", 1)
+    for victim, data in ((txt, other), (sol, b"[[1]]\n")):
+        victim.write_bytes(data)
+        refused = puzzlebench(*argv)
+        assert refused.returncode == 1
+        assert refused.stderr.count("\n") == 1, refused.stderr
+        assert refused.stderr.startswith(f"puzzlebench generate: {victim} exists")
+        assert "--force" in refused.stderr
+        assert victim.read_bytes() == data
+        victim.write_bytes(made[0] if victim == txt else made[1])
+
+    txt.write_bytes(other)
+    forced = puzzlebench(*argv, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert "replaced" in forced.stdout
+    assert (txt.read_bytes(), sol.read_bytes()) == made
+    assert sorted(p.name for p in out.iterdir()) == [sol.name, txt.name]  # no temporary left
+
+
+def test_cli_refuses_to_replace_a_committed_instance_of_the_default_suite(tmp_path: Path):
+    """The README's former example, aimed at a copy of the committed folder: the committed
+    20x20 (an older generator's puzzle under the name the command writes, in the default
+    suite) is kept, and refused before the generation runs (its header cannot match)."""
+    committed = INSTANCES / "nurikabe" / "gen-nurikabe-20x20-s1-0.txt"
+    out = tmp_path / "nurikabe"
+    out.mkdir()
+    for f in (committed, committed.with_suffix(".sol")):
+        (out / f.name).write_bytes(f.read_bytes())
+    done = puzzlebench("generate", "nurikabe", "--size", "20x20", "--seed", "1",
+                       "--out", str(out))
+    assert done.returncode == 1
+    assert done.stderr == (f"puzzlebench generate: {out / committed.name} exists with different "
+                           "content: not overwritten (--force replaces it)\n")
+    assert done.stdout == ""
+    assert (out / committed.name).read_bytes() == committed.read_bytes()
+    assert (out / committed.with_suffix(".sol").name).read_bytes() == \
+        committed.with_suffix(".sol").read_bytes()
+
+
+def test_an_existing_file_that_cannot_match_is_refused_before_generating(tmp_path: Path):
+    """:func:`check_existing` judges by the header alone: a file of an older generator, or
+    one that is not an instance, is refused; a missing file or one with the very header the
+    generation writes is left for the comparison after it."""
+    from bench.generate import ExistingFileError, check_existing
+    from bench.generate.provenance import Recipe
+
+    recipe = Recipe("nurikabe", 20, 20, 1)
+    check_existing(tmp_path, recipe)  # nothing there
+    path = tmp_path / "gen-nurikabe-20x20-s1-0.txt"
+    path.write_bytes((INSTANCES / "nurikabe" / path.name).read_bytes())
+    with pytest.raises(ExistingFileError, match=f"{path} exists with different content"):
+        check_existing(tmp_path, recipe)
+    path.write_bytes(b"\xff not text")
+    with pytest.raises(ExistingFileError):
+        check_existing(tmp_path, recipe)
+    small = Recipe("shikaku", 5, 6, 2, count=2, index=1)
+    reference = Path(__file__).parent / "reference"
+    check_existing(reference, small)  # the current reference file: same header
+    gen = generate_one("shikaku", 5, 6, 2, index=1, count=2)
+    assert format_instance(gen.instance) == (reference / "gen-shikaku-5x6-s2-1.txt").read_text()
