@@ -80,7 +80,7 @@ class IslandVars:
     own: dict[int, int]
 
 
-class NurikabePropagator(Propagator):  # type: ignore[misc]
+class NurikabePropagator(Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
@@ -277,7 +277,7 @@ class NurikabePropagator(Propagator):  # type: ignore[misc]
         grown[:-1] |= mask[1:]
         grown[:, 1:] |= mask[:, :-1]
         grown[:, :-1] |= mask[:, 1:]
-        return np.flatnonzero(grown & ~mask).tolist()  # type: ignore[no-any-return]
+        return list(np.flatnonzero(grown & ~mask).tolist())
 
     def _wall(self, found: dict[int, tuple[int, ...]]) -> None:
         color, barr = self.color, self.barr
