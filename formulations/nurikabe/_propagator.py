@@ -148,9 +148,8 @@ class NurikabePropagator(Propagator):
     def connect(self, solver: Any, sign: Sequence[int] | None = None) -> None:
         """Connect to a freshly built python-sat CaDiCaL (before its clauses) and observe the
         variables; ``sign[v] == -1``: v is negated in the solver (a seeded scramble).
-        Chronological backtracking is turned off: the trail here is undone level by level, and
-        with it on the solver (CaDiCaL 1.9.5 through python-sat) crashed on the few-clue
-        10x10 puzzles."""
+        Chronological backtracking is turned off: the trail here is undone level by level
+        (and CaDiCaL 1.9.5 through python-sat has crashed with it on)."""
         self.reset()
         self.sign = None if sign is None else list(sign)
         solver.configure({"chrono": 0})
