@@ -18,6 +18,7 @@ from pysat.solvers import Solver
 
 from bench.backends import SolveOptions, get_backend
 from bench.backends.kinds import SatAssignment
+from bench.check import check_variant
 from bench.instance import Instance, read_instance
 from bench.models import SatModel
 from bench.puzzles import get_puzzle
@@ -69,6 +70,13 @@ def test_other_solvers_are_refused_with_a_reason(solver: str) -> None:
     res = run(read_instance(SMALL[0]), "sat-propagate", solver=solver)
     assert res.status == "skipped"
     assert "runs only on cadical195" in res.message and solver in res.message
+
+
+def test_check_skips_other_solvers_with_the_reason() -> None:
+    form = get_formulation("nurikabe", "sat-propagate", ["sat"])
+    checks = list(check_variant(form, get_backend("glucose4"), 30))
+    assert [(c.name, c.status) for c in checks] == [("solver", "skip")]
+    assert checks[0].detail == "runs only on cadical195, not glucose4"
 
 
 def test_a_backend_without_ipasir_up_does_not_drop_the_propagator() -> None:
