@@ -94,6 +94,9 @@ class Formulation(Generic[M]):
     requires: ClassVar[tuple[str, ...]] = ()
     #: how to get them, shown with the reason (e.g. "pip install 'puzzlebench[peers]'")
     install_hint: ClassVar[str] = ""
+    #: the solvers it runs on, when only some of its kind's can (a solver interface beyond
+    #: the kind's, such as an IPASIR-UP propagator); empty: every solver of its kind
+    solvers: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def available(cls) -> str | None:
@@ -139,6 +142,13 @@ class Formulation(Generic[M]):
     def is_lazy(self) -> bool:
         """Whether this variant adds cuts after solves (:meth:`separate`)."""
         return self.lazy
+
+    def refuses(self, solver: str) -> str | None:
+        """Why this variant does not run on ``solver`` (its tasks on it are ``skipped`` with
+        this reason), None when it does: by default, a solver outside :attr:`solvers`."""
+        if self.solvers and solver not in self.solvers:
+            return f"runs only on {', '.join(self.solvers)}, not {solver}"
+        return None
 
     def skip(self, inst: Instance) -> str | None:
         """Why this variant does not take ``inst`` at all (a task of it is then ``skipped``

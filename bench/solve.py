@@ -115,7 +115,7 @@ def solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
     first (a solution other than ``exclude``; "infeasible" means there is none)."""
     stats = SolveStats()
     try:
-        reason = form.skip(inst)
+        reason = form.refuses(backend.name) or form.skip(inst)
     except Exception as e:
         failure = describe(e, "skip", form)
         return Solved("error", stats, message=failure.message, failure=failure)

@@ -102,6 +102,14 @@ class SatModel:
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self.handles: dict[str, Any] = {}
+        #: reasoning the CNF leaves to the solver's IPASIR-UP interface (python-sat's
+        #: ``Solver.connect_propagator``), None for a plain CNF: an object with
+        #: ``connect(solver, sign)``, which connects itself to a freshly built solver (before
+        #: its clauses: it may configure the solver) and observes its variables (``sign[v]``
+        #: -1: variable v is negated in the solver, a seeded scramble; None: none is), and
+        #: ``counters()``, its own effort since the last call (callbacks, seconds in them),
+        #: reported with the solver's. Only backends that declare ``propagates`` take one.
+        self.propagator: Any = None
 
     def var(self, key: Hashable) -> int:
         """The variable named ``key`` (created on first use)."""

@@ -93,9 +93,16 @@ class SatSession(Session):
         if self.solver is not None and not self.backend.incremental:
             self.solver.delete()
             self.solver = None
-        if self.solver is None:
+        fresh = self.solver is None
+        if fresh:
+            if self.model.propagator is not None and not self.backend.propagates:
+                raise ValueError(f"{self.backend.name} has no IPASIR-UP interface for this "
+                                 "model's propagator")
             self.solver = Solver(name=self.backend.pysat_name, use_timer=True)
             self.seen = {}
+            if self.model.propagator is not None:  # before the clauses: it may configure
+                self.model.propagator.connect(
+                    self.solver, None if self.scramble is None else self.scramble.sign)
         for clause in pending:
             self.solver.add_clause(clause)
         self.fed = len(self.model.clauses)
@@ -132,6 +139,8 @@ class SatSession(Session):
             value = self.scramble.back(value)  # untimed, as the scrambling before the call
         own = float(solver.time())
         stats = self._stats(solver)
+        if self.model.propagator is not None:
+            stats.update(self.model.propagator.counters())
         if sat is None:
             return Outcome("timeout", None, own, wall, stats)
         if not sat:
@@ -157,6 +166,8 @@ class SatBackend(Backend):
     #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
     #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
     interruptible: bool = True
+    #: connects a model's IPASIR-UP propagator (``SatModel.propagator``)
+    propagates: bool = False
 
     def available(self) -> str | None:
         if importlib.util.find_spec("pysat") is None:
@@ -179,6 +190,7 @@ class Cadical195(SatBackend):
     interruptible = False
     description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
     check_rank = 0
+    propagates = True
 
 
 class Cadical300(SatBackend):

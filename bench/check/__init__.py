@@ -93,7 +93,7 @@ def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
     """Solve ``inst`` and, up to ``limit`` solutions, block each and solve again (the solve
     loop of :mod:`bench.solve`, with every grid kept and every lazy round watched)."""
     run = Run()
-    reason = form.skip(inst)
+    reason = form.refuses(backend.name) or form.skip(inst)
     if reason:
         run.status, run.problem = "skipped", reason
         return run
@@ -197,6 +197,10 @@ def check_variant(form: Formulation, backend: Backend,
                   time_limit: float = TIME_LIMIT) -> Iterator[Check]:
     """The checks of one variant on one solver, in order."""
     where = f"{form.puzzle}/{form.label} / {backend.name}"
+    refused = form.refuses(backend.name)
+    if refused:
+        yield Check("solver", where, "skip", refused)
+        return
     notes = Notes()
     yield _seeds(form, backend, where, time_limit, notes)
     yield _unsat(form, backend, where, time_limit, notes)

@@ -1,0 +1,63 @@
+"""The callback overhead of sat-propagate's IPASIR-UP propagator on given Nurikabe files: the
+model built as the formulation builds it, CaDiCaL 1.9.5 run for at most ``--conflicts``
+conflicts (python-sat's conflict budget: the harness cannot stop CaDiCaL 1.9.5 in-process),
+then the propagator's own counters beside the solver's. One JSON line per file.
+
+    PYTHONPATH=. python docs/results/2026-11-29-nurikabe-propagator.py --conflicts 5000 \\
+        instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from pysat.solvers import Solver
+
+from bench.instance import read_instance
+from bench.registry import get_formulation
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--conflicts", type=int, default=5000)
+    ap.add_argument("--formulation", default="sat-propagate")
+    args = ap.parse_args()
+    for path in args.files:
+        inst = read_instance(path)
+        form = get_formulation("nurikabe", args.formulation, ["sat"])
+        t0 = time.perf_counter()
+        model = form.build(inst)
+        build = time.perf_counter() - t0
+        with Solver(name="cadical195") as s:
+            model.propagator.connect(s)
+            for clause in model.clauses:
+                s.add_clause(clause)
+            s.conf_budget(args.conflicts)
+            t0 = time.perf_counter()
+            answer = s.solve_limited()
+            wall = time.perf_counter() - t0
+            stats = s.accum_stats()
+        own = model.propagator.counters()
+        print(json.dumps({
+            "file": path.rsplit("/", 1)[-1], "formulation": form.label,
+            "answer": {True: "sat", False: "unsat", None: "budget"}[answer],
+            "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
+            "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),
+            "propagations": stats.get("propagations"),
+            "callbacks": int(own["propagator_calls"]),
+            "python_s": round(own["propagator_s"], 2),
+            "python_share": round(own["propagator_s"] / wall, 3) if wall else None,
+            "us_per_callback": round(1e6 * own["propagator_s"]
+                                     / max(own["propagator_calls"], 1), 2),
+            "inferences": int(own["propagator_inferences"]),
+            "reasons": int(own["propagator_reasons"]),
+            "clauses": int(own["propagator_clauses"]),
+            "model_checks": int(own["propagator_model_checks"]),
+        }), flush=True)
+
+
+if __name__ == "__main__":
+    main()

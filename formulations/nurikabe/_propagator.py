@@ -1,0 +1,433 @@
+"""The Nurikabe connectivity propagator of :mod:`formulations.nurikabe.sat_propagate`: the
+graph reasoning CaDiCaL 1.9.5 asks for through IPASIR-UP (python-sat's
+:class:`pysat.engines.Propagator`), over the model's "black" cell literals and, per island
+of two cells or more, its ownership literals ``own[k][v]`` (:func:`bench.encodings.sat.region`).
+
+State is kept incrementally: every observed assignment the solver reports
+(``on_assignment``) is pushed on a trail, decision levels are trail marks
+(``on_new_level``), and ``on_backtrack`` pops back to a mark, undoing all but the fixed
+(root-level) assignments. An assignment only marks what it may change as dirty (the wall, or
+the island whose ownership literal it is); ``propagate`` recomputes just that, from the
+current partial assignment, and returns every literal it infers. Each inference keeps the
+cut that justified it, and ``provide_reason`` turns it into the reason clause when the solver
+asks (lazily: most inferences are never explained). Contradictions are handed back as a
+falsified external clause (``has_clause`` / ``add_clause``). ``check_model`` re-checks every
+complete assignment the solver offers and, when it breaks a rule, returns False together with a
+clause the assignment falsifies (never False alone: the solver would then accept the model).
+
+The reasoning and why each clause holds in every solution (``B`` is the wall's size,
+``cells - sum(clues)``, which the CNF's island sizes fix):
+
+* wall: the components of the not-white cells (``scipy.ndimage.label``). With a black cell
+  ``a`` in component ``A`` whose white boundary is ``W``: "a black and every cell of W white"
+  confines the wall to A, so (i) another black cell ``b`` outside A is a conflict
+  ``(-a, -b, W)``; (ii) ``|A| < B`` is a conflict ``(-a, W)``; (iii) ``|A| = B`` makes every
+  cell of A black, reason ``(x, -a, W)``; (iv) a cell outside A is white, reason
+  ``(-x, -a, W)``. Before any cell is black, a component of fewer than ``B`` cells is white,
+  reason ``(-x, W(C))``.
+* island k (clue of ``size`` cells): a breadth-first search from the clue through the cells
+  not yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps. A cell it does not
+  reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell
+  reached in fewer than size - 1 steps)``: while those stay refused, any path of owned cells
+  from the clue of at most size - 1 steps stays in the searched ball. Fewer than ``size``
+  cells reached is a conflict over the same refused cells. Cells no island can own are black
+  through the CNF ("a white cell has an owner").
+* an island that reached its size closes: when the cells owned by k and joined to its clue
+  through owned cells number ``size``, every neighbour of them is black, reason
+  ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
+* complete assignments: the black cells form one component, and every white component holds
+  a clue; otherwise ``(-a, W)`` for the black piece of ``a`` or ``(white d, -white n for the
+  black boundary N of the white piece D)`` -- the cuts of :mod:`bench.encodings.cells`.
+
+Sources: monotone graph predicates reasoned inside the SAT solver, with cuts as reasons --
+S. Bayless, N. Bayless, H. H. Hoos, A. J. Hu, "SAT Modulo Monotonic Theories", AAAI 2015
+(MonoSAT): connectivity is monotone in the not-white cells, so "unreachable now" stays true
+while the cut's cells stay closed, and the cut is the reason; M. Gebser, T. Janhunen,
+J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014: graph checks as propagators in a
+CDCL solver with explanations from the current assignment; and the IPASIR-UP interface,
+K. Fazekas et al., "IPASIR-UP: User Propagators for CDCL", SAT 2023.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pysat.engines import Propagator
+from scipy import ndimage
+
+log = logging.getLogger(__name__)
+
+#: the effort counters this propagator reports (``counters()``), beside the solver's
+#: 4-connectivity for ``scipy.ndimage.label``
+CROSS = ndimage.generate_binary_structure(2, 1)
+
+COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propagator_reasons",
+            "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
+
+
+@dataclass(frozen=True)
+class IslandVars:
+    """Island k as the propagator sees it: its clue cell, size and ownership variables (cell
+    index -> variable; cells missing cannot be k's)."""
+
+    root: int
+    size: int
+    own: dict[int, int]
+
+
+class NurikabePropagator(Propagator):
+    """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
+    holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
+    about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
+    the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
+    CNF (closing them stays here); ``infer=False`` only checks complete models."""
+
+    def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
+                 clues: Sequence[int], blacks: int, reach: bool = True,
+                 infer: bool = True) -> None:
+        super().__init__()
+        self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
+        self.reach = reach
+        self.black = list(black)
+        self.islands = list(islands)
+        self.clues = frozenset(clues)
+        n = rows * cols
+        self.nbrs = [[j for j in ((i - cols) if i >= cols else -1,
+                                  (i + cols) if i + cols < n else -1,
+                                  (i - 1) if i % cols else -1,
+                                  (i + 1) if (i + 1) % cols else -1) if j >= 0]
+                     for i in range(n)]
+        self.barr = np.asarray(self.black, dtype=np.int64)
+        top = max([*self.black, *(x for isl in self.islands for x in isl.own.values())])
+        #: per variable: the island whose ownership it is (-1: the cell's colour) and the cell
+        self.island_of = [-1] * (top + 1)
+        self.cell_of = [0] * (top + 1)
+        self.observed: list[int] = []
+        for i, x in enumerate(self.black):
+            self.cell_of[x] = i
+            self.observed.append(x)
+        for k, isl in enumerate(self.islands):
+            for i, x in isl.own.items():
+                self.island_of[x] = k
+                self.cell_of[x] = i
+                self.observed.append(x)
+        self.sign: list[int] | None = None
+        self.calls = self.inferences = self.reasons = self.clauses = 0
+        self.checks = self.rejections = 0
+        self.seconds = 0.0
+        self.reported: dict[str, float] = {}
+        self.reset()
+
+    # --- state ---------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        n = len(self.island_of)
+        self.val = [0] * n  # model polarity: 1 true, -1 false, 0 unassigned
+        self.fixed = [False] * n
+        self.trail: list[int] = []
+        self.marks: list[int] = []
+        self.color = np.zeros(self.rows * self.cols, dtype=np.int8)  # 1 black, -1 white
+        # what the last look saw: the not-white components and the wall's (0: no black cell);
+        # per island the cells its search reached and the refused cells it stopped at
+        self.lab = np.zeros(self.rows * self.cols, dtype=np.int32)
+        self.la = 0
+        self.ball: list[set[int]] = [set() for _ in self.islands]
+        self.fence: list[set[int]] = [set() for _ in self.islands]
+        # what an assignment may have changed since
+        self.wall_dirty = True
+        self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
+        self.close_dirty: set[int] = set(range(len(self.islands)))
+        self.why: dict[int, tuple[int, ...]] = {}  # solver literal -> the rest of its reason
+        self.pending: list[int] | None = None
+
+    def connect(self, solver: Any, sign: Sequence[int] | None = None) -> None:
+        """Connect to a freshly built python-sat CaDiCaL (before its clauses) and observe the
+        variables; ``sign[v] == -1``: v is negated in the solver (a seeded scramble).
+        Chronological backtracking is turned off: the trail here is undone level by level
+        (and CaDiCaL 1.9.5 through python-sat has crashed with it on)."""
+        self.reset()
+        self.sign = None if sign is None else list(sign)
+        solver.configure({"chrono": 0})
+        solver.connect_propagator(self)
+        for x in self.observed:
+            solver.observe(x)
+
+    def _out(self, lit: int) -> int:
+        """A model literal as the solver sees it (and back: the sign is an involution)."""
+        s = self.sign
+        if s is not None:
+            v = lit if lit > 0 else -lit
+            if v < len(s):
+                return lit * s[v]
+        return lit
+
+    def counters(self) -> dict[str, float]:
+        """The effort since the last call: callbacks, seconds in them, inferences, reasons
+        given, clauses added (conflicts and rejected models), models checked and rejected."""
+        now = dict(zip(COUNTERS, (self.calls, self.seconds, self.inferences, self.reasons,
+                                  self.clauses, self.checks, self.rejections), strict=True))
+        delta = {k: float(v) - self.reported.get(k, 0.0) for k, v in now.items()}
+        self.reported = {k: float(v) for k, v in now.items()}
+        return delta
+
+    # --- the solver's notifications --------------------------------------------------------------
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        """Record the assignment; mark dirty only what it can change: the wall when a cell of
+        the wall's component turns white or a black cell appears outside it; island k's
+        search when a cell it reached is refused, its closing when a cell becomes k's."""
+        t0 = time.perf_counter()
+        self.calls += 1
+        lit = self._out(lit)
+        var = lit if lit > 0 else -lit
+        if self.val[var]:
+            if fixed:
+                self.fixed[var] = True
+        else:
+            v = 1 if lit > 0 else -1
+            self.val[var] = v
+            self.fixed[var] = bool(fixed)
+            self.trail.append(var)
+            k, c = self.island_of[var], self.cell_of[var]
+            if k < 0:
+                self.color[c] = v
+                if not self.wall_dirty:
+                    la = self.la
+                    if la == 0 or (self.lab[c] == la) == (v < 0):
+                        self.wall_dirty = True
+            elif v < 0:
+                if c in self.ball[k]:
+                    self.reach_dirty.add(k)
+            else:
+                self.close_dirty.add(k)
+                if self.reach and c not in self.ball[k]:
+                    self.reach_dirty.add(k)  # owned out of reach: a conflict to report
+        self.seconds += time.perf_counter() - t0
+
+    def on_new_level(self) -> None:
+        t0 = time.perf_counter()
+        self.calls += 1
+        self.marks.append(len(self.trail))
+        self.seconds += time.perf_counter() - t0
+
+    def on_backtrack(self, to: int) -> None:
+        """Undo every assignment above level ``to`` but the fixed ones; island k looks again
+        when a cell that stopped its search, or one it refused, is unassigned."""
+        t0 = time.perf_counter()
+        self.calls += 1
+        if to < len(self.marks):
+            cut = self.marks[to]
+            del self.marks[to:]
+            val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
+            for var in self.trail[cut:]:
+                if fixed[var]:
+                    continue  # root-level: stays
+                k, c = island_of[var], cell_of[var]
+                if k < 0:
+                    self.color[c] = 0
+                    self.wall_dirty = True
+                else:
+                    if self.reach and (c in self.fence[k] or c not in self.ball[k]):
+                        self.reach_dirty.add(k)  # the search may go further, or infer again
+                    self.close_dirty.add(k)
+                val[var] = 0
+            del self.trail[cut:]
+        self.seconds += time.perf_counter() - t0
+
+    def decide(self) -> int:
+        return 0
+
+    # --- propagation ---------------------------------------------------------------------------
+
+    def propagate(self) -> list[int]:
+        t0 = time.perf_counter()
+        self.calls += 1
+        out: list[int] = []
+        if self.infer and self.pending is None:
+            found: dict[int, tuple[int, ...]] = {}
+            if self.wall_dirty:
+                self.wall_dirty = False
+                self._wall(found)
+            while self.reach_dirty and self.pending is None:
+                self._reach(self.reach_dirty.pop(), found)
+            while self.close_dirty and self.pending is None:
+                self._close(self.close_dirty.pop(), found)
+            for lit, tail in found.items():
+                s = self._out(lit)
+                self.why[s] = tail
+                out.append(s)
+            self.inferences += len(out)
+        self.seconds += time.perf_counter() - t0
+        return out
+
+    def _conflict(self, clause: list[int]) -> None:
+        if self.pending is None:
+            self.pending = clause
+
+    def _rim(self, mask: Any) -> list[int]:
+        """The cells next to the 2-D boolean ``mask`` outside it (flat indices)."""
+        grown = mask.copy()
+        grown[1:] |= mask[:-1]
+        grown[:-1] |= mask[1:]
+        grown[:, 1:] |= mask[:, :-1]
+        grown[:, :-1] |= mask[:, 1:]
+        return list(np.flatnonzero(grown & ~mask).tolist())
+
+    def _wall(self, found: dict[int, tuple[int, ...]]) -> None:
+        color, barr = self.color, self.barr
+        labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
+        lab = labels.ravel()
+        self.lab = lab
+        dark = np.flatnonzero(color == 1)
+        if len(dark) == 0:
+            self.la = 0
+            sizes = np.bincount(lab, minlength=count + 1)
+            for label in np.flatnonzero(sizes < self.blacks).tolist():
+                if label == 0:
+                    continue
+                mask = labels == label
+                tail = tuple(barr[self._rim(mask)].tolist())
+                for x in (-barr[np.flatnonzero(mask.ravel() & (color == 0))]).tolist():
+                    found.setdefault(x, tail)
+            return
+        a = int(dark[0])
+        la = int(lab[a])
+        self.la = la
+        mask = labels == la
+        flat = mask.ravel()
+        tail = (-self.black[a], *barr[self._rim(mask)].tolist())
+        other = dark[lab[dark] != la]
+        if len(other):
+            self._conflict([-self.black[int(other[0])], *tail])
+            return
+        size = int(flat.sum())
+        if size < self.blacks:
+            self._conflict(list(tail))
+            return
+        if size == self.blacks:
+            for x in barr[np.flatnonzero(flat & (color == 0))].tolist():
+                found.setdefault(x, tail)
+        for x in (-barr[np.flatnonzero(~flat & (color == 0))]).tolist():
+            found.setdefault(x, tail)
+
+    def _reach(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+        """Refuse island k the cells its search from the clue does not reach."""
+        isl = self.islands[k]
+        own, val, nbrs, last = isl.own, self.val, self.nbrs, isl.size - 1
+        seen = {isl.root}
+        frontier = [isl.root]
+        refused: set[int] = set()
+        step = 0
+        while frontier and step < last:
+            step += 1
+            nxt = []
+            for w in frontier:
+                for u in nbrs[w]:
+                    if u in seen:
+                        continue
+                    x = own.get(u)
+                    if x is None:
+                        continue
+                    if val[x] < 0:
+                        refused.add(u)
+                        continue
+                    seen.add(u)
+                    nxt.append(u)
+            frontier = nxt
+        self.ball[k], self.fence[k] = seen, refused
+        tail = tuple(own[u] for u in sorted(refused))
+        if len(seen) < isl.size:
+            self._conflict(list(tail))
+            return
+        for v, x in own.items():
+            if v not in seen:
+                if val[x] == 0:
+                    found.setdefault(-x, tail)
+                elif val[x] > 0:
+                    self._conflict([-x, *tail])
+
+    def _close(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+        """Close island k when the cells joined to its clue through its cells are its size."""
+        isl = self.islands[k]
+        own, val, nbrs, color = isl.own, self.val, self.nbrs, self.color
+        joined = {isl.root}
+        stack = [isl.root]
+        while stack:
+            w = stack.pop()
+            for u in nbrs[w]:
+                if u not in joined:
+                    x = own.get(u)
+                    if x is not None and val[x] > 0:
+                        joined.add(u)
+                        stack.append(u)
+        if len(joined) != isl.size:
+            return
+        reason = tuple(-own[c] for c in sorted(joined) if c != isl.root)
+        for c in joined:
+            for n in nbrs[c]:
+                if n not in joined and color[n] != 1:
+                    if color[n] < 0:
+                        self._conflict([self.black[n], *reason])
+                    else:
+                        found.setdefault(self.black[n], reason)
+
+    def provide_reason(self, lit: int) -> list[int]:
+        t0 = time.perf_counter()
+        self.calls += 1
+        self.reasons += 1
+        reason = [lit, *(self._out(x) for x in self.why[lit])]
+        self.seconds += time.perf_counter() - t0
+        return reason
+
+    def has_clause(self) -> bool:
+        self.calls += 1
+        return self.pending is not None
+
+    def add_clause(self) -> list[int]:
+        t0 = time.perf_counter()
+        self.calls += 1
+        clause = [self._out(x) for x in self.pending or []]
+        self.pending = None
+        self.clauses += 1
+        self.seconds += time.perf_counter() - t0
+        return clause
+
+    # --- complete assignments --------------------------------------------------------------------
+
+    def check_model(self, model: list[int]) -> bool:
+        t0 = time.perf_counter()
+        self.calls += 1
+        self.checks += 1
+        clause = self.violated([self._out(x) for x in model])
+        if clause is not None:
+            self.rejections += 1
+            self.pending = clause
+        self.seconds += time.perf_counter() - t0
+        return clause is None
+
+    def violated(self, model: Sequence[int]) -> list[int] | None:
+        """A clause the complete assignment ``model`` (model polarity) falsifies and every
+        solution satisfies, when its black cells are not one component or a white component
+        holds no clue; None when both hold."""
+        truth = {x for x in model if x > 0}
+        black, barr = self.black, self.barr
+        grid = np.array([x in truth for x in black], dtype=bool).reshape(self.rows, self.cols)
+        labels, count = ndimage.label(grid, CROSS)
+        if count > 1:
+            mask = labels == 1
+            a = int(np.flatnonzero(mask.ravel())[0])
+            return [-black[a], *barr[self._rim(mask)].tolist()]
+        labels, count = ndimage.label(~grid, CROSS)
+        lab = labels.ravel()
+        with_clue = {int(lab[c]) for c in self.clues}
+        for label in range(1, count + 1):
+            if label not in with_clue:
+                mask = labels == label
+                d = int(np.flatnonzero(mask.ravel())[0])
+                return [black[d], *(-barr[self._rim(mask)]).tolist()]
+        return None
