@@ -1,4 +1,4 @@
-"""The plugin table: formulations (per puzzle) and solver backends (per model kind).
+"""The plugin table of formulations (per puzzle); solver backends are :mod:`bench.backends`.
 
 Adding a formulation is one module with one decorated class::
 
@@ -482,25 +482,3 @@ def variant_info(cls: type[Formulation]) -> list[VariantInfo]:
     swept = {v.label for v in recommended(cls)}
     return [VariantInfo(v.label, v.is_exact(), v.is_lazy(), v.label in swept)
             for v in variants(cls)]
-
-
-# --- the default pair of `solve` without --formulation/--solver --------------------------------
-
-
-def default_choice(puzzle: str) -> tuple[str, str]:
-    """The puzzle's declared default (``Puzzle.default``, kept with the puzzle beside the report
-    that justified it), else the first registered formulation with an available solver."""
-    from bench.backends import backends_for
-    from bench.puzzles import get_puzzle
-
-    try:
-        declared = getattr(get_puzzle(puzzle), "default", None)
-    except (KeyError, ValueError):
-        declared = None
-    if declared is not None:
-        return declared.formulation, declared.solver
-    for cls in formulations(puzzle):
-        for b in backends_for(cls.kind):
-            if b.available() is None:
-                return cls.name, b.name
-    raise KeyError(f"no formulation registered for {puzzle}")

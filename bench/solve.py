@@ -14,12 +14,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bench.backends import Backend, Outcome, Session, SolveOptions
+from bench.backends import Backend, Outcome, Session, SolveOptions, backends_for
 from bench.failure import Failure, describe
 from bench.instance import Instance
 from bench.models import Model
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.registry import Formulation, Unsupported
+from bench.registry import Formulation, Unsupported, formulations
 
 
 @dataclass
@@ -246,3 +246,19 @@ class Loop:
                 return
             n += 1
         found.count = n
+
+
+def default_choice(puzzle: str) -> tuple[str, str]:
+    """The puzzle's declared default (``Puzzle.default``, kept with the puzzle beside the report
+    that justified it), else the first registered formulation with an available solver."""
+    try:
+        declared = getattr(get_puzzle(puzzle), "default", None)
+    except (KeyError, ValueError):
+        declared = None
+    if declared is not None:
+        return declared.formulation, declared.solver
+    for cls in formulations(puzzle):
+        for b in backends_for(cls.kind):
+            if b.available() is None:
+                return cls.name, b.name
+    raise KeyError(f"no formulation registered for {puzzle}")

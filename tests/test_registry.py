@@ -9,7 +9,6 @@ import pytest
 from bench.registry import (
     ENTRY_POINT_GROUP,
     Formulation,
-    default_choice,
     formulation,
     formulations,
     get_formulation,
@@ -18,6 +17,7 @@ from bench.registry import (
     variant_label,
     variants,
 )
+from bench.solve import default_choice
 
 
 def test_labels_round_trip():

@@ -37,8 +37,8 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from bench.registry import default_choice
     from bench.run.pool import run_task
+    from bench.solve import default_choice
 
     if args.start is None:
         from bench.run.pool import default_start

@@ -193,15 +193,21 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                                        "further right a line, the larger our lead (ratio "
                                        "peer / ours per instance both answered)."})
     if instances:
-        sel = t[t["instance"].map(lambda n: any(fnmatch(n, p) for p in instances))]
-        if len(sel):
-            cell = [f"{v:.4f}" if ok else st for v, ok, st in
-                    zip(sel["time_s"], sel["ok"], sel["status"], strict=True)]
-            tab = sel.assign(cell=cell).pivot_table(
-                index="instance", columns="pair", values="cell", aggfunc="first").reset_index()
-            tab.columns.name = None
-            sec.extra.append({"title": f"Per instance ({', '.join(instances)}): build + solve "
-                                       "s", "table": Table.of(tab.fillna("–"), puzzle=puzzle,
-                                                              labels={c: c for c in tab.columns
-                                                                      if c != "instance"})})
+        sec.extra.extend(_selected(puzzle, t, instances))
     return sec
+
+
+def _selected(puzzle: str, t: pd.DataFrame, instances: list[str]) -> list[dict]:
+    """The per-instance table of the instances matching ``instances`` (build + solve s, or
+    the status where unanswered), as one extra table, or none when nothing matches."""
+    sel = t[t["instance"].map(lambda n: any(fnmatch(n, p) for p in instances))]
+    if not len(sel):
+        return []
+    cell = [f"{v:.4f}" if ok else st for v, ok, st in
+            zip(sel["time_s"], sel["ok"], sel["status"], strict=True)]
+    tab = sel.assign(cell=cell).pivot_table(
+        index="instance", columns="pair", values="cell", aggfunc="first").reset_index()
+    tab.columns.name = None
+    return [{"title": f"Per instance ({', '.join(instances)}): build + solve s",
+             "table": Table.of(tab.fillna("–"), puzzle=puzzle,
+                               labels={c: c for c in tab.columns if c != "instance"})}]

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from bench.puzzles import get_puzzle
-from bench.registry import default_choice, get_formulation
+from bench.registry import get_formulation
+from bench.solve import default_choice
 
 ROOT = Path(__file__).resolve().parents[2]
 
