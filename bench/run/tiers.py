@@ -2,8 +2,11 @@
 qualifies for by its measured times (``python -m bench.run.tiers RUN_DIR [RUN_DIR ...] [--suite
 default]``; the rule is written beside the suite in ``instances/suites.toml``).
 
-Per instance, over the built-in pairs (external peers left out), each pair's median build +
-solve over its repetitions (unanswered: no time):
+Per instance, over the built-in pairs (external peers left out) and the tasks that ran, each
+pair's median build + solve over its repetitions (unanswered: no time). A task that did not run
+(a timeout recorded by a suite's ladder rule, message starting :data:`bench.records.NOT_RUN`, or
+an error recorded without a process; :func:`bench.report.verdicts.did_not_run`) is missing, not
+a timeout: a pair that ran no task on an instance is not counted there.
 
 - ``hard``: the best pair needs :data:`HARD_LO`-:data:`HARD_HI` s and some pair is at least
   :data:`SPREAD` x slower or does not answer;
@@ -29,11 +32,13 @@ HARD_LO, HARD_HI, SPREAD, TRIVIAL = 0.2, 10.0, 10.0, 0.2
 
 def classify(t: pd.DataFrame) -> pd.DataFrame:
     """Per instance of prepared rows (:func:`bench.report.data.prepare`): ``best`` pair and
-    ``best_s``, ``slowest_s`` (NaN when some pair did not answer), ``unanswered`` pairs and
-    ``rule`` (the tier the instance qualifies for)."""
+    ``best_s``, ``slowest_s`` (NaN when some pair that ran did not answer), ``unanswered``
+    pairs, ``pairs`` that ran and ``rule`` (the tier the instance qualifies for). Tasks that did
+    not run are left out before anything is counted."""
     from bench.report.data import per_instance
+    from bench.report.verdicts import ran
 
-    pi = per_instance(t[t["kind"] != "external"])
+    pi = per_instance(ran(t[t["kind"] != "external"]))
     rows = []
     for (puzzle, inst), g in pi.groupby(["puzzle", "instance"], sort=True):
         ok = g[g["ok"]]

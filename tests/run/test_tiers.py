@@ -1,0 +1,60 @@
+"""The default suite's selection rule (bench.run.tiers): which tier an instance qualifies for
+from measured times, with tasks that did not run left out rather than counted as timeouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bench.records import NOT_RUN
+from bench.run import tiers
+
+LIMIT = 10.0
+
+
+def rows(times: dict[str, float | None], not_run: tuple[str, ...] = (),
+         instance: str = "i00") -> list[dict[str, object]]:
+    """Prepared-like task rows, one repetition per pair on ``instance``: a time, or None for a
+    timeout; a pair in ``not_run`` is a timeout recorded by the ladder rule (never ran)."""
+    out = []
+    for name, s in times.items():
+        skipped = name in not_run
+        ok = s is not None and not skipped
+        out.append({"puzzle": "nurikabe", "form": name, "formulation": name,
+                    "solver": "cadical195", "kind": "sat", "pair": f"{name} / cadical195",
+                    "instance": instance, "family": "generated", "tier": "ladder",
+                    "cells": 100.0, "status": "solved" if ok else "timeout", "ok": ok,
+                    "wrong": False, "disagree": False, "time_s": s if ok else np.nan,
+                    "par2_s": s if ok else 2 * LIMIT, "time_limit": LIMIT, "mem_mb": 1.0,
+                    "constraints": 1, "variables": 1, "wall_s": None if skipped else 1.0,
+                    "start": "" if skipped else "2026-11-28T00:00:00",
+                    "message": f"{NOT_RUN} timed out on a smaller instance" if skipped else ""})
+    return out
+
+
+def test_a_not_run_pair_is_missing_not_a_timeout_in_the_hard_rule():
+    # a at 0.5 s, b at 0.6 s (no 10x spread), c never ran: "hard (flat)", not "hard"
+    t = pd.DataFrame(rows({"a": 0.5, "b": 0.6, "c": None}, not_run=("c",)))
+    out = tiers.classify(t).set_index("instance").loc["i00"]
+    assert out["rule"] == "hard (flat)"
+    assert out["pairs"] == 2 and out["unanswered"] == 0
+    assert out["best"] == "a / cadical195" and out["slowest_s"] == 0.6
+
+
+def test_a_not_run_pair_does_not_make_an_easy_instance_out_of_a_trivial_one():
+    t = pd.DataFrame(rows({"a": 0.01, "b": 0.05, "c": None}, not_run=("c",)))
+    assert tiers.classify(t)["rule"].tolist() == ["trivial"]
+
+
+def test_a_measured_timeout_still_counts_as_unanswered():
+    t = pd.DataFrame(rows({"a": 0.5, "b": 0.6, "c": None}))
+    out = tiers.classify(t).iloc[0]
+    assert out["rule"] == "hard" and out["unanswered"] == 1 and out["pairs"] == 3
+    assert np.isnan(out["slowest_s"])
+
+
+def test_instances_keep_their_own_rule_beside_a_not_run_one():
+    t = pd.DataFrame(rows({"a": 0.5, "b": 0.6, "c": None}, not_run=("c",), instance="i00")
+                     + rows({"a": 0.5, "b": 0.6, "c": None}, instance="i01"))
+    out = tiers.classify(t).set_index("instance")["rule"].to_dict()
+    assert out == {"i00": "hard (flat)", "i01": "hard"}
