@@ -218,7 +218,8 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
     (changed or not) to this CSV file (OSError if it cannot be written)."""
     changes, pairs = compare(run_a, run_b)
     if csv is not None:
-        changes[[c for c in CSV_COLUMNS if c in changes]].to_csv(csv, index=False)
+        with open(csv, "w", newline="", encoding="utf-8") as f:
+            changes[[c for c in CSV_COLUMNS if c in changes]].to_csv(f, index=False)
     if changes.empty:
         return (f"# compare {run_a} -> {run_b}\n\nNo task key is in both runs.\n")
     machine, speed_differs = machine_lines(run_a, run_b)

@@ -129,9 +129,9 @@ def state_rows(env: dict[str, Any]) -> list[list[str]]:
     """Environment-table rows of the machine's state during the run, from the samples of its
     record (:class:`bench.run.environment.Monitor`): the calibration loop's range, the highest
     load average, other processes' highest CPU share, and whether the run was disturbed."""
-    from bench.run.environment import disturbance
+    from bench.run.environment import disturbance, samples_of
 
-    samples = [s for s in env.get("samples") or [] if isinstance(s, dict)]
+    samples = samples_of(env)
     if not samples:
         return []
 

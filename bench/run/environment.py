@@ -206,22 +206,35 @@ class Monitor:
         return self.samples
 
 
+def samples_of(env: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record's machine samples (those that are records; none when ``samples`` is no list)."""
+    samples = env.get("samples")
+    return [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
+
+
+def _calibrations(env: dict[str, Any]) -> list[float]:
+    """A record's calibration figures in time order: start, samples, end."""
+    cal = env.get("calibration")
+    cal = cal if isinstance(cal, dict) else {}
+    samples = samples_of(env)
+    return [float(x) for x in [cal.get("start_s"), *(s.get("calibration_s") for s in samples),
+                               cal.get("end_s")] if isinstance(x, int | float) and x > 0]
+
+
 def disturbance(env: dict[str, Any]) -> list[str]:
     """Why a run's machine was disturbed, from its environment record (``calibration``'s
     start and end and the ``samples`` a :class:`Monitor` took; ``jobs``): a calibration loop
     more than :data:`SLOWER` times slower than the run's first, a load average above the jobs
     plus :data:`LOAD_MARGIN`, other processes taking more than :data:`OTHERS_SHARE` of the
     CPU. One phrase per reason; none: the samples show a quiet machine (or there are none)."""
-    cal = env.get("calibration") if isinstance(env.get("calibration"), dict) else {}
-    samples = [s for s in env.get("samples") or [] if isinstance(s, dict)]
-    times = [float(x) for x in [cal.get("start_s"), *(s.get("calibration_s") for s in samples),
-                                cal.get("end_s")] if isinstance(x, int | float) and x > 0]
+    times = _calibrations(env)
+    samples = samples_of(env)
     out = []
     if len(times) > 1 and max(times) > SLOWER * times[0]:
         out.append(f"the calibration loop took up to {max(times):.3f} s, "
                    f"{max(times) / times[0]:.1f}x its {times[0]:.3f} s at the start")
     loads = [float(s["load1"]) for s in samples if isinstance(s.get("load1"), int | float)]
-    jobs = env.get("jobs") if isinstance(env.get("jobs"), int) else 1
+    jobs = env["jobs"] if isinstance(env.get("jobs"), int) else 1
     if loads and max(loads) > jobs + LOAD_MARGIN:
         out.append(f"the load average reached {max(loads):.1f} with {jobs} job"
                    f"{'s' if jobs != 1 else ''}")
@@ -235,8 +248,5 @@ def disturbance(env: dict[str, Any]) -> list[str]:
 def speed(env: dict[str, Any]) -> float | None:
     """A run's machine speed as its calibration loop's seconds: the fastest figure of the run
     (the least disturbed); None without one."""
-    cal = env.get("calibration") if isinstance(env.get("calibration"), dict) else {}
-    samples = [s for s in env.get("samples") or [] if isinstance(s, dict)]
-    times = [float(x) for x in [cal.get("start_s"), *(s.get("calibration_s") for s in samples),
-                                cal.get("end_s")] if isinstance(x, int | float) and x > 0]
+    times = _calibrations(env)
     return min(times) if times else None

@@ -5,6 +5,7 @@ busy machine too (a hog can only add to what the sampler sees)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -28,10 +29,8 @@ def hogs():
                                            check=True).stdout.split()]
     yield pids
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def test_the_sampler_sees_a_cpu_hog_outside_the_run_as_other_processes_share(hogs):
@@ -71,3 +70,9 @@ def test_disturbance_names_each_reason_and_a_quiet_record_none():
         "the load average reached 5.5 with 1 job",
         "other processes took up to 60% of the CPU"]
     assert disturbance({}) == [] and speed({}) is None
+
+
+def test_damaged_samples_are_read_as_none():
+    for samples in (7, "x", {"load1": 9}, [None, 3, {"load1": "high", "others_cpu": None}]):
+        env = {"calibration": {"start_s": "?"}, "samples": samples, "jobs": "two"}
+        assert disturbance(env) == [] and speed(env) is None
