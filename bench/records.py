@@ -183,6 +183,9 @@ class Result(Record):
     harness: str = ""  # the harness's version (package version + git revision)
     run: str = ""  # the run folder the result was produced in (kept when reused or merged)
     finished: str = ""  # when it was recorded (UTC, ISO 8601)
+    #: the 1-min load average of the machine that ran the run, sampled a few seconds or less
+    #: before the result was recorded (None: not sampled, or the task ran on a Dask worker)
+    load: float | None = None
     # sample identity: set by the journal writer when a new measurement is written
     # (:meth:`bench.run.storage.Journal.append`), then kept wherever the result is copied
     # (``run --reuse``, ``merge``); "" in lines written before them, which the journal reader

@@ -16,6 +16,10 @@ def add_commands(subparsers: Any) -> None:
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")
+    cp.add_argument("--all", action="store_true",
+                    help="list every task that changed (default: the first 50)")
+    cp.add_argument("--csv", metavar="FILE",
+                    help="also write every paired task (changed or not) to FILE as CSV")
     cp.set_defaults(func=cmd_compare)
 
 
@@ -24,10 +28,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from bench.report.compare import compare_markdown
 
     try:
-        text = compare_markdown(args.run_a, args.run_b)
+        text = compare_markdown(args.run_a, args.run_b, limit=None if args.all else 50,
+                                csv=args.csv)
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
     except ReportError as e:
         return fail(str(e))
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        return fail(f"cannot write {e.filename}: {e.strerror or e}")
     print(text)
     return 0

@@ -68,6 +68,9 @@ def add_commands(subparsers: Any) -> None:
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
                     help="with --dry-run: estimate the time from these earlier runs' times")
+    ru.add_argument("--progress", type=float, default=30.0, metavar="SECONDS",
+                    help="when stdout is not a terminal (a log file), print a progress line "
+                    "this often (default 30; 0: none)")
     add_task_options(ru, None)
     ru.set_defaults(func=cmd_run)
 
@@ -104,7 +107,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = Options(jobs=args.jobs, start=args.start, executor=args.executor,
                       scheduler=args.scheduler or "", reuse=folders,
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
-                      seeds=args.seeds, repeat=args.repeat)
+                      seeds=args.seeds, repeat=args.repeat,
+                      progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
     try:
         outcome = run_session(planned, args.out, options, say=_say)
     except SessionError as e:
@@ -119,11 +123,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     if outcome.signum:
         print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
         return 128 + outcome.signum
-    return _run_summary(outcome.out, outcome.table or outcome.out, outcome.errors)
+    code = _run_summary(outcome.out, outcome.table or outcome.out, outcome.errors)
+    for line in (outcome.not_run_line(), outcome.disturbed_line()):
+        if line:
+            print(f"puzzlebench: {line}")
+    return code
 
 
 def _say(line: str) -> None:
-    print(f"puzzlebench: {line}")
+    print(f"puzzlebench: {line}", flush=True)
 
 
 def _executor_problem(args: argparse.Namespace) -> str:
@@ -144,7 +152,6 @@ def _jobs(args: argparse.Namespace) -> int:
         log.warning("--jobs %d exceeds the %s cores: timings will interfere", jobs,
                     os.cpu_count())
     return jobs
-
 
 
 def _reuse_folders(args: argparse.Namespace) -> list[str | Path]:

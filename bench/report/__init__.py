@@ -58,6 +58,7 @@ def environment(env: dict[str, Any]) -> Table:
         rows.append(["calibration loop [s]", f"{cal['start_s']:.3f} at the start, "
                      + (f"{end:.3f} at the end" if isinstance(end, int | float) else
                         "no end figure (the run was interrupted)")])
+    rows += machines.state_rows(env)
     for group in ("solvers", "packages"):
         if isinstance(env.get(group), dict):
             rows += [[f"{group[:-1]} {k}", str(v)] for k, v in env[group].items()]
@@ -93,6 +94,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ovh = overhead.table(verdicts.ran(t))
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
     run.warnings.extend(machines.mixed(t, types) if len(t) else [])
+    run.warnings.extend(machines.disturbed(run.env))
     # the verdict matrix per puzzle and machine type where a run spans several
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)

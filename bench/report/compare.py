@@ -21,6 +21,9 @@ pairs (:mod:`bench.report.verdicts`); a pair is "slower" or "faster" when the ad
 below ALPHA, else "within noise". A pair with a task whose status changed is never "within
 noise": its verdict is "status changed" (with the time verdict beside it when that is not
 noise), whatever the times of the tasks both runs answered say.
+Machines: the two runs' speed (each one's fastest calibration loop) is compared, and a factor
+beyond :data:`bench.run.environment.SLOWER` either way is said with the factor; a run whose
+machine was disturbed during it (:func:`bench.run.environment.disturbance`) is named with why.
 A task skipped by its formulation in both runs has no time on either side and is left out;
 skipped in one run only is a status change ("now skipped", "no longer skipped").
 """
@@ -43,6 +46,10 @@ from bench.report.verdicts import ALPHA, holm, ratio_interval, signed_rank_p
 
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
+
+
+CSV_COLUMNS = ["puzzle", "pair", "instance", "key", "status_a", "status_b", "par2_s_a",
+               "par2_s_b", "factor", "noise", "significant", "change", "differs"]
 
 
 IDENTITY_COLUMNS = ["code", "backend_code", "solver_version", "time_limit", "memory_limit_mb",
@@ -149,33 +156,90 @@ def _pairs(m: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _summary(changes: pd.DataFrame) -> list[str]:
+def _summary(changes: pd.DataFrame, speed_differs: bool = False) -> list[str]:
     """Sentences: which identity parts differ in how many tasks."""
     parts = Counter(x for d in changes["differs"] for x in d.split(", ") if x)
     if not parts:
+        if speed_differs:
+            return ["Every paired task has the same identity in both runs (same formulation "
+                    "code, backend code, solver version, limits and machine type), but the "
+                    "machine's speed differed between the runs (below)."]
         return ["Every paired task has the same identity in both runs (same formulation "
                 "code, backend code, solver version, limits and machine)."]
     return [f"- {k}: {n} of {len(changes)} tasks" for k, n in parts.most_common()]
 
 
-def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int = 50) -> str:
+def _environment(folder: str | Path) -> dict[str, Any]:
+    """The run's latest environment record that holds a calibration ({} if none)."""
+    from bench.run.storage import load_environment
+
+    recs = [r for r in load_environment(folder) if isinstance(r.get("calibration"), dict)]
+    return recs[-1] if recs else {}
+
+
+def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool]:
+    """Sentences on the two runs' machines: their speed (the fastest calibration loop of each
+    run, :func:`bench.run.environment.speed`) and whether it differs by more than
+    :data:`bench.run.environment.SLOWER` either way, with the factor; each run whose machine
+    was disturbed (:func:`bench.run.environment.disturbance`) and why. And whether the speed
+    differs."""
+    from bench.run.environment import SLOWER, disturbance, speed
+
+    env_a, env_b = _environment(run_a), _environment(run_b)
+    sa, sb = speed(env_a), speed(env_b)
+    lines: list[str] = []
+    differs = False
+    if sa and sb:
+        factor = sb / sa
+        differs = factor > SLOWER or factor < 1 / SLOWER
+        if differs:
+            which = (f"B's machine was {factor:.1f}x slower" if factor > 1
+                     else f"B's machine was {1 / factor:.1f}x faster")
+            lines.append(f"**The machines differ in speed**: the calibration loop took "
+                         f"{sb:.3f} s in B against {sa:.3f} s in A ({which}); time changes "
+                         "of about that factor are the machine's, not the code's.")
+        else:
+            lines.append(f"Machine speed: the calibration loop took {sa:.3f} s in A and "
+                         f"{sb:.3f} s in B (within {SLOWER:g}x).")
+    else:
+        lines.append("Machine speed: unknown (a run without a calibration figure).")
+    for name, env in (("A", env_a), ("B", env_b)):
+        why = disturbance(env)
+        if why:
+            lines.append(f"**Run {name} was disturbed**: {'; '.join(why)}; its times are "
+                         "slower than its machine's.")
+    return lines, differs
+
+
+def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 50,
+                     csv: str | Path | None = None) -> str:
+    """The comparison as Markdown; ``limit``: at most this many changed tasks listed (None:
+    all), the rest counted with how to see them; ``csv``: also write every paired task
+    (changed or not) to this CSV file (OSError if it cannot be written)."""
     changes, pairs = compare(run_a, run_b)
+    if csv is not None:
+        with open(csv, "w", newline="", encoding="utf-8") as f:
+            changes[[c for c in CSV_COLUMNS if c in changes]].to_csv(f, index=False)
     if changes.empty:
         return (f"# compare {run_a} -> {run_b}\n\nNo task key is in both runs.\n")
+    machine, speed_differs = machine_lines(run_a, run_b)
     sig = changes[changes["significant"]]
     md = [f"# compare {run_a} -> {run_b}", "",
           f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or time "
           f"beyond the noise (factor B/A outside 1/{NOISE_FACTOR:g} .. {NOISE_FACTOR:g}, or "
           f"the samples' spread if larger, and more than {NOISE_FLOOR_S * 1000:g} ms). Times "
           "are PAR-2 build + solve seconds.", "", "## Identity parts that differ", "",
-          *_summary(changes), "",
+          *_summary(changes, speed_differs), "", "## Machines", "", *machine, "",
           "## Per pair (over the tasks both runs answered: SGM factor B/A with its 95 % "
           f"bootstrap interval; Wilcoxon signed-rank, Holm-adjusted, verdict at {ALPHA:g})", "",
           Table.of(pairs).markdown(), ""]
     if len(sig):
         cols = ["puzzle", "pair", "instance", "par2_s_a", "par2_s_b", "factor", "noise",
                 "change", "differs"]
+        shown = sig if limit is None else sig.head(limit)
         md += ["## Tasks that changed beyond the noise", "",
-               Table.of(sig, cols, limit=limit).markdown(), ""]
+               Table.of(shown, cols).markdown(), ""]
+        if len(shown) < len(sig):
+            md += [f"({len(sig) - len(shown)} more rows: `puzzlebench compare --all` lists "
+                   "every one; `--csv FILE` writes every paired task to a CSV file)", ""]
     return "\n".join(md)
-

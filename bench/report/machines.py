@@ -1,5 +1,7 @@
 """Which machine ran which tasks: on a cluster the report groups timings by host and warns
-when one pair's tasks ran on machines of different types (their times do not compare)."""
+when one pair's tasks ran on machines of different types (their times do not compare); and
+the machine's state during the run (its samples in ``environment.json``): a run on a busy
+machine is said to be disturbed."""
 
 from __future__ import annotations
 
@@ -121,3 +123,44 @@ def provenance(df: pd.DataFrame, run: str) -> list[str]:
     if len(lines) == 1 and origin.eq(run).all():
         return [f"All {len(t)} results were produced in this run."]
     return lines
+
+
+def state_rows(env: dict[str, Any]) -> list[list[str]]:
+    """Environment-table rows of the machine's state during the run, from the samples of its
+    record (:class:`bench.run.environment.Monitor`): the calibration loop's range, the highest
+    load average, other processes' highest CPU share, and whether the run was disturbed."""
+    from bench.run.environment import disturbance, samples_of
+
+    samples = samples_of(env)
+    if not samples:
+        return []
+
+    def values(k: str) -> list[float]:
+        return [float(s[k]) for s in samples if isinstance(s.get(k), int | float)]
+
+    cal, load, others = values("calibration_s"), values("load1"), values("others_cpu")
+    rows = [["machine samples", f"{len(samples)} ({samples[0].get('at', '?')} to "
+                                f"{samples[-1].get('at', '?')})"]]
+    if cal:
+        rows.append(["calibration loop in the samples [s]", f"{min(cal):.3f} to {max(cal):.3f}"])
+    if load:
+        rows.append(["load average (1 min), highest", f"{max(load):.2f}"])
+    if others:
+        rows.append(["other processes' CPU share, highest", f"{max(others):.0%}"])
+    why = disturbance(env)
+    rows.append(["disturbed", "; ".join(why) if why else "no (the samples show a quiet "
+                 "machine)"])
+    return rows
+
+
+def disturbed(env: dict[str, Any]) -> list[str]:
+    """The report's warning when the run's machine was disturbed during it (none when it was
+    not, or the run has no samples)."""
+    from bench.run.environment import disturbance
+
+    why = disturbance(env)
+    if not why:
+        return []
+    return ["This run was disturbed: " + "; ".join(why) + ". Its times are slower than the "
+            "machine's, and time limits may have turned slow-downs into timeouts: its "
+            "verdicts may differ from a run on a quiet machine."]

@@ -66,6 +66,10 @@ class Options:
     seed: int = 0
     seeds: int = 1
     repeat: int = 1
+    #: seconds between samples of the machine's state (:class:`bench.run.environment.Monitor`)
+    sample_s: float = 60.0
+    #: seconds between progress lines said (0: none)
+    progress_s: float = 0.0
 
 
 @dataclass
@@ -84,6 +88,31 @@ class Outcome:
     signum: int = 0
     #: instances that could not be read (recorded as error results)
     errors: list[Result] = field(default_factory=list)
+    #: planned tasks, and of them those not run by reason ("ladder rule": recorded not run;
+    #: "repetition gate": further repetitions left out), counted when the run ran to the end
+    planned: int = 0
+    not_run: Counter[str] = field(default_factory=Counter)
+    #: why the machine was disturbed during the run (:func:`bench.run.environment.disturbance`)
+    disturbed: list[str] = field(default_factory=list)
+
+    def not_run_line(self) -> str:
+        """How many planned tasks were not run and why ("" when every one ran)."""
+        if not sum(self.not_run.values()):
+            return ""
+        why = {"ladder rule": "left out by the suite's ladder rule (recorded as not run, "
+                              "not as failures)",
+               "repetition gate": "further repetitions or seeds left out by the repetition "
+                                  "gate (their first run was slow or did not answer)"}
+        return (f"{sum(self.not_run.values())} of {self.planned} planned tasks were not run: "
+                + "; ".join(f"{n} {why.get(k, k)}" for k, n in self.not_run.items() if n))
+
+    def disturbed_line(self) -> str:
+        """The warning to print when the machine was disturbed ("" when it was not)."""
+        if not self.disturbed:
+            return ""
+        return ("warning: the machine was busy during this run (" + "; ".join(self.disturbed)
+                + "): its times are slower than the machine's and may not compare with other "
+                "runs (see samples in environment.json)")
 
     @property
     def journal(self) -> Path:
@@ -197,7 +226,8 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
         sources = Sources.load(options.reuse) if options.reuse else None
     except FileNotFoundError as e:
         raise SessionError(str(e)) from None
-    outcome = Outcome(out, errors=list(planned.plan.errors))
+    outcome = Outcome(out, errors=list(planned.plan.errors),
+                      planned=len(planned.plan.tasks))
     journal = Journal(out)
     try:
         with RunLock(out), stop_on_signals():
@@ -247,7 +277,14 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
              outcome: Outcome, say: Callable[[str], None]) -> KeyboardInterrupt | None:
     """Steps 1-4 of a session (the module's docstring); the interrupt that stopped them, if
     one did."""
-    from bench.run.environment import calibrate, environment, harness_version, write_constraints
+    from bench.run.environment import (
+        Monitor,
+        calibrate,
+        disturbance,
+        environment,
+        harness_version,
+        write_constraints,
+    )
     from bench.run.pool import default_start, run_plan
     from bench.run.reuse import reuse_into
     from bench.run.storage import record_environment, update_environment
@@ -256,6 +293,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     recorded = False
     calibration: dict[str, float] = {}
     executor = None
+    monitor: Monitor | None = None
     stopped: KeyboardInterrupt | None = None
     try:
         _prepare(planned, journal, sources, outcome, say)
@@ -276,13 +314,19 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
         import pandas  # noqa: F401
         import pyarrow.parquet  # noqa: F401
 
-        provenance = {"run": out.name, "harness": harness_version()}
+        provenance: dict[str, Any] = {"run": out.name, "harness": harness_version()}
+        progress = _Progress(plan, journal, say)
 
         def run(p: Plan) -> None:
             if sources is not None:
                 outcome.reused.update(reuse_into(journal, p.tasks, sources))
             run_plan(p, journal, jobs=options.jobs, start=start, executor=executor,
-                     provenance=provenance)
+                     provenance=provenance, on_result=progress.result)
+
+        # the machine's state while the run runs; each result recorded here takes the
+        # load average of the moment (on a cluster, the client's says nothing of a worker's)
+        monitor = Monitor(options.sample_s, options.progress_s, progress.say,
+                          live=provenance if executor is None else {}).start()
 
         run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder)
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
@@ -292,15 +336,58 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
             with contextlib.suppress(OSError):  # the first write error is the one reported
                 workers = getattr(executor, "environments", None)
                 end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
-                update_environment(out, calibration={**calibration, **end},
+                samples = monitor.stop(last=not stopped) if monitor is not None else []
+                update_environment(out, calibration={**calibration, **end}, samples=samples,
                                    **({"workers": workers} if workers else {}))
+                outcome.disturbed = disturbance(
+                    {"calibration": {**calibration, **end}, "samples": samples,
+                     "jobs": options.jobs})
+                update_environment(out, disturbed=outcome.disturbed)
     if stopped is not None:
         return stopped
+    outcome.not_run = _not_run(planned, journal)
     if sources is not None and sum(outcome.reused.values()) < outcome.reusable:
         say(f"{outcome.reusable - sum(outcome.reused.values())} of the reusable results were "
             "not taken: the suite's repetition gate or ladder rule left their tasks out, as "
             "in a run without --reuse")
     return None
+
+
+class _Progress:
+    """Counts the results a session records and says a progress line on :meth:`say`."""
+
+    def __init__(self, plan: Plan, journal: Journal, say: Callable[[str], None]) -> None:
+        import time
+
+        keys = {t.key for t in plan.tasks}
+        self.total, self.say_, self.t0 = len(keys), say, time.monotonic()
+        self.before = len(keys & journal.keys())
+        self.ran = self.unanswered = 0
+
+    def result(self, res: Result) -> None:
+        self.ran += 1
+        self.unanswered += res.status not in ("solved", "infeasible")
+
+    def say(self) -> None:
+        import time
+
+        elapsed = time.monotonic() - self.t0
+        self.say_(f"progress: {self.before + self.ran} of {self.total} planned tasks done "
+                  f"({self.ran} run now, {self.unanswered} of them unanswered), "
+                  f"{elapsed:.0f} s elapsed")
+
+
+def _not_run(planned: Planned, journal: Journal) -> Counter[str]:
+    """Planned tasks that a finished run did not run, by reason: recorded not run by the
+    ladder rule, or left out of the journal by the repetition gate."""
+    keys = {t.key for t in planned.plan.tasks}
+    results = [r for r in journal.results(warn=False) if r.key in keys]
+    out: Counter[str] = Counter()
+    out["ladder rule"] = sum(r.message.startswith(NOT_RUN) for r in results)
+    missing = len(keys - {r.key for r in results})
+    if missing:
+        out["repetition gate" if planned.under > 0 else "not run"] = missing
+    return out
 
 
 def run_suite(suite: str | None, out: str | Path, paths: Sequence[str] = (), *,

@@ -141,3 +141,66 @@ def test_the_report_ranks_each_identity_of_a_merged_pair_apart(merged, tmp_path)
     # one run of one identity is not split
     plain = (write_report(merged.parent / "base", tmp_path / "plain") / "summary.md").read_text()
     assert "its results differ" not in plain and "(time limit" not in plain
+
+
+def test_compare_says_how_to_see_the_rows_it_leaves_out(runs, tmp_path):
+    """``compare`` writes no HTML: the rows past its limit are counted with the options that
+    show them (``--all``, ``--csv``), not sent to an HTML report."""
+    from bench.report.compare import compare_markdown
+
+    md = compare_markdown(runs["base"], runs["strict"], limit=1)
+    assert f"({TASKS - 1} more rows: `puzzlebench compare --all` lists every one" in md
+    assert "HTML" not in md
+    csv = tmp_path / "all.csv"
+    p = cli("compare", str(runs["base"]), str(runs["strict"]), "--all", "--csv", str(csv))
+    assert p.returncode == 0, p.stderr
+    assert "more rows" not in p.stdout and p.stdout.count("solved → infeasible") == TASKS
+    lines = csv.read_text().splitlines()
+    assert len(lines) == TASKS + 1 and lines[0].startswith("puzzle,pair,instance,key,")
+    p = cli("compare", str(runs["base"]), str(runs["strict"]), "--csv",
+            str(tmp_path / "no" / "such" / "dir.csv"))
+    assert p.returncode != 0 and p.stderr.count("\n") == 1 and "dir.csv" in p.stderr
+
+
+def _calibrated(src: Path, dst: Path, seconds: float, load: float = 0.5) -> Path:
+    """A copy of the run ``src`` whose environment says its calibration loop took ``seconds``
+    throughout and its load average was ``load``."""
+    shutil.copytree(src, dst)
+    path = dst / "environment.json"
+    records = json.loads(path.read_text())
+    for r in records:
+        r["calibration"] = {"start_s": seconds, "end_s": seconds}
+        r["samples"] = [{"at": "2026-01-01T00:00:00+00:00", "calibration_s": seconds,
+                         "load1": load, "others_cpu": 0.0}]
+    path.write_text(json.dumps(records))
+    return dst
+
+
+def test_compare_and_the_report_say_when_machines_differ_in_speed_or_a_run_was_disturbed(
+        runs, tmp_path):
+    from bench.report import write_report
+    from bench.report.compare import compare_markdown
+
+    quiet = _calibrated(runs["base"], tmp_path / "quiet", 0.064)
+    slow = _calibrated(runs["base"], tmp_path / "slow", 0.142)
+    md = compare_markdown(quiet, slow)
+    assert ("**The machines differ in speed**: the calibration loop took 0.142 s in B against "
+            "0.064 s in A (B's machine was 2.2x slower)") in md
+    assert "limits and machine)" not in md and "but the machine's speed differed" in md
+    assert "was disturbed" not in md
+    assert "B's machine was 2.2x faster" in compare_markdown(slow, quiet)
+    # the control: the same speed is said to be the same
+    same = compare_markdown(quiet, _calibrated(runs["base"], tmp_path / "same", 0.07))
+    assert "Machine speed: the calibration loop took 0.064 s in A and 0.070 s in B " \
+           "(within 1.2x)" in same and "differ in speed" not in same
+    assert "limits and machine)." in same
+    busy = _calibrated(runs["base"], tmp_path / "busy", 0.064, load=9.0)
+    md = compare_markdown(quiet, busy)
+    assert "**Run B was disturbed**: the load average reached 9.0 with 1 job" in md
+    assert "Run A was disturbed" not in md
+    summary = (write_report(busy, tmp_path / "report") / "summary.md").read_text()
+    assert "Note: This run was disturbed: the load average reached 9.0 with 1 job." in summary
+    assert "| disturbed | the load average reached 9.0 with 1 job |" in summary
+    summary = (write_report(quiet, tmp_path / "report-q") / "summary.md").read_text()
+    assert "This run was disturbed" not in summary
+    assert "| disturbed | no (the samples show a quiet machine) |" in summary

@@ -45,3 +45,38 @@ def test_a_bad_selection_or_a_locked_folder_raises_before_anything_runs(tmp_path
     assert not (tmp_path / "held" / "journal.jsonl").exists()
     with pytest.raises(SessionError, match="not a run folder"):
         run_session(planned, tmp_path / "c", Options(reuse=[tmp_path / "nothing"]))
+
+
+def test_a_session_says_progress_samples_the_machine_and_counts_what_the_gate_did_not_run(
+        tmp_path):
+    """Three repetitions of one task under a repetition gate no first run passes: one runs,
+    two are counted not run by the gate; progress lines come at the interval asked; the
+    machine is sampled at the start and end (and between), and each result carries the load
+    average of its moment."""
+    from dataclasses import replace
+
+    from bench.run.storage import load_environment
+
+    planned = replace(make_plan(None, PATHS, repeat=3, **SELECT), under=1e-6)
+    said: list[str] = []
+    outcome = run_session(planned, tmp_path / "g", Options(progress_s=0.2, sample_s=0.3),
+                          say=said.append)
+    assert outcome.signum == 0 and outcome.results == 1
+    assert outcome.planned == 3 and +outcome.not_run == {"repetition gate": 2}
+    assert outcome.not_run_line().startswith("2 of 3 planned tasks were not run: 2 further "
+                                             "repetitions or seeds left out by the repetition "
+                                             "gate")
+    progress = [line for line in said if line.startswith("progress: ")]
+    assert progress and progress[-1].endswith(" s elapsed")
+    assert " of 3 planned tasks done" in progress[-1]
+    env = load_environment(tmp_path / "g")[-1]
+    assert len(env["samples"]) >= 2
+    assert all(s["calibration_s"] > 0 and 0 <= s["others_cpu"] <= 1 for s in env["samples"])
+    assert env["disturbed"] == outcome.disturbed
+    [res] = Journal(tmp_path / "g").results()
+    assert res.load is not None and res.load >= 0
+
+
+def test_a_run_that_ran_every_task_says_nothing_was_left_out(tmp_path):
+    outcome = run_session(make_plan(None, PATHS, **SELECT), tmp_path / "q")
+    assert outcome.not_run_line() == "" and outcome.planned == 1

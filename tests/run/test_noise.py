@@ -1,0 +1,78 @@
+"""The machine's state during a run (bench/run/environment.py): other processes' CPU share
+measured with a real CPU hog running outside this process tree, and which samples mark a run
+disturbed. The machine may be busy with other work while these run: every assertion holds on a
+busy machine too (a hog can only add to what the sampler sees)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bench.run.environment import CpuShare, Monitor, disturbance, speed
+
+HOG = "import time\nend = time.time() + 30\nwhile time.time() < end: pass"
+
+
+@pytest.fixture
+def hogs():
+    """One busy Python process per core, started by a shell that exits at once: they are
+    nobody's children here (outside this process tree, as another user's jobs would be)."""
+    cores = os.cpu_count() or 1
+    line = " ".join(f"{sys.executable} -c '{HOG}' & echo $!;" for _ in range(cores))
+    pids = [int(x) for x in subprocess.run(["sh", "-c", line], capture_output=True, text=True,
+                                           check=True).stdout.split()]
+    yield pids
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_the_sampler_sees_a_cpu_hog_outside_the_run_as_other_processes_share(hogs):
+    share = CpuShare()
+    time.sleep(2.0)
+    # every core busy with the hogs (and whatever else runs): the idle time is near nothing,
+    # and none of it is this process tree's, which sleeps
+    assert share.share() > 0.8
+    monitor = Monitor(every=0.5).start()
+    time.sleep(1.2)
+    samples = monitor.stop()
+    assert len(samples) >= 3
+    assert max(s["others_cpu"] for s in samples[1:]) > 0.8
+    assert "other processes took up to" in "; ".join(disturbance({"samples": samples,
+                                                                  "jobs": 1}))
+
+
+def test_this_process_trees_own_cpu_is_not_others_share():
+    """A busy loop in this process is the run's own work, not another process's: the share
+    left to others is at most what this process did not use of the machine."""
+    share = CpuShare()
+    t0, c0 = time.monotonic(), time.process_time()
+    while time.process_time() - c0 < 0.5:
+        pass
+    own = (time.process_time() - c0) / ((time.monotonic() - t0) * (os.cpu_count() or 1))
+    assert share.share() <= 1 - own + 0.05
+
+
+def test_disturbance_names_each_reason_and_a_quiet_record_none():
+    quiet = {"calibration": {"start_s": 0.064, "end_s": 0.066}, "jobs": 2,
+             "samples": [{"calibration_s": 0.065, "load1": 2.4, "others_cpu": 0.05}]}
+    assert disturbance(quiet) == [] and speed(quiet) == 0.064
+    busy = {"calibration": {"start_s": 0.064, "end_s": 0.142}, "jobs": 1,
+            "samples": [{"calibration_s": 0.07, "load1": 5.5, "others_cpu": 0.6}]}
+    assert disturbance(busy) == [
+        "the calibration loop took up to 0.142 s, 2.2x its 0.064 s at the start",
+        "the load average reached 5.5 with 1 job",
+        "other processes took up to 60% of the CPU"]
+    assert disturbance({}) == [] and speed({}) is None
+
+
+def test_damaged_samples_are_read_as_none():
+    for samples in (7, "x", {"load1": 9}, [None, 3, {"load1": "high", "others_cpu": None}]):
+        env = {"calibration": {"start_s": "?"}, "samples": samples, "jobs": "two"}
+        assert disturbance(env) == [] and speed(env) is None
