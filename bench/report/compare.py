@@ -22,8 +22,8 @@ below ALPHA, else "within noise". A pair with a task whose status changed is nev
 noise": its verdict is "status changed" (with the time verdict beside it when that is not
 noise), whatever the times of the tasks both runs answered say.
 Machines: the two runs' speed (each one's fastest calibration loop) is compared, and a factor
-beyond :data:`bench.run.environment.SLOWER` either way is said with the factor; a run whose
-machine was disturbed during it (:func:`bench.run.environment.disturbance`) is named with why.
+beyond :data:`bench.run.noise.SLOWER` either way is said with the factor; a run whose
+machine was disturbed during it (:func:`bench.run.noise.disturbance`) is named with why.
 A task skipped by its formulation in both runs has no time on either side and is left out;
 skipped in one run only is a status change ("now skipped", "no longer skipped").
 """
@@ -179,11 +179,11 @@ def _environment(folder: str | Path) -> dict[str, Any]:
 
 def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool]:
     """Sentences on the two runs' machines: their speed (the fastest calibration loop of each
-    run, :func:`bench.run.environment.speed`) and whether it differs by more than
-    :data:`bench.run.environment.SLOWER` either way, with the factor; each run whose machine
-    was disturbed (:func:`bench.run.environment.disturbance`) and why. And whether the speed
+    run, :func:`bench.run.noise.speed`) and whether it differs by more than
+    :data:`bench.run.noise.SLOWER` either way, with the factor; each run whose machine
+    was disturbed (:func:`bench.run.noise.disturbance`) and why. And whether the speed
     differs."""
-    from bench.run.environment import SLOWER, disturbance, speed
+    from bench.run.noise import SLOWER, disturbance, speed
 
     env_a, env_b = _environment(run_a), _environment(run_b)
     sa, sb = speed(env_a), speed(env_b)

@@ -127,9 +127,9 @@ def provenance(df: pd.DataFrame, run: str) -> list[str]:
 
 def state_rows(env: dict[str, Any]) -> list[list[str]]:
     """Environment-table rows of the machine's state during the run, from the samples of its
-    record (:class:`bench.run.environment.Monitor`): the calibration loop's range, the highest
+    record (:class:`bench.run.noise.Monitor`): the calibration loop's range, the highest
     load average, other processes' highest CPU share, and whether the run was disturbed."""
-    from bench.run.environment import disturbance, samples_of
+    from bench.run.noise import disturbance, samples_of
 
     samples = samples_of(env)
     if not samples:
@@ -156,7 +156,7 @@ def state_rows(env: dict[str, Any]) -> list[list[str]]:
 def disturbed(env: dict[str, Any]) -> list[str]:
     """The report's warning when the run's machine was disturbed during it (none when it was
     not, or the run has no samples)."""
-    from bench.run.environment import disturbance
+    from bench.run.noise import disturbance
 
     why = disturbance(env)
     if not why:

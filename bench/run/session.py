@@ -66,7 +66,7 @@ class Options:
     seed: int = 0
     seeds: int = 1
     repeat: int = 1
-    #: seconds between samples of the machine's state (:class:`bench.run.environment.Monitor`)
+    #: seconds between samples of the machine's state (:class:`bench.run.noise.Monitor`)
     sample_s: float = 60.0
     #: seconds between progress lines said (0: none)
     progress_s: float = 0.0
@@ -92,7 +92,7 @@ class Outcome:
     #: "repetition gate": further repetitions left out), counted when the run ran to the end
     planned: int = 0
     not_run: Counter[str] = field(default_factory=Counter)
-    #: why the machine was disturbed during the run (:func:`bench.run.environment.disturbance`)
+    #: why the machine was disturbed during the run (:func:`bench.run.noise.disturbance`)
     disturbed: list[str] = field(default_factory=list)
 
     def not_run_line(self) -> str:
@@ -277,17 +277,10 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
              outcome: Outcome, say: Callable[[str], None]) -> KeyboardInterrupt | None:
     """Steps 1-4 of a session (the module's docstring); the interrupt that stopped them, if
     one did."""
-    from bench.run.environment import (
-        Monitor,
-        calibrate,
-        disturbance,
-        environment,
-        harness_version,
-        write_constraints,
-    )
+    from bench.run.environment import harness_version
+    from bench.run.noise import Monitor, calibrate
     from bench.run.pool import default_start, run_plan
     from bench.run.reuse import reuse_into
-    from bench.run.storage import record_environment, update_environment
 
     out, plan = journal.folder, planned.plan
     recorded = False
@@ -300,15 +293,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
         start = options.start or default_start()
         executor = _executor(options, start)
         calibration = {"start_s": calibrate()}
-        record_environment(out, environment(
-            **planned.record(), memory_limit_mb=options.memory_limit_mb, jobs=options.jobs,
-            threads=options.threads, seed=options.seed, seeds=options.seeds,
-            repeat=options.repeat, start=start, executor=options.executor,
-            scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration))
+        _record_start(planned, options, start, calibration, out)
         recorded = True
-        write_constraints(out)
-        log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors),
-                 out)
         # the Parquet writer, imported before the tasks (not beside them, not after an
         # interrupt)
         import pandas  # noqa: F401
@@ -334,15 +320,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     finally:
         if recorded:
             with contextlib.suppress(OSError):  # the first write error is the one reported
-                workers = getattr(executor, "environments", None)
-                end = {} if stopped else {"end_s": calibrate()}  # a stopped run ends at once
-                samples = monitor.stop(last=not stopped) if monitor is not None else []
-                update_environment(out, calibration={**calibration, **end}, samples=samples,
-                                   **({"workers": workers} if workers else {}))
-                outcome.disturbed = disturbance(
-                    {"calibration": {**calibration, **end}, "samples": samples,
-                     "jobs": options.jobs})
-                update_environment(out, disturbed=outcome.disturbed)
+                outcome.disturbed = _record_end(out, executor, monitor, calibration,
+                                                stopped is not None, options.jobs)
     if stopped is not None:
         return stopped
     outcome.not_run = _not_run(planned, journal)
@@ -351,6 +330,41 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
             "not taken: the suite's repetition gate or ladder rule left their tasks out, as "
             "in a run without --reuse")
     return None
+
+
+def _record_start(planned: Planned, options: Options, start: str,
+                  calibration: dict[str, float], out: Path) -> None:
+    """The run's environment record and ``constraints.txt``, written before any task."""
+    from bench.run.environment import environment, write_constraints
+    from bench.run.storage import record_environment
+
+    plan = planned.plan
+    record_environment(out, environment(
+        **planned.record(), memory_limit_mb=options.memory_limit_mb, jobs=options.jobs,
+        threads=options.threads, seed=options.seed, seeds=options.seeds,
+        repeat=options.repeat, start=start, executor=options.executor,
+        scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration))
+    write_constraints(out)
+    log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+
+
+def _record_end(out: Path, executor: Any, monitor: Any, calibration: dict[str, float],
+                stopped: bool, jobs: int) -> list[str]:
+    """The run's closing calibration (none for a stopped run: it ends at once), the machine
+    samples and the workers' environments added to its record; why the machine was disturbed
+    (:func:`bench.run.noise.disturbance`), recorded too."""
+    from bench.run.noise import calibrate, disturbance
+    from bench.run.storage import update_environment
+
+    workers = getattr(executor, "environments", None)
+    end = {} if stopped else {"end_s": calibrate()}
+    samples = monitor.stop(last=not stopped) if monitor is not None else []
+    update_environment(out, calibration={**calibration, **end}, samples=samples,
+                       **({"workers": workers} if workers else {}))
+    disturbed = disturbance({"calibration": {**calibration, **end}, "samples": samples,
+                             "jobs": jobs})
+    update_environment(out, disturbed=disturbed)
+    return disturbed
 
 
 class _Progress:

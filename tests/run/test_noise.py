@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from bench.run.environment import CpuShare, Monitor, disturbance, speed
+from bench.run.noise import CpuShare, Monitor, disturbance, speed
 
 HOG = "import time\nend = time.time() + 30\nwhile time.time() < end: pass"
 
