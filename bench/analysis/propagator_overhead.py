@@ -1,9 +1,10 @@
 """The callback overhead of sat-propagate's IPASIR-UP propagator on given Nurikabe files: the
 model built as the formulation builds it, CaDiCaL 1.9.5 run for at most ``--conflicts``
 conflicts (python-sat's conflict budget: the harness cannot stop CaDiCaL 1.9.5 in-process),
-then the propagator's own counters beside the solver's. One JSON line per file.
+then the propagator's own counters beside the solver's. One JSON line per file. A model found
+within the budget is decoded and judged by the puzzle's rule checker (``"valid"``).
 
-    PYTHONPATH=. python docs/results/2026-11-29-nurikabe-propagator.py --conflicts 5000 \\
+    python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
 """
 
@@ -15,7 +16,9 @@ import time
 
 from pysat.solvers import Solver
 
+from bench.backends.kinds import SatAssignment
 from bench.instance import read_instance
+from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 
 
@@ -40,10 +43,14 @@ def main() -> None:
             answer = s.solve_limited()
             wall = time.perf_counter() - t0
             stats = s.accum_stats()
+            valid = None
+            if answer:
+                grid = form.decode(inst, model, SatAssignment.of_model(s.get_model()))
+                valid = not get_puzzle("nurikabe").check(inst, grid)
         own = model.propagator.counters()
         print(json.dumps({
             "file": path.rsplit("/", 1)[-1], "formulation": form.label,
-            "answer": {True: "sat", False: "unsat", None: "budget"}[answer],
+            "answer": {True: "sat", False: "unsat", None: "budget"}[answer], "valid": valid,
             "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
             "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),
             "propagations": stats.get("propagations"),
