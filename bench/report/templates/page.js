@@ -4,6 +4,17 @@
   const DataTable = window.pbDT && window.pbDT.default;
   const PAGE = 25;
 
+  // A filter matches whole names: "sat" finds the solver or kind "sat" and the formulations
+  // "sat-tree", "sat-lazy[...]" (a name starts after a space, "/", "[", "," or "=" and ends at
+  // one of those, "]" or "-"), never "cpsat" or "satx". Case-insensitive; "" shows every row.
+  const EDGE_L = "(?:^|[\\s/\\[,=(])", EDGE_R = "(?=$|[\\s/\\],=)\\-])";
+  function whole(text) {
+    const t = text.trim();
+    if (!t) return "";
+    const esc = t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(EDGE_L + esc + EDGE_R, "i");
+  }
+
   function filters(dt, el) {
     const cols = JSON.parse(el.dataset.filters || "[]");
     if (!cols.length) return;
@@ -16,7 +27,7 @@
       input.type = "search";
       input.placeholder = "filter";
       input.dataset.column = String(i);
-      input.addEventListener("input", () => dt.column(i).search(input.value).draw());
+      input.addEventListener("input", () => dt.column(i).search(whole(input.value)).draw());
       lab.appendChild(input);
       bar.appendChild(lab);
     }
@@ -111,7 +122,19 @@
     history.replaceState(null, "", location.pathname + location.search);
   }
 
+  function moreColumns() {  // the verdict matrix's less important columns, on request
+    document.querySelectorAll("button.more-cols").forEach(b => {
+      const table = b.parentNode.querySelector("table.verdicts");
+      b.addEventListener("click", () => {
+        const open = table.classList.toggle("compact") === false;
+        b.setAttribute("aria-pressed", String(open));
+        b.textContent = open ? "fewer columns" : b.dataset.label;
+      });
+    });
+  }
+
   tables();
+  moreColumns();
   document.getElementById("iv-close").addEventListener("click", close);
   document.addEventListener("keydown", e => { if (e.key === "Escape") close(); });
   window.addEventListener("hashchange", view);
