@@ -1,5 +1,7 @@
 // puzzlebench report page: interactive tables (DataTables from window.pbDT) and the view of
 // one instance (from window.PB_INSTANCES, set by instances.js), opened by links #i/PUZZLE/NAME.
+// instances.js (every instance's data, megabytes for a large run) is loaded only when a view
+// is first opened, by a script element (file:// refuses fetch), so the tables need not wait.
 (() => {
   const DataTable = window.pbDT && window.pbDT.default;
   const PAGE = 25;
@@ -99,12 +101,29 @@
       `</tr></thead><tbody>${rows}</tbody></table></div></div>`;
   }
 
-  function view() {
+  let loading = null;
+  function instanceData() {  // a promise of window.PB_INSTANCES (null: the file did not load)
+    if (window.PB_INSTANCES) return Promise.resolve(window.PB_INSTANCES);
+    if (!loading) {
+      loading = new Promise(resolve => {
+        const s = document.createElement("script");
+        s.src = document.getElementById("iv").dataset.instances || "instances.js";
+        s.onload = () => resolve(window.PB_INSTANCES || null);
+        s.onerror = () => resolve(null);
+        document.head.appendChild(s);
+      });
+    }
+    return loading;
+  }
+  window.pbInstances = instanceData;
+
+  async function view() {
     const box = document.getElementById("iv");
     const body = document.getElementById("iv-content");
     const h = decodeURIComponent(location.hash.slice(1));
     if (!h.startsWith("i/")) { box.hidden = true; return; }
-    const data = window.PB_INSTANCES || {views: {}, pairs: []};
+    const data = (await instanceData()) || {views: {}, pairs: []};
+    if (decodeURIComponent(location.hash.slice(1)) !== h) return;  // another view asked since
     const d = data.views[h.slice(2)];
     body.innerHTML = d ? render(d, data.pairs) :
       `<p>No data for ${esc(h.slice(2))} (instances.js missing or not loaded).</p>`;
