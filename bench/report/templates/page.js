@@ -37,26 +37,35 @@
     box.parentNode.insertBefore(bar, box);
   }
 
+  // A table inside a closed fold becomes interactive when the fold is first opened: the page's
+  // first tables are ready without waiting for the status matrices and full rankings.
   function tables() {
     if (!DataTable) return;
     document.querySelectorAll("table.dt").forEach(el => {
-      const n = el.tBodies[0] ? el.tBodies[0].rows.length : 0;
-      const paged = n > PAGE;
-      const hidden = JSON.parse(el.dataset.hidden || "[]");
-      const small = n <= 10 && !hidden.length;  // sortable, without controls
-      const dt = new DataTable(el, {
-        paging: paged, pageLength: PAGE, info: true, order: [], autoWidth: false,
-        lengthMenu: [10, 25, 100, {label: "all", value: -1}],
-        columnDefs: [{targets: hidden, visible: false}],
-        layout: small ? {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null} :
-          {topStart: paged ? ["pageLength", "buttons"] : "buttons", topEnd: "search",
-           bottomStart: "info", bottomEnd: paged ? "paging" : null},
-        buttons: [{extend: "colvis", text: "Columns"}],
-        language: {search: "Search all:", info: "rows _START_ to _END_ of _TOTAL_",
-                   infoFiltered: "(filtered from _MAX_)"},
-      });
-      if (!small) filters(dt, el);
+      const fold = el.closest("details:not([open])");
+      if (!fold) { table(el); return; }
+      const open = () => { if (fold.open) { fold.removeEventListener("toggle", open); table(el); } };
+      fold.addEventListener("toggle", open);
     });
+  }
+
+  function table(el) {
+    const n = el.tBodies[0] ? el.tBodies[0].rows.length : 0;
+    const paged = n > PAGE;
+    const hidden = JSON.parse(el.dataset.hidden || "[]");
+    const small = n <= 10 && !hidden.length;  // sortable, without controls
+    const dt = new DataTable(el, {
+      paging: paged, pageLength: PAGE, info: true, order: [], autoWidth: false,
+      lengthMenu: [10, 25, 100, {label: "all", value: -1}],
+      columnDefs: [{targets: hidden, visible: false}],
+      layout: small ? {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null} :
+        {topStart: paged ? ["pageLength", "buttons"] : "buttons", topEnd: "search",
+         bottomStart: "info", bottomEnd: paged ? "paging" : null},
+      buttons: [{extend: "colvis", text: "Columns"}],
+      language: {search: "Search all:", info: "rows _START_ to _END_ of _TOTAL_",
+                 infoFiltered: "(filtered from _MAX_)"},
+    });
+    if (!small) filters(dt, el);
   }
 
   function esc(s) {
