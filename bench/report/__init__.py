@@ -106,6 +106,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "machines": Table.of(hosts) if len(hosts) else None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
+           "legend": tables.LEGEND,
            "design": Table.of(verdicts.design(t)) if len(t) else None,
            "design_note": verdicts.DESIGN_NOTE,
            "assets": assets.load(),
@@ -181,7 +182,7 @@ def _verdicts(t: pd.DataFrame) -> tuple[Table | None, list[str]]:
     if not len(t):
         return None, []
     df, lines = verdicts.matrix(t)
-    return (Table.of(df) if len(df) else None), lines
+    return (Table.of(df, hidden=set(tables.VERDICT_MORE)) if len(df) else None), lines
 
 
 def _copy_records(run: Run, out: Path) -> list[str]:

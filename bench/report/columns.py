@@ -62,10 +62,10 @@ COLUMNS: dict[str, Column] = {
     "sizes": Column("sizes", "distinct instance sizes in the fit"),
     "censored": Column("censored", "points at the time limit (no answer): the true slope is "
                                    "then at least the fitted one"),
-    "instances": Column("instances"),
+    "instances": Column("instances", "distinct instances with a task that ran"),
     "what": Column("what", "wrong: rejected answer; disagrees: infeasible although an exact "
                            "formulation solved it; error: the task failed"),
-    "status": Column("status"),
+    "status": Column("status", "the task's outcome"),
     "message": Column("message"),
     "ours": Column("ours", "our best pair that is not a peer package"),
     "peer": Column("peer", "a peer package (kind external)"),
@@ -103,6 +103,7 @@ COLUMNS: dict[str, Column] = {
     "equivalent": Column("equivalent", "pairs whose 95 % interval lies within 1/1.25..1.25x of "
                                        "the best"),
     "inconclusive": Column("inconclusive", "pairs neither separated nor equivalent"),
+    "note": Column("note", "what limits the row: few instances, pairs that ran none"),
     "separable": Column("separable", "the smallest factor this group could separate at its "
                                      "size"),
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
@@ -114,7 +115,7 @@ COLUMNS: dict[str, Column] = {
     "repeats": Column("repeats", "repetitions that ran (lowest–highest)"),
     "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),
     "instances run": Column("instances run", "instances with a task that ran"),
-    "tasks run": Column("tasks run"),
+    "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),
     "why not run": Column("why not run", "per reason, the tasks recorded without running"),
 }
 

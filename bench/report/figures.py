@@ -1,4 +1,5 @@
-"""Figures (matplotlib, PNG): cactus, performance profile, scaling, memory, pairwise scatter.
+"""Figures (matplotlib, PNG at 2x resolution): cactus, performance profile, scaling, memory,
+pairwise scatter.
 
 Colours are the Okabe-Ito colour-blind-safe palette; at most MAX_LINES pairs are drawn per
 figure, each with its own colour and marker (the rest as thin grey "others"), so no two drawn
@@ -22,6 +23,12 @@ OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
 LINES = ["-", "--", "-.", ":"]
 MAX_LINES = 8  # pairs drawn per figure; more would repeat a colour
+#: the page shows a figure at SCALE x 96 px per inch of its size: PNGs at DPI hold SCALE device
+#: pixels per CSS pixel (sharp on a 2x screen); the page sets each image's width to its pixel
+#: width / SCALE. Legend text at LEGEND_PT is LEGEND_PT x 96 / 72 = 12 px on the page (>= 11).
+SCALE = 2
+DPI = 96 * SCALE
+LEGEND_PT = 9
 OTHERS = "0.75"
 
 
@@ -42,7 +49,7 @@ def styles(n: int) -> list[dict[str, Any]]:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    fig.savefig(path, dpi=96, bbox_inches="tight")
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     _plt().close(fig)
     return path
 
@@ -50,8 +57,8 @@ def _save(fig: Any, path: Path) -> Path:
 def _legend(ax: Any) -> None:
     """Below the axes, two columns: the figure keeps its width and its text stays legible."""
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, frameon=False,
-                  ncol=2)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=LEGEND_PT,
+                  frameon=False, ncol=2)
 
 
 def _positive(values: Any) -> np.ndarray:
@@ -176,7 +183,7 @@ def scaling(pi: pd.DataFrame, pairs: list[str], limit: float, path: Path) -> Pat
         ax.scatter(cens["cells"], np.full(len(cens), limit), s=30, marker="^",
                    facecolors="none", edgecolors="black", label="censored (no answer)")
         ax.axhline(limit, color="black", linestyle=":", linewidth=1)
-        ax.set_title("\n".join(textwrap.wrap(pair, 34)), fontsize=8)
+        ax.set_title("\n".join(textwrap.wrap(pair, 34)), fontsize=LEGEND_PT)
         ax.grid(alpha=0.3, which="major")
     for ax in list(axes.flat)[len(pairs):]:
         ax.set_visible(False)
@@ -191,7 +198,7 @@ def scaling(pi: pd.DataFrame, pairs: list[str], limit: float, path: Path) -> Pat
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
     fig.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               fontsize=8, frameon=False)
+               fontsize=LEGEND_PT, frameon=False)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -242,7 +249,7 @@ def memory(t: pd.DataFrame, pairs: list[str], path: Path) -> Path | None:
     side = ({"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False})
     ax.boxplot(data, widths=0.6, showfliers=True, flierprops={"marker": ".", "markersize": 4},
                **side)
-    ax.set_yticks(range(1, len(order) + 1), order, fontsize=8)
+    ax.set_yticks(range(1, len(order) + 1), order, fontsize=LEGEND_PT)
     ax.invert_yaxis()
     v = _positive(peaks["peak_rss_mb"])
     if len(v) and v.max() > 10 * v.min():

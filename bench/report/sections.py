@@ -111,7 +111,22 @@ def _figures(puzzle: str, t: pd.DataFrame, pi: pd.DataFrame, shown: list[str],
                      f"Per instance: below the diagonal {b} is faster than {a}; open squares "
                      "had no answer within the limit."))
     return [{"src": p.name, "alt": f"{puzzle}: {cap.split(':')[0]}", "caption": cap,
-             "cls": "wide" if "scaling" in p.name else ""} for p, cap in made], line
+             "cls": "wide" if "scaling" in p.name else "", "width": _css_width(p)}
+            for p, cap in made], line
+
+
+def _css_width(png: Path) -> str:
+    """The width a figure is shown at on the page: its pixel width (from the PNG header) /
+    figures.SCALE, so its SCALE x pixels are drawn sharp and its text at the size it was set
+    in; "" (the browser's choice) for a file that is no PNG."""
+    try:
+        with png.open("rb") as f:
+            head = f.read(24)
+    except OSError:
+        return ""
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n":
+        return ""
+    return str(int.from_bytes(head[16:20], "big") // figures.SCALE)
 
 
 def _pictures(puzzle: str, t: pd.DataFrame, out: Path) -> list[dict[str, str]]:
@@ -187,7 +202,8 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
         sec.peers = Table.of(vs, peers.COLUMNS, hidden=PEER_HIDDEN)
         sec.peer_lines = peers.verdict(vs)
         peer_png = out / file_name(name, "peers", suffix=".png")
-        sec.figures.append({"src": peers.figure(pi, vs, peer_png).name,
+        peers.figure(pi, vs, peer_png)
+        sec.figures.append({"src": peer_png.name, "width": _css_width(peer_png),
                             "alt": f"{name}: ratio against the peers",
                             "caption": "Peers: right of the dotted line ours is faster; the "
                                        "further right a line, the larger our lead (ratio "

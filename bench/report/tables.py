@@ -9,7 +9,9 @@ import pandas as pd
 
 from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
 from bench.report.verdicts import (
+    ALPHA,
     EQUIVALENT,
+    INCONCLUSIVE,
     MARGIN,
     SEPARATED,
     TOO_FEW,
@@ -18,6 +20,18 @@ from bench.report.verdicts import (
     factor,
     ran,
 )
+
+#: the verdict labels, each with what it means, for the legend above the verdict matrix
+LEGEND: list[tuple[str, str]] = [
+    (SEPARATED, f"slower than the cell's best pair by the max-T permutation test "
+                f"(p < {ALPHA:g}), with the factor and its 95 % interval"),
+    (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
+                 "of the best"),
+    (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best"),
+    ("not run", "tasks recorded without running: left out of every count, time and test"),
+]
+#: verdict-matrix columns shown only after the reader asks for them (the rest fit 1400 px)
+VERDICT_MORE = ["separable", "note"]
 
 STATUS_LETTER = {"solved": "S", "infeasible": "I", "timeout": "T", "memout": "M",
                  "error": "E", "wrong": "W", "disagree": "D", "skipped": "K"}

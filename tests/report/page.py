@@ -83,6 +83,9 @@ def open_folds(page: Any) -> None:
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true);"
                   "document.querySelectorAll('img').forEach(i => i.loading = 'eager')")
     page.wait_for_load_state("load")
+    # a table in a fold becomes interactive when the fold opens (DataTables marks it dataTable)
+    page.wait_for_function("[...document.querySelectorAll('table.dt')]"
+                           ".every(t => t.classList.contains('dataTable'))")
     page.wait_for_function("[...document.images].every(i => i.complete)")
 
 

@@ -7,12 +7,13 @@ folds closed and small on disk."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from bench.report import write_report
+from bench.report import figures, write_report
 from tests.conftest import ROOT
 from tests.report.page import (
     BROKEN,
@@ -47,8 +48,11 @@ def test_the_page_loads_sorts_filters_and_fits(mixed_report: Path) -> None:
     with browser() as ctx:
         page = open_report(ctx, mixed_report)
         assert page.evaluate("typeof window.pbDT.default") == "function"
-        assert page.locator(".dt-container").count() >= 4  # the tables are interactive
+        # the tables outside folds are interactive at once; those in folds when opened
+        assert page.locator(".dt-container").count() >= 2
+        assert page.locator("details table.dt.dataTable").count() == 0
         open_folds(page)
+        assert page.locator(".dt-container").count() >= 4
         assert page.evaluate(BROKEN) == []
         fit = page.evaluate(OVERFLOW)
         assert fit["over"] == [] and fit["pageWidth"] <= fit["vw"] == 1400, fit
@@ -69,6 +73,60 @@ def test_the_page_loads_sorts_filters_and_fits(mixed_report: Path) -> None:
         box.fill("glpk")
         after = _rows(page, ranking)
         assert 0 < len(after) < before and all("mip" in f for f in after)
+        assert ctx.errors == [], ctx.errors
+
+
+def _filter(page, puzzle: str, header: str):
+    label = page.locator(f"#{puzzle} details .filters label",
+                         has_text=re.compile(rf"^{header}\s*$"))
+    return label.locator("input")
+
+
+def test_a_filter_matches_whole_names(mixed_report: Path) -> None:
+    """'sat' finds the formulation sat-tree (a name, then '-'), not cpsat-cover; 'cpsat' finds
+    cpsat-cover; a solver filter finds the whole solver name only."""
+    with browser() as ctx:
+        page = open_report(ctx, mixed_report)
+        open_folds(page)
+        shikaku = page.locator("#shikaku details table.rank")
+        nurikabe = page.locator("#nurikabe details table.rank")
+        _filter(page, "shikaku", "formulation").fill("sat")
+        assert [r for r in _rows(page, shikaku) if "cpsat" in r] == []
+        _filter(page, "shikaku", "formulation").fill("cpsat")
+        assert _rows(page, shikaku) == ["cpsat-cover"]
+        _filter(page, "shikaku", "formulation").fill("")
+        assert len(_rows(page, shikaku)) == 2
+        _filter(page, "shikaku", "solver").fill("sat")  # the solver is "cpsat"
+        assert [r for r in _rows(page, shikaku) if "cpsat" in r] == []
+        _filter(page, "nurikabe", "formulation").fill("SAT")
+        assert _rows(page, nurikabe) == ["sat-tree"]
+        _filter(page, "nurikabe", "formulation").fill("sat-t")  # a part of a name: nothing
+        assert "sat-tree" not in _rows(page, nurikabe)
+        assert ctx.errors == [], ctx.errors
+
+
+def test_figures_are_at_twice_the_resolution_with_legible_legends(mixed_report: Path) -> None:
+    """Every figure's PNG holds 2 device pixels per CSS pixel it is shown at, so its legend
+    text (set at LEGEND_PT) is at least 11 px on the page."""
+    from PIL import Image
+
+    pngs = sorted(mixed_report.glob("*.png"))
+    figs = [p for p in pngs if any(k in p.name for k in ("cactus", "profile", "scaling"))]
+    assert figs, pngs
+    for p in figs:
+        with Image.open(p) as im:
+            assert round(im.info["dpi"][0]) >= 192, (p.name, im.info.get("dpi"))
+    with browser() as ctx:
+        page = open_report(ctx, mixed_report)
+        open_folds(page)
+        shown = page.evaluate("""() => [...document.querySelectorAll('.figs img')].map(i =>
+            [i.getAttribute('src'), i.naturalWidth, i.getBoundingClientRect().width])""")
+        assert len(shown) >= len(figs)
+        for src, natural, width in shown:
+            scale = natural / width  # device pixels of the PNG per CSS pixel on the page
+            assert scale >= 1.99, (src, natural, width)
+            legend_px = figures.LEGEND_PT * figures.DPI / 72 / scale
+            assert legend_px >= 11, (src, legend_px)
         assert ctx.errors == [], ctx.errors
 
 
@@ -124,11 +182,44 @@ def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
         page = open_report(ctx, out)
         closed = page.evaluate("document.documentElement.scrollHeight")
         assert closed < 20_000, closed
-        n = page.evaluate("Object.keys(window.PB_INSTANCES.views).length")
+        # the instances' data is not loaded with the page; the first view loads it
+        assert page.evaluate("window.PB_INSTANCES === undefined")
+        n = page.evaluate("window.pbInstances().then(d => Object.keys(d.views).length)")
         assert n == 146  # the default suite v9's instances
         assert page.evaluate(OVERFLOW)["over"] == []
         # the verdict matrix, the first screen, fits 1400 px without scrolling sideways
         fits = page.evaluate("(s => [s.scrollWidth, s.clientWidth])"
                              "(document.querySelector('#verdicts .scroll'))")
         assert fits[0] <= fits[1], fits
+        # the first screen (1400 x 900, not scrolled): the legend of the labels, then a verdict
+        # for every puzzle x tier, one line each
+        first = page.evaluate("""() => {
+            const box = e => e.getBoundingClientRect();
+            const rows = [...document.querySelectorAll('#verdicts table.verdicts tbody tr')];
+            const legend = document.querySelector('#legend');
+            return {vh: innerHeight, rows: rows.length,
+                    cells: rows.map(r => r.cells[0].innerText + ' ' + r.cells[1].innerText),
+                    bottom: Math.max(...rows.map(r => box(r).bottom)),
+                    legend: legend ? [box(legend).top, box(legend).bottom, legend.innerText]
+                                   : null,
+                    table: box(document.querySelector('#verdicts table.verdicts')).top,
+                    untitled: [...document.querySelectorAll('#verdicts table.verdicts th')]
+                        .filter(th => !th.title).map(th => th.innerText)};
+        }""")
+        tiers = {"fillomino": 3, "nurikabe": 4, "shakashaka": 4, "shikaku": 4, "yinyang": 3}
+        for puzzle, n in tiers.items():
+            assert sum(c.startswith(puzzle + " ") for c in first["cells"]) >= n, first["cells"]
+        assert first["bottom"] <= first["vh"] == 900, first
+        assert first["legend"] is not None, first
+        _, bottom, text = first["legend"]
+        assert bottom <= first["table"] and bottom <= first["vh"], first
+        for label in ("separated", "equivalent", "inconclusive", "not run"):
+            assert label in text, text
+        # a hover definition on every statistic header (the puzzle's name needs none)
+        assert first["untitled"] == ["puzzle"], first["untitled"]
+        # the less important columns behind the button: hidden, then shown on a click
+        note = page.locator("#verdicts table.verdicts th", has_text="separable")
+        assert note.is_hidden()
+        page.locator("#verdicts button.more-cols").click()
+        assert note.is_visible()
         assert ctx.errors == [], ctx.errors

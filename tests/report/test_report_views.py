@@ -84,7 +84,9 @@ def test_data_files_beside_the_page(rep: Path, mixed_run: Path):
 def test_the_bundle_is_inlined_once_and_nothing_is_fetched(rep: Path):
     html = (rep / "index.html").read_text()
     assert html.count("window.pbDT = {") == 1 and html.count("<script type=\"module\">") == 2
-    assert html.count('<script src="instances.js">') == 1
+    # the instances' data is loaded when a view is first opened, not with the page
+    assert '<script src="instances.js">' not in html
+    assert html.count('data-instances="instances.js"') == 1
     head = html.split("<body>")[0]
     assert head.count("<style>") == 2 and "<link" not in head  # no style from the network
 

@@ -1,8 +1,21 @@
 // puzzlebench report page: interactive tables (DataTables from window.pbDT) and the view of
 // one instance (from window.PB_INSTANCES, set by instances.js), opened by links #i/PUZZLE/NAME.
+// instances.js (every instance's data, megabytes for a large run) is loaded only when a view
+// is first opened, by a script element (file:// refuses fetch), so the tables need not wait.
 (() => {
   const DataTable = window.pbDT && window.pbDT.default;
   const PAGE = 25;
+
+  // A filter matches whole names: "sat" finds the solver or kind "sat" and the formulations
+  // "sat-tree", "sat-lazy[...]" (a name starts after a space, "/", "[", "," or "=" and ends at
+  // one of those, "]" or "-"), never "cpsat" or "satx". Case-insensitive; "" shows every row.
+  const EDGE_L = "(?:^|[\\s/\\[,=(])", EDGE_R = "(?=$|[\\s/\\],=)\\-])";
+  function whole(text) {
+    const t = text.trim();
+    if (!t) return "";
+    const esc = t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(EDGE_L + esc + EDGE_R, "i");
+  }
 
   function filters(dt, el) {
     const cols = JSON.parse(el.dataset.filters || "[]");
@@ -16,7 +29,7 @@
       input.type = "search";
       input.placeholder = "filter";
       input.dataset.column = String(i);
-      input.addEventListener("input", () => dt.column(i).search(input.value).draw());
+      input.addEventListener("input", () => dt.column(i).search(whole(input.value)).draw());
       lab.appendChild(input);
       bar.appendChild(lab);
     }
@@ -24,26 +37,35 @@
     box.parentNode.insertBefore(bar, box);
   }
 
+  // A table inside a closed fold becomes interactive when the fold is first opened: the page's
+  // first tables are ready without waiting for the status matrices and full rankings.
   function tables() {
     if (!DataTable) return;
     document.querySelectorAll("table.dt").forEach(el => {
-      const n = el.tBodies[0] ? el.tBodies[0].rows.length : 0;
-      const paged = n > PAGE;
-      const hidden = JSON.parse(el.dataset.hidden || "[]");
-      const small = n <= 10 && !hidden.length;  // sortable, without controls
-      const dt = new DataTable(el, {
-        paging: paged, pageLength: PAGE, info: true, order: [], autoWidth: false,
-        lengthMenu: [10, 25, 100, {label: "all", value: -1}],
-        columnDefs: [{targets: hidden, visible: false}],
-        layout: small ? {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null} :
-          {topStart: paged ? ["pageLength", "buttons"] : "buttons", topEnd: "search",
-           bottomStart: "info", bottomEnd: paged ? "paging" : null},
-        buttons: [{extend: "colvis", text: "Columns"}],
-        language: {search: "Search all:", info: "rows _START_ to _END_ of _TOTAL_",
-                   infoFiltered: "(filtered from _MAX_)"},
-      });
-      if (!small) filters(dt, el);
+      const fold = el.closest("details:not([open])");
+      if (!fold) { table(el); return; }
+      const open = () => { if (fold.open) { fold.removeEventListener("toggle", open); table(el); } };
+      fold.addEventListener("toggle", open);
     });
+  }
+
+  function table(el) {
+    const n = el.tBodies[0] ? el.tBodies[0].rows.length : 0;
+    const paged = n > PAGE;
+    const hidden = JSON.parse(el.dataset.hidden || "[]");
+    const small = n <= 10 && !hidden.length;  // sortable, without controls
+    const dt = new DataTable(el, {
+      paging: paged, pageLength: PAGE, info: true, order: [], autoWidth: false,
+      lengthMenu: [10, 25, 100, {label: "all", value: -1}],
+      columnDefs: [{targets: hidden, visible: false}],
+      layout: small ? {topStart: null, topEnd: null, bottomStart: null, bottomEnd: null} :
+        {topStart: paged ? ["pageLength", "buttons"] : "buttons", topEnd: "search",
+         bottomStart: "info", bottomEnd: paged ? "paging" : null},
+      buttons: [{extend: "colvis", text: "Columns"}],
+      language: {search: "Search all:", info: "rows _START_ to _END_ of _TOTAL_",
+                 infoFiltered: "(filtered from _MAX_)"},
+    });
+    if (!small) filters(dt, el);
   }
 
   function esc(s) {
@@ -88,12 +110,29 @@
       `</tr></thead><tbody>${rows}</tbody></table></div></div>`;
   }
 
-  function view() {
+  let loading = null;
+  function instanceData() {  // a promise of window.PB_INSTANCES (null: the file did not load)
+    if (window.PB_INSTANCES) return Promise.resolve(window.PB_INSTANCES);
+    if (!loading) {
+      loading = new Promise(resolve => {
+        const s = document.createElement("script");
+        s.src = document.getElementById("iv").dataset.instances || "instances.js";
+        s.onload = () => resolve(window.PB_INSTANCES || null);
+        s.onerror = () => resolve(null);
+        document.head.appendChild(s);
+      });
+    }
+    return loading;
+  }
+  window.pbInstances = instanceData;
+
+  async function view() {
     const box = document.getElementById("iv");
     const body = document.getElementById("iv-content");
     const h = decodeURIComponent(location.hash.slice(1));
     if (!h.startsWith("i/")) { box.hidden = true; return; }
-    const data = window.PB_INSTANCES || {views: {}, pairs: []};
+    const data = (await instanceData()) || {views: {}, pairs: []};
+    if (decodeURIComponent(location.hash.slice(1)) !== h) return;  // another view asked since
     const d = data.views[h.slice(2)];
     body.innerHTML = d ? render(d, data.pairs) :
       `<p>No data for ${esc(h.slice(2))} (instances.js missing or not loaded).</p>`;
@@ -111,7 +150,19 @@
     history.replaceState(null, "", location.pathname + location.search);
   }
 
+  function moreColumns() {  // the verdict matrix's less important columns, on request
+    document.querySelectorAll("button.more-cols").forEach(b => {
+      const table = b.parentNode.querySelector("table.verdicts");
+      b.addEventListener("click", () => {
+        const open = table.classList.toggle("compact") === false;
+        b.setAttribute("aria-pressed", String(open));
+        b.textContent = open ? "fewer columns" : b.dataset.label;
+      });
+    });
+  }
+
   tables();
+  moreColumns();
   document.getElementById("iv-close").addEventListener("click", close);
   document.addEventListener("keydown", e => { if (e.key === "Escape") close(); });
   window.addEventListener("hashchange", view);
