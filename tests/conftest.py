@@ -66,3 +66,11 @@ def builtin_formulations(puzzle: str) -> list:
     from bench.registry import formulations
 
     return [c for c in formulations(puzzle) if c.__module__.startswith("formulations.")]
+
+
+def usable_backends(kind: str) -> list:
+    """The backends of a model kind that can run here (a solver whose package is missing, such
+    as an optional CPMpy back-end, is left out, as ``puzzlebench check`` leaves it out)."""
+    from bench.backends import backends_for
+
+    return [b for b in backends_for(kind) if b.available() is None]

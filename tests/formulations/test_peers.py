@@ -102,7 +102,10 @@ def test_without_the_extra_list_shows_them_unavailable_with_the_reason():
         assert f["available"] is False and f["solvers"] == []
         assert f["reason"] == "puzzlekit is not installed (pip install 'puzzlebench[peers]')"
     text = hidden("list").stdout
-    assert text.count("unavailable: puzzlekit is not installed") == len(PEER_PUZZLES)
+    # one line per peer formulation, and the `external` solver's line says why too
+    assert text.count("unavailable: puzzlekit is not installed") == len(PEER_PUZZLES) + 1
+    solvers = text[text.index("Solvers:"):] if "Solvers:" in text else text
+    assert "external" in solvers and "unavailable: puzzlekit is not installed" in solvers
 
 
 def test_without_the_extra_a_run_skips_them_with_a_message(tmp_path):

@@ -12,7 +12,6 @@ from pathlib import Path
 import pyomo.environ as pyo
 import pytest
 
-from bench.backends import backends_for
 from bench.instance import read_instance
 from bench.records import Result, Task
 from bench.registry import variants
@@ -20,12 +19,12 @@ from bench.run.execute import execute
 from bench.run.pool import Plan, run_plan
 from bench.run.storage import Journal
 from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed
-from tests.conftest import INSTANCES, builtin_formulations
+from tests.conftest import INSTANCES, builtin_formulations, usable_backends
 
 SEEDS = sorted((INSTANCES / "shakashaka").glob("seed-*.txt"))
 REAL = sorted((INSTANCES / "shakashaka").glob("shakashaka-*.txt"))
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shakashaka")
-         for b in backends_for(cls.kind)]
+         for b in usable_backends(cls.kind)]
 ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk", "asp": "clingo"}
 EXTRACTED = INSTANCES.parent.parent / "shared" / "seeds" / "extracted"  # ../shared beside the repo
 
@@ -46,7 +45,7 @@ def _run(tasks: list[Task], folder: Path) -> dict[tuple[str, str, str], Result]:
 def seed_results(tmp_path_factory):
     # the default variant of each formulation on every solver of its kind
     return _run([Task(str(p), cls.name, b.name, time_limit=60) for p in SEEDS
-                 for cls in builtin_formulations("shakashaka") for b in backends_for(cls.kind)],
+                 for cls in builtin_formulations("shakashaka") for b in usable_backends(cls.kind)],
                 tmp_path_factory.mktemp("run"))
 
 
@@ -71,7 +70,7 @@ def test_solves_seed_and_passes_checker(seed_results, seed, form, solver):
 def test_every_variant_solves_the_seeds(tmp_path):
     tasks = [Task(str(p), v.label, b.name, time_limit=60) for p in SEEDS
              for cls in builtin_formulations("shakashaka") for v in variants(cls)
-             for b in backends_for(cls.kind) if v.params != cls().params
+             for b in usable_backends(cls.kind) if v.params != cls().params
              if cls.kind != "sat" or b.name == "cadical195"]
     results = _run(tasks, tmp_path / "run")
     assert len(results) == len(tasks) >= 2 * (5 + 3)

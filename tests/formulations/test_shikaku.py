@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from bench.backends import backends_for
 from bench.records import Task
 from bench.registry import variants
 from bench.run.pool import Plan, run_plan
 from bench.run.storage import Journal
-from tests.conftest import SHIKAKU_SEEDS, builtin_formulations
+from tests.conftest import SHIKAKU_SEEDS, builtin_formulations, usable_backends
 
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shikaku")
-         for b in backends_for(cls.kind)]
+         for b in usable_backends(cls.kind)]
 #: measured, see README: the seed's model as written leaves GLPK and CBC without a solution
 #: of the 36x20 within 60 s (HiGHS solves it; propagate=root solves it everywhere)
 KNOWN_HARD = {("seed-36x20", "mip-sugar[propagate=none]", "glpk"),
@@ -23,7 +22,7 @@ KNOWN_HARD = {("seed-36x20", "mip-sugar[propagate=none]", "glpk"),
 def seed_results(tmp_path_factory):
     tasks = [Task(str(p), v.label, b.name, time_limit=60) for p in SHIKAKU_SEEDS
              for cls in builtin_formulations("shikaku") for v in variants(cls)
-             for b in backends_for(cls.kind)
+             for b in usable_backends(cls.kind)
              if cls.kind != "sat" or b.name == "cadical195" or v.params == cls().params
              if (p.stem, v.label, b.name) not in KNOWN_HARD]
     results = run_plan(Plan(tasks), Journal(tmp_path_factory.mktemp("run")), jobs=2)
@@ -55,7 +54,7 @@ def test_infeasible_everywhere(tmp_path, write, grid):
     inst = write("infeasible.txt", "puzzle: shikaku\n\n" + grid)
     tasks = [Task(str(inst), v.label, b.name, time_limit=30)
              for cls in builtin_formulations("shikaku")
-             for v in variants(cls) for b in backends_for(cls.kind)
+             for v in variants(cls) for b in usable_backends(cls.kind)
              if cls.kind != "sat" or v.params == cls().params]
     results = run_plan(Plan(tasks), Journal(tmp_path / "run"), jobs=2)
     assert {(r.formulation, r.solver): r.status for r in results} == {

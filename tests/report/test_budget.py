@@ -61,7 +61,7 @@ def test_a_shorter_limit_turns_slow_answers_into_timeouts():
 
 
 def test_the_command_reads_a_folder_and_names_a_bad_one(tmp_path, capsys):
-    run().assign(key="k", puzzle="x", instance="i", rows=1, cols=1, kind="sat",
+    run().assign(key="k", puzzle="shikaku", instance="i", rows=1, cols=1, kind="sat",
                  solver_version="1").to_parquet(tmp_path / "results.parquet")
     assert main([str(tmp_path), "--ladder"]) == 0
     assert "not run by the ladder rule 1" in capsys.readouterr().out
