@@ -25,7 +25,8 @@ SEEDS = sorted((INSTANCES / "shakashaka").glob("seed-*.txt"))
 REAL = sorted((INSTANCES / "shakashaka").glob("shakashaka-*.txt"))
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shakashaka")
          for b in usable_backends(cls.kind)]
-ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk", "asp": "clingo"}
+ONE_SOLVER = {"sat": "cadical195", "cpsat": "cpsat", "mip": "glpk", "asp": "clingo",
+              "cpmpy": "cpmpy:ortools"}
 EXTRACTED = INSTANCES.parent.parent / "shared" / "seeds" / "extracted"  # ../shared beside the repo
 
 

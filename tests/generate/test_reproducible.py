@@ -145,7 +145,7 @@ def test_version_is_the_same_in_another_process_and_changes_with_the_generator(
     shutil.copytree(root / "formulations", copy / "formulations",
                     ignore=shutil.ignore_patterns("__pycache__"))
     assert version_in(copy) == here
-    module = copy / "bench" / "generate" / "shikaku.py"
+    module = copy / "bench" / "puzzles" / "shikaku" / "generate.py"
     module.write_text(module.read_text() + "\n# changed\n")
     assert version_in(copy) != here
 
