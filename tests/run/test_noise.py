@@ -24,7 +24,10 @@ def hogs():
     """One busy Python process per core, started by a shell that exits at once: they are
     nobody's children here (outside this process tree, as another user's jobs would be)."""
     cores = os.cpu_count() or 1
-    line = " ".join(f"{sys.executable} -c '{HOG}' & echo $!;" for _ in range(cores))
+    # the hogs' output goes to /dev/null: a hog holding the captured pipe would keep
+    # subprocess.run waiting until it ended
+    line = " ".join(f"{sys.executable} -c '{HOG}' >/dev/null 2>&1 & echo $!;"
+                    for _ in range(cores))
     pids = [int(x) for x in subprocess.run(["sh", "-c", line], capture_output=True, text=True,
                                            check=True).stdout.split()]
     yield pids
