@@ -117,11 +117,13 @@ class Journal:
         return (json.dumps(res.to_dict(), ensure_ascii=False) + "\n").encode("utf-8")
 
     def extend(self, results: list[Result]) -> None:
-        """Append many results in one write, fsynced once (sample ids as :meth:`append`)."""
+        """Append many results in one write, fsynced once (each one's sample identity as
+        :meth:`_line` says)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         data = b"".join(self._line(r) for r in results)
         with open(self.path, "a+b") as f:
             end = os.fstat(f.fileno()).st_size
+            # a line cut short by a kill mid-write: end it, so these results are not glued to it
             if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
                 data = b"\n" + data
             f.write(data)
@@ -129,17 +131,8 @@ class Journal:
             os.fsync(f.fileno())
 
     def append(self, res: Result) -> None:
-        """Append one result, fsynced (its sample identity as :meth:`_line` says)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        line = self._line(res)
-        with open(self.path, "a+b") as f:
-            end = os.fstat(f.fileno()).st_size
-            # a line cut short by a kill mid-write: end it, so this result is not glued to it
-            if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
-                line = b"\n" + line
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
+        """Append one result, fsynced (:meth:`extend` of one)."""
+        self.extend([res])
 
     def results(self, warn: bool = True) -> list[Result]:
         """Every complete line that is a result; a line cut short by a crash mid-write, or one
