@@ -2,8 +2,8 @@
 
 Each ``bench/puzzles/<puzzle>/codec.py`` holds one ``CODEC = Codec(...)``: the puzz.link pids
 (the first is written on export, the others are read as aliases) and the pzprjs body
-encoding (:mod:`bench.interchange.pzpr`), and the janko.at names and token tables
-(:class:`JankoTokens`, read by :mod:`bench.interchange.janko`). Nothing here dispatches on a
+encoding (:mod:`bench.convert.pzpr`), and the janko.at names and token tables
+(:class:`JankoTokens`, read by :mod:`bench.convert.janko`). Nothing here dispatches on a
 puzzle's name: a new puzzle is a new folder.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bench.interchange.pzpr.common import Encoding
+from bench.convert.pzpr.common import Encoding
 from bench.puzzles.base import SolutionGrid
 from bench.puzzles.registry import declared
 
@@ -42,7 +42,7 @@ class JankoTokens:
 
 @dataclass(frozen=True)
 class Codec:
-    """The interchange formats of one puzzle."""
+    """The formats of other tools for one puzzle (puzz.link URLs, janko.at files)."""
 
     puzzle: str
     encoding: Encoding

@@ -111,8 +111,8 @@ RULES = [
          "bench.grid", "bench.codec", "bench.suites"), SOLVERS, transitive=True),
     Rule("the core types import nothing of the layers above them", ("bench.instance",
          "bench.records", "bench.grid", "bench.codec", "bench.suites"), MACHINERY),
-    Rule("the instance formats import no solver library", ("bench.interchange",), SOLVERS,
-         transitive=True),
+    Rule("the converters of other tools' formats import no solver library",
+         ("bench.convert", "bench.interchange"), SOLVERS, transitive=True),
     Rule("the run machinery imports no generator and no command", ("bench.run",),
          ("bench.generate", "bench.cli")),
     Rule("only the commands import the commands", ("bench",), ("bench.cli",),
@@ -215,3 +215,13 @@ def test_the_builtin_formulations_are_declared_by_the_entry_point():
 
     eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name="builtin")
     assert [ep.value for ep in eps] == [BUILTIN]
+
+
+def test_a_deprecated_package_name_is_only_its_shim():
+    """``bench/interchange/`` (the old name of ``bench/convert/``, until 0.3) holds nothing but
+    its ``__init__.py``, which imports no converter by name but the package it stands for."""
+    shim = ROOT / "bench" / "interchange"
+    assert sorted(p.name for p in shim.iterdir() if p.name != "__pycache__") == ["__init__.py"]
+    imports = imported_names(ast.parse((shim / "__init__.py").read_text()))
+    assert {m for m in imports if m.startswith("bench")} == {
+        "bench.convert", "bench.convert.pzpr.common", "bench.convert.pzpr.common.ConversionError"}

@@ -1,6 +1,6 @@
 """The `puzzlebench` command: the parser and :func:`main`; each command is a module beside this
 one (list: :mod:`bench.cli.listing`, solve, run, report, compare, import/export:
-:mod:`bench.cli.interchange`, generate)."""
+:mod:`bench.cli.convert`, generate)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run,
 
 #: each command's module (beside this one), in the order `puzzlebench --help` lists them
 COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report",
-            "compare": "compare", "merge": "merge", "import": "interchange",
-            "export": "interchange", "generate": "generate", "check": "check",
+            "compare": "compare", "merge": "merge", "import": "convert",
+            "export": "convert", "generate": "generate", "check": "check",
             "new-formulation": "scaffold", "aslib": "aslib"}
 
 

@@ -332,7 +332,7 @@ def save_generated(gen: Generated, out_dir: str | Path, force: bool = False) -> 
     Without ``force``, an existing ``.txt`` or ``.sol`` with other content (or something other
     than a file in its place) raises :class:`ExistingFileError` naming it, and nothing is
     written. Each file is written to a temporary name beside it and renamed into place."""
-    from bench.interchange.formats import solution_text
+    from bench.convert.formats import solution_text
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.convert.formats import solution_text
 from bench.generate import GenerationError, generate_one, get_generator, save_generated
 from bench.generate.provenance import (
     PARAMS,
@@ -34,7 +35,6 @@ from bench.generate.provenance import (
     version_fields,
 )
 from bench.instance import format_instance
-from bench.interchange.formats import solution_text
 
 
 @dataclass(frozen=True)

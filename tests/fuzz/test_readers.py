@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.convert.formats import ConversionError, instance_from_puzzlink, read_janko
 from bench.instance import InstanceError, parse_instance, read_instance
-from bench.interchange.formats import InterchangeError, instance_from_puzzlink, read_janko
 from bench.puzzles import get_puzzle, puzzle_names
 from bench.run.execute import known_solution
 from bench.run.storage import Journal
@@ -101,14 +101,14 @@ URL = st.builds(
 def check_url(url: str) -> None:
     try:
         inst = instance_from_puzzlink(url)
-    except (InterchangeError, InstanceError) as e:
+    except (ConversionError, InstanceError) as e:
         assert "\n" not in str(e)
         return
     assert inst.rows >= 1
 
 
 @given(st.one_of(URL, st.text(max_size=80)))
-def test_puzzlink_urls_fail_only_with_an_interchange_error(url):
+def test_puzzlink_urls_fail_only_with_a_conversion_error(url):
     check_url(url)
 
 
@@ -135,7 +135,7 @@ JANKO = st.builds(
 def check_janko(text: str) -> None:
     try:
         inst, sol = read_janko(text, "j.txt")
-    except (InstanceError, InterchangeError) as e:
+    except (InstanceError, ConversionError) as e:
         assert "\n" not in str(e)
         return
     assert inst.rows >= 1

@@ -201,8 +201,8 @@ def bench_modules() -> dict[str, Path]:
     return out
 
 
-@pytest.mark.parametrize("start", ["bench.instance", "bench.interchange.formats",
-                                   "bench.cli.interchange", "bench.puzzles",
+@pytest.mark.parametrize("start", ["bench.instance", "bench.convert.formats",
+                                   "bench.cli.convert", "bench.puzzles",
                                    "bench.puzzles.registry"])
 def test_no_import_cycle(start):
     """Depth-first from ``start`` over every import (late imports inside functions too): no

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
-from bench.interchange.pzpr.number16 import NUMBER16
+from bench.convert.pzpr.number16 import NUMBER16
 
 
 def positive(n: int) -> int | None:

@@ -4,7 +4,7 @@ white)."""
 from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
-from bench.interchange.pzpr.number16 import NUMBER16
+from bench.convert.pzpr.number16 import NUMBER16
 
 CODEC = Codec(
     puzzle="nurikabe",

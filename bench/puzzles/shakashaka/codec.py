@@ -6,7 +6,7 @@ solution writes there, which for janko is ``-``)."""
 from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
-from bench.interchange.pzpr.fourcell import FOURCELL
+from bench.convert.pzpr.fourcell import FOURCELL
 
 TRIANGLES = {"nw": "◤", "ne": "◥", "se": "◢", "sw": "◣"}
 

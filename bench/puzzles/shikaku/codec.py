@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
+from bench.convert.pzpr.number16 import NUMBER16
 from bench.grid import components
-from bench.interchange.pzpr.number16 import NUMBER16
 from bench.puzzles import SolutionGrid, cells_of
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.codec import Codec, JankoTokens
-from bench.interchange.pzpr.circle import CIRCLE
+from bench.convert.pzpr.circle import CIRCLE
 
 STONES = {"w": "w", "b": "b"}
 

@@ -5,7 +5,7 @@ cell without number (``#``); ``g``-``z`` 1..20 empty cells."""
 
 from __future__ import annotations
 
-from bench.interchange.pzpr.common import HEX, Encoding, InterchangeError, Runs, decode_runs
+from bench.convert.pzpr.common import HEX, ConversionError, Encoding, Runs, decode_runs
 
 
 def decode(body: str, cols: int, rows: int) -> list[str]:
@@ -18,7 +18,7 @@ def decode(body: str, cols: int, rows: int) -> list[str]:
         if ch == ".":
             out[c] = "#"
             return i + 1, c + 1
-        raise InterchangeError(f"illegal character {ch!r} at body position {i}")
+        raise ConversionError(f"illegal character {ch!r} at body position {i}")
 
     return decode_runs(body, cols, rows, read)
 
@@ -49,7 +49,7 @@ def encode(cells: list[str]) -> str:
             else:
                 s, c = HEX[v + 10], c + 3
         else:
-            raise InterchangeError(f"cell {c}: token {tok!r} has no puzz.link encoding")
+            raise ConversionError(f"cell {c}: token {tok!r} has no puzz.link encoding")
         runs.item(s)
     return runs.body()
 

@@ -6,7 +6,7 @@ grid this harness solves."""
 
 from __future__ import annotations
 
-from bench.interchange.pzpr.common import HEX, Encoding, InterchangeError, Runs, decode_runs, where
+from bench.convert.pzpr.common import HEX, ConversionError, Encoding, Runs, decode_runs, where
 
 MAX_NUMBER16 = 8191  # '=' + 3 hex digits + 4096; pzprjs's '%' form is not supported
 WIDE = {"-": (2, 0), "+": (3, 0), "=": (3, 4096)}  # prefix -> (hex digits, offset)
@@ -22,16 +22,16 @@ def decode(body: str, cols: int, rows: int) -> list[str]:
         if width:
             digits = body[i + 1:i + 1 + width]
             if len(digits) < width or any(d not in HEX for d in digits):
-                raise InterchangeError(
+                raise ConversionError(
                     f"bad number {body[i:i + 1 + width]!r} at body position {i} "
                     f"({where(c, cols)}): {ch!r} needs {width} hex digits")
             out[c] = str(int(digits, 16) + base)
             return i + 1 + width, c + 1
         if ch == ".":
-            raise InterchangeError(
+            raise ConversionError(
                 f"'?' clue (number unknown) at {where(c, cols)}: not supported by the "
                 "instance format")
-        raise InterchangeError(f"illegal character {ch!r} at body position {i}")
+        raise ConversionError(f"illegal character {ch!r} at body position {i}")
 
     return decode_runs(body, cols, rows, read)
 
@@ -46,7 +46,7 @@ def number(k: int, v: int) -> str:
         return f"+{v:03x}"
     if v <= MAX_NUMBER16:
         return f"={v - 4096:03x}"
-    raise InterchangeError(f"cell {k}: number {v} is too large for the puzz.link encoding")
+    raise ConversionError(f"cell {k}: number {v} is too large for the puzz.link encoding")
 
 
 def encode(cells: list[str]) -> str:
@@ -57,7 +57,7 @@ def encode(cells: list[str]) -> str:
         elif tok.isdigit():
             runs.item(number(k, int(tok)))
         else:
-            raise InterchangeError(f"cell {k}: token {tok!r} has no puz.link encoding")
+            raise ConversionError(f"cell {k}: token {tok!r} has no puz.link encoding")
     return runs.body()
 
 

@@ -1,4 +1,4 @@
-"""`puzzlebench import` and `puzzlebench export`: the command side of bench/interchange/formats.py.
+"""`puzzlebench import` and `puzzlebench export`: the command side of bench/convert/formats.py.
 
 Wire in with ``add_commands(subparsers)`` from bench/cli/; each command's ``func`` takes the
 parsed arguments and returns the exit code.
@@ -25,15 +25,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.instance import Instance, InstanceError, read_instance
-from bench.interchange.formats import (
-    InterchangeError,
+from bench.convert.formats import (
+    ConversionError,
     decode_puzzlink,
     encode_puzzlink,
     instance_from_puzzlink,
     read_janko,
     write_instance,
 )
+from bench.instance import Instance, InstanceError, read_instance
 
 LICENCE_WORDS = re.compile(r"\b(mit|licen[cs]e|copyright)\b", re.IGNORECASE)
 
@@ -69,7 +69,7 @@ def licence_of(comments: list[str]) -> str:
 
 def url_lines(text: str) -> Iterator[tuple[int, str, dict[str, str], tuple[str, int, int] | None]]:
     """``(line, url, extra header, (puzzle, cols, rows) or None)`` for each URL line of a URL
-    list file; raises :class:`InterchangeError` naming the line for lines it cannot read."""
+    list file; raises :class:`ConversionError` naming the line for lines it cannot read."""
     comments: list[str] = []
     licence = ""
     for no, raw in enumerate(text.splitlines(), 1):
@@ -98,12 +98,12 @@ def _import_url(url: str, extra: dict[str, str], out: Path,
                 expect: tuple[str, int, int] | None = None) -> Path:
     if expect is not None:
         if expect[1] < 0:
-            raise InterchangeError(
+            raise ConversionError(
                 f"cannot read line {url!r}: expected a URL or 'puzzle cols rows url'")
         puzzle, _head, grid = decode_puzzlink(url)
         got = (puzzle, len(grid[0]), len(grid))
         if got != expect:
-            raise InterchangeError(
+            raise ConversionError(
                 f"line says {expect[0]} {expect[1]}x{expect[2]} but the URL is "
                 f"{got[0]} {got[1]}x{got[2]}")
     inst = instance_from_puzzlink(url, extra)
@@ -133,7 +133,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     out = Path(args.out)
     forced = {"licence": args.licence} if args.licence else {}
     failed = written = 0
-    errors = (InterchangeError, InstanceError, OSError)
+    errors = (ConversionError, InstanceError, OSError)
 
     def fail(where: str, problem: str) -> None:
         nonlocal failed
@@ -189,7 +189,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         inst = read_instance(args.instance)
         print(encode_puzzlink(inst))
-    except (InstanceError, InterchangeError, KeyError) as e:
+    except (InstanceError, ConversionError, KeyError) as e:
         print(f"{args.instance}: {e}", file=sys.stderr)
         return 1
     return 0

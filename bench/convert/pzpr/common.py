@@ -8,7 +8,7 @@ from dataclasses import dataclass
 HEX = "0123456789abcdef"
 
 
-class InterchangeError(ValueError):
+class ConversionError(ValueError):
     """A URL or file that cannot be imported or an instance that cannot be exported.
     ``str(err)`` is one line naming the problem."""
 
@@ -41,7 +41,7 @@ def skip_run(ch: str, i: int, c: int, n: int, cols: int, rows: int) -> int:
     """Cell ``c`` advanced past the empty-cell run ``ch`` at body position ``i``."""
     skip = run_length(ch)
     if c + skip > n:
-        raise InterchangeError(
+        raise ConversionError(
             f"run of {skip} empty cells at body position {i} passes the end of the "
             f"{cols}x{rows} grid ({n - c} cells left)")
     return c + skip
@@ -69,10 +69,10 @@ def decode_runs(body: str, cols: int, rows: int,
 def finish(c: int, n: int, i: int, body: str, cols: int, rows: int) -> None:
     """Raise if the body ended before the last cell or went on after it."""
     if c < n:
-        raise InterchangeError(
+        raise ConversionError(
             f"truncated body: {body!r} encodes {c} of the {n} cells of a {cols}x{rows} grid")
     if i < len(body):
-        raise InterchangeError(
+        raise ConversionError(
             f"overlong body: {body[i:]!r} left after the last cell of the {cols}x{rows} grid")
 
 

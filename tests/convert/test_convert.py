@@ -1,4 +1,4 @@
-"""puzz.link / janko.at import and export (bench/interchange/formats.py, bench/cli/interchange.py).
+"""puzz.link / janko.at import and export (bench/convert/formats.py, bench/cli/convert.py).
 
 The real URLs come from the committed copy instances/puzzlink-urls.txt (MIT, see its header).
 """
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.cli.interchange import add_commands, url_lines
-from bench.instance import InstanceError, read_instance
-from bench.interchange.formats import (
-    InterchangeError,
+from bench.cli.convert import add_commands, url_lines
+from bench.convert.formats import (
+    ConversionError,
     canonical_url,
     decode_puzzlink,
     encode_body,
@@ -25,6 +24,7 @@ from bench.interchange.formats import (
     split_puzzlink,
     write_instance,
 )
+from bench.instance import InstanceError, read_instance
 from tests.conftest import INSTANCES
 
 URL_FILE = INSTANCES / "puzzlink-urls.txt"
@@ -50,7 +50,7 @@ def test_real_url_round_trips(url: str, expect: tuple[str, int, int]) -> None:
     assert encode_puzzlink(inst).endswith(f"/{expect[1]}/{expect[2]}/{body}")
 
 
-# Expected grids derived by hand from the encoding rules (see bench/interchange/formats.py).
+# Expected grids derived by hand from the encoding rules (see bench/convert/formats.py).
 VECTORS = {
     # g=1 empty, 5, k=5 empties, 2, o=9 empties, 1, k, 3, g
     "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g": [
@@ -153,7 +153,7 @@ def test_url_normalisations() -> None:
     ("https://puzz.link/p?yinyang/3/1/r", "illegal character"),
 ])
 def test_malformed_urls_give_one_line_errors(url: str, needle: str) -> None:
-    with pytest.raises(InterchangeError) as err:
+    with pytest.raises(ConversionError) as err:
         decode_puzzlink(url)
     assert needle in str(err.value) and "\n" not in str(err.value)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from bench.codec import Codec, pid_table
-from bench.interchange.pzpr.common import InterchangeError
+from bench.convert.pzpr.common import ConversionError
 
 HOSTS = ("puzz.link", "www.puzz.link", "pzv.jp", "www.pzv.jp")
 PATHS = ("/p", "/p.html", "/p/")
@@ -35,29 +35,29 @@ def query_of(url: str) -> str:
     """The query of a puzz.link / pzv.jp URL up to the first ``&``, host and path checked."""
     raw = url.strip().strip("\"'").strip()
     if not raw:
-        raise InterchangeError("empty URL")
+        raise ConversionError("empty URL")
     text = unquote(raw).strip().strip("\"'").strip()
     if "://" not in text:
         text = "https://" + text
     try:
         parts = urlsplit(text)
     except ValueError as e:
-        raise InterchangeError(f"not a URL: {e}") from None
+        raise ConversionError(f"not a URL: {e}") from None
     if parts.scheme not in ("http", "https"):
-        raise InterchangeError(f"unsupported scheme {parts.scheme!r} (expected http or https)")
+        raise ConversionError(f"unsupported scheme {parts.scheme!r} (expected http or https)")
     host = (parts.hostname or "").lower()
     if host not in HOSTS:
-        raise InterchangeError(f"unsupported host {host!r} (expected puzz.link or pzv.jp)")
+        raise ConversionError(f"unsupported host {host!r} (expected puzz.link or pzv.jp)")
     if parts.path not in PATHS:
-        raise InterchangeError(f"unexpected path {parts.path!r} (expected /p? or /p.html?)")
+        raise ConversionError(f"unexpected path {parts.path!r} (expected /p? or /p.html?)")
     query = parts.query.split("&", 1)[0]
     if not query:
-        raise InterchangeError("no puzzle after '?'")
+        raise ConversionError("no puzzle after '?'")
     return query
 
 
 def parse_url(url: str) -> PuzzlinkUrl:
-    """The parts of a puzz.link URL; :class:`InterchangeError` naming the first problem."""
+    """The parts of a puzz.link URL; :class:`ConversionError` naming the first problem."""
     fields = query_of(url).split("/")
     if fields[-1] == "" and len(fields) > 1:
         fields.pop()  # one trailing slash
@@ -65,26 +65,26 @@ def parse_url(url: str) -> PuzzlinkUrl:
     table = pid_table()
     if pid not in table:
         known = ", ".join(sorted(table))
-        raise InterchangeError(f"unsupported puzzle type {fields[0]!r} (supported: {known})")
+        raise ConversionError(f"unsupported puzzle type {fields[0]!r} (supported: {known})")
     rest = fields[1:]
     flags = []
     while rest and not rest[0].isdigit():
         flags.append(rest.pop(0))
     if flags:
-        raise InterchangeError(
+        raise ConversionError(
             f"unsupported flags or variant {'/'.join(flags)!r} for {pid} "
             "(only plain p?<pid>/<cols>/<rows>/<body> URLs are read)")
     if len(rest) < 2 or not rest[1].isdigit():
-        raise InterchangeError(f"missing size: expected {pid}/<cols>/<rows>/<body>")
+        raise ConversionError(f"missing size: expected {pid}/<cols>/<rows>/<body>")
     cols, rows = int(rest[0]), int(rest[1])
     if cols < 1 or rows < 1:
-        raise InterchangeError(f"bad size {cols}x{rows}: columns and rows must be at least 1")
+        raise ConversionError(f"bad size {cols}x{rows}: columns and rows must be at least 1")
     if cols > MAX_SIDE or rows > MAX_SIDE:
-        raise InterchangeError(f"bad size {cols}x{rows}: more than {MAX_SIDE} columns or rows")
+        raise ConversionError(f"bad size {cols}x{rows}: more than {MAX_SIDE} columns or rows")
     if len(rest) < 3 or rest[2] == "":
-        raise InterchangeError(f"empty body: no cells encoded for the {cols}x{rows} grid")
+        raise ConversionError(f"empty body: no cells encoded for the {cols}x{rows} grid")
     if len(rest) > 3:
-        raise InterchangeError(f"unexpected extra part {'/'.join(rest[3:])!r} after the body")
+        raise ConversionError(f"unexpected extra part {'/'.join(rest[3:])!r} after the body")
     return PuzzlinkUrl(table[pid], pid, cols, rows, rest[2])
 
 

@@ -4,19 +4,19 @@ Pure functions (no I/O except :func:`write_instance`). Everything ends in the in
 format of ``docs/formats.md``: instances are built through
 :func:`bench.instance.parse_instance`, so the puzzle's own validation runs on every import.
 
-The parts live where they belong: the URL framing in :mod:`bench.interchange.pzpr.url`, one
-module per pzprjs body encoding in :mod:`bench.interchange.pzpr`, the janko.at reader in
-:mod:`bench.interchange.janko`, and what each puzzle uses (pids, encoding, janko tokens)
+The parts live where they belong: the URL framing in :mod:`bench.convert.pzpr.url`, one
+module per pzprjs body encoding in :mod:`bench.convert.pzpr`, the janko.at reader in
+:mod:`bench.convert.janko`, and what each puzzle uses (pids, encoding, janko tokens)
 declared in ``bench/puzzles/<puzzle>/codec.py``.
 This module joins them: URL <-> instance, and the file writers.
 
 Decoding is strict where pzprjs is lenient, so that a malformed URL never becomes a wrong
 instance: a body that ends before the last cell (truncated), characters left after the last
 cell (overlong), a run of empty cells that passes the last cell, illegal characters, flags
-or variants, and unknown pids are all :class:`InterchangeError` with a one-line message.
+or variants, and unknown pids are all :class:`ConversionError` with a one-line message.
 
 Round trip: :func:`encode_puzzlink` writes exactly the body pzprjs writes, so a decoded URL
-re-encodes to the same body (normalisations: see :mod:`bench.interchange.pzpr.url`).
+re-encodes to the same body (normalisations: see :mod:`bench.convert.pzpr.url`).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.codec import Codec, codec_of
+from bench.convert.janko import read_janko
+from bench.convert.pzpr.common import ConversionError
+from bench.convert.pzpr.url import parse_url, url_of
 from bench.instance import Instance, format_instance, instance_from_tokens
-from bench.interchange.janko import read_janko
-from bench.interchange.pzpr.common import InterchangeError
-from bench.interchange.pzpr.url import parse_url, url_of
 from bench.puzzles import SolutionGrid, get_puzzle
 
 __all__ = [
-    "InterchangeError", "canonical_url", "decode_body", "decode_puzzlink", "encode_body",
+    "ConversionError", "canonical_url", "decode_body", "decode_puzzlink", "encode_body",
     "encode_puzzlink", "instance_from_puzzlink", "instance_from_tokens", "instance_name",
     "instance_text", "instance_tokens", "read_janko", "solution_text", "split_puzzlink",
     "write_instance",
@@ -53,7 +53,7 @@ def decode_puzzlink(url: str) -> tuple[str, dict[str, str], TokenGrid]:
     """``(puzzle, header, grid tokens)`` of a puzz.link URL (tokens in the contract's format).
 
     The header holds ``puzzle`` and ``source`` (the URL as given, whitespace stripped).
-    Raises :class:`InterchangeError` on anything it cannot decode exactly.
+    Raises :class:`ConversionError` on anything it cannot decode exactly.
     """
     u = parse_url(url)
     cells = u.codec.encoding.decode(u.body, u.cols, u.rows)
@@ -65,7 +65,7 @@ def decode_puzzlink(url: str) -> tuple[str, dict[str, str], TokenGrid]:
 def _codec(puzzle: str, what: str) -> Codec:
     codec = codec_of(puzzle)
     if codec is None:
-        raise InterchangeError(f"no puzz.link {what} {puzzle!r}")
+        raise ConversionError(f"no puzz.link {what} {puzzle!r}")
     return codec
 
 
@@ -83,7 +83,7 @@ def encode_body(puzzle: str, grid: Sequence[Sequence[str]]) -> str:
 def instance_from_puzzlink(url: str, header: dict[str, str] | None = None) -> Instance:
     """The validated instance of a puzz.link URL; ``header`` adds lines (e.g. ``licence``).
 
-    Raises :class:`InterchangeError` (decoding) or :class:`InstanceError` (validation; the
+    Raises :class:`ConversionError` (decoding) or :class:`InstanceError` (validation; the
     "file" in its message is the URL)."""
     puzzle, head, grid = decode_puzzlink(url)
     return instance_from_tokens(puzzle, {**head, **(header or {})}, grid, url.strip())
@@ -103,7 +103,7 @@ def encode_puzzlink(inst: Instance) -> str:
 
 
 def canonical_url(url: str) -> str:
-    """The URL with only the normalisations of :mod:`bench.interchange.pzpr.url` applied (body
+    """The URL with only the normalisations of :mod:`bench.convert.pzpr.url` applied (body
     untouched)."""
     u = parse_url(url)
     return url_of(u.codec, u.cols, u.rows, u.body)
@@ -117,7 +117,7 @@ def instance_name(inst: Instance) -> str:
     the canonical puzz.link body, so the same puzzle gets the same name from any source."""
     try:
         body = encode_body(inst.puzzle, instance_tokens(inst))
-    except InterchangeError:
+    except ConversionError:
         body = "\n".join(" ".join(row) for row in instance_tokens(inst))
     digest = hashlib.sha1(f"{inst.puzzle}/{inst.cols}/{inst.rows}/{body}".encode()).hexdigest()
     return f"{inst.puzzle}-{inst.cols}x{inst.rows}-{digest[:8]}"

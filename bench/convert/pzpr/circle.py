@@ -4,7 +4,7 @@ character must be 0."""
 
 from __future__ import annotations
 
-from bench.interchange.pzpr.common import Encoding, InterchangeError
+from bench.convert.pzpr.common import ConversionError, Encoding
 
 BASE27 = "0123456789abcdefghijklmnopq"
 VALUES = {".": 0, "w": 1, "b": 2}
@@ -14,21 +14,21 @@ def decode(body: str, cols: int, rows: int) -> list[str]:
     n = cols * rows
     need = (n + 2) // 3
     if len(body) < need:
-        raise InterchangeError(
+        raise ConversionError(
             f"truncated body: {len(body)} characters, a {cols}x{rows} grid needs {need}")
     if len(body) > need:
-        raise InterchangeError(
+        raise ConversionError(
             f"overlong body: {body[need:]!r} left after the last cell of the {cols}x{rows} grid")
     out: list[str] = []
     for i, ch in enumerate(body):
         if ch not in BASE27:
-            raise InterchangeError(f"illegal character {ch!r} at body position {i}")
+            raise ConversionError(f"illegal character {ch!r} at body position {i}")
         v = BASE27.index(ch)
         for digit in (v // 9, v // 3 % 3, v % 3):
             if len(out) < n:
                 out.append(".wb"[digit])
             elif digit:
-                raise InterchangeError(
+                raise ConversionError(
                     f"character {ch!r} at body position {i} sets cells past the end of the "
                     f"{cols}x{rows} grid")
     return out
@@ -40,7 +40,7 @@ def encode(cells: list[str]) -> str:
         v = 0
         for j, tok in enumerate(cells[k:k + 3]):
             if tok not in VALUES:
-                raise InterchangeError(f"cell {k + j}: token {tok!r} has no puzz.link encoding")
+                raise ConversionError(f"cell {k + j}: token {tok!r} has no puzz.link encoding")
             v += VALUES[tok] * (9, 3, 1)[j]
         out.append(BASE27[v])
     return "".join(out)
