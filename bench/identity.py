@@ -6,7 +6,7 @@ The parts (:func:`identity_parts`), each a column of the result:
 - the instance, by its content (the task key's ``sha256:`` digest: a moved file is the same);
 - the puzzle and the formulation variant (its label);
 - ``code``: the code that made and judged the answer (:func:`formulation_code`): the
-  formulation's module, its puzzle's rules (the checker), and the code every task runs
+  formulation's module, its puzzle's rules (the verifier), and the code every task runs
   (:func:`task_files`: reading the instance, the solve loop, the registry, the records);
 - the solver's name, ``solver_version`` and ``backend_code`` (:func:`backend_code`: the
   backend's module and what it imports);
@@ -304,7 +304,7 @@ def task_files() -> dict[str, Path]:
 
 
 def puzzle_module(puzzle: str) -> str:
-    """The module of a puzzle's rules (its checker): the module of its registered
+    """The module of a puzzle's rules (its verifier): the module of its registered
     :class:`~bench.puzzles.base.Puzzle` class; "" for a puzzle not registered."""
     from bench.puzzles import get_puzzle
 
@@ -335,7 +335,7 @@ def code_digest(module: str, packages: Iterable[str] = FORMULATION_PACKAGES,
 
 def formulation_files(cls: type) -> dict[str, Path]:
     """Every file a formulation class's code digest covers: its module's (:func:`code_files`),
-    its puzzle's rules module's (the checker that judges its answers) and
+    its puzzle's rules module's (the verifier that judges its answers) and
     :func:`task_files`."""
     files = code_files(cls.__module__)
     rules = puzzle_module(str(getattr(cls, "puzzle", "")))

@@ -160,7 +160,7 @@ class Result(Record):
     nodes: float | None = None
     failures: float | None = None
     exact: bool | None = None
-    checked: bool | None = None  # the returned grid passed the puzzle's rule checker
+    checked: bool | None = None  # the returned grid passed the puzzle's rule verifier
     count: int | None = None  # solutions found when counting (fewer than asked: all there are)
     known: bool | None = None  # agrees with the instance's known solution (a .sol beside it)
     seed: int = 0

@@ -39,7 +39,7 @@ class SolveStats:
 @dataclass
 class Solved:
     """The result of :func:`solve`. ``status`` is the first solve's: ``"solved"`` or
-    ``"wrong"`` (with ``grid`` and the checker's ``problems``), else the solver's status
+    ``"wrong"`` (with ``grid`` and the verifier's ``problems``), else the solver's status
     without a solution (``"infeasible"``, ``"timeout"``, ...), ``"skipped"`` with the
     formulation's reason in ``message`` (:meth:`Formulation.skip`), or ``"error"`` with
     ``message`` when ``exclude`` cannot be blocked or the formulation (or its solver) raised:
@@ -204,7 +204,7 @@ class Loop:
         assert outcome.value is not None
         with phase("decode", self.form):
             grid = self.form.decode(self.inst, self.model, outcome.value)
-        return grid, get_puzzle(self.inst.puzzle).check(self.inst, grid)
+        return grid, get_puzzle(self.inst.puzzle).verify(self.inst, grid)
 
     def run(self, count: int | None) -> Solved:
         outcome = self.settle()

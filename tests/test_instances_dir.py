@@ -27,7 +27,7 @@ def test_instance_file_is_valid(path):
     assert inst.header.get("source"), "every instance says where it came from"
     sol = path.with_suffix(".sol")
     if sol.exists():
-        assert get_puzzle(inst.puzzle).check(inst, json.loads(sol.read_text())) == []
+        assert get_puzzle(inst.puzzle).verify(inst, json.loads(sol.read_text())) == []
 
 
 def test_every_generated_instance_has_its_solution():

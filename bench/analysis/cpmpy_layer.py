@@ -5,7 +5,7 @@ each, alternating. Per pair and instance it prints the median of: build (the for
 ``build``), translate (CPMpy's model handed to OR-tools: ``CpmpySession.translate``; none for
 the native model), solve (the session's ``solve``: CPMpy's own work around the solver
 included) and the solver's own time (``Outcome.solver_s``, OR-tools' wall time), with the
-model sizes. Every decoded grid is judged by the puzzle's rule checker; a wrong one stops the
+model sizes. Every decoded grid is judged by the puzzle's rule verifier; a wrong one stops the
 measurement. Usage: ``python -m bench.analysis.cpmpy_layer INSTANCE NATIVE CPMPY [REPEAT]``;
 exit 2 with one line on bad input."""
 
@@ -44,7 +44,7 @@ def once(path: str, label: str, solver: str) -> dict[str, float]:
         raise SystemExit(f"{label} on {solver}: {out.status}")
     grid = form.decode(inst, model, out.value)
     session.close()
-    problems = get_puzzle(inst.puzzle).check(inst, grid)
+    problems = get_puzzle(inst.puzzle).verify(inst, grid)
     if problems:
         raise SystemExit(f"{label} on {solver}: wrong answer on {path}: {problems[0]}")
     return {"build": build, "translate": translate, "solve": solve, "solver": out.solver_s,

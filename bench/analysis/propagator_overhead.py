@@ -2,7 +2,7 @@
 model built as the formulation builds it, CaDiCaL 1.9.5 run for at most ``--conflicts``
 conflicts (python-sat's conflict budget: the harness cannot stop CaDiCaL 1.9.5 in-process),
 then the propagator's own counters beside the solver's. One JSON line per file. A model found
-within the budget is decoded and judged by the puzzle's rule checker (``"valid"``).
+within the budget is decoded and judged by the puzzle's rule verifier (``"valid"``).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -46,7 +46,7 @@ def main() -> None:
             valid = None
             if answer:
                 grid = form.decode(inst, model, SatAssignment.of_model(s.get_model()))
-                valid = not get_puzzle("nurikabe").check(inst, grid)
+                valid = not get_puzzle("nurikabe").verify(inst, grid)
         own = model.propagator.counters()
         print(json.dumps({
             "file": path.rsplit("/", 1)[-1], "formulation": form.label,

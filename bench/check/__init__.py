@@ -6,7 +6,7 @@ For each variant of the formulation (its recommended ones; one variant when a la
 given), on one available solver of its kind, in this process:
 
 * ``seeds``: the puzzle's seed puzzles (Fillomino: a small real and a small generated one) are
-  solved and the grids pass the rule checker (an inexact variant may say infeasible, never
+  solved and the grids pass the rule verifier (an inexact variant may say infeasible, never
   return a wrong grid); MIP variants take the smallest only;
 * ``unsat``: the puzzle's unsatisfiable instance is reported infeasible (exact variants);
 * ``exact``: on tiny drawn instances whose solutions are known by brute force
@@ -141,7 +141,7 @@ def _count(loop: Loop, run: Run, limit: int) -> None:
             return
         grid, problems = loop.decoded(outcome)
         if problems:
-            run.status, run.problem = "wrong", f"a grid the checker rejects: {problems[0]}"
+            run.status, run.problem = "wrong", f"a grid the verifier rejects: {problems[0]}"
             return
         run.grids.append(grid)
         if len(run.grids) >= limit:
@@ -272,7 +272,7 @@ def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: fl
             continue
         strangers = [g for g in run.grids if not any(same(case.inst, g, s)
                                                      for s in case.solutions)]
-        if strangers:  # the checker accepted it, so brute force must have it
+        if strangers:  # the verifier accepted it, so brute force must have it
             found_bad.append(f"{_where(case)}: found {picture(strangers[0])}, "
                              "which brute force does not list")
             continue

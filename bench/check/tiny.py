@@ -1,5 +1,5 @@
 """Tiny instances with every solution known by brute force: each grid of cell values the rule
-checker accepts, enumerated over the product of the open cells' values (pure: no solver).
+verifier accepts, enumerated over the product of the open cells' values (pure: no solver).
 
 Per puzzle (its :meth:`~bench.puzzles.Puzzle.tiny` boards, ``tiny.py`` in its folder): the
 board shapes and givens drawn by a seeded generator, the values an open cell may take, and what
@@ -23,7 +23,7 @@ from bench.puzzles import SolutionGrid, get_puzzle
 
 @dataclass(frozen=True)
 class Tiny:
-    """A tiny instance (its text and parse) and every solution the checker accepts."""
+    """A tiny instance (its text and parse) and every solution the verifier accepts."""
 
     name: str
     text: str
@@ -32,7 +32,7 @@ class Tiny:
 
 
 def solutions(inst: Instance) -> list[SolutionGrid]:
-    """Every grid of ``inst`` the puzzle's checker accepts (brute force over its
+    """Every grid of ``inst`` the puzzle's verifier accepts (brute force over its
     :class:`~bench.puzzles.base.TinyBoards` values)."""
     rules = get_puzzle(inst.puzzle)
     boards = rules.tiny()
@@ -46,7 +46,7 @@ def solutions(inst: Instance) -> list[SolutionGrid]:
         grid: SolutionGrid = [[None] * inst.cols for _ in range(inst.rows)]
         for (r, c), v in [*given.items(), *zip(free, choice, strict=True)]:
             grid[r][c] = v
-        if not rules.check(inst, grid):
+        if not rules.verify(inst, grid):
             found.append(grid)
     return found
 

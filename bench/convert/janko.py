@@ -155,7 +155,7 @@ def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, Solut
     """A janko.at puzzle file: the validated instance and the known solution (or None).
 
     Raises :class:`InstanceError` (``"<file>:<line>: <problem>"``) on any problem, including
-    a ``[solution]`` that the puzzle's checker rejects."""
+    a ``[solution]`` that the puzzle's verifier rejects."""
     f = sections(text, path)
     codec = f.codec()
     puzzle, janko = codec.puzzle, codec.janko
@@ -181,7 +181,7 @@ def read_janko(text: str, path: str | Path = "<janko>") -> tuple[Instance, Solut
                     sol[r][c] = value
     if janko.regroup is not None:
         sol = janko.regroup(sol)
-    problems = get_puzzle(puzzle).check(inst, sol)
+    problems = get_puzzle(puzzle).verify(inst, sol)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InstanceError(path, f.seen["solution"],

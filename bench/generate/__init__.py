@@ -196,7 +196,7 @@ def other_solution(inst: Instance, intended: SolutionGrid, formulation: str, sol
     available."""
     from bench.registry import get_formulation
 
-    problems = get_puzzle(inst.puzzle).check(inst, intended)
+    problems = get_puzzle(inst.puzzle).verify(inst, intended)
     if problems:
         raise GenerationError(f"internal error: intended grid breaks the rules: {problems[0]}")
     form = get_formulation(inst.puzzle, formulation)
@@ -307,7 +307,7 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     stem = file_stem(puzzle, rows, cols, seed, index, params)
     inst = replace(instance_from_grid(puzzle, [list(row) for row in inst.grid], header),
                    path=f"{stem}.txt", name=stem)
-    problems = get_puzzle(puzzle).check(inst, solution)
+    problems = get_puzzle(puzzle).verify(inst, solution)
     if problems:
         raise GenerationError(f"internal error: generated solution is wrong: {problems[0]}")
     found = count_solutions(inst, gen.checker(), gen.solver, time_limit=COUNT_LIMIT_S)

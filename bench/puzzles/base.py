@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -122,8 +123,15 @@ class TinyBoards:
         return {(r, c): v for r, c, v in inst.clues()}
 
 
+#: the deprecated names of :class:`Puzzle` methods (until 0.3), with their new names: a puzzle
+#: that defines an old name gets it as the new one (with a warning), and calling one warns
+RENAMED = {"check": "verify", "check_cells": "verify_cells", "check_shape": "verify_shape"}
+UNTIL = "0.3"
+
+
 class Puzzle:
-    """The rules of one puzzle. Subclasses override the token and rule methods; the hooks
+    """The rules of one puzzle. Subclasses override the token and rule methods (:meth:`verify`
+    is the rule verifier, which judges every solution grid); the hooks
     (:meth:`part`, :meth:`draw`, :meth:`tiny`, :meth:`check_instances`,
     :meth:`infeasible_instances`) find the rest of the puzzle in its folder by convention:
 
@@ -161,9 +169,27 @@ class Puzzle:
         """Problems that make the instance malformed, as ``(grid row or None, message)``."""
         return ()
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        """Every rule the solution grid breaks (empty list: the grid is a valid solution)."""
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that defines a method by its old name (:data:`RENAMED`) and not by the
+        new one gets it under the new name too, with a DeprecationWarning naming both."""
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        for old, new in RENAMED.items():
+            if old in own and new not in own:
+                warnings.warn(f"{cls.__module__}.{cls.__qualname__}.{old}: the puzzle hook "
+                              f"{old!r} is renamed {new!r} (the old name works until {UNTIL})",
+                              DeprecationWarning, stacklevel=2)
+                setattr(cls, new, own[old])
+
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """The rule verifier: every rule the solution grid breaks (empty list: the grid is a
+        valid solution)."""
         raise NotImplementedError
+
+    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """Deprecated name of :meth:`verify` (until 0.3)."""
+        _renamed("check")
+        return self.verify(inst, grid)
 
     def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
         """A plain-text picture of the instance, or of the solution when one is given."""
@@ -206,19 +232,37 @@ class Puzzle:
         module = self.part("picture")
         return module.draw(grid, clues) if module else None
 
-    def check_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
-                    expected: str) -> list[str]:
+    def verify_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
+                     expected: str) -> list[str]:
         """The grid's shape, then every cell value (``ok``); the problems, [] if none."""
-        problems = self.check_shape(inst, grid)
+        problems = self.verify_shape(inst, grid)
         if problems:
             return problems
         return [f"cell ({r},{c}) holds {v!r}, not {expected}"
                 for r, row in enumerate(grid) for c, v in enumerate(row) if not ok(v)]
 
-    def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+    def verify_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """The grid's rows and row lengths against the instance's; the problems, [] if none."""
         if not isinstance(grid, list) or len(grid) != inst.rows:
             return [f"grid has {len(grid) if isinstance(grid, list) else '?'} rows, "
                     f"expected {inst.rows}"]
         bad = [r for r, row in enumerate(grid)
                if not isinstance(row, list) or len(row) != inst.cols]
         return [f"row {r} does not have {inst.cols} cells" for r in bad]
+
+    def check_cells(self, inst: Instance, grid: SolutionGrid, ok: Callable[[Any], bool],
+                    expected: str) -> list[str]:
+        """Deprecated name of :meth:`verify_cells` (until 0.3)."""
+        _renamed("check_cells")
+        return self.verify_cells(inst, grid, ok, expected)
+
+    def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        """Deprecated name of :meth:`verify_shape` (until 0.3)."""
+        _renamed("check_shape")
+        return self.verify_shape(inst, grid)
+
+
+def _renamed(old: str) -> None:
+    """Warn that ``Puzzle.<old>`` was called, naming its new name (the caller's caller's line)."""
+    warnings.warn(f"Puzzle.{old} is renamed Puzzle.{RENAMED[old]} (the old name works until "
+                  f"{UNTIL})", DeprecationWarning, stacklevel=3)

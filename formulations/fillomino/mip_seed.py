@@ -35,7 +35,7 @@ Why the program is not exact (``exact=False``), each shown by a test:
 * 6-10 never say that a block is connected: C is constant on each linked piece of k-cells and
   SIZE counts the partners, so two separate pieces of k-cells whose sizes add up to k (each of
   two or more cells, rule 3; not an isolated domino for k >= 3, rule 5) pass as one block —
-  the harness's checker records such a grid as ``wrong``.
+  the harness's verifier records such a grid as ``wrong``.
 
 :func:`model_size` predicts the number of variables and constraints from the grid alone, so a
 report can show the size of a model whose construction ran out of memory.

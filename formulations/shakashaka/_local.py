@@ -31,8 +31,8 @@ back. A closed curve that only turns left turns by +360 in total: it has exactly
 angle corners and is a convex rectangle, simple (so an area never touches itself at a point).
 A hole's boundary would have to turn by -360 degrees, which needs a reflex corner (a 270
 wedge): so there are no holes, and each white area is the rectangle bounded by its one curve.
-The checker's extra "touches itself" test is therefore implied; the tests confirm the
-equivalence with the checker and with a brute-force rectangle test on random grids.
+The verifier's extra "touches itself" test is therefore implied; the tests confirm the
+equivalence with the verifier and with a brute-force rectangle test on random grids.
 
 Encoding
 --------

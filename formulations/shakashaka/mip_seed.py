@@ -39,9 +39,9 @@ lies (BE0001: no ``gd``/``gq`` left of a board cell, etc.), INDEX bounds the giv
 frame's outward types stay free and appear on the right-hand sides of arrows ending at the
 board's edge. No proof that they never open a forbidden wedge is given here; the evidence is
 empirical: on every one of the 18 instances the model has exactly one solution (counted and
-projected onto cell values, both objectives on GLPK for the seeds) which passes the checker;
+projected onto cell values, both objectives on GLPK for the seeds) which passes the verifier;
 on 85 seeded random boards (2x2 to 5x5, random givens and numbers) its solution counts (up
-to 40) equal those of the exact ``sat-local`` and every solution passes the checker (the slow
+to 40) equal those of the exact ``sat-local`` and every solution passes the verifier (the slow
 test repeats this on 20 boards); and on the seed's own .dat files glpsol running the
 original model prints the same grids as the port. The model is therefore treated as exact
 (``exact = True``) with that caveat; the objective only steers the search.

@@ -1,7 +1,7 @@
 """puzzlekit's Shikaku (peer package, optional extra ``peers``): a rectangle per clue in
 CP-SAT. Its answer numbers the rectangles its own way; each is renumbered to the index of the
 clue inside it (our solution grid), and a rectangle without exactly one clue keeps -1, which
-the rule checker rejects."""
+the rule verifier rejects."""
 
 from __future__ import annotations
 

@@ -352,7 +352,7 @@ def test_janko_solution_conventions_import(path: Path, tmp_path: Path) -> None:
     from bench.puzzles import get_puzzle
 
     sol = json.loads(written.with_suffix(".sol").read_text())
-    assert get_puzzle(inst.puzzle).check(inst, sol) == []
+    assert get_puzzle(inst.puzzle).verify(inst, sol) == []
     if inst.puzzle == "shakashaka":
         assert [row[0] for row in sol] == ["#", "#"] and sol[0][3] == "#"
 

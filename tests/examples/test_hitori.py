@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -90,15 +91,15 @@ def test_the_rules_reject_each_broken_rule(hitori: None):
     inst = hitori_instance("1 1 2\n2 3 1\n3 2 2")
     rules = get_puzzle("hitori")
     good = [["#", ".", "."], [".", ".", "."], [".", ".", "#"]]
-    assert rules.check(inst, good) == []
+    assert rules.verify(inst, good) == []
     assert any("adjacent" in p for p in
-               rules.check(inst, [["#", ".", "."], ["#", ".", "."], [".", ".", "#"]]))
+               rules.verify(inst, [["#", ".", "."], ["#", ".", "."], [".", ".", "#"]]))
     assert any("white more than once" in p for p in
-               rules.check(inst, [[".", ".", "."], [".", ".", "."], [".", ".", "#"]]))
+               rules.verify(inst, [[".", ".", "."], [".", ".", "."], [".", ".", "#"]]))
     assert any("groups" in p for p in
-               rules.check(inst, [[".", "#", "."], ["#", ".", "."], [".", ".", "#"]]))
+               rules.verify(inst, [[".", "#", "."], ["#", ".", "."], [".", ".", "#"]]))
     found = solutions(inst)  # brute force: 7 ways, extra black cells where they fit
-    assert good in found and len(found) == 7 and all(rules.check(inst, g) == [] for g in found)
+    assert good in found and len(found) == 7 and all(rules.verify(inst, g) == [] for g in found)
     with pytest.raises(Exception, match="every Hitori cell holds a number"):
         hitori_instance("1 .\n1 1")
 
@@ -117,11 +118,39 @@ def test_every_variant_passes_check(hitori: None):
             assert {c.status for c in results} == {"pass"}, [c.line() for c in results]
 
 
+@pytest.mark.filterwarnings("ignore:Puzzle.check_cells is renamed:DeprecationWarning")
+def test_a_plugin_with_the_old_hook_names_still_passes_check(
+        hitori: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Hitori as written for 0.1 (its rules define ``check`` and call ``check_cells``) loads
+    with a DeprecationWarning naming ``verify`` and passes ``check`` unchanged (until 0.3)."""
+    old = tmp_path / "old" / "puzzlebench_hitori"
+    shutil.copytree(EXAMPLE / "puzzlebench_hitori", old)
+    rules_py = old / "rules.py"
+    text = rules_py.read_text()
+    assert "def verify(" in text and "self.verify_cells(" in text
+    rules_py.write_text(text.replace("def verify(", "def check(")
+                        .replace("self.verify_cells(", "self.check_cells("))
+    monkeypatch.syspath_prepend(str(old.parent))
+    with pytest.warns(DeprecationWarning, match="check: the puzzle hook 'check' is renamed "
+                      "'verify'"):
+        rules = get_puzzle("hitori")
+    assert "def check(" in Path(sys.modules[type(rules).__module__].__file__ or "").read_text()
+    inst = hitori_instance("1 1 2\n2 3 1\n3 2 2")
+    with pytest.warns(DeprecationWarning, match="Puzzle.check_cells is renamed"):
+        assert rules.verify(inst, [["#", ".", "."], ["#", ".", "."], [".", ".", "#"]])
+    cls = next(c for c in formulations("hitori") if c.name == "sat-tree")
+    form = variants(cls)[0]
+    backend = solver_for(form)
+    assert backend is not None
+    results = list(check_variant(form, backend))
+    assert {c.status for c in results} == {"pass"}, [c.line() for c in results]
+
+
 def test_the_generator_makes_a_unique_reproducible_puzzle(hitori: None):
     a = generate_one("hitori", 6, 7, seed=3)
     b = generate_one("hitori", 6, 7, seed=3)
     assert a.instance.grid == b.instance.grid and a.solution == b.solution
-    assert get_puzzle("hitori").check(a.instance, a.solution) == []
+    assert get_puzzle("hitori").verify(a.instance, a.solution) == []
     other = generate_one("hitori", 6, 7, seed=4)
     assert other.instance.grid != a.instance.grid
 

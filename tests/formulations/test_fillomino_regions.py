@@ -47,7 +47,7 @@ def brute_force(inst: Instance) -> set[tuple[tuple[int, ...], ...]]:
     for part in partitions(inst.cells):
         size = [part.count(p) for p in part]
         grid = [size[r * inst.cols:(r + 1) * inst.cols] for r in range(inst.rows)]
-        if not rules.check(inst, grid):
+        if not rules.verify(inst, grid):
             out.add(tuple(map(tuple, grid)))
     return out
 

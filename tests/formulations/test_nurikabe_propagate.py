@@ -183,7 +183,7 @@ def test_the_model_check_rejects_a_split_wall_with_an_implied_clause(tmp_path: P
     black = model.handles["black"]
     whites = {(2, c) for c in range(5)} | {(0, 1), (0, 3), (4, 1), (4, 3)}
     grid = [["." if (r, c) in whites else "#" for c in range(5)] for r in range(6)]
-    problems = get_puzzle("nurikabe").check(inst, grid)
+    problems = get_puzzle("nurikabe").verify(inst, grid)
     assert problems == ["black cells form 2 separate groups (starting at (0,0), (3,0))"]
     assignment = [-x if v in whites else x for v, x in black.items()]
     clause = model.propagator.violated(assignment)

@@ -61,7 +61,7 @@ def brute_force_feasible(inst: Instance) -> bool:
     for bits in range(1 << n):
         grid = [["#" if bits >> (r * inst.cols + c) & 1 else "." for c in range(inst.cols)]
                 for r in range(inst.rows)]
-        if not rules.check(inst, grid):
+        if not rules.verify(inst, grid):
             return True
     return False
 

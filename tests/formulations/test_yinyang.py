@@ -57,7 +57,7 @@ def brute_force_count(rows: int, cols: int) -> int:
                                                            for _ in range(rows)) + "\n", "e")
     rules = get_puzzle("yinyang")
     return sum(1 for bits in itertools.product("bw", repeat=rows * cols)
-               if not rules.check(inst, [list(bits[r * cols:(r + 1) * cols])
+               if not rules.verify(inst, [list(bits[r * cols:(r + 1) * cols])
                                          for r in range(rows)]))
 
 

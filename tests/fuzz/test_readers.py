@@ -140,7 +140,7 @@ def check_janko(text: str) -> None:
         return
     assert inst.rows >= 1
     if sol is not None:
-        assert get_puzzle(inst.puzzle).check(inst, sol) == []
+        assert get_puzzle(inst.puzzle).verify(inst, sol) == []
 
 
 @given(st.one_of(JANKO, st.text(max_size=200)))
@@ -174,7 +174,7 @@ def check_sol(tmp: Path, content: bytes) -> None:
         return
     for puzzle, inst in SOL_INSTANCES.items():
         rules = get_puzzle(puzzle)
-        problems = rules.check(inst, known)
+        problems = rules.verify(inst, known)
         assert isinstance(problems, list)
         if not problems:
             rules.same(inst, known, known)

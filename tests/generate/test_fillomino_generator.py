@@ -64,7 +64,7 @@ def test_same_seed_same_instance_unique_by_a_second_formulation(tmp_path: Path):
     path = tmp_path / "gen.txt"
     path.write_text(text, encoding="utf-8")
     inst = read_instance(path)
-    assert get_puzzle("fillomino").check(inst, solution) == []
+    assert get_puzzle("fillomino").verify(inst, solution) == []
     res = run_task(Task(str(path), "sat-lazy", "cadical195", time_limit=60, count=2))
     assert res.status == "solved" and res.count == 1, res.message
 
@@ -77,7 +77,7 @@ def test_committed_generated_instances_hold_their_unique_solution():
     for path in files:
         inst = read_instance(path)
         solution = json.loads(path.with_suffix(".sol").read_text())
-        assert get_puzzle("fillomino").check(inst, solution) == [], path.name
+        assert get_puzzle("fillomino").verify(inst, solution) == [], path.name
         given = {(r, c) for r, c, _ in inst.clues()}
         without_given += sum(1 for _, cells in polyominoes(solution) if not given & set(cells))
     assert without_given > 0  # the issue asks for regions whose size no given tells
@@ -99,7 +99,7 @@ def test_the_warm_uniqueness_solver_answers_for_any_set_of_givens():
                                       for c in range(5)) for r in range(4))
             inst = instance_from_grid("fillomino", [[other[r][c] if (r, c) in given else None
                                                      for c in range(5)] for r in range(4)])
-            assert rules.check(inst, other) == [], text
+            assert rules.verify(inst, other) == [], text
             assert all(other[r][c] == solution[r][c] for r, c in given)
         assert warm.other(everything - {(0, 0)}) is None  # the 1 in the corner is forced
         assert warm.other(everything - {(0, 2)}) is None  # joins the two given 3s
@@ -144,7 +144,7 @@ def test_the_fixed_givens_checker_answers_as_the_warm_solver():
                 inst = instance_from_grid("fillomino", [
                     [other[r][c] if (r, c) in given else None for c in range(5)]
                     for r in range(4)])
-                assert other != solution and get_puzzle("fillomino").check(inst, other) == []
+                assert other != solution and get_puzzle("fillomino").verify(inst, other) == []
     finally:
         warm.close()
 
@@ -161,6 +161,6 @@ def test_large_grids_lose_givens_in_batches_and_stay_unique(monkeypatch, tmp_pat
     assert len(list(inst.clues())) <= 40
     path = tmp_path / "gen.txt"
     path.write_text(format_instance(inst), encoding="utf-8")
-    assert get_puzzle("fillomino").check(read_instance(path), solution) == []
+    assert get_puzzle("fillomino").verify(read_instance(path), solution) == []
     res = run_task(Task(str(path), "sat-lazy", "cadical195", time_limit=60, count=2))
     assert res.status == "solved" and res.count == 1, res.message

@@ -41,7 +41,7 @@ def test_pinned_solution_is_valid_and_fences_its_big_islands(n: int, count: int,
     assert s is not None
     # a valid solution: one clue per island at any cell, the rule checker finds nothing
     clue = {k: cells[0] for k, cells in s.cells.items()}
-    assert get_puzzle("nurikabe").check(gen.puzzle_of(s, clue), s.solution()) == []
+    assert get_puzzle("nurikabe").verify(gen.puzzle_of(s, clue), s.solution()) == []
     big = {s.island[r][c] for r, c in s.anchors}
     assert len(big) == count
     sizes = sorted(len(s.cells[k]) for k in big)
@@ -176,7 +176,7 @@ def test_committed_big_family_is_sparse_with_big_islands(path: Path) -> None:
     k = int(re.search(r"-big(\d+)-", path.name)[1])  # type: ignore[index]
     assert sum(c >= 37 for c in clues) == k
     sol = json.loads(path.with_suffix(".sol").read_text())
-    assert get_puzzle("nurikabe").check(inst, sol) == []
+    assert get_puzzle("nurikabe").verify(inst, sol) == []
 
 
 @pytest.mark.slow

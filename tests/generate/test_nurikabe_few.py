@@ -67,7 +67,7 @@ def test_committed_few_clue_family_covers_its_grid_with_few_clues(path: Path) ->
     cover = int(re.search(r"-cover(\d+)-", path.name)[1])  # type: ignore[index]
     assert few.covered(inst.cells, sum(clues), len(clues), cover)
     sol = json.loads(path.with_suffix(".sol").read_text())
-    assert get_puzzle("nurikabe").check(inst, sol) == []
+    assert get_puzzle("nurikabe").verify(inst, sol) == []
 
 
 def test_the_committed_family_is_there() -> None:

@@ -24,7 +24,7 @@ SPARSE = INSTANCES / "nurikabe" / "sparse"  # the committed sparse family
 def test_generated_10x10_is_unique_and_sparse() -> None:
     gen = generate_one("nurikabe", 10, 10, 1)
     clues = [int(v) for _, _, v in gen.instance.clues()]
-    assert get_puzzle("nurikabe").check(gen.instance, gen.solution) == []
+    assert get_puzzle("nurikabe").verify(gen.instance, gen.solution) == []
     # counted to 2 by a second formulation than the generator's own
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
     assert 0.05 <= len(clues) / 100 <= NurikabeGenerator.max_clue_share
@@ -35,7 +35,7 @@ def test_generated_10x10_seed_6_settles_its_last_ambiguity() -> None:
     """With 1-cell pieces left out of make_unique's edits, this 10x10 ran out of rounds eight
     times on a 2-cell difference; the last-resort edit of a round may make them again."""
     gen = generate_one("nurikabe", 10, 10, 6)
-    assert get_puzzle("nurikabe").check(gen.instance, gen.solution) == []
+    assert get_puzzle("nurikabe").verify(gen.instance, gen.solution) == []
     assert count_solutions(gen.instance, "cpsat-tree", "cpsat") == 1
 
 
@@ -49,12 +49,12 @@ def test_warm_check_finds_other_solutions_or_proves_none() -> None:
     stress = read_instance(INSTANCES / "nurikabe" / "stress" / "stress-nurikabe-14x14-multi.txt")
     first = solve_grid(stress)
     other = WarmCheck().other(stress, first)
-    assert other is not None and other != first and rules.check(stress, other) == []
+    assert other is not None and other != first and rules.verify(stress, other) == []
     diff = {(r, c) for r in range(14) for c in range(14) if other[r][c] != first[r][c]}
     free = {(r, c) for r in range(14) for c in range(14)} - diff
     third = WarmCheck().other(stress, first, free=free)
     if third is not None:
-        assert rules.check(stress, third) == []
+        assert rules.verify(stress, third) == []
         assert all(third[r][c] == first[r][c] for r, c in diff)
 
 
@@ -143,7 +143,7 @@ def test_sparsify_changes_undo_exactly() -> None:
         done = gen.joins(s, clue, 8, rng)
         assert done and len(clue) < len(before[2])
         grid = gen.puzzle_of(s, clue)
-        walls = [p for p in rules.check(grid, s.solution()) if "separate groups" in p]
+        walls = [p for p in rules.verify(grid, s.solution()) if "separate groups" in p]
         assert walls == []
         assert s.black == sum(row.count(-1) for row in s.island)
         for j in (done[::2] + done[1::2])[::-1]:
@@ -172,7 +172,7 @@ def test_sparsify_changes_undone_in_part_leave_no_pool() -> None:
                    for i, a in enumerate(cells) for b in cells[:i]), seed
         for j in reversed([j for j in done if rng.random() < 0.5]):
             j.undo(s, clue)
-        problems = rules.check(gen.puzzle_of(s, clue), s.solution())
+        problems = rules.verify(gen.puzzle_of(s, clue), s.solution())
         assert [p for p in problems if "2x2" in p or "separate groups" in p] == [], seed
 
 
@@ -199,7 +199,7 @@ def test_committed_sparse_family_is_unique_and_sparse(path: Path) -> None:
     clues = [int(v) for _, _, v in inst.clues()]
     assert 0.05 <= len(clues) / inst.cells <= NurikabeGenerator.max_clue_share
     sol = json.loads(path.with_suffix(".sol").read_text())
-    assert get_puzzle("nurikabe").check(inst, sol) == []
+    assert get_puzzle("nurikabe").verify(inst, sol) == []
     assert count_solutions(inst, "sat-hybrid", "cadical195", time_limit=300) == 1
 
 

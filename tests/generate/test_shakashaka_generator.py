@@ -57,7 +57,7 @@ def test_a_packing_is_a_solution_of_its_numbered_puzzle(seed):
     inst = instance_from_grid("shakashaka", [[given.get((r, c), BLACK) if v == BLACK else None
                                               for c, v in enumerate(row)]
                                              for r, row in enumerate(grid)])
-    assert get_puzzle("shakashaka").check(inst, grid) == []
+    assert get_puzzle("shakashaka").verify(inst, grid) == []
     assert sum(v != BLACK for row in grid for v in row) > rows * cols // 3  # mostly shapes
 
 
@@ -71,4 +71,4 @@ def test_generated_puzzles_leave_the_board_mostly_white():
     for seed in (1, 2, 3):
         g = generate_one("shakashaka", 6, 6, seed=seed)
         assert white_share(g.solution) >= MIN_WHITE
-        assert get_puzzle("shakashaka").check(g.instance, g.solution) == []
+        assert get_puzzle("shakashaka").verify(g.instance, g.solution) == []

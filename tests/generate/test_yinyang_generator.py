@@ -25,7 +25,7 @@ def empty(rows: int, cols: int):
 def test_grown_colouring_has_no_black_block_and_connected_white():
     for seed in range(5):
         grid = grow(12, 9, random.Random(seed), 0.45)
-        problems = RULES.check(empty(12, 9), grid)
+        problems = RULES.verify(empty(12, 9), grid)
         # only all-white 2x2 blocks may be left for the repair step
         assert all("2x2 block of white" in p for p in problems), problems
 
@@ -34,7 +34,7 @@ def test_random_solution_is_valid():
     gen = YinYangGenerator()
     for seed in range(3):
         grid = gen.random_solution(10, 13, random.Random(seed))
-        assert RULES.check(empty(10, 13), grid) == []
+        assert RULES.verify(empty(10, 13), grid) == []
 
 
 def test_flips_keep_a_colouring_valid():
@@ -47,7 +47,7 @@ def test_flips_keep_a_colouring_valid():
         if col.can_flip(v):
             col.flip(v)
             flips += 1
-            assert RULES.check(empty(8, 8), col.grid) == []
+            assert RULES.verify(empty(8, 8), col.grid) == []
     assert flips > 5
 
 
@@ -55,7 +55,7 @@ def test_generated_puzzle_is_unique_and_reproducible():
     a = generate_one("yinyang", 7, 7, seed=5)
     b = generate_one("yinyang", 7, 7, seed=5)
     assert a.instance.grid == b.instance.grid and a.solution == b.solution
-    assert RULES.check(a.instance, a.solution) == []
+    assert RULES.verify(a.instance, a.solution) == []
     stones = sum(v is not None for row in a.instance.grid for v in row)
     assert 2 <= stones < 49
     assert generate_one("yinyang", 7, 7, seed=6).instance.grid != a.instance.grid
@@ -78,7 +78,7 @@ def test_enclosed_stone_board_has_no_solution():
     cells = inst.rows * inst.cols
     for bits in itertools.product("bw", repeat=cells):
         grid = [list(bits[r * inst.cols:(r + 1) * inst.cols]) for r in range(inst.rows)]
-        assert RULES.check(inst, grid), grid
+        assert RULES.verify(inst, grid), grid
 
 
 def stone_cells(grid) -> list[tuple[int, int]]:
@@ -93,7 +93,7 @@ def test_min_percent_and_keep_border_make_sparser_unique_puzzles():
     params = {"min_percent": 0, "keep_border": 0}
     sparse = generate_one("yinyang", 10, 10, seed=3, params=params)
     assert sparse.solution == dense.solution
-    assert RULES.check(sparse.instance, sparse.solution) == []
+    assert RULES.verify(sparse.instance, sparse.solution) == []
     few, many = stone_cells(sparse.instance.grid), stone_cells(dense.instance.grid)
     assert len(few) < 20 <= len(many), (len(few), len(many))
     border = {(r, c) for r, c in many if r in (0, 9) or c in (0, 9)}

@@ -29,18 +29,18 @@ def change(grid: list[list[Any]], *cells: tuple[int, int, Any]) -> list[list[Any
 
 
 def test_accepts_a_valid_solution():
-    assert RULES.check(INST, GOOD) == []
+    assert RULES.verify(INST, GOOD) == []
 
 
 def test_equal_numbers_may_touch_at_corners_but_not_share_edges():
     inst = parse_instance("puzzle: fillomino\n\n. . . .\n. . . .\n")
     # two L-shaped 3s and two 1s, each pair meeting only at a corner
-    assert RULES.check(inst, [[3, 3, 1, 3], [3, 1, 3, 3]]) == []
+    assert RULES.verify(inst, [[3, 3, 1, 3], [3, 1, 3, 3]]) == []
     # two dominoes of 2s sharing an edge are one group of 4
-    assert RULES.check(inst, [[2, 2, 2, 2], [1, 3, 3, 3]]) == [
+    assert RULES.verify(inst, [[2, 2, 2, 2], [1, 3, 3, 3]]) == [
         "region of 2s at (0,0) has 4 cell(s), too big for 2"
     ]
-    assert RULES.check(inst, [[1, 2, 2, 1], [3, 3, 3, 1]]) == [
+    assert RULES.verify(inst, [[1, 2, 2, 1], [3, 3, 3, 1]]) == [
         "region of 1s at (0,3) has 2 cell(s), too big for 1"
     ]
 
@@ -70,8 +70,8 @@ def test_polyominoes_split_equal_numbers_by_connectivity():
     ],
 )
 def test_rejects_wrong_grids(grid, needle):
-    problems = RULES.check(INST, grid)
-    assert problems, "checker accepted a wrong grid"
+    problems = RULES.verify(INST, grid)
+    assert problems, "the verifier accepted a wrong grid"
     assert any(needle in p for p in problems), problems
 
 

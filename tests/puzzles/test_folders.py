@@ -87,8 +87,8 @@ from bench.puzzles import Puzzle, register_puzzle
 class Toy(Puzzle):
     name = "toy"
 
-    def check(self, inst, grid):
-        return self.check_shape(inst, grid)
+    def verify(self, inst, grid):
+        return self.verify_shape(inst, grid)
 """
 
 

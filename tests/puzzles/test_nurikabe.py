@@ -31,7 +31,7 @@ def inst() -> Instance:
 
 
 def problems(inst: Instance, *rows: str) -> list[str]:
-    return PUZZLE.check(inst, grid(*rows))
+    return PUZZLE.verify(inst, grid(*rows))
 
 
 def test_correct_grid_accepted(inst: Instance) -> None:
@@ -66,7 +66,7 @@ def test_island_without_number(inst: Instance) -> None:
 def test_clue_black_and_bad_cells(inst: Instance) -> None:
     assert any("clue 2 at (0,0) is black" in p for p in problems(inst, "#.#.", *GOOD[1:]))
     assert any("not '#' or '.'" in p for p in problems(inst, "x.#.", *GOOD[1:]))
-    assert PUZZLE.check(inst, [["."]]) != []
+    assert PUZZLE.verify(inst, [["."]]) != []
 
 
 def test_validate_and_parse() -> None:

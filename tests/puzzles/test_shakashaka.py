@@ -65,16 +65,16 @@ def test_seed_p01_values():
 
 
 def test_accepts_hand_made_solutions():
-    assert RULES.check(INST, GOOD) == []
-    assert RULES.check(LONG, LONG_GOOD) == []
+    assert RULES.verify(INST, GOOD) == []
+    assert RULES.verify(LONG, LONG_GOOD) == []
 
 
 def test_accepts_the_small_diamond_and_upright_rectangles():
-    assert RULES.check(blank(2, 2), [list("◤◥"), list("◣◢")]) == []
-    assert RULES.check(blank(2, 3), [list("..."), list("...")]) == []
-    assert RULES.check(blank(2, 3, "01 11"), [list(".#."), list(".#.")]) == []  # two 2x1
+    assert RULES.verify(blank(2, 2), [list("◤◥"), list("◣◢")]) == []
+    assert RULES.verify(blank(2, 3), [list("..."), list("...")]) == []
+    assert RULES.verify(blank(2, 3, "01 11"), [list(".#."), list(".#.")]) == []  # two 2x1
     # rectangles may touch at a corner: white and black checkerboard of 1x1 squares
-    assert RULES.check(blank(2, 2, "01 10"), [list(".#"), list("#.")]) == []
+    assert RULES.verify(blank(2, 2, "01 10"), [list(".#"), list("#.")]) == []
 
 
 def test_white_regions_connect_quarters_only_across_white_sides():
@@ -119,14 +119,14 @@ def test_white_regions_connect_quarters_only_across_white_sides():
     ],
 )
 def test_rejects_wrong_grids(inst, grid, needle):
-    problems = RULES.check(inst, grid)
-    assert problems, "checker accepted a wrong grid"
+    problems = RULES.verify(inst, grid)
+    assert problems, "the verifier accepted a wrong grid"
     assert any(needle in p for p in problems), problems
 
 
 def test_breaking_the_long_diagonal_rectangle():
     # filling the top-right triangle white makes a pentagon-like region
-    problems = RULES.check(LONG, change(LONG_GOOD, (1, 2, ".")))
+    problems = RULES.verify(LONG, change(LONG_GOOD, (1, 2, ".")))
     assert "number 2 at (0,2) has 1 triangle(s) around it" in problems
     assert any("135-degree corner" in p for p in problems), problems
 
@@ -236,7 +236,7 @@ def test_rejects_malformed_instances(write, content, line, needle):
 def test_grid_row_may_start_with_a_black_cell():
     inst = parse_instance("puzzle: shakashaka\n\n# . 0\n. . .\n")
     assert inst.grid == (("#", None, 0), (None, None, None))
-    assert any("not a rectangle" in p for p in RULES.check(inst, [list("#.#"), list("...")]))
+    assert any("not a rectangle" in p for p in RULES.verify(inst, [list("#.#"), list("...")]))
 
 
 def test_render():

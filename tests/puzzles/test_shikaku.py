@@ -14,8 +14,8 @@ GOOD = [[0, 1, 1, 2], [0, 1, 1, 2]]
 
 
 def test_accepts_a_valid_solution_with_any_ids():
-    assert RULES.check(INST, GOOD) == []
-    assert RULES.check(INST, [[7, 3, 3, 9], [7, 3, 3, 9]]) == []
+    assert RULES.verify(INST, GOOD) == []
+    assert RULES.verify(INST, [[7, 3, 3, 9], [7, 3, 3, 9]]) == []
 
 
 @pytest.mark.parametrize(
@@ -33,8 +33,8 @@ def test_accepts_a_valid_solution_with_any_ids():
     ],
 )
 def test_rejects_wrong_grids(grid, needle):
-    problems = RULES.check(INST, grid)
-    assert problems, "checker accepted a wrong grid"
+    problems = RULES.verify(INST, grid)
+    assert problems, "the verifier accepted a wrong grid"
     assert any(needle in p for p in problems), problems
 
 

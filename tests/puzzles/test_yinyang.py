@@ -33,7 +33,7 @@ def test_reads_the_seed():
 
 
 def test_accepts_a_valid_solution():
-    assert RULES.check(INST, GOOD) == []
+    assert RULES.verify(INST, GOOD) == []
 
 
 @pytest.mark.parametrize(
@@ -53,8 +53,8 @@ def test_accepts_a_valid_solution():
     ],
 )
 def test_rejects_wrong_grids(grid, needle):
-    problems = RULES.check(INST, grid)
-    assert problems, "checker accepted a wrong grid"
+    problems = RULES.verify(INST, grid)
+    assert problems, "the verifier accepted a wrong grid"
     assert any(needle in p for p in problems), problems
 
 
@@ -62,18 +62,18 @@ def test_single_colour_grids():
     # no special rule: the missing colour is an empty (connected) set, so a single-colour grid
     # is valid when it has no 2x2 block and no given stone of the other colour
     line = parse_instance("puzzle: yinyang\n\nw . .\n")
-    assert RULES.check(line, [list("www")]) == []
-    assert RULES.check(line, [list("wbb")]) == []
-    assert RULES.check(line, [list("wbw")]) == [
+    assert RULES.verify(line, [list("www")]) == []
+    assert RULES.verify(line, [list("wbb")]) == []
+    assert RULES.verify(line, [list("wbw")]) == [
         "white cells form 2 separate groups (starting at (0,0), (0,2))"
     ]
-    assert RULES.check(line, [list("bww")]) == ["given white stone at (0,0) is black"]
+    assert RULES.verify(line, [list("bww")]) == ["given white stone at (0,0) is black"]
     both = parse_instance("puzzle: yinyang\n\nw . b\n")
-    assert RULES.check(both, [list("www")]) == ["given black stone at (0,2) is white"]
-    assert RULES.check(both, [list("wwb")]) == []
+    assert RULES.verify(both, [list("www")]) == ["given black stone at (0,2) is white"]
+    assert RULES.verify(both, [list("wwb")]) == []
     square = parse_instance("puzzle: yinyang\n\n. .\n. .\n")
-    assert RULES.check(square, [list("ww"), list("ww")]) == ["2x2 block of white cells at (0,0)"]
-    assert RULES.check(square, [list("wb"), list("wb")]) == []
+    assert RULES.verify(square, [list("ww"), list("ww")]) == ["2x2 block of white cells at (0,0)"]
+    assert RULES.verify(square, [list("wb"), list("wb")]) == []
 
 
 @pytest.mark.parametrize(

@@ -48,9 +48,9 @@ class Fillomino(Puzzle):
                             "are adjacent (they would form a group of 2)"
                         )
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, lambda v: is_int(v) and v >= 1,
-                                    "a positive integer")
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, lambda v: is_int(v) and v >= 1,
+                                     "a positive integer")
         if problems:
             return problems
         for r, c, n in inst.clues():

@@ -38,7 +38,7 @@ def pools(black: Callable[[Cell], bool], rows: int, cols: int,
           at: Cell | None = None) -> list[Cell]:
     """Top-left corners of the all-black 2x2 blocks (``black`` says which cells are black),
     in reading order; with ``at``, only the blocks that hold cell ``at``. The one statement of
-    the "no 2x2 black" rule, used by the checker and the generator."""
+    the "no 2x2 black" rule, used by the verifier and the generator."""
     if at is None:
         corners = [(r, c) for r in range(rows - 1) for c in range(cols - 1)]
     else:
@@ -64,8 +64,8 @@ class Nurikabe(Puzzle):
                     f"({inst.rows}x{inst.cols} = {inst.cells} cells)"
                 )
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'#' or '.'")
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'#' or '.'")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols

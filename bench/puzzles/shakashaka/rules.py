@@ -40,7 +40,7 @@ A white region is a rectangle iff, at every grid point, each of its runs has 2, 
   degrees in total, so it has exactly four corners, all right angles: a rectangle. A hole's
   boundary would have to turn by -360 degrees, which needs a reflex corner, so there is none.
 
-Hence the checker only looks at the 8 sectors around each grid point; the same test rejects an
+Hence the verifier only looks at the 8 sectors around each grid point; the same test rejects an
 L-shaped region (a 270 degree corner), a 45-degree point (a lone triangle tip) and a region that
 touches itself at a point.
 """
@@ -191,9 +191,9 @@ class Shakashaka(Puzzle):
                         f"neighbour(s) to hold triangles"
                     )
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, lambda v: isinstance(v, str) and v in
-                                    SOLUTION_VALUES, f"one of {' '.join(SOLUTION_VALUES)}")
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, lambda v: isinstance(v, str) and v in
+                                     SOLUTION_VALUES, f"one of {' '.join(SOLUTION_VALUES)}")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols

@@ -105,8 +105,8 @@ class Shikaku(Puzzle):
                     f"fits a {inst.rows}x{inst.cols} grid"
                 )
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, is_int, "an integer id")
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, is_int, "an integer id")
         if problems:
             return problems
         cells: dict[object, list[tuple[int, int]]] = {}
@@ -146,7 +146,7 @@ class Shikaku(Puzzle):
 
 def grid_from_rects(inst: Instance, rects: Iterable[Rect]) -> SolutionGrid:
     """The solution grid (rectangle id = clue index) from chosen rectangles; uncovered cells
-    get id -1, which the checker rejects."""
+    get id -1, which the verifier rejects."""
     grid: SolutionGrid = [[-1] * inst.cols for _ in range(inst.rows)]
     for rect in rects:
         for r, c in rect.cells():

@@ -71,8 +71,8 @@ class YinYang(Puzzle):
                         "(neither colour could then be connected)"
                     )
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'b' or 'w'")
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'b' or 'w'")
         if problems:
             return problems
         rows, cols = inst.rows, inst.cols

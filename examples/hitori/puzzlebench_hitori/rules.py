@@ -44,9 +44,9 @@ class Hitori(Puzzle):
                 if v is None:
                     yield r, f"cell ({r},{c}) is empty: every Hitori cell holds a number"
 
-    def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
-        problems = self.check_cells(inst, grid, lambda v: v in (BLACK, WHITE),
-                                    f'"{BLACK}" or "{WHITE}"')
+    def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
+        problems = self.verify_cells(inst, grid, lambda v: v in (BLACK, WHITE),
+                                     f'"{BLACK}" or "{WHITE}"')
         if problems:
             return problems
         black = set(cells_of(grid, BLACK))

@@ -11,7 +11,7 @@ usually a local change of the intended one, found in one call with a connected w
 cold search wanders through hundreds of lazy wall-cut rounds (the figures:
 docs/results/2026-11-25-nurikabe-hard-and-sparse.md, "Generator at scale"). The answer is exact
 either way: "none" means the blocked model is unsatisfiable, and a grid returned has passed the
-rule checker.
+rule verifier.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Search:
             if spent >= budget:
                 raise SolveTimeout(f"over {budget} conflicts")
         grid = self.form.decode(self.inst, self.model, value)
-        problems = get_puzzle(self.inst.puzzle).check(self.inst, grid)
+        problems = get_puzzle(self.inst.puzzle).verify(self.inst, grid)
         if problems:
             raise GenerationError(f"the formulation returned a wrong grid: {problems[0]}")
         return grid, spent
