@@ -85,15 +85,15 @@ def microbench(session: nox.Session) -> None:
     """Model construction per formulation and the harness itself (task start-up per kind,
     forked and spawned; journal append; Parquet consolidation of 100k results; the report of
     a 10k-task run; a lazy loop's separation rounds) with pytest-benchmark, compared with the
-    latest saved run in benchmarks/ (fails on a median regression over 50 %). Save a new
+    latest saved run in results/microbench/ (fails on a median regression over 50 %). Save a new
     baseline with `nox -s microbench -- --benchmark-autosave`; `nox -s microbench -- -k
     harness` runs only the harness."""
     session.install("-e", ".[test]")
-    storage = "file://benchmarks"
+    storage = Path("results") / "microbench"
     compare = ["--benchmark-compare", "--benchmark-compare-fail=median:50%"] \
-        if any(Path("benchmarks").rglob("*.json")) else []
+        if any(storage.rglob("*.json")) else []
     session.run("pytest", "tests/benchmarks", "-m", "slow or not slow", "--benchmark-enable",
-                f"--benchmark-storage={storage}",
+                f"--benchmark-storage=file://{storage}",
                 "--benchmark-columns=min,median,max,rounds", *compare, *session.posargs)
 
 

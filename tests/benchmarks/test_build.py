@@ -1,7 +1,7 @@
 """Model construction per formulation on fixed instances (`nox -s microbench`).
 
 Marked slow: the quick test run skips them; the microbench session saves each run under
-benchmarks/ and compares with the last saved one (failing on a median regression > 50 %).
+results/microbench/ and compares with the last saved one (failing on a median regression > 50 %).
 """
 
 from __future__ import annotations
