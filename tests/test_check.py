@@ -112,7 +112,7 @@ def checks(form: Formulation) -> dict[str, Check]:
 def test_a_correct_formulation_passes_every_check():
     got = checks(Good())
     assert {n: c.status for n, c in got.items()} == {
-        "seeds": "pass", "unsat": "pass", "exact": "pass", "count": "pass"}
+        "solve": "pass", "unsat": "pass", "exact": "pass", "count": "pass"}
 
 
 def test_a_formulation_that_forbids_a_valid_solution_fails_with_the_solution_it_forbids():

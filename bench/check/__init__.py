@@ -5,9 +5,9 @@ and ``data/infeasible/*.txt``, :meth:`~bench.puzzles.Puzzle.check_instances`).
 For each variant of the formulation (its recommended ones; one variant when a label is
 given), on one available solver of its kind, in this process:
 
-* ``seeds``: the puzzle's seed puzzles (Fillomino: a small real and a small generated one) are
-  solved and the grids pass the rule verifier (an inexact variant may say infeasible, never
-  return a wrong grid); MIP variants take the smallest only;
+* ``solve``: the puzzle's check instances (its seed puzzles; Fillomino: a small real and a
+  small generated one) are solved and the grids pass the rule verifier (an inexact variant
+  may say infeasible, never return a wrong grid); MIP variants take the smallest only;
 * ``unsat``: the puzzle's unsatisfiable instance is reported infeasible (exact variants);
 * ``exact``: on tiny drawn instances whose solutions are known by brute force
   (:mod:`bench.check.tiny`) the variant finds a solution exactly when one exists, and every
@@ -46,7 +46,7 @@ MAX_ROUNDS = 2000
 
 @dataclass(frozen=True)
 class Check:
-    name: str  # seeds, unsat, exact, count, lazy
+    name: str  # solve, unsat, exact, count, lazy
     variant: str  # puzzle/label / solver
     status: str  # "pass", "fail", "skip"
     detail: str
@@ -55,7 +55,7 @@ class Check:
         return f"{self.status.upper():<4} {self.name:<6} {self.variant}: {self.detail}"
 
 
-def seed_paths(puzzle: str) -> list[Path]:
+def solve_paths(puzzle: str) -> list[Path]:
     """The puzzle's instances with a solution, smallest first."""
     paths = get_puzzle(puzzle).check_instances()
     return sorted(paths, key=lambda p: (read_instance(p).cells, p.name))
@@ -202,7 +202,7 @@ def check_variant(form: Formulation, backend: Backend,
         yield Check("solver", where, "skip", refused)
         return
     notes = Notes()
-    yield _seeds(form, backend, where, time_limit, notes)
+    yield _solve(form, backend, where, time_limit, notes)
     yield _unsat(form, backend, where, time_limit, notes)
     yield from _tiny_checks(form, backend, where, time_limit, notes)
     if form.is_lazy():
@@ -211,9 +211,9 @@ def check_variant(form: Formulation, backend: Backend,
                      "instance: " + (", ".join(notes.rounds[:6]) or "1 each") + ")"))
 
 
-def _seeds(form: Formulation, backend: Backend, where: str, time_limit: float,
+def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
            notes: Notes) -> Check:
-    paths = seed_paths(form.puzzle)
+    paths = solve_paths(form.puzzle)
     if form.kind == "mip":
         paths = paths[:1]
     failures: list[str] = []
@@ -231,8 +231,8 @@ def _seeds(form: Formulation, backend: Backend, where: str, time_limit: float,
         elif run.status != "infeasible":
             failures.append(f"{path.name}: {run.status} {run.problem}".strip())
     skip_note = f", {skipped} skipped by the variant" if skipped else ""
-    return (Check("seeds", where, "fail", "; ".join(failures[:2])) if failures else
-            Check("seeds", where, "pass", f"{solved} of {len(paths)} solved and checked"
+    return (Check("solve", where, "fail", "; ".join(failures[:2])) if failures else
+            Check("solve", where, "pass", f"{solved} of {len(paths)} solved and checked"
                   f"{skip_note}"))
 
 

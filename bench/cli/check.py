@@ -9,9 +9,9 @@ from bench.cli.args import fail, positive_float
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    ch = sub.add_parser("check", help="conformance checks of a formulation: seeds, the "
-                        "unsatisfiable set, exactness and counting against brute force, lazy "
-                        "termination")
+    ch = sub.add_parser("check", help="conformance checks of a formulation: its instances "
+                        "solved, the unsatisfiable set, exactness and counting against brute "
+                        "force, lazy termination")
     ch.add_argument("name", metavar="NAME",
                     help="formulation name (its recommended variants), NAME[*] (every "
                     "variant) or a variant label NAME[key=value]; PUZZLE:NAME when several "

@@ -1,4 +1,4 @@
-"""Every CPMpy formulation variant passes `puzzlebench check` (seeds, the unsatisfiable
+"""Every CPMpy formulation variant passes `puzzlebench check` (solve, the unsatisfiable
 instance, brute force on the tiny instances, counting, lazy rounds) on cpmpy:ortools, and is
 registered with its rules' exactness; formulation modules import no cpmpy."""
 
