@@ -29,10 +29,11 @@ from __future__ import annotations
 import random
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from bench.backends import SolveOptions, get_backend
 from bench.generate.provenance import Recipe, header_fields, read_header
@@ -90,6 +91,17 @@ class Generator:
     #: attribute of the generator whose class value is the default
     params: ClassVar[dict[str, str]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that defines ``checker`` (the old name of :meth:`uniqueness_formulation`,
+        until 0.3) and not the new name gets it under the new name, with a DeprecationWarning."""
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        if "checker" in own and "uniqueness_formulation" not in own:
+            warnings.warn(f"{cls.__module__}.{cls.__qualname__}.checker: the generator hook "
+                          "'checker' is renamed 'uniqueness_formulation' (the old name works "
+                          "until 0.3)", DeprecationWarning, stacklevel=2)
+            cls.uniqueness_formulation = own["checker"]  # type: ignore[method-assign]
+
     def __init__(self) -> None:
         self.solves = 0
 
@@ -133,15 +145,21 @@ class Generator:
                 continue
         raise GenerationError(failure)
 
-    def checker(self) -> str:
+    def uniqueness_formulation(self) -> str:
         """The exact formulation of the uniqueness checks and the final proof:
         :attr:`formulation` unless a parameter calls for another."""
         return self.formulation
 
+    def checker(self) -> str:
+        """Deprecated name of :meth:`uniqueness_formulation` (until 0.3)."""
+        warnings.warn("Generator.checker is renamed Generator.uniqueness_formulation (the old "
+                      "name works until 0.3)", DeprecationWarning, stacklevel=2)
+        return self.uniqueness_formulation()
+
     def other(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
         """A solution of ``inst`` other than ``intended``, or None when there is none."""
         self.solves += 1
-        return other_solution(inst, intended, self.checker(), self.solver)
+        return other_solution(inst, intended, self.uniqueness_formulation(), self.solver)
 
 
 _GENERATORS: dict[str, Generator] = {}
@@ -269,7 +287,7 @@ def file_header(recipe: Recipe) -> dict[str, str]:
     if r.count > 1:
         header["generator-index"] = str(r.index)
     header["generator-seed"] = str(instance_seeds(r.seed, r.index + 1)[r.index])
-    return header | header_fields(r, type(gen).__module__, gen.checker(), gen.solver)
+    return header | header_fields(r, type(gen).__module__, gen.uniqueness_formulation(), gen.solver)
 
 
 def check_existing(out_dir: str | Path, recipe: Recipe) -> None:
@@ -310,7 +328,8 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     problems = get_puzzle(puzzle).verify(inst, solution)
     if problems:
         raise GenerationError(f"internal error: generated solution is wrong: {problems[0]}")
-    found = count_solutions(inst, gen.checker(), gen.solver, time_limit=COUNT_LIMIT_S)
+    found = count_solutions(inst, gen.uniqueness_formulation(), gen.solver,
+                            time_limit=COUNT_LIMIT_S)
     if found != 1:
         raise GenerationError(f"internal error: generated instance has {found} solutions")
     return Generated(inst, solution, time.perf_counter() - t0, gen.solves)

@@ -15,7 +15,7 @@ The digest is :func:`bench.identity.code_digest` (each file's module name and by
 import tree read from the source, so it is the same in every process and checkout) over three
 parts, hashed together: the generator's module and what it imports
 under :data:`GENERATOR_PACKAGES` and the puzzle's own package ``bench.puzzles.<puzzle>``
-(``bench.generate`` itself included: it draws the seeds and writes the header); the checker
+(``bench.generate`` itself included: it draws the seeds and writes the header); the uniqueness
 formulation's module and what it imports under ``formulations`` and ``bench.encodings``; the
 solver backend's module and the ``bench.backends`` modules it imports.
 
@@ -96,35 +96,36 @@ def parse_recipe(puzzle: str, text: str) -> Recipe:
 
 
 @functools.cache
-def _generator_code(puzzle: str, module: str, checker: str, solver_module: str) -> str:
+def _generator_code(puzzle: str, module: str, formulation_module: str,
+                    solver_module: str) -> str:
     parts = {
         "generator": code_digest(module, (*GENERATOR_PACKAGES, f"bench.puzzles.{puzzle}"),
                                  own=False),
-        "checker": code_digest(checker, FORMULATION_PACKAGES),
+        "formulation": code_digest(formulation_module, FORMULATION_PACKAGES),
         "backend": code_digest(solver_module, BACKEND_PACKAGES, own=False),
     }
     text = json.dumps(parts, sort_keys=True)
     return "code-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def version_fields(puzzle: str, module: str, checker: str, solver: str) -> dict[str, str]:
+def version_fields(puzzle: str, module: str, formulation: str, solver: str) -> dict[str, str]:
     """The ``generator-version`` and ``generator-solver`` header fields of the generator in
-    ``module`` for ``puzzle``, whose uniqueness loop uses formulation ``checker`` on backend
+    ``module`` for ``puzzle``, whose uniqueness loop uses formulation ``formulation`` on backend
     ``solver`` (see the module docstring)."""
     from bench.backends import get_backend
     from bench.registry import get_formulation
 
-    form = get_formulation(puzzle, checker)
+    form = get_formulation(puzzle, formulation)
     backend = get_backend(solver)
     code = _generator_code(puzzle, module, type(form).__module__, type(backend).__module__)
     return {VERSION: f"puzzlebench {bench.__version__} {code}",
-            SOLVER: f"{checker}/{solver} {backend.version()}"}
+            SOLVER: f"{formulation}/{solver} {backend.version()}"}
 
 
-def header_fields(recipe: Recipe, module: str, checker: str, solver: str) -> dict[str, str]:
+def header_fields(recipe: Recipe, module: str, formulation: str, solver: str) -> dict[str, str]:
     """The three header fields of a file generated from ``recipe`` by the generator in
     ``module`` (:func:`version_fields`)."""
-    return {PARAMS: recipe.text(), **version_fields(recipe.puzzle, module, checker, solver)}
+    return {PARAMS: recipe.text(), **version_fields(recipe.puzzle, module, formulation, solver)}
 
 
 def read_header(path: Path) -> dict[str, str]:

@@ -55,7 +55,7 @@ def current(puzzle: str, params: dict[str, int] | None = None) -> dict[str, str]
     ``puzzle`` with ``params`` (GenerationError for a puzzle without a generator or a bad
     parameter)."""
     gen = get_generator(puzzle).with_params(params or {})
-    return version_fields(puzzle, type(gen).__module__, gen.checker(), gen.solver)
+    return version_fields(puzzle, type(gen).__module__, gen.uniqueness_formulation(), gen.solver)
 
 
 def provenance(path: Path) -> Provenance:

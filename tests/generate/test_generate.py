@@ -248,3 +248,23 @@ def test_an_existing_file_that_cannot_match_is_refused_before_generating(tmp_pat
     check_existing(reference, small)  # the current reference file: same header
     gen = generate_one("shikaku", 5, 6, 2, index=1, count=2)
     assert format_instance(gen.instance) == (reference / "gen-shikaku-5x6-s2-1.txt").read_text()
+
+
+def test_a_generator_defining_checker_is_asked_through_the_new_name():
+    """``checker`` is the old name of ``uniqueness_formulation`` (until 0.3): a generator that
+    defines it is used through the new name, with a DeprecationWarning naming both; calling
+    the old name on any generator warns and answers as the new one."""
+    from bench.generate import Generator
+
+    with pytest.warns(DeprecationWarning, match="the generator hook 'checker' is renamed "
+                      "'uniqueness_formulation'"):
+        class Old(Generator):
+            puzzle, formulation, solver = "shikaku", "sat-cover", "cadical195"
+
+            def checker(self) -> str:
+                return "cpsat-cover"
+
+    assert Old().uniqueness_formulation() == "cpsat-cover"
+    gen = get_generator("shikaku")
+    with pytest.warns(DeprecationWarning, match=r"Generator\.checker is renamed"):
+        assert gen.checker() == gen.uniqueness_formulation() == gen.formulation

@@ -156,9 +156,9 @@ def test_big_islands_are_checked_by_an_exact_formulation_with_eager_islands() ->
     seed gives another puzzle with each."""
     from bench.registry import get_formulation
 
-    assert NurikabeGenerator().checker() == "sat-lazy"
-    assert big_generator(1).checker() == NurikabeGenerator.big_formulation
-    assert get_formulation("nurikabe", big_generator(1).checker()).is_exact()
+    assert NurikabeGenerator().uniqueness_formulation() == "sat-lazy"
+    assert big_generator(1).uniqueness_formulation() == NurikabeGenerator.big_formulation
+    assert get_formulation("nurikabe", big_generator(1).uniqueness_formulation()).is_exact()
 
 
 BIG = INSTANCES / "nurikabe" / "big"  # the committed family made with --param big=K

@@ -36,8 +36,9 @@ def test_few_clue_settings_apply_to_a_copy_only() -> None:
     # islands up to 60 cells on a 10x10, where the usual cap is one cell in ten (9)
     assert copy.cap(10, 10) == 60 and NurikabeGenerator().cap(10, 10) == 10
     # the checks and the final count: the formulation with eager islands, not sat-lazy
-    assert gen.checker() == copy.checker() == few.FORMULATION == "sat-hybrid"
-    assert NurikabeGenerator().checker() == "sat-lazy"
+    assert gen.uniqueness_formulation() == copy.uniqueness_formulation() == few.FORMULATION
+    assert few.FORMULATION == "sat-hybrid"
+    assert NurikabeGenerator().uniqueness_formulation() == "sat-lazy"
 
 
 def test_big_with_cover_and_a_cover_above_100_are_clear_errors() -> None:

@@ -437,13 +437,14 @@ class NurikabeGenerator(Generator):
         separate other solutions."""
         self.solves += 1
         most = most or max(1, inst.cells // self.cells_per_alternative)
-        return WarmCheck(self.checker(), self.conflicts).other(inst, intended, most)
+        return WarmCheck(self.uniqueness_formulation(), self.conflicts).other(inst, intended, most)
 
     def other_within(self, inst: Instance, intended: SolutionGrid,
                      free: set[Cell]) -> SolutionGrid | None:
         """The local check of :meth:`sparsify`: another solution differing only in ``free``."""
         self.solves += 1
-        return WarmCheck(self.checker(), self.conflicts).other(inst, intended, 1, free)
+        return WarmCheck(self.uniqueness_formulation(), self.conflicts).other(
+            inst, intended, 1, free)
 
     def joins(self, s: NurikabeState, clue: dict[int, Cell], want: int,
               rng: random.Random) -> list[Join]:
@@ -467,7 +468,7 @@ class NurikabeGenerator(Generator):
         with :attr:`cover`, :attr:`max_island` on any grid."""
         return self.max_island if self.cover else max(9, min(self.max_island, rows * cols // 10))
 
-    def checker(self) -> str:
+    def uniqueness_formulation(self) -> str:
         if self.big:
             return self.big_formulation
         return few.FORMULATION if self.cover else self.formulation
