@@ -246,7 +246,7 @@ def checked_known(task: Task, inst: Instance) -> tuple[SolutionGrid | None, str]
         return None, f"known solution not used: {e}"
     if known is None:
         return None, ""
-    problems = get_puzzle(inst.puzzle).check(inst, known)
+    problems = get_puzzle(inst.puzzle).verify(inst, known)
     if problems:
         note = f"known solution {Path(task.instance).with_suffix('.sol')} breaks the rules " \
                f"({problems[0]})"
