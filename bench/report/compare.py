@@ -378,8 +378,10 @@ def _with_task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
     if pairs.empty:
         return pairs
     if m.empty:  # no task key in both runs (other seeds): nothing per task
-        return pairs.assign(**{"tasks": 0, "status changes": 0, "tasks beyond noise": 0,
-                               "identity differs": "no task key in both runs"})
+        out = pairs.copy()
+        out["tasks"] = out["status changes"] = out["tasks beyond noise"] = 0
+        out["identity differs"] = "no task key in both runs"
+        return out
     rows: list[dict[str, Any]] = []
     for (puzzle, tier, pair), g in m.groupby(["puzzle", "tier", "pair"], sort=True):
         parts = Counter(x for d in g["differs"] for x in d.split(", ") if x)
