@@ -195,7 +195,7 @@ def test_the_sign_flip_max_t_holds_its_level_over_many_pairs_and_finds_a_2x_pair
     """Seeded simulation (log-scale spread 0.4, 7 pairs, 12 instances, 200 draws): no change
     anywhere -> some pair changed in at most 9 % of draws (5 % nominal); one pair 2x slower ->
     that pair changed in at least 80 %."""
-    from bench.report.compare import sign_flip_maxt
+    from bench.report.signflip import sign_flip_maxt
 
     rng = np.random.default_rng(2026)
     draws, false, found = 200, 0, 0
@@ -205,3 +205,16 @@ def test_the_sign_flip_max_t_holds_its_level_over_many_pairs_and_finds_a_2x_pair
         d[:, 0] += math.log(2)
         found += bool(sign_flip_maxt(d).p[0] < 0.05)
     assert false / draws <= 0.09 and found / draws >= 0.8, (false, found)
+
+
+def test_the_sign_flip_p_is_exact_where_every_sign_vector_is_enumerated():
+    """Equal non-zero differences on 8 instances: only the identity and its mirror are as
+    extreme, p = 2 / 2^8 (never 0); no difference at all: p = 1; one instance: not tested."""
+    from bench.report.signflip import sign_flip_maxt
+
+    t = sign_flip_maxt(np.full((8, 1), 0.7))
+    assert t.exact and t.draws == 256 and t.p[0] == 2 / 256
+    assert list(sign_flip_maxt(np.zeros((8, 2))).p) == [1.0, 1.0]
+    one = np.full((8, 2), np.nan)
+    one[0, 0], one[:, 1] = 0.5, 0.0
+    assert math.isnan(sign_flip_maxt(one).p[0])
