@@ -6,6 +6,7 @@ cores is refused with one line; results written before the column load."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -71,13 +72,14 @@ def test_a_run_with_pin_records_each_task_s_core(tmp_path):
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two usable cores")
-def test_two_jobs_pinned_run_on_two_cores(tmp_path):
+def test_two_jobs_pinned_run_on_two_cores_spawned_too(tmp_path):
     usable = sorted(os.sched_getaffinity(0))
     p = cli("run", *ONE, "--solver", "cadical195", "--formulation", "sat-cover", "--jobs", "2",
-            "--pin", "--out", str(tmp_path / "two"))
+            "--pin", "--start", "spawn", "--out", str(tmp_path / "two"))
     assert p.returncode == 0, p.stderr
     res = pd.read_parquet(tmp_path / "two" / "results.parquet")
     assert set(res["pinned_cpu"]) <= set(usable[:2]) and res["pinned_cpu"].notna().all()
+    assert set(res["start"]) == {"spawn"} and len(res) > 2
     env = json.loads((tmp_path / "two" / "environment.json").read_text())[-1]
     assert env["pin"]["cores"] == usable[:2]
 
@@ -88,6 +90,17 @@ def test_more_jobs_than_usable_cores_is_refused_with_one_line(tmp_path):
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert f"--jobs {n + 1} exceeds the {n} usable cores" in p.stderr
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs dask")
+def test_a_dask_run_is_not_pinned_and_says_why(tmp_path):
+    p = cli("run", *ONE, "--executor", "dask", "--jobs", "1", "--pin", "--dry-run")
+    assert p.returncode == 0, p.stderr
+    assert "--pin: tasks on a Dask cluster are not pinned" in p.stderr
+    from bench.run.pin import pin_record
+
+    assert pin_record(True, 4, "dask") == {"cores": None,
+                                          "why": "tasks on a Dask cluster are not pinned"}
 
 
 def test_results_written_before_the_column_still_load(tmp_path):
