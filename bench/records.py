@@ -65,6 +65,9 @@ class Task(Record):
     #: the instance file's content digest (:func:`instance_digest`); "" reads it when needed
     digest: str = ""
     tier: str = ""  # the suite tier of the instance (not part of the key)
+    #: ``run --pin``: the core the task process pins itself to (not part of the key;
+    #: :mod:`bench.run.pin`); None: unpinned
+    pin: int | None = None
     #: code digests of the formulation and the backend (:mod:`bench.identity`; "" unknown)
     code: str = ""
     backend_code: str = ""
@@ -183,6 +186,9 @@ class Result(Record):
     harness: str = ""  # the harness's version (package version + git revision)
     run: str = ""  # the run folder the result was produced in (kept when reused or merged)
     finished: str = ""  # when it was recorded (UTC, ISO 8601)
+    #: ``run --pin``: the logical CPU the task process was pinned to, as it read back its own
+    #: affinity mask (:mod:`bench.run.pin`); None when not pinned (and in older results)
+    pinned_cpu: int | None = None
     #: the 1-min load average of the machine that ran the run, sampled a few seconds or less
     #: before the result was recorded (None: not sampled, or the task ran on a Dask worker)
     load: float | None = None

@@ -45,6 +45,14 @@ def add_task_options(sp: argparse.ArgumentParser, time_default: float | None) ->
                     "where the OS forks) or spawned as fresh interpreters")
 
 
+def add_pin_option(sp: argparse.ArgumentParser) -> None:
+    """``--pin``: each task process on a core of its own (:mod:`bench.run.pin`)."""
+    sp.add_argument("--pin", action="store_true",
+                    help="pin each task process to its own core (worker slot i on the i-th "
+                    "usable core, os.sched_setaffinity; needs --jobs <= the usable cores; "
+                    "local pool only: a Dask cluster's tasks are not pinned)")
+
+
 def fail(message: str) -> int:
     """Print ``puzzlebench: MESSAGE`` on stderr; the exit code of bad input (2)."""
     print(f"puzzlebench: {message}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""`puzzlebench compare`: a diff of two runs by task key (bench/report/compare.py)."""
+"""`puzzlebench compare`: two runs side by side (bench/report/compare.py): per pair and tier
+a tested change (changed, equivalent or inconclusive), and a diff by task key."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from bench.cli.args import fail
 
 
 def add_commands(subparsers: Any) -> None:
-    cp = subparsers.add_parser("compare", help="a diff of two runs by task key: which identity "
-                               "parts differ and which tasks changed status or time beyond "
-                               "the noise")
+    cp = subparsers.add_parser("compare", help="two runs side by side: per pair and tier "
+                               "whether it changed (a family-wise permutation test over the "
+                               "instances both ran), which identity parts differ and which "
+                               "tasks changed status or time beyond the noise")
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.cli.args import add_task_options, fail, positive_int
+from bench.cli.args import add_pin_option, add_task_options, fail, positive_int
 
 log = logging.getLogger("puzzlebench")
 
@@ -72,6 +72,7 @@ def add_commands(subparsers: Any) -> None:
                     help="when stdout is not a terminal (a log file), print a progress line "
                     "this often (default 30; 0: none)")
     add_task_options(ru, None)
+    add_pin_option(ru)
     ru.set_defaults(func=cmd_run)
 
 
@@ -81,6 +82,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if _executor_problem(args):
         return fail(_executor_problem(args))
+    if args.pin and _pin_problem(args):  # before --jobs is checked: one line
+        return fail(_pin_problem(args))
     args.jobs = _jobs(args)
     try:
         planned = make_plan(
@@ -107,7 +110,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = Options(jobs=args.jobs, start=args.start, executor=args.executor,
                       scheduler=args.scheduler or "", reuse=folders,
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
-                      seeds=args.seeds, repeat=args.repeat,
+                      seeds=args.seeds, repeat=args.repeat, pin=args.pin,
                       progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
     try:
         outcome = run_session(planned, args.out, options, say=_say)
@@ -140,6 +143,18 @@ def _executor_problem(args: argparse.Namespace) -> str:
     if args.scheduler and args.executor != "dask":
         return "--scheduler needs --executor dask"
     return ""
+
+
+def _pin_problem(args: argparse.Namespace) -> str:
+    """Why ``--pin`` cannot be done ("" when it can; a Dask run is not pinned, said in the
+    log)."""
+    from bench.run.pin import problem
+
+    if args.executor == "dask":
+        log.warning("--pin: tasks on a Dask cluster are not pinned (each worker owns its "
+                    "machine's cores); the run goes on unpinned")
+        return ""
+    return problem(args.jobs or 1)
 
 
 def _jobs(args: argparse.Namespace) -> int:

@@ -15,12 +15,34 @@ their median PAR-2 time; a time change counts when the factor B/A lies outside
 of samples, and the times differ by more than NOISE_FLOOR_S (timer and process noise on
 millisecond tasks). A change of status always counts.
 
-Noise, per pair: over the tasks both runs answered, the SGM ratio B/A with its seeded bootstrap
-interval and the two-sided Wilcoxon signed-rank test of the log times, Holm-adjusted over the
-pairs (:mod:`bench.report.verdicts`); a pair is "slower" or "faster" when the adjusted p is
-below ALPHA, else "within noise". A pair with a task whose status changed is never "within
-noise": its verdict is "status changed" (with the time verdict beside it when that is not
-noise), whatever the times of the tasks both runs answered say.
+Per pair (and puzzle x tier): the change B/A over the instances both runs ran, tested with
+the machinery of the report's verdicts (:mod:`bench.report.paired`). A task that did not run
+(:func:`bench.report.verdicts.did_not_run`) is never scored, and a skipped task has no time;
+each run's samples of a (pair, instance) (its seeds and repetitions) are folded to their
+median PAR-2 time, so runs on different seeds still pair by instance. The value is
+y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs' limits on the
+instance (an unanswered instance at L, a censored time; shift
+:data:`bench.report.data.SGM_SHIFT_S`), and the difference d = y_B - y_A per instance:
+
+- the factor exp(mean d) (the ratio of shifted geometric means B/A) with its 95 % t-interval
+  (:func:`bench.report.paired.log_interval`; "too few" below
+  :data:`bench.report.paired.MIN_INTERVAL` instances);
+- the test: the step-down max-T permutation method of Westfall & Young (1993,
+  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair compared (all
+  puzzles and tiers: one family), with the studentised statistic |T_j| = |mean d| /
+  (sd d / sqrt(n)) per pair and sign-flip permutations: under the null that a change of run
+  changes nothing, A and B are exchangeable on every instance, so the signs of an instance's
+  differences are flipped together for every pair that ran it (keeping the pairs'
+  dependence) (:func:`bench.report.signflip.sign_flip_maxt`). A timeout at the shared limit is
+  exchangeable like any time: no special treatment;
+- labels: *changed* (adjusted p < :data:`ALPHA`: "slower" or "faster" by the factor and its
+  interval); *equivalent* (two one-sided tests at the 1.25x margin,
+  :func:`bench.report.paired.equivalent`: the interval inside 1/1.25 .. 1.25 over at least
+  MIN_INTERVAL instances, none unanswered in either run and none answered otherwise, such as
+  solved in one and infeasible in the other); *inconclusive* otherwise, with the instances
+  it rests on.
+
+The per-task list below the pairs is a diff, not a test: each key's change against the noise.
 Machines: the two runs' speed (each one's fastest calibration loop) is compared, and a factor
 beyond :data:`bench.run.noise.SLOWER` either way is said with the factor; a run whose
 machine was disturbed during it (:func:`bench.run.noise.disturbance`) is named with why.
@@ -39,17 +61,37 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import bench.report.paired as paired
 from bench.identity import differing_parts
-from bench.report.data import load_run, prepare
+from bench.report.data import SGM_SHIFT_S, load_run, prepare
 from bench.report.render import Table
-from bench.report.verdicts import ALPHA, holm, ratio_interval, signed_rank_p
+from bench.report.signflip import sign_flip_maxt
+from bench.report.verdicts import did_not_run
 
+ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
+CHANGED, EQUIVALENT, INCONCLUSIVE = "changed", "equivalent", "inconclusive"
 
 
 CSV_COLUMNS = ["puzzle", "pair", "instance", "key", "status_a", "status_b", "par2_s_a",
                "par2_s_b", "factor", "noise", "significant", "change", "differs"]
+
+
+PAIR_COLUMNS = ["puzzle", "tier", "pair", "instances", "censored", "answers differ", "factor",
+                "factor_lo", "factor_hi", "p", "label", "status changes", "tasks beyond noise",
+                "identity differs"]
+PAIR_NOTE = (
+    "Over the instances both runs ran (tasks not run left out; each run's seeds and repeats "
+    "of an instance folded to their median): factor B/A, the ratio of shifted geometric "
+    f"means of min(t, L) (L the smaller limit, an unanswered instance at L; shift "
+    f"{SGM_SHIFT_S * 1000:g} ms) with its 95 % t-interval (none below "
+    f"{paired.MIN_INTERVAL} instances); p: the step-down Westfall-Young max-T sign-flip "
+    "permutation test over every pair listed (one family). Labels: "
+    f"'{CHANGED}' p < {ALPHA:g}; '{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
+    f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
+    f"otherwise); '{INCONCLUSIVE}' neither. censored: instances unanswered in either run; "
+    "answers differ: instances whose status differs (e.g. solved and infeasible).")
 
 
 IDENTITY_COLUMNS = ["code", "backend_code", "solver_version", "time_limit", "memory_limit_mb",
@@ -75,7 +117,8 @@ def per_key(t: pd.DataFrame) -> pd.DataFrame:
     t = t.assign(_ident=_identities(t))
     g = t.groupby("key", sort=False)
     out = g.agg(puzzle=("puzzle", "first"), pair=("pair", "first"),
-                instance=("instance", "first"), par2_s=("par2_s", "median"),
+                instance=("instance", "first"), tier=("tier", "first"),
+                par2_s=("par2_s", "median"),
                 ok=("ok", "mean"), lo=("par2_s", "min"), hi=("par2_s", "max"),
                 samples=("par2_s", "size"),
                 status=("status", lambda s: "/".join(sorted(set(s)))),
@@ -100,19 +143,35 @@ def _differs(row: pd.Series) -> str:
     return ", ".join(out)
 
 
+def _marked(t: pd.DataFrame) -> pd.DataFrame:
+    """Task rows with the status "not run" where the task did not run (never a result), its
+    PAR-2 time NaN."""
+    if t.empty:
+        return t
+    gone = did_not_run(t)
+    t = t.copy()
+    t.loc[gone, "status"] = "not run"
+    t.loc[gone, "par2_s"] = np.nan
+    return t
+
+
 def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(changes, per_pair): per task key in both runs the times, factor B/A, the identity parts
-    that differ, the status change and whether it exceeds the noise; per pair its SGM factor
-    with interval and Holm-adjusted signed-rank verdict over the tasks both answered."""
-    a, b = (per_key(prepare(load_run(r).df)) for r in (run_a, run_b))
-    m = a.merge(b.drop(columns=["puzzle", "pair", "instance"]), on="key", suffixes=("_a", "_b"))
+    that differ, the status change and whether it exceeds the noise; per pair and puzzle x
+    tier the change B/A over the instances both runs ran, tested as the module says
+    (:func:`pair_changes`)."""
+    ta, tb = (_marked(prepare(load_run(r).df)) for r in (run_a, run_b))
+    a, b = per_key(ta), per_key(tb)
+    m = a.merge(b.drop(columns=["puzzle", "pair", "instance", "tier"]), on="key",
+                suffixes=("_a", "_b"))
+    pairs = pair_changes(ta, tb)
     if m.empty:
-        return m.assign(significant=pd.Series(dtype=bool)), pd.DataFrame()
+        return m.assign(significant=pd.Series(dtype=bool)), _with_task_counts(pairs, m)
     m["differs"] = m.apply(_differs, axis=1)
     both_skipped = (m["status_a"] == "skipped") & (m["status_b"] == "skipped")
     m = m[~both_skipped].copy()  # no time on either side: nothing to compare
     if m.empty:
-        return m.assign(significant=pd.Series(dtype=bool)), pd.DataFrame()
+        return m.assign(significant=pd.Series(dtype=bool)), _with_task_counts(pairs, m)
     m["factor"] = m["par2_s_b"] / m["par2_s_a"].where(m["par2_s_a"] > 0)
     noise = np.maximum(NOISE_FACTOR, np.fmax(m["spread_a"].fillna(1), m["spread_b"].fillna(1)))
     m["noise"] = noise
@@ -127,33 +186,132 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     m["change"] = np.where(~m["significant"], "within noise",
                            np.where(m["factor"] > 1, "slower", "faster"))
     m.loc[m["status_change"] != "", "change"] = m["status_change"]
-    pairs = _pairs(m)
+    pairs = _with_task_counts(pairs, m)
     changes = m.sort_values(["significant", "factor"], ascending=[False, False])
     return changes.reset_index(drop=True), pairs
 
 
-def _pairs(m: pd.DataFrame) -> pd.DataFrame:
+def _unit(key: str) -> str:
+    """A task key without its seed and repetition: the (instance content, variant, solver,
+    count) that the runs' samples are folded over."""
+    return "|".join(x for x in str(key).split("|") if not x.startswith(("seed=", "rep=")))
+
+
+def _fold(t: pd.DataFrame) -> pd.DataFrame:
+    """Per (puzzle, pair, unit): the tasks that ran (not skipped) folded to the median PAR-2
+    time, ``ok`` when at least half answered, the largest limit, the tier and instance, the
+    statuses seen."""
+    t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
+    if t.empty:
+        return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
+                                     "tier", "instance", "status"])
+    t = t.assign(unit=t["key"].map(_unit), limit=t["time_limit"].astype(float))
+    out = t.groupby(["puzzle", "pair", "unit"], sort=True).agg(
+        par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
+        tier=("tier", "first"), instance=("instance", "first"),
+        status=("status", lambda x: "/".join(sorted(set(x))))).reset_index()
+    out["ok"] = out["ok"] >= 0.5
+    return out
+
+
+def paired_instances(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
+    """Per (puzzle, pair, unit) both runs ran: ``tier``, ``instance``, ``limit`` (the shared
+    limit L: the smaller of the two; NaN where neither recorded one), ``y_a``/``y_b``
+    = log(min(PAR-2, L) + shift) (the PAR-2 time itself without a limit), ``censored`` (an
+    unanswered side), ``answers_differ`` (the statuses differ, e.g. solved and infeasible)
+    and ``d`` = y_b - y_a."""
+    fa, fb = _fold(ta), _fold(tb)
+    m = fa.merge(fb.drop(columns=["instance"]), on=["puzzle", "pair", "unit"],
+                 suffixes=("_a", "_b"))
+    la = m["limit_a"].where(m["limit_a"] > 0)
+    lb = m["limit_b"].where(m["limit_b"] > 0)
+    m["limit"] = np.fmin(la, lb)
+    cap = m["limit"].fillna(np.inf).to_numpy(float)
+    for side in ("a", "b"):
+        m[f"y_{side}"] = np.log(np.fmin(m[f"par2_s_{side}"].to_numpy(float), cap) + SGM_SHIFT_S)
+    m["censored"] = ~m["ok_a"] | ~m["ok_b"]
+    m["answers_differ"] = m["status_a"] != m["status_b"]
+    m["tier"] = m["tier_a"].where(m["tier_a"].fillna("") != "", m["tier_b"]).fillna("")
+    m["d"] = m["y_b"] - m["y_a"]
+    return m
+
+
+def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
+    """Per (puzzle, tier, pair) with an instance both runs ran: ``instances``, ``censored``
+    (instances unanswered in either run), ``answers differ`` (instances whose status differs),
+    ``factor`` B/A with ``factor_lo``/``factor_hi``
+    (NaN below MIN_INTERVAL instances), ``p`` (adjusted over every row), ``verdict``
+    (changed, equivalent, inconclusive) and ``label`` (the verdict in words)."""
+    m = paired_instances(ta, tb)
+    if m.empty:
+        return pd.DataFrame()
+    # one row per (puzzle, instance content): its sign flips apply to every pair on it
+    m["flip"] = m["puzzle"] + "|" + m["unit"].str.split("|").str[0]
+    groups = list(m.groupby(["puzzle", "tier", "pair"], sort=True))
+    flips = {u: i for i, u in enumerate(sorted(m["flip"].unique()))}
+    d = np.full((len(flips), len(groups)), np.nan)
+    for j, (_, g) in enumerate(groups):
+        d[g["flip"].map(flips).to_numpy(int), j] = g["d"].to_numpy(float)
+    test = sign_flip_maxt(d)
     rows: list[dict[str, Any]] = []
-    for (puzzle, pair), g in m.groupby(["puzzle", "pair"], sort=True):
-        both = g[g["ok_a"] & g["ok_b"]]
-        ta, tb = both["par2_s_a"].to_numpy(float), both["par2_s_b"].to_numpy(float)
-        ratio, lo, hi = ratio_interval(tb, ta) if len(both) else (math.nan,) * 3
-        p = float(signed_rank_p(tb, ta)) if len(both) else math.nan
+    for j, ((puzzle, tier, pair), g) in enumerate(groups):
+        est, lo, hi = paired.log_interval(g["d"].to_numpy(float))
+        n = len(g)
+        if n < paired.MIN_INTERVAL:
+            lo = hi = math.nan
+        cens = int(g["censored"].sum())
+        other = int(g["answers_differ"].sum())
+        pj = float(test.p[j])
+        verdict = (CHANGED if pj < ALPHA else EQUIVALENT if paired.equivalent(
+            lo, hi, n, cens + other > 0) else INCONCLUSIVE)
+        rows.append({"puzzle": puzzle, "tier": tier, "pair": pair, "instances": n,
+                     "censored": cens, "answers differ": other, "factor": est,
+                     "factor_lo": lo, "factor_hi": hi, "p": pj, "verdict": verdict,
+                     "label": _label(verdict, est, lo, hi, n, cens, other)})
+    return pd.DataFrame(rows)
+
+
+def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
+           other: int) -> str:
+    """The verdict in words: "changed: 2.01x slower [1.81–2.23]" (faster: the factor A/B and
+    its interval), "equivalent (within 1.25x)", "inconclusive (n instances)"."""
+    if verdict == CHANGED:
+        if est > 1:
+            return f"{CHANGED}: {est:.3g}x slower [{lo:.3g}–{hi:.3g}]" if lo == lo else \
+                f"{CHANGED}: {est:.3g}x slower"
+        return f"{CHANGED}: {1 / est:.3g}x faster [{1 / hi:.3g}–{1 / lo:.3g}]" if lo == lo \
+            else f"{CHANGED}: {1 / est:.3g}x faster"
+    if verdict == EQUIVALENT:
+        return f"{EQUIVALENT} (within {paired.MARGIN:g}x)"
+    why = f"{n} instance{'s' if n != 1 else ''}"
+    if n < paired.MIN_INTERVAL:
+        why += ", too few for an interval"
+    elif cens:
+        why += f", {cens} unanswered in a run"
+    elif other:
+        why += f", {other} answered otherwise"
+    return f"{INCONCLUSIVE} ({why})"
+
+
+def _with_task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
+    """``pairs`` with, per (puzzle, tier, pair), the paired tasks, status changes, tasks beyond the
+    noise and identity parts that differ (of the per-task diff ``m``)."""
+    if pairs.empty:
+        return pairs
+    if m.empty:  # no task key in both runs (other seeds): nothing per task
+        out = pairs.copy()
+        out["tasks"] = out["status changes"] = out["tasks beyond noise"] = 0
+        out["identity differs"] = "no task key in both runs"
+        return out
+    rows: list[dict[str, Any]] = []
+    for (puzzle, tier, pair), g in m.groupby(["puzzle", "tier", "pair"], sort=True):
         parts = Counter(x for d in g["differs"] for x in d.split(", ") if x)
-        rows.append({"puzzle": puzzle, "pair": pair, "tasks": len(g), "both answered":
-                     len(both), "factor": ratio, "factor_lo": lo, "factor_hi": hi, "p": p,
+        rows.append({"puzzle": puzzle, "tier": tier, "pair": pair, "tasks": len(g),
                      "status changes": int((g["status_change"] != "").sum()),
                      "tasks beyond noise": int(g["significant"].sum()),
                      "identity differs": "; ".join(f"{k} ({n})" for k, n in parts.items())
                      or "nothing"})
-    out = pd.DataFrame(rows)
-    out["p_holm"] = holm(out["p"].to_numpy(float))
-    timing = np.where(~(out["p_holm"] < ALPHA), "within noise",
-                      np.where(out["factor"] > 1, "slower", "faster"))
-    changed = out["status changes"] > 0
-    out["verdict"] = np.where(~changed, timing, np.where(
-        timing == "within noise", "status changed", "status changed; " + timing))
-    return out
+    return pairs.merge(pd.DataFrame(rows), on=["puzzle", "tier", "pair"], how="left")
 
 
 def _summary(changes: pd.DataFrame, speed_differs: bool = False) -> list[str]:
@@ -211,6 +369,19 @@ def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool
     return lines, differs
 
 
+def pair_summary(pairs: pd.DataFrame) -> list[str]:
+    """One sentence: how many pairs changed (slower, faster), are equivalent, inconclusive."""
+    if pairs.empty:
+        return ["No pair ran an instance in both runs."]
+    v = pairs["verdict"]
+    changed = pairs[v == CHANGED]
+    slower = int((changed["factor"] > 1).sum())
+    return [f"Pairs (per puzzle and tier): {len(changed)} of {len(pairs)} {CHANGED} "
+            f"({slower} slower, {len(changed) - slower} faster), "
+            f"{int((v == EQUIVALENT).sum())} {EQUIVALENT}, "
+            f"{int((v == INCONCLUSIVE).sum())} {INCONCLUSIVE}."]
+
+
 def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 50,
                      csv: str | Path | None = None) -> str:
     """The comparison as Markdown; ``limit``: at most this many changed tasks listed (None:
@@ -220,19 +391,24 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
     if csv is not None:
         with open(csv, "w", newline="", encoding="utf-8") as f:
             changes[[c for c in CSV_COLUMNS if c in changes]].to_csv(f, index=False)
-    if changes.empty:
-        return (f"# compare {run_a} -> {run_b}\n\nNo task key is in both runs.\n")
+    if changes.empty and pairs.empty:
+        return (f"# compare {run_a} -> {run_b}\n\nNo task key and no instance is in both "
+                "runs.\n")
     machine, speed_differs = machine_lines(run_a, run_b)
-    sig = changes[changes["significant"]]
-    md = [f"# compare {run_a} -> {run_b}", "",
-          f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or time "
-          f"beyond the noise (factor B/A outside 1/{NOISE_FACTOR:g} .. {NOISE_FACTOR:g}, or "
-          f"the samples' spread if larger, and more than {NOISE_FLOOR_S * 1000:g} ms). Times "
-          "are PAR-2 build + solve seconds.", "", "## Identity parts that differ", "",
-          *_summary(changes, speed_differs), "", "## Machines", "", *machine, "",
-          "## Per pair (over the tasks both runs answered: SGM factor B/A with its 95 % "
-          f"bootstrap interval; Wilcoxon signed-rank, Holm-adjusted, verdict at {ALPHA:g})", "",
-          Table.of(pairs).markdown(), ""]
+    sig = changes[changes["significant"]] if len(changes) else changes
+    head = (f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or "
+            f"time beyond the noise (factor B/A outside 1/{NOISE_FACTOR:g} .. "
+            f"{NOISE_FACTOR:g}, or the samples' spread if larger, and more than "
+            f"{NOISE_FLOOR_S * 1000:g} ms). Times are PAR-2 build + solve seconds."
+            if len(changes) else "No task key is in both runs (other seeds or repetitions): "
+            "the pairs compare by instance, each run's samples folded.")
+    md = [f"# compare {run_a} -> {run_b}", "", head, "", *pair_summary(pairs), "",
+          "## Identity parts that differ", "",
+          *(_summary(changes, speed_differs) if len(changes) else ["No task key to compare."]),
+          "", "## Machines", "", *machine, "",
+          "## Per pair and tier", "", PAIR_NOTE, "",
+          Table.of(pairs, PAIR_COLUMNS).markdown() if len(pairs) else
+          "No instance ran in both runs.", ""]
     if len(sig):
         cols = ["puzzle", "pair", "instance", "par2_s_a", "par2_s_b", "factor", "noise",
                 "change", "differs"]

@@ -20,11 +20,13 @@ from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task, TaskStatus
 from bench.registry import Formulation, get_formulation
+from bench.run.pin import pin_self
 from bench.solve import Solved, SolveStats, solve
 
 log = logging.getLogger(__name__)
 
-def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "") -> Result:
+def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: str = "",
+                pinned_cpu: int | None = None) -> Result:
     return Result(
         key=task.key,
         puzzle=inst.puzzle if inst else "",
@@ -42,6 +44,7 @@ def base_result(task: Task, inst: Instance | None, status: TaskStatus, message: 
         threads=task.threads,
         time_limit=task.time_limit,
         tier=task.tier,
+        pinned_cpu=pinned_cpu,
     )
 
 
@@ -51,11 +54,12 @@ PROGRESS_S = 0.25
 
 def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
             on_start: Callable[[float], None] = lambda d: None) -> Result:
+    pinned = pin_self(task.pin)  # run --pin: on its core before anything is read or built
     try:
         inst = read_instance(task.instance)
     except InstanceError as e:
-        return base_result(task, None, "error", str(e))
-    res = base_result(task, inst, "error")
+        return base_result(task, None, "error", str(e), pinned)
+    res = base_result(task, inst, "error", pinned_cpu=pinned)
     progress(res)
     chosen = resolve(task, inst, res)
     if chosen is None:

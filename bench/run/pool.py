@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -27,6 +28,7 @@ from bench.run.interrupt import TaskInterrupted
 from bench.run.measure import ChildWaiter, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
 from bench.run.outcome import task_result as _result
+from bench.run.pin import Slots
 from bench.run.plan import Plan, Selection, plan_tasks, split_puzzle  # noqa: F401 (re-exported)
 from bench.run.storage import Journal
 from bench.run.task import DEADLINE
@@ -268,12 +270,14 @@ def run_plan(
     start: str | None = None,
     executor: Executor | None = None,
     provenance: dict[str, str] | None = None,
+    pin: bool = False,
 ) -> list[Result]:
     """Run every task not already in the journal; append each result as it finishes.
     ``start``: "fork" (tasks forked from per-kind templates; the default where the OS forks)
     or "spawn" (a fresh interpreter per task). ``executor``: where the tasks run (default:
     ``jobs`` at a time here; :class:`bench.run.executors.DaskExecutor` on a cluster).
-    ``provenance``: fields set on every result this run produces (``run``, ``harness``)."""
+    ``provenance``: fields set on every result this run produces (``run``, ``harness``).
+    ``pin``: local tasks on their slot's core (:mod:`bench.run.pin`; executors: not pinned)."""
     done = journal.keys()
 
     def own(res: Result) -> Result:
@@ -312,25 +316,28 @@ def run_plan(
         if executor is not None:
             executor.run(todo, finished)
         else:
-            _run_here(todo, finished, jobs=jobs, start=start, failed=failed)
+            _run_here(todo, finished, jobs=jobs, start=start, failed=failed, pin=pin)
     finally:
         progress.close()
     return results
 
 
 def _run_here(todo: Sequence[Task], finished: Callable[[Result], None], *, jobs: int,
-              start: str | None, failed: list[BaseException]) -> None:
+              start: str | None, failed: list[BaseException], pin: bool = False) -> None:
     """The local pool: ``jobs`` tasks at a time, each forked from its kind's template (or
     spawned), under this run's watchdog. An interrupt (KeyboardInterrupt, :class:`Interrupted`)
     starts no further task, kills the running ones (not journaled: a resume runs them) and is
-    raised again once they are gone."""
+    raised again once they are gone. ``pin``: each task pinned to its worker slot's core."""
     watchdog = Watchdog()
+    slots = Slots(jobs) if pin else None
     stop = threading.Event()
     templates = Templates(watchdog) if (start or default_start()) == "fork" else None
 
     def one(task: Task) -> None:
         if failed or stop.is_set():  # the journal cannot be written, or the run was stopped
             return
+        if slots is not None:
+            task = dataclasses.replace(task, pin=slots.core())
         try:
             res = run_task(task, templates=templates, watchdog=watchdog, stop=stop)
         except TaskInterrupted:

@@ -70,6 +70,8 @@ class Options:
     sample_s: float = 60.0
     #: seconds between progress lines said (0: none)
     progress_s: float = 0.0
+    #: each local task process on its worker slot's core (bench.run.pin); Dask: not pinned
+    pin: bool = False
 
 
 @dataclass
@@ -307,7 +309,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
             if sources is not None:
                 outcome.reused.update(reuse_into(journal, p.tasks, sources))
             run_plan(p, journal, jobs=options.jobs, start=start, executor=executor,
-                     provenance=provenance, on_result=progress.result)
+                     provenance=provenance, on_result=progress.result,
+                     pin=options.pin and executor is None)
 
         # the machine's state while the run runs; each result recorded here takes the
         # load average of the moment (on a cluster, the client's says nothing of a worker's)
@@ -336,6 +339,7 @@ def _record_start(planned: Planned, options: Options, start: str,
                   calibration: dict[str, float], out: Path) -> None:
     """The run's environment record and ``constraints.txt``, written before any task."""
     from bench.run.environment import environment, write_constraints
+    from bench.run.pin import pin_record
     from bench.run.storage import record_environment
 
     plan = planned.plan
@@ -343,7 +347,8 @@ def _record_start(planned: Planned, options: Options, start: str,
         **planned.record(), memory_limit_mb=options.memory_limit_mb, jobs=options.jobs,
         threads=options.threads, seed=options.seed, seeds=options.seeds,
         repeat=options.repeat, start=start, executor=options.executor,
-        scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration))
+        scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration,
+        pin=pin_record(options.pin, options.jobs, options.executor)))
     write_constraints(out)
     log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
 
