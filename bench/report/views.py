@@ -187,7 +187,8 @@ def layer_cost(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     the solver's own time, each with its 95 % t-interval ('too few' below MIN_INTERVAL), and
     the layered pair's time outside the solver (SGM); and a sentence per row."""
     t = verdicts.ran(t)
-    rows, lines = [], []
+    rows: list[dict[str, object]] = []
+    lines: list[str] = []
     if not len(t):
         return pd.DataFrame(columns=LAYER_COLUMNS), lines
     eng = t["solver"].map(engine)
@@ -219,25 +220,29 @@ def _ratio(a: pd.Series, b: pd.Series) -> str:
     return f"{est:.3g}x [{lo:.3g}–{hi:.3g}]"
 
 
-def _versus(apart: pd.DataFrame, pair: str, nat: str, eng: str) -> tuple[dict, str]:
+def _n(seconds: float) -> str:
+    return "–" if seconds != seconds else f"{seconds * 1000:.3g}"
+
+
+def _versus(apart: pd.DataFrame, pair: str, nat: str,
+            eng: str) -> tuple[dict[str, object], str]:
     mine = apart.loc[pair] if pair in apart.index else apart.iloc[:0].droplevel(0)
     theirs = apart.loc[nat] if nat in apart.index else apart.iloc[:0].droplevel(0)
     common = mine.index.intersection(theirs.index)
     a, b = mine.loc[common], theirs.loc[common]
-    row = {"layered": pair, "native": nat, "common": len(common),
-           "build_x": _ratio(a["build_s"], b["build_s"]),
-           "solve_x": _ratio(a["solve_s"], b["solve_s"]),
-           "solver_x": _ratio(a["solver_s"], b["solver_s"]),
-           "layered_outside_s": sgm(a["outside_s"]) if len(common) else math.nan}
+    outside = sgm(a["outside_s"]) if len(common) else math.nan
+    x = {c: _ratio(a[c], b[c]) for c in ("build_s", "solve_s", "solver_s")}
+    row: dict[str, object] = {"layered": pair, "native": nat, "common": len(common),
+                              "build_x": x["build_s"], "solve_x": x["solve_s"],
+                              "solver_x": x["solver_s"], "layered_outside_s": outside}
     if not len(common):
         return row, f"{pair} against {nat} ({eng}): no instance both answered."
-    ms = {c: (sgm(a[c]) * 1000, sgm(b[c]) * 1000) for c in ("build_s", "solve_s", "solver_s")}
+    ms = {c: (_n(sgm(a[c])), _n(sgm(b[c]))) for c in ("build_s", "solve_s", "solver_s")}
     line = (f"The modelling layer on {eng}: {pair} against the best native {nat}, over the "
-            f"{len(common)} instance(s) both answered: build {row['build_x']} "
-            f"({ms['build_s'][0]:.3g} against {ms['build_s'][1]:.3g} ms), solve "
-            f"{row['solve_x']} ({ms['solve_s'][0]:.3g} against {ms['solve_s'][1]:.3g} ms), of "
-            f"which the solver's own time {row['solver_x']} ({ms['solver_s'][0]:.3g} against "
-            f"{ms['solver_s'][1]:.3g} ms); outside the solver (the layer's translation and "
-            f"work) {row['layered_outside_s'] * 1000:.3g} ms SGM.")
+            f"{len(common)} instance(s) both answered: build {x['build_s']} "
+            f"({ms['build_s'][0]} against {ms['build_s'][1]} ms), solve "
+            f"{x['solve_s']} ({ms['solve_s'][0]} against {ms['solve_s'][1]} ms), of "
+            f"which the solver's own time {x['solver_s']} ({ms['solver_s'][0]} against "
+            f"{ms['solver_s'][1]} ms); outside the solver (the layer's translation and "
+            f"work) {_n(outside)} ms SGM.")
     return row, line
-
