@@ -21,9 +21,12 @@ Build and solve apart (``build_s``: the model's construction; ``solve_s``: the b
 calls, a modelling layer's translation included; ``solver_s``: the solver's own reported
 time): per (pair, instance) the median over the answered repetitions and seeds, then the
 shifted geometric mean (:data:`bench.report.data.SGM_SHIFT_S`) over the instances every row of
-the table answered, so the rows' figures are of the same instances. ``outside_s`` is
-``solve_s - solver_s`` (at least 0): for a modelling layer, its translation and its work
-around the solver.
+the table answered, so the rows' figures are of the same instances (where no instance was
+answered by every row: each row over its own answered ones, and the group's sentence says so).
+``outside_s`` is ``solve_s - solver_s`` (at least 0): for a modelling layer, its translation
+and its work around the solver.
+
+Every function takes one puzzle's rows (a formulation's name is a model of one puzzle).
 """
 
 from __future__ import annotations
@@ -123,6 +126,15 @@ def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     return pd.DataFrame(rows, columns=COLUMNS), len(common)
 
 
+def _one_puzzle(t: pd.DataFrame) -> pd.DataFrame:
+    """The rows that ran (:func:`bench.report.verdicts.ran`) of ``t``, which must hold one
+    puzzle's rows (a ValueError otherwise)."""
+    if len(t) and t["puzzle"].nunique() > 1:
+        raise ValueError(f"the views take one puzzle's rows, not {t['puzzle'].nunique()} "
+                         "puzzles'")
+    return verdicts.ran(t)
+
+
 def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.DataFrame]]:
     """(key, rows) per value of ``by`` whose rows hold two or more distinct ``within``."""
     out = []
@@ -135,7 +147,7 @@ def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.D
 def same_model(t: pd.DataFrame) -> list[View]:
     """Per formulation variant run on two or more solvers (``t``: one puzzle's prepared task
     rows; those that did not run are dropped), its solvers' table, best first."""
-    t = verdicts.ran(t)
+    t = _one_puzzle(t)
     views = []
     for form, g in _groups(t, t["formulation"], "solver") if len(t) else []:
         tab, common = _table(g)
@@ -150,14 +162,16 @@ def same_solver(t: pd.DataFrame) -> list[View]:
     """Per solver engine (:func:`engine`) with two or more formulation variants (``t``: one
     puzzle's prepared task rows; those that did not run are dropped), its variants' table, best
     first; a group holding a modelling layer's pairs says so in its title."""
-    t = verdicts.ran(t)
+    t = _one_puzzle(t)
     views = []
     for eng, g in _groups(t, t["solver"].map(engine), "formulation") if len(t) else []:
         tab, common = _table(g)
         solvers = sorted(set(g["solver"]))
         layered = sorted({(layer(s), s) for s in solvers if s in ENGINES})
-        title = f"{eng}: {g['formulation'].nunique()} formulations"
-        if layered and any(s not in ENGINES for s in solvers):
+        native = any(s not in ENGINES for s in solvers)
+        name = eng if native else ", ".join(solvers)
+        title = f"{name}: {g['formulation'].nunique()} formulations"
+        if layered and native:
             title += (", natively and through " + ", ".join(f"{name} ({s})" for name, s in
                                                              layered)
                       + ": what the modelling layer costs")
@@ -186,7 +200,7 @@ def layer_cost(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     the instances both answered: the ratios layered / native of the SGMs of build, solve and
     the solver's own time, each with its 95 % t-interval ('too few' below MIN_INTERVAL), and
     the layered pair's time outside the solver (SGM); and a sentence per row."""
-    t = verdicts.ran(t)
+    t = _one_puzzle(t)
     rows: list[dict[str, object]] = []
     lines: list[str] = []
     if not len(t):

@@ -100,6 +100,20 @@ def test_same_solver_sets_cpsat_through_cpmpy_beside_native_cpsat(tasks):
     assert {v.key for v in views.same_solver(_puzzle(tasks, "shikaku"))} == {"cpsat"}
 
 
+def test_a_layered_solver_without_its_native_one_is_named_as_it_is(tasks):
+    g = _puzzle(tasks, "nurikabe")
+    found = {v.key: v for v in views.same_solver(g[g["solver"] != "cpsat"])}
+    assert found["cpsat"].title == "cpmpy:ortools: 2 formulations"
+    assert set(found["cpsat"].table["pair"]) == {
+        "cpmpy-islands[wall=lazy] / cpmpy:ortools", "cpmpy-islands[wall=tree] / cpmpy:ortools"}
+
+
+def test_the_views_take_one_puzzles_rows(tasks):
+    for f in (views.same_model, views.same_solver, views.layer_cost):
+        with pytest.raises(ValueError, match="one puzzle's rows"):
+            f(tasks)
+
+
 def test_the_layer_cost_compares_build_and_solve_apart(tasks):
     tab, lines = views.layer_cost(_puzzle(tasks, "shikaku"))
     assert len(tab) == len(lines) == 1
