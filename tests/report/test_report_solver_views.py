@@ -207,3 +207,12 @@ def test_a_run_without_such_groups_has_no_views(mixed_run, tmp_path):
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "-views" not in html and "Same model, different solvers" not in html
     assert not list(out.glob("*-cactus-*.png"))
+
+
+def test_one_name_in_two_puzzles_is_two_pairs_not_one_split(page):
+    """cpsat-tree is a Fillomino and a Nurikabe formulation, of different code: each is one
+    pair of its puzzle, never split by code nor noted as differing."""
+    html = (page / "index.html").read_text(encoding="utf-8")
+    md = (page / "summary.md").read_text(encoding="utf-8")
+    assert "formulation code" not in md and "formulation code" not in html
+    assert "| cpsat-tree / cpsat | 3/3 |" in md
