@@ -14,19 +14,33 @@ without a cycle. The same shape as :mod:`bench.encodings.cpsat`, written as CPMp
   (cell -> lower bound on its distance from the root), connected by a tree rooted there;
 * :func:`assign` -- the member cells are exactly the owned ones, each owned once, and two
   adjacent members share their region;
-* :func:`cuts` -- :class:`bench.encodings.cells.Cut` s as CPMpy clauses (lazy formulations).
+* :func:`cuts` -- :class:`bench.encodings.cells.Cut` s as CPMpy clauses (lazy formulations);
+* :class:`NeedsCpmpy` -- the header every CPMpy formulation shares: it needs ``cpmpy``, and
+  names the extra that installs it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bench.encodings import cells as cellsets
 from bench.encodings.cells import Cut, Region
 from bench.grid import Cell
 
 Expr = Any  # a CPMpy expression (a Boolean variable, its negation, a comparison, ...)
+
+#: how to get CPMpy and the solvers it reaches, shown where ``cpmpy`` cannot be imported
+INSTALL_HINT = "pip install 'puzzlebench[cpmpy]'"
+
+
+class NeedsCpmpy:
+    """Mixin of every CPMpy formulation, first among its bases (``class F(NeedsCpmpy,
+    Formulation[CpmpyModel])``): it needs the ``cpmpy`` package, and without it is listed as
+    unavailable with :data:`INSTALL_HINT` (:meth:`bench.registry.Formulation.available`)."""
+
+    requires: ClassVar[tuple[str, ...]] = ("cpmpy",)
+    install_hint: ClassVar[str] = INSTALL_HINT
 
 
 def connected(member: Mapping[Cell, Expr], *, root: Cell | str = "first",

@@ -23,7 +23,7 @@ import pandas as pd
 
 from bench.labels import close_matches, normal_pair
 from bench.report import assets, defaults, identities, machines, overhead, peers, tables, verdicts
-from bench.report import instances as views
+from bench.report import instances as instance_views
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -34,7 +34,7 @@ from bench.report.data import (
     sgm,
 )
 from bench.report.render import Table, markdown_text
-from bench.report.sections import section
+from bench.report.sections import section, views_markdown
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "design": Table.of(verdicts.design(t)) if len(t) else None,
            "design_note": verdicts.DESIGN_NOTE,
            "assets": assets.load(),
-           "csv": _write_csv(run, out), "instance_data": views.write(t, out),
+           "csv": _write_csv(run, out), "instance_data": instance_views.write(t, out),
            "name": run.folder.resolve().name, "warnings": run.warnings,
            "provenance": machines.provenance(run.df, run.folder.resolve().name)
            + ([f"Results of {t['machine_id'].nunique()} machine types: each puzzle is ranked "
@@ -253,6 +253,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [f"({s.matrix_more} more instances in the HTML report)", ""]
         if s.memory_line:
             md += [s.memory_line, ""]
+        md += views_markdown(s)
         for extra in s.extra:
             md += [f"## {extra['title']}", "", extra["table"].markdown(), ""]
     if ctx["unreadable"]:

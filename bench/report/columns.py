@@ -117,6 +117,28 @@ COLUMNS: dict[str, Column] = {
     "instances run": Column("instances run", "instances with a task that ran"),
     "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),
     "why not run": Column("why not run", "per reason, the tasks recorded without running"),
+    # the same-model and same-solver views (bench.report.views)
+    "answered_run": Column("answered / run", "instances answered correctly / instances run"),
+    "sgm_interval": Column("SGM (95 %)", f"shifted geometric mean of the {_PAR} times with its "
+                                         "95 % t-interval ('too few' below 5 instances)"),
+    "build_s": Column("build [ms]", "SGM of the model's construction time, answered tasks",
+                      1000.0),
+    "solve_s": Column("solve [ms]", "SGM of the solve time (backend calls, a modelling layer's "
+                                    "translation included), answered tasks", 1000.0),
+    "solver_s": Column("solver's own [ms]", "SGM of the time the solver itself reports, "
+                                            "answered tasks", 1000.0),
+    "outside_s": Column("outside the solver [ms]", "SGM of solve minus the solver's own time: a "
+                                                   "modelling layer's translation and work",
+                        1000.0),
+    "layered": Column("through the layer", "the pair whose solver is reached through a "
+                                           "modelling layer (CPMpy)"),
+    "native": Column("native", "the best pair of the same solver without the layer"),
+    "common": Column("both answered", "instances both pairs answered: the ratios' instances"),
+    "build_x": Column("build ×", "layered / native ratio of the build SGMs, 95 % t-interval"),
+    "solve_x": Column("solve ×", "layered / native ratio of the solve SGMs, 95 % t-interval"),
+    "solver_x": Column("solver's own ×", "layered / native ratio of the solver's own time"),
+    "layered_outside_s": Column("layer outside the solver [ms]", "SGM of the layered pair's "
+                                "solve minus its solver's own time", 1000.0),
 }
 
 

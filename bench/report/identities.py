@@ -50,7 +50,10 @@ def apart(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         return t, []
     t = t.copy()
     lines: list[str] = []
-    for pair, g in t.groupby("pair", sort=True):
+    # a pair of one puzzle: "cpsat-tree / cpsat" of two puzzles is two pairs, of their own code
+    by = ["puzzle", "pair"] if "puzzle" in t else ["pair"]
+    for key, g in t.groupby(by, sort=True):
+        pair = key[-1]
         cols = [c for c in PARTS if c in g
                 and len(set(g[c].fillna("").astype(str)) - {""}) > 1]
         cols += _mixed_limits(g)

@@ -20,6 +20,7 @@ import bench.report.pictures as pictures
 import bench.report.tables as tables
 import bench.report.vbs as vbs
 import bench.report.verdicts as verdicts
+import bench.report.views as views
 from bench.report.data import per_instance
 from bench.report.files import file_name
 from bench.report.render import Table
@@ -29,6 +30,8 @@ PAGE_MAX = 5000  # rows of one table on the page; beyond it the results table (s
 PROBLEM_ROWS = 15  # wrong answers, disagreements and errors in summary.md
 PICTURES = 3  # example solution pictures per puzzle on the page
 SCALING_PANELS = 9  # formulations in the scaling figure
+#: cactus plots of the same-model view per puzzle (the models run on the most solvers first)
+VIEW_FIGURES = 8
 #: ranking columns a reader shows with the Columns button (the rest fit 1400 px)
 RANK_HIDDEN = {"tasks", "common_par2_s", "common_sgm_s", "common_median_s"}
 PEER_HIDDEN = {"ours_par2_s", "peer_par2_s", "ratio_p10", "ratio_p90", "ratio_geomean"}
@@ -56,6 +59,13 @@ class Section:
     peers: Table | None = None  # our best pair against each peer package
     peer_lines: list[str] = field(default_factory=list)
     rank: pd.DataFrame = field(default_factory=pd.DataFrame)  # for the overview
+    #: the views (:mod:`.views`): per group its title, sentence, table and cactus figure
+    same_model: list[dict[str, Any]] = field(default_factory=list)
+    same_solver: list[dict[str, Any]] = field(default_factory=list)
+    layer: Table | None = None  # each layered pair against the best native one
+    layer_lines: list[str] = field(default_factory=list)
+    model_lines: list[str] = field(default_factory=list)  # about the same-model view
+    views_note: str = views.NOTE
 
     def parts(self) -> list[tuple[str, str]]:
         """(anchor, title) of the sub-sections, for the contents."""
@@ -65,6 +75,8 @@ class Section:
         if self.problems:
             out.append((f"{self.name}-problems", "problems"))
         out.append((f"{self.name}-status", "status per instance"))
+        if self.same_model or self.same_solver:
+            out.append((f"{self.name}-views", "same model / same solver"))
         if self.slopes or self.extra:
             out.append((f"{self.name}-more", "by family and size"))
         if self.pictures:
@@ -210,7 +222,62 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                                        "peer / ours per instance both answered)."})
     if instances:
         sec.extra.extend(_selected(puzzle, t, instances))
+    _views(sec, name, t, out)
     return sec
+
+
+def _view_table(v: views.View) -> Table:
+    marks = ["best" if x == "best" else "tie" if x.startswith(verdicts.EQUIVALENT) else ""
+             for x in v.table["verdict"]]
+    return Table.of(v.table, marks=marks)
+
+
+def _views(sec: Section, name: str, t: pd.DataFrame, out: Path) -> None:
+    """The same-model and same-solver views of a section (``t``: its tasks that ran): each
+    group's table, and for the VIEW_FIGURES models run on the most solvers a cactus plot of
+    its solvers."""
+    model = views.same_model(t)
+    drawn = {v.key for v in sorted(model, key=lambda v: (-len(v.pairs), v.key))[:VIEW_FIGURES]}
+    for v in model:
+        fig: dict[str, str] | None = None
+        if v.key in drawn:
+            pi = per_instance(t[t["formulation"] == v.key])
+            png = figures.cactus(pi, v.pairs, float(pi["time_limit"].max()),
+                                 out / file_name(name, "cactus", v.key, suffix=".png"))
+            fig = {"src": png.name, "width": _css_width(png),
+                   "alt": f"{name}: cactus of {v.key} on its solvers",
+                   "caption": f"Cactus of {v.key} on each solver: the further right and lower a "
+                              "line, the more instances that solver solves with this one model "
+                              "and the faster (grey band: the virtual best of these solvers)."}
+        sec.same_model.append({"title": v.title, "lines": v.lines, "table": _view_table(v),
+                               "figure": fig})
+    if len(model) > len(drawn):
+        sec.model_lines.append(f"{len(model) - len(drawn)} model(s) without a cactus plot: the "
+                               f"{VIEW_FIGURES} run on the most solvers have one.")
+    sec.same_solver = [{"title": v.title, "lines": v.lines, "table": _view_table(v),
+                        "figure": None} for v in views.same_solver(t)]
+    layer, sec.layer_lines = views.layer_cost(t)
+    sec.layer = Table.of(layer) if len(layer) else None
+
+
+def views_markdown(sec: Section) -> list[str]:
+    """The section's views as summary.md lines (none when it has none)."""
+    md: list[str] = []
+    for title, groups in (("Same model, different solvers", sec.same_model),
+                          ("Same solver, different models", sec.same_solver)):
+        if not groups:
+            continue
+        md += [f"### {sec.name}: {title}", ""]
+        if groups is sec.same_model and sec.model_lines:
+            md += [*sec.model_lines, ""]
+        if groups is sec.same_solver and sec.layer:
+            md += [*[f"- {x}" for x in sec.layer_lines], "", sec.layer.markdown(), ""]
+        for g in groups:
+            md += [f"#### {g['title']}", "", *g["lines"], "", g["table"].markdown(), ""]
+            if g["figure"]:
+                md += [f"![{g['figure']['alt']}]({g['figure']['src']})", ""]
+        md += [sec.views_note, ""]
+    return md
 
 
 def _selected(puzzle: str, t: pd.DataFrame, instances: list[str]) -> list[dict]:

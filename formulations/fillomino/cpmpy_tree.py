@@ -22,15 +22,14 @@ from bench.models import CpmpyModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.fillomino.encoding import layout
 from bench.registry import Formulation, formulation
+from formulations._cpmpy import NeedsCpmpy
 
 
 @formulation
-class CpmpyTree(Formulation[CpmpyModel]):
+class CpmpyTree(NeedsCpmpy, Formulation[CpmpyModel]):
     name = "cpmpy-tree"
     description = ("CPMpy: number per cell (InDomain), same-region edges, each region a "
                    "parent-pointer tree rooted at its first cell, size by subtree sums")
-    requires = ("cpmpy",)
-    install_hint = "pip install 'puzzlebench[cpmpy]'"
 
     def build(self, inst: Instance) -> CpmpyModel:
         import cpmpy as cp

@@ -22,18 +22,16 @@ from bench.models import CpmpyModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.rules import grid_from_black
 from bench.registry import Formulation, formulation
-from formulations._cpmpy import assign, connected, cuts, no_2x2, region
+from formulations._cpmpy import NeedsCpmpy, assign, connected, cuts, no_2x2, region
 from formulations.nurikabe._islands import black_in, layout
 
 
 @formulation
-class CpmpyIslands(Formulation[CpmpyModel]):
+class CpmpyIslands(NeedsCpmpy, Formulation[CpmpyModel]):
     name = "cpmpy-islands"
     description = ("CPMpy: clue-owned island trees, no 2x2 black, black count; wall connected "
                    "by a spanning tree rooted at its first cell (tree) or lazy cuts (lazy)")
     parameters: ClassVar[dict[str, list[Any]]] = {"wall": ["tree", "lazy"]}
-    requires = ("cpmpy",)
-    install_hint = "pip install 'puzzlebench[cpmpy]'"
 
     def is_lazy(self) -> bool:
         return bool(self.params["wall"] == "lazy")

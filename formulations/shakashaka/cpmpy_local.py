@@ -10,6 +10,7 @@ from bench.models import CpmpyModel, Value
 from bench.puzzles import SolutionGrid
 from bench.puzzles.shakashaka.rules import BLACK, WHITE, WHITE_QUARTERS
 from bench.registry import Formulation, formulation
+from formulations._cpmpy import NeedsCpmpy
 from formulations.shakashaka._local import (
     clue_neighbours,
     grid_from_quarters,
@@ -25,12 +26,10 @@ TABLE = [[i, *(int(q in WHITE_QUARTERS[t]) for q in range(4))] for i, t in enume
 
 
 @formulation
-class CpmpyLocal(Formulation[CpmpyModel]):
+class CpmpyLocal(NeedsCpmpy, Formulation[CpmpyModel]):
     name = "cpmpy-local"
     description = ("CPMpy: a pattern per open cell tied to its quarters by a Table, numbers as "
                    "triangle counts, forbidden white wedges as clauses")
-    requires = ("cpmpy",)
-    install_hint = "pip install 'puzzlebench[cpmpy]'"
 
     def build(self, inst: Instance) -> CpmpyModel:
         import cpmpy as cp

@@ -7,16 +7,15 @@ from bench.instance import Instance
 from bench.models import CpmpyModel
 from bench.puzzles import SolutionGrid
 from bench.registry import formulation
+from formulations._cpmpy import NeedsCpmpy
 from formulations.shikaku._cover import CoverFormulation, cover
 
 
 @formulation
-class CpmpyCover(CoverFormulation[CpmpyModel]):
+class CpmpyCover(NeedsCpmpy, CoverFormulation[CpmpyModel]):
     name = "cpmpy-cover"
     description = ("CPMpy: exact cover by candidate rectangles, one Boolean each, a sum of 1 "
                    "per cell")
-    requires = ("cpmpy",)
-    install_hint = "pip install 'puzzlebench[cpmpy]'"
 
     def build(self, inst: Instance) -> CpmpyModel:
         import cpmpy as cp

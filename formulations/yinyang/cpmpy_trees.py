@@ -16,17 +16,15 @@ from bench.instance import Instance
 from bench.models import CpmpyModel
 from bench.puzzles.yinyang.rules import BLACK, WHITE
 from bench.registry import formulation
-from formulations._cpmpy import connected, cuts
+from formulations._cpmpy import NeedsCpmpy, connected, cuts
 from formulations.yinyang._rules import BlackCells, local_cuts, max_size, ring_pairs
 
 
 @formulation
-class CpmpyTrees(BlackCells[CpmpyModel]):
+class CpmpyTrees(NeedsCpmpy, BlackCells[CpmpyModel]):
     name = "cpmpy-trees"
     description = ("CPMpy: black per cell, givens, no one-colour 2x2, both colours connected by "
                    "spanning trees rooted at their first cells")
-    requires = ("cpmpy",)
-    install_hint = "pip install 'puzzlebench[cpmpy]'"
     sweep: ClassVar[dict[str, list[Any]] | None] = {}
 
     def build(self, inst: Instance) -> CpmpyModel:

@@ -46,3 +46,31 @@ def test_importing_the_cpmpy_formulations_imports_no_cpmpy():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=True)
     assert p.stdout.strip() == "False"
+
+
+def test_every_cpmpy_formulation_takes_its_header_from_the_one_mixin():
+    """Each CPMpy formulation needs ``cpmpy`` and names the extra through
+    formulations._cpmpy.NeedsCpmpy, stating neither itself."""
+    from formulations._cpmpy import INSTALL_HINT, NeedsCpmpy
+
+    found = [cls for cls in formulations() if cls.kind == "cpmpy"]
+    assert {cls.puzzle for cls in found} == set(PUZZLES)
+    for cls in found:
+        assert issubclass(cls, NeedsCpmpy), cls
+        assert (cls.requires, cls.install_hint) == (("cpmpy",), INSTALL_HINT)
+        assert "requires" not in vars(cls) and "install_hint" not in vars(cls), cls
+
+
+def test_without_cpmpy_the_formulations_are_unavailable_with_the_install_hint():
+    code = ("import sys\n"
+            "sys.modules['cpmpy'] = None  # import cpmpy fails in this process\n"
+            "from bench.registry import formulations\n"
+            "for c in formulations():\n"
+            "    if c.kind == 'cpmpy':\n"
+            "        print(c.puzzle, c.available())\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=True)
+    lines = p.stdout.strip().splitlines()
+    assert len(lines) == len(PUZZLES), p.stdout
+    for line in lines:
+        assert line.endswith("cpmpy is not installed (pip install 'puzzlebench[cpmpy]')"), line

@@ -223,3 +223,31 @@ def test_the_default_runs_report_is_short_and_small(tmp_path: Path) -> None:
         page.locator("#verdicts button.more-cols").click()
         assert note.is_visible()
         assert ctx.errors == [], ctx.errors
+
+
+def test_the_solver_views_open_with_legible_figures(tmp_path: Path) -> None:
+    """The CPMpy run's report (tests/data/run-cpmpy): the same-model and same-solver folds
+    closed on load (their tables set up when opened), then every table interactive, every
+    cactus drawn at 2x with a legend of at least 11 px, nothing wider than the page."""
+    run = tmp_path / "run"
+    shutil.copytree(ROOT / "tests" / "data" / "run-cpmpy", run)
+    out = write_report(run, tmp_path / "rep")
+    with browser() as ctx:
+        page = open_report(ctx, out)
+        folds = page.locator("details.views")
+        assert folds.count() == 10
+        assert page.locator("details.views table.dt.dataTable").count() == 0
+        open_folds(page)
+        assert page.locator("details.views table.dataTable").count() == 16  # 6 + 10 groups
+        shown = page.evaluate("""() => [...document.querySelectorAll('details.views img')]
+            .map(i => [i.getAttribute('src'), i.naturalWidth,
+                       i.getBoundingClientRect().width])""")
+        assert len(shown) == 6, shown
+        for src, natural, width in shown:
+            scale = natural / width
+            assert scale >= 1.99, (src, natural, width)
+            assert figures.LEGEND_PT * figures.DPI / 72 / scale >= 11, src
+        assert page.evaluate(BROKEN) == []
+        fit = page.evaluate(OVERFLOW)
+        assert fit["over"] == [] and fit["pageWidth"] <= fit["vw"], fit
+        assert ctx.errors == [], ctx.errors
