@@ -58,3 +58,44 @@ def test_instances_keep_their_own_rule_beside_a_not_run_one():
                      + rows({"a": 0.5, "b": 0.6, "c": None}, instance="i01"))
     out = tiers.classify(t).set_index("instance")["rule"].to_dict()
     assert out == {"i00": "hard (flat)", "i01": "hard"}
+
+
+def test_the_pilot_rule_on_a_real_pilot():
+    """The pilot rule on real rows (the hard tier of two puzzles of a measured default run, its
+    not-run tasks among them): the hard and flat instances chosen, a puzzle with none filled up
+    with its slowest-best easy ones, the hopeless pairs and the TOML that declares them."""
+    from pathlib import Path
+
+    from bench.report.data import prepare
+
+    t = prepare(pd.read_parquet(Path(__file__).parents[1] / "data" / "pilot-small.parquet"))
+    out = tiers.choose(tiers.classify(t)).set_index("instance")
+    nuri = out[out["puzzle"] == "nurikabe"]
+    assert set(nuri.index[nuri["chosen"]]) == set(
+        nuri.index[nuri["rule"].isin(["hard", "hard (flat)"])])
+    assert int(nuri["chosen"].sum()) == 7 <= tiers.MAX_HARD
+    shik = out[out["puzzle"] == "shikaku"]
+    assert not shik["rule"].isin(["hard", "hard (flat)"]).any()
+    assert int(shik["chosen"].sum()) == tiers.MIN_HARD  # filled up from the easy ones
+    assert not shik.at["gen-shikaku-60x60-s2-0", "chosen"]  # the fastest best is left out
+    # hopeless: ran on 3 or more chosen instances and answered none; the pairs the ladder rule
+    # kept off most of them (not run) are not called hopeless on that
+    assert tiers.hopeless(t, out.reset_index()) == ["nurikabe:puzzlekit/external"]
+    toml = tiers.snippet(out.reset_index(), ["nurikabe:puzzlekit/external"],
+                         {"gen-shikaku-60x60-s1-0": "shikaku/gen-shikaku-60x60-s1-0.txt"})
+    assert '    "shikaku/gen-shikaku-60x60-s1-0.txt",' in toml
+    assert f"cap = {tiers.CAP}" in toml and '"nurikabe:puzzlekit/external",' in toml
+
+
+def test_a_pair_that_answered_one_chosen_instance_is_not_hopeless():
+    t = pd.DataFrame(rows({"a": 0.5, "b": None}, instance="i00")
+                     + rows({"a": 0.5, "b": None}, instance="i01")
+                     + rows({"a": 0.5, "b": 9.0}, instance="i02"))
+    out = tiers.choose(tiers.classify(t))
+    assert out["chosen"].all()
+    assert tiers.hopeless(t, out) == []
+    t2 = pd.DataFrame(rows({"a": 0.5, "b": None}, instance="i00")
+                      + rows({"a": 0.5, "b": None}, instance="i01")
+                      + rows({"a": 0.5, "b": None}, instance="i02"))
+    assert tiers.hopeless(t2, tiers.choose(tiers.classify(t2))) == [
+        "nurikabe:b/cadical195"]
