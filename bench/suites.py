@@ -21,8 +21,9 @@ seeds would repeat the same search). A tier declares ``repeats`` or ``seeds``, n
 
 ``cap`` and ``capped``: the pairs (``PUZZLE:FORMULATION/SOLVER``) the suite's pilot showed
 hopeless on the tier run only on its first ``cap`` instances of their puzzle (in the suite's
-order); each task left out is recorded as not run (never scored), so the report shows the pair
-as "k of n run". ``python -m bench.run.tiers --pilot`` derives the list from a pilot run.
+order), with their lowest seed; each other instance's task is recorded as not run (never
+scored), so the report shows the pair as "k of n run". ``python -m bench.run.tiers --pilot``
+derives the list from a pilot run.
 """
 
 from __future__ import annotations

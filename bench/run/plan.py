@@ -226,10 +226,11 @@ def _kind(puzzle: str, label: str) -> str:
 def apply_caps(plan: Plan, order: Sequence[str],
                caps: dict[str, tuple[int, frozenset[str]]]) -> Plan:
     """Per tier of ``caps`` (tier -> (cap, pairs)): a listed pair runs only on the first
-    ``cap`` instances of its puzzle in that tier, in ``order`` (the suite's instance order);
-    each task it leaves out is recorded as not run (:data:`bench.records.NOT_RUN`, a timeout at
-    its own limit with no measurement: never scored), once per (instance, pair) for its lowest
-    seed and first repetition, its further seeds dropped."""
+    ``cap`` instances of its puzzle in that tier, in ``order`` (the suite's instance order), and
+    there with its lowest seed only; each other instance's task is recorded as not run
+    (:data:`bench.records.NOT_RUN`, a timeout at its own limit with no measurement: never
+    scored), once per (instance, pair) for its lowest seed and first repetition, its further
+    seeds dropped."""
     if not caps:
         return plan
     rank = {p: i for i, p in enumerate(order)}
@@ -243,13 +244,20 @@ def apply_caps(plan: Plan, order: Sequence[str],
             got = allowed.setdefault((tier, puzzle[p]), set())
             if len(got) < cap:
                 got.add(p)
+    low: dict[tuple[str, str, str], int] = {}
+    for t in plan.tasks:
+        g = (t.instance, t.formulation, t.solver)
+        low[g] = min(low.get(g, t.seed), t.seed)
     keep: list[Task] = []
     first: dict[tuple[str, str, str], Task] = {}
     for t in plan.tasks:
         cap_pairs = caps.get(t.tier)
-        if cap_pairs is None or pair_key(puzzle[t.instance], t) not in cap_pairs[1] \
-                or t.instance in allowed[(t.tier, puzzle[t.instance])]:
+        if cap_pairs is None or pair_key(puzzle[t.instance], t) not in cap_pairs[1]:
             keep.append(t)
+            continue
+        if t.instance in allowed[(t.tier, puzzle[t.instance])]:
+            if t.seed == low[(t.instance, t.formulation, t.solver)]:
+                keep.append(t)  # a capped pair runs its lowest seed only
             continue
         g = (t.instance, t.formulation, t.solver)
         if g not in first or (t.seed, t.rep) < (first[g].seed, first[g].rep):

@@ -26,7 +26,8 @@ does not confirm its own selection):
   puzzle with fewer than :data:`MIN_HARD` such instances is filled up with its slowest-best
   ``easy`` candidates, so that every cell can hold the instances a paired test needs;
 - a hopeless pair: one that ran on at least :data:`MIN_SEEN` of its puzzle's chosen instances
-  in the pilot and answered none of them; the suite caps it (``capped``, ``cap =``
+  in the pilot and answered at most a fifth of them (:data:`HOPELESS`: none of 3 or 4, one
+  of 5 to 9; it timed out on most); the suite caps it (``capped``, ``cap =``
   :data:`CAP`): it runs on the first :data:`CAP` instances of the tier only, the rest recorded
   as not run (``k of n run`` in the report, never scored).
 """
@@ -43,7 +44,9 @@ import pandas as pd
 HARD_LO, HARD_HI, SPREAD, TRIVIAL = 0.2, 10.0, 10.0, 0.2
 #: the pilot rule: instances a puzzle's hard tier holds (at most, at least), the chosen
 #: instances a pair must have run on before it can be called hopeless, and a hopeless pair's cap
-MAX_HARD, MIN_HARD, MIN_SEEN, CAP = 8, 5, 3, 2
+MAX_HARD, MIN_HARD, MIN_SEEN, CAP = 6, 5, 3, 1
+#: a pair answering at most this share of the chosen instances it ran on is hopeless
+HOPELESS = 0.2
 
 
 def classify(t: pd.DataFrame) -> pd.DataFrame:
@@ -100,7 +103,8 @@ def choose(out: pd.DataFrame) -> pd.DataFrame:
 def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     """The pairs (``PUZZLE:FORMULATION/SOLVER``, sorted) the pilot shows hopeless on the chosen
     instances (:func:`choose`): each ran on at least :data:`MIN_SEEN` of its puzzle's and
-    answered none. Tasks that did not run are left out before anything is counted."""
+    answered at most :data:`HOPELESS` of those. Tasks that did not run are left out before
+    anything is counted."""
     from bench.report.verdicts import ran
 
     picked = set(zip(chosen.loc[chosen["chosen"], "puzzle"],
@@ -109,7 +113,9 @@ def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     r = r[[(p, i) in picked for p, i in zip(r["puzzle"], r["instance"], strict=True)]]
     out = []
     for (puzzle, form, solver), g in r.groupby(["puzzle", "formulation", "solver"]):
-        if g["instance"].nunique() >= MIN_SEEN and not g["ok"].any():
+        ran_on = g["instance"].nunique()
+        answered = g.loc[g["ok"], "instance"].nunique()
+        if ran_on >= MIN_SEEN and answered <= HOPELESS * ran_on:
             out.append(f"{puzzle}:{form}/{solver}")
     return sorted(out)
 
