@@ -404,7 +404,9 @@ def test_the_design_table_shows_seeds_a_task_and_seed_beside_instance_spread():
     t = pd.concat(seeded, ignore_index=True)
     t["message"] = ""
     cap = (t["form"] == "b") & t["instance"].isin(["i18", "i19"]) & (t["seed"] == 0)
-    t.loc[cap, ["status", "ok", "time_s"]] = ["timeout", False, np.nan]
+    t.loc[cap, "status"] = "timeout"
+    t.loc[cap, "ok"] = False
+    t.loc[cap, "time_s"] = np.nan
     t.loc[cap, "message"] = "not run: capped: hopeless in the suite's pilot"
     t = t[~((t["form"] == "b") & t["instance"].isin(["i18", "i19"]) & (t["seed"] > 0))]
     d = V.design(t).iloc[0]

@@ -141,7 +141,7 @@ def test_a_run_given_seed_3_plans_seeds_disjoint_from_the_default(tmp_path, monk
         cost(a.plan, known, a.under, fixed=a.fixed).gated == 2
 
 
-def test_results_of_seeds_0_to_2_are_not_reused_by_a_seed_3_run(tmp_path):
+def test_results_of_seeds_0_to_2_are_not_reused_by_a_seed_3_run(tmp_path, monkeypatch):
     from bench.run.reuse import Sources, matches
 
     root = project(tmp_path)
@@ -159,23 +159,12 @@ def test_results_of_seeds_0_to_2_are_not_reused_by_a_seed_3_run(tmp_path):
     assert list(capped["instance"]) == ["c"] and list(capped["solver"]) == ["glpk"]
     assert len(done[(done["tier"] == "hard") & (done["solver"] == "glpk")]) == 2
     src = Sources.load([out])
-    import os
-
-    old = os.environ.get("PUZZLEBENCH_ROOT")
-    os.environ["PUZZLEBENCH_ROOT"] = str(root)
-    cwd = Path.cwd()
-    os.chdir(tmp_path)
-    try:
-        same = make_plan("s", formulations=("cpsat-cover",), solvers=("cpsat",))
-        shifted = make_plan("s", formulations=("cpsat-cover",), solvers=("cpsat",), seed=3)
-    finally:
-        os.chdir(cwd)
-        if old is None:
-            os.environ.pop("PUZZLEBENCH_ROOT")
-        else:
-            os.environ["PUZZLEBENCH_ROOT"] = old
-    hard = [t for t in same.plan.tasks if t.tier == "hard"]
-    assert len(matches(hard, src)) == 6  # the same seeds: every hard task reusable
+    monkeypatch.setenv("PUZZLEBENCH_ROOT", str(root))
+    monkeypatch.chdir(tmp_path)
+    same = make_plan("s", formulations=("cpsat-cover",), solvers=("cpsat",))
+    shifted = make_plan("s", formulations=("cpsat-cover",), solvers=("cpsat",), seed=3)
+    again = [t for t in same.plan.tasks if t.tier == "hard"]
+    assert len(matches(again, src)) == 6  # the same seeds: every hard task reusable
     assert matches([t for t in shifted.plan.tasks if t.tier == "hard"], src) == []
 
 
