@@ -44,8 +44,9 @@ def docs(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Run the default suite into results/<run>/ and write reports/<run>/ (args go to `run`):
     its plan and worst-case cost first (`run --dry-run`), then the tasks: every formulation's
-    default variant on the suite's solvers, four tiers a puzzle, the tiers' repeats and time
-    limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores.
+    default variant on the suite's solvers, three tiers a puzzle, the tiers' repeats, seeds
+    and time limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores.
+    `-- --seed 3` runs solver seeds disjoint from the default run's (3-5 against 0-2).
 
     Results are reused from the latest earlier `results/default-*` run made on this machine
     type wherever their identity matches (same instance content, formulation and backend code,

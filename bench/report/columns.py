@@ -114,6 +114,12 @@ COLUMNS: dict[str, Column] = {
     "interval": Column("SGM 95 %", "t-interval of the SGM on log(t + shift)"),
     "repeats": Column("repeats", "repetitions that ran (lowest–highest)"),
     "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),
+    "seeds a task": Column("seeds a task", "the most solver seeds one pair ran on one instance "
+                                           "(a deterministic solver runs one)"),
+    "seed spread": Column("seed spread", "typical factor between two seeds of one pair on one "
+                                         "instance (exp of the pooled SD of log(t + shift))"),
+    "instance spread": Column("instance spread", "typical factor between two instances of one "
+                                                 "pair (exp of the pooled SD of log(t + shift))"),
     "instances run": Column("instances run", "instances with a task that ran"),
     "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),
     "why not run": Column("why not run", "per reason, the tasks recorded without running"),

@@ -377,6 +377,8 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def _reason(message: str) -> str:
+    if message.startswith(f"{NOT_RUN} capped"):
+        return "the suite's cap on a pair its pilot showed hopeless"
     return ("the suite's ladder rule (timed out on an earlier instance of its family)"
             if message.startswith(NOT_RUN) else "recorded without running: " + message[:80])
 
@@ -396,9 +398,10 @@ def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
 
 
 def design(t: pd.DataFrame) -> pd.DataFrame:
-    """Per puzzle and tier what was measured: time limit(s), repeats, seeds, pairs, instances
-    run, tasks run, tasks not run and why (``t``: prepared task rows, with those that did not
-    run)."""
+    """Per puzzle and tier what was measured: time limit(s), repeats, seeds (and the most seeds
+    a seeded pair ran on one instance), pairs, instances run, tasks run, tasks not run and why,
+    and beside each other the seed-to-seed and the instance-to-instance spread (:func:`spread`)
+    (``t``: prepared task rows, with those that did not run)."""
     if t.empty:
         return pd.DataFrame()
     skipped = did_not_run(t)
@@ -409,22 +412,60 @@ def design(t: pd.DataFrame) -> pd.DataFrame:
         r = g[~gone]
         why = msg.loc[g.index][gone].map(_reason).value_counts()
         lim = sorted(set(g["time_limit"].dropna().astype(float)))
+        seed_sd, inst_sd = spread(r)
+        per = (r.groupby(["pair", "instance"])["seed"].nunique().max()
+               if "seed" in r and len(r) else 0)
         rows.append({"puzzle": puzzle, "tier": tier,
                      "limit": " / ".join(f"{x:g} s" for x in lim) or "–",
                      "repeats": _span(r["rep"]) if "rep" in r else "–",
                      "seeds": _span(r["seed"]) if "seed" in r else "–",
+                     "seeds a task": int(per) if per == per else "–",
                      "pairs": int(r["pair"].nunique()),
                      "instances run": int(r["instance"].nunique()), "tasks run": len(r),
                      "not run": int(gone.sum()),
-                     "why not run": "; ".join(f"{n}: {w}" for w, n in why.items()) or "–"})
+                     "why not run": "; ".join(f"{n}: {w}" for w, n in why.items()) or "–",
+                     "seed spread": _factor(seed_sd), "instance spread": _factor(inst_sd)})
     return pd.DataFrame(rows)
 
 
+def spread(r: pd.DataFrame) -> tuple[float, float]:
+    """(seed-to-seed, instance-to-instance) standard deviation of the test's value
+    y = log(min(t, L) + shift) over task rows that ran (an unanswered task at its limit L):
+    the first pooled over (pair, instance) groups with two or more seeds (first repetitions),
+    the square root of their mean variance; the second over each pair's instances (each folded
+    to its median y), pooled over pairs alike. NaN where no group has two values."""
+    if r.empty or "time_limit" not in r:
+        return math.nan, math.nan
+    lim = r["time_limit"].astype(float)
+    tt = r["time_s"].astype(float).where(r["ok"].astype(bool), lim).clip(upper=lim)
+    y = np.log(tt + SGM_SHIFT_S)
+    d = pd.DataFrame({"pair": r["pair"], "instance": r["instance"], "y": y,
+                      "rep": r.get("rep", 0)})
+    first = d[d["rep"] == 0]
+    by_seed = first.groupby(["pair", "instance"])["y"].agg(["var", "count"])
+    seed_var = by_seed.loc[by_seed["count"] > 1, "var"]
+    folded = d.groupby(["pair", "instance"])["y"].median().reset_index()
+    by_inst = folded.groupby("pair")["y"].agg(["var", "count"])
+    inst_var = by_inst.loc[by_inst["count"] > 1, "var"]
+    return (math.sqrt(seed_var.mean()) if len(seed_var) else math.nan,
+            math.sqrt(inst_var.mean()) if len(inst_var) else math.nan)
+
+
+def _factor(sd: float) -> str:
+    return f"×{math.exp(sd):.2f}" if sd == sd else "–"
+
+
 DESIGN_NOTE = ("limit: the tier's time limit per task; repeats and seeds: how many of each "
-               "ran (lowest–highest), not necessarily on every instance; pairs: formulation x "
-               "solver pairs with a task that ran; instances run: instances with a task that "
-               "ran; not run: tasks recorded without running, left out of every count, time, "
-               "test and figure, with why.")
+               "ran (lowest–highest), not necessarily on every instance; seeds a task: the "
+               "most solver seeds one pair ran on one instance (a deterministic solver runs "
+               "one); pairs: formulation x solver pairs with a task that ran; instances run: "
+               "instances with a task that ran; not run: tasks recorded without running, left "
+               "out of every count, time, test and figure, with why. The unit of analysis is "
+               "the instance: each pair's repetitions and seeds on an instance are folded to "
+               "their median before any comparison, so seeds narrow each instance's value and "
+               "the tests count instances. seed spread and instance spread: the typical factor "
+               "(exp of the pooled standard deviation of log(min(t, limit) + 0.01 s)) between "
+               "two seeds of one pair on one instance, and between two instances of one pair.")
 
 
 def _span(s: pd.Series) -> str:

@@ -11,10 +11,12 @@ the growth table, like a timeout; the report counts these results per pair.
 A family: the generated instances of one folder whose file names (``gen-PUZZLE-RxC-sN...``)
 differ only in size and seed: ``gen-nurikabe-20x20-s1-big1-0`` and ``...-s2-big1-0`` are one
 family, ``sparse/gen-nurikabe-20x20-s1-0`` is another. An instance's rung in its family is
-(cell count, seed) (:func:`bench.suites.family`); instances of the same rung all run. The rule
-holds across the suite's tiers, so a pair that timed out on a ladder's 14x14 under its 3 s
-limit is not run on the hard tier's 20x20 of the same family, even though the hard tier's limit
-is longer. The message gives both facts.
+(cell count, seed) (:func:`bench.suites.family`); instances of the same rung all run. With
+``ladder_rule = true`` the rule holds across the suite's tiers, so a pair that timed out on a
+ladder's 14x14 under its 3 s limit is not run on the hard tier's 20x20 of the same family, even
+though the hard tier's limit is longer (the message gives both facts). A suite may instead name
+the tiers the rule holds in (``ladder_rule = ["ladder"]``): a task of any other tier is outside
+every family, neither left out nor a cause (:func:`bench.run.plan.rung`).
 
 Method: the tasks run in steps, step k holding each family's k-th rung and step 0 also every
 task outside a family. Before each step, the timeouts recorded so far (the journal's, so a
@@ -29,35 +31,35 @@ from pathlib import Path
 from bench.instance import read_instance
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import stamp
-from bench.run.plan import Plan
-from bench.suites import family
+from bench.run.plan import Plan, rung
 
 
-def steps(tasks: Iterable[Task]) -> list[list[Task]]:
+def steps(tasks: Iterable[Task], ladder: bool | frozenset[str] = True) -> list[list[Task]]:
     """The tasks in steps: step k holds each family's k-th rung (by size, then seed); step 0
-    also holds the tasks outside a family."""
+    also holds the tasks outside a family (or outside the tiers ``ladder`` names)."""
     tasks = list(tasks)
     sizes: dict[str, set[tuple[int, int]]] = {}
     for t in tasks:
-        f = family(t.instance)
+        f = rung(t, ladder)
         if f is not None:
             sizes.setdefault(f[0], set()).add(f[1])
     rank = {fam: {c: i for i, c in enumerate(sorted(cs))} for fam, cs in sizes.items()}
     out: list[list[Task]] = [[] for _ in range(max((len(r) for r in rank.values()),
                                                    default=1))]
     for t in tasks:
-        f = family(t.instance)
+        f = rung(t, ladder)
         out[rank[f[0]][f[1]] if f else 0].append(t)
     return out
 
 
-def causes(done: Iterable[Result]
+def causes(done: Iterable[Result], ladder: bool | frozenset[str] = True
            ) -> dict[tuple[str, str, str], tuple[tuple[int, int], Result]]:
     """Per (family, formulation, solver): the earliest measured timeout (its rung and result)
-    of a first run (repetition 0); recorded not-run results do not count."""
+    of a first run (repetition 0) in the tiers ``ladder`` names (True: every tier); recorded
+    not-run results do not count."""
     out: dict[tuple[str, str, str], tuple[tuple[int, int], Result]] = {}
     for r in done:
-        f = family(r.instance_path)
+        f = rung(r, ladder)
         if f is None or r.status != "timeout" or r.rep or r.message.startswith(NOT_RUN):
             continue
         k = (f[0], r.formulation, r.solver)
@@ -85,11 +87,12 @@ def not_run(task: Task, cause: Result, larger: bool = True) -> Result:
         tier=task.tier), task)
 
 
-def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list[Result]]:
+def left_out(step: list[Task], done: Iterable[Result], ladder: bool | frozenset[str] = True
+             ) -> tuple[list[Task], list[Result]]:
     """The step's tasks to run, and the not-run results of those the rule leaves out: one
     per (instance, formulation, solver), for its first run (repetition 0, lowest seed); its
     further repetitions are dropped, as the repetition gate drops those of a slow first run."""
-    why = causes(done)
+    why = causes(done, ladder)
     base: dict[tuple[str, str, str], int] = {}
     for t in step:
         g = (t.instance, t.formulation, t.solver)
@@ -97,7 +100,7 @@ def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list
     run: list[Task] = []
     out: list[Result] = []
     for t in step:
-        f = family(t.instance)
+        f = rung(t, ladder)
         c = why.get((f[0], t.formulation, t.solver)) if f else None
         if f is None or c is None or c[0] >= f[1]:
             run.append(t)
@@ -107,12 +110,14 @@ def left_out(step: list[Task], done: Iterable[Result]) -> tuple[list[Task], list
 
 
 def run_ladder(plan: Plan, run: Callable[[Plan], object],
-               done: Callable[[], Iterable[Result]]) -> None:
+               done: Callable[[], Iterable[Result]],
+               ladder: bool | frozenset[str] = True) -> None:
     """Run ``plan`` in :func:`steps`, recording the tasks :func:`left_out` leaves out (as
     ``Plan.errors`` are: journaled, not run). ``run`` runs a plan (the repetition gate
-    included); ``done`` gives the results so far."""
+    included); ``done`` gives the results so far; ``ladder``: the tiers the rule holds in
+    (True: every tier)."""
     errors = list(plan.errors)
-    for step in steps(plan.tasks):
-        keep, skipped = left_out(step, done())
+    for step in steps(plan.tasks, ladder):
+        keep, skipped = left_out(step, done(), ladder)
         run(Plan(tasks=keep, errors=[*errors, *skipped]))
         errors = []

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from bench.backends import backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
-from bench.records import Result, Task, instance_digest
+from bench.records import NOT_RUN, Result, Task, instance_digest
 from bench.registry import (
     EVERY,
     Formulation,
@@ -184,22 +184,27 @@ def suite_formulations(suite: Suite | None) -> tuple[str, ...]:
 
 
 def apply_tiers(plan: Plan, tier_of: dict[str, str], repeats_of: dict[str, int],
-                repeat: bool = True, limits_of: dict[str, float] | None = None) -> Plan:
+                repeat: bool = True, limits_of: dict[str, float] | None = None,
+                seeds_of: dict[str, int] | None = None) -> Plan:
     """Mark every task with its instance's tier and, with ``repeat``, run the tier's declared
     ``repeats``: as seeds ``seed .. seed+n-1`` for a solver that takes a seed, else as
     repetitions ``rep 0 .. n-1`` with the same seed (a run given ``--repeat`` or ``--seeds``
-    passes ``repeat=False`` and keeps its own). ``limits_of``: tiers' own time limits (none
-    when the run was given ``--time-limit``)."""
+    passes ``repeat=False`` and keeps its own); and its declared ``seeds`` (``seeds_of``): seeds
+    ``seed .. seed+n-1`` for a solver that takes a seed, one run for a deterministic one.
+    ``limits_of``: tiers' own time limits (none when the run was given ``--time-limit``)."""
     tasks: list[Task] = []
     for t in plan.tasks:
         tier = tier_of.get(t.instance, "")
         if tier in (limits_of or {}):
             t = dataclasses.replace(t, time_limit=(limits_of or {})[tier])
+        seeded = get_backend(t.solver).seeding.takes  # its declared seeding
         n = repeats_of.get(tier, 1) if repeat else 1
-        if n <= 1:
+        k = (seeds_of or {}).get(tier, 1) if repeat else 1
+        if k > 1 and seeded:
+            tasks += [dataclasses.replace(t, tier=tier, seed=t.seed + s) for s in range(k)]
+        elif n <= 1 or k > 1:
             tasks.append(dataclasses.replace(t, tier=tier))
-            continue
-        if get_backend(t.solver).seeding.takes:  # its declared seeding
+        elif seeded:
             tasks += [dataclasses.replace(t, tier=tier, seed=t.seed + s) for s in range(n)]
         else:
             tasks += [dataclasses.replace(t, tier=tier, rep=r) for r in range(n)]
@@ -207,19 +212,87 @@ def apply_tiers(plan: Plan, tier_of: dict[str, str], repeats_of: dict[str, int],
     return plan
 
 
+def pair_key(puzzle: str, t: Task) -> str:
+    """A task's pair as a suite's ``capped`` list names it: ``PUZZLE:FORMULATION/SOLVER``."""
+    return f"{puzzle}:{t.formulation}/{t.solver}"
+
+
+def _kind(puzzle: str, label: str) -> str:
+    """The model kind of a puzzle's formulation variant ("" when none has that label)."""
+    return next((c.kind for c in formulations(puzzle)
+                 if any(v.label == label for v in variants(c))), "")
+
+
+def apply_caps(plan: Plan, order: Sequence[str],
+               caps: dict[str, tuple[int, frozenset[str]]]) -> Plan:
+    """Per tier of ``caps`` (tier -> (cap, pairs)): a listed pair runs only on the first
+    ``cap`` instances of its puzzle in that tier, in ``order`` (the suite's instance order), and
+    there with its lowest seed only; each other instance's task is recorded as not run
+    (:data:`bench.records.NOT_RUN`, a timeout at its own limit with no measurement: never
+    scored), once per (instance, pair) for its lowest seed and first repetition, its further
+    seeds dropped."""
+    if not caps:
+        return plan
+    rank = {p: i for i, p in enumerate(order)}
+    puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks
+                                                   if t.tier in caps}}
+    allowed: dict[tuple[str, str], set[str]] = {}
+    for tier, (cap, _pairs) in caps.items():
+        for p in sorted((p for p in puzzle if any(t.instance == p and t.tier == tier
+                                                  for t in plan.tasks)),
+                        key=lambda p: rank.get(p, len(rank))):
+            got = allowed.setdefault((tier, puzzle[p]), set())
+            if len(got) < cap:
+                got.add(p)
+    low: dict[tuple[str, str, str], int] = {}
+    for t in plan.tasks:
+        g = (t.instance, t.formulation, t.solver)
+        low[g] = min(low.get(g, t.seed), t.seed)
+    keep: list[Task] = []
+    first: dict[tuple[str, str, str], Task] = {}
+    for t in plan.tasks:
+        cap_pairs = caps.get(t.tier)
+        if cap_pairs is None or pair_key(puzzle[t.instance], t) not in cap_pairs[1]:
+            keep.append(t)
+            continue
+        if t.instance in allowed[(t.tier, puzzle[t.instance])]:
+            if t.seed == low[(t.instance, t.formulation, t.solver)]:
+                keep.append(t)  # a capped pair runs its lowest seed only
+            continue
+        g = (t.instance, t.formulation, t.solver)
+        if g not in first or (t.seed, t.rep) < (first[g].seed, first[g].rep):
+            first[g] = t
+    from bench.run.outcome import stamp
+
+    for t in first.values():
+        cap = caps[t.tier][0]
+        inst = read_instance(t.instance)
+        r = base_result(t, inst, "timeout",
+                        f"{NOT_RUN} capped: hopeless in the suite's pilot, this pair runs on "
+                        f"the first {cap} {inst.puzzle} instances of the {t.tier} tier only")
+        r.rep, r.kind = t.rep, _kind(inst.puzzle, t.formulation)
+        plan.errors.append(stamp(r, t))
+    plan.tasks = keep
+    return plan
+
+
 def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool) -> float:
-    """:func:`apply_tiers` with the suite's tiers, repeats (``repeat``) and tier time limits
-    (``own_limits``: the run was not given ``--time-limit``); returns the suite's
-    ``repeat_under`` for :func:`bench.run.session.run_gated` (0 without a suite or repeats)."""
+    """:func:`apply_tiers` with the suite's tiers, repeats and seeds (``repeat``) and tier time
+    limits (``own_limits``: the run was not given ``--time-limit``), then :func:`apply_caps`
+    with its capped pairs; returns the suite's ``repeat_under`` for
+    :func:`bench.run.session.run_gated` (0 without a suite or repeats)."""
     if suite is None:
         return 0.0
-    apply_tiers(plan, suite.tier_of(), suite.repeats_of(), repeat,
-                suite.limits_of() if own_limits else {})
+    tier_of = suite.tier_of()
+    apply_tiers(plan, tier_of, suite.repeats_of(), repeat,
+                suite.limits_of() if own_limits else {}, suite.seeds_of())
+    apply_caps(plan, list(tier_of), suite.caps_of())
     return suite.repeat_under if repeat else 0.0
 
 
 def dry_run(plan: Plan, jobs: int, estimate: Iterable[str | Path] = (),
-            under: float = 0.0, ladder: bool = False) -> tuple[str, str]:
+            under: float = 0.0, ladder: bool | frozenset[str] = False,
+            fixed: frozenset[str] = frozenset()) -> tuple[str, str]:
     """``run --dry-run``: (the plan's description, "") or ("", an error naming a run folder
     of ``estimate`` that cannot be read)."""
     from bench.report.data import ReportError
@@ -227,7 +300,7 @@ def dry_run(plan: Plan, jobs: int, estimate: Iterable[str | Path] = (),
     folders = list(estimate)
     try:
         return describe(plan, jobs, measured(folders) if folders else None, under,
-                        ladder), ""
+                        ladder, fixed), ""
     except ReportError as e:
         return "", str(e)
 
@@ -245,52 +318,64 @@ class Cost:
     unknown_s: float = 0.0  # of estimated_s: tasks never measured, at their limit
     gated: int = 0  # further repetitions left out: their first run was not fast enough
     laddered: int = 0  # left out by the ladder rule: an earlier instance of the family timed out
+    startup_s: float = 0.0  # the earlier runs' mean harness start-up per task
 
     def wall_s(self, jobs: int) -> float:
         return self.estimated_s / max(1, jobs)
 
 
 def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
-    """Per (instance path, formulation, solver) of earlier run folders: the median build +
+    """Per (instance path, formulation, solver) of earlier run folders (the tasks that ran: one
+    recorded not run says nothing of its time): the median build +
     solve time of the answered tasks, ``answered`` when at least half answered, and the time
-    limit they ran under."""
+    limit they ran under; ``attrs["startup_s"]``: the mean harness start-up per task."""
     import pandas as pd
 
     from bench.report.data import load_run, prepare
+    from bench.report.verdicts import ran
 
-    frames = [prepare(load_run(f).df) for f in folders]
+    frames = [ran(prepare(load_run(f).df)) for f in folders]
     frames = [f for f in frames if len(f)]
     if not frames:
         return pd.DataFrame(columns=["instance", "formulation", "solver", "time_s", "answered"])
     t = pd.concat(frames, ignore_index=True)
     t["instance"] = t["instance_path"].map(lambda p: str(Path(p).name))
     g = t.groupby(["instance", "formulation", "solver"])
-    return g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),
-                 limit=("time_limit", "max")).reset_index()
+    out = g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),
+                limit=("time_limit", "max")).reset_index()
+    if "overhead_s" in t and t["overhead_s"].notna().any():
+        out.attrs["startup_s"] = float(t["overhead_s"].mean())
+    return out
 
 
 def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
-         ladder: bool = False) -> Cost:
+         ladder: bool | frozenset[str] = False, fixed: frozenset[str] = frozenset()) -> Cost:
     """The plan's task time; with ``known`` (:func:`measured`), each task it covers at its
     measured median, an unanswered one at this plan's limit (an earlier run under a shorter
     limit that timed out says nothing of the time under a longer one: also at the limit).
-    With ``under`` > 0, a further repetition whose measured time is ``under`` s or more (or
-    unanswered) is left out, as :func:`bench.run.session.run_gated` would; with ``ladder``,
-    so is a task whose pair left an earlier instance of its family (a smaller one, or the
-    same size with an earlier seed) unanswered within this plan's limit there
-    (:mod:`bench.run.ladder`)."""
+    With ``under`` > 0, a further repetition or seed (beyond the task's lowest seed, outside
+    the ``fixed`` tiers, whose seeds are never gated) whose measured time is ``under`` s or
+    more (or unanswered) is left out, as :func:`bench.run.session.run_gated` would; with
+    ``ladder`` (True, or the tiers it holds in), so is a task whose pair left an earlier
+    instance of its family (a smaller one, or the same size with an earlier seed)
+    unanswered within this plan's limit there (:mod:`bench.run.ladder`). Tasks recorded not run
+    while planning (``plan.errors``) cost nothing."""
     worst = sum(t.time_limit for t in plan.tasks)
     if known is None or known.empty:
         return Cost(len(plan.tasks), worst)
     rows = {(str(i), str(f), str(s)): (float(a), float(x)) for i, f, s, a, x in zip(
         known["instance"], known["formulation"], known["solver"], known["answered"],
         known["time_s"], strict=True)}
-    cut = _ladder_cuts(plan, rows) if ladder else {}
+    cut = _ladder_cuts(plan, rows, ladder) if ladder else {}
+    base: dict[tuple[str, str, str], int] = {}
+    for t in plan.tasks:
+        g = (t.instance, t.formulation, t.solver)
+        base[g] = min(base.get(g, t.seed), t.seed)
     n = 0
     est = tout = unknown = 0.0
     gated = laddered = 0
     for t in plan.tasks:
-        fam = family(t.instance) if cut else None
+        fam = rung(t, ladder) if cut else None
         if fam is not None and fam[1] > cut.get((fam[0], t.formulation, t.solver), fam[1]):
             laddered += 1
             continue
@@ -300,7 +385,9 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
             unknown += t.time_limit
             continue
         answered, secs = got
-        if under > 0 and (t.rep or t.seed) and not (answered >= 0.5 and secs < under):
+        further = t.rep or (t.seed != base[(t.instance, t.formulation, t.solver)]
+                            and t.tier not in fixed)
+        if under > 0 and further and not (answered >= 0.5 and secs < under):
             gated += 1
             continue
         n += 1
@@ -309,16 +396,28 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
         else:
             est += t.time_limit
             tout += t.time_limit
-    return Cost(len(plan.tasks), worst, n, est, tout, unknown, gated, laddered)
+    startup = float(known.attrs.get("startup_s", 0.0))
+    return Cost(len(plan.tasks), worst, n, est, tout, unknown, gated, laddered, startup)
 
 
-def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float]]
+def rung(t: Task | Result, ladder: bool | frozenset[str] = True
+         ) -> tuple[str, tuple[int, int]] | None:
+    """A task's or result's (family, rung) for the ladder rule (:func:`bench.suites.family`);
+    None outside a family or outside the tiers the rule holds in (``ladder``: True for every
+    tier, the rule then holding across them)."""
+    if ladder is not True and (ladder is False or t.tier not in ladder):
+        return None
+    return family(t.instance if isinstance(t, Task) else t.instance_path)
+
+
+def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float]],
+                 ladder: bool | frozenset[str] = True
                  ) -> dict[tuple[str, str, str], tuple[int, int]]:
-    """Per (family, formulation, solver): the earliest rung (:func:`bench.suites.family`)
-    among the plan's first runs measured unanswered (or slower than their limit)."""
+    """Per (family, formulation, solver): the earliest rung among the plan's
+    first runs measured unanswered (or slower than their limit)."""
     cut: dict[tuple[str, str, str], tuple[int, int]] = {}
     for t in plan.tasks:
-        fam = family(t.instance)
+        fam = rung(t, ladder)
         got = rows.get((Path(t.instance).name, t.formulation, t.solver))
         if fam is None or got is None or t.rep or (got[0] >= 0.5 and got[1] <= t.time_limit):
             continue
@@ -328,9 +427,12 @@ def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float
 
 
 def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
-             under: float = 0.0, ladder: bool = False) -> str:
-    """The ``run --dry-run`` text: tasks per puzzle and pair (and tier), the worst-case time
-    at the limit, and with ``known`` the estimate."""
+             under: float = 0.0, ladder: bool | frozenset[str] = False,
+             fixed: frozenset[str] = frozenset()) -> str:
+    """The ``run --dry-run`` text: tasks per puzzle and pair (and tier), the tasks recorded
+    not run while planning, the worst-case time at the limit, and with ``known`` the estimate
+    and the expected wall time (the estimate plus the earlier runs' median start-up per task,
+    over ``jobs``)."""
     import pandas as pd
 
     puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks}}
@@ -346,7 +448,11 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
                      f"{g['limit'].sum() / 60:.1f} task-min")
         for pair, n in g["pair"].value_counts(sort=False).items():
             lines.append(f"  {pair}: {n}")
-    c = cost(plan, known, under, ladder)
+    capped = [e for e in plan.errors if e.message.startswith(NOT_RUN)]
+    if capped:
+        lines.append(f"{len(capped)} tasks recorded not run while planning (the suite's capped "
+                     "pairs: never scored)")
+    c = cost(plan, known, under, ladder, fixed)
     lines.append(f"{c.tasks} tasks; worst case (every task at its limit) {c.worst_s / 60:.1f} "
                  f"task-min, {c.worst_s / max(1, jobs) / 60:.1f} min wall with --jobs {jobs}")
     if known is not None and not known.empty:
@@ -361,8 +467,14 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
                         if ladder else "") + "; in all "
                      f"{c.wall_s(jobs) / 60:.1f} min wall with --jobs {jobs}, before the "
                      "harness's start-up per task")
+        ran = c.known + (c.tasks - c.known - c.gated - c.laddered)
+        lines.append(f"expected: {(c.estimated_s + ran * c.startup_s) / max(1, jobs) / 60:.1f} "
+                     f"min wall with --jobs {jobs} (the estimate plus {c.startup_s:.2f} s "
+                     f"start-up for each of the {ran} tasks that would run, the earlier runs' "
+                     "mean)")
     for err in plan.errors:
-        lines.append(f"unreadable: {err.instance_path}: {err.message}")
+        if err not in capped:
+            lines.append(f"unreadable: {err.instance_path}: {err.message}")
     return "\n".join(lines)
 
 
@@ -384,15 +496,26 @@ class Planned:
     time_limit: float
     #: the suite's ``repeat_under`` (0: every planned repetition runs)
     under: float = 0.0
-    #: the suite's ladder rule applies (:mod:`bench.run.ladder`)
-    ladder: bool = False
+    #: where the suite's ladder rule holds (:mod:`bench.run.ladder`): nowhere (False), every
+    #: tier (True) or those tiers
+    ladder: bool | frozenset[str] = False
+    #: the tiers whose declared seeds all run (never gated by ``under``)
+    fixed: frozenset[str] = frozenset()
+    #: the suite's earlier run folders a dry run estimates from (``estimate`` in the suite)
+    estimate: tuple[str, ...] = ()
 
     def record(self) -> dict[str, object]:
-        """The run's part of its environment record."""
+        """The run's part of its environment record: the suite, its version and, per tier, its
+        limit, repeats, seeds and capped pairs (the design the report states)."""
         s = self.suite
+        tiers = {t.name: {"time_limit": t.time_limit or self.time_limit, "repeats": t.repeats,
+                          "seeds": t.seeds, "cap": t.cap, "capped": list(t.capped)}
+                 for t in (s.tiers if s else ())}
+        ladder = sorted(self.ladder) if isinstance(self.ladder, frozenset) else self.ladder
         return {"suite": s.name if s else "", "suite_version": s.version if s else 0,
                 "instances": None if s else self.instances, "time_limit": self.time_limit,
-                "repeat_under": self.under, "ladder_rule": self.ladder}
+                "repeat_under": self.under, "ladder_rule": bool(self.ladder),
+                "ladder_tiers": ladder if isinstance(ladder, list) else None, "tiers": tiers}
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
@@ -445,7 +568,7 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
     try:
         s = get_suite(suite) if suite else None
         instances = (s.instances() if s else []) + expand_paths(paths)
-    except (KeyError, FileNotFoundError) as e:
+    except (KeyError, FileNotFoundError, ValueError) as e:
         raise PlanError(str(e.args[0] if e.args else e)) from None
     if not instances:
         raise PlanError("run needs --suite NAME or instance paths")
@@ -466,5 +589,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
                         "list`)")
     if not plan.tasks and not plan.errors:
         raise PlanError("no task matches the selection (see `puzzlebench list`)")
-    under = tier_plan(plan, s, repeat == seeds == 1, time_limit is None)
-    return Planned(plan, s, instances, limit, under, bool(s and s.ladder_rule))
+    tiered = repeat == seeds == 1
+    under = tier_plan(plan, s, tiered, time_limit is None)
+    fixed = frozenset(s.seeds_of()) if s and tiered else frozenset()
+    return Planned(plan, s, instances, limit, under, s.ladder_in() if s else False, fixed,
+                   s.estimate_folders() if s else ())

@@ -137,15 +137,19 @@ def _group(t: Task) -> tuple[str, str, str]:
     return (t.instance, t.formulation, t.solver)
 
 
-def split_repeats(plan: Plan) -> tuple[list[Task], list[Task]]:
+def split_repeats(plan: Plan, fixed: frozenset[str] = frozenset()
+                  ) -> tuple[list[Task], list[Task]]:
     """The plan's first run of each (instance, formulation, solver) -- its lowest seed,
-    repetition 0 -- and the further repetitions and seeds."""
+    repetition 0; every seed of a task in a ``fixed`` tier (its seeds are the design) -- and
+    the further repetitions and seeds."""
     base: dict[tuple[str, str, str], int] = {}
     for t in plan.tasks:
         base[_group(t)] = min(base.get(_group(t), t.seed), t.seed)
-    first = [t for t in plan.tasks if t.rep == 0 and t.seed == base[_group(t)]]
-    extra = [t for t in plan.tasks if not (t.rep == 0 and t.seed == base[_group(t)])]
-    return first, extra
+
+    def first_run(t: Task) -> bool:
+        return t.rep == 0 and (t.seed == base[_group(t)] or t.tier in fixed)
+
+    return [t for t in plan.tasks if first_run(t)], [t for t in plan.tasks if not first_run(t)]
 
 
 def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
@@ -159,15 +163,16 @@ def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
 
 
 def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
-              done: Callable[[], Iterable[Result]], ladder: bool = False) -> None:
-    """Run the plan; with ``under`` > 0, first every task's first run, then only the further
-    repetitions :func:`gate` keeps (``done``: the results so far, the journal's). With
-    ``ladder``, in the steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step
-    gated so."""
+              done: Callable[[], Iterable[Result]], ladder: bool | frozenset[str] = False,
+              fixed: frozenset[str] = frozenset()) -> None:
+    """Run the plan; with ``under`` > 0, first every task's first run (every seed of a task in
+    a ``fixed`` tier), then only the further repetitions :func:`gate` keeps (``done``: the
+    results so far, the journal's). With ``ladder`` (True, or the tiers it holds in), in the
+    steps of the suite's ladder rule (:mod:`bench.run.ladder`), each step gated so."""
     if ladder:
-        run_ladder(plan, lambda p: run_gated(p, under, run, done), done)
+        run_ladder(plan, lambda p: run_gated(p, under, run, done, fixed=fixed), done, ladder)
         return
-    first, extra = split_repeats(plan)
+    first, extra = split_repeats(plan, fixed)
     if under <= 0 or not extra:
         run(plan)
         return
@@ -317,7 +322,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
         monitor = Monitor(options.sample_s, options.progress_s, progress.say,
                           live=provenance if executor is None else {}).start()
 
-        run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder)
+        run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder,
+                  fixed=planned.fixed)
     except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
         stopped = e
     finally:
@@ -350,7 +356,8 @@ def _record_start(planned: Planned, options: Options, start: str,
         scheduler=options.scheduler, tasks=len(plan.tasks), calibration=calibration,
         pin=pin_record(options.pin, options.jobs, options.executor)))
     write_constraints(out)
-    log.info("%d tasks (%d instances unreadable) -> %s", len(plan.tasks), len(plan.errors), out)
+    log.info("%d tasks (%d recorded without running: unreadable, or capped) -> %s",
+             len(plan.tasks), len(plan.errors), out)
 
 
 def _record_end(out: Path, executor: Any, monitor: Any, calibration: dict[str, float],

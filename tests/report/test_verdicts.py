@@ -388,3 +388,33 @@ def test_the_sgm_range_compares_repetitions_on_the_instances_all_of_them_ran():
     seed1 = frame(x, ["a"]).assign(seed=1).iloc[:3]  # the same times, not the slow instance
     r = T._rep_sgms(pd.concat([seed0, seed1], ignore_index=True))
     assert r.loc["a / cadical195", "min"] == pytest.approx(r.loc["a / cadical195", "max"])
+
+
+def test_the_design_table_shows_seeds_a_task_and_seed_beside_instance_spread():
+    """Three seeds of one pair differ by 1.1x on an instance, instances by 10x: the design
+    table says 3 seeds a task and shows the seed spread far below the instance spread; a
+    capped pair's not-run tasks are named with their reason."""
+    rng = np.random.default_rng(5)
+    x = times(rng, [1.0, 3.0], draws=1)[0]
+    seeded = []
+    for s, f in enumerate([1.0, 1.1, 1.0 / 1.1]):
+        part = frame(x * f, ["a", "b"])
+        part["seed"] = s
+        seeded.append(part)
+    t = pd.concat(seeded, ignore_index=True)
+    t["message"] = ""
+    cap = (t["form"] == "b") & t["instance"].isin(["i18", "i19"]) & (t["seed"] == 0)
+    t.loc[cap, "status"] = "timeout"
+    t.loc[cap, "ok"] = False
+    t.loc[cap, "time_s"] = np.nan
+    t.loc[cap, "message"] = "not run: capped: hopeless in the suite's pilot"
+    t = t[~((t["form"] == "b") & t["instance"].isin(["i18", "i19"]) & (t["seed"] > 0))]
+    d = V.design(t).iloc[0]
+    assert d["seeds a task"] == 3 and d["seeds"] == "3 (0–2)"
+    seed_sd, inst_sd = V.spread(V.ran(t))
+    # the sd of log(t) over the three seeds is log 1.1; the 10 ms shift can only shrink it
+    assert 0.5 * math.log(1.1) < seed_sd <= math.log(1.1) + 1e-9
+    assert inst_sd > 5 * seed_sd
+    assert d["seed spread"] == f"×{math.exp(seed_sd):.2f}"
+    assert d["why not run"] == "2: the suite's cap on a pair its pilot showed hopeless"
+    assert "unit of analysis is the instance" in V.DESIGN_NOTE
