@@ -97,8 +97,19 @@ def _source_entry_points() -> list[importlib.metadata.EntryPoint] | None:
             for name, value in group.items()]
 
 
+#: distribution name per distribution object (reading it parses the distribution's METADATA;
+#: an entry point's ``dist`` is shared by every entry point of that distribution)
+_DIST_NAMES: dict[int, tuple[object, str]] = {}
+
+
 def _distribution(ep: importlib.metadata.EntryPoint) -> str:
-    return getattr(getattr(ep, "dist", None), "name", "") or ""
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return ""
+    known = _DIST_NAMES.get(id(dist))
+    if known is None or known[0] is not dist:
+        known = _DIST_NAMES[id(dist)] = (dist, getattr(dist, "name", "") or "")
+    return known[1]
 
 
 def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
@@ -176,6 +187,8 @@ def all_backends() -> list[Backend]:
                     log.warning("solver %s declares effort counters no result keeps: %s (the "
                                 "results columns are bench.effort.COUNTERS)", b.name,
                                 ", ".join(unknown))
+                if dist == DISTRIBUTION and type(_BUILTIN.get(b.name)) is type(b):
+                    b = _BUILTIN[b.name]  # the one get_backend handed out already
                 names[b.name] = b
                 _SOURCES[b.name] = dist
         _BACKENDS = list(names.values())
@@ -192,12 +205,45 @@ def source(name: str) -> str:
 
 
 def get_backend(name: str) -> Backend:
+    """The backend of this solver name; KeyError if unknown. Before the table is loaded, a
+    built-in name of a source checkout is found from its own entry point alone (built-ins come
+    first, so it is the one :func:`all_backends` would keep), without reading the installed
+    distributions' metadata."""
+    if _BACKENDS is None:
+        found = _builtin_backend(name)
+        if found is not None:
+            return found
     backends = all_backends()
     for b in backends:
         if b.name == name:
             return b
     known_names = ", ".join(b.name for b in backends)
     raise KeyError(f"unknown solver {name!r} (known: {known_names})")
+
+
+_BUILTIN: dict[str, Backend] = {}
+
+
+def _builtin_backend(name: str) -> Backend | None:
+    """The built-in backend ``name`` from its own entry point in the source checkout's
+    ``pyproject.toml`` (one class each, declared under its backend's name; a family's entry
+    point such as ``cpmpy`` names none of its solvers), registered under the same checks as
+    :func:`all_backends`; None when it is not one, or ``bench`` is not imported from a source
+    checkout."""
+    if name in _BUILTIN:
+        return _BUILTIN[name]
+    ep = next((ep for ep in _source_entry_points() or () if ep.name == name), None)
+    if ep is None:
+        return None
+    try:
+        loaded = _load(ep)
+    except Exception:  # all_backends logs it
+        return None
+    if len(loaded) != 1 or loaded[0].name != name or _problem(loaded[0], {}):
+        return None  # all_backends tells why
+    _BUILTIN[name] = loaded[0]
+    _SOURCES.setdefault(name, DISTRIBUTION)
+    return loaded[0]
 
 
 def backends_for(kind: ModelKind) -> list[Backend]:

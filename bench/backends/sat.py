@@ -158,7 +158,7 @@ class SatBackend(Backend):
     package = "python-sat"
     seeding = Seeding("scramble", "a seeded scramble of the formula (Scramble)")
     effort: tuple[Counter, ...] = (CONFLICTS, DECISIONS, PROPAGATIONS)
-    modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
+    modules = ("pysat.solvers", "pysat.card")
     model_type = SatModel
     session = SatSession
     pysat_name: str  # python-sat's name of the solver

@@ -12,9 +12,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import psutil
 
@@ -27,11 +26,24 @@ from bench.run.interrupt import TaskInterrupted
 from bench.run.measure import ChildWaiter, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
 from bench.run.outcome import task_result as _result
-from bench.run.plan import Plan, Selection, plan_tasks, split_puzzle  # noqa: F401 (re-exported)
-from bench.run.storage import Journal
 from bench.run.task import DEADLINE
 
+if TYPE_CHECKING:
+    from bench.run.plan import Plan
+    from bench.run.storage import Journal
+
 log = logging.getLogger(__name__)
+
+#: names re-exported from bench.run.plan, imported on first use (a one-task command plans none)
+_FROM_PLAN = ("Plan", "Selection", "plan_tasks", "split_puzzle")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_PLAN:
+        from bench.run import plan
+
+        return getattr(plan, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: seconds past the task's deadline (its limit from the start of its build) before the harness
 #: kills its process group: no task runs more than this past its limit, whatever its solver
@@ -93,7 +105,9 @@ class Templates:
 
 def preload_modules(kinds: Sequence[str]) -> list[str]:
     """What a template of these model kinds imports before forking tasks."""
-    mods = ["bench.run.task", "bench.run.execute", f"bench.run.task:warm:{','.join(kinds)}"]
+    # numpy: what decoders (and a seeded SAT scramble) import on first use, loaded once here
+    mods = ["bench.run.task", "bench.run.execute", "numpy",
+            f"bench.run.task:warm:{','.join(kinds)}"]
     for b in all_backends():
         if set(b.kinds) & set(kinds) and b.available() is None:
             mods += [m for m in b.modules if m not in mods]
@@ -344,6 +358,8 @@ def _run_here(todo: Sequence[Task], finished: Callable[[Result], None], *, jobs:
             for task in todo:
                 with contextlib.suppress(TemplateError, KeyError, OSError):
                     templates.get(task)
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(one, t) for t in todo]
             try:
