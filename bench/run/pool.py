@@ -23,7 +23,7 @@ from bench.registry import builtin_modules, builtin_puzzles
 from bench.run import cgroup
 from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
 from bench.run.interrupt import TaskInterrupted
-from bench.run.measure import ChildWaiter, Measured, run_measured, watch
+from bench.run.measure import ChildWaiter, ExitWatcher, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
 from bench.run.outcome import task_result as _result
 from bench.run.task import DEADLINE
@@ -147,8 +147,12 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 tpl = templates.get(task)
                 t0 = time.perf_counter()
                 child = tpl.fork("bench.run.task:main", args, stderr=errlog)
-                m = watch(child.pid, child, t0, limits, base_rss_mb=child.base_rss / 2**20,
-                          track=track, stop=stop)
+                exited = ExitWatcher(child.pid, child)
+                try:
+                    m = watch(child.pid, exited, t0, limits,
+                              base_rss_mb=child.base_rss / 2**20, track=track, stop=stop)
+                finally:
+                    exited.close()
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
         except (TemplateError, KeyError, OSError, psutil.Error) as e:
