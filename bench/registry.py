@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import itertools
 import logging
 import pkgutil

@@ -50,10 +50,11 @@ Solver facts the harness relies on:
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 import logging
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bench.backends.base import (
     FOUND,
@@ -70,6 +71,9 @@ from bench.backends.kinds import KINDS, ModelKind
 from bench.effort import Counter, known
 from bench.entrypoints import entry_points as entry_points_of
 
+if TYPE_CHECKING:
+    import importlib.metadata
+
 __all__ = ["FOUND", "GROUP", "UNSEEDED", "Backend", "Outcome", "Seeding", "Session",
            "SolveOptions", "Status", "all_backends", "backends_for", "check_preference",
            "effort_columns", "get_backend", "seeded_solvers", "timed"]
@@ -82,19 +86,35 @@ GROUP = "puzzlebench.backends"
 DISTRIBUTION = "puzzlebench"
 
 
+_source: dict[str, str] | None = None
+
+
+def _source_group() -> dict[str, str] | None:
+    """The group's entry points (name: value) in the pyproject.toml of the source checkout
+    ``bench`` is imported from (None outside one); read once."""
+    global _source
+    if _source is None:
+        path = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
+        except (OSError, tomllib.TOMLDecodeError):
+            return None
+        group = project.get("entry-points", {}).get(GROUP)
+        if project.get("name") != DISTRIBUTION or not isinstance(group, dict):
+            return None
+        _source = {name: str(value) for name, value in group.items()}
+    return _source
+
+
 def _source_entry_points() -> list[importlib.metadata.EntryPoint] | None:
     """The group's entry points in the pyproject.toml of the source checkout ``bench`` is
     imported from (None outside one)."""
-    path = Path(__file__).resolve().parents[2] / "pyproject.toml"
-    try:
-        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
-    except (OSError, tomllib.TOMLDecodeError):
+    import importlib.metadata
+
+    group = _source_group()
+    if group is None:
         return None
-    group = project.get("entry-points", {}).get(GROUP)
-    if project.get("name") != DISTRIBUTION or not isinstance(group, dict):
-        return None
-    return [importlib.metadata.EntryPoint(name, str(value), GROUP)
-            for name, value in group.items()]
+    return [importlib.metadata.EntryPoint(name, value, GROUP) for name, value in group.items()]
 
 
 #: distribution name per distribution object (reading it parses the distribution's METADATA;
@@ -127,16 +147,20 @@ def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
 def _load(ep: importlib.metadata.EntryPoint) -> list[Backend]:
     """The backends an entry point declares: a Backend subclass, or a function returning
     backends."""
-    obj = ep.load()
+    return _backends_of(ep.load(), ep.value)
+
+
+def _backends_of(obj: Any, value: str) -> list[Backend]:
+    """The backends of an entry point's object (its ``value``, for the message)."""
     if isinstance(obj, type) and issubclass(obj, Backend):
         return [obj()]
     if callable(obj):
         found = list(obj())
         wrong = [b for b in found if not isinstance(b, Backend)]
         if wrong:
-            raise TypeError(f"{ep.value} returned {type(wrong[0]).__name__}, not a Backend")
+            raise TypeError(f"{value} returned {type(wrong[0]).__name__}, not a Backend")
         return found
-    raise TypeError(f"{ep.value} is neither a Backend subclass nor a function returning "
+    raise TypeError(f"{value} is neither a Backend subclass nor a function returning "
                     "backends")
 
 
@@ -232,11 +256,15 @@ def _builtin_backend(name: str) -> Backend | None:
     checkout."""
     if name in _BUILTIN:
         return _BUILTIN[name]
-    ep = next((ep for ep in _source_entry_points() or () if ep.name == name), None)
-    if ep is None:
+    value = (_source_group() or {}).get(name)
+    if value is None:
         return None
-    try:
-        loaded = _load(ep)
+    module, _, attr = value.partition(":")
+    try:  # what EntryPoint.load does, without importing importlib.metadata
+        obj: Any = importlib.import_module(module.strip())
+        for part in filter(None, attr.strip().split(".")):
+            obj = getattr(obj, part)
+        loaded = _backends_of(obj, value)
     except Exception:  # all_backends logs it
         return None
     if len(loaded) != 1 or loaded[0].name != name or _problem(loaded[0], {}):

@@ -16,7 +16,6 @@ logged and skipped: the harness goes on.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import logging
 import pkgutil

@@ -229,8 +229,12 @@ class ExitWatcher:
             self.fd = os.pidfd_open(pid)
 
     @property
-    def cpu_s(self) -> float | None:  # type: ignore[override]
+    def cpu_s(self) -> float | None:
         return self.inner.cpu_s
+
+    @cpu_s.setter
+    def cpu_s(self, value: float | None) -> None:
+        self.inner.cpu_s = value
 
     def wait(self, timeout: float) -> int | None:
         if self.ended is None and self.fd is not None:
