@@ -43,8 +43,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-import psutil
-
 from bench.records import Limits
 from bench.run import cgroup
 from bench.run.watchdog import start_time
@@ -135,6 +133,8 @@ def tree_memory(pid: int) -> tuple[int, int, list[int]]:
             rss, top = _status_kb(p)
             total, hwm = total + rss, max(hwm, top)
         return total, hwm, pids
+    import psutil  # where /proc has no children files: a scan of the process table
+
     total = hwm = 0
     try:
         proc = psutil.Process(pid)

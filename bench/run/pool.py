@@ -15,13 +15,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-import psutil
-
 from bench.backends import all_backends, get_backend
 from bench.records import Limits, Result, Task
 from bench.registry import builtin_modules, builtin_puzzles
 from bench.run import cgroup
-from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
+from bench.run.forkserver import (
+    Template,
+    TemplateError,
+    Watchdog,
+    fork_here,
+    preload,
+    rss_bytes,
+)
 from bench.run.interrupt import TaskInterrupted
 from bench.run.measure import ChildWaiter, ExitWatcher, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
@@ -155,7 +160,9 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                     exited.close()
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
-        except (TemplateError, KeyError, OSError, psutil.Error) as e:
+        except Exception as e:
+            if not isinstance(e, (TemplateError, KeyError, OSError)) and not _psutil_error(e):
+                raise
             if stop is None or not stop.is_set():
                 log.warning("fork failed (%s); spawning this task instead", e)
         if m is None and (stop is None or not stop.is_set()):
@@ -217,7 +224,19 @@ def _fork_here(task: Task, args: list[str], errlog: Path, limits: Limits,
 
 
 def _own_rss_mb() -> float:
-    return float(psutil.Process().memory_info().rss) / 2**20
+    """This process's RSS (/proc/self/statm, as psutil reads it on Linux; psutil elsewhere)."""
+    rss = rss_bytes()
+    if not rss:
+        import psutil
+
+        rss = psutil.Process().memory_info().rss
+    return float(rss) / 2**20
+
+
+def _psutil_error(e: BaseException) -> bool:
+    """A psutil error (psutil is imported where it is used: none if it is not loaded)."""
+    psutil = sys.modules.get("psutil")
+    return psutil is not None and isinstance(e, psutil.Error)
 
 
 def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:

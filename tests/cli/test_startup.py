@@ -192,3 +192,26 @@ def test_solve_on_a_built_in_pair_loads_only_its_own_puzzle_and_backend(tmp_path
         assert backends <= {"bench.backends.base", "bench.backends.kinds",
                             "bench.backends.sat"}, (process, backends)
     assert scans(tmp_path) == {"command": 0, "task": 0}
+    # the tree's memory is read from /proc (psutil only where there is none)
+    assert "psutil" not in tops(found["command"]) | tops(found["task"])
+
+
+def test_solve_ends_without_the_interpreters_teardown_but_with_its_exit_handlers(tmp_path):
+    """The command's process ends by os._exit once its output is out: the atexit handlers
+    (here the probe's) ran, and the whole grid and summary line were written."""
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE))
+    assert p.returncode == 0 and "command" in found, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == 8 and lines[-1].startswith("sat-hybrid["), p.stdout
+    code = ("import sys\nsys.argv = ['bench.cli', 'solve', sys.argv[1]]\n"
+            "class Kept:\n"
+            "    def __del__(self):\n"
+            "        print('torn down', flush=True)\n"
+            "kept = Kept()  # collected only by the interpreter's teardown\n"
+            "import atexit; atexit.register(print, 'handler ran')\n"
+            "import runpy; runpy.run_module('bench.cli', run_name='__main__')\n")
+    q = subprocess.run([sys.executable, "-c", code, str(NURIKABE)], capture_output=True,
+                       text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                       timeout=300)
+    assert q.returncode == 0 and q.stdout.splitlines()[-1] == "handler ran", q.stdout
+    assert "torn down" not in q.stdout
