@@ -10,8 +10,11 @@ the path is seen) and answers each group from that reading, in the same order.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 
 def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
@@ -21,5 +24,7 @@ def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
 
 @functools.lru_cache(maxsize=8)
 def _table(path: tuple[str, ...]) -> dict[str, tuple[importlib.metadata.EntryPoint, ...]]:
+    import importlib.metadata  # on first use: a command that reads no entry point skips it
+
     every = importlib.metadata.entry_points()  # one reading, all groups (3.11: by group)
     return {g: tuple(every.select(group=g)) for g in every.groups}

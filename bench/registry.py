@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import itertools
 import logging
 import pkgutil
@@ -380,12 +379,16 @@ _LOAD_ORDER: tuple[ModelKind, ...] = ("sat", "asp", "cpsat", "mip", "external", 
 
 def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[Formulation]:
     """The class registered as ``name`` (or an alias) for ``puzzle``, importing as little as
-    possible: the given kinds' modules, else one kind at a time, else everything."""
+    possible: the given kinds' modules, else one kind at a time, else everything. A built-in
+    formulation is found without reading the plugins' entry points (a plugin declaring the
+    same name would be refused at registration)."""
     kinds = tuple(kinds)
     groups = ([list(kinds)] if kinds else []) + [[k] for k in _LOAD_ORDER if k not in kinds]
     for group in groups:
         try:
             load_builtin(puzzle, group)
+            if (puzzle, name) in _FORMULATIONS:
+                return _FORMULATIONS[(puzzle, name)]
             load_entry_points(puzzle, group, name)
         except ImportError as e:  # a kind whose solver cannot load into this process (OR-tools
             log.debug("not looking in %s formulations here: %s", group, e)  # beside highspy)

@@ -50,10 +50,11 @@ Solver facts the harness relies on:
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 import logging
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bench.backends.base import (
     FOUND,
@@ -70,6 +71,9 @@ from bench.backends.kinds import KINDS, ModelKind
 from bench.effort import Counter, known
 from bench.entrypoints import entry_points as entry_points_of
 
+if TYPE_CHECKING:
+    import importlib.metadata
+
 __all__ = ["FOUND", "GROUP", "UNSEEDED", "Backend", "Outcome", "Seeding", "Session",
            "SolveOptions", "Status", "all_backends", "backends_for", "check_preference",
            "effort_columns", "get_backend", "seeded_solvers", "timed"]
@@ -82,23 +86,50 @@ GROUP = "puzzlebench.backends"
 DISTRIBUTION = "puzzlebench"
 
 
+_source: dict[str, str] | None = None
+
+
+def _source_group() -> dict[str, str] | None:
+    """The group's entry points (name: value) in the pyproject.toml of the source checkout
+    ``bench`` is imported from (None outside one); read once."""
+    global _source
+    if _source is None:
+        path = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
+        except (OSError, tomllib.TOMLDecodeError):
+            return None
+        group = project.get("entry-points", {}).get(GROUP)
+        if project.get("name") != DISTRIBUTION or not isinstance(group, dict):
+            return None
+        _source = {name: str(value) for name, value in group.items()}
+    return _source
+
+
 def _source_entry_points() -> list[importlib.metadata.EntryPoint] | None:
     """The group's entry points in the pyproject.toml of the source checkout ``bench`` is
     imported from (None outside one)."""
-    path = Path(__file__).resolve().parents[2] / "pyproject.toml"
-    try:
-        project = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {})
-    except (OSError, tomllib.TOMLDecodeError):
+    import importlib.metadata
+
+    group = _source_group()
+    if group is None:
         return None
-    group = project.get("entry-points", {}).get(GROUP)
-    if project.get("name") != DISTRIBUTION or not isinstance(group, dict):
-        return None
-    return [importlib.metadata.EntryPoint(name, str(value), GROUP)
-            for name, value in group.items()]
+    return [importlib.metadata.EntryPoint(name, value, GROUP) for name, value in group.items()]
+
+
+#: distribution name per distribution object (reading it parses the distribution's METADATA;
+#: an entry point's ``dist`` is shared by every entry point of that distribution)
+_DIST_NAMES: dict[int, tuple[object, str]] = {}
 
 
 def _distribution(ep: importlib.metadata.EntryPoint) -> str:
-    return getattr(getattr(ep, "dist", None), "name", "") or ""
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return ""
+    known = _DIST_NAMES.get(id(dist))
+    if known is None or known[0] is not dist:
+        known = _DIST_NAMES[id(dist)] = (dist, getattr(dist, "name", "") or "")
+    return known[1]
 
 
 def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
@@ -116,16 +147,20 @@ def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
 def _load(ep: importlib.metadata.EntryPoint) -> list[Backend]:
     """The backends an entry point declares: a Backend subclass, or a function returning
     backends."""
-    obj = ep.load()
+    return _backends_of(ep.load(), ep.value)
+
+
+def _backends_of(obj: Any, value: str) -> list[Backend]:
+    """The backends of an entry point's object (its ``value``, for the message)."""
     if isinstance(obj, type) and issubclass(obj, Backend):
         return [obj()]
     if callable(obj):
         found = list(obj())
         wrong = [b for b in found if not isinstance(b, Backend)]
         if wrong:
-            raise TypeError(f"{ep.value} returned {type(wrong[0]).__name__}, not a Backend")
+            raise TypeError(f"{value} returned {type(wrong[0]).__name__}, not a Backend")
         return found
-    raise TypeError(f"{ep.value} is neither a Backend subclass nor a function returning "
+    raise TypeError(f"{value} is neither a Backend subclass nor a function returning "
                     "backends")
 
 
@@ -176,6 +211,8 @@ def all_backends() -> list[Backend]:
                     log.warning("solver %s declares effort counters no result keeps: %s (the "
                                 "results columns are bench.effort.COUNTERS)", b.name,
                                 ", ".join(unknown))
+                if dist == DISTRIBUTION and type(_BUILTIN.get(b.name)) is type(b):
+                    b = _BUILTIN[b.name]  # the one get_backend handed out already
                 names[b.name] = b
                 _SOURCES[b.name] = dist
         _BACKENDS = list(names.values())
@@ -192,12 +229,49 @@ def source(name: str) -> str:
 
 
 def get_backend(name: str) -> Backend:
+    """The backend of this solver name; KeyError if unknown. Before the table is loaded, a
+    built-in name of a source checkout is found from its own entry point alone (built-ins come
+    first, so it is the one :func:`all_backends` would keep), without reading the installed
+    distributions' metadata."""
+    if _BACKENDS is None:
+        found = _builtin_backend(name)
+        if found is not None:
+            return found
     backends = all_backends()
     for b in backends:
         if b.name == name:
             return b
     known_names = ", ".join(b.name for b in backends)
     raise KeyError(f"unknown solver {name!r} (known: {known_names})")
+
+
+_BUILTIN: dict[str, Backend] = {}
+
+
+def _builtin_backend(name: str) -> Backend | None:
+    """The built-in backend ``name`` from its own entry point in the source checkout's
+    ``pyproject.toml`` (one class each, declared under its backend's name; a family's entry
+    point such as ``cpmpy`` names none of its solvers), registered under the same checks as
+    :func:`all_backends`; None when it is not one, or ``bench`` is not imported from a source
+    checkout."""
+    if name in _BUILTIN:
+        return _BUILTIN[name]
+    value = (_source_group() or {}).get(name)
+    if value is None:
+        return None
+    module, _, attr = value.partition(":")
+    try:  # what EntryPoint.load does, without importing importlib.metadata
+        obj: Any = importlib.import_module(module.strip())
+        for part in filter(None, attr.strip().split(".")):
+            obj = getattr(obj, part)
+        loaded = _backends_of(obj, value)
+    except Exception:  # all_backends logs it
+        return None
+    if len(loaded) != 1 or loaded[0].name != name or _problem(loaded[0], {}):
+        return None  # all_backends tells why
+    _BUILTIN[name] = loaded[0]
+    _SOURCES.setdefault(name, DISTRIBUTION)
+    return loaded[0]
 
 
 def backends_for(kind: ModelKind) -> list[Backend]:

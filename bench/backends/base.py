@@ -9,7 +9,6 @@ points."""
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -110,6 +109,8 @@ class Backend:
         return None
 
     def version(self) -> str:
+        import importlib.metadata  # on first use: one distribution's metadata
+
         try:
             return importlib.metadata.version(self.package)
         except importlib.metadata.PackageNotFoundError:

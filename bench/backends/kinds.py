@@ -23,6 +23,7 @@ solver packages only inside the kind that needs them.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,6 +138,11 @@ class SatModel:
         return {"variables": self.nvars, "constraints": len(self.clauses)}
 
 
+#: literals from which :meth:`SatAssignment.of_model` reads a model in numpy (importing it):
+#: below, plain Python takes under a millisecond, less than numpy's import
+NUMPY_FROM = 20_000
+
+
 class SatAssignment:
     """A SAT solver's model as the ``Value`` reader of the ``sat`` kind: ``value(lit)`` is 1.0
     when the literal is true, else 0.0, like every kind's reader. ``bits`` holds every
@@ -151,13 +157,22 @@ class SatAssignment:
 
     @classmethod
     def of_model(cls, model: Iterable[int]) -> SatAssignment:
-        """From a solver's model: the list of its literals, as python-sat's ``get_model``."""
-        import numpy as np
+        """From a solver's model: the list of its literals, as python-sat's ``get_model``.
+        Read in numpy when the model is large or numpy is loaded already, else in plain Python
+        (the same bytes): a small solve does not import numpy for it."""
+        lits = model if isinstance(model, list) else list(model)
+        if len(lits) >= NUMPY_FROM or "numpy" in sys.modules:
+            import numpy as np
 
-        lits = np.fromiter(model, dtype=np.int64)
-        truth = np.zeros(int(np.abs(lits).max(initial=0)) + 1, dtype=np.uint8)
-        truth[lits[lits > 0]] = 1
-        return cls(truth.tobytes())
+            arr = np.fromiter(lits, dtype=np.int64, count=len(lits))
+            truth = np.zeros(int(np.abs(arr).max(initial=0)) + 1, dtype=np.uint8)
+            truth[arr[arr > 0]] = 1
+            return cls(truth.tobytes())
+        bits = bytearray(max(max(lits, default=0), -min(lits, default=0)) + 1)
+        for lit in lits:
+            if lit > 0:
+                bits[lit] = 1
+        return cls(bytes(bits))
 
     @classmethod
     def of_reader(cls, value: Callable[[int], float], top: int) -> SatAssignment:

@@ -158,7 +158,7 @@ class SatBackend(Backend):
     package = "python-sat"
     seeding = Seeding("scramble", "a seeded scramble of the formula (Scramble)")
     effort: tuple[Counter, ...] = (CONFLICTS, DECISIONS, PROPAGATIONS)
-    modules = ("pysat.solvers", "pysat.card", "numpy")  # numpy: SatAssignment.of_model
+    modules = ("pysat.solvers", "pysat.card")
     model_type = SatModel
     session = SatSession
     pysat_name: str  # python-sat's name of the solver
@@ -179,7 +179,15 @@ class SatBackend(Backend):
         return None
 
     def version(self) -> str:
-        return f"{self.solver_version} (python-sat {super().version()})"
+        """The solver's and python-sat's version (the package's own ``__version__``, which its
+        build sets from the distribution's; the distribution's metadata where it has none)."""
+        try:
+            import pysat
+
+            own = getattr(pysat, "__version__", None)
+        except ImportError:
+            own = None
+        return f"{self.solver_version} (python-sat {own or super().version()})"
 
 
 class Cadical195(SatBackend):

@@ -33,7 +33,7 @@ def add_commands(subparsers: Any) -> None:
                     "puzzle's declared default, else the first available solver of the "
                     "formulation's kind)")
     add_task_options(so, 60.0)
-    so.set_defaults(func=cmd_solve)
+    so.set_defaults(func=cmd_solve, end_now=True)  # leaves no thread or child behind
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -16,7 +16,6 @@ logged and skipped: the harness goes on.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import logging
 import pkgutil
@@ -74,10 +73,19 @@ def packages() -> dict[str, str]:
     return _packages
 
 
+def _package(name: str) -> str | None:
+    """The package of puzzle ``name``: a built-in folder's without reading the entry points
+    (a plugin naming a built-in puzzle is skipped by :func:`packages` anyway), else the
+    plugin's."""
+    if _packages is None and (FOLDER / name / "__init__.py").is_file() and name.isidentifier():
+        return f"{PACKAGE}.{name}"
+    return packages().get(name)
+
+
 def load(name: str, part: str) -> ModuleType | None:
     """The module ``<package of puzzle name>.<part>`` if it exists, else None; a plugin's
     module that fails to import is logged and counts as absent."""
-    package = packages().get(name)
+    package = _package(name)
     if package is None:
         return None
     full = f"{package}.{part}"
@@ -118,7 +126,10 @@ def _load_rules() -> None:
 
 
 def get_puzzle(name: str) -> Puzzle:
-    """The rules of a puzzle by name; KeyError if unknown."""
+    """The rules of a puzzle by name; KeyError if unknown. A built-in puzzle's rules are
+    loaded alone (no other puzzle's rules, no entry points read)."""
+    if name not in _PUZZLES and _packages is None and name in folders():
+        load(name, "rules")
     if name not in _PUZZLES:
         _load_rules()
     return _PUZZLES[name]

@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.backends import Backend, SolveOptions, effort_columns, get_backend
+from bench.backends import Backend, SolveOptions, get_backend
+from bench.effort import known
 from bench.failure import Failure, describe
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
@@ -152,9 +153,9 @@ def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
     res.solve_s, res.solver_s = stats.solve_s, stats.solver_s
-    for key in effort_columns():  # the counters the backends declare (bench.effort)
-        if key in stats.effort:
-            setattr(res, key, stats.effort[key])
+    for key, value in stats.effort.items():  # the counters a result keeps (bench.effort)
+        if known(key):
+            setattr(res, key, value)
     res.constraints = stats.constraints
     res.message = message
 

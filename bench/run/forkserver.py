@@ -46,11 +46,15 @@ PR_SET_PDEATHSIG = 1
 Exit = tuple[int, float | None]
 
 
+_prctl: list[Any] = []  # libc's prctl, looked up once: a template's children inherit it
+
+
 def die_with_parent(parent: int) -> None:
     """Be killed (SIGKILL) when the parent thread/process exits (Linux; no-op elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if not _prctl:
+            _prctl.append(ctypes.CDLL(None, use_errno=True).prctl)
+        _prctl[0](PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 

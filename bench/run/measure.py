@@ -43,8 +43,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-import psutil
-
 from bench.records import Limits
 from bench.run import cgroup
 from bench.run.watchdog import start_time
@@ -135,6 +133,8 @@ def tree_memory(pid: int) -> tuple[int, int, list[int]]:
             rss, top = _status_kb(p)
             total, hwm = total + rss, max(hwm, top)
         return total, hwm, pids
+    import psutil  # where /proc has no children files: a scan of the process table
+
     total = hwm = 0
     try:
         proc = psutil.Process(pid)
@@ -215,6 +215,42 @@ class ChildWaiter:
             os.close(self.fd)
 
 
+class ExitWatcher:
+    """Waits for a process this one did not start (a template's child) through ``inner`` (its
+    template's exit notice: exit code and CPU time), and sees its end itself through a pidfd
+    where the kernel has one: ``ended`` is when the process exited, so its wall time does not
+    include the template's reaping and the notice's way here."""
+
+    def __init__(self, pid: int, inner: Waiter) -> None:
+        self.inner = inner
+        self.ended: float | None = None
+        self.fd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self.fd = os.pidfd_open(pid)
+
+    @property
+    def cpu_s(self) -> float | None:
+        return self.inner.cpu_s
+
+    @cpu_s.setter
+    def cpu_s(self, value: float | None) -> None:
+        self.inner.cpu_s = value
+
+    def wait(self, timeout: float) -> int | None:
+        if self.ended is None and self.fd is not None:
+            start = time.perf_counter()
+            if select.select([self.fd], [], [], timeout)[0]:
+                self.ended = time.perf_counter()
+            else:
+                timeout = max(0.0, timeout - (time.perf_counter() - start))
+        return self.inner.wait(timeout)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def watch(
     pid: int, waiter: Waiter, t0: float, limits: Limits, *, poll_s: float = 0.01,
     base_rss_mb: float | None = None, track: Callable[[int, bytes], None] | None = None,
@@ -266,7 +302,8 @@ def watch(
                 code = wait(1.0)
             break
         code = wait(poll_s)
-    end = time.perf_counter()
+    # when the process ended, as the waiter saw it (a pidfd), else now
+    end = getattr(waiter, "ended", None) or time.perf_counter()
     # a group member that outlived the worker (an orphaned solver child) is stopped too
     kill_tree(pid, seen)
     if deadline is None and deadline_file is not None:

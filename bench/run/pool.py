@@ -13,27 +13,44 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol, TextIO
-
-import psutil
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from bench.backends import all_backends, get_backend
 from bench.records import Limits, Result, Task
 from bench.registry import builtin_modules, builtin_puzzles
 from bench.run import cgroup
-from bench.run.forkserver import Template, TemplateError, Watchdog, fork_here, preload
+from bench.run.forkserver import (
+    Template,
+    TemplateError,
+    Watchdog,
+    fork_here,
+    preload,
+    rss_bytes,
+)
 from bench.run.interrupt import TaskInterrupted
-from bench.run.measure import ChildWaiter, Measured, run_measured, watch
+from bench.run.measure import ChildWaiter, ExitWatcher, Measured, run_measured, watch
 from bench.run.outcome import STARTUP_S
 from bench.run.outcome import task_result as _result
 from bench.run.pin import Slots
-from bench.run.plan import Plan, Selection, plan_tasks, split_puzzle  # noqa: F401 (re-exported)
-from bench.run.storage import Journal
 from bench.run.task import DEADLINE
 
+if TYPE_CHECKING:
+    from bench.run.plan import Plan
+    from bench.run.storage import Journal
+
 log = logging.getLogger(__name__)
+
+#: names re-exported from bench.run.plan, imported on first use (a one-task command plans none)
+_FROM_PLAN = ("Plan", "Selection", "plan_tasks", "split_puzzle")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_PLAN:
+        from bench.run import plan
+
+        return getattr(plan, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: seconds past the task's deadline (its limit from the start of its build) before the harness
 #: kills its process group: no task runs more than this past its limit, whatever its solver
@@ -95,7 +112,9 @@ class Templates:
 
 def preload_modules(kinds: Sequence[str]) -> list[str]:
     """What a template of these model kinds imports before forking tasks."""
-    mods = ["bench.run.task", "bench.run.execute", f"bench.run.task:warm:{','.join(kinds)}"]
+    # numpy: what decoders (and a seeded SAT scramble) import on first use, loaded once here
+    mods = ["bench.run.task", "bench.run.execute", "numpy",
+            f"bench.run.task:warm:{','.join(kinds)}"]
     for b in all_backends():
         if set(b.kinds) & set(kinds) and b.available() is None:
             mods += [m for m in b.modules if m not in mods]
@@ -135,11 +154,17 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                 tpl = templates.get(task)
                 t0 = time.perf_counter()
                 child = tpl.fork("bench.run.task:main", args, stderr=errlog)
-                m = watch(child.pid, child, t0, limits, base_rss_mb=child.base_rss / 2**20,
-                          track=track, stop=stop)
+                exited = ExitWatcher(child.pid, child)
+                try:
+                    m = watch(child.pid, exited, t0, limits,
+                              base_rss_mb=child.base_rss / 2**20, track=track, stop=stop)
+                finally:
+                    exited.close()
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
-        except (TemplateError, KeyError, OSError, psutil.Error) as e:
+        except Exception as e:
+            if not isinstance(e, (TemplateError, KeyError, OSError)) and not _psutil_error(e):
+                raise
             if stop is None or not stop.is_set():
                 log.warning("fork failed (%s); spawning this task instead", e)
         if m is None and (stop is None or not stop.is_set()):
@@ -201,7 +226,19 @@ def _fork_here(task: Task, args: list[str], errlog: Path, limits: Limits,
 
 
 def _own_rss_mb() -> float:
-    return float(psutil.Process().memory_info().rss) / 2**20
+    """This process's RSS (/proc/self/statm, as psutil reads it on Linux; psutil elsewhere)."""
+    rss = rss_bytes()
+    if not rss:
+        import psutil
+
+        rss = psutil.Process().memory_info().rss
+    return float(rss) / 2**20
+
+
+def _psutil_error(e: BaseException) -> bool:
+    """A psutil error (psutil is imported where it is used: none if it is not loaded)."""
+    psutil = sys.modules.get("psutil")
+    return psutil is not None and isinstance(e, psutil.Error)
 
 
 def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
@@ -351,6 +388,8 @@ def _run_here(todo: Sequence[Task], finished: Callable[[Result], None], *, jobs:
             for task in todo:
                 with contextlib.suppress(TemplateError, KeyError, OSError):
                     templates.get(task)
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(one, t) for t in todo]
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import functools
 import json
 import logging
@@ -85,6 +86,15 @@ class ResultFile:
             raise
 
 
+def fields_of(res: Result) -> dict[str, Any]:
+    """The result's fields as :meth:`Result.to_dict` gives them, without its deep copy (every
+    field is a JSON value, the grid a list of lists, and this is only serialised)."""
+    return {f.name: getattr(res, f.name) for f in RESULT_FIELDS}
+
+
+RESULT_FIELDS = dataclasses.fields(Result)
+
+
 def main(*argv: str) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     become_subreaper()
@@ -103,7 +113,7 @@ def main(*argv: str) -> int:
         # max(their own peak, this process's high-water mark when it forked them), both
         # within the tree, so a lower bound of its peak that polling cannot miss
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        result.write(json.dumps({**res.to_dict(), "children_maxrss_mb": children}))
+        result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children}))
 
     from bench.run.execute import base_result, execute
 
@@ -123,7 +133,7 @@ def main(*argv: str) -> int:
         res.traceback = traceback.format_exc()
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    result.write(json.dumps({**res.to_dict(), "children_maxrss_mb": children,
+    result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children,
                              "final": True}))
     return 0
 

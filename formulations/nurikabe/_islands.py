@@ -76,17 +76,16 @@ class SatBlackCells(Formulation[SatModel]):
 
     @staticmethod
     def black_cells(model: SatModel, value: Value) -> set[Cell]:
-        """The cells black in the solver's assignment (each literal read once, all at once in
-        numpy: the lazy separators call this every round and test membership many times)."""
-        import numpy as np
-
+        """The cells black in the solver's assignment (each literal read once, from the
+        assignment's bytes: the lazy separators call this every round and test membership
+        many times)."""
         black = model.handles["black"]
         bits = (value if isinstance(value, SatAssignment)  # every SAT backend's reader
-                else SatAssignment.of_reader(value, model.nvars))
-        lits = np.fromiter(black.values(), dtype=np.int64, count=len(black))
-        on = bits.array(model.nvars)[np.abs(lits)] == (lits > 0)
-        cells = list(black)
-        return {cells[i] for i in np.flatnonzero(on).tolist()}
+                else SatAssignment.of_reader(value, model.nvars)).bits
+        n = len(bits)
+        return {cell for cell, lit in black.items()
+                if ((lit < n and bits[lit] == 1) if lit > 0
+                    else not (-lit < n and bits[-lit] == 1))}
 
     def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
         return grid_from_black(inst, self.black_cells(model, value))

@@ -29,9 +29,18 @@ PROBE = """
 import atexit, os, runpy, sys
 from pathlib import Path
 
+import importlib.metadata as md
+scans = []
+real_entry_points = md.entry_points
+def entry_points(*a, **k):
+    scans.append(1)
+    return real_entry_points(*a, **k)
+md.entry_points = entry_points
+
 def dump(tag):
     Path(os.environ["PROBE_OUT"], f"{tag}-{os.getpid()}.json").write_text(
         __import__("json").dumps(sorted(sys.modules)))
+    Path(os.environ["PROBE_OUT"], f"{tag}-{os.getpid()}.scans").write_text(str(len(scans)))
 
 atexit.register(dump, "command")
 import bench.run.task as task
@@ -58,9 +67,17 @@ def probe(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess[str],
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
                                       "PROBE_OUT": str(out)}, timeout=300)
     found: dict[str, set[str]] = {}
-    for f in out.iterdir():
+    for f in out.glob("*.json"):
         found.setdefault(f.name.split("-")[0], set()).update(json.loads(f.read_text()))
     return p, found
+
+
+def scans(tmp_path: Path) -> dict[str, int]:
+    """How often each process of the last :func:`probe` read the entry points of every
+    installed distribution (``importlib.metadata.entry_points``); a forked task counts its
+    parent's reads before the fork too."""
+    return {f.name.split("-")[0]: int(f.read_text())
+            for f in (tmp_path / "modules").glob("*.scans")}
 
 
 def tops(modules: set[str]) -> set[str]:
@@ -147,3 +164,54 @@ def test_a_task_forked_from_a_template_reads_no_package_metadata(tmp_path):
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert json.loads(result.read_text())["status"] == "solved", p.stderr
     assert p.stdout.split() == ["0"], p.stdout + p.stderr
+
+
+#: what a SAT task has no use for: the other kinds' solver libraries, and numpy (a small SAT
+#: model is read without it)
+NOT_FOR_SAT = {"numpy", "ortools", "pyomo", "highspy", "clingo", "pyscipopt", "cpmpy"}
+
+
+def test_solve_on_a_sat_default_imports_no_other_solver_and_no_numpy(tmp_path):
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE), "--json")
+    assert json.loads(p.stdout)["status"] == "solved", p.stderr
+    assert set(found) == {"command", "task"}, found.keys()
+    for process, modules in found.items():
+        assert not tops(modules) & NOT_FOR_SAT, (process, tops(modules) & NOT_FOR_SAT)
+
+
+def test_solve_on_a_built_in_pair_loads_only_its_own_puzzle_and_backend(tmp_path):
+    """No other puzzle's rules, no other backend module, and the installed distributions'
+    entry points never read: the built-in puzzle and solver are found without them."""
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE), "--json")
+    assert json.loads(p.stdout)["status"] == "solved", p.stderr
+    for process, modules in found.items():
+        rules = {m.split(".")[2] for m in modules
+                 if m.startswith("bench.puzzles.") and m.endswith(".rules")}
+        assert rules == {"nurikabe"}, (process, rules)
+        backends = {m for m in modules if m.startswith("bench.backends.")}
+        assert backends <= {"bench.backends.base", "bench.backends.kinds",
+                            "bench.backends.sat"}, (process, backends)
+    assert scans(tmp_path) == {"command": 0, "task": 0}
+    # the tree's memory is read from /proc (psutil only where there is none)
+    assert "psutil" not in tops(found["command"]) | tops(found["task"])
+
+
+def test_solve_ends_without_the_interpreters_teardown_but_with_its_exit_handlers(tmp_path):
+    """The command's process ends by os._exit once its output is out: the atexit handlers
+    (here the probe's) ran, and the whole grid and summary line were written."""
+    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE))
+    assert p.returncode == 0 and "command" in found, p.stderr
+    lines = p.stdout.splitlines()
+    assert len(lines) == 8 and lines[-1].startswith("sat-hybrid["), p.stdout
+    code = ("import sys\nsys.argv = ['bench.cli', 'solve', sys.argv[1]]\n"
+            "class Kept:\n"
+            "    def __del__(self):\n"
+            "        print('torn down', flush=True)\n"
+            "kept = Kept()  # collected only by the interpreter's teardown\n"
+            "import atexit; atexit.register(print, 'handler ran')\n"
+            "import runpy; runpy.run_module('bench.cli', run_name='__main__')\n")
+    q = subprocess.run([sys.executable, "-c", code, str(NURIKABE)], capture_output=True,
+                       text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                       timeout=300)
+    assert q.returncode == 0 and q.stdout.splitlines()[-1] == "handler ran", q.stdout
+    assert "torn down" not in q.stdout

@@ -1,0 +1,42 @@
+"""`python -m bench.analysis.startup`: the real commands, one repeat on one puzzle."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from bench.analysis import startup
+from tests.conftest import ROOT
+
+
+def test_one_repeat_on_nurikabe_gives_a_row_with_a_positive_ratio():
+    p = subprocess.run([sys.executable, "-m", "bench.analysis.startup", "--repeats", "1",
+                        "--puzzle", "nurikabe"], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("medians of 1 runs"), lines
+    header, rows = lines[1], lines[2:]
+    assert header.split() == " ".join(startup.HEADER).split()
+    assert len(rows) == 1, rows
+    cells = rows[0].split()
+    assert cells[0] == "nurikabe" and "cadical195" in rows[0]
+    assert "pysat.solvers," in cells and "numpy" not in rows[0]
+    python_s, import_s, solve_s, ratio = map(float, cells[-4:])
+    assert min(python_s, import_s, solve_s) > 0
+    assert ratio > 0 and abs(ratio - solve_s / import_s) < 0.02 * ratio + 0.01
+
+
+def test_the_measured_instance_and_pair_per_puzzle():
+    case = startup.case_of("nurikabe")
+    assert case.instance.name == "seed-p01.txt"
+    assert (case.formulation, case.solver) == ("sat-hybrid", "cadical195")
+    assert case.modules == ("pysat.solvers", "pysat.card")
+    assert startup.case_of("shikaku").modules == ("ortools.sat.python.cp_model",)
+
+
+def test_a_puzzle_without_a_default_is_one_line_and_exit_2(capsys):
+    assert startup.main(["--puzzle", "nosuchpuzzle", "--repeats", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("startup: ") and len(err.strip().splitlines()) == 1
