@@ -1,8 +1,9 @@
 """SCIP, CBC and GLPK against HiGHS on each MIP formulation of a run, per puzzle and tier (or the
 tiers of a puzzle pooled): answered counts, and each solver's SGM ratio to HiGHS over the
 instances both answered with its seeded paired bootstrap interval and the Wilcoxon signed-rank
-p, Holm-adjusted over the three solvers of a formulation and tier -- the report's method
-(:mod:`bench.report.verdicts`: ``ratio_interval``, ``signed_rank_p``, ``holm``) on PAR-2 times.
+p, Holm-adjusted over the three solvers of a formulation and tier (the report's interval,
+:func:`bench.report.verdicts.ratio_interval`, on PAR-2 times; this analysis's own pairwise tests
+are below).
 
 Usage: ``python -m bench.analysis.mip_solvers RUN [--tier TIER ...] [--pooled]`` (a run or
 report folder); prints a Markdown table, one row per puzzle, formulation and tier that HiGHS
@@ -18,9 +19,42 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from bench.report.data import ReportError, load_run, prepare
-from bench.report.verdicts import holm, per_instance, ratio_interval, signed_rank_p
+from bench.report.verdicts import SGM_SHIFT_S, per_instance, ratio_interval
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values along the last axis (vectorised over the leading
+    axes): sorted p_(i) times (m - i + 1), a running maximum, capped at 1; NaN stays NaN and is
+    not counted in m (Holm 1979; checked against statsmodels in the tests)."""
+    p = np.asarray(p, dtype=float)
+    nan = np.isnan(p)
+    m = (~nan).sum(axis=-1, keepdims=True)
+    order = np.argsort(np.where(nan, np.inf, p), axis=-1)
+    ps = np.take_along_axis(np.where(nan, np.inf, p), order, axis=-1)
+    rank = np.arange(p.shape[-1])
+    with np.errstate(invalid="ignore"):  # inf x 0 past the last real p: NaN there anyway
+        adj = np.maximum.accumulate(np.minimum(ps * (m - rank), 1.0), axis=-1)
+    out = np.empty_like(adj)
+    np.put_along_axis(out, order, adj, axis=-1)
+    return np.where(nan, np.nan, out)
+
+
+def signed_rank_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p of log(a + shift) - log(b + shift) along the last axis
+    (vectorised over the leading axes); 1 where every difference is zero, NaN when empty."""
+    d = np.log(np.asarray(a, float) + SGM_SHIFT_S) - np.log(np.asarray(b, float) + SGM_SHIFT_S)
+    if d.shape[-1] == 0:
+        return np.full(d.shape[:-1], np.nan)
+    zero = np.all(d == 0, axis=-1)
+    filler = np.arange(1.0, d.shape[-1] + 1)  # any untied values: the p is replaced by 1
+    with np.errstate(all="ignore"):
+        p = np.asarray(stats.wilcoxon(np.where(zero[..., None], filler, d), axis=-1).pvalue,
+                       dtype=float)
+    return np.where(zero, 1.0, p)
+
 
 BASE = "highs"
 OTHERS = ("scip", "cbc", "glpk")

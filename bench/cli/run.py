@@ -77,7 +77,8 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bench.run.plan import PlanError, dry_run, make_plan
+    from bench.run.estimate import dry_run
+    from bench.run.plan import PlanError, make_plan
     from bench.run.session import Options, SessionError, run_session
 
     if _executor_problem(args):

@@ -44,7 +44,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 import bench.report.paired as paired
 from bench.effort import ranking
@@ -93,37 +92,6 @@ def did_not_run(t: pd.DataFrame) -> pd.Series:
 def ran(t: pd.DataFrame) -> pd.DataFrame:
     """The task rows that ran (:func:`did_not_run` dropped)."""
     return t[~did_not_run(t)] if len(t) else t
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values along the last axis (vectorised over the leading
-    axes): sorted p_(i) times (m - i + 1), a running maximum, capped at 1; NaN stays NaN and is
-    not counted in m (Holm 1979; checked against statsmodels in the tests)."""
-    p = np.asarray(p, dtype=float)
-    nan = np.isnan(p)
-    m = (~nan).sum(axis=-1, keepdims=True)
-    order = np.argsort(np.where(nan, np.inf, p), axis=-1)
-    ps = np.take_along_axis(np.where(nan, np.inf, p), order, axis=-1)
-    rank = np.arange(p.shape[-1])
-    with np.errstate(invalid="ignore"):  # inf x 0 past the last real p: NaN there anyway
-        adj = np.maximum.accumulate(np.minimum(ps * (m - rank), 1.0), axis=-1)
-    out = np.empty_like(adj)
-    np.put_along_axis(out, order, adj, axis=-1)
-    return np.where(nan, np.nan, out)
-
-
-def signed_rank_p(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Two-sided Wilcoxon signed-rank p of log(a + shift) - log(b + shift) along the last axis
-    (vectorised over the leading axes); 1 where every difference is zero, NaN when empty."""
-    d = np.log(np.asarray(a, float) + SGM_SHIFT_S) - np.log(np.asarray(b, float) + SGM_SHIFT_S)
-    if d.shape[-1] == 0:
-        return np.full(d.shape[:-1], np.nan)
-    zero = np.all(d == 0, axis=-1)
-    filler = np.arange(1.0, d.shape[-1] + 1)  # any untied values: the p is replaced by 1
-    with np.errstate(all="ignore"):
-        p = np.asarray(stats.wilcoxon(np.where(zero[..., None], filler, d), axis=-1).pvalue,
-                       dtype=float)
-    return np.where(zero, 1.0, p)
 
 
 def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:

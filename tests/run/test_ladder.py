@@ -136,7 +136,8 @@ def test_only_measured_first_run_timeouts_are_causes(tmp_path):
 
 
 def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
-    from bench.run.plan import Selection, cost, plan_tasks
+    from bench.run.estimate import cost
+    from bench.run.plan import Selection, plan_tasks
 
     names = ["gen-shikaku-10x10-s1-0", "gen-shikaku-14x14-s1-0", "gen-shikaku-20x20-s1-0"]
     for n in names:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from bench.instance import read_instance
-from bench.run.plan import Selection, apply_tiers, cost, default_variants, plan_tasks
+from bench.run.estimate import cost
+from bench.run.plan import Selection, apply_tiers, default_variants, plan_tasks
 from bench.suites import load_suites
 from tests.cli.test_cli import cli
 from tests.conftest import SHIKAKU_SEEDS

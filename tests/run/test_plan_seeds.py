@@ -15,7 +15,8 @@ import pytest
 from bench.backends import get_backend
 from bench.records import NOT_RUN
 from bench.report.paired import MIN_INTERVAL
-from bench.run.plan import PlanError, cost, make_plan
+from bench.run.estimate import cost
+from bench.run.plan import PlanError, make_plan
 from bench.run.session import split_repeats
 from bench.suites import load_suites
 from tests.cli.test_cli import cli
