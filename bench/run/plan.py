@@ -139,15 +139,16 @@ def plan_tasks(
                 if not selection.wants(form):
                     continue
                 plan.matched.update(selection.matching(form))
+                solvers = [b for b in backends_for(cls.kind) if selection.uses(inst.puzzle, b.name)]
+                if not solvers:  # no solver of its kind selected: nothing to run, nothing skipped
+                    continue
                 if cls.available() is not None:  # an external package not installed
                     where = f"{cls.puzzle}/{form.label}"
                     if where not in plan.skipped:
                         log.warning("skipping formulation %s: %s", where, cls.available())
                     plan.skipped[where] = cls.available() or ""
                     continue
-                for b in backends_for(cls.kind):
-                    if not selection.uses(inst.puzzle, b.name):
-                        continue
+                for b in solvers:
                     if b.available() is not None:
                         log.warning("skipping solver %s: %s", b.name, b.available())
                         continue

@@ -158,3 +158,23 @@ def test_a_tiered_run_records_the_tier_and_repeats_only_fast_tasks(tmp_path):
             assert sorted(g["seed"]) == [0, 1, 2]  # CP-SAT repeats by seed
         elif fast:
             assert sorted(g["rep"]) == [0, 1, 2]  # GLPK by repetition
+
+
+def test_an_unavailable_formulation_no_selected_solver_runs_is_not_reported_skipped(
+        monkeypatch, caplog):
+    # a formulation whose package is missing is skipped with a warning only where a selected
+    # solver would have run it; with no solver of its kind selected it plans nothing, silently
+    from bench.registry import formulations
+
+    path = str(SHIKAKU_SEEDS[0])
+    cls = next(c for c in formulations("shikaku") if c.kind == "cpmpy")
+    monkeypatch.setattr(cls, "requires", ("no_such_package_here",))
+    with caplog.at_level("WARNING"):
+        plan = plan_tasks([path], Selection((), (), ("cpsat",)), time_limit=5,
+                          memory_limit_mb=1024)
+    assert plan.tasks and not plan.skipped and "skipping formulation" not in caplog.text
+    with caplog.at_level("WARNING"):
+        plan = plan_tasks([path], Selection((), (), ("cpmpy:ortools",)), time_limit=5,
+                          memory_limit_mb=1024)
+    assert not plan.tasks and f"shikaku/{cls.name}" in " ".join(plan.skipped)
+    assert "skipping formulation" in caplog.text
