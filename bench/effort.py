@@ -42,9 +42,22 @@ FAILURES = Counter("failures", "dead ends of a CP solver's search (Choco: fails)
 DETERMINISTIC_TIME = Counter("deterministic_time", "CP-SAT's deterministic time",
                              "deterministic seconds (CP-SAT's work units)")
 
+#: a user propagator's work inside a SAT solver (IPASIR-UP, ``SatModel.propagator``): the
+#: solver's callbacks into it, the seconds spent in them, the literals it inferred and the
+#: clauses it added (conflicts, and models it rejected)
+PROPAGATOR_CALLS = Counter("propagator_calls", "the SAT solver's callbacks into the model's "
+                           "propagator (IPASIR-UP)", "count")
+PROPAGATOR_S = Counter("propagator_s", "seconds spent in the propagator's callbacks (part of "
+                       "the solve time)", "seconds")
+PROPAGATOR_INFERENCES = Counter("propagator_inferences", "literals the propagator inferred",
+                                "count")
+PROPAGATOR_CLAUSES = Counter("propagator_clauses", "clauses the propagator added (conflicts "
+                             "and rejected models)", "count")
+
 #: every counter a result can keep, in the report's order
 COUNTERS: tuple[Counter, ...] = (CONFLICTS, DECISIONS, BRANCHES, SIMPLEX_ITERATIONS, NODES,
-                                 FAILURES, PROPAGATIONS, DETERMINISTIC_TIME)
+                                 FAILURES, PROPAGATIONS, DETERMINISTIC_TIME, PROPAGATOR_CALLS,
+                                 PROPAGATOR_S, PROPAGATOR_INFERENCES, PROPAGATOR_CLAUSES)
 
 
 def known(name: str) -> bool:

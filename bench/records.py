@@ -162,6 +162,12 @@ class Result(Record):
     simplex_iterations: float | None = None
     nodes: float | None = None
     failures: float | None = None
+    #: a SAT model's propagator (IPASIR-UP): callbacks, seconds in them, inferred literals,
+    #: added clauses (bench.effort)
+    propagator_calls: float | None = None
+    propagator_s: float | None = None
+    propagator_inferences: float | None = None
+    propagator_clauses: float | None = None
     exact: bool | None = None
     checked: bool | None = None  # the returned grid passed the puzzle's rule verifier
     count: int | None = None  # solutions found when counting (fewer than asked: all there are)

@@ -2,7 +2,7 @@
 a new formulation is tested here without a test of its own.
 
 On the puzzle's seed instances (the quick suite's when it has no seeds) a variant decodes a grid
-the rule checker accepts (exact variants must solve; inexact ones may say infeasible, never
+the rule verifier accepts (exact variants must solve; inexact ones may say infeasible, never
 return a wrong grid) and, where it implements ``block``, counts the unique seeds as 1; on the
 puzzle's unsatisfiable instance in tests/data/infeasible/ an exact variant says infeasible.
 MIP variants run on the smallest seed only, and every variant counts on the smallest seed only

@@ -99,7 +99,7 @@ def commands(case: Case) -> dict[str, list[str]]:
 
 def _run(cmd: Sequence[str], env: dict[str, str]) -> tuple[float, int]:
     """The command's wall time and exit code. Waited for by a blocking ``waitpid``: a wait with
-    a timeout polls at growing intervals (up to 50 ms), which would round the times up."""
+    a timeout polls at growing intervals, which would round the times up."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                          cwd=ROOT)

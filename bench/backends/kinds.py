@@ -139,7 +139,7 @@ class SatModel:
 
 
 #: literals from which :meth:`SatAssignment.of_model` reads a model in numpy (importing it):
-#: below, plain Python takes under a millisecond, less than numpy's import
+#: below, reading it in plain Python costs less than importing numpy
 NUMPY_FROM = 20_000
 
 

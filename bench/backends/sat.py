@@ -19,7 +19,16 @@ from typing import Any
 
 from bench.backends.base import Backend, Outcome, Seeding, Session
 from bench.backends.kinds import ModelKind, SatAssignment, SatModel
-from bench.effort import CONFLICTS, DECISIONS, PROPAGATIONS, Counter
+from bench.effort import (
+    CONFLICTS,
+    DECISIONS,
+    PROPAGATIONS,
+    PROPAGATOR_CALLS,
+    PROPAGATOR_CLAUSES,
+    PROPAGATOR_INFERENCES,
+    PROPAGATOR_S,
+    Counter,
+)
 
 
 class Scramble:
@@ -199,6 +208,8 @@ class Cadical195(SatBackend):
     description = "CaDiCaL 1.9.5 (incremental; no in-process time limit, the hard limit applies)"
     check_rank = 0
     propagates = True
+    effort = (*SatBackend.effort, PROPAGATOR_CALLS, PROPAGATOR_S, PROPAGATOR_INFERENCES,
+              PROPAGATOR_CLAUSES)
 
 
 class Cadical300(SatBackend):

@@ -26,6 +26,7 @@ formulation.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,13 @@ def solve_paths(puzzle: str) -> list[Path]:
     """The puzzle's instances with a solution, smallest first."""
     paths = get_puzzle(puzzle).check_instances()
     return sorted(paths, key=lambda p: (read_instance(p).cells, p.name))
+
+
+def seed_paths(puzzle: str) -> list[Path]:
+    """Deprecated name of :func:`solve_paths` (until 0.3)."""
+    warnings.warn("bench.check.seed_paths is renamed solve_paths (the old name works until 0.3)",
+                  DeprecationWarning, stacklevel=2)
+    return solve_paths(puzzle)
 
 
 def unsat_paths(puzzle: str) -> list[Path]:

@@ -201,7 +201,8 @@ def _would_reuse(args: argparse.Namespace, tasks: list[Any]) -> str:
         return str(e)
     for note in sources.notes():
         _say(note)
-    taken = Counter(r.run for r in matches(tasks, sources))
+    pinned = bool(getattr(args, "pin", False)) and getattr(args, "executor", "local") != "dask"
+    taken = Counter(r.run for r in matches(tasks, sources, pinned=pinned))
     _say(f"would have {summary(taken, len(tasks))}")
     return ""
 

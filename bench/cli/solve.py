@@ -12,7 +12,8 @@ from bench.cli.args import add_task_options
 from bench.instance import InstanceError, read_instance
 from bench.records import Task
 
-#: `solve --json` statuses of the interchange contract; a grid that fails the checker is an error
+#: `solve --json` statuses of the interchange contract; a grid the rule verifier rejects is an
+#: error
 CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
 
 
@@ -77,8 +78,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     message = res.message
     if status == "skipped":  # the formulation declined the instance: not in the contract
         status, message = "error", f"skipped: {message}"
-    elif status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule checker
-        status, message = "error", f"solution failed the rule checker: {message}"
+    elif status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule verifier
+        status, message = "error", f"solution failed the rule verifier: {message}"
     out.update(formulation=res.formulation, status=status)
     if status == "solved":
         out["grid"] = res.grid

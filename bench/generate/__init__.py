@@ -41,6 +41,7 @@ from bench.instance import Instance, InstanceError, format_instance, parse_insta
 from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
 from bench.puzzles.registry import load_all
 from bench.records import Task
+from bench.renamed import Alias, implementation
 from bench.solve import solve
 
 R = TypeVar("R")
@@ -100,7 +101,7 @@ class Generator:
             warnings.warn(f"{cls.__module__}.{cls.__qualname__}.checker: the generator hook "
                           "'checker' is renamed 'uniqueness_formulation' (the old name works "
                           "until 0.3)", DeprecationWarning, stacklevel=2)
-            cls.uniqueness_formulation = own["checker"]  # type: ignore[method-assign]
+            cls.uniqueness_formulation = Alias(own["checker"])  # type: ignore[method-assign,assignment]
 
     def __init__(self) -> None:
         self.solves = 0
@@ -154,7 +155,7 @@ class Generator:
         """Deprecated name of :meth:`uniqueness_formulation` (until 0.3)."""
         warnings.warn("Generator.checker is renamed Generator.uniqueness_formulation (the old "
                       "name works until 0.3)", DeprecationWarning, stacklevel=2)
-        return self.uniqueness_formulation()
+        return str(implementation(self, "uniqueness_formulation")())
 
     def other(self, inst: Instance, intended: SolutionGrid) -> SolutionGrid | None:
         """A solution of ``inst`` other than ``intended``, or None when there is none."""

@@ -26,6 +26,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
+from bench.renamed import Alias, implementation
+
 Token = Any  # a puzzle's parsed instance token: None for an empty cell, else an int or a short str
 Grid = tuple[tuple[Token, ...], ...]
 SolutionGrid = list[list[Any]]
@@ -179,7 +181,7 @@ class Puzzle:
                 warnings.warn(f"{cls.__module__}.{cls.__qualname__}.{old}: the puzzle hook "
                               f"{old!r} is renamed {new!r} (the old name works until {UNTIL})",
                               DeprecationWarning, stacklevel=2)
-                setattr(cls, new, own[old])
+                setattr(cls, new, Alias(own[old]))
 
     def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         """The rule verifier: every rule the solution grid breaks (empty list: the grid is a
@@ -189,7 +191,7 @@ class Puzzle:
     def check(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         """Deprecated name of :meth:`verify` (until 0.3)."""
         _renamed("check")
-        return self.verify(inst, grid)
+        return implementation(self, "verify")(inst, grid)
 
     def render(self, inst: Instance, grid: SolutionGrid | None = None) -> str:
         """A plain-text picture of the instance, or of the solution when one is given."""
@@ -254,12 +256,12 @@ class Puzzle:
                     expected: str) -> list[str]:
         """Deprecated name of :meth:`verify_cells` (until 0.3)."""
         _renamed("check_cells")
-        return self.verify_cells(inst, grid, ok, expected)
+        return implementation(self, "verify_cells")(inst, grid, ok, expected)
 
     def check_shape(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         """Deprecated name of :meth:`verify_shape` (until 0.3)."""
         _renamed("check_shape")
-        return self.verify_shape(inst, grid)
+        return implementation(self, "verify_shape")(inst, grid)
 
 
 def _renamed(old: str) -> None:

@@ -38,7 +38,7 @@ COLUMNS: dict[str, Column] = {
                                "infeasible where no exact formulation solved them"),
     "timeout": Column("timeout", "tasks stopped at the time limit"),
     "memout": Column("memout", "tasks stopped at the memory limit"),
-    "wrong": Column("wrong", "answers the rule checker or the known solution rejected, and "
+    "wrong": Column("wrong", "answers the rule verifier or the known solution rejected, and "
                              "'infeasible' where an exact formulation solved the instance"),
     "error": Column("error", "tasks that ended in an error"),
     "par2_s": Column(f"{_PAR} [s]", f"mean build + solve time, an unanswered task counted at "

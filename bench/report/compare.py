@@ -245,8 +245,11 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     m = paired_instances(ta, tb)
     if m.empty:
         return pd.DataFrame()
-    # one row per (puzzle, instance content): its sign flips apply to every pair on it
-    m["flip"] = m["puzzle"] + "|" + m["unit"].str.split("|").str[0]
+    # one row per (puzzle, instance content, solution count): its sign flips apply to every
+    # pair on it (a merged run may hold one instance at two counts: two rows, never one)
+    m["flip"] = m["puzzle"] + "|" + m["unit"].map(
+        lambda u: "|".join(x for i, x in enumerate(str(u).split("|"))
+                           if i == 0 or x.startswith("count=")))
     groups = list(m.groupby(["puzzle", "tier", "pair"], sort=True))
     flips = {u: i for i, u in enumerate(sorted(m["flip"].unique()))}
     d = np.full((len(flips), len(groups)), np.nan)

@@ -6,7 +6,7 @@ pairs' names and a map ``"puzzle/instance"`` -> the instance's family, size, a p
 first checked solution, else the clues alone) and one row per formulation x solver pair: its
 status letters, build + solve time (median over repeats and seeds, with the lowest and highest
 and their number), solver effort, the peak memory of the task's process tree, whether the
-rule checker passed it, and its agreement with the instance's known solution (a ``.sol``).
+rule verifier passed it, and its agreement with the instance's known solution (a ``.sol``).
 The page builds the view from this map when a link ``#i/puzzle/instance`` is followed.
 """
 
@@ -97,7 +97,7 @@ def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
         row = good.sort_values("time_s").iloc[0]
         known = {True: "; it agrees with the known solution (.sol)",
                  False: "; it differs from the known solution (.sol)"}.get(row["known"], "")
-        note = f"The solution of {row['pair']}, passed by the rule checker{known}."
+        note = f"The solution of {row['pair']}, passed by the rule verifier{known}."
         try:
             return pictures.svg(puzzle, row["grid"], path, str(row["instance"])), note
         except (ValueError, TypeError, IndexError, KeyError):

@@ -433,7 +433,10 @@ DESIGN_NOTE = ("limit: the tier's time limit per task; repeats and seeds: how ma
                "their median before any comparison, so seeds narrow each instance's value and "
                "the tests count instances. seed spread and instance spread: the typical factor "
                "(exp of the pooled standard deviation of log(min(t, limit) + 0.01 s)) between "
-               "two seeds of one pair on one instance, and between two instances of one pair.")
+               "two seeds of one pair on one instance, and between two instances of one pair. "
+               "In a tier whose further runs are gated (run only where the first run answered "
+               "quickly: the suite's repeat_under), seeds a task and the seed spread describe "
+               "those quick tasks only; a tier that declares seeds runs them on every task.")
 
 
 def _span(s: pd.Series) -> str:

@@ -151,7 +151,7 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
              fixed: frozenset[str] = frozenset()) -> str:
     """The ``run --dry-run`` text: tasks per puzzle and pair (and tier), the tasks recorded
     not run while planning, the worst-case time at the limit, and with ``known`` the estimate
-    and the expected wall time (the estimate plus the earlier runs' median start-up per task,
+    and the expected wall time (the estimate plus the earlier runs' mean start-up per task,
     over ``jobs``)."""
     import pandas as pd
 

@@ -188,6 +188,14 @@ class Waiter(Protocol):
         ...
 
 
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` (a pidfd: readable once its process exited) became readable within
+    ``timeout`` seconds (``poll``, which takes any descriptor number, unlike ``select``)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(max(0.0, timeout) * 1000))
+
+
 class ChildWaiter:
     """Waits for our own child: a pidfd where the kernel has one (wakes at the exit, so the
     wall time is not rounded up to the poll interval), else polling ``waitpid``."""
@@ -201,7 +209,7 @@ class ChildWaiter:
 
     def wait(self, timeout: float) -> int | None:
         if self.fd is not None:
-            select.select([self.fd], [], [], timeout)
+            _readable(self.fd, timeout)
         pid, status, usage = os.wait4(self.pid, os.WNOHANG)
         if pid:
             self.cpu_s = usage.ru_utime + usage.ru_stime
@@ -239,7 +247,7 @@ class ExitWatcher:
     def wait(self, timeout: float) -> int | None:
         if self.ended is None and self.fd is not None:
             start = time.perf_counter()
-            if select.select([self.fd], [], [], timeout)[0]:
+            if _readable(self.fd, timeout):
                 self.ended = time.perf_counter()
             else:
                 timeout = max(0.0, timeout - (time.perf_counter() - start))

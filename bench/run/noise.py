@@ -148,18 +148,25 @@ def _calibrations(env: dict[str, Any]) -> list[float]:
 
 def disturbance(env: dict[str, Any]) -> list[str]:
     """Why a run's machine was disturbed, from its environment record (``calibration``'s
-    start and end and the ``samples`` a :class:`Monitor` took; ``jobs``): a calibration loop
-    more than :data:`SLOWER` times slower than the run's first, a load average above the jobs
+    start and end and the ``samples`` a :class:`Monitor` took; ``jobs``, ``cores``): a
+    calibration loop more than :data:`SLOWER` times slower than the run's first (the samples
+    during the run left out of this where the jobs fill every core: the loop then competes with
+    the run's own tasks), a load average above the jobs
     plus :data:`LOAD_MARGIN`, other processes taking more than :data:`OTHERS_SHARE` of the
     CPU. One phrase per reason; none: the samples show a quiet machine (or there are none)."""
-    times = _calibrations(env)
     samples = samples_of(env)
+    jobs = env["jobs"] if isinstance(env.get("jobs"), int) else 1
+    cores = env["cores"] if isinstance(env.get("cores"), int) else None
+    # with as many jobs as cores, the loop during the run shares a core with the run's own
+    # tasks and is slower by design: then only the start and the end (no task running) are
+    # compared, and the samples during the run judged by the load and the others' share
+    own = cores is not None and jobs >= cores
+    times = _calibrations({**env, "samples": []} if own else env)
     out = []
     if len(times) > 1 and max(times) > SLOWER * times[0]:
         out.append(f"the calibration loop took up to {max(times):.3f} s, "
                    f"{max(times) / times[0]:.1f}x its {times[0]:.3f} s at the start")
     loads = [float(s["load1"]) for s in samples if isinstance(s.get("load1"), int | float)]
-    jobs = env["jobs"] if isinstance(env.get("jobs"), int) else 1
     if loads and max(loads) > jobs + LOAD_MARGIN:
         out.append(f"the load average reached {max(loads):.1f} with {jobs} job"
                    f"{'s' if jobs != 1 else ''}")

@@ -222,7 +222,8 @@ def _kind(puzzle: str, label: str) -> str:
 def apply_caps(plan: Plan, order: Sequence[str],
                caps: dict[str, tuple[int, frozenset[str]]]) -> Plan:
     """Per tier of ``caps`` (tier -> (cap, pairs)): a listed pair runs only on the first
-    ``cap`` instances of its puzzle in that tier, in ``order`` (the suite's instance order), and
+    ``cap`` instances of its puzzle in that tier that it has a task on, in ``order`` (the
+    suite's instance order; a listed pair with no task in the tier is logged), and
     there with its lowest seed only; each other instance's task is recorded as not run
     (:data:`bench.records.NOT_RUN`, a timeout at its own limit with no measurement: never
     scored), once per (instance, pair) for its lowest seed and first repetition, its further
@@ -232,14 +233,18 @@ def apply_caps(plan: Plan, order: Sequence[str],
     rank = {p: i for i, p in enumerate(order)}
     puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks
                                                    if t.tier in caps}}
-    allowed: dict[tuple[str, str], set[str]] = {}
-    for tier, (cap, _pairs) in caps.items():
-        for p in sorted((p for p in puzzle if any(t.instance == p and t.tier == tier
-                                                  for t in plan.tasks)),
-                        key=lambda p: rank.get(p, len(rank))):
-            got = allowed.setdefault((tier, puzzle[p]), set())
-            if len(got) < cap:
-                got.add(p)
+    # per (tier, capped pair): the first `cap` instances, in the suite's order, the pair has a
+    # task on (a pair with no task on an instance is not held to it)
+    on: dict[tuple[str, str], set[str]] = {}
+    for t in plan.tasks:
+        if t.tier in caps and pair_key(puzzle[t.instance], t) in caps[t.tier][1]:
+            on.setdefault((t.tier, pair_key(puzzle[t.instance], t)), set()).add(t.instance)
+    allowed = {k: set(sorted(v, key=lambda p: rank.get(p, len(rank)))[:caps[k[0]][0]])
+               for k, v in on.items()}
+    for tier, (_cap, pairs) in caps.items():
+        for pair in sorted(pairs - {k[1] for k in on if k[0] == tier}):
+            log.warning("the suite caps %s in tier %s, but the plan has no task of it there "
+                        "(a misspelt pair, or one this run does not select)", pair, tier)
     low: dict[tuple[str, str, str], int] = {}
     for t in plan.tasks:
         g = (t.instance, t.formulation, t.solver)
@@ -251,7 +256,7 @@ def apply_caps(plan: Plan, order: Sequence[str],
         if cap_pairs is None or pair_key(puzzle[t.instance], t) not in cap_pairs[1]:
             keep.append(t)
             continue
-        if t.instance in allowed[(t.tier, puzzle[t.instance])]:
+        if t.instance in allowed[(t.tier, pair_key(puzzle[t.instance], t))]:
             if t.seed == low[(t.instance, t.formulation, t.solver)]:
                 keep.append(t)  # a capped pair runs its lowest seed only
             continue

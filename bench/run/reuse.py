@@ -80,27 +80,30 @@ def adopt(res: Result, task: Task) -> Result:
                                instance=Path(task.instance).stem)
 
 
-def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None
-            ) -> list[Result]:
-    """The source result of every task (not among the ``done`` keys) whose identity matches,
-    taken over by the task (:func:`adopt`)."""
+def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,
+            pinned: bool = False) -> list[Result]:
+    """The source result of every task (not among the ``done`` keys) whose identity matches
+    and that was measured the way this run measures (``pinned``: ``run --pin``, each task on a
+    core of its own; a pinned and an unpinned measurement are never mixed in one run), taken
+    over by the task (:func:`adopt`)."""
     found: list[Result] = []
     done = set(done or ())
     for task in tasks:
         if task.key in done or not task.code:
             continue
         res = sources.by_identity.get(planned_identity(task, solver_version(task.solver)))
-        if res is not None:
+        if res is not None and (res.pinned_cpu is not None) == pinned:
             found.append(adopt(res, task))
             done.add(task.key)
     return found
 
 
-def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources) -> Counter[str]:
-    """Copy into ``journal`` the source result of every task not done there whose identity
-    matches; return how many were taken from each origin run."""
+def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources,
+               pinned: bool = False) -> Counter[str]:
+    """Copy into ``journal`` the source result of every task not done there that
+    :func:`matches`; return how many were taken from each origin run."""
     taken: Counter[str] = Counter()
-    for res in matches(tasks, sources, journal.keys()):
+    for res in matches(tasks, sources, journal.keys(), pinned):
         journal.append(res)
         taken[res.run] += 1
     return taken

@@ -255,8 +255,9 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
 
 
 def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
-             say: Callable[[str], None]) -> None:
-    """Steps 1 and 2 of a session, and the count of reusable results (said)."""
+             say: Callable[[str], None], pinned: bool = False) -> None:
+    """Steps 1 and 2 of a session, and the count of reusable results (said; ``pinned``: the
+    run pins its tasks, and reuses only pinned measurements)."""
     from bench.run.pool import resume_conflict
     from bench.run.reuse import matches, summary
     from bench.run.storage import load_environment
@@ -275,7 +276,7 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     if sources is not None:
         for note in sources.notes():
             say(note)
-        found = matches(plan.tasks, sources, journal.keys())
+        found = matches(plan.tasks, sources, journal.keys(), pinned)
         outcome.reusable = len(found)
         say(summary(Counter(r.run for r in found), len(plan.tasks)))
 
@@ -296,7 +297,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     monitor: Monitor | None = None
     stopped: KeyboardInterrupt | None = None
     try:
-        _prepare(planned, journal, sources, outcome, say)
+        pinned = options.pin and options.executor != "dask"  # Dask tasks are not pinned
+        _prepare(planned, journal, sources, outcome, say, pinned)
         start = options.start or default_start()
         executor = _executor(options, start)
         calibration = {"start_s": calibrate()}
@@ -312,7 +314,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
 
         def run(p: Plan) -> None:
             if sources is not None:
-                outcome.reused.update(reuse_into(journal, p.tasks, sources))
+                outcome.reused.update(reuse_into(journal, p.tasks, sources, pinned))
             run_plan(p, journal, jobs=options.jobs, start=start, executor=executor,
                      provenance=provenance, on_result=progress.result,
                      pin=options.pin and executor is None)

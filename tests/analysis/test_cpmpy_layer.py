@@ -1,6 +1,6 @@
 """The modelling layer's cost measurement (:mod:`bench.analysis.cpmpy_layer`) on a real Shikaku
 puzzle: the native CP-SAT model and the CPMpy model of the same constraints, each solved and
-judged by the rule checker, build, translate and solve printed apart; bad input is one line."""
+judged by the rule verifier, build, translate and solve printed apart; bad input is one line."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The propagator's callback overhead measurement (:mod:`bench.analysis.propagator_overhead`) on
 a real Nurikabe puzzle: one JSON line with the solver's and the propagator's counters, the model
-found within the budget judged valid by the rule checker."""
+found within the budget judged valid by the rule verifier."""
 
 from __future__ import annotations
 

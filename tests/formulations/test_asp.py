@@ -1,4 +1,4 @@
-"""The ASP formulations count exactly the solutions the rule checker accepts on small grids with
+"""The ASP formulations count exactly the solutions the rule verifier accepts on small grids with
 many solutions (brute force over every grid), so their rules are the puzzle's rules and the
 counting projection (``val`` atoms) neither loses nor multiplies solutions; the rule files are
 real files shipped beside their modules."""

@@ -214,3 +214,19 @@ def test_check_only_still_answers_right_through_rejected_models(tmp_path: Path) 
         assert out.stats["propagator_inferences"] == 0
         rejected += int(out.stats["propagator_model_rejections"])
     assert rejected > 0
+
+
+def test_a_result_keeps_the_propagators_counters() -> None:
+    # the propagator's effort reaches the results table: callbacks, seconds in them, inferred
+    # literals, added clauses; a formulation without a propagator leaves them empty
+    from bench.records import Task
+    from bench.run.execute import execute
+
+    few = execute(Task(str(FEW), "sat-propagate", "cadical195", 60.0, 8192, 0, 1, 0))
+    assert few.status == "solved" and few.checked
+    assert few.propagator_calls and few.propagator_calls > 0
+    assert few.propagator_inferences and few.propagator_inferences > 0
+    assert few.propagator_s is not None and 0 < few.propagator_s <= few.solve_s
+    assert few.propagator_clauses is not None
+    plain = execute(Task(str(SMALL[1]), "sat-hybrid", "cadical195", 60.0, 8192, 0, 1, 0))
+    assert plain.status == "solved" and plain.propagator_calls is None

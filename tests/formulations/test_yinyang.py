@@ -52,7 +52,7 @@ def test_every_implied_setting_reports_the_enclosed_stone_infeasible(name: str, 
 
 
 def brute_force_count(rows: int, cols: int) -> int:
-    """Valid colourings of an empty ``rows x cols`` board, by the rule checker."""
+    """Valid colourings of an empty ``rows x cols`` board, by the rule verifier."""
     inst = parse_instance("puzzle: yinyang\n\n" + "\n".join(" ".join("." * cols)
                                                            for _ in range(rows)) + "\n", "e")
     rules = get_puzzle("yinyang")
@@ -67,7 +67,7 @@ def brute_force_count(rows: int, cols: int) -> int:
 def test_counts_every_solution_of_an_empty_board(tmp_path: Path, name: str, solver: str,
                                                  implied: str):
     # the implied rules (checkerboard, border ring) and the lazy cuts lose no solution:
-    # the count matches the rule checker's enumeration of all 2^12 colourings
+    # the count matches the rule verifier's enumeration of all 2^12 colourings
     expected = brute_force_count(3, 4)
     assert expected > 10
     path = tmp_path / "empty.txt"

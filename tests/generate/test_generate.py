@@ -268,3 +268,12 @@ def test_a_generator_defining_checker_is_asked_through_the_new_name():
     gen = get_generator("shikaku")
     with pytest.warns(DeprecationWarning, match=r"Generator\.checker is renamed"):
         assert gen.checker() == gen.uniqueness_formulation() == gen.formulation
+    # an old generator extending a built-in one through super().checker(): no recursion
+    shikaku = type(gen)
+    with pytest.warns(DeprecationWarning, match="the generator hook 'checker' is renamed"):
+        class Extends(shikaku):  # type: ignore[misc,valid-type]
+            def checker(self) -> str:
+                return super().checker()
+
+    with pytest.warns(DeprecationWarning, match=r"Generator\.checker is renamed"):
+        assert Extends().uniqueness_formulation() == gen.formulation

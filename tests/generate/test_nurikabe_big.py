@@ -39,7 +39,7 @@ def test_pinned_solution_is_valid_and_fences_its_big_islands(n: int, count: int,
     gen = big_generator(count)
     s = pinned_solution(gen, n, n, random.Random(seed))
     assert s is not None
-    # a valid solution: one clue per island at any cell, the rule checker finds nothing
+    # a valid solution: one clue per island at any cell, the rule verifier finds nothing
     clue = {k: cells[0] for k, cells in s.cells.items()}
     assert get_puzzle("nurikabe").verify(gen.puzzle_of(s, clue), s.solution()) == []
     big = {s.island[r][c] for r, c in s.anchors}

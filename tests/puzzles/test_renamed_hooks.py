@@ -61,3 +61,19 @@ def test_a_puzzle_using_the_new_names_warns_about_nothing():
 
         assert New().verify(INST, GOOD) == []
         assert New().verify(INST, [["."]]) == ["grid has 1 rows, expected 4"]
+
+
+def test_an_old_plugin_extending_a_built_in_reaches_the_built_ins_rules():
+    # a plugin written for 0.1 that overrides `check` of a built-in puzzle and calls super():
+    # its own rule is added to the built-in's verification, no recursion through the alias
+    nurikabe = type(get_puzzle("nurikabe"))
+    with pytest.warns(DeprecationWarning, match="renamed 'verify'"):
+        class Stricter(nurikabe):  # type: ignore[misc,valid-type]
+            def check(self, inst, grid):
+                extra = ["no 1-island in the corner"] if grid[0][0] == "." else []
+                return super().check(inst, grid) + extra
+
+    rules = Stricter()
+    with pytest.warns(DeprecationWarning):
+        assert rules.verify(INST, GOOD) == ["no 1-island in the corner"]
+        assert rules.verify(INST, BAD)[:-1] == get_puzzle("nurikabe").verify(INST, BAD)

@@ -5,7 +5,7 @@ other limits is never said to have "the same identity".
 
 The other code is real: a copy of the project's ``bench`` and ``formulations`` packages with
 one edit, run with that copy first on PYTHONPATH (from outside the checkout, so the copy is
-the one imported): Shikaku's rule checker made to refuse every 1-wide rectangle (every answer
+the one imported): Shikaku's rule verifier made to refuse every 1-wide rectangle (every answer
 becomes infeasible), or a comment added to the formulation modules (their code digest
 changes, their answers do not).
 """
@@ -60,7 +60,7 @@ def run(out: Path, *extra: str, tree: Path | None = None) -> Path:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """``base`` (limit 5 s), ``t6`` (limit 6 s), ``edited`` (formulation modules with an added
-    comment), ``strict`` (a rule checker that refuses 1-wide rectangles)."""
+    comment), ``strict`` (a rule verifier that refuses 1-wide rectangles)."""
     tmp = tmp_path_factory.mktemp("compare")
     strict = edited_tree(tmp / "strict-tree", {"bench/puzzles/shikaku/rules.py": (
         "if inside == 1:", "if inside == 1 and w != 1:")})

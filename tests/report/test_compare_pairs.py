@@ -218,3 +218,29 @@ def test_the_sign_flip_p_is_exact_where_every_sign_vector_is_enumerated():
     one = np.full((8, 2), np.nan)
     one[0, 0], one[:, 1] = 0.5, 0.0
     assert math.isnan(sign_flip_maxt(one).p[0])
+
+
+def test_one_instance_at_two_solution_counts_is_two_units_of_the_test(tmp_path):
+    # a merged run may hold an instance solved once plain and once with --count 2: both are
+    # paired and both enter the test (neither overwrites the other)
+    from dataclasses import replace
+
+    from bench.report.compare import compare
+
+    rng = np.random.default_rng(3)
+    base = times(rng)
+
+    def two_counts(folder: Path, factor: float) -> Path:
+        out = []
+        for (f, x), t in base.items():
+            _, s, k = next(p for p in PAIRS if p[0] == f)
+            plain = result(f, s, k, x, t * (factor if f == "sat-a" else 1.0))
+            out += [plain, replace(plain, key=plain.key + "|count=2",
+                                   count=2, wall_s=(plain.wall_s or 0) * 1.5,
+                                   solve_s=(plain.solve_s or 0) * 1.5)]
+        return write(folder, out)
+
+    _, pairs = compare(two_counts(tmp_path / "a", 1.0), two_counts(tmp_path / "b", 3.0))
+    assert set(pairs["instances"]) == {2 * N}, pairs
+    row = pairs[pairs["pair"] == "sat-a / cadical195"].iloc[0]
+    assert row["verdict"] == "changed" and 2.5 < row["factor"] < 3.5, row

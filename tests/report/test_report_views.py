@@ -120,4 +120,4 @@ def test_prepared_rows_give_the_view_data_directly(mixed_run: Path):
     views = instances.data(t)
     shikaku = views["shikaku/seed-10x10"]
     assert shikaku["group"] == "seeds" and shikaku["size"] == "10x10"
-    assert "rule checker" in shikaku["note"]
+    assert "rule verifier" in shikaku["note"]

@@ -75,6 +75,23 @@ def test_disturbance_names_each_reason_and_a_quiet_record_none():
     assert disturbance({}) == [] and speed({}) is None
 
 
+def test_a_run_filling_every_core_is_not_disturbed_by_its_own_tasks():
+    # the samples of a quiet jobs-2 run on 2 cores (its committed environment.json): the loop
+    # during the run shares a core with the run's tasks (1.7-2.2x slower), the machine is quiet
+    # by the load and the others' share; the start and end agree
+    own = {"calibration": {"start_s": 0.0515, "end_s": 0.0543}, "jobs": 2, "cores": 2,
+           "samples": [{"calibration_s": 0.1123, "load1": 2.28, "others_cpu": 0.016},
+                       {"calibration_s": 0.0906, "load1": 2.1, "others_cpu": 0.065}]}
+    assert disturbance(own) == []
+    # the same samples with a core to spare: the slow loop is the machine's, and it is said
+    assert disturbance({**own, "cores": 4}) == [
+        "the calibration loop took up to 0.112 s, 2.2x its 0.051 s at the start"]
+    # a run that fills every core still sees a slow end and a busy machine
+    slow_end = {**own, "calibration": {"start_s": 0.0515, "end_s": 0.09}}
+    assert disturbance(slow_end) == [
+        "the calibration loop took up to 0.090 s, 1.7x its 0.051 s at the start"]
+
+
 def test_damaged_samples_are_read_as_none():
     for samples in (7, "x", {"load1": 9}, [None, 3, {"load1": "high", "others_cpu": None}]):
         env = {"calibration": {"start_s": "?"}, "samples": samples, "jobs": "two"}

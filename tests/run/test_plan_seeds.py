@@ -258,3 +258,26 @@ def test_the_default_suites_dry_run_states_its_expected_time():
     line = next(x for x in p.stdout.splitlines() if x.startswith("expected: "))
     minutes = float(line.split()[1])
     assert 0 < minutes <= 20, line
+
+
+def test_a_capped_pair_is_held_to_instances_it_has_a_task_on_and_a_misspelt_one_is_logged(
+        tmp_path, monkeypatch, caplog):
+    # the capped pair's first instance in order (b.txt) has no task of it (a --formulation
+    # filter keeps mip-cover to c.txt here by leaving b.txt's glpk tasks out): the cap then
+    # admits c.txt, the first instance the pair has a task on
+    from bench.run.plan import apply_caps
+
+    planned = plan_of(tmp_path, monkeypatch, SUITE.replace("cap = 1", "cap = 5"))
+    plan = planned.plan
+    plan.tasks = [t for t in plan.tasks
+                  if not (t.solver == "glpk" and Path(t.instance).name == "b.txt")]
+    plan.errors = []
+    order = sorted({t.instance for t in plan.tasks})
+    apply_caps(plan, order, {"hard": (1, frozenset({"shikaku:mip-cover/glpk"}))})
+    assert [Path(t.instance).name for t in plan.tasks
+            if t.solver == "glpk" and t.tier == "hard"] == ["c.txt"]
+    assert not [e for e in plan.errors if e.solver == "glpk"]
+    with caplog.at_level("WARNING"):
+        apply_caps(plan, order, {"hard": (1, frozenset({"shikaku:mip-covr/glpk"}))})
+    assert "caps shikaku:mip-covr/glpk in tier hard, but the plan has no task of it" in \
+        caplog.text

@@ -198,3 +198,19 @@ def test_a_dry_run_says_what_reuse_would_take_and_a_missing_folder_is_refused(pl
     p = subprocess.run([*args, "--reuse", str(first.parent / "nothing")], capture_output=True,
                        text=True, env=plug[1], cwd=ROOT, timeout=120)
     assert p.returncode == 2 and "nothing: no journal.jsonl (not a run folder)" in p.stderr
+
+
+def test_a_pinned_run_reuses_only_pinned_measurements(plug, first):
+    # every run so far ran unpinned: a --pin run would take none of them, an unpinned one all
+    args = [str(p) for p in SHIKAKU_SEEDS]
+    for f in FORMS:
+        args += ["--formulation", f]
+    base = [sys.executable, "-m", "bench.cli", "run", *args, "--solver", "cpsat",
+            "--time-limit", "20", "--dry-run", "--reuse"]
+    base += [str(d) for d in sorted(first.parent.iterdir()) if (d / "journal.jsonl").is_file()]
+    n = 3 * len(SHIKAKU_SEEDS)
+    p = subprocess.run([*base, "--pin"], capture_output=True, text=True,
+                       env=plug[1], cwd=ROOT, timeout=120)
+    assert p.returncode == 0 and f"would have reused 0 of {n} tasks" in p.stdout, p.stdout
+    p = subprocess.run(base, capture_output=True, text=True, env=plug[1], cwd=ROOT, timeout=120)
+    assert p.returncode == 0 and f"would have reused {n} of {n} tasks" in p.stdout, p.stdout

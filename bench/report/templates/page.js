@@ -105,7 +105,7 @@
       `effort / why not run</th>` +
       `<th title="peak memory of the task's process tree, forked template's pages included">` +
       `peak [MB]</th>` +
-      `<th title="the rule checker passed the answer">checked</th>` +
+      `<th title="the rule verifier passed the answer">checked</th>` +
       `<th title="agreement with the instance's known solution (.sol)">.sol</th>` +
       `</tr></thead><tbody>${rows}</tbody></table></div></div>`;
   }
