@@ -375,8 +375,10 @@ def _record_end(out: Path, executor: Any, monitor: Any, calibration: dict[str, f
     samples = monitor.stop(last=not stopped) if monitor is not None else []
     update_environment(out, calibration={**calibration, **end}, samples=samples,
                        **({"workers": workers} if workers else {}))
+    from bench.run.pin import usable_cores
+
     disturbed = disturbance({"calibration": {**calibration, **end}, "samples": samples,
-                             "jobs": jobs})
+                             "jobs": jobs, "cores": len(usable_cores())})
     update_environment(out, disturbed=disturbed)
     return disturbed
 
