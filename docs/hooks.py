@@ -202,7 +202,7 @@ DATA = ("results.parquet", "environment.json", "constraints.txt", "report.json")
 OPTIONS = {"instance": "--instance", "scatter": "--scatter"}
 PICTURE = "img/report.png"
 #: the picture's viewport: the report's first screen
-SHOT = (1280, 800)
+SHOT = (1400, 900)
 
 
 def cache_dir() -> Path:

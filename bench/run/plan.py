@@ -98,6 +98,8 @@ class Plan:
     errors: list[Result] = field(default_factory=list)
     #: selected formulation variants that cannot run here (puzzle/label -> reason)
     skipped: dict[str, str] = field(default_factory=dict)
+    #: selected solvers that cannot run here (name -> reason)
+    unavailable: dict[str, str] = field(default_factory=dict)
     #: the ``--formulation`` entries that selected some variant
     matched: set[str] = field(default_factory=set)
 
@@ -149,8 +151,10 @@ def plan_tasks(
                     plan.skipped[where] = cls.available() or ""
                     continue
                 for b in solvers:
-                    if b.available() is not None:
-                        log.warning("skipping solver %s: %s", b.name, b.available())
+                    if b.available() is not None:  # said once a plan, not once a task
+                        if b.name not in plan.unavailable:
+                            log.warning("skipping solver %s: %s", b.name, b.available())
+                        plan.unavailable[b.name] = b.available() or ""
                         continue
                     code = codes.setdefault(cls, formulation_code(cls))
                     plan.tasks += [

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from bench.instance import read_instance
 from bench.run.estimate import cost
@@ -178,3 +179,15 @@ def test_an_unavailable_formulation_no_selected_solver_runs_is_not_reported_skip
                           memory_limit_mb=1024)
     assert not plan.tasks and f"shikaku/{cls.name}" in " ".join(plan.skipped)
     assert "skipping formulation" in caplog.text
+
+
+def test_an_unavailable_solver_is_said_once_a_plan(caplog):
+    # Gurobi through CPMpy is never benchmarked (its pip licence is size-limited): over two
+    # instances and every CPMpy formulation variant, one warning
+    pytest.importorskip("cpmpy")
+    with caplog.at_level("WARNING"):
+        plan = plan_tasks([str(p) for p in SHIKAKU_SEEDS[:2]],
+                          Selection((), (), ("cpmpy:gurobi", "cpmpy:ortools")), time_limit=5,
+                          memory_limit_mb=1024)
+    assert caplog.text.count("skipping solver cpmpy:gurobi") == 1, caplog.text
+    assert "cpmpy:gurobi" in plan.unavailable and plan.tasks
