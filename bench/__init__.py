@@ -1,3 +1,3 @@
 """puzzlebench: compare solver formulations of grid logic puzzles."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -81,3 +81,32 @@ def test_run_as_modules_and_bad_input(run: Path, tmp_path: Path) -> None:
         assert bad.returncode == 2
         nope = tmp_path / "nope"
         assert bad.stderr.strip().splitlines() == [f"error: {nope}: no such run folder"]
+
+
+def test_tie_sets_leaves_out_tasks_that_did_not_run_and_lists_relabelled_pairs(
+        run: Path, tmp_path: Path) -> None:
+    from bench.records import NOT_RUN
+
+    df = pd.read_parquet(run / "results.parquet")
+    pair = df["formulation"] + " / " + df["solver"]
+    victim = sorted(set(pair))[0]
+    rows = (pair == victim) & (df.index % 2 == 0)
+    # one run: those tasks recorded not run (timeouts without a measurement); the other: gone
+    marked, gone = tmp_path / "marked", tmp_path / "gone"
+    for folder in (marked, gone):
+        folder.mkdir()
+        shutil.copy(run / "environment.json", folder)
+    m = df.copy()
+    m.loc[rows, "status"] = "timeout"
+    m.loc[rows, "message"] = f"{NOT_RUN} capped: test"
+    m.to_parquet(marked / "results.parquet")
+    df[~rows].to_parquet(gone / "results.parquet")
+    found = tie_sets.changes(str(marked), str(gone))
+    assert found and all(not c.relabelled() and not c.changed for c in found)
+    # a run without the victim pair: its labels are listed as gone
+    (tmp_path / "without").mkdir()
+    shutil.copy(run / "environment.json", tmp_path / "without")
+    df[pair != victim].to_parquet(tmp_path / "without" / "results.parquet")
+    moved = [x for c in tie_sets.changes(str(run), str(tmp_path / "without"))
+             for x in c.relabelled()]
+    assert moved and all(x.startswith(f"{victim}: ") and x.endswith(" -> –") for x in moved)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import bench
 from bench.generate.provenance import (
     PARAMS,
     SOLVER,
@@ -114,7 +115,7 @@ def test_a_written_file_records_its_recipe_and_version(tmp_path: Path) -> None:
     assert header[PARAMS] == "size=5x6 seed=7 count=3 index=1"
     assert parse_recipe("shikaku", header[PARAMS]) == Recipe("shikaku", 5, 6, 7, 3, 1, {})
     assert {k: header[k] for k in (VERSION, SOLVER)} == current("shikaku")
-    assert header[VERSION].startswith("puzzlebench 0.1.0 code-")
+    assert header[VERSION].startswith(f"puzzlebench {bench.__version__} code-")
     assert header[SOLVER].startswith("sat-cover/cadical195 CaDiCaL")
     assert provenance(path).state == "current"
     assert differences(path, Recipe("shikaku", 5, 6, 7, 3, 1, {})) == []
