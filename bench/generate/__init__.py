@@ -39,9 +39,9 @@ from bench.backends import SolveOptions, get_backend
 from bench.generate.provenance import Recipe, header_fields, read_header
 from bench.instance import Instance, InstanceError, format_instance, parse_instance
 from bench.puzzles import SolutionGrid, Token, get_puzzle, puzzle_names
+from bench.puzzles.base import Alias, implementation
 from bench.puzzles.registry import load_all
 from bench.records import Task
-from bench.renamed import Alias, implementation
 from bench.solve import solve
 
 R = TypeVar("R")

@@ -24,9 +24,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar
-
-from bench.renamed import Alias, implementation
+from typing import Any, ClassVar, cast
 
 Token = Any  # a puzzle's parsed instance token: None for an empty cell, else an int or a short str
 Grid = tuple[tuple[Token, ...], ...]
@@ -262,6 +260,29 @@ class Puzzle:
         """Deprecated name of :meth:`verify_shape` (until 0.3)."""
         _renamed("check_shape")
         return implementation(self, "verify_shape")(inst, grid)
+
+
+class Alias:
+    """A method a subclass defined under its old name, installed under the new one: it behaves
+    as the method, and :func:`implementation` knows it is not an implementation of its own."""
+
+    def __init__(self, func: Callable[..., Any]) -> None:
+        self.func = func
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return self.func.__get__(obj, owner)
+
+
+def implementation(obj: object, new: str) -> Callable[..., Any]:
+    """``obj``'s method ``new`` as its classes implement it under the new name, skipping the
+    aliases of old names: an old name's base method calls this, so a plugin that overrides the
+    old name of a built-in puzzle and calls ``super()`` reaches the built-in's implementation
+    instead of its own alias (and itself) again."""
+    for klass in type(obj).__mro__:
+        found = vars(klass).get(new)
+        if found is not None and not isinstance(found, Alias):
+            return cast(Callable[..., Any], found.__get__(obj, type(obj)))
+    raise AttributeError(new)
 
 
 def _renamed(old: str) -> None:

@@ -26,6 +26,8 @@ from bench.solve import SolveStats
 from tests.cli.test_cli import cli
 from tests.conftest import SHIKAKU_SEEDS
 
+#: a SAT model's own propagator (IPASIR-UP), reported by the one backend that connects it
+PROPAGATOR = ("propagator_calls", "propagator_s", "propagator_inferences", "propagator_clauses")
 
 def test_the_derived_tables_equal_the_declarations():
     backends = all_backends()
@@ -51,7 +53,7 @@ def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
         assert [n for n in check_preference() if n in names] == [n for n in old if n in names]
     assert set(effort_columns()) == {"conflicts", "decisions", "propagations",
                                      "deterministic_time", "branches", "simplex_iterations",
-                                     "nodes", "failures"}
+                                     "nodes", "failures", *PROPAGATOR}
     assert instances.EFFORT == labels() == {
         "conflicts": "conflicts", "decisions": "decisions", "branches": "branches",
         "simplex_iterations": "simplex it.", "nodes": "nodes"}
@@ -65,7 +67,7 @@ def test_the_counters_are_the_results_columns_and_rank_only_kinds_that_report_th
     columns = {f.name for f in dataclasses.fields(Result)}
     assert set(names) <= columns and len(names) == len(set(names))
     documented = {"conflicts", "decisions", "propagations", "deterministic_time", "branches",
-                  "simplex_iterations", "nodes", "failures"}
+                  "simplex_iterations", "nodes", "failures", *PROPAGATOR}
     assert set(names) == documented
     for c in COUNTERS:
         assert c.meaning and c.unit
