@@ -54,7 +54,6 @@ from bench.encodings.sat import (
     connect_regions,
     connected,
     layer_regions,
-    no_2x2,
     region,
     separate_connected,
 )
@@ -62,7 +61,7 @@ from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.registry import formulation
-from formulations.nurikabe._islands import Island, Layout, SatBlackCells, layout
+from formulations.nurikabe._islands import Island, Layout, SatBlackCells, colour_cells, layout
 
 
 def polyominoes(cells: Sequence[Cell] | Mapping[Cell, Any], largest: int) -> list[frozenset[Cell]]:
@@ -182,12 +181,7 @@ class SatHybrid(SatBlackCells):
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
         lay = layout(inst)
-        black = {v: m.var(("black", v)) for v in lay.cells}
-        white = {v: -x for v, x in black.items()}
-        wall = {v: black[v] for v in lay.wall}
-        m.extend([-black[i.root]] for i in lay.islands)
-        m.extend([black[v]] for v in lay.unreached)
-        no_2x2(m, black, lay.rows, lay.cols)
+        black, white, wall = colour_cells(m, lay)
         regions = [region(m, i.root, i.size, i.reach, encoding=self.card_encoding(i.size),
                           name=f"isl{k}") for k, i in enumerate(lay.islands)]
         assign(m, white, regions)

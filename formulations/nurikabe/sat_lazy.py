@@ -21,12 +21,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bench.encodings.cells import neighbours_in
 from bench.encodings.sat import (
     assign,
     connect_regions,
     connected,
-    no_2x2,
     region,
     separate_connected,
     separate_regions,
@@ -34,7 +32,7 @@ from bench.encodings.sat import (
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.registry import formulation
-from formulations.nurikabe._islands import SatBlackCells, layout
+from formulations.nurikabe._islands import SatBlackCells, colour_cells, layout
 
 
 @formulation
@@ -58,13 +56,7 @@ class SatLazy(SatBlackCells):
     def build(self, inst: Instance) -> SatModel:
         m = SatModel()
         lay = layout(inst)
-        black = {v: m.var(("black", v)) for v in lay.cells}
-        white = {v: -x for v, x in black.items()}
-        wall = {v: black[v] for v in lay.wall}
-        m.extend([-black[i.root]] for i in lay.islands)  # clue cells are white
-        no_2x2(m, black, lay.rows, lay.cols)
-        if lay.blacks >= 2:  # redundant: a black cell has a black neighbour
-            m.extend([-x, *(wall[n] for n in neighbours_in(v, wall))] for v, x in wall.items())
+        black, white, wall = colour_cells(m, lay, unreached=False, neighbour=True)
         islands = [region(m, i.root, i.size, i.reach, name=f"isl{k}")
                    for k, i in enumerate(lay.islands)]
         assign(m, white, islands)

@@ -37,11 +37,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bench.encodings.cells import neighbours_in
-from bench.encodings.sat import assign, layer_regions, no_2x2, region
+from bench.encodings.sat import assign, layer_regions, region
 from bench.instance import Instance
 from bench.models import SatModel
 from bench.registry import formulation
-from formulations.nurikabe._islands import SatBlackCells, layout
+from formulations.nurikabe._islands import SatBlackCells, colour_cells, layout
 from formulations.nurikabe.sat_hybrid import polyominoes
 
 
@@ -64,14 +64,7 @@ class SatPropagate(SatBlackCells):
 
         m = SatModel()
         lay = layout(inst)
-        black = {v: m.var(("black", v)) for v in lay.cells}
-        white = {v: -x for v, x in black.items()}
-        wall = {v: black[v] for v in lay.wall}
-        m.extend([-black[i.root]] for i in lay.islands)
-        m.extend([black[v]] for v in lay.unreached)
-        no_2x2(m, black, lay.rows, lay.cols)
-        if lay.blacks >= 2:  # redundant: a black cell has a black neighbour
-            m.extend([-x, *(wall[n] for n in neighbours_in(v, wall))] for v, x in wall.items())
+        black, white, wall = colour_cells(m, lay, neighbour=True)
         regions = [region(m, i.root, i.size, i.reach, encoding="rings", name=f"isl{k}")
                    for k, i in enumerate(lay.islands)]
         assign(m, white, regions)
