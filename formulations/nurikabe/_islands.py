@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bench.backends.kinds import SatAssignment
-from bench.encodings.cells import neighbours_in
-from bench.encodings.sat import no_2x2
 from bench.grid import Cell, all_cells, clue_reach
 from bench.instance import Instance
 from bench.models import SatModel, Value
@@ -59,26 +57,6 @@ def layout(inst: Instance) -> Layout:
     reached = {v for i in islands for v in i.reach}
     return Layout(inst.rows, inst.cols, cells, islands, [v for v in cells if v not in roots],
                   black_total(inst), [v for v in cells if v not in reached])
-
-
-def colour_cells(m: SatModel, lay: Layout, *, unreached: bool = True,
-                 neighbour: bool = False) -> tuple[dict[Cell, int], dict[Cell, int],
-                                                    dict[Cell, int]]:
-    """The SAT formulations' common start: a "black" variable per cell in reading order, and
-    (black, white, wall) literals by cell (wall: the cells that may be black). Clauses, in
-    this order: clue cells are white; with ``unreached``, cells no island can hold are black;
-    no 2x2 black block; with ``neighbour`` (redundant, when two or more cells are black), a
-    black cell has a black neighbour."""
-    black = {v: m.var(("black", v)) for v in lay.cells}
-    white = {v: -x for v, x in black.items()}
-    wall = {v: black[v] for v in lay.wall}
-    m.extend([-black[i.root]] for i in lay.islands)
-    if unreached:
-        m.extend([black[v]] for v in lay.unreached)
-    no_2x2(m, black, lay.rows, lay.cols)
-    if neighbour and lay.blacks >= 2:
-        m.extend([-x, *(wall[n] for n in neighbours_in(v, wall))] for v, x in wall.items())
-    return black, white, wall
 
 
 def black_in(grid: SolutionGrid) -> list[tuple[Cell, bool]]:

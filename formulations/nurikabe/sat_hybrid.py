@@ -61,7 +61,8 @@ from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.registry import formulation
-from formulations.nurikabe._islands import Island, Layout, SatBlackCells, colour_cells, layout
+from formulations.nurikabe._islands import Island, Layout, SatBlackCells, layout
+from formulations.nurikabe._sat import colour_cells
 
 
 def polyominoes(cells: Sequence[Cell] | Mapping[Cell, Any], largest: int) -> list[frozenset[Cell]]:

@@ -32,7 +32,8 @@ from bench.encodings.sat import (
 from bench.instance import Instance
 from bench.models import SatModel, Value
 from bench.registry import formulation
-from formulations.nurikabe._islands import SatBlackCells, colour_cells, layout
+from formulations.nurikabe._islands import SatBlackCells, layout
+from formulations.nurikabe._sat import colour_cells
 
 
 @formulation

@@ -41,7 +41,8 @@ from bench.encodings.sat import assign, layer_regions, region
 from bench.instance import Instance
 from bench.models import SatModel
 from bench.registry import formulation
-from formulations.nurikabe._islands import SatBlackCells, colour_cells, layout
+from formulations.nurikabe._islands import SatBlackCells, layout
+from formulations.nurikabe._sat import colour_cells
 from formulations.nurikabe.sat_hybrid import polyominoes
 
 
