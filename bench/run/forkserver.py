@@ -7,10 +7,25 @@ a fresh child per task. Isolation stays: each child is a new process in its own 
 process group (killed as a group at the limit), with its own result file and stderr, and its
 memory is measured from outside exactly as a spawned task's is.
 
+Pre-forking: the template keeps one *spare* child forked ahead of time. The spare does
+everything a task child does before its task (its own session, the death signal, its VmHWM
+reset, stdin and stdout on /dev/null: the work after ``fork``) and then waits on a pipe of its
+own; it says when it is ready on a second pipe. A request goes to the ready spare; the task's
+time starts at that hand-off (``t0``, ``perf_counter``: CLOCK_MONOTONIC, the same clock in
+every process), so neither the copy of the template's page tables nor the child's start is
+timed. The template forks the next spare when a task child of its own has ended (between tasks
+at ``--jobs 1``, not while one runs), and at its start; a request that finds no spare forks a
+child then, its time starting before that fork. A spare belongs to no task: it is not in a
+task's process tree, nor in a task's memory cgroup, until its task is handed to it. When the
+template ends, it kills its spare; a spare whose template died is killed by the kernel
+(``PR_SET_PDEATHSIG``) and sees end-of-file on its pipe.
+
 Protocol (JSON lines): the harness writes ``{"id", "target", "args", "stderr"}`` to the
-template's stdin; the template forks, answers ``{"id", "pid"}`` at once and
-``{"pid", "code"}`` when it reaps the child. ``target`` is ``module:function``, called in the
-child with ``args``; its return value is the exit code.
+template's stdin; the template hands it to its spare (or forks), answers ``{"id", "pid",
+"rss", "t0"}`` at once (``rss``: the template's RSS when it forked that child; ``t0``: the
+hand-off, or the start of the fork) and ``{"pid", "code"}`` when it reaps the child.
+``target`` is ``module:function``, called in the child with ``args``; its return value is the
+exit code.
 
 Lifetimes: the template asks the kernel to kill it when the harness dies
 (``PR_SET_PDEATHSIG``), and each child to be killed when the template dies, so neither
@@ -23,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import gc
 import importlib
 import json
@@ -81,38 +97,161 @@ def rss_bytes() -> int:
 # ----------------------------------------------------------------------- the template side
 
 
+def _prepare(parent: int) -> None:
+    """In a forked child, before its task: new session, death signal, the template's signal
+    set-up undone, VmHWM reset, stdin and stdout on /dev/null."""
+    os.setsid()
+    die_with_parent(parent)
+    with contextlib.suppress(ValueError):
+        signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    reset_peak_rss()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
+def _run(req: dict[str, Any]) -> int:
+    """In a prepared child: stderr to the task's file, then the target; its exit code."""
+    err = os.open(req["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644) \
+        if req.get("stderr") else os.open(os.devnull, os.O_WRONLY)
+    os.dup2(err, 2)
+    os.close(err)
+    module, func = req["target"].split(":")
+    return int(getattr(importlib.import_module(module), func)(*req["args"]) or 0)
+
+
 def _child(req: dict[str, Any], parent: int) -> None:
-    """In the forked child: new session, own stderr, run the target, exit without cleanup."""
+    """In a child forked for ``req``: prepare, run the target, exit without cleanup."""
     code = 1
     try:
-        os.setsid()
-        die_with_parent(parent)
-        with contextlib.suppress(ValueError):
-            signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        reset_peak_rss()
-        devnull = os.open(os.devnull, os.O_RDWR)
-        err = os.open(req["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644) \
-            if req.get("stderr") else devnull
-        os.dup2(devnull, 0)
-        os.dup2(devnull, 1)
-        os.dup2(err, 2)
-        module, func = req["target"].split(":")
-        code = int(getattr(importlib.import_module(module), func)(*req["args"]) or 0)
+        _prepare(parent)
+        code = _run(req)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
     except BaseException:  # report and exit; never return into the template
-        import traceback
-
-        traceback.print_exc()
+        _report()
     finally:
-        with contextlib.suppress(Exception):
-            sys.stderr.flush()
-        os._exit(code)
+        _flush_exit(code)
 
 
-def serve(parent: int, modules: Sequence[str]) -> None:
-    """The template's loop: preload, then fork one child per request line on stdin."""
+def _spare(parent: int, tasks: int, ready: int) -> None:
+    """In a spare child: prepare, say so on ``ready``, wait for the task's request on
+    ``tasks`` (the whole pipe, to its end), run it, exit without cleanup. End-of-file without
+    a request (the template ended or dropped this spare): exit 0."""
+    code = 1
+    try:
+        _prepare(parent)
+        os.write(ready, b"r")
+        os.close(ready)
+        data = b""
+        while chunk := os.read(tasks, 65536):
+            data += chunk
+        os.close(tasks)
+        if not data:
+            code = 0
+            return
+        code = _run(json.loads(data))
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except BaseException:  # report and exit; never return into the template
+        _report()
+    finally:
+        _flush_exit(code)
+
+
+def _report() -> None:
+    import traceback
+
+    traceback.print_exc()
+
+
+def _flush_exit(code: int) -> None:
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    os._exit(code)
+
+
+@dataclasses.dataclass
+class Spare:
+    """The template's pre-forked child: its pid, the write end of its request pipe, the read
+    end of its ready pipe, the template's RSS when it forked it, and whether it said ready."""
+
+    pid: int
+    tasks: int
+    ready: int
+    rss: int
+    is_ready: bool = False
+
+    def close(self) -> None:
+        for fd in (self.tasks, self.ready):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Whether the spare said ready within ``timeout`` s (False: it died or hangs)."""
+        if not self.is_ready and _readable([self.ready], timeout):
+            try:
+                self.is_ready = os.read(self.ready, 1) == b"r"
+            except OSError:
+                self.is_ready = False
+        return self.is_ready
+
+    def hand(self, data: bytes) -> bool:
+        """Write the request and close the pipe (the spare reads to its end); False if the
+        spare is gone."""
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.tasks, view):]
+            return True
+        except OSError:
+            return False
+        finally:
+            self.close()
+
+
+def fork_spare(parent: int) -> Spare:
+    """Fork a spare child (:func:`_spare`) from this process (the template)."""
+    rss = rss_bytes()
+    tasks_r, tasks_w = os.pipe()
+    ready_r, ready_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(tasks_w)
+        os.close(ready_r)
+        _spare(parent, tasks_r, ready_w)
+    os.close(tasks_r)
+    os.close(ready_w)
+    _SPARES.add(pid)
+    return Spare(pid, tasks_w, ready_r, rss)
+
+
+#: the template's spares that were handed no task (alive, or not yet reaped)
+_SPARES: set[int] = set()
+
+
+def _readable(fds: Sequence[int], timeout: float | None) -> list[int]:
+    """Which of ``fds`` are readable (or closed) within ``timeout`` s (None: wait); ``poll``,
+    which takes any descriptor number, unlike ``select``."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    try:
+        events = poller.poll(None if timeout is None else timeout * 1000)
+    except InterruptedError:  # pragma: no cover - PEP 475 retries; kept for safety
+        return []
+    return [fd for fd, _ in events]
+
+
+#: seconds the template waits for its spare to say ready before it forks a child instead
+SPARE_READY_S = 10.0
+
+
+def serve(parent: int, modules: Sequence[str], prefork: bool = True) -> None:
+    """The template's loop: preload, then run one child per request line on stdin: its spare
+    (pre-forked; ``prefork``), or one forked for the request."""
     die_with_parent(parent)
     preload(modules)
     # the template's objects go to the permanent generation: a child's garbage collections
@@ -125,45 +264,86 @@ def serve(parent: int, modules: Sequence[str]) -> None:
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
     stdin = sys.stdin.buffer
-    out.write(json.dumps({"ready": os.getpid(), "rss": rss_bytes()}) + "\n")
+    me = os.getpid()  # before a fork: a child's getppid() is 1 if we died first
+    spare: list[Spare] = [fork_spare(me)] if prefork else []
+    out.write(json.dumps({"ready": me, "rss": rss_bytes()}) + "\n")
     out.flush()
     buf = b""
-    while True:
-        ready, _, _ = select.select([stdin.fileno(), rfd], [], [])
-        if rfd in ready:
-            with contextlib.suppress(BlockingIOError):
-                os.read(rfd, 4096)
-        _reap(out)
-        if stdin.fileno() not in ready:
-            continue
-        chunk = os.read(stdin.fileno(), 65536)
-        if not chunk:  # the harness closed the pipe: stop (children end on their own)
-            return
-        buf += chunk
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            req = json.loads(line)
-            rss = rss_bytes()
-            me = os.getpid()  # before the fork: the child's getppid() is 1 if we died first
-            pid = os.fork()
-            if pid == 0:
-                _child(req, me)
-            out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss}) + "\n")
-            out.flush()
-        _reap(out)
+    try:
+        while True:
+            ready = _readable([stdin.fileno(), rfd], None)
+            if rfd in ready:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(rfd, 4096)
+            _reap(out, spare, me if prefork else None)
+            if stdin.fileno() not in ready:
+                continue
+            chunk = os.read(stdin.fileno(), 65536)
+            if not chunk:  # the harness closed the pipe: stop (children end on their own)
+                return
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                req = json.loads(line)
+                pid, rss, t0 = _start(req, line, spare, me)
+                out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss, "t0": t0})
+                          + "\n")
+                out.flush()
+            _reap(out, spare, me if prefork else None)
+    finally:
+        for s in spare:  # idle: it has no task to finish
+            with contextlib.suppress(OSError):
+                os.kill(s.pid, signal.SIGKILL)
+                os.waitpid(s.pid, 0)
+            s.close()
 
 
-def _reap(out: Any) -> None:
+def _start(req: dict[str, Any], line: bytes, spare: list[Spare], me: int) -> tuple[int, int,
+                                                                                     float]:
+    """Start the request's child: hand it to the ready spare, else fork one; its pid, the
+    template's RSS at its fork, and the start of its time (the hand-off, or the fork)."""
+    while spare:
+        s = spare.pop()
+        if s.wait_ready(SPARE_READY_S):
+            t0 = time.perf_counter()
+            if s.hand(line):
+                _SPARES.discard(s.pid)
+                return s.pid, s.rss, t0
+        s.close()
+        with contextlib.suppress(OSError):  # a spare that failed: killed, reaped in _reap
+            os.kill(s.pid, signal.SIGKILL)
+    rss = rss_bytes()
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        _child(req, me)
+    return pid, rss, t0
+
+
+def _reap(out: Any, spare: list[Spare], refill: int | None) -> None:
+    """Report each ended child (``{"pid", "code", "cpu"}``); a dead spare is dropped. With
+    ``refill`` (the template's pid), fork a new spare once a task child ended and none is
+    left."""
+    ended = False
     while True:
         try:
             pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            break
         if not pid:
-            return
+            break
+        if pid in _SPARES:  # a spare that had no task: not the harness's business
+            _SPARES.discard(pid)
+            for s in [s for s in spare if s.pid == pid]:
+                spare.remove(s)
+                s.close()
+            continue
+        ended = True
         out.write(json.dumps({"pid": pid, "code": os.waitstatus_to_exitcode(status),
                               "cpu": usage.ru_utime + usage.ru_stime}) + "\n")
         out.flush()
+    if ended and refill is not None and not spare:
+        spare.append(fork_spare(refill))
 
 
 # ------------------------------------------------------------------------ the harness side
@@ -197,15 +377,28 @@ def fork_here(target: str, args: Sequence[Any], stderr: Path | None = None) -> i
     return pid
 
 
+#: the template's option to fork each child on request (no spare)
+NO_PREFORK = "--no-prefork"
+
+
 class TemplateError(RuntimeError):
     pass
 
 
-class Forked:
-    """A task child of a template: its pid, the template's RSS when it forked, its exit."""
+#: a template's answer to a request: the child's pid, the template's RSS at its fork, the
+#: start of its time (``perf_counter``), where its exit will come
+Answer = tuple[int, int, float, Queue[Exit]]
 
-    def __init__(self, pid: int, base_rss: int, exits: Queue[Exit]) -> None:
+
+class Forked:
+    """A task child of a template: its pid, the template's RSS when it forked, the start of
+    its time (``t0``, ``perf_counter``: the hand-off to a ready spare, or the start of the
+    fork; default: now), its exit."""
+
+    def __init__(self, pid: int, base_rss: int, exits: Queue[Exit],
+                 t0: float | None = None) -> None:
         self.pid, self.base_rss, self._exits = pid, base_rss, exits
+        self.t0 = time.perf_counter() if t0 is None else t0
         self.returncode: int | None = None
         self.cpu_s: float | None = None
 
@@ -218,13 +411,17 @@ class Forked:
 
 
 class Template:
-    """One template process; ``fork`` is thread-safe (jobs > 1 share a template)."""
+    """One template process; ``fork`` is thread-safe (jobs > 1 share a template).
+    ``prefork``: the template keeps a spare child forked ahead of time (else it forks each
+    child on request)."""
 
-    def __init__(self, preload: Sequence[str], env: dict[str, str] | None = None) -> None:
+    def __init__(self, preload: Sequence[str], env: dict[str, str] | None = None,
+                 prefork: bool = True) -> None:
         self.preload = tuple(preload)
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.run.forkserver", str(os.getpid()), *self.preload],
+            [sys.executable, "-m", "bench.run.forkserver", str(os.getpid()),
+             *([] if prefork else [NO_PREFORK]), *self.preload],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
         )
         assert self.proc.stdin and self.proc.stdout
@@ -235,7 +432,7 @@ class Template:
         self.startup_s = time.perf_counter() - t0
         self._lock = threading.Lock()
         self._next = 0
-        self._forks: dict[int, Queue[tuple[int, int, Queue[Exit]]]] = {}
+        self._forks: dict[int, Queue[Answer]] = {}
         self._exits: dict[int, Queue[Exit]] = {}
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -248,12 +445,13 @@ class Template:
                 if "id" in msg:
                     exits: Queue[Exit] = Queue()
                     self._exits[msg["pid"]] = exits
-                    self._forks.pop(msg["id"]).put((msg["pid"], msg["rss"], exits))
+                    self._forks.pop(msg["id"]).put((msg["pid"], msg["rss"], msg["t0"],
+                                                     exits))
                 elif "pid" in msg and msg["pid"] in self._exits:
                     self._exits.pop(msg["pid"]).put((msg["code"], msg.get("cpu")))
         with self._lock:  # the template died: nothing more will come
             for q in self._forks.values():
-                q.put((0, 0, Queue()))
+                q.put((0, 0, 0.0, Queue()))
             for e in self._exits.values():
                 e.put((-signal.SIGKILL, None))
 
@@ -261,7 +459,9 @@ class Template:
         return self.proc.poll() is None
 
     def fork(self, target: str, args: Sequence[Any], stderr: Path | None = None) -> Forked:
-        answer: Queue[tuple[int, int, Queue[Exit]]] = Queue()
+        """Start a child running ``target(*args)`` (stderr to that file): the template's
+        spare, or one forked now."""
+        answer: Queue[Answer] = Queue()
         with self._lock:
             if not self.alive():
                 raise TemplateError("template process is gone")
@@ -274,12 +474,12 @@ class Template:
             self.proc.stdin.write((json.dumps(req) + "\n").encode())
             self.proc.stdin.flush()
         try:
-            pid, rss, exits = answer.get(timeout=30)
+            pid, rss, t0, exits = answer.get(timeout=30)
         except Empty:
             pid = 0
         if not pid:
             raise TemplateError("template did not fork")
-        return Forked(pid, rss, exits)
+        return Forked(pid, rss, exits, t0)
 
     def close(self) -> None:
         end_child(self.proc)
@@ -347,8 +547,10 @@ class Watchdog:
 
 
 def main(argv: list[str]) -> int:
+    """``PARENT [--no-prefork] MODULE...``"""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    serve(int(argv[0]), argv[1:])
+    prefork = argv[1:2] != [NO_PREFORK]
+    serve(int(argv[0]), argv[1 + (not prefork):], prefork=prefork)
     return 0
 
 

@@ -77,12 +77,14 @@ def default_start() -> str:
 class Templates:
     """The run's fork-server templates, one per (solver's model kinds, threads), started on
     first use; each pre-imports the worker, the solve loop, the kind's backends and the
-    built-in formulations of that kind. Close at the end of the run."""
+    built-in formulations of that kind. Close at the end of the run. ``prefork``: each
+    template keeps a spare child forked ahead of time (:mod:`bench.run.forkserver`)."""
 
-    def __init__(self, watchdog: Watchdog | None = None) -> None:
+    def __init__(self, watchdog: Watchdog | None = None, prefork: bool = True) -> None:
         self._lock = threading.Lock()
         self._templates: dict[tuple[tuple[str, ...], int], Template] = {}
         self.watchdog = watchdog
+        self.prefork = prefork
 
     def get(self, task: Task) -> Template:
         kinds = tuple(sorted(get_backend(task.solver).kinds))
@@ -91,7 +93,7 @@ class Templates:
             tpl = self._templates.get(key)
             if tpl is None or not tpl.alive():
                 tpl = Template(preload_modules(kinds),
-                               env=task_env(task.threads, self.watchdog))
+                               env=task_env(task.threads, self.watchdog), prefork=self.prefork)
                 log.info("fork-server template for %s started in %.2f s (%.0f MB)",
                          "/".join(kinds), tpl.startup_s, tpl.rss / 2**20)
                 self._templates[key] = tpl
@@ -151,12 +153,12 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
         m = None
         try:
             if templates is not None:
-                tpl = templates.get(task)
-                t0 = time.perf_counter()
-                child = tpl.fork("bench.run.task:main", args, stderr=errlog)
+                # the task's time starts when the template hands it to a ready child (or
+                # starts forking one): the fork of a spare ahead of time is not the task's
+                child = templates.get(task).fork("bench.run.task:main", args, stderr=errlog)
                 exited = ExitWatcher(child.pid, child)
                 try:
-                    m = watch(child.pid, exited, t0, limits,
+                    m = watch(child.pid, exited, child.t0, limits,
                               base_rss_mb=child.base_rss / 2**20, track=track, stop=stop)
                 finally:
                     exited.close()
