@@ -23,7 +23,7 @@ import pytest
 
 from bench.records import Limits, Task
 from bench.run.forkserver import Template
-from bench.run.measure import watch
+from bench.run.measure import Measured, watch
 from bench.run.pool import Templates, run_task
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 from tests.run.test_measure import SELF, close
@@ -155,8 +155,8 @@ def test_the_fork_of_a_large_template_is_not_in_the_task_time(tmp_path):
     try:
         fork_s = fork_time()
     finally:
-        for m in maps:
-            m.close()
+        for mapping in maps:
+            mapping.close()
         KEEP.clear()
     tpl = Template(["bench.run.task", f"tests.run.test_forkserver_prefork:map_private:"
                                       f"{MAPPINGS}"])
@@ -236,7 +236,7 @@ def test_two_tasks_at_once_one_in_the_spare_one_forked(template):
     """jobs > 1 share a template: the second request finds no spare and is forked; both
     run, each timed from its own start."""
     spare_of(template)
-    got: list[object] = []
+    got: list[Measured] = []
 
     def one() -> None:
         requested = time.perf_counter()
@@ -251,7 +251,7 @@ def test_two_tasks_at_once_one_in_the_spare_one_forked(template):
         t.join(30)
     assert len(got) == 2
     for m in got:
-        assert m.returncode == 0 and 0.2 <= m.wall_s < 1.0  # type: ignore[attr-defined]
+        assert m.returncode == 0 and 0.2 <= m.wall_s < 1.0
 
 
 def test_no_spare_outlives_its_template():
