@@ -23,7 +23,9 @@ template ends, it kills its spare; a spare whose template died is killed by the 
 Protocol (JSON lines): the harness writes ``{"id", "target", "args", "stderr"}`` to the
 template's stdin; the template hands it to its spare (or forks), answers ``{"id", "pid",
 "rss", "t0"}`` at once (``rss``: the template's RSS when it forked that child; ``t0``: the
-hand-off, or the start of the fork) and ``{"pid", "code"}`` when it reaps the child.
+hand-off, or the start of the fork; ``spare``: whether it was the spare) and ``{"pid",
+"code"}`` when it reaps the child; ``{"spare"}`` once the next spare, forked after a task
+child ended, is ready (:meth:`Template.wait_spare`).
 ``target`` is ``module:function``, called in the child with ``args``; its return value is the
 exit code.
 
@@ -285,9 +287,9 @@ def serve(parent: int, modules: Sequence[str], prefork: bool = True) -> None:
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 req = json.loads(line)
-                pid, rss, t0 = _start(req, line, spare, me)
-                out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss, "t0": t0})
-                          + "\n")
+                pid, rss, t0, handed = _start(req, line, spare, me)
+                out.write(json.dumps({"id": req["id"], "pid": pid, "rss": rss, "t0": t0,
+                                      "spare": handed}) + "\n")
                 out.flush()
             _reap(out, spare, me if prefork else None)
     finally:
@@ -298,17 +300,18 @@ def serve(parent: int, modules: Sequence[str], prefork: bool = True) -> None:
             s.close()
 
 
-def _start(req: dict[str, Any], line: bytes, spare: list[Spare], me: int) -> tuple[int, int,
-                                                                                     float]:
+def _start(req: dict[str, Any], line: bytes, spare: list[Spare],
+           me: int) -> tuple[int, int, float, bool]:
     """Start the request's child: hand it to the ready spare, else fork one; its pid, the
-    template's RSS at its fork, and the start of its time (the hand-off, or the fork)."""
+    template's RSS at its fork, the start of its time (the hand-off, or the fork), and
+    whether it was the spare."""
     while spare:
         s = spare.pop()
         if s.wait_ready(SPARE_READY_S):
             t0 = time.perf_counter()
             if s.hand(line):
                 _SPARES.discard(s.pid)
-                return s.pid, s.rss, t0
+                return s.pid, s.rss, t0, True
         s.close()
         with contextlib.suppress(OSError):  # a spare that failed: killed, reaped in _reap
             os.kill(s.pid, signal.SIGKILL)
@@ -317,7 +320,7 @@ def _start(req: dict[str, Any], line: bytes, spare: list[Spare], me: int) -> tup
     pid = os.fork()
     if pid == 0:
         _child(req, me)
-    return pid, rss, t0
+    return pid, rss, t0, False
 
 
 def _reap(out: Any, spare: list[Spare], refill: int | None) -> None:
@@ -344,6 +347,11 @@ def _reap(out: Any, spare: list[Spare], refill: int | None) -> None:
         out.flush()
     if ended and refill is not None and not spare:
         spare.append(fork_spare(refill))
+        # said once it is ready: the runner starts its next task after that, so the fork
+        # overlaps no task (one at a time)
+        spare[0].wait_ready(SPARE_READY_S)
+        out.write(json.dumps({"spare": spare[0].pid}) + "\n")
+        out.flush()
 
 
 # ------------------------------------------------------------------------ the harness side
@@ -434,6 +442,8 @@ class Template:
         self._next = 0
         self._forks: dict[int, Queue[Answer]] = {}
         self._exits: dict[int, Queue[Exit]] = {}
+        self._spare = threading.Event()  # clear from a hand-off to the spare to the next one
+        self._spare.set()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -443,12 +453,17 @@ class Template:
             msg = json.loads(line)
             with self._lock:
                 if "id" in msg:
+                    if msg.get("spare"):
+                        self._spare.clear()
                     exits: Queue[Exit] = Queue()
                     self._exits[msg["pid"]] = exits
                     self._forks.pop(msg["id"]).put((msg["pid"], msg["rss"], msg["t0"],
                                                      exits))
                 elif "pid" in msg and msg["pid"] in self._exits:
                     self._exits.pop(msg["pid"]).put((msg["code"], msg.get("cpu")))
+                elif "spare" in msg:
+                    self._spare.set()
+        self._spare.set()
         with self._lock:  # the template died: nothing more will come
             for q in self._forks.values():
                 q.put((0, 0, 0.0, Queue()))
@@ -480,6 +495,12 @@ class Template:
         if not pid:
             raise TemplateError("template did not fork")
         return Forked(pid, rss, exits, t0)
+
+    def wait_spare(self, timeout: float) -> bool:
+        """Wait until the template's next spare is ready (after a task handed to its spare
+        ended); False after ``timeout``. The runner waits before its next task, so the
+        fork of the spare is not in that task's time, whatever template it uses."""
+        return self._spare.wait(timeout)
 
     def close(self) -> None:
         end_child(self.proc)

@@ -55,6 +55,8 @@ def __getattr__(name: str) -> Any:
 #: seconds past the task's deadline (its limit from the start of its build) before the harness
 #: kills its process group: no task runs more than this past its limit, whatever its solver
 GRACE_S = 0.5
+#: seconds a task's runner waits, after the task, for its template's next spare to be ready
+SPARE_WAIT_S = 10.0
 #: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -155,13 +157,16 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
             if templates is not None:
                 # the task's time starts when the template hands it to a ready child (or
                 # starts forking one): the fork of a spare ahead of time is not the task's
-                child = templates.get(task).fork("bench.run.task:main", args, stderr=errlog)
+                tpl = templates.get(task)
+                child = tpl.fork("bench.run.task:main", args, stderr=errlog)
                 exited = ExitWatcher(child.pid, child)
                 try:
                     m = watch(child.pid, exited, child.t0, limits,
                               base_rss_mb=child.base_rss / 2**20, track=track, stop=stop)
                 finally:
                     exited.close()
+                if stop is None or not stop.is_set():
+                    tpl.wait_spare(SPARE_WAIT_S)
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
         except Exception as e:

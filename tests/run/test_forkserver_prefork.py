@@ -98,7 +98,8 @@ def test_the_template_keeps_a_spare_and_hands_it_the_next_task(template):
     child = template.fork("time:sleep", [0.05])
     assert child.pid == first
     assert child.wait(10) == 0
-    # a new spare once that task ended, and the next task goes to it
+    # a new spare once that task ended, said ready to the runner, and the next task goes to it
+    assert template.wait_spare(10)
     second = spare_of(template, other_than=first)
     assert second != first
     child = template.fork("time:sleep", [0])
