@@ -135,11 +135,11 @@ class Result(Record):
     #: seconds the task process lived past its deadline (limit counted from the start of
     #: the build; 0 if it ended in time); the harness kills it at GRACE_S past
     overshoot_s: float | None = None
-    #: peak of the whole process tree (worker + solver children); for a forked task this
-    #: includes the pages it shares with its template (see base_rss_mb)
+    #: peak of the whole process tree (worker + solver children); a forked task's RSS counts
+    #: the pages it shares with its template only as it touches them (see base_rss_mb)
     peak_rss_mb: float | None = None
-    #: forked tasks: the template's RSS when it forked (interpreter + solver imports, shared);
-    #: the task's own increase is peak_rss_mb - base_rss_mb. None for spawned tasks.
+    #: forked tasks: the task process's own RSS when its task began (after the fork and its
+    #: start-up); the task's own increase is peak_rss_mb - base_rss_mb. None for spawned tasks.
     base_rss_mb: float | None = None
     rss_method: str = ""
     start: str = ""  # how the task process started: "fork" (from a template) or "spawn"

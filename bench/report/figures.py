@@ -209,7 +209,8 @@ MEMORY_DIFFERENCE = 1.25
 
 def memory_peaks(t: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
     """Per pair and instance: the largest peak RSS of the task's process tree (worker and
-    solver children, the forked template's shared pages included) over its repeats [MB]."""
+    solver children; of the pages a forked task shares with its template, those it touched)
+    over its repeats [MB]."""
     sub = t[t["pair"].isin(pairs)]
     return (sub.groupby(["pair", "instance"], sort=False)["peak_rss_mb"].max().astype(float)
             .dropna().reset_index())

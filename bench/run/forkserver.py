@@ -22,7 +22,8 @@ template ends, it kills its spare; a spare whose template died is killed by the 
 
 Protocol (JSON lines): the harness writes ``{"id", "target", "args", "stderr"}`` to the
 template's stdin; the template hands it to its spare (or forks), answers ``{"id", "pid",
-"rss", "t0"}`` at once (``rss``: the template's RSS when it forked that child; ``t0``: the
+"rss", "t0"}`` at once (``rss``: the child's own RSS when its task began, after the fork
+and its start-up, so that the task's own increase is its peak minus this; ``t0``: the
 hand-off, or the start of the fork; ``spare``: whether it was the spare) and ``{"pid",
 "code"}`` when it reaps the child; ``{"spare"}`` once the next spare, forked after a task
 child ended, is ready (:meth:`Template.wait_spare`).
@@ -145,7 +146,7 @@ def _spare(parent: int, tasks: int, ready: int) -> None:
     code = 1
     try:
         _prepare(parent)
-        os.write(ready, b"r")
+        os.write(ready, b"r" + rss_bytes().to_bytes(8, "little"))
         os.close(ready)
         data = b""
         while chunk := os.read(tasks, 65536):
@@ -178,7 +179,8 @@ def _flush_exit(code: int) -> None:
 @dataclasses.dataclass
 class Spare:
     """The template's pre-forked child: its pid, the write end of its request pipe, the read
-    end of its ready pipe, the template's RSS when it forked it, and whether it said ready."""
+    end of its ready pipe, its RSS (the template's when it forked it, then the spare's own RSS
+    as it said ready: what its task starts from), and whether it said ready."""
 
     pid: int
     tasks: int
@@ -195,9 +197,12 @@ class Spare:
         """Whether the spare said ready within ``timeout`` s (False: it died or hangs)."""
         if not self.is_ready and _readable([self.ready], timeout):
             try:
-                self.is_ready = os.read(self.ready, 1) == b"r"
+                said = os.read(self.ready, 9)
             except OSError:
-                self.is_ready = False
+                said = b""
+            self.is_ready = len(said) == 9 and said[:1] == b"r"
+            if self.is_ready:
+                self.rss = int.from_bytes(said[1:], "little")
         return self.is_ready
 
     def hand(self, data: bytes) -> bool:
@@ -302,9 +307,10 @@ def serve(parent: int, modules: Sequence[str], prefork: bool = True) -> None:
 
 def _start(req: dict[str, Any], line: bytes, spare: list[Spare],
            me: int) -> tuple[int, int, float, bool]:
-    """Start the request's child: hand it to the ready spare, else fork one; its pid, the
-    template's RSS at its fork, the start of its time (the hand-off, or the fork), and
-    whether it was the spare."""
+    """Start the request's child: hand it to the ready spare, else fork a spare for it and
+    hand it there; its pid, its RSS when its task began (the spare's own, said when ready),
+    the start of its time (the hand-off, or before the fork), and whether it was the
+    template's standing spare."""
     while spare:
         s = spare.pop()
         if s.wait_ready(SPARE_READY_S):
@@ -315,8 +321,15 @@ def _start(req: dict[str, Any], line: bytes, spare: list[Spare],
         s.close()
         with contextlib.suppress(OSError):  # a spare that failed: killed, reaped in _reap
             os.kill(s.pid, signal.SIGKILL)
-    rss = rss_bytes()
     t0 = time.perf_counter()
+    s = fork_spare(me)
+    if s.wait_ready(SPARE_READY_S) and s.hand(line):
+        _SPARES.discard(s.pid)
+        return s.pid, s.rss, t0, False
+    s.close()
+    with contextlib.suppress(OSError):  # a child that never said ready: killed, reaped later
+        os.kill(s.pid, signal.SIGKILL)
+    rss = rss_bytes()
     pid = os.fork()
     if pid == 0:
         _child(req, me)
@@ -371,18 +384,30 @@ def preload(names: Sequence[str]) -> None:
             log.warning("preloading %s failed: %s: %s", name, type(e).__name__, e)
 
 
-def fork_here(target: str, args: Sequence[Any], stderr: Path | None = None) -> int:
+def fork_here(target: str, args: Sequence[Any],
+              stderr: Path | None = None) -> tuple[int, int]:
     """Fork a task child from this process itself (which must be single-threaded and have
     preloaded what the task needs): for a one-task command, where a template process would
-    cost as much as the interpreter it saves. Wait for it with ``os.waitpid``."""
+    cost as much as the interpreter it saves. The child starts as a spare does and is handed
+    the task once it said ready; its pid and its RSS when its task began. Wait for it with
+    ``os.waitpid``."""
     req = {"target": target, "args": list(args), "stderr": str(stderr) if stderr else None}
     parent = os.getpid()
     sys.stdout.flush()
     sys.stderr.flush()
+    s = fork_spare(parent)
+    _SPARES.discard(s.pid)
+    if s.wait_ready(SPARE_READY_S) and s.hand(json.dumps(req).encode()):
+        return s.pid, s.rss
+    s.close()
+    with contextlib.suppress(OSError):  # never said ready: killed; the caller's waitpid
+        os.kill(s.pid, signal.SIGKILL)  # of the child below does not reap it
+        os.waitpid(s.pid, 0)
+    rss = rss_bytes()
     pid = os.fork()
     if pid == 0:
         _child(req, parent)
-    return pid
+    return pid, rss
 
 
 #: the template's option to fork each child on request (no spare)
@@ -393,13 +418,13 @@ class TemplateError(RuntimeError):
     pass
 
 
-#: a template's answer to a request: the child's pid, the template's RSS at its fork, the
+#: a template's answer to a request: the child's pid, its RSS when its task began, the
 #: start of its time (``perf_counter``), where its exit will come
 Answer = tuple[int, int, float, Queue[Exit]]
 
 
 class Forked:
-    """A task child of a template: its pid, the template's RSS when it forked, the start of
+    """A task child of a template: its pid, its RSS when its task began, the start of
     its time (``t0``, ``perf_counter``: the hand-off to a ready spare, or the start of the
     fork; default: now), its exit."""
 

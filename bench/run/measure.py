@@ -20,9 +20,13 @@ the larger of two lower bounds on the tree's true peak, both polled every ``poll
 The runner adds a third bound the worker reports itself: the ``ru_maxrss`` of its finished
 children, for a solver process that lived between two polls.
 
-A forked task's RSS includes the pages it shares with its template (the interpreter and the
-solver's libraries): ``base_rss_mb`` records the template's RSS at the fork, and the task's own
-increase is ``peak - base`` (within a few MB: a child maps some library pages in again).
+A forked task's RSS counts the pages it shares with its template (the interpreter and the
+solver's libraries) only as it touches them: ``fork`` copies the page-table entries of
+anonymous memory but not those of shared file mappings, which the child faults in when it
+first reads them. So a forked task's peak is below a spawned task's, which touched every page
+its imports read. ``base_rss_mb`` records the task process's own RSS when its task began
+(reported by the child once forked and started), and the task's own increase is
+``peak - base``.
 
 The worker's own ``ru_maxrss`` (from ``wait4``) is not used: on Linux it includes the
 high-water mark of the process it was forked from, so it would report the harness's or the
@@ -48,8 +52,8 @@ from bench.run import cgroup
 from bench.run.watchdog import start_time
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
-              "children ru_maxrss; forked tasks include the template's shared pages "
-              "(base_rss_mb)")
+              "children ru_maxrss; forked tasks count the template's shared pages they "
+              "touch, from base_rss_mb (their RSS when the task began)")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from bench.run.forkserver import (
     Watchdog,
     fork_here,
     preload,
-    rss_bytes,
 )
 from bench.run.interrupt import TaskInterrupted
 from bench.run.measure import ChildWaiter, ExitWatcher, Measured, run_measured, watch
@@ -221,25 +220,14 @@ def _fork_here(task: Task, args: list[str], errlog: Path, limits: Limits,
     # one task: its worker and solver only (the task imports its own formulation before its
     # limit starts); a template's preload of every formulation would cost more than it saves
     preload(["bench.run.task", *get_backend(task.solver).modules])
-    base = _own_rss_mb()
     t0 = time.perf_counter()
-    pid = fork_here("bench.run.task:main", args, stderr=errlog)
+    pid, base = fork_here("bench.run.task:main", args, stderr=errlog)
     waiter = ChildWaiter(pid)
     try:
-        return watch(pid, waiter, t0, limits, base_rss_mb=base, track=track,
+        return watch(pid, waiter, t0, limits, base_rss_mb=base / 2**20, track=track,
                      stop=stop)
     finally:
         waiter.close()
-
-
-def _own_rss_mb() -> float:
-    """This process's RSS (/proc/self/statm, as psutil reads it on Linux; psutil elsewhere)."""
-    rss = rss_bytes()
-    if not rss:
-        import psutil
-
-        rss = psutil.Process().memory_info().rss
-    return float(rss) / 2**20
 
 
 def _psutil_error(e: BaseException) -> bool:

@@ -364,3 +364,22 @@ def test_no_process_is_left_after_a_run(tmp_path, interrupt):
     assert proc.returncode == (130 if interrupt else 0), err
     left = wait_for(lambda: not marked(token), 5)
     assert left, f"left running: {marked(token)}"
+
+
+def test_a_forked_tasks_base_is_its_own_rss_when_its_task_began():
+    """``base_rss_mb`` is the task process's RSS as its task began, so the task's own increase
+    ``peak - base`` is not negative; the template's RSS would not do: a forked child faults in
+    the template's shared library pages only as it touches them, and a CP-SAT task touches
+    far fewer of OR-Tools' pages than the template mapped. On every fork path: the standing
+    spare, a child forked on request, and a one-task command forking from its own process."""
+    task = Task(str(SHIKAKU_SEEDS[0]), "cpsat-cover", "cpsat", time_limit=30,
+                memory_limit_mb=4096)
+    results = []
+    for prefork in (True, False):
+        with Templates(prefork=prefork) as templates:
+            results += [run_task(task, templates=templates) for _ in range(2)]
+    results.append(run_task(task, start="fork"))
+    for r in results:
+        assert r.status == "solved" and r.start == "fork", r.message
+        assert r.peak_rss_mb is not None and r.base_rss_mb is not None
+        assert 5 < r.base_rss_mb <= r.peak_rss_mb, r
