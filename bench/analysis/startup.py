@@ -14,9 +14,13 @@ By default the commands run with Python's bytecode cache usable, as an installed
 where the environment turns writing bytecode off (``PYTHONDONTWRITEBYTECODE``), the commands get
 a cache folder of their own (``PYTHONPYCACHEPREFIX``, filled by the untimed run) and bench's
 modules are not compiled again on every start. ``--no-bytecode-cache`` measures the
-environment as it is.
+environment as it is. ``--baseline DIR`` times a second source tree's ``solve`` of the same
+instance beside the others (bench and formulations imported from DIR, e.g. a checkout of an
+earlier commit), with its ratio to the same bare import: a change measured before and after
+under one load.
 
     python -m bench.analysis.startup --repeats 5
+    python -m bench.analysis.startup --repeats 5 --puzzle fillomino --baseline ../main
 """
 
 from __future__ import annotations
@@ -58,10 +62,16 @@ class Row:
     import_s: float  # python -c "import <the solver's modules>"
     solve_s: float  # python -m bench.cli solve FILE
     solved: bool  # every timed solve exited 0
+    baseline_s: float | None = None  # the same solve from the baseline tree, if one was given
+    baseline_solved: bool = True  # every timed baseline solve exited 0
 
     @property
     def ratio(self) -> float:
         return self.solve_s / self.import_s
+
+    @property
+    def baseline_ratio(self) -> float | None:
+        return None if self.baseline_s is None else self.baseline_s / self.import_s
 
 
 def instance_of(puzzle: str, folder: Path = ROOT / "instances") -> Path:
@@ -81,66 +91,93 @@ def case_of(puzzle: str, instance: Path | None = None) -> Case:
     return Case(puzzle, instance or instance_of(puzzle), formulation, solver, modules)
 
 
-def environment(bytecode_cache: bool, cache_dir: str) -> dict[str, str]:
-    """The commands' environment: bench from :data:`ROOT`; with ``bytecode_cache``, bytecode
+def environment(bytecode_cache: bool, cache_dir: str, root: Path = ROOT) -> dict[str, str]:
+    """The commands' environment: bench from ``root``; with ``bytecode_cache``, bytecode
     written and read (under ``cache_dir`` where the environment turns writing it off)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     if bytecode_cache and env.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
         env.setdefault("PYTHONPYCACHEPREFIX", cache_dir)
     return env
 
 
-def commands(case: Case) -> dict[str, list[str]]:
+def commands(case: Case, baseline: bool = False) -> dict[str, list[str]]:
+    """The case's commands by column; with ``baseline``, the solve once more (run from the
+    baseline tree)."""
+    solve = [sys.executable, "-m", "bench.cli", "solve", str(case.instance)]
     return {"python": [sys.executable, "-c", "pass"],
             "import": [sys.executable, "-c", "import " + ", ".join(case.modules)],
-            "solve": [sys.executable, "-m", "bench.cli", "solve", str(case.instance)]}
+            "solve": solve, **({"baseline": solve} if baseline else {})}
 
 
-def _run(cmd: Sequence[str], env: dict[str, str]) -> tuple[float, int]:
+def _run(cmd: Sequence[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, int]:
     """The command's wall time and exit code. Waited for by a blocking ``waitpid``: a wait with
     a timeout polls at growing intervals, which would round the times up."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                         cwd=ROOT)
+                         cwd=cwd)
     code = p.wait()
     return time.perf_counter() - t0, code
 
 
-def measure(cases: Sequence[Case], repeats: int = 5, bytecode_cache: bool = True) -> list[Row]:
-    """Time every case's three commands ``repeats`` times, interleaved (after one untimed
-    run of each)."""
+def baseline_problem(root: Path) -> str:
+    """Why ``root`` cannot be a baseline tree ("" if it can)."""
+    if not (root / "bench" / "cli" / "__main__.py").is_file():
+        return f"{root}: not a puzzlebench source tree (no bench/cli/__main__.py)"
+    return ""
+
+
+def measure(cases: Sequence[Case], repeats: int = 5, bytecode_cache: bool = True,
+            baseline: Path | None = None) -> list[Row]:
+    """Time every case's commands ``repeats`` times, interleaved (after one untimed run of
+    each); with ``baseline``, also the solve run from that source tree."""
     with tempfile.TemporaryDirectory(prefix="puzzlebench-pycache-") as cache:
         env = environment(bytecode_cache, cache)
-        cmds = [commands(c) for c in cases]
+        where = {"baseline": (environment(bytecode_cache, cache, baseline), baseline)
+                 } if baseline is not None else {}
+        cmds = [commands(c, baseline is not None) for c in cases]
+
+        def run(key: str, cmd: list[str]) -> tuple[float, int]:
+            return _run(cmd, *where.get(key, (env, ROOT)))
+
         for per_case in cmds:
-            for cmd in per_case.values():
-                _run(cmd, env)
+            for key, cmd in per_case.items():
+                run(key, cmd)
         times: list[dict[str, list[float]]] = [{k: [] for k in c} for c in cmds]
-        failed = [False] * len(cases)
+        failed: list[set[str]] = [set() for _ in cases]
         for _ in range(repeats):
             for i, per_case in enumerate(cmds):
                 for key, cmd in per_case.items():
-                    took, code = _run(cmd, env)
+                    took, code = run(key, cmd)
                     times[i][key].append(took)
                     if key != "python" and code != 0:
-                        failed[i] = True
+                        failed[i].add(key)
     return [Row(case, statistics.median(t["python"]), statistics.median(t["import"]),
-                statistics.median(t["solve"]), not bad)
+                statistics.median(t["solve"]), not bad & {"import", "solve"},
+                statistics.median(t["baseline"]) if "baseline" in t else None,
+                "baseline" not in bad)
             for case, t, bad in zip(cases, times, failed, strict=True)]
 
 
 HEADER = ("puzzle", "pair", "bare import", "python", "import s", "solve s", "ratio")
+#: the columns a baseline adds
+BASELINE_HEADER = ("baseline s", "baseline ratio")
 
 
 def table(rows: Sequence[Row]) -> list[str]:
     """The rows as aligned text lines: a header, then one line per puzzle."""
-    cells = [HEADER] + [
+    based = any(r.baseline_s is not None for r in rows)
+    header = HEADER + (BASELINE_HEADER if based else ())
+    cells = [header] + [
         (r.case.puzzle, f"{r.case.formulation} / {r.case.solver}", ", ".join(r.case.modules),
          f"{r.python_s:.3f}", f"{r.import_s:.3f}", f"{r.solve_s:.3f}",
-         f"{r.ratio:.2f}" + ("" if r.solved else " (not solved)"))
+         f"{r.ratio:.2f}" + ("" if r.solved else " (not solved)"),
+         *((f"{r.baseline_s:.3f}" if r.baseline_s is not None else "-",
+            f"{r.baseline_ratio:.2f}" + ("" if r.baseline_solved else " (not solved)")
+            if r.baseline_ratio is not None else "-")
+           if based else ()))
         for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     return ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
             for line in cells]
 
@@ -152,7 +189,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     ap.add_argument("--no-bytecode-cache", action="store_true",
                     help="run as the environment is (bytecode not written if it says so)")
+    ap.add_argument("--baseline", type=Path, metavar="DIR",
+                    help="another source tree (e.g. a checkout of an earlier commit) whose "
+                    "solve of the same instance is timed beside")
     args = ap.parse_args(argv)
+    baseline = args.baseline.resolve() if args.baseline else None
+    if baseline is not None and (problem := baseline_problem(baseline)):
+        print(f"startup: {problem}", file=sys.stderr)
+        return 2
     from bench.puzzles import puzzle_names
 
     try:
@@ -161,12 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"startup: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
     cached = not args.no_bytecode_cache
-    rows = measure(cases, max(1, args.repeats), bytecode_cache=cached)
+    rows = measure(cases, max(1, args.repeats), bytecode_cache=cached, baseline=baseline)
     print(f"medians of {max(1, args.repeats)} runs, side by side; bytecode cache "
-          f"{'on' if cached else 'as the environment has it'}; {sys.executable}")
+          f"{'on' if cached else 'as the environment has it'}; {sys.executable}"
+          + (f"; baseline: bench from {baseline}" if baseline else ""))
     for line in table(rows):
         print(line)
-    return 0 if all(r.solved for r in rows) else 1
+    return 0 if all(r.solved and r.baseline_solved for r in rows) else 1
 
 
 if __name__ == "__main__":

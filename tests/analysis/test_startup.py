@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from bench.analysis import startup
 from tests.conftest import ROOT
@@ -40,3 +42,37 @@ def test_a_puzzle_without_a_default_is_one_line_and_exit_2(capsys):
     assert startup.main(["--puzzle", "nosuchpuzzle", "--repeats", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("startup: ") and len(err.strip().splitlines()) == 1
+
+
+def fake_tree(root: Path, exit_code: int) -> Path:
+    """A source tree whose `python -m bench.cli` only exits with ``exit_code``."""
+    (root / "bench" / "cli").mkdir(parents=True)
+    (root / "bench" / "__init__.py").write_text("")
+    (root / "bench" / "cli" / "__init__.py").write_text("")
+    (root / "bench" / "cli" / "__main__.py").write_text(f"import sys\nsys.exit({exit_code})\n")
+    return root
+
+
+def test_a_baseline_tree_s_solve_is_timed_beside_from_that_tree(tmp_path, capsys):
+    """The baseline's solve runs with bench from the baseline tree: one that only exits 0 is
+    timed (its own ratio), one that exits 3 is "not solved" there and the command exits 1,
+    while this tree's solve stays solved."""
+    quick = fake_tree(tmp_path / "quick", 0)
+    failing = fake_tree(tmp_path / "failing", 3)
+    for tree, code in ((quick, 0), (failing, 1)):
+        assert startup.main(["--puzzle", "nurikabe", "--repeats", "1",
+                             "--baseline", str(tree)]) == code
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].endswith(f"; baseline: bench from {tree}")
+        assert lines[1].split() == " ".join(startup.HEADER + startup.BASELINE_HEADER).split()
+        row = lines[2]
+        ratio, base_s, base_ratio = re.split(r"\s{2,}", row)[-3:]
+        assert "not solved" not in ratio and float(base_s) > 0
+        assert base_ratio.endswith("(not solved)") == (code == 1), row
+
+
+def test_a_baseline_that_is_no_source_tree_is_one_line_and_exit_2(tmp_path, capsys):
+    assert startup.main(["--puzzle", "nurikabe", "--baseline", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"startup: {tmp_path}: not a puzzlebench source tree")
+    assert len(err.strip().splitlines()) == 1

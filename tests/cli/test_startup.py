@@ -15,12 +15,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.records import Task
 from bench.run.pool import preload_modules
 from tests.conftest import ROOT
 
 REPORTING = {"pandas", "pyarrow", "matplotlib", "seaborn"}
 NURIKABE = ROOT / "instances" / "nurikabe" / "seed-p01.txt"  # default: sat-hybrid / cadical195
+#: default: sat-regions / cadical195, whose lazy rounds read whole models
+FILLOMINO = ROOT / "instances" / "fillomino" / "fillomino-6x6-10a3b876.txt"
 
 #: runs the command given as arguments; writes each process's modules (the command's at its
 #: exit; a forked task's when its main returns: it leaves by os._exit, past any atexit) to the
@@ -171,9 +175,15 @@ def test_a_task_forked_from_a_template_reads_no_package_metadata(tmp_path):
 NOT_FOR_SAT = {"numpy", "ortools", "pyomo", "highspy", "clingo", "pyscipopt", "cpmpy"}
 
 
-def test_solve_on_a_sat_default_imports_no_other_solver_and_no_numpy(tmp_path):
-    p, found = probe(tmp_path, "bench.cli", "solve", str(NURIKABE), "--json")
-    assert json.loads(p.stdout)["status"] == "solved", p.stderr
+@pytest.mark.parametrize(("instance", "formulation"), [(NURIKABE, "sat-hybrid"),
+                                                      (FILLOMINO, "sat-regions[")],
+                         ids=["nurikabe", "fillomino"])
+def test_solve_on_a_sat_default_imports_no_other_solver_and_no_numpy(tmp_path, instance,
+                                                                     formulation):
+    p, found = probe(tmp_path, "bench.cli", "solve", str(instance), "--json")
+    out = json.loads(p.stdout)
+    assert out["status"] == "solved", p.stderr
+    assert (out["formulation"].startswith(formulation), out["solver"]) == (True, "cadical195")
     assert set(found) == {"command", "task"}, found.keys()
     for process, modules in found.items():
         assert not tops(modules) & NOT_FOR_SAT, (process, tops(modules) & NOT_FOR_SAT)

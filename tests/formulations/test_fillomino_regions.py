@@ -5,6 +5,7 @@ the symbolic BIG; and the seed ILP's size, predicted in closed form, is the buil
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Iterator
 
@@ -151,7 +152,8 @@ def reference_read(reg: fillomino_sat.Regions, true: set[int]) -> tuple[list[lis
             adj.setdefault(u, []).append(w)
             adj.setdefault(w, []).append(u)
     seen: set[Cell] = set()
-    regions, code = [], {}
+    regions: list[list[Cell]] = []
+    code: dict[Cell, int] = {}
     for start in reg.codes:
         if start in seen:
             continue
@@ -169,7 +171,7 @@ def reference_read(reg: fillomino_sat.Regions, true: set[int]) -> tuple[list[lis
     return regions, code, joined
 
 
-def test_the_array_reading_is_the_literal_by_literal_reading_on_real_models():
+def test_the_whole_model_reading_is_the_literal_by_literal_reading_on_real_models():
     """Every lazy round of sat-regions on a generated 10x10 (hundreds of components, BIG and
     named codes): the same regions in the same order, cell by cell, the same codes, the same
     joined edges, hence the same cuts."""
@@ -194,6 +196,28 @@ def test_the_array_reading_is_the_literal_by_literal_reading_on_real_models():
                 break
             sat.append_formula(cuts)
     assert rounds > 5
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_whole_model_reading_is_the_literal_by_literal_reading_on_any_assignment(seed: int):
+    """Random assignments that are no model: cells with several true codes (the first, the
+    smallest, counts) or none (BIG), joined edges between cells of other codes, and models
+    shorter than the variables (the rest read false)."""
+    rng = random.Random(seed)
+    inst = instance(". 2 . . .\n. . . 7 .\n3 . . . .\n. . 1 . .")
+    lay = layout(inst)
+    named, codes = fillomino_sat.given_codes(lay, 3)
+    m = SatModel()
+    reg = fillomino_sat.encode(m, inst.rows, inst.cols, codes, 3, named, 3,
+                               given=frozenset(lay.given))
+    length = rng.choice([1, m.nvars // 2, m.nvars + 1, m.nvars + 5])
+    share = rng.choice([0.1, 0.5, 0.9])
+    bits = bytes(int(x > 0 and rng.random() < share) for x in range(length))
+    true = {x for x in range(length) if bits[x]}
+    reading = fillomino_sat.read(reg, SatAssignment(bits))
+    regions, code, joined = reference_read(reg, true)
+    assert reading.regions == regions and reading.code == code
+    assert {(u, w) for u in reg.codes for w in reg.nbrs(u) if reading.on(u, w)} == joined
 
 
 def test_a_sat_assignment_reads_literals_like_the_solver_model():

@@ -38,7 +38,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from itertools import compress
+from operator import itemgetter
 
 from pysat.card import CardEnc, EncType
 
@@ -247,57 +248,59 @@ class Reading:
         return out
 
 
+def picker(xs: list[int]) -> Callable[[bytes], tuple[int, ...]]:
+    """``bits -> tuple(bits[x] for x in xs)``, the loop in C (:func:`operator.itemgetter`,
+    which gives a bare item for one index, so that case is wrapped)."""
+    if len(xs) >= 2:
+        return itemgetter(*xs)
+    return lambda bits: tuple(bits[x] for x in xs)
+
+
 @dataclass(frozen=True)
 class Index:
-    """The encoding's variables as arrays over cell numbers (reading order), for reading a
-    whole model at once: the edges (both cells and the ``s`` variable), and per cell its codes
-    and their ``e`` variables, padded with variable 0 (never true)."""
+    """The encoding's variables over cell numbers (reading order), for reading a whole model
+    at once: every cell's codes in order with their ``e`` variables, and per cell its edges
+    (the other cell, the edge's position in ``Regions.pairs``) in the order of
+    ``Regions.pairs``, with the edges' ``s`` variables."""
 
     cells: list[Cell]
-    u: Any  # numpy int arrays of the edges' cell numbers, in ``Regions.pairs`` order
-    w: Any
-    x: Any  # numpy int array of the s variables, in ``Regions.pairs`` order
-    codes: Any  # numpy (cells, most codes) int array
-    evars: Any  # numpy (cells, most codes) int array, 0 = padding
+    held: list[tuple[int, int]]  # (cell number, code), cell by cell, codes ascending
+    e: Callable[[bytes], tuple[int, ...]]  # the bits of ``held``'s e variables
+    adjacent: list[tuple[tuple[int, int], ...]]  # per cell number: (other cell, position)
+    s: Callable[[bytes], tuple[int, ...]]  # the bits of the s variables, by position
     top: int  # the largest variable read
 
     @classmethod
     def of(cls, reg: Regions) -> Index:
-        import numpy as np
-
         cells = list(reg.codes)
         num = {v: i for i, v in enumerate(cells)}
-        width = max(len(c) for c in reg.codes.values())
-        codes = np.zeros((len(cells), width), dtype=np.int64)
-        evars = np.zeros((len(cells), width), dtype=np.int64)
-        for i, v in enumerate(cells):
-            ks = reg.codes[v]
-            codes[i, :len(ks)] = ks
-            evars[i, :len(ks)] = [reg.e[v, k] for k in ks]
-        x = np.array([x for _, _, x in reg.pairs], dtype=np.int64)
-        return cls(cells, np.array([num[u] for u, _, _ in reg.pairs], dtype=np.int64),
-                   np.array([num[w] for _, w, _ in reg.pairs], dtype=np.int64), x, codes, evars,
-                   int(max(x.max(initial=0), evars.max(initial=0))))
+        held = [(i, k) for i, v in enumerate(cells) for k in reg.codes[v]]
+        evars = [reg.e[cells[i], k] for i, k in held]
+        svars = [x for _, _, x in reg.pairs]
+        adjacent: list[list[tuple[int, int]]] = [[] for _ in cells]
+        for at, (u, w, _) in enumerate(reg.pairs):
+            adjacent[num[u]].append((num[w], at))
+            adjacent[num[w]].append((num[u], at))
+        return cls(cells, held, picker(evars), [tuple(a) for a in adjacent], picker(svars),
+                   max([*evars, *svars], default=0))
 
 
 def read(reg: Regions, model: SatAssignment) -> Reading:
     """Components of the true ``s`` edges, and one code per component (``s`` makes codes
-    equal, so the component's first cell tells: its first true code, else BIG). The edges and
-    codes are read as arrays; the components by breadth-first search over cell numbers, each
-    cell's joined neighbours in the order of ``Regions.pairs``."""
-    import numpy as np
-
+    equal, so the component's first cell tells: its first true code, else BIG). The components
+    by breadth-first search over cell numbers, each cell's joined neighbours in the order of
+    ``Regions.pairs``. The model's bytes are picked in C (:class:`Index`): Python loops only
+    over the true ``e`` variables and the cells' edges."""
     ix = reg.index
     cells, n = ix.cells, len(ix.cells)
-    truth = model.array(ix.top)
-    onehot = truth[ix.evars]
-    first = np.where(onehot.any(axis=1), ix.codes[np.arange(n), onehot.argmax(axis=1)], BIG)
-    on = np.flatnonzero(truth[ix.x])
-    src = np.stack([ix.u[on], ix.w[on]], axis=1).ravel()  # both directions, pair by pair
-    dst = np.stack([ix.w[on], ix.u[on]], axis=1).ravel()
-    by_src = np.argsort(src, kind="stable")
-    nbr = dst[by_src].tolist()
-    at = np.searchsorted(src[by_src], np.arange(n + 1)).tolist()  # cell v: nbr[at[v]:at[v + 1]]
+    bits = model.bits
+    if len(bits) <= ix.top:  # variables the solver never saw read false
+        bits += bytes(ix.top + 1 - len(bits))
+    first = [BIG] * n
+    for i, k in reversed(list(compress(ix.held, ix.e(bits)))):  # the first true code wins
+        first[i] = k
+    joined = ix.s(bits)
+    adjacent = ix.adjacent
     label = [-1] * n
     regions: list[list[Cell]] = []
     for start in range(n):
@@ -306,14 +309,13 @@ def read(reg: Regions, model: SatAssignment) -> Reading:
         label[start] = start
         comp = [start]
         for v in comp:  # grows while read: breadth-first
-            for w in nbr[at[v]:at[v + 1]]:
-                if label[w] < 0:
+            for w, at in adjacent[v]:
+                if joined[at] and label[w] < 0:
                     label[w] = start
                     comp.append(w)
         regions.append([cells[v] for v in comp])
-    code = dict(zip(cells, first[label].tolist(), strict=True))
-    return Reading(code, regions, model.bits if len(model.bits) > ix.top else truth.tobytes(),
-                   reg.s)
+    code = dict(zip(cells, map(first.__getitem__, label), strict=True))
+    return Reading(code, regions, bits, reg.s)
 
 
 def cuts(reg: Regions, r: Reading) -> list[list[int]]:
