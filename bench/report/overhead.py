@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 #: per-task overhead the harness aims to stay under (median, every kind)
-TARGET_S = 0.020
+TARGET_S = 0.010
 
 COLUMNS = ["kind", "solver", "start", "tasks", "median ms", "p90 ms", "max ms",
            "setup median s", "target"]
