@@ -80,6 +80,23 @@ class IslandVars:
     own: dict[int, int]
 
 
+@dataclass(frozen=True)
+class CutWhy:
+    """The reason of an articulation inference, made only when the solver asks: the cell
+    ``p`` is black, or the anchor or the black cell ``b`` is not, or a cell next to the
+    subtree ``order[start:stop]`` (all white when it was inferred: the subtree's only other
+    neighbour is ``p``) is not white."""
+
+    order: list[int]
+    start: int
+    stop: int
+    p: int
+    head: tuple[int, int]
+
+
+Why = tuple[int, ...] | CutWhy
+
+
 class NurikabePropagator(Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
@@ -89,10 +106,10 @@ class NurikabePropagator(Propagator):
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True) -> None:
+                 infer: bool = True, cut: bool = True) -> None:
         super().__init__()
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
-        self.reach = reach
+        self.reach, self.cut = reach, cut
         self.black = list(black)
         self.islands = list(islands)
         self.clues = frozenset(clues)
@@ -102,6 +119,12 @@ class NurikabePropagator(Propagator):
                                   (i - 1) if i % cols else -1,
                                   (i + 1) if (i + 1) % cols else -1) if j >= 0]
                      for i in range(n)]
+        # the eight cells around each cell in ring order (N, NE, E, SE, S, SW, W, NW; -1 off
+        # the grid), for the local test of a white cell that cannot split the wall
+        self.ring = [[(r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols
+                      else -1 for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1),
+                                             (0, -1), (-1, -1))]
+                     for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
         top = max([*self.black, *(x for isl in self.islands for x in isl.own.values())])
         #: per variable: the island whose ownership it is (-1: the cell's colour) and the cell
@@ -119,6 +142,7 @@ class NurikabePropagator(Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
+        self.relabels = self.restores = self.cuts = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -131,18 +155,26 @@ class NurikabePropagator(Propagator):
         self.fixed = [False] * n
         self.trail: list[int] = []
         self.marks: list[int] = []
+        self.snaps: list[tuple[Any, ...] | None] = []  # per level: the state when it opened
         self.color = np.zeros(self.rows * self.cols, dtype=np.int8)  # 1 black, -1 white
-        # what the last look saw: the not-white components and the wall's (0: no black cell);
-        # per island the cells its search reached and the refused cells it stopped at
+        self.col = [0] * (self.rows * self.cols)  # the same as a list (cheap to index)
+        # what the last look saw: the not-white components and the wall's ``la`` (0: no black
+        # cell), the wall component's not-white cells ``wsize``, the rest of its reason
+        # ``wtail`` (its anchor black, its white rim then) and the cells of it turned white
+        # since without splitting it (``extra``, part of the rim now); per island the cells
+        # its search reached and the refused cells it stopped at
         self.lab = np.zeros(self.rows * self.cols, dtype=np.int32)
-        self.la = 0
+        self.la = self.anchor = self.wsize = 0
+        self.wtail: tuple[int, ...] = ()
+        self.extra: list[int] = []
         self.ball: list[set[int]] = [set() for _ in self.islands]
         self.fence: list[set[int]] = [set() for _ in self.islands]
         # what an assignment may have changed since
         self.wall_dirty = True
+        self.size_dirty = self.cut_dirty = False
         self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
         self.close_dirty: set[int] = set(range(len(self.islands)))
-        self.why: dict[int, tuple[int, ...]] = {}  # solver literal -> the rest of its reason
+        self.why: dict[int, Why] = {}  # solver literal -> the rest of its reason
         self.pending: list[int] | None = None
 
     def connect(self, solver: Any, sign: Sequence[int] | None = None) -> None:
@@ -178,9 +210,10 @@ class NurikabePropagator(Propagator):
     # --- the solver's notifications --------------------------------------------------------------
 
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        """Record the assignment; mark dirty only what it can change: the wall when a cell of
-        the wall's component turns white or a black cell appears outside it; island k's
-        search when a cell it reached is refused, its closing when a cell becomes k's."""
+        """Record the assignment; mark dirty only what it can change: the wall when a black
+        cell appears outside its component or a cell of it turns white that may split it (a
+        white cell whose not-white neighbours stay joined around it only shrinks it); island
+        k's search when a cell it reached is refused, its closing when a cell becomes k's."""
         t0 = time.perf_counter()
         self.calls += 1
         lit = self._out(lit)
@@ -195,11 +228,22 @@ class NurikabePropagator(Propagator):
             self.trail.append(var)
             k, c = self.island_of[var], self.cell_of[var]
             if k < 0:
-                self.color[c] = v
+                self.color[c] = self.col[c] = v
                 if not self.wall_dirty:
                     la = self.la
-                    if la == 0 or (self.lab[c] == la) == (v < 0):
+                    if la == 0:
                         self.wall_dirty = True
+                    elif self.lab[c] == la:
+                        if v > 0:
+                            self.cut_dirty = True
+                        elif self._simple(c):
+                            self.wsize -= 1
+                            self.extra.append(c)
+                            self.size_dirty = self.cut_dirty = True
+                        else:
+                            self.wall_dirty = True
+                    elif v > 0:
+                        self.wall_dirty = True  # a second piece of wall: a conflict
             elif v < 0:
                 if c in self.ball[k]:
                     self.reach_dirty.add(k)
@@ -209,34 +253,73 @@ class NurikabePropagator(Propagator):
                     self.reach_dirty.add(k)  # owned out of reach: a conflict to report
         self.seconds += time.perf_counter() - t0
 
+    def _simple(self, c: int) -> bool:
+        """Whether the not-white orthogonal neighbours of the (now white) cell ``c`` are
+        joined through not-white cells of the eight around it: then every path of not-white
+        cells through c has a detour, and the component c left is still one piece."""
+        ring, col = self.ring[c], self.col
+        o = [r >= 0 and col[r] >= 0 for r in ring]
+        open_ = o[0] + o[2] + o[4] + o[6]
+        if open_ == 0:
+            return False
+        links = (o[0] and o[1] and o[2]) + (o[2] and o[3] and o[4]) \
+            + (o[4] and o[5] and o[6]) + (o[6] and o[7] and o[0])
+        return open_ - links <= 1
+
     def on_new_level(self) -> None:
+        """Open a level: its trail mark and the derived state as it stands (restored as a
+        whole when the search comes back to this level)."""
         t0 = time.perf_counter()
         self.calls += 1
         self.marks.append(len(self.trail))
+        self.snaps.append((self.lab, self.la, self.anchor, self.wsize, self.wtail, self.extra,
+                           len(self.extra), list(self.ball), list(self.fence), self.wall_dirty,
+                           self.size_dirty, self.cut_dirty,
+                           set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
     def on_backtrack(self, to: int) -> None:
-        """Undo every assignment above level ``to`` but the fixed ones; island k looks again
-        when a cell that stopped its search, or one it refused, is unassigned."""
+        """Undo every assignment above level ``to`` but the fixed ones and restore the derived
+        state kept when level ``to + 1`` opened (it was derived from exactly the assignments
+        that remain); when a fixed assignment stays above the mark, everything is looked at
+        again instead."""
         t0 = time.perf_counter()
         self.calls += 1
         if to < len(self.marks):
             cut = self.marks[to]
+            snap = self.snaps[to]
             del self.marks[to:]
+            del self.snaps[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
+            color, col, close_dirty = self.color, self.col, self.close_dirty
+            kept = False
             for var in self.trail[cut:]:
                 if fixed[var]:
-                    continue  # root-level: stays
-                k, c = island_of[var], cell_of[var]
+                    kept = True  # root-level: stays
+                    continue
+                k = island_of[var]
                 if k < 0:
-                    self.color[c] = 0
-                    self.wall_dirty = True
+                    c = cell_of[var]
+                    color[c] = col[c] = 0
                 else:
-                    if self.reach and (c in self.fence[k] or c not in self.ball[k]):
-                        self.reach_dirty.add(k)  # the search may go further, or infer again
-                    self.close_dirty.add(k)
+                    close_dirty.add(k)
                 val[var] = 0
-            del self.trail[cut:]
+            if kept:
+                self.trail[cut:] = [var for var in self.trail[cut:] if fixed[var]]
+            else:
+                del self.trail[cut:]
+            if snap is None or kept:
+                self.wall_dirty = True
+                self.cut_dirty = self.cut
+                if self.reach:
+                    self.reach_dirty = set(range(len(self.islands)))
+            else:
+                self.restores += 1
+                (self.lab, self.la, self.anchor, self.wsize, self.wtail, self.extra, n, ball,
+                 fence, self.wall_dirty, self.size_dirty, self.cut_dirty, dirty) = snap
+                del self.extra[n:]
+                self.ball, self.fence = ball, fence
+                self.reach_dirty = set(dirty) if dirty else set()
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:
@@ -249,14 +332,21 @@ class NurikabePropagator(Propagator):
         self.calls += 1
         out: list[int] = []
         if self.infer and self.pending is None:
-            found: dict[int, tuple[int, ...]] = {}
+            found: dict[int, Why] = {}
             if self.wall_dirty:
-                self.wall_dirty = False
+                self.wall_dirty = self.size_dirty = False
                 self._wall(found)
+            elif self.size_dirty:
+                self.size_dirty = False
+                self._size(found)
             while self.reach_dirty and self.pending is None:
                 self._reach(self.reach_dirty.pop(), found)
             while self.close_dirty and self.pending is None:
                 self._close(self.close_dirty.pop(), found)
+            if self.cut and self.cut_dirty and not found and self.pending is None:
+                self.cut_dirty = False
+                if self.la:
+                    self._cut(found)
             for lit, tail in found.items():
                 s = self._out(lit)
                 self.why[s] = tail
@@ -278,11 +368,13 @@ class NurikabePropagator(Propagator):
         grown[:, :-1] |= mask[:, 1:]
         return list(np.flatnonzero(grown & ~mask).tolist())
 
-    def _wall(self, found: dict[int, tuple[int, ...]]) -> None:
+    def _wall(self, found: dict[int, Why]) -> None:
+        self.relabels += 1
         color, barr = self.color, self.barr
         labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
         lab = labels.ravel()
         self.lab = lab
+        self.extra = []
         dark = np.flatnonzero(color == 1)
         if len(dark) == 0:
             self.la = 0
@@ -297,15 +389,17 @@ class NurikabePropagator(Propagator):
             return
         a = int(dark[0])
         la = int(lab[a])
-        self.la = la
+        self.la, self.anchor = la, a
+        self.cut_dirty = self.cut
         mask = labels == la
         flat = mask.ravel()
         tail = (-self.black[a], *barr[self._rim(mask)].tolist())
+        self.wtail = tail
         other = dark[lab[dark] != la]
         if len(other):
             self._conflict([-self.black[int(other[0])], *tail])
             return
-        size = int(flat.sum())
+        size = self.wsize = int(flat.sum())
         if size < self.blacks:
             self._conflict(list(tail))
             return
@@ -315,7 +409,87 @@ class NurikabePropagator(Propagator):
         for x in (-barr[np.flatnonzero(~flat & (color == 0))]).tolist():
             found.setdefault(x, tail)
 
-    def _reach(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+    def _size(self, found: dict[int, Why]) -> None:
+        """The wall's component lost cells without splitting: too small now is a conflict,
+        exactly the wall's size makes it all black (reason: the anchor black, the rim at the
+        last labelling and the cells turned white since)."""
+        if self.wsize > self.blacks:
+            return
+        black = self.black
+        tail = (*self.wtail, *(black[c] for c in self.extra))
+        if self.wsize < self.blacks:
+            self._conflict(list(tail))
+            return
+        color = self.color
+        for x in self.barr[np.flatnonzero((self.lab == self.la) & (color == 0))].tolist():
+            found.setdefault(x, tail)
+
+    def _cut(self, found: dict[int, Why]) -> None:
+        """Articulation: an undecided cell ``p`` of the wall's component A whose removal cuts
+        a black cell ``b`` off the anchor ``a`` is black. A depth-first search from ``a``
+        over A (Hopcroft-Tarjan low points) finds each child subtree S of ``p`` that no edge
+        joins above ``p`` and that holds a black cell; S's neighbours are S, ``p`` and white
+        cells, so the reason is ``(p, -a, -b, the white cells next to S)``."""
+        self.cuts += 1
+        n = self.rows * self.cols
+        col = self.col
+        ina = ((self.lab == self.la) & (self.color >= 0)).tolist()
+        nbrs, a = self.nbrs, self.anchor
+        disc = [0] * n
+        low = [0] * n
+        parent = [-1] * n
+        size = [1] * n
+        blk = [-1] * n  # a black cell of the subtree (-1: none)
+        order = [a]
+        disc[a] = low[a] = 1
+        blk[a] = a
+        t = 1
+        stack = [a]
+        nxt = [0]
+        cuts: list[tuple[int, int]] = []
+        while stack:
+            v = stack[-1]
+            i = nxt[-1]
+            nb = nbrs[v]
+            if i < len(nb):
+                nxt[-1] = i + 1
+                w = nb[i]
+                if not ina[w]:
+                    continue
+                if disc[w] == 0:
+                    t += 1
+                    disc[w] = low[w] = t
+                    parent[w] = v
+                    if col[w] == 1:
+                        blk[w] = w
+                    order.append(w)
+                    stack.append(w)
+                    nxt.append(0)
+                elif w != parent[v] and disc[w] < low[v]:
+                    low[v] = disc[w]
+            else:
+                stack.pop()
+                nxt.pop()
+                p = parent[v]
+                if p >= 0:
+                    if low[v] < low[p]:
+                        low[p] = low[v]
+                    size[p] += size[v]
+                    if blk[v] >= 0:
+                        if low[v] >= disc[p] and col[p] == 0:
+                            cuts.append((p, v))
+                        if blk[p] < 0:
+                            blk[p] = blk[v]
+        if not cuts:
+            return
+        black = self.black
+        for p, v in cuts:
+            x = black[p]
+            if x not in found:
+                start = disc[v] - 1
+                found[x] = CutWhy(order, start, start + size[v], p, (-black[a], -black[blk[v]]))
+
+    def _reach(self, k: int, found: dict[int, Why]) -> None:
         """Refuse island k the cells its search from the clue does not reach."""
         isl = self.islands[k]
         own, val, nbrs, last = isl.own, self.val, self.nbrs, isl.size - 1
@@ -351,7 +525,7 @@ class NurikabePropagator(Propagator):
                 elif val[x] > 0:
                     self._conflict([-x, *tail])
 
-    def _close(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+    def _close(self, k: int, found: dict[int, Why]) -> None:
         """Close island k when the cells joined to its clue through its cells are its size."""
         isl = self.islands[k]
         own, val, nbrs, color = isl.own, self.val, self.nbrs, self.color
@@ -380,9 +554,22 @@ class NurikabePropagator(Propagator):
         t0 = time.perf_counter()
         self.calls += 1
         self.reasons += 1
-        reason = [lit, *(self._out(x) for x in self.why[lit])]
+        reason = [lit, *(self._out(x) for x in self.tail(self.why[lit]))]
         self.seconds += time.perf_counter() - t0
         return reason
+
+    def tail(self, why: Why) -> tuple[int, ...]:
+        """The rest of an inference's reason clause (model polarity)."""
+        if isinstance(why, tuple):
+            return why
+        inside = set(why.order[why.start:why.stop])
+        nbrs, black = self.nbrs, self.black
+        rim = {u for w in inside for u in nbrs[w] if u not in inside and u != why.p}
+        return (*why.head, *(black[u] for u in sorted(rim)))
+
+    def explain(self, lit: int) -> list[int]:
+        """The reason clause of the inferred solver literal ``lit``, in model polarity."""
+        return [self._out(lit), *self.tail(self.why[lit])]
 
     def has_clause(self) -> bool:
         self.calls += 1

@@ -54,6 +54,7 @@ class SatPropagate(SatBlackCells):
     parameters: ClassVar[dict[str, list[Any]]] = {
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
+        "cut": ["true", "false"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
@@ -85,6 +86,6 @@ class SatPropagate(SatBlackCells):
         m.propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
-            reach=self.params["islands"] == "propagate")
+            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true")
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m

@@ -117,7 +117,7 @@ class Recording(NurikabePropagator):
 
     def propagate(self) -> list[int]:
         out = super().propagate()
-        self.given.extend([lit, *self.why[lit]] for lit in out)
+        self.given.extend(self.explain(lit) for lit in out)
         return out
 
     def provide_reason(self, lit: int) -> list[int]:
