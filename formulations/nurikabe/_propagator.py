@@ -70,6 +70,11 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propag
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
 
+#: how many cells the search for a detour around a cell turned white may visit before the
+#: wall is relabelled instead
+REACH = 64
+
+
 @dataclass(frozen=True)
 class IslandVars:
     """Island k as the propagator sees it: its clue cell, size and ownership variables (cell
@@ -142,7 +147,7 @@ class NurikabePropagator(Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
-        self.relabels = self.restores = self.cuts = 0
+        self.relabels = self.restores = self.cuts = self.lates = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -156,6 +161,13 @@ class NurikabePropagator(Propagator):
         self.trail: list[int] = []
         self.marks: list[int] = []
         self.snaps: list[tuple[Any, ...] | None] = []  # per level: the state when it opened
+        # the literals handed to the solver at each open level, and the level of each; one
+        # reported only after a later level opened (the solver notifies lazily) keeps its
+        # level in ``late`` so that a backtrack above that level does not undo it here
+        self.sent: dict[int, int] = {}
+        self.sent_trail: list[int] = []
+        self.sent_marks: list[int] = []
+        self.late: dict[int, int] = {}
         self.color = np.zeros(self.rows * self.cols, dtype=np.int8)  # 1 black, -1 white
         self.col = [0] * (self.rows * self.cols)  # the same as a list (cheap to index)
         # what the last look saw: the not-white components and the wall's ``la`` (0: no black
@@ -164,11 +176,12 @@ class NurikabePropagator(Propagator):
         # since without splitting it (``extra``, part of the rim now); per island the cells
         # its search reached and the refused cells it stopped at
         self.lab = np.zeros(self.rows * self.cols, dtype=np.int32)
+        self.labl = [0] * (self.rows * self.cols)  # the same as a list
         self.la = self.anchor = self.wsize = 0
         self.wtail: tuple[int, ...] = ()
         self.extra: list[int] = []
-        self.ball: list[set[int]] = [set() for _ in self.islands]
-        self.fence: list[set[int]] = [set() for _ in self.islands]
+        self.ball: list[dict[int, int]] = [{} for _ in self.islands]
+        self.room = [0] * len(self.islands)
         # what an assignment may have changed since
         self.wall_dirty = True
         self.size_dirty = self.cut_dirty = False
@@ -226,6 +239,10 @@ class NurikabePropagator(Propagator):
             self.val[var] = v
             self.fixed[var] = bool(fixed)
             self.trail.append(var)
+            level = self.sent.get(lit)
+            if level is not None and level < len(self.marks):
+                self.late[var] = level
+                self.lates += 1
             k, c = self.island_of[var], self.cell_of[var]
             if k < 0:
                 self.color[c] = self.col[c] = v
@@ -233,10 +250,10 @@ class NurikabePropagator(Propagator):
                     la = self.la
                     if la == 0:
                         self.wall_dirty = True
-                    elif self.lab[c] == la:
+                    elif self.labl[c] == la:
                         if v > 0:
                             self.cut_dirty = True
-                        elif self._simple(c):
+                        elif self._simple(c) or self._joined(c):
                             self.wsize -= 1
                             self.extra.append(c)
                             self.size_dirty = self.cut_dirty = True
@@ -245,8 +262,13 @@ class NurikabePropagator(Propagator):
                     elif v > 0:
                         self.wall_dirty = True  # a second piece of wall: a conflict
             elif v < 0:
-                if c in self.ball[k]:
-                    self.reach_dirty.add(k)
+                d = self.ball[k].get(c)
+                if d is not None:
+                    isl = self.islands[k]
+                    if d == isl.size - 1 and self.room[k] > isl.size:
+                        self.room[k] -= 1  # a cell of the last step: no path went through it
+                    else:
+                        self.reach_dirty.add(k)
             else:
                 self.close_dirty.add(k)
                 if self.reach and c not in self.ball[k]:
@@ -266,15 +288,40 @@ class NurikabePropagator(Propagator):
             + (o[4] and o[5] and o[6]) + (o[6] and o[7] and o[0])
         return open_ - links <= 1
 
+    def _joined(self, c: int) -> bool:
+        """Whether the not-white neighbours of the (now white) cell ``c`` are still joined
+        through the wall component's not-white cells, by a breadth-first search from one of
+        them that gives up (False) after ``REACH`` cells."""
+        col, labl, la, nbrs = self.col, self.labl, self.la, self.nbrs
+        targets = [u for u in nbrs[c] if col[u] >= 0]
+        if not targets:
+            return False
+        want = set(targets[1:])
+        seen = {targets[0]}
+        queue = [targets[0]]
+        i = 0
+        while i < len(queue) and len(seen) < REACH:
+            for u in nbrs[queue[i]]:
+                if u not in seen and col[u] >= 0 and labl[u] == la:
+                    if u in want:
+                        want.discard(u)
+                        if not want:
+                            return True
+                    seen.add(u)
+                    queue.append(u)
+            i += 1
+        return not want
+
     def on_new_level(self) -> None:
         """Open a level: its trail mark and the derived state as it stands (restored as a
         whole when the search comes back to this level)."""
         t0 = time.perf_counter()
         self.calls += 1
         self.marks.append(len(self.trail))
-        self.snaps.append((self.lab, self.la, self.anchor, self.wsize, self.wtail, self.extra,
-                           len(self.extra), list(self.ball), list(self.fence), self.wall_dirty,
-                           self.size_dirty, self.cut_dirty,
+        self.sent_marks.append(len(self.sent_trail))
+        self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
+                           self.extra, len(self.extra), list(self.ball), list(self.room),
+                           self.wall_dirty, self.size_dirty, self.cut_dirty,
                            set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
@@ -290,13 +337,20 @@ class NurikabePropagator(Propagator):
             snap = self.snaps[to]
             del self.marks[to:]
             del self.snaps[to:]
+            sent, late = self.sent, self.late
+            for lit in self.sent_trail[self.sent_marks[to]:]:
+                sent.pop(lit, None)
+            del self.sent_trail[self.sent_marks[to]:]
+            del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
             color, col, close_dirty = self.color, self.col, self.close_dirty
             kept = False
             for var in self.trail[cut:]:
-                if fixed[var]:
-                    kept = True  # root-level: stays
+                if fixed[var] or (late and late.get(var, to + 1) <= to):
+                    kept = True  # root-level, or of a level that stays: stays
                     continue
+                if late:
+                    late.pop(var, None)
                 k = island_of[var]
                 if k < 0:
                     c = cell_of[var]
@@ -305,7 +359,7 @@ class NurikabePropagator(Propagator):
                     close_dirty.add(k)
                 val[var] = 0
             if kept:
-                self.trail[cut:] = [var for var in self.trail[cut:] if fixed[var]]
+                self.trail[cut:] = [var for var in self.trail[cut:] if val[var]]
             else:
                 del self.trail[cut:]
             if snap is None or kept:
@@ -315,10 +369,10 @@ class NurikabePropagator(Propagator):
                     self.reach_dirty = set(range(len(self.islands)))
             else:
                 self.restores += 1
-                (self.lab, self.la, self.anchor, self.wsize, self.wtail, self.extra, n, ball,
-                 fence, self.wall_dirty, self.size_dirty, self.cut_dirty, dirty) = snap
+                (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
+                 n, ball, room, self.wall_dirty, self.size_dirty, self.cut_dirty, dirty) = snap
                 del self.extra[n:]
-                self.ball, self.fence = ball, fence
+                self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
         self.seconds += time.perf_counter() - t0
 
@@ -347,7 +401,12 @@ class NurikabePropagator(Propagator):
                 self.cut_dirty = False
                 if self.la:
                     self._cut(found)
+            level = len(self.marks)
             for lit, tail in found.items():
+                if lit in self.sent:
+                    continue  # handed over at a level still open: the solver has it
+                self.sent[lit] = level
+                self.sent_trail.append(lit)
                 s = self._out(lit)
                 self.why[s] = tail
                 out.append(s)
@@ -374,6 +433,7 @@ class NurikabePropagator(Propagator):
         labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
         lab = labels.ravel()
         self.lab = lab
+        self.labl = lab.tolist()
         self.extra = []
         dark = np.flatnonzero(color == 1)
         if len(dark) == 0:
@@ -493,7 +553,7 @@ class NurikabePropagator(Propagator):
         """Refuse island k the cells its search from the clue does not reach."""
         isl = self.islands[k]
         own, val, nbrs, last = isl.own, self.val, self.nbrs, isl.size - 1
-        seen = {isl.root}
+        seen = {isl.root: 0}  # cell -> steps from the clue
         frontier = [isl.root]
         refused: set[int] = set()
         step = 0
@@ -510,10 +570,10 @@ class NurikabePropagator(Propagator):
                     if val[x] < 0:
                         refused.add(u)
                         continue
-                    seen.add(u)
+                    seen[u] = step
                     nxt.append(u)
             frontier = nxt
-        self.ball[k], self.fence[k] = seen, refused
+        self.ball[k], self.room[k] = seen, len(seen)
         tail = tuple(own[u] for u in sorted(refused))
         if len(seen) < isl.size:
             self._conflict(list(tail))
