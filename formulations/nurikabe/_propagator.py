@@ -8,12 +8,17 @@ State is kept incrementally: every observed assignment the solver reports
 (``on_new_level``), and ``on_backtrack`` pops back to a mark, undoing all but the fixed
 (root-level) assignments. An assignment only marks what it may change as dirty (the wall, or
 the island whose ownership literal it is); ``propagate`` recomputes just that, from the
-current partial assignment, and returns every literal it infers. Each inference keeps the
-cut that justified it, and ``provide_reason`` turns it into the reason clause when the solver
-asks (lazily: most inferences are never explained). Contradictions are handed back as a
-falsified external clause (``has_clause`` / ``add_clause``). ``check_model`` re-checks every
-complete assignment the solver offers and, when it breaks a rule, returns False together with a
-clause the assignment falsifies (never False alone: the solver would then accept the model).
+current partial assignment, and returns every literal it infers. What it derived (the wall's
+labelling, each island's search) is kept per level when the level opens and restored as a
+whole on backtrack, since it was derived from exactly the assignments that remain. The solver
+may report a literal handed to it only after a later level opened; such a literal keeps the
+level it was handed over at, and a literal handed over at a level still open is never handed
+over again. Each inference keeps the cut that justified it, and ``provide_reason`` turns it
+into the reason clause when the solver asks (lazily: most inferences are never explained).
+Contradictions are handed back as a falsified external clause (``has_clause`` /
+``add_clause``). ``check_model`` re-checks every complete assignment the solver offers and,
+when it breaks a rule, returns False together with a clause the assignment falsifies (never
+False alone: the solver would then accept the model).
 
 The reasoning and why each clause holds in every solution (``B`` is the wall's size,
 ``cells - sum(clues)``, which the CNF's island sizes fix):
@@ -24,14 +29,22 @@ The reasoning and why each clause holds in every solution (``B`` is the wall's s
   ``(-a, -b, W)``; (ii) ``|A| < B`` is a conflict ``(-a, W)``; (iii) ``|A| = B`` makes every
   cell of A black, reason ``(x, -a, W)``; (iv) a cell outside A is white, reason
   ``(-x, -a, W)``. Before any cell is black, a component of fewer than ``B`` cells is white,
-  reason ``(-x, W(C))``.
+  reason ``(-x, W(C))``. A cell of A turning white is not relabelled when its not-white
+  neighbours stay joined (through the eight cells around it, or a search of at most
+  ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
+* articulation (``cut``): a depth-first search of A from ``a`` with Hopcroft-Tarjan low
+  points; an undecided cell ``p`` with a child subtree S that no edge joins above ``p`` and
+  that holds a black cell ``b`` is black, reason ``(p, -a, -b, the white cells next to S)``:
+  S's only other neighbour is ``p``, so with p white b cannot reach a.
 * island k (clue of ``size`` cells): a breadth-first search from the clue through the cells
   not yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps. A cell it does not
   reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell
   reached in fewer than size - 1 steps)``: while those stay refused, any path of owned cells
   from the clue of at most size - 1 steps stays in the searched ball. Fewer than ``size``
   cells reached is a conflict over the same refused cells. Cells no island can own are black
-  through the CNF ("a white cell has an owner").
+  through the CNF ("a white cell has an owner"). A refused cell of the last step is a leaf of
+  the search (no path went on through it): the search only loses it, while it keeps ``size``
+  cells.
 * an island that reached its size closes: when the cells owned by k and joined to its clue
   through owned cells number ``size``, every neighbour of them is black, reason
   ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
@@ -44,8 +57,10 @@ S. Bayless, N. Bayless, H. H. Hoos, A. J. Hu, "SAT Modulo Monotonic Theories", A
 (MonoSAT): connectivity is monotone in the not-white cells, so "unreachable now" stays true
 while the cut's cells stay closed, and the cut is the reason; M. Gebser, T. Janhunen,
 J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014: graph checks as propagators in a
-CDCL solver with explanations from the current assignment; and the IPASIR-UP interface,
-K. Fazekas et al., "IPASIR-UP: User Propagators for CDCL", SAT 2023.
+CDCL solver with explanations from the current assignment; J. Hopcroft, R. Tarjan,
+"Algorithm 447: efficient algorithms for graph manipulation", CACM 16(6), 1973: articulation
+points from depth-first low points; and the IPASIR-UP interface, K. Fazekas et al.,
+"IPASIR-UP: User Propagators for CDCL", SAT 2023.
 """
 
 from __future__ import annotations
@@ -107,7 +122,8 @@ class NurikabePropagator(Propagator):
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
     the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
-    CNF (closing them stays here); ``infer=False`` only checks complete models."""
+    CNF (closing them stays here); ``cut=False`` leaves out the articulation inferences;
+    ``infer=False`` only checks complete models."""
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
@@ -210,6 +226,13 @@ class NurikabePropagator(Propagator):
             if v < len(s):
                 return lit * s[v]
         return lit
+
+    def tallies(self) -> dict[str, int]:
+        """The work done since the start, by kind: the wall relabelled, a level's state
+        restored on backtrack, articulation searches, literals reported after a later level
+        opened."""
+        return {"relabels": self.relabels, "restores": self.restores, "cut_searches": self.cuts,
+                "late_notifications": self.lates}
 
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, inferences, reasons

@@ -16,6 +16,8 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
 * the wall stays connected: black cells in two components of the not-white cells conflict,
   a component too small for the wall cannot hold it, cells outside the wall's component are
   white, and a component exactly the wall's size is all black;
+* ``cut=true`` (default): articulation -- an undecided cell whose loss would cut a black cell
+  off the rest of the wall is black (``cut=false`` leaves it to the search);
 * ``islands=propagate`` (default): an island grows only from its clue, within ``size - 1``
   steps through cells not refused to it (refused: owned by another island or black); an island
   that reached its size closes (its neighbours are black). ``islands=layers``: the islands
