@@ -226,7 +226,8 @@ def test_a_result_keeps_the_propagators_counters() -> None:
     assert few.status == "solved" and few.checked
     assert few.propagator_calls and few.propagator_calls > 0
     assert few.propagator_inferences and few.propagator_inferences > 0
-    assert few.propagator_s is not None and 0 < few.propagator_s <= few.solve_s
+    assert few.propagator_s is not None and few.solve_s is not None
+    assert 0 < few.propagator_s <= few.solve_s
     assert few.propagator_clauses is not None
     plain = execute(Task(str(SMALL[1]), "sat-hybrid", "cadical195", 60.0, 8192, 0, 1, 0))
     assert plain.status == "solved" and plain.propagator_calls is None
