@@ -1,8 +1,10 @@
 """The callback overhead of sat-propagate's IPASIR-UP propagator on given Nurikabe files: the
 model built as the formulation builds it, CaDiCaL 1.9.5 run for at most ``--conflicts``
 conflicts (python-sat's conflict budget: the harness cannot stop CaDiCaL 1.9.5 in-process),
-then the propagator's own counters beside the solver's. One JSON line per file. A model found
-within the budget is decoded and judged by the puzzle's rule verifier (``"valid"``).
+then the propagator's own counters beside the solver's, and the work tallies it keeps where it
+has them (``tallies()``: e.g. wall relabellings, per-level restores, articulation searches). One
+JSON line per file. A model found within the budget is decoded and judged by the puzzle's rule
+verifier (``"valid"``).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -63,6 +65,7 @@ def main() -> None:
             "reasons": int(own["propagator_reasons"]),
             "clauses": int(own["propagator_clauses"]),
             "model_checks": int(own["propagator_model_checks"]),
+            **(model.propagator.tallies() if hasattr(model.propagator, "tallies") else {}),
         }), flush=True)
 
 

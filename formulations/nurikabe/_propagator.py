@@ -8,44 +8,44 @@ State is kept incrementally: every observed assignment the solver reports
 (``on_new_level``), and ``on_backtrack`` pops back to a mark, undoing all but the fixed
 (root-level) assignments. An assignment only marks what it may change as dirty (the wall, or
 the island whose ownership literal it is); ``propagate`` recomputes just that, from the
-current partial assignment, and returns every literal it infers. Each inference keeps the
-cut that justified it, and ``provide_reason`` turns it into the reason clause when the solver
-asks (lazily: most inferences are never explained). Contradictions are handed back as a
-falsified external clause (``has_clause`` / ``add_clause``). ``check_model`` re-checks every
-complete assignment the solver offers and, when it breaks a rule, returns False together with a
-clause the assignment falsifies (never False alone: the solver would then accept the model).
+current partial assignment, and returns every literal it infers. What it derived (the wall's
+labelling, each island's search) is kept per level when the level opens and restored as a
+whole on backtrack, since it was derived from exactly the assignments that remain. The solver
+may report a literal handed to it only after a later level opened; such a literal keeps the
+level it was handed over at, and a literal handed over at a level still open is never handed
+over again. Each inference keeps the cut that justified it, and ``provide_reason`` turns it
+into the reason clause when the solver asks (lazily: most inferences are never explained).
+Contradictions are handed back as a falsified external clause (``has_clause`` /
+``add_clause``). ``check_model`` re-checks every complete assignment the solver offers and,
+when it breaks a rule, returns False together with a clause the assignment falsifies (never
+False alone: the solver would then accept the model).
 
 The reasoning and why each clause holds in every solution (``B`` is the wall's size,
 ``cells - sum(clues)``, which the CNF's island sizes fix):
 
-* wall: the components of the not-white cells (``scipy.ndimage.label``). With a black cell
-  ``a`` in component ``A`` whose white boundary is ``W``: "a black and every cell of W white"
-  confines the wall to A, so (i) another black cell ``b`` outside A is a conflict
-  ``(-a, -b, W)``; (ii) ``|A| < B`` is a conflict ``(-a, W)``; (iii) ``|A| = B`` makes every
-  cell of A black, reason ``(x, -a, W)``; (iv) a cell outside A is white, reason
-  ``(-x, -a, W)``. Before any cell is black, a component of fewer than ``B`` cells is white,
-  reason ``(-x, W(C))``.
+* the wall, its articulation cells and the check of complete assignments:
+  :mod:`formulations.nurikabe._wall`.
 * island k (clue of ``size`` cells): a breadth-first search from the clue through the cells
   not yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps. A cell it does not
   reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell
   reached in fewer than size - 1 steps)``: while those stay refused, any path of owned cells
   from the clue of at most size - 1 steps stays in the searched ball. Fewer than ``size``
   cells reached is a conflict over the same refused cells. Cells no island can own are black
-  through the CNF ("a white cell has an owner").
+  through the CNF ("a white cell has an owner"). A refused cell of the last step is a leaf of
+  the search (no path went on through it): the search only loses it, while it keeps ``size``
+  cells.
 * an island that reached its size closes: when the cells owned by k and joined to its clue
   through owned cells number ``size``, every neighbour of them is black, reason
   ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
-* complete assignments: the black cells form one component, and every white component holds
-  a clue; otherwise ``(-a, W)`` for the black piece of ``a`` or ``(white d, -white n for the
-  black boundary N of the white piece D)`` -- the cuts of :mod:`bench.encodings.cells`.
-
 Sources: monotone graph predicates reasoned inside the SAT solver, with cuts as reasons --
 S. Bayless, N. Bayless, H. H. Hoos, A. J. Hu, "SAT Modulo Monotonic Theories", AAAI 2015
 (MonoSAT): connectivity is monotone in the not-white cells, so "unreachable now" stays true
 while the cut's cells stay closed, and the cut is the reason; M. Gebser, T. Janhunen,
 J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014: graph checks as propagators in a
-CDCL solver with explanations from the current assignment; and the IPASIR-UP interface,
-K. Fazekas et al., "IPASIR-UP: User Propagators for CDCL", SAT 2023.
+CDCL solver with explanations from the current assignment; J. Hopcroft, R. Tarjan,
+"Algorithm 447: efficient algorithms for graph manipulation", CACM 16(6), 1973: articulation
+points from depth-first low points; and the IPASIR-UP interface, K. Fazekas et al.,
+"IPASIR-UP: User Propagators for CDCL", SAT 2023.
 """
 
 from __future__ import annotations
@@ -58,14 +58,12 @@ from typing import Any
 
 import numpy as np
 from pysat.engines import Propagator
-from scipy import ndimage
+
+from formulations.nurikabe._wall import WallReasoning, Why
 
 log = logging.getLogger(__name__)
 
 #: the effort counters this propagator reports (``counters()``), beside the solver's
-#: 4-connectivity for ``scipy.ndimage.label``
-CROSS = ndimage.generate_binary_structure(2, 1)
-
 COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propagator_reasons",
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
@@ -80,19 +78,20 @@ class IslandVars:
     own: dict[int, int]
 
 
-class NurikabePropagator(Propagator):
+class NurikabePropagator(WallReasoning, Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
     the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
-    CNF (closing them stays here); ``infer=False`` only checks complete models."""
+    CNF (closing them stays here); ``cut=False`` leaves out the articulation inferences;
+    ``infer=False`` only checks complete models."""
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True) -> None:
+                 infer: bool = True, cut: bool = True) -> None:
         super().__init__()
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
-        self.reach = reach
+        self.reach, self.cut = reach, cut
         self.black = list(black)
         self.islands = list(islands)
         self.clues = frozenset(clues)
@@ -102,6 +101,12 @@ class NurikabePropagator(Propagator):
                                   (i - 1) if i % cols else -1,
                                   (i + 1) if (i + 1) % cols else -1) if j >= 0]
                      for i in range(n)]
+        # the eight cells around each cell in ring order (N, NE, E, SE, S, SW, W, NW; -1 off
+        # the grid), for the local test of a white cell that cannot split the wall
+        self.ring = [[(r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols
+                      else -1 for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1),
+                                             (0, -1), (-1, -1))]
+                     for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
         top = max([*self.black, *(x for isl in self.islands for x in isl.own.values())])
         #: per variable: the island whose ownership it is (-1: the cell's colour) and the cell
@@ -119,6 +124,7 @@ class NurikabePropagator(Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
+        self.relabels = self.restores = self.cuts = self.lates = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -131,18 +137,34 @@ class NurikabePropagator(Propagator):
         self.fixed = [False] * n
         self.trail: list[int] = []
         self.marks: list[int] = []
+        self.snaps: list[tuple[Any, ...] | None] = []  # per level: the state when it opened
+        # the literals handed to the solver at each open level, and the level of each; one
+        # reported only after a later level opened (the solver notifies lazily) keeps its
+        # level in ``late`` so that a backtrack above that level does not undo it here
+        self.sent: dict[int, int] = {}
+        self.sent_trail: list[int] = []
+        self.sent_marks: list[int] = []
+        self.late: dict[int, int] = {}
         self.color = np.zeros(self.rows * self.cols, dtype=np.int8)  # 1 black, -1 white
-        # what the last look saw: the not-white components and the wall's (0: no black cell);
-        # per island the cells its search reached and the refused cells it stopped at
+        self.col = [0] * (self.rows * self.cols)  # the same as a list (cheap to index)
+        # what the last look saw: the not-white components and the wall's ``la`` (0: no black
+        # cell), the wall component's not-white cells ``wsize``, the rest of its reason
+        # ``wtail`` (its anchor black, its white rim then) and the cells of it turned white
+        # since without splitting it (``extra``, part of the rim now); per island the cells
+        # its search reached and the refused cells it stopped at
         self.lab = np.zeros(self.rows * self.cols, dtype=np.int32)
-        self.la = 0
-        self.ball: list[set[int]] = [set() for _ in self.islands]
-        self.fence: list[set[int]] = [set() for _ in self.islands]
+        self.labl = [0] * (self.rows * self.cols)  # the same as a list
+        self.la = self.anchor = self.wsize = 0
+        self.wtail: tuple[int, ...] = ()
+        self.extra: list[int] = []
+        self.ball: list[dict[int, int]] = [{} for _ in self.islands]
+        self.room = [0] * len(self.islands)
         # what an assignment may have changed since
         self.wall_dirty = True
+        self.size_dirty = self.cut_dirty = False
         self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
         self.close_dirty: set[int] = set(range(len(self.islands)))
-        self.why: dict[int, tuple[int, ...]] = {}  # solver literal -> the rest of its reason
+        self.why: dict[int, Why] = {}  # solver literal -> the rest of its reason
         self.pending: list[int] | None = None
 
     def connect(self, solver: Any, sign: Sequence[int] | None = None) -> None:
@@ -166,6 +188,13 @@ class NurikabePropagator(Propagator):
                 return lit * s[v]
         return lit
 
+    def tallies(self) -> dict[str, int]:
+        """The work done since the start, by kind: the wall relabelled, a level's state
+        restored on backtrack, articulation searches, literals reported after a later level
+        opened."""
+        return {"relabels": self.relabels, "restores": self.restores, "cut_searches": self.cuts,
+                "late_notifications": self.lates}
+
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, inferences, reasons
         given, clauses added (conflicts and rejected models), models checked and rejected."""
@@ -178,9 +207,10 @@ class NurikabePropagator(Propagator):
     # --- the solver's notifications --------------------------------------------------------------
 
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        """Record the assignment; mark dirty only what it can change: the wall when a cell of
-        the wall's component turns white or a black cell appears outside it; island k's
-        search when a cell it reached is refused, its closing when a cell becomes k's."""
+        """Record the assignment; mark dirty only what it can change: the wall when a black
+        cell appears outside its component or a cell of it turns white that may split it (a
+        white cell whose not-white neighbours stay joined around it only shrinks it); island
+        k's search when a cell it reached is refused, its closing when a cell becomes k's."""
         t0 = time.perf_counter()
         self.calls += 1
         lit = self._out(lit)
@@ -193,16 +223,36 @@ class NurikabePropagator(Propagator):
             self.val[var] = v
             self.fixed[var] = bool(fixed)
             self.trail.append(var)
+            level = self.sent.get(lit)
+            if level is not None and level < len(self.marks):
+                self.late[var] = level
+                self.lates += 1
             k, c = self.island_of[var], self.cell_of[var]
             if k < 0:
-                self.color[c] = v
+                self.color[c] = self.col[c] = v
                 if not self.wall_dirty:
                     la = self.la
-                    if la == 0 or (self.lab[c] == la) == (v < 0):
+                    if la == 0:
                         self.wall_dirty = True
+                    elif self.labl[c] == la:
+                        if v > 0:
+                            self.cut_dirty = True
+                        elif self._simple(c) or self._joined(c):
+                            self.wsize -= 1
+                            self.extra.append(c)
+                            self.size_dirty = self.cut_dirty = True
+                        else:
+                            self.wall_dirty = True
+                    elif v > 0:
+                        self.wall_dirty = True  # a second piece of wall: a conflict
             elif v < 0:
-                if c in self.ball[k]:
-                    self.reach_dirty.add(k)
+                d = self.ball[k].get(c)
+                if d is not None:
+                    isl = self.islands[k]
+                    if d == isl.size - 1 and self.room[k] > isl.size:
+                        self.room[k] -= 1  # a cell of the last step: no path went through it
+                    else:
+                        self.reach_dirty.add(k)
             else:
                 self.close_dirty.add(k)
                 if self.reach and c not in self.ball[k]:
@@ -210,33 +260,67 @@ class NurikabePropagator(Propagator):
         self.seconds += time.perf_counter() - t0
 
     def on_new_level(self) -> None:
+        """Open a level: its trail mark and the derived state as it stands (restored as a
+        whole when the search comes back to this level)."""
         t0 = time.perf_counter()
         self.calls += 1
         self.marks.append(len(self.trail))
+        self.sent_marks.append(len(self.sent_trail))
+        self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
+                           self.extra, len(self.extra), list(self.ball), list(self.room),
+                           self.wall_dirty, self.size_dirty, self.cut_dirty,
+                           set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
     def on_backtrack(self, to: int) -> None:
-        """Undo every assignment above level ``to`` but the fixed ones; island k looks again
-        when a cell that stopped its search, or one it refused, is unassigned."""
+        """Undo every assignment above level ``to`` but the fixed ones and restore the derived
+        state kept when level ``to + 1`` opened (it was derived from exactly the assignments
+        that remain); when a fixed assignment stays above the mark, everything is looked at
+        again instead."""
         t0 = time.perf_counter()
         self.calls += 1
         if to < len(self.marks):
             cut = self.marks[to]
+            snap = self.snaps[to]
             del self.marks[to:]
+            del self.snaps[to:]
+            sent, late = self.sent, self.late
+            for lit in self.sent_trail[self.sent_marks[to]:]:
+                sent.pop(lit, None)
+            del self.sent_trail[self.sent_marks[to]:]
+            del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
+            color, col, close_dirty = self.color, self.col, self.close_dirty
+            kept = False
             for var in self.trail[cut:]:
-                if fixed[var]:
-                    continue  # root-level: stays
-                k, c = island_of[var], cell_of[var]
+                if fixed[var] or (late and late.get(var, to + 1) <= to):
+                    kept = True  # root-level, or of a level that stays: stays
+                    continue
+                if late:
+                    late.pop(var, None)
+                k = island_of[var]
                 if k < 0:
-                    self.color[c] = 0
-                    self.wall_dirty = True
+                    c = cell_of[var]
+                    color[c] = col[c] = 0
                 else:
-                    if self.reach and (c in self.fence[k] or c not in self.ball[k]):
-                        self.reach_dirty.add(k)  # the search may go further, or infer again
-                    self.close_dirty.add(k)
+                    close_dirty.add(k)
                 val[var] = 0
-            del self.trail[cut:]
+            if kept:
+                self.trail[cut:] = [var for var in self.trail[cut:] if val[var]]
+            else:
+                del self.trail[cut:]
+            if snap is None or kept:
+                self.wall_dirty = True
+                self.cut_dirty = self.cut
+                if self.reach:
+                    self.reach_dirty = set(range(len(self.islands)))
+            else:
+                self.restores += 1
+                (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
+                 n, ball, room, self.wall_dirty, self.size_dirty, self.cut_dirty, dirty) = snap
+                del self.extra[n:]
+                self.ball, self.room = ball, room
+                self.reach_dirty = set(dirty) if dirty else set()
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:
@@ -249,15 +333,27 @@ class NurikabePropagator(Propagator):
         self.calls += 1
         out: list[int] = []
         if self.infer and self.pending is None:
-            found: dict[int, tuple[int, ...]] = {}
+            found: dict[int, Why] = {}
             if self.wall_dirty:
-                self.wall_dirty = False
+                self.wall_dirty = self.size_dirty = False
                 self._wall(found)
+            elif self.size_dirty:
+                self.size_dirty = False
+                self._size(found)
             while self.reach_dirty and self.pending is None:
                 self._reach(self.reach_dirty.pop(), found)
             while self.close_dirty and self.pending is None:
                 self._close(self.close_dirty.pop(), found)
+            if self.cut and self.cut_dirty and not found and self.pending is None:
+                self.cut_dirty = False
+                if self.la:
+                    self._cut(found)
+            level = len(self.marks)
             for lit, tail in found.items():
+                if lit in self.sent:
+                    continue  # handed over at a level still open: the solver has it
+                self.sent[lit] = level
+                self.sent_trail.append(lit)
                 s = self._out(lit)
                 self.why[s] = tail
                 out.append(s)
@@ -265,61 +361,11 @@ class NurikabePropagator(Propagator):
         self.seconds += time.perf_counter() - t0
         return out
 
-    def _conflict(self, clause: list[int]) -> None:
-        if self.pending is None:
-            self.pending = clause
-
-    def _rim(self, mask: Any) -> list[int]:
-        """The cells next to the 2-D boolean ``mask`` outside it (flat indices)."""
-        grown = mask.copy()
-        grown[1:] |= mask[:-1]
-        grown[:-1] |= mask[1:]
-        grown[:, 1:] |= mask[:, :-1]
-        grown[:, :-1] |= mask[:, 1:]
-        return list(np.flatnonzero(grown & ~mask).tolist())
-
-    def _wall(self, found: dict[int, tuple[int, ...]]) -> None:
-        color, barr = self.color, self.barr
-        labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
-        lab = labels.ravel()
-        self.lab = lab
-        dark = np.flatnonzero(color == 1)
-        if len(dark) == 0:
-            self.la = 0
-            sizes = np.bincount(lab, minlength=count + 1)
-            for label in np.flatnonzero(sizes < self.blacks).tolist():
-                if label == 0:
-                    continue
-                mask = labels == label
-                tail = tuple(barr[self._rim(mask)].tolist())
-                for x in (-barr[np.flatnonzero(mask.ravel() & (color == 0))]).tolist():
-                    found.setdefault(x, tail)
-            return
-        a = int(dark[0])
-        la = int(lab[a])
-        self.la = la
-        mask = labels == la
-        flat = mask.ravel()
-        tail = (-self.black[a], *barr[self._rim(mask)].tolist())
-        other = dark[lab[dark] != la]
-        if len(other):
-            self._conflict([-self.black[int(other[0])], *tail])
-            return
-        size = int(flat.sum())
-        if size < self.blacks:
-            self._conflict(list(tail))
-            return
-        if size == self.blacks:
-            for x in barr[np.flatnonzero(flat & (color == 0))].tolist():
-                found.setdefault(x, tail)
-        for x in (-barr[np.flatnonzero(~flat & (color == 0))]).tolist():
-            found.setdefault(x, tail)
-
-    def _reach(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+    def _reach(self, k: int, found: dict[int, Why]) -> None:
         """Refuse island k the cells its search from the clue does not reach."""
         isl = self.islands[k]
         own, val, nbrs, last = isl.own, self.val, self.nbrs, isl.size - 1
-        seen = {isl.root}
+        seen = {isl.root: 0}  # cell -> steps from the clue
         frontier = [isl.root]
         refused: set[int] = set()
         step = 0
@@ -336,10 +382,10 @@ class NurikabePropagator(Propagator):
                     if val[x] < 0:
                         refused.add(u)
                         continue
-                    seen.add(u)
+                    seen[u] = step
                     nxt.append(u)
             frontier = nxt
-        self.ball[k], self.fence[k] = seen, refused
+        self.ball[k], self.room[k] = seen, len(seen)
         tail = tuple(own[u] for u in sorted(refused))
         if len(seen) < isl.size:
             self._conflict(list(tail))
@@ -351,7 +397,7 @@ class NurikabePropagator(Propagator):
                 elif val[x] > 0:
                     self._conflict([-x, *tail])
 
-    def _close(self, k: int, found: dict[int, tuple[int, ...]]) -> None:
+    def _close(self, k: int, found: dict[int, Why]) -> None:
         """Close island k when the cells joined to its clue through its cells are its size."""
         isl = self.islands[k]
         own, val, nbrs, color = isl.own, self.val, self.nbrs, self.color
@@ -380,9 +426,13 @@ class NurikabePropagator(Propagator):
         t0 = time.perf_counter()
         self.calls += 1
         self.reasons += 1
-        reason = [lit, *(self._out(x) for x in self.why[lit])]
+        reason = [lit, *(self._out(x) for x in self.tail(self.why[lit]))]
         self.seconds += time.perf_counter() - t0
         return reason
+
+    def explain(self, lit: int) -> list[int]:
+        """The reason clause of the inferred solver literal ``lit``, in model polarity."""
+        return [self._out(lit), *self.tail(self.why[lit])]
 
     def has_clause(self) -> bool:
         self.calls += 1
@@ -409,25 +459,3 @@ class NurikabePropagator(Propagator):
             self.pending = clause
         self.seconds += time.perf_counter() - t0
         return clause is None
-
-    def violated(self, model: Sequence[int]) -> list[int] | None:
-        """A clause the complete assignment ``model`` (model polarity) falsifies and every
-        solution satisfies, when its black cells are not one component or a white component
-        holds no clue; None when both hold."""
-        truth = {x for x in model if x > 0}
-        black, barr = self.black, self.barr
-        grid = np.array([x in truth for x in black], dtype=bool).reshape(self.rows, self.cols)
-        labels, count = ndimage.label(grid, CROSS)
-        if count > 1:
-            mask = labels == 1
-            a = int(np.flatnonzero(mask.ravel())[0])
-            return [-black[a], *barr[self._rim(mask)].tolist()]
-        labels, count = ndimage.label(~grid, CROSS)
-        lab = labels.ravel()
-        with_clue = {int(lab[c]) for c in self.clues}
-        for label in range(1, count + 1):
-            if label not in with_clue:
-                mask = labels == label
-                d = int(np.flatnonzero(mask.ravel())[0])
-                return [black[d], *(-barr[self._rim(mask)]).tolist()]
-        return None

@@ -16,6 +16,8 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
 * the wall stays connected: black cells in two components of the not-white cells conflict,
   a component too small for the wall cannot hold it, cells outside the wall's component are
   white, and a component exactly the wall's size is all black;
+* ``cut=true`` (default): articulation -- an undecided cell whose loss would cut a black cell
+  off the rest of the wall is black (``cut=false`` leaves it to the search);
 * ``islands=propagate`` (default): an island grows only from its clue, within ``size - 1``
   steps through cells not refused to it (refused: owned by another island or black); an island
   that reached its size closes (its neighbours are black). ``islands=layers``: the islands
@@ -54,6 +56,7 @@ class SatPropagate(SatBlackCells):
     parameters: ClassVar[dict[str, list[Any]]] = {
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
+        "cut": ["true", "false"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
@@ -85,6 +88,6 @@ class SatPropagate(SatBlackCells):
         m.propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
-            reach=self.params["islands"] == "propagate")
+            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true")
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m

@@ -117,7 +117,7 @@ class Recording(NurikabePropagator):
 
     def propagate(self) -> list[int]:
         out = super().propagate()
-        self.given.extend([lit, *self.why[lit]] for lit in out)
+        self.given.extend(self.explain(lit) for lit in out)
         return out
 
     def provide_reason(self, lit: int) -> list[int]:
@@ -226,7 +226,220 @@ def test_a_result_keeps_the_propagators_counters() -> None:
     assert few.status == "solved" and few.checked
     assert few.propagator_calls and few.propagator_calls > 0
     assert few.propagator_inferences and few.propagator_inferences > 0
-    assert few.propagator_s is not None and 0 < few.propagator_s <= few.solve_s
+    assert few.propagator_s is not None and few.solve_s is not None
+    assert 0 < few.propagator_s <= few.solve_s
     assert few.propagator_clauses is not None
     plain = execute(Task(str(SMALL[1]), "sat-hybrid", "cadical195", 60.0, 8192, 0, 1, 0))
     assert plain.status == "solved" and plain.propagator_calls is None
+
+
+# --- the articulation and incremental reasoning ------------------------------------------------
+
+#: every seed and the small generated instances (unique: their .sol files)
+EVERY = sorted(ROOT.glob("instances/nurikabe/seed-p0*.txt")) + sorted(
+    p for n in (5, 7, 10) for p in ROOT.glob(f"instances/nurikabe/gen-nurikabe-{n}x{n}-s?-0.txt"))
+CUTS = ["sat-propagate[cut=true]", "sat-propagate[cut=false]"]
+
+
+def test_the_instance_lists_are_there() -> None:
+    assert len(EVERY) == 14
+    assert all(p.with_suffix(".sol").exists() for p in EVERY)
+
+
+@pytest.mark.parametrize("path", EVERY, ids=lambda p: p.stem)
+def test_answers_verify_and_count_as_sat_hybrid_does(path: Path) -> None:
+    """With and without articulation: the answer passes the puzzle's verifier, and counting
+    to 2 gives what sat-hybrid gives (1: every one of these is unique)."""
+    inst = read_instance(path)
+    hybrid = run(inst, "sat-hybrid", count=2)
+    assert hybrid.status == "solved" and hybrid.count == 1
+    for label in CUTS:
+        res = run(inst, label, count=2)
+        assert res.status == "solved", (label, res.message)
+        assert res.grid is not None
+        assert get_puzzle("nurikabe").verify(inst, res.grid) == [], label
+        assert res.grid == hybrid.grid == solution(path), label
+        assert res.count == hybrid.count, label
+
+
+def solution_truth(inst: Instance, model: SatModel, grid: list[list[str]]) -> dict[int, bool]:
+    """Every black and ownership variable's value in the solution ``grid``: island k owns
+    the white cells joined to its clue through white cells."""
+    truth = {x: grid[r][c] == "#" for (r, c), x in model.handles["black"].items()}
+    for reg in model.handles["regions"]:
+        joined = {reg.root}
+        stack = [reg.root]
+        while stack:
+            r, c = stack.pop()
+            for v in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if (v not in joined and 0 <= v[0] < inst.rows and 0 <= v[1] < inst.cols
+                        and grid[v[0]][v[1]] != "#"):
+                    joined.add(v)
+                    stack.append(v)
+        truth.update({x: v in joined for v, x in reg.own.items()})
+    return truth
+
+
+class Cuts(Recording):
+    """Recording, and which inferences were articulation ones."""
+
+    cut_given: list[list[int]]
+
+    def propagate(self) -> list[int]:
+        out = super().propagate()
+        self.cut_given.extend(self.explain(lit) for lit in out
+                              if not isinstance(self.why[lit], tuple))
+        return out
+
+
+HARDER = [ROOT / "instances" / "nurikabe" / "few" / f"gen-nurikabe-10x10-s{s}-cover70-0.txt"
+          for s in (1, 2)] + [ROOT / "instances" / "nurikabe" / "big" /
+                              "gen-nurikabe-20x20-s2-big1-0.txt"]
+
+
+def test_every_reason_holds_in_the_unique_solution() -> None:
+    """Every reason and added clause (articulation ones among them) of searches on the seeds,
+    the 10x10s, two few-clue 10x10s and a 20x20 with a big island (1,500 conflicts each) is
+    satisfied by the instance's unique solution: a reason false there would cut it off."""
+    cut_reasons = total = 0
+    for path in [*EVERY[:5], *EVERY[-3:], *HARDER]:
+        inst = read_instance(path)
+        form = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"])
+        model = form.build(inst)
+        prop = model.propagator
+        prop.__class__ = Cuts
+        prop.given, prop.cut_given = [], []
+        with Solver(name="cadical195") as s:
+            prop.connect(s)
+            for clause in model.clauses:
+                s.add_clause(clause)
+            s.conf_budget(1500)
+            s.solve_limited()
+        truth = solution_truth(inst, model, solution(path))
+        for clause in prop.given:
+            assert any(truth[abs(lit)] == (lit > 0) for lit in clause), (path.stem, clause)
+        total += len(prop.given)
+        cut_reasons += len(prop.cut_given)
+    assert total > 1000 and cut_reasons > 20, (total, cut_reasons)
+
+
+def test_articulation_reasons_are_implied_by_the_puzzle() -> None:
+    """The articulation reasons of a few-clue 10x10 search (30 drawn) are each implied by
+    the eager exact CNF (unsatisfiable with the clause negated)."""
+    inst = read_instance(FEW)
+    form = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"])
+    model = form.build(inst)
+    prop = model.propagator
+    prop.__class__ = Cuts
+    prop.given, prop.cut_given = [], []
+    with Solver(name="cadical195") as s:
+        prop.connect(s)
+        for clause in model.clauses:
+            s.add_clause(clause)
+        s.conf_budget(1000)
+        s.solve_limited()
+    given = sorted({tuple(c) for c in prop.cut_given})
+    assert len(given) >= 10
+    full = eager(inst)
+    for clause in random.Random(7).sample(given, min(30, len(given))):
+        assert implied(list(clause), model, full), clause
+
+
+def test_a_corridor_cell_between_two_black_cells_is_inferred_black(tmp_path: Path) -> None:
+    """On the 6x5 with the 5 across the middle row: with the middle row white but for its
+    last cell and a black cell above and below it, that last cell is the wall's only link,
+    so it is black, with a reason that names the two black cells and is implied."""
+    path = tmp_path / "split.txt"
+    path.write_text(SPLIT)
+    inst = read_instance(path)
+    form = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"])
+    model = form.build(inst)
+    prop, black = model.propagator, model.handles["black"]
+    for v in ((2, 0), (2, 1), (2, 2), (2, 3)):
+        prop.on_assignment(-black[v])
+    prop.on_assignment(black[(1, 0)])
+    prop.on_assignment(black[(3, 0)])
+    inferred: list[int] = []
+    while True:
+        out = prop.propagate()
+        assert prop.pending is None
+        if not out:
+            break
+        inferred.extend(out)
+        for lit in out:
+            prop.on_assignment(lit)
+    gate = black[(2, 4)]
+    assert gate in inferred
+    reason = prop.explain(gate)
+    assert {gate, -black[(1, 0)], -black[(3, 0)]} <= set(reason)
+    assert implied(reason, model, eager(inst))
+
+
+def test_backtracking_restores_what_the_level_saw() -> None:
+    """The derived state is restored, not recomputed, when the search backs up: after a
+    level's assignments are undone the propagator infers what it inferred before them."""
+    inst = read_instance(FEW)
+    form = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"])
+    model = form.build(inst)
+    prop, black = model.propagator, model.handles["black"]
+
+    def fixpoint() -> list[int]:
+        got: list[int] = []
+        while out := prop.propagate():
+            got.extend(out)
+            for lit in out:
+                prop.on_assignment(lit)
+        return got
+
+    base = fixpoint()
+    open_ = [v for v, x in black.items() if prop.val[x] == 0]
+    prop.on_new_level()
+    prop.on_assignment(black[open_[len(open_) // 2]])
+    fixpoint()
+    relabels = prop.relabels
+    prop.on_backtrack(0)
+    assert prop.relabels == relabels and prop.restores == 1
+    assert prop.propagate() == []  # nothing left to do: the level-0 fixpoint is back
+    again = NurikabePropagator(prop.rows, prop.cols, prop.black, prop.islands, sorted(prop.clues),
+                               prop.blacks)
+    mine = sorted(base)
+    theirs: list[int] = []
+    while out := again.propagate():
+        theirs.extend(out)
+        for lit in out:
+            again.on_assignment(lit)
+    assert sorted(theirs) == mine
+    assert [x for x in prop.trail] == [abs(x) for x in base]
+
+
+def test_a_literal_reported_after_the_next_level_opened_keeps_its_level(tmp_path: Path) -> None:
+    """CaDiCaL reports a handed-over literal lazily, possibly after the next decision level
+    opened; a backtrack to the level it was handed over at must not undo it, and it is not
+    handed over again while that level is open (re-propagating an assigned literal once
+    crashed CaDiCaL 1.9.5 when every variable was assigned)."""
+    path = tmp_path / "split.txt"
+    path.write_text(SPLIT)
+    inst = read_instance(path)
+    model = get_formulation("nurikabe", "sat-propagate", ["sat"]).build(inst)
+    prop, black = model.propagator, model.handles["black"]
+    for v in ((2, 0), (2, 1), (2, 2), (2, 3)):
+        prop.on_assignment(-black[v])
+    prop.on_assignment(black[(1, 0)])
+    prop.on_assignment(black[(3, 0)])
+    first = prop.propagate()
+    assert first
+    x = first[0]
+    prop.on_new_level()  # level 1 opens before the solver reports x
+    prop.on_assignment(x)
+    prop.on_new_level()
+    prop.on_backtrack(0)
+    assert prop.val[abs(x)] == (1 if x > 0 else -1)  # x belongs to level 0: it stays
+    assert x not in prop.propagate()
+    prop.on_backtrack(0)
+    again = NurikabePropagator(prop.rows, prop.cols, prop.black, prop.islands, sorted(prop.clues),
+                               prop.blacks)
+    for v in ((2, 0), (2, 1), (2, 2), (2, 3)):
+        again.on_assignment(-black[v])
+    again.on_assignment(black[(1, 0)])
+    again.on_assignment(black[(3, 0)])
+    assert x in again.propagate()  # a fresh propagator hands it over, as the first did

@@ -1,0 +1,298 @@
+"""The wall's reasoning in :class:`formulations.nurikabe._propagator.NurikabePropagator`: its
+connectivity over the current partial assignment, its articulation cells, and the check of
+complete assignments. Every reason and conflict clause holds in every solution (``B`` is the
+wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
+
+* wall: the components of the not-white cells (``scipy.ndimage.label``). With a black cell
+  ``a`` in component ``A`` whose white boundary is ``W``: "a black and every cell of W white"
+  confines the wall to A, so (i) another black cell ``b`` outside A is a conflict
+  ``(-a, -b, W)``; (ii) ``|A| < B`` is a conflict ``(-a, W)``; (iii) ``|A| = B`` makes every
+  cell of A black, reason ``(x, -a, W)``; (iv) a cell outside A is white, reason
+  ``(-x, -a, W)``. Before any cell is black, a component of fewer than ``B`` cells is white,
+  reason ``(-x, W(C))``. A cell of A turning white is not relabelled when its not-white
+  neighbours stay joined (through the eight cells around it, or a search of at most
+  ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
+* articulation (``cut``): a depth-first search of A from ``a`` with Hopcroft-Tarjan low
+  points; an undecided cell ``p`` with a child subtree S that no edge joins above ``p`` and
+  that holds a black cell ``b`` is black, reason ``(p, -a, -b, the white cells next to S)``:
+  S's only other neighbour is ``p``, so with p white b cannot reach a.
+* complete assignments: the black cells form one component, and every white component holds
+  a clue; otherwise ``(-a, W)`` for the black piece of ``a`` or ``(white d, -white n for the
+  black boundary N of the white piece D)`` -- the cuts of :mod:`bench.encodings.cells`.
+
+Sources: connectivity as a monotone graph predicate with cuts as reasons -- S. Bayless,
+N. Bayless, H. H. Hoos, A. J. Hu, "SAT Modulo Monotonic Theories", AAAI 2015 (MonoSAT);
+graph checks as CDCL propagators explained from the current assignment -- M. Gebser,
+T. Janhunen, J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014; articulation points
+from depth-first low points -- J. Hopcroft, R. Tarjan, "Algorithm 447: efficient algorithms
+for graph manipulation", CACM 16(6), 1973.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import ndimage
+
+#: 4-connectivity for ``scipy.ndimage.label``
+CROSS = ndimage.generate_binary_structure(2, 1)
+
+#: how many cells the search for a detour around a cell turned white may visit before the
+#: wall is relabelled instead
+REACH = 64
+
+
+@dataclass(frozen=True)
+class CutWhy:
+    """The reason of an articulation inference, made only when the solver asks: the cell
+    ``p`` is black, or the anchor or the black cell ``b`` is not, or a cell next to the
+    subtree ``order[start:stop]`` (all white when it was inferred: the subtree's only other
+    neighbour is ``p``) is not white."""
+
+    order: list[int]
+    start: int
+    stop: int
+    p: int
+    head: tuple[int, int]
+
+
+Why = tuple[int, ...] | CutWhy
+
+
+def separators(a: int, ina: list[bool], col: list[int], nbrs: list[list[int]]
+               ) -> tuple[list[int], list[tuple[int, int, int, int]]]:
+    """A depth-first search from cell ``a`` over the cells ``ina`` marks (Hopcroft-Tarjan
+    low points): its visiting order, and for every open cell ``p`` (``col[p] == 0``) with a
+    child ``v`` whose subtree no edge joins above ``p`` and holds a black cell
+    (``col == 1``): ``(p, start, stop, b)``, the subtree being ``order[start:stop]`` and
+    ``b`` one of its black cells."""
+    n = len(ina)
+    disc = [0] * n
+    low = [0] * n
+    parent = [-1] * n
+    size = [1] * n
+    blk = [-1] * n  # a black cell of the subtree (-1: none)
+    order = [a]
+    disc[a] = low[a] = 1
+    blk[a] = a
+    t = 1
+    stack = [a]
+    nxt = [0]
+    seps: list[tuple[int, int, int, int]] = []
+    while stack:
+        v = stack[-1]
+        i = nxt[-1]
+        nb = nbrs[v]
+        if i < len(nb):
+            nxt[-1] = i + 1
+            w = nb[i]
+            if not ina[w]:
+                continue
+            if disc[w] == 0:
+                t += 1
+                disc[w] = low[w] = t
+                parent[w] = v
+                if col[w] == 1:
+                    blk[w] = w
+                order.append(w)
+                stack.append(w)
+                nxt.append(0)
+            elif w != parent[v] and disc[w] < low[v]:
+                low[v] = disc[w]
+            continue
+        stack.pop()
+        nxt.pop()
+        p = parent[v]
+        if p < 0:
+            continue
+        low[p] = min(low[p], low[v])
+        size[p] += size[v]
+        if blk[v] >= 0:
+            if low[v] >= disc[p] and col[p] == 0:
+                seps.append((p, disc[v] - 1, disc[v] - 1 + size[v], blk[v]))
+            if blk[p] < 0:
+                blk[p] = blk[v]
+    return order, seps
+
+
+class WallReasoning:
+    """The wall's part of the propagator (a mixin: the state is the propagator's, set up and
+    kept incrementally there; the names below are what this part reads and writes)."""
+
+    rows: int
+    cols: int
+    blacks: int
+    black: list[int]
+    barr: Any  # numpy array of ``black``
+    clues: frozenset[int]
+    nbrs: list[list[int]]
+    ring: list[list[int]]
+    col: list[int]
+    color: Any  # numpy int8 array: 1 black, -1 white, 0 open
+    lab: Any  # numpy int32 array: the not-white components at the last labelling
+    labl: list[int]
+    la: int
+    anchor: int
+    wsize: int
+    wtail: tuple[int, ...]
+    extra: list[int]
+    cut: bool
+    cut_dirty: bool
+    pending: list[int] | None
+    relabels: int
+    cuts: int
+
+    def _conflict(self, clause: list[int]) -> None:
+        if self.pending is None:
+            self.pending = clause
+
+    def _simple(self, c: int) -> bool:
+        """Whether the not-white orthogonal neighbours of the (now white) cell ``c`` are
+        joined through not-white cells of the eight around it: then every path of not-white
+        cells through c has a detour, and the component c left is still one piece."""
+        ring, col = self.ring[c], self.col
+        o = [r >= 0 and col[r] >= 0 for r in ring]
+        open_ = o[0] + o[2] + o[4] + o[6]
+        if open_ == 0:
+            return False
+        links = (o[0] and o[1] and o[2]) + (o[2] and o[3] and o[4]) \
+            + (o[4] and o[5] and o[6]) + (o[6] and o[7] and o[0])
+        return open_ - links <= 1
+
+    def _joined(self, c: int) -> bool:
+        """Whether the not-white neighbours of the (now white) cell ``c`` are still joined
+        through the wall component's not-white cells, by a breadth-first search from one of
+        them that gives up (False) after ``REACH`` cells."""
+        col, labl, la, nbrs = self.col, self.labl, self.la, self.nbrs
+        targets = [u for u in nbrs[c] if col[u] >= 0]
+        if not targets:
+            return False
+        want = set(targets[1:])
+        seen = {targets[0]}
+        queue = [targets[0]]
+        i = 0
+        while i < len(queue) and len(seen) < REACH:
+            for u in nbrs[queue[i]]:
+                if u not in seen and col[u] >= 0 and labl[u] == la:
+                    if u in want:
+                        want.discard(u)
+                        if not want:
+                            return True
+                    seen.add(u)
+                    queue.append(u)
+            i += 1
+        return not want
+
+    def _rim(self, mask: Any) -> list[int]:
+        """The cells next to the 2-D boolean ``mask`` outside it (flat indices)."""
+        grown = mask.copy()
+        grown[1:] |= mask[:-1]
+        grown[:-1] |= mask[1:]
+        grown[:, 1:] |= mask[:, :-1]
+        grown[:, :-1] |= mask[:, 1:]
+        return list(np.flatnonzero(grown & ~mask).tolist())
+
+    def _wall(self, found: dict[int, Why]) -> None:
+        self.relabels += 1
+        color, barr = self.color, self.barr
+        labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
+        lab = labels.ravel()
+        self.lab = lab
+        self.labl = lab.tolist()
+        self.extra = []
+        dark = np.flatnonzero(color == 1)
+        if len(dark) == 0:
+            self.la = 0
+            sizes = np.bincount(lab, minlength=count + 1)
+            for label in np.flatnonzero(sizes < self.blacks).tolist():
+                if label == 0:
+                    continue
+                mask = labels == label
+                tail = tuple(barr[self._rim(mask)].tolist())
+                for x in (-barr[np.flatnonzero(mask.ravel() & (color == 0))]).tolist():
+                    found.setdefault(x, tail)
+            return
+        a = int(dark[0])
+        la = int(lab[a])
+        self.la, self.anchor = la, a
+        self.cut_dirty = self.cut
+        mask = labels == la
+        flat = mask.ravel()
+        tail = (-self.black[a], *barr[self._rim(mask)].tolist())
+        self.wtail = tail
+        other = dark[lab[dark] != la]
+        if len(other):
+            self._conflict([-self.black[int(other[0])], *tail])
+            return
+        size = self.wsize = int(flat.sum())
+        if size < self.blacks:
+            self._conflict(list(tail))
+            return
+        if size == self.blacks:
+            for x in barr[np.flatnonzero(flat & (color == 0))].tolist():
+                found.setdefault(x, tail)
+        for x in (-barr[np.flatnonzero(~flat & (color == 0))]).tolist():
+            found.setdefault(x, tail)
+
+    def _size(self, found: dict[int, Why]) -> None:
+        """The wall's component lost cells without splitting: too small now is a conflict,
+        exactly the wall's size makes it all black (reason: the anchor black, the rim at the
+        last labelling and the cells turned white since)."""
+        if self.wsize > self.blacks:
+            return
+        black = self.black
+        tail = (*self.wtail, *(black[c] for c in self.extra))
+        if self.wsize < self.blacks:
+            self._conflict(list(tail))
+            return
+        color = self.color
+        for x in self.barr[np.flatnonzero((self.lab == self.la) & (color == 0))].tolist():
+            found.setdefault(x, tail)
+
+    def _cut(self, found: dict[int, Why]) -> None:
+        """Articulation: an undecided cell ``p`` of the wall's component A whose removal cuts
+        a black cell ``b`` off the anchor ``a`` is black (:func:`separators`); the subtree
+        S of the search that p cuts off holds b and its neighbours are S, ``p`` and white
+        cells, so the reason is ``(p, -a, -b, the white cells next to S)``."""
+        self.cuts += 1
+        ina = ((self.lab == self.la) & (self.color >= 0)).tolist()
+        a, black = self.anchor, self.black
+        order, seps = separators(a, ina, self.col, self.nbrs)
+        for p, start, stop, b in seps:
+            x = black[p]
+            if x not in found:
+                found[x] = CutWhy(order, start, stop, p, (-black[a], -black[b]))
+
+    def tail(self, why: Why) -> tuple[int, ...]:
+        """The rest of an inference's reason clause (model polarity)."""
+        if isinstance(why, tuple):
+            return why
+        inside = set(why.order[why.start:why.stop])
+        nbrs, black = self.nbrs, self.black
+        rim = {u for w in inside for u in nbrs[w] if u not in inside and u != why.p}
+        return (*why.head, *(black[u] for u in sorted(rim)))
+
+    def violated(self, model: Sequence[int]) -> list[int] | None:
+        """A clause the complete assignment ``model`` (model polarity) falsifies and every
+        solution satisfies, when its black cells are not one component or a white component
+        holds no clue; None when both hold."""
+        truth = {x for x in model if x > 0}
+        black, barr = self.black, self.barr
+        grid = np.array([x in truth for x in black], dtype=bool).reshape(self.rows, self.cols)
+        labels, count = ndimage.label(grid, CROSS)
+        if count > 1:
+            mask = labels == 1
+            a = int(np.flatnonzero(mask.ravel())[0])
+            return [-black[a], *barr[self._rim(mask)].tolist()]
+        labels, count = ndimage.label(~grid, CROSS)
+        lab = labels.ravel()
+        with_clue = {int(lab[c]) for c in self.clues}
+        for label in range(1, count + 1):
+            if label not in with_clue:
+                mask = labels == label
+                d = int(np.flatnonzero(mask.ravel())[0])
+                return [black[d], *(-barr[self._rim(mask)]).tolist()]
+        return None
