@@ -9,8 +9,13 @@ The split is by family, never by instance: a family is a generator seed of a siz
 parameter set (``gen-<puzzle>-<R>x<C>-s<seed>...``), and every instance of a held-back seed is
 held back.
 
-Every figure is over the instances of a test set on which every compared pair ran (a task the
-ladder rule did not run is missing, as in :mod:`bench.report.vbs`); ``auto``'s times include
+The virtual best is that of the portfolio: the candidate pairs a rule may choose (our own exact
+pairs that ran every training instance) and the declared default. A task a default run did
+not run (its ladder rule, or the cap on a pair its pilot found hopeless) counts as unsolved
+at PAR-2 for a pair that ran some instance of the tier: both rules leave a pair out only where
+it failed before (the report's VBS tables, :mod:`bench.report.vbs`, leave such tasks out
+instead). Every figure is over the instances of a test set on which every compared pair has a
+value; ``auto``'s times include
 the measured cost of computing the instance's features (:func:`feature_costs`, in this
 process) wherever its rule reads a feature.
 ``lost`` counts the instances the training SBS or the declared default answered and the
@@ -24,6 +29,7 @@ declared default, and no answer lost.
 from __future__ import annotations
 
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +47,8 @@ from bench.select.learn import candidates, sbs, stump, tree
 HELD_BACK = frozenset({905, 906})
 #: the tiers of a default run that a rule is judged on
 TEST_TIERS = ("real", "hard")
+#: feature computations timed per instance (the least counts)
+REPEAT_COST = 3
 
 _SEED = re.compile(r"-s(\d+)(?:-|$)")
 
@@ -54,18 +62,39 @@ def seed_of(instance: str) -> int | None:
 
 def feature_costs(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
     """Instance x feature for prepared rows, and each instance's seconds to compute its
-    features from the read instance (this process, once: the price ``auto`` adds before a
-    solve, which reads the instance file anyway to learn its puzzle)."""
+    features from the read instance (this process, the least of :data:`REPEAT_COST` runs: the
+    price ``auto`` adds before a solve, which reads the instance file anyway to learn its
+    puzzle)."""
     from bench.instance import read_instance
 
     paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=True))
     rows, cost = {}, {}
     for i, p in paths.items():
         inst = read_instance(locate(p))
-        start = time.perf_counter()
-        rows[i] = features.of_instance(inst)
-        cost[i] = time.perf_counter() - start
+        spent = []
+        for _ in range(REPEAT_COST):
+            start = time.perf_counter()
+            rows[i] = features.of_instance(inst)
+            spent.append(time.perf_counter() - start)
+        cost[i] = min(spent)
     return pd.DataFrame(rows).T, pd.Series(cost, dtype=float)
+
+
+def _test_matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """PAR-2 and answered matrices of a test tier, a task not run (the ladder rule, or the cap
+    of a pair the suite's pilot found hopeless) counted unsolved at PAR-2 for a pair that ran
+    some instance of the tier; and how many tasks were so counted."""
+    par2, ok = performance(t)
+    if par2.empty:
+        return par2, ok, 0
+    limit = t.groupby("instance")["time_limit"].max().reindex(par2.index)
+    some = par2.columns[par2.notna().any()]
+    gaps = par2[some].isna()
+    filled = par2.copy()
+    filled[some] = par2[some].apply(lambda col: col.fillna(PAR_K * limit))
+    ok = ok.copy()
+    ok[some] = ok[some].where(~gaps, 0.0)
+    return filled, ok, int(gaps.to_numpy().sum())
 
 
 def _filled(t: pd.DataFrame) -> pd.DataFrame:
@@ -115,6 +144,7 @@ class Test:
     vbs: Score
     scores: dict[str, Score] = field(default_factory=dict)
     feature_s: float = 0.0  # auto's feature cost summed over the compared instances
+    not_run: int = 0  # tasks of the tier not run (ladder rule, cap), counted unsolved
 
 
 @dataclass
@@ -141,17 +171,21 @@ def _score(par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series, extra: pd.Seri
 
 def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
               feats: pd.DataFrame, cost: pd.Series, rules: dict[str, Rule], train_sbs: str,
-              default: str | None) -> Test:
-    """The selectors on one test matrix (see the module)."""
+              default: str | None, portfolio: list[str] | None = None) -> Test:
+    """The selectors on one test matrix (see the module); the VBS over ``portfolio`` (the
+    candidate pairs; every pair of the matrix when None) and the declared default."""
+    portfolio = list(par2.columns) if portfolio is None else portfolio
     picks = {k: pd.Series({i: choose(r, feats.loc[i].to_dict()).pair for i in par2.index},
                           dtype=object) for k, r in rules.items()}
     fixed = [p for p in (train_sbs, default) if p]
     need = [p for p in fixed if p in par2]
+    # the portfolio: the pairs a selector may choose and the declared default
+    cols = [c for c in par2.columns if c in portfolio or c in fixed]
     ran = par2.notna()
     have = [i for i in par2.index
             if len(need) == len(fixed) and all(bool(ran.at[i, p]) for p in need)
             and all(pk[i] in par2 and bool(ran.at[i, pk[i]]) for pk in picks.values())]
-    p, o = par2.loc[have], ok.loc[have].fillna(0) > 0
+    p, o = par2.loc[have, cols], ok.loc[have, cols].fillna(0) > 0
     zero = pd.Series(0.0, index=have)
     c = cost.reindex(have).fillna(0.0)
     vbs = p.min(axis=1)
@@ -166,10 +200,12 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     return t
 
 
-def learn_and_judge(training: Path, ladder: Path, tests: list[Path]) -> list[Learned]:
-    """Per puzzle: rules learned on the training run's unheld seeds and ``ladder``'s ladder
+def learn_and_judge(training: Path | list[Path], ladder: Path,
+                    tests: list[Path]) -> list[Learned]:
+    """Per puzzle: rules learned on the training runs' unheld seeds and ``ladder``'s ladder
     tier, judged on the held-back seeds and on each of ``tests``' real and hard tiers."""
-    tr = prepare(load_run(training).df)
+    runs_in = training if isinstance(training, list) else [training]
+    tr = prepare(pd.concat([load_run(r).df for r in runs_in], ignore_index=True))
     la = prepare(load_run(ladder).df)
     la = la[la["tier"] == "ladder"]
     runs = {p: prepare(load_run(p).df) for p in tests}
@@ -190,19 +226,21 @@ def learn_and_judge(training: Path, ladder: Path, tests: list[Path]) -> list[Lea
         default = declared_pair(str(puzzle), pairs)
         rules = {"stump": st, "tree": tr2}
         res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2)
-        hp, ho = performance(g[held])
+        hp, ho, gaps = _test_matrix(g[held])
         if len(hp):
             res.tests.append(judge_set(str(puzzle), "held back (seeds "
                                        + ", ".join(map(str, sorted(HELD_BACK))) + ")",
-                                       hp, ho, fr, cr, rules, best, default))
+                                       hp, ho, fr, cr, rules, best, default, pairs))
+            res.tests[-1].not_run = gaps
         for run, t in runs.items():
             gt = t[t["puzzle"] == puzzle]
             ft, ct = feature_costs(gt) if len(gt) else (fr, cr)
             for tier in TEST_TIERS:
-                tp, to = performance(gt[gt["tier"] == tier])
+                tp, to, gaps = _test_matrix(gt[gt["tier"] == tier])
                 if len(tp):
                     res.tests.append(judge_set(str(puzzle), f"{tier} ({run.name})", tp, to,
-                                               ft, ct, rules, best, default))
+                                               ft, ct, rules, best, default, pairs))
+                    res.tests[-1].not_run = gaps
         out.append(res)
     return out
 
@@ -241,8 +279,8 @@ def markdown(results: list[Learned]) -> str:
                      f"| {r.tree.body() if r.tree.depth() > r.stump.depth() else 'the stump'} |")
     lines += ["", "| puzzle | test | n | left out | VBS PAR-2 s | PAR-2 / VBS: SBS, default, "
               "stump, tree | SGM / VBS: SBS, default, stump, tree | solved VBS/SBS/default/"
-              "stump/tree | lost stump/tree | features s |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+              "stump/tree | lost stump/tree | features s | not run |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     keys = ("SBS", "default", "stump", "tree")
     for r in results:
         for t in r.tests:
@@ -254,18 +292,28 @@ def markdown(results: list[Learned]) -> str:
             lost = f"{t.scores['stump'].lost}/{t.scores['tree'].lost}"
             lines.append(f"| {r.puzzle} | {t.test} | {t.instances} | {t.left_out} | "
                          f"{t.vbs.par2_s:.3f} | {par} | {gm} | {sol} | {lost} | "
-                         f"{t.feature_s:.4f} |")
+                         f"{t.feature_s:.4f} | {t.not_run} |")
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bench.select.train TRAINING LADDER TEST...`` (run names or folders)."""
+    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...`` (run names or
+    folders)."""
     from bench.select.learn import run_folder
 
     def folder(a: str) -> Path:
         return Path(a) if Path(a, "results.parquet").is_file() else run_folder(a)
 
-    results = learn_and_judge(folder(argv[0]), folder(argv[1]), [folder(a) for a in argv[2:]])
+    if len(argv) < 3:
+        print("usage: python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...",
+              file=sys.stderr)
+        return 2
+    try:
+        results = learn_and_judge([folder(a) for a in argv[0].split(",")], folder(argv[1]),
+                                  [folder(a) for a in argv[2:]])
+    except (FileNotFoundError, ValueError) as e:
+        print(f"bench.select.train: {e}", file=sys.stderr)
+        return 2
     print(markdown(results))
     print()
     for r in results:
@@ -276,6 +324,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import sys
-
     raise SystemExit(main(sys.argv[1:]))

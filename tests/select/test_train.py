@@ -77,3 +77,14 @@ def test_auto_earns_the_default_only_below_the_single_best_on_real_and_hard_losi
     assert not ok and "real (r): PAR-2 2.000 s not below the SBS's 2.000 s" in why
     ok, why = train.verdict(_learned(1.5, lost=1))
     assert not ok and "hard (r): 1 answers lost" in why
+
+
+def test_the_vbs_is_the_portfolio_s_not_a_pair_auto_cannot_choose() -> None:
+    par2, ok, feats, cost = _test()
+    par2["puzzlekit / external"] = 0.001  # faster everywhere, but no candidate
+    ok["puzzlekit / external"] = 1.0
+    rules = {"stump": Rule("nurikabe", A, B, "cells", 400.0), "tree": Rule("nurikabe", B, B)}
+    t = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A, [A, B])
+    assert abs(t.vbs.par2_s - 3.03) < 1e-9
+    everything = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A)
+    assert abs(everything.vbs.par2_s - 0.004) < 1e-9
