@@ -88,3 +88,16 @@ def test_the_vbs_is_the_portfolio_s_not_a_pair_auto_cannot_choose() -> None:
     assert abs(t.vbs.par2_s - 3.03) < 1e-9
     everything = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A)
     assert abs(everything.vbs.par2_s - 0.004) < 1e-9
+
+
+def test_a_task_a_default_run_capped_counts_unsolved_on_its_test_tier() -> None:
+    from bench.report.data import load_run, prepare
+    from tests.conftest import ROOT
+
+    t = prepare(load_run(ROOT / "results" / "default-20261129-045741").df)
+    hard = t[(t["puzzle"] == "nurikabe") & (t["tier"] == "hard")]
+    par2, ok, gaps = train._test_matrix(hard)
+    lazy = "sat-lazy[islands=lazy,wall=count] / cadical195"
+    # the pilot capped sat-lazy to the first hard instance; the other five count unsolved
+    assert par2[lazy].notna().all() and (ok[lazy] == 0).all()
+    assert (par2[lazy] == 20.0).all() and gaps >= 5
