@@ -67,16 +67,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     if "auto" in (form, solver):  # the per-instance choice (bench.select.rules)
-        from bench.select.rules import resolve
-
-        try:
-            form, solver, choice = resolve(inst)
-        except KeyError as e:
-            out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+        chosen = _auto(args, out, inst)
+        if chosen is None:
             return _emit_solve(args, out, inst)
-        out["auto"] = {"pair": choice.pair, "why": choice.why}
-        if not args.json:
-            print(f"auto chose {choice.pair}: {choice.why}", file=sys.stderr)
+        form, solver = chosen
     out.update(formulation=form, solver=solver)
     from bench.run.forkserver import Watchdog
 
@@ -106,6 +100,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
     return _emit_solve(args, out, inst)
 
+
+
+def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
+    """The formulation and solver of the puzzle's ``auto`` rule for the instance, said on
+    stderr (in the JSON as ``auto``); None, with the error in ``out``, when the puzzle has no
+    rule."""
+    from bench.select.rules import resolve
+
+    try:
+        form, solver, choice = resolve(inst)
+    except KeyError as e:
+        out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+        return None
+    out["auto"] = {"pair": choice.pair, "why": choice.why}
+    if not args.json:
+        print(f"auto chose {choice.pair}: {choice.why}", file=sys.stderr)
+    return form, solver
 
 
 def count_line(count: int | None, limit: int) -> str:

@@ -53,3 +53,12 @@ def test_solve_auto_says_the_pair_and_why_and_solves() -> None:
     j = json.loads(_solve("--solver", "auto", "--json", path).stdout)
     assert j["status"] == "solved" and j["auto"]["pair"] == pair and j["auto"]["why"]
     assert f"{j['formulation']} / {j['solver']}" == pair
+
+
+def test_a_puzzle_without_a_rule_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.select import rules
+
+    inst = read_instance(ROOT / "instances" / SEEDS["shikaku"])
+    monkeypatch.delitem(rules.RULES, "shikaku")
+    with pytest.raises(KeyError, match="no auto rule for shikaku"):
+        resolve(inst)
