@@ -62,3 +62,15 @@ def test_a_puzzle_without_a_rule_is_one_clear_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.delitem(rules.RULES, "shikaku")
     with pytest.raises(KeyError, match="no auto rule for shikaku"):
         resolve(inst)
+
+
+def test_auto_brings_no_pandas_onto_solve_s_path() -> None:
+    path = str(ROOT / "instances" / SEEDS["nurikabe"])
+    code = ("import sys; from bench.instance import read_instance; "
+            "from bench.select.rules import resolve; "
+            f"print(resolve(read_instance({path!r}))[2].pair); "
+            "print(sorted(m for m in ('pandas', 'numpy', 'pyarrow') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == "[]"
