@@ -8,9 +8,12 @@ Method: the performance matrix is the run's PAR-2 per instance and pair (repeats
 median, tasks not run left out as missing: :mod:`bench.report.vbs`). The candidates are the
 pairs that ran every training instance, are exact, and are our own (not an external peer). The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
-halfway between two training values and every ordered pair of candidates; it replaces the
-training SBS only when it lowers the training PAR-2 sum by at least :data:`MARGIN` (a rule that
-wins by noise is not worth a branch).
+halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
+pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by
+at least :data:`MARGIN` (a rule that wins by noise is not worth a branch). :func:`tree` grows
+it to depth 2 the same way, kept only where it saves :data:`MARGIN` of the stump's sum. The
+search is exhaustive and cost-sensitive: it minimises PAR-2 sums, not misclassifications.
+:mod:`bench.select.train` learns on a training run's families and judges on held-back data.
 
 The committed runs' tables are found through :data:`RUN_DIRS` (``results/<run>`` first, then
 ``reports/<run>``), so the evidence follows the data when it moves.
