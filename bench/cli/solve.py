@@ -28,11 +28,13 @@ def add_commands(subparsers: Any) -> None:
     so.add_argument("--json", action="store_true",
                     help="print one JSON object (status, grid, times, count) instead of the "
                     "grid")
-    so.add_argument("--formulation", help="name or name[key=value] (default: the puzzle's "
-                    "declared default, else the first registered formulation)")
-    so.add_argument("--solver", help="a solver name from `puzzlebench list` (default: the "
-                    "puzzle's declared default, else the first available solver of the "
-                    "formulation's kind)")
+    so.add_argument("--formulation", help="name or name[key=value], or auto: the pair the "
+                    "puzzle's learned rule picks from the instance's features, said with its "
+                    "reason (default: the puzzle's declared default, else the first "
+                    "registered formulation)")
+    so.add_argument("--solver", help="a solver name from `puzzlebench list`, or auto (as "
+                    "--formulation auto) (default: the puzzle's declared default, else the "
+                    "first available solver of the formulation's kind)")
     add_task_options(so, 60.0)
     so.set_defaults(func=cmd_solve, end_now=True)  # leaves no thread or child behind
 
@@ -64,6 +66,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.formulation or args.solver:
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
+    if "auto" in (form, solver):  # the per-instance choice (bench.select.rules)
+        chosen = _auto(args, out, inst)
+        if chosen is None:
+            return _emit_solve(args, out, inst)
+        form, solver = chosen
     out.update(formulation=form, solver=solver)
     from bench.run.forkserver import Watchdog
 
@@ -93,6 +100,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
     return _emit_solve(args, out, inst)
 
+
+
+def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
+    """The formulation and solver of the puzzle's ``auto`` rule for the instance, said on
+    stderr (in the JSON as ``auto``); None, with the error in ``out``, when the puzzle has no
+    rule."""
+    from bench.select.rules import resolve
+
+    try:
+        form, solver, choice = resolve(inst)
+    except KeyError as e:
+        out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+        return None
+    out["auto"] = {"pair": choice.pair, "why": choice.why}
+    if not args.json:
+        print(f"auto chose {choice.pair}: {choice.why}", file=sys.stderr)
+    return form, solver
 
 
 def count_line(count: int | None, limit: int) -> str:

@@ -103,10 +103,48 @@ def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame]]:
     return out
 
 
+def auto_picks(t: pd.DataFrame) -> pd.Series:
+    """The pair the committed ``auto`` rule of the rows' puzzle (:data:`bench.select.rules.RULES`)
+    picks per instance, from the features of its file; empty when the puzzle has no rule or a
+    file cannot be read."""
+    from bench.instance import InstanceError
+    from bench.report.aslib import locate
+    from bench.select import features
+    from bench.select.auto import choose
+    from bench.select.rules import RULES
+
+    rule = RULES.get(str(t["puzzle"].iloc[0])) if len(t) else None
+    if rule is None:
+        return pd.Series(dtype=object)
+    paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=True))
+    try:
+        return pd.Series({i: choose(rule, features.of_file(locate(p)) if rule.feature else {}).pair
+                          for i, p in paths.items()}, dtype=object)
+    except (InstanceError, OSError):
+        return pd.Series(dtype=object)
+
+
+def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series) -> dict[str, Any]:
+    """``auto``'s gap to the VBS over the instances its chosen pair ran (NaN without a rule)."""
+    ran, answered_m = par2.notna(), ok.fillna(0) > 0
+    have = [i for i in par2.index if i in picks.index and picks[i] in par2
+            and bool(ran.at[i, picks[i]])]
+    if not have:
+        return {"auto_instances": 0, "auto_solved": 0, "auto_par2_gap": math.nan,
+                "auto_sgm_gap": math.nan}
+    a = pd.Series([par2.at[i, picks[i]] for i in have], index=have, dtype=float)
+    answered = sum(bool(answered_m.at[i, picks[i]]) for i in have)
+    par2_gap, sgm_gap = gap(a, par2.loc[have].min(axis=1))
+    return {"auto_instances": len(have), "auto_solved": int(answered),
+            "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap}
+
+
 def summary(t: pd.DataFrame) -> pd.DataFrame:
     """One puzzle's prepared rows -> one row per tier: the VBS, the single best pair and its
-    gap (ratios of PAR-2 sums and of SGMs)."""
-    return pd.DataFrame([tier_row(*x) for x in _tiers(t)])
+    gap (ratios of PAR-2 sums and of SGMs), and the committed ``auto`` rule's gap (over the
+    instances its chosen pair ran)."""
+    picks = auto_picks(t)
+    return pd.DataFrame([{**tier_row(*x), **auto_row(x[1], x[2], picks)} for x in _tiers(t)])
 
 
 def contributions(t: pd.DataFrame) -> pd.DataFrame:
@@ -127,13 +165,14 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
     s, c = summary(t), contributions(t)
     if s.empty:
         return []
-    for col in ("par2_gap", "sgm_gap"):
+    for col in ("par2_gap", "sgm_gap", "auto_par2_gap", "auto_sgm_gap"):
         s[col] = s[col].round(3)
     c["par2_added_s"] = c["par2_added_s"].where(c["par2_added_s"].abs() > 1e-12, 0.0)
     return [
         {"title": f"{puzzle}: virtual best (least PAR-2 per instance among the pairs that ran "
-                  "it; not-run tasks are missing data) and the single best pair's gap to it "
-                  "(ratio of PAR-2 sums and of SGMs, 1 = none)", "table": Table.of(s)},
+                  "it; not-run tasks are missing data), the single best pair's gap to it "
+                  "(ratio of PAR-2 sums and of SGMs, 1 = none) and the committed auto "
+                  "rule's (over the instances its chosen pair ran)", "table": Table.of(s)},
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
                   "by without it; sole: instances no other pair ran)",

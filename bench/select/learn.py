@@ -8,9 +8,12 @@ Method: the performance matrix is the run's PAR-2 per instance and pair (repeats
 median, tasks not run left out as missing: :mod:`bench.report.vbs`). The candidates are the
 pairs that ran every training instance, are exact, and are our own (not an external peer). The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
-halfway between two training values and every ordered pair of candidates; it replaces the
-training SBS only when it lowers the training PAR-2 sum by at least :data:`MARGIN` (a rule that
-wins by noise is not worth a branch).
+halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
+pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by
+at least :data:`MARGIN` (a rule that wins by noise is not worth a branch). :func:`tree` grows
+it to depth 2 the same way, kept only where it saves :data:`MARGIN` of the stump's sum. The
+search is exhaustive and cost-sensitive: it minimises PAR-2 sums, not misclassifications.
+:mod:`bench.select.train` learns on a training run's families and judges on held-back data.
 
 The committed runs' tables are found through :data:`RUN_DIRS` (``results/<run>`` first, then
 ``reports/<run>``), so the evidence follows the data when it moves.
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import permutations
 from pathlib import Path
 
 import numpy as np
@@ -77,27 +79,96 @@ def sbs(par2: pd.DataFrame, pairs: list[str]) -> str:
     return min(pairs, key=key)
 
 
+#: the fewest training instances a branch of a learned rule may hold
+MIN_LEAF = 2
+
+
+def _split(cost: np.ndarray, x: np.ndarray) -> tuple[float, int, float, int, int] | None:
+    """The best single split of a cost matrix (instances x pairs) on a feature matrix
+    (instances x features): (training cost, feature index, threshold, low pair, high pair),
+    each branch's pair the one of least cost sum on its side; thresholds halfway between two
+    distinct values, each side at least :data:`MIN_LEAF` instances; ties go to the earlier
+    feature, then the lower threshold. None when no feature splits."""
+    total = cost.sum(axis=0)
+    top: tuple[float, int, float, int, int] | None = None
+    n = len(cost)
+    for f in range(x.shape[1]):
+        order = np.argsort(x[:, f], kind="stable")
+        xs = x[order, f]
+        low = np.cumsum(cost[order], axis=0)[:-1]
+        size = np.arange(1, n)
+        cut = (xs[:-1] < xs[1:]) & (size >= MIN_LEAF) & (n - size >= MIN_LEAF)
+        if not cut.any():
+            continue
+        lo, at = low[cut], np.flatnonzero(cut)
+        hi = total - lo
+        a, b = lo.argmin(axis=1), hi.argmin(axis=1)
+        c = lo[np.arange(len(a)), a] + hi[np.arange(len(b)), b]
+        k = int(c.argmin())
+        if top is None or float(c[k]) < top[0] - 1e-12:
+            i = int(at[k])
+            top = (float(c[k]), f, float((xs[i] + xs[i + 1]) / 2), int(a[k]), int(b[k]))
+    return top
+
+
 def stump(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str]) -> Rule:
     """The rule learned from a training matrix (see the module)."""
     best = sbs(par2, pairs)
     base = float(par2[best].sum())
-    top: tuple[float, str, float, str, str] | None = None
-    for f in features.NAMES:
-        x = feats.loc[par2.index, f].astype(float)
-        values = np.unique(x)
-        for th in (values[:-1] + values[1:]) / 2:
-            below = x <= th
-            for a, b in permutations(pairs, 2):
-                cost = float(par2.loc[below, a].sum() + par2.loc[~below, b].sum())
-                if top is None or cost < top[0] - 1e-12:
-                    top = (cost, f, float(th), a, b)
+    x = feats.loc[par2.index, list(features.NAMES)].to_numpy(float)
+    top = _split(par2[pairs].to_numpy(float), x)
     n = len(par2)
-    if top is None or top[0] > base * (1 - MARGIN):
+    if top is None or top[0] > base * (1 - MARGIN) or top[3] == top[4]:
         return Rule(puzzle, best, best, evidence=f"{n} training instances; no threshold saved "
                     f"{MARGIN:.0%} of the single best's PAR-2 sum {base:.3f} s")
     cost, f, th, a, b = top
-    return Rule(puzzle, a, b, f, th, f"{n} training instances: PAR-2 sum {cost:.3f} s against "
-                f"{base:.3f} s for the single best {best}")
+    return Rule(puzzle, pairs[a], pairs[b], features.NAMES[f], th,
+                f"{n} training instances: PAR-2 sum {cost:.3f} s against {base:.3f} s for the "
+                f"single best {best}")
+
+
+def _node(cost: np.ndarray, x: np.ndarray, pairs: list[str],
+          puzzle: str) -> tuple[float, Rule | str]:
+    """The better of one pair and one split for the instances of a branch (each at least
+    :data:`MARGIN` below the other to be chosen), and its training cost."""
+    sums = cost.sum(axis=0)
+    one = int(sums.argmin())
+    top = _split(cost, x) if len(cost) >= 2 * MIN_LEAF else None
+    if top is None or top[0] > float(sums[one]) * (1 - MARGIN) or top[3] == top[4]:
+        return float(sums[one]), pairs[one]
+    c, f, th, a, b = top
+    return c, Rule(puzzle, pairs[a], pairs[b], features.NAMES[f], th)
+
+
+def tree(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str]) -> Rule:
+    """A cost-sensitive decision tree of depth 2 learned from a training matrix: the root
+    split (over every feature and threshold, as :func:`stump`) of least training PAR-2 sum
+    when each side takes its own best split or pair (:func:`_node`). It is kept only where it
+    saves :data:`MARGIN` of the stump's training PAR-2 sum; otherwise the stump is the tree."""
+    base_rule = stump(puzzle, par2, feats, pairs)
+    cost = par2[pairs].to_numpy(float)
+    x = feats.loc[par2.index, list(features.NAMES)].to_numpy(float)
+    base = float(np.sum([cost[i, pairs.index(choose(base_rule, feats.loc[k].to_dict()).pair)]
+                         for i, k in enumerate(par2.index)]))
+    n = len(cost)
+    top: tuple[float, int, float, Rule | str, Rule | str] | None = None
+    for f in range(x.shape[1]):
+        values = np.unique(x[:, f])
+        for th in (values[:-1] + values[1:]) / 2:
+            below = x[:, f] <= th
+            if below.sum() < MIN_LEAF or n - below.sum() < MIN_LEAF:
+                continue
+            c1, lo = _node(cost[below], x[below], pairs, puzzle)
+            c2, hi = _node(cost[~below], x[~below], pairs, puzzle)
+            if top is None or c1 + c2 < top[0] - 1e-12:
+                top = (c1 + c2, f, float(th), lo, hi)
+    if top is None or top[0] > base * (1 - MARGIN) or not any(
+            isinstance(b, Rule) for b in top[3:]):
+        return base_rule
+    c, f, th, lo, hi = top
+    return Rule(puzzle, lo, hi, features.NAMES[f], th,
+                f"{n} training instances: PAR-2 sum {c:.3f} s against {base:.3f} s for the "
+                f"stump and {float(par2[sbs(par2, pairs)].sum()):.3f} s for the single best")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,65 @@
+"""The learned ``auto`` rules, one per puzzle (:class:`bench.select.auto.Rule`): the depth-2
+tree where it saved 5 % of the stump's training PAR-2 sum (Nurikabe), else the stump, as
+``python -m bench.select.train`` learns them from the committed runs :data:`TRAINING` and
+:data:`LADDER` (tests/select/test_rules.py checks that they still do; the page
+docs/results/2026-11-29-auto-training.md has the figures). A puzzle with no rule here has no
+``auto``. No puzzle's declared default is ``auto``: none beat its single best pair on both
+the real and the hard tier.
+
+:func:`resolve` is what ``solve --formulation auto`` (or ``--solver auto``) runs: the rule's
+pair for an instance and why. It imports no solver and no pandas.
+"""
+
+from __future__ import annotations
+
+from bench.puzzles.base import Instance
+from bench.select import features
+from bench.select.auto import Choice, Rule, choose
+
+#: the committed runs the rules were learned from
+TRAINING = "results/training-20261129"
+LADDER = "results/default-20261129-045741"
+_FROM = f"{TRAINING} (generator seeds 905-906 held back) and the ladder tier of {LADDER}"
+
+HYBRID = "sat-hybrid[wall=auto,islands=layers,enclose=3,card=rings] / cadical195"
+LAZY = "sat-lazy[islands=lazy,wall=count] / cadical195"
+REACH = "asp-reach[wall=reach] / clingo"
+FILLOMINO = "sat-regions[big=8,pieces=3] / cadical195"
+SHAKASHAKA = "sat-local[card=seqcounter] / cadical195"
+SHIKAKU_CPSAT = "cpsat-cover / cpsat"
+SHIKAKU_SAT = "sat-cover[card=seqcounter] / cadical195"
+YINYANG = "sat-lazy[implied=all] / cadical195"
+
+RULES: dict[str, Rule] = {
+    "fillomino": Rule("fillomino", FILLOMINO, FILLOMINO, evidence=(
+        f"{_FROM}: 34 training instances; no threshold saved 5% of the single best's PAR-2 "
+        "sum 4.709 s")),
+    # depth 2: small grids by their mean clue, larger ones by their height
+    "nurikabe": Rule(
+        "nurikabe",
+        Rule("nurikabe", LAZY, HYBRID, "number_mean", 4.7272727272727275),
+        Rule("nurikabe", REACH, HYBRID, "rows", 17.0),
+        "cols", 11.0, evidence=(
+            f"{_FROM}: 55 training instances: PAR-2 sum 13.286 s against 15.734 s for the "
+            "stump and 22.501 s for the single best sat-hybrid")),
+    "shakashaka": Rule("shakashaka", SHAKASHAKA, SHAKASHAKA, evidence=(
+        f"{_FROM}: 28 training instances; no threshold saved 5% of the single best's PAR-2 "
+        "sum 1.127 s")),
+    "shikaku": Rule("shikaku", SHIKAKU_SAT, SHIKAKU_CPSAT, "rows", 18.5, evidence=(
+        f"{_FROM}: 32 training instances: PAR-2 sum 1.485 s against 1.671 s for the single "
+        "best cpsat-cover / cpsat")),
+    "yinyang": Rule("yinyang", YINYANG, YINYANG, evidence=(
+        f"{_FROM}: 34 training instances; no threshold saved 5% of the single best's PAR-2 "
+        "sum 0.736 s")),
+}
+
+
+def resolve(inst: Instance) -> tuple[str, str, Choice]:
+    """The formulation and solver ``auto`` runs on a read instance, and the choice with its
+    reason; KeyError when the puzzle has no rule."""
+    rule = RULES.get(inst.puzzle)
+    if rule is None:
+        raise KeyError(f"no auto rule for {inst.puzzle} (rules: {', '.join(sorted(RULES))})")
+    c = choose(rule, features.of_instance(inst) if rule.feature else {})
+    form, solver = c.pair.rsplit(" / ", 1)
+    return form, solver, c

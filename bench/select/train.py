@@ -1,0 +1,327 @@
+"""``auto`` learned on the training suite and judged on held-back data, as algorithm-selection
+work does (ASlib, SATzilla): per puzzle, a stump and a depth-2 tree (:mod:`.learn`) learned
+on the training run's generated families (suite ``training``) with the generator seeds of
+:data:`HELD_BACK` left out, plus a default run's ladder tier; each judged on the held-back
+seeds and on the real and hard tiers of the default runs, beside the virtual best (VBS), the
+training single best pair (SBS) and the puzzle's declared default.
+
+The split is by family, never by instance: a family is a generator seed of a size and
+parameter set (``gen-<puzzle>-<R>x<C>-s<seed>...``), and every instance of a held-back seed is
+held back.
+
+The virtual best is that of the portfolio: the candidate pairs a rule may choose (our own exact
+pairs that ran every training instance) and the declared default. A task a default run did
+not run (its ladder rule, or the cap on a pair its pilot found hopeless) counts as unsolved
+at PAR-2 for a pair that ran some instance of the tier: both rules leave a pair out only where
+it failed before (the report's VBS tables, :mod:`bench.report.vbs`, leave such tasks out
+instead). Every figure is over the instances of a test set on which every compared pair has a
+value; ``auto``'s times include
+the measured cost of computing the instance's features (:func:`feature_costs`, in this
+process) wherever its rule reads a feature.
+``lost`` counts the instances the training SBS or the declared default answered and the
+selector did not.
+
+:func:`verdict` says per puzzle whether ``auto`` earns the declared default: on the real and
+hard tier of every judged default run, a lower PAR-2 sum than both the training SBS and the
+declared default, and no answer lost.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from bench.report.aslib import locate
+from bench.report.data import PAR_K, load_run, prepare, sgm
+from bench.report.vbs import performance
+from bench.select import features
+from bench.select.auto import Rule, choose
+from bench.select.learn import candidates, sbs, stump, tree
+
+#: generator seeds whose families are held back from learning (the rest train)
+HELD_BACK = frozenset({905, 906})
+#: the tiers of a default run that a rule is judged on
+TEST_TIERS = ("real", "hard")
+#: feature computations timed per instance (the least counts)
+REPEAT_COST = 3
+
+_SEED = re.compile(r"-s(\d+)(?:-|$)")
+
+
+def seed_of(instance: str) -> int | None:
+    """The generator seed in a generated instance's name (``gen-nurikabe-10x10-s902-1``:
+    902), None for a name without one."""
+    m = _SEED.search(instance)
+    return int(m.group(1)) if m else None
+
+
+def feature_costs(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Instance x feature for prepared rows, and each instance's seconds to compute its
+    features from the read instance (this process, the least of :data:`REPEAT_COST` runs: the
+    price ``auto`` adds before a solve, which reads the instance file anyway to learn its
+    puzzle)."""
+    from bench.instance import read_instance
+
+    paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=True))
+    rows, cost = {}, {}
+    for i, p in paths.items():
+        inst = read_instance(locate(p))
+        spent = []
+        for _ in range(REPEAT_COST):
+            start = time.perf_counter()
+            rows[i] = features.of_instance(inst)
+            spent.append(time.perf_counter() - start)
+        cost[i] = min(spent)
+    return pd.DataFrame(rows).T, pd.Series(cost, dtype=float)
+
+
+def _test_matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """PAR-2 and answered matrices of a test tier, a task not run (the ladder rule, or the cap
+    of a pair the suite's pilot found hopeless) counted unsolved at PAR-2 for a pair that ran
+    some instance of the tier; and how many tasks were so counted."""
+    par2, ok = performance(t)
+    if par2.empty:
+        return par2, ok, 0
+    limit = t.groupby("instance")["time_limit"].max().reindex(par2.index)
+    some = par2.columns[par2.notna().any()]
+    gaps = par2[some].isna()
+    filled = par2.copy()
+    filled[some] = par2[some].apply(lambda col: col.fillna(PAR_K * limit))
+    ok = ok.copy()
+    ok[some] = ok[some].where(~gaps, 0.0)
+    return filled, ok, int(gaps.to_numpy().sum())
+
+
+def _filled(t: pd.DataFrame) -> pd.DataFrame:
+    """PAR-2 matrix of training rows; a pair's task not run there (the ladder rule) counts as
+    unsolved at PAR-2 when the pair ran some instance of these rows."""
+    par2, _ = performance(t)
+    if par2.empty:
+        return par2
+    limit = t.groupby("instance")["time_limit"].max().reindex(par2.index)
+    return par2.apply(lambda col: col.fillna(PAR_K * limit))
+
+
+def declared_pair(puzzle: str, pairs: list[str]) -> str | None:
+    """The run's pair label of the puzzle's declared default (``Puzzle.default``): the same
+    label, else the pair of the same formulation name and solver (the default variant)."""
+    from bench.puzzles import get_puzzle
+
+    d = getattr(get_puzzle(puzzle), "default", None)
+    if d is None:
+        return None
+    exact = f"{d.formulation} / {d.solver}"
+    if exact in pairs:
+        return exact
+    name = d.formulation.split("[")[0]
+    return next((p for p in pairs if p.split(" / ")[0].split("[")[0] == name
+                 and p.split(" / ")[1] == d.solver), None)
+
+
+@dataclass(frozen=True)
+class Score:
+    """One selector on one test set: PAR-2 sum and SGM (seconds), answered, answers lost."""
+
+    par2_s: float
+    sgm_s: float
+    solved: int
+    lost: int
+
+
+@dataclass
+class Test:
+    """One puzzle x test set: the compared instances, the VBS and each selector's score."""
+
+    puzzle: str
+    test: str
+    instances: int
+    left_out: int
+    vbs: Score
+    scores: dict[str, Score] = field(default_factory=dict)
+    feature_s: float = 0.0  # auto's feature cost summed over the compared instances
+    not_run: int = 0  # tasks of the tier not run (ladder rule, cap), counted unsolved
+
+
+@dataclass
+class Learned:
+    """One puzzle's learned rules and what they were learned from."""
+
+    puzzle: str
+    training: int
+    pairs: list[str]
+    sbs: str
+    default: str | None
+    stump: Rule
+    tree: Rule
+    tests: list[Test] = field(default_factory=list)
+
+
+def _score(par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series, extra: pd.Series,
+           guards: list[str]) -> Score:
+    times = pd.Series([par2.at[i, pick[i]] for i in par2.index], index=par2.index) + extra
+    ans = pd.Series([bool(ok.at[i, pick[i]]) for i in par2.index], index=par2.index)
+    guard = ok[guards].any(axis=1) if guards else pd.Series(False, index=par2.index)
+    return Score(float(times.sum()), sgm(times), int(ans.sum()), int((guard & ~ans).sum()))
+
+
+def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
+              feats: pd.DataFrame, cost: pd.Series, rules: dict[str, Rule], train_sbs: str,
+              default: str | None, portfolio: list[str] | None = None) -> Test:
+    """The selectors on one test matrix (see the module); the VBS over ``portfolio`` (the
+    candidate pairs; every pair of the matrix when None) and the declared default."""
+    portfolio = list(par2.columns) if portfolio is None else portfolio
+    picks = {k: pd.Series({i: choose(r, feats.loc[i].to_dict()).pair for i in par2.index},
+                          dtype=object) for k, r in rules.items()}
+    fixed = [p for p in (train_sbs, default) if p]
+    need = [p for p in fixed if p in par2]
+    # the portfolio: the pairs a selector may choose and the declared default
+    cols = [c for c in par2.columns if c in portfolio or c in fixed]
+    ran = par2.notna()
+    have = [i for i in par2.index
+            if len(need) == len(fixed) and all(bool(ran.at[i, p]) for p in need)
+            and all(pk[i] in par2 and bool(ran.at[i, pk[i]]) for pk in picks.values())]
+    p, o = par2.loc[have, cols], ok.loc[have, cols].fillna(0) > 0
+    zero = pd.Series(0.0, index=have)
+    c = cost.reindex(have).fillna(0.0)
+    vbs = p.min(axis=1)
+    t = Test(puzzle, name, len(have), len(par2) - len(have),
+             Score(float(vbs.sum()), sgm(vbs), int(o.any(axis=1).sum()), 0),
+             feature_s=float(c.sum()))
+    t.scores["SBS"] = _score(p, o, pd.Series(train_sbs, index=have), zero, fixed)
+    if default:
+        t.scores["default"] = _score(p, o, pd.Series(default, index=have), zero, fixed)
+    for k, pk in picks.items():  # a rule of one pair reads no feature
+        t.scores[k] = _score(p, o, pk.loc[have], c if rules[k].feature else zero, fixed)
+    return t
+
+
+def learn_and_judge(training: Path | list[Path], ladder: Path,
+                    tests: list[Path]) -> list[Learned]:
+    """Per puzzle: rules learned on the training runs' unheld seeds and ``ladder``'s ladder
+    tier, judged on the held-back seeds and on each of ``tests``' real and hard tiers."""
+    runs_in = training if isinstance(training, list) else [training]
+    tr = prepare(pd.concat([load_run(r).df for r in runs_in], ignore_index=True))
+    la = prepare(load_run(ladder).df)
+    la = la[la["tier"] == "ladder"]
+    runs = {p: prepare(load_run(p).df) for p in tests}
+    out = []
+    for puzzle, g in tr.groupby("puzzle", sort=True):
+        seeds = g["instance"].map(seed_of)
+        held = seeds.isin(HELD_BACK)
+        lad = la[la["puzzle"] == puzzle]
+        fr, cr = feature_costs(pd.concat([g, lad]))
+        par2 = pd.concat([_filled(g[~held]), _filled(lad)])
+        pairs = [p for p in candidates(pd.concat([g, lad]), par2)]
+        if par2.empty or not pairs:
+            continue
+        par2 = par2[pairs]
+        best = sbs(par2, pairs)
+        st = stump(str(puzzle), par2, fr, pairs)
+        tr2 = tree(str(puzzle), par2, fr, pairs)
+        default = declared_pair(str(puzzle), pairs)
+        rules = {"stump": st, "tree": tr2}
+        res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2)
+        hp, ho, gaps = _test_matrix(g[held])
+        if len(hp):
+            res.tests.append(judge_set(str(puzzle), "held back (seeds "
+                                       + ", ".join(map(str, sorted(HELD_BACK))) + ")",
+                                       hp, ho, fr, cr, rules, best, default, pairs))
+            res.tests[-1].not_run = gaps
+        for run, t in runs.items():
+            gt = t[t["puzzle"] == puzzle]
+            ft, ct = feature_costs(gt) if len(gt) else (fr, cr)
+            for tier in TEST_TIERS:
+                tp, to, gaps = _test_matrix(gt[gt["tier"] == tier])
+                if len(tp):
+                    res.tests.append(judge_set(str(puzzle), f"{tier} ({run.name})", tp, to,
+                                               ft, ct, rules, best, default, pairs))
+                    res.tests[-1].not_run = gaps
+        out.append(res)
+    return out
+
+
+def verdict(res: Learned, selector: str = "stump") -> tuple[bool, str]:
+    """Whether ``selector`` earns the declared default (see the module), and why not."""
+    judged = [t for t in res.tests if t.test.split(" ")[0] in TEST_TIERS]
+    if not judged:
+        return False, "no real or hard tier judged"
+    why = []
+    for t in judged:
+        a = t.scores[selector]
+        rivals = {k: t.scores[k] for k in ("SBS", "default") if k in t.scores}
+        if res.default == res.sbs:
+            rivals.pop("default", None)
+        for k, s in rivals.items():
+            if a.par2_s >= s.par2_s:
+                why.append(f"{t.test}: PAR-2 {a.par2_s:.3f} s not below the {k}'s "
+                           f"{s.par2_s:.3f} s")
+        if a.lost:
+            why.append(f"{t.test}: {a.lost} answers lost")
+    return (not why), "; ".join(why) if why else "beats the SBS and the default everywhere"
+
+
+def _r(a: float, b: float) -> str:
+    return f"{a / b:.3f}" if b > 0 else "-"
+
+
+def markdown(results: list[Learned]) -> str:
+    """The rules, and per puzzle x test set the selectors' PAR-2 and SGM as ratios to the
+    VBS, answers and answers lost."""
+    lines = ["| puzzle | training | single best (SBS) | declared default | stump | tree |",
+             "|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {r.puzzle} | {r.training} | {r.sbs} | {r.default} | {r.stump.body()} "
+                     f"| {r.tree.body() if r.tree.depth() > r.stump.depth() else 'the stump'} |")
+    lines += ["", "| puzzle | test | n | left out | VBS PAR-2 s | PAR-2 / VBS: SBS, default, "
+              "stump, tree | SGM / VBS: SBS, default, stump, tree | solved VBS/SBS/default/"
+              "stump/tree | lost stump/tree | features s | not run |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    keys = ("SBS", "default", "stump", "tree")
+    for r in results:
+        for t in r.tests:
+            s = {k: t.scores.get(k) for k in keys}
+            par = ", ".join(_r(v.par2_s, t.vbs.par2_s) if v else "-" for v in s.values())
+            gm = ", ".join(_r(v.sgm_s, t.vbs.sgm_s) if v else "-" for v in s.values())
+            sol = "/".join([str(t.vbs.solved)] + [str(v.solved) if v else "-"
+                                                  for v in s.values()])
+            lost = f"{t.scores['stump'].lost}/{t.scores['tree'].lost}"
+            lines.append(f"| {r.puzzle} | {t.test} | {t.instances} | {t.left_out} | "
+                         f"{t.vbs.par2_s:.3f} | {par} | {gm} | {sol} | {lost} | "
+                         f"{t.feature_s:.4f} | {t.not_run} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...`` (run names or
+    folders)."""
+    from bench.select.learn import run_folder
+
+    def folder(a: str) -> Path:
+        return Path(a) if Path(a, "results.parquet").is_file() else run_folder(a)
+
+    if len(argv) < 3:
+        print("usage: python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...",
+              file=sys.stderr)
+        return 2
+    try:
+        results = learn_and_judge([folder(a) for a in argv[0].split(",")], folder(argv[1]),
+                                  [folder(a) for a in argv[2:]])
+    except (FileNotFoundError, ValueError) as e:
+        print(f"bench.select.train: {e}", file=sys.stderr)
+        return 2
+    print(markdown(results))
+    print()
+    for r in results:
+        for sel in ("stump", "tree"):
+            ok, why = verdict(r, sel)
+            print(f"{r.puzzle} {sel}: {'earns the default' if ok else 'keeps the default'}: {why}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,76 @@
+"""`puzzlebench solve` with ``auto``: the learned rule's pair runs, and the command says which
+pair and why (the feature values and the branch), on real instance files and real solvers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bench.instance import read_instance
+from bench.registry import get_formulation
+from bench.select.rules import RULES, resolve
+from tests.conftest import ROOT
+
+SEEDS = {"nurikabe": "nurikabe/seed-p01.txt", "shikaku": "shikaku/seed-10x10.txt",
+         "yinyang": "yinyang/seed-01.txt", "shakashaka": "shakashaka/seed-p01.txt",
+         "fillomino": "fillomino/generated/gen-fillomino-6x6-s1-0.txt"}
+
+
+def _solve(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "bench.cli", "solve", *args],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_every_rule_names_registered_pairs() -> None:
+    for puzzle, rule in RULES.items():
+        assert rule.puzzle == puzzle and rule.evidence
+        for pair in rule.pairs():
+            form, solver = pair.rsplit(" / ", 1)
+            assert get_formulation(puzzle, form).kind  # a known formulation and variant
+            assert solver
+
+
+@pytest.mark.parametrize("puzzle", sorted(SEEDS))
+def test_resolve_gives_the_rule_s_pair_for_a_real_file(puzzle: str) -> None:
+    inst = read_instance(ROOT / "instances" / SEEDS[puzzle])
+    form, solver, choice = resolve(inst)
+    assert f"{form} / {solver}" == choice.pair and choice.pair in RULES[puzzle].pairs()
+    assert choice.why
+
+
+def test_solve_auto_says_the_pair_and_why_and_solves() -> None:
+    path = str(ROOT / "instances" / SEEDS["nurikabe"])
+    p = _solve("--formulation", "auto", path)
+    assert p.returncode == 0, p.stderr
+    pair = resolve(read_instance(path))[2].pair
+    assert f"auto chose {pair}: " in p.stderr
+    assert pair.split(" / ")[0] in p.stdout  # the timing line names the pair that ran
+    j = json.loads(_solve("--solver", "auto", "--json", path).stdout)
+    assert j["status"] == "solved" and j["auto"]["pair"] == pair and j["auto"]["why"]
+    assert f"{j['formulation']} / {j['solver']}" == pair
+
+
+def test_a_puzzle_without_a_rule_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.select import rules
+
+    inst = read_instance(ROOT / "instances" / SEEDS["shikaku"])
+    monkeypatch.delitem(rules.RULES, "shikaku")
+    with pytest.raises(KeyError, match="no auto rule for shikaku"):
+        resolve(inst)
+
+
+def test_auto_brings_no_pandas_onto_solve_s_path() -> None:
+    path = str(ROOT / "instances" / SEEDS["nurikabe"])
+    code = ("import sys; from bench.instance import read_instance; "
+            "from bench.select.rules import resolve; "
+            f"print(resolve(read_instance({path!r}))[2].pair); "
+            "print(sorted(m for m in ('pandas', 'numpy', 'pyarrow') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1] == "[]"

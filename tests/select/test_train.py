@@ -1,0 +1,103 @@
+"""``auto`` judged on held-back data: the split by generator seed, the scores beside the VBS,
+the training single best and the declared default (with the features' cost), and the verdict
+on the declared default."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bench.select import train
+from bench.select.auto import Rule
+
+A, B = "sat-lazy / cadical195", "sat-hybrid / cadical195"
+
+
+def test_the_split_is_by_generator_seed_not_by_instance() -> None:
+    assert train.seed_of("gen-nurikabe-10x10-s905-1") == 905
+    assert train.seed_of("gen-nurikabe-20x20-s901-big1-0") == 901
+    assert train.seed_of("gen-yinyang-10x10-s902-keep_border0-min_percent30-1") == 902
+    assert train.seed_of("nurikabe-10x10-26bd1eaa") is None
+    assert train.seed_of("seed-p01") is None
+    # every instance of a held-back seed is held back, whatever its size or index
+    names = [f"gen-shikaku-{s}-s{seed}-{i}" for s in ("8x8", "20x20") for seed in (901, 905)
+             for i in range(3)]
+    held = [n for n in names if train.seed_of(n) in train.HELD_BACK]
+    assert len(held) == 6 and all("-s905-" in n for n in held)
+
+
+def _test() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.Series]:
+    idx = ["small1", "small2", "big1", "big2"]
+    par2 = pd.DataFrame({A: [0.01, 0.02, 20.0, 20.0], B: [0.05, 0.05, 1.0, 2.0]}, index=idx)
+    ok = (par2 < 20).astype(float)
+    feats = pd.DataFrame({"cells": [100.0, 100.0, 900.0, 900.0]}, index=idx)
+    cost = pd.Series(0.001, index=idx)
+    return par2, ok, feats, cost
+
+
+def test_scores_sit_beside_the_vbs_and_charge_the_features_only_to_a_rule_that_reads_them(
+        ) -> None:
+    par2, ok, feats, cost = _test()
+    rules = {"stump": Rule("nurikabe", A, B, "cells", 400.0), "tree": Rule("nurikabe", B, B)}
+    t = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A)
+    assert t.instances == 4 and t.left_out == 0
+    assert abs(t.vbs.par2_s - 3.03) < 1e-9 and t.vbs.solved == 4
+    assert abs(t.scores["stump"].par2_s - (3.03 + 0.004)) < 1e-9  # the features' 4 ms
+    assert abs(t.scores["tree"].par2_s - 3.1) < 1e-9  # one pair always: no feature read
+    assert abs(t.scores["SBS"].par2_s - 3.1) < 1e-9 and t.scores["SBS"].lost == 0
+    # the declared default (A) answers neither big instance: the SBS did, so it lost two
+    assert t.scores["default"].solved == 2 and t.scores["default"].lost == 2
+    assert t.scores["stump"].lost == 0 and abs(t.feature_s - 0.004) < 1e-9
+
+
+def test_an_instance_a_compared_pair_did_not_run_is_left_out() -> None:
+    par2, ok, feats, cost = _test()
+    par2.loc["big2", B] = float("nan")  # not run (the ladder rule)
+    rules = {"stump": Rule("nurikabe", A, B, "cells", 400.0), "tree": Rule("nurikabe", A, A)}
+    t = train.judge_set("nurikabe", "hard (r)", par2, ok, feats, cost, rules, B, A)
+    assert t.instances == 3 and t.left_out == 1
+
+
+def _learned(stump_par2: float, lost: int = 0) -> train.Learned:
+    rule = Rule("nurikabe", A, B, "cells", 400.0)
+    res = train.Learned("nurikabe", 50, [A, B], B, B, rule, rule)
+    for name in ("held back (seeds 905, 906)", "real (r)", "hard (r)"):
+        t = train.Test("nurikabe", name, 4, 0, train.Score(1.0, 0.1, 4, 0))
+        t.scores["SBS"] = t.scores["default"] = train.Score(2.0, 0.2, 4, 0)
+        t.scores["stump"] = t.scores["tree"] = train.Score(
+            stump_par2 if name != "held back (seeds 905, 906)" else 9.0, 0.1, 4 - lost, lost)
+        res.tests.append(t)
+    return res
+
+
+def test_auto_earns_the_default_only_below_the_single_best_on_real_and_hard_losing_nothing(
+        ) -> None:
+    ok, why = train.verdict(_learned(1.5))
+    assert ok, why  # the held-back seeds (9.0 s) are reported, not part of the verdict
+    ok, why = train.verdict(_learned(2.0))
+    assert not ok and "real (r): PAR-2 2.000 s not below the SBS's 2.000 s" in why
+    ok, why = train.verdict(_learned(1.5, lost=1))
+    assert not ok and "hard (r): 1 answers lost" in why
+
+
+def test_the_vbs_is_the_portfolio_s_not_a_pair_auto_cannot_choose() -> None:
+    par2, ok, feats, cost = _test()
+    par2["puzzlekit / external"] = 0.001  # faster everywhere, but no candidate
+    ok["puzzlekit / external"] = 1.0
+    rules = {"stump": Rule("nurikabe", A, B, "cells", 400.0), "tree": Rule("nurikabe", B, B)}
+    t = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A, [A, B])
+    assert abs(t.vbs.par2_s - 3.03) < 1e-9
+    everything = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A)
+    assert abs(everything.vbs.par2_s - 0.004) < 1e-9
+
+
+def test_a_task_a_default_run_capped_counts_unsolved_on_its_test_tier() -> None:
+    from bench.report.data import load_run, prepare
+    from tests.conftest import ROOT
+
+    t = prepare(load_run(ROOT / "results" / "default-20261129-045741").df)
+    hard = t[(t["puzzle"] == "nurikabe") & (t["tier"] == "hard")]
+    par2, ok, gaps = train._test_matrix(hard)
+    lazy = "sat-lazy[islands=lazy,wall=count] / cadical195"
+    # the pilot capped sat-lazy to the first hard instance; the other five count unsolved
+    assert par2[lazy].notna().all() and (ok[lazy] == 0).all()
+    assert (par2[lazy] == 20.0).all() and gaps >= 5
