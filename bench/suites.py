@@ -49,6 +49,15 @@ def instances_dir() -> Path:
     return project_root() / "instances"
 
 
+def locate(path: str) -> Path:
+    """An instance path of a run: as recorded when it exists from here, else under the
+    project root (:func:`project_root`), where a run's relative paths start."""
+    p = Path(path)
+    if p.exists() or p.is_absolute():
+        return p
+    return project_root() / p
+
+
 @dataclass(frozen=True)
 class Tier:
     """A named part of a suite: its instance globs and how often each task runs."""

@@ -36,6 +36,7 @@ from bench.records import NOT_RUN
 from bench.report import identities
 from bench.report.data import load_run, prepare
 from bench.select import features
+from bench.suites import locate
 
 RUNSTATUS = ("ok", "timeout", "memout", "not_applicable", "crash", "other")
 FEATURE_STATUS = ("ok", "timeout", "memout", "presolved", "crash", "other")
@@ -124,17 +125,6 @@ def _feature_arffs(name: str, paths: dict[str, str]) -> tuple[str, str]:
         vals.append(",".join([_q(inst), "1", *cells]))
         stat.append(f"{_q(inst)},1,{status}")
     return "\n".join(vals) + "\n", "\n".join(stat) + "\n"
-
-
-def locate(path: str) -> Path:
-    """An instance path of a run: as recorded when it exists from here, else under the
-    project root (:func:`bench.suites.project_root`), where a run's relative paths start."""
-    p = Path(path)
-    if p.exists() or p.is_absolute():
-        return p
-    from bench.suites import project_root
-
-    return project_root() / p
 
 
 def _yaml_list(items: list[str]) -> list[str]:

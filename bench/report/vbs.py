@@ -108,10 +108,10 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
     picks per instance, from the features of its file; empty when the puzzle has no rule or a
     file cannot be read."""
     from bench.instance import InstanceError
-    from bench.report.aslib import locate
     from bench.select import features
     from bench.select.auto import choose
     from bench.select.rules import RULES
+    from bench.suites import locate
 
     rule = RULES.get(str(t["puzzle"].iloc[0])) if len(t) else None
     if rule is None:

@@ -28,11 +28,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bench.report.aslib import locate
 from bench.report.data import PAR_K, load_run, prepare, sgm
 from bench.report.vbs import performance
 from bench.select import features
 from bench.select.auto import Rule, choose
+from bench.suites import locate
 
 #: where a committed run's folder may be, in order
 RUN_DIRS = ("results", "reports")

@@ -36,12 +36,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report.aslib import locate
 from bench.report.data import PAR_K, load_run, prepare, sgm
 from bench.report.vbs import performance
 from bench.select import features
 from bench.select.auto import Rule, choose
 from bench.select.learn import candidates, sbs, stump, tree
+from bench.suites import locate
 
 #: generator seeds whose families are held back from learning (the rest train)
 HELD_BACK = frozenset({905, 906})
