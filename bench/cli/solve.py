@@ -108,6 +108,12 @@ def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str
     rule."""
     from bench.select.rules import resolve
 
+    if args.formulation and args.solver and args.formulation != args.solver:
+        out.update(status="error", message=f"{args.instance}: auto chooses the formulation and "
+                   f"the solver together; give --formulation auto or --solver auto alone, not "
+                   f"with --{'solver' if args.formulation == 'auto' else 'formulation'} "
+                   f"{args.solver if args.formulation == 'auto' else args.formulation}")
+        return None
     try:
         form, solver, choice = resolve(inst)
     except KeyError as e:

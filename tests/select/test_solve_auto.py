@@ -74,3 +74,15 @@ def test_auto_brings_no_pandas_onto_solve_s_path() -> None:
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("args", [("--formulation", "auto", "--solver", "cpsat"),
+                                  ("--formulation", "sat-lazy", "--solver", "auto")])
+def test_auto_with_an_explicit_other_half_is_one_clear_error(args: tuple[str, ...]) -> None:
+    """auto chooses formulation and solver together: a pair half given beside it would be
+    ignored, so it is refused with one line naming the file, and exit 1."""
+    proc = _solve(str(ROOT / "instances" / SEEDS["yinyang"]), *args)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "auto chooses the formulation and the solver together" in lines[0]
+    assert SEEDS["yinyang"] in lines[0]
