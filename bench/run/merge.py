@@ -160,7 +160,8 @@ def differences(results: list[Result], origin: dict[str, int]) -> dict[str, list
         if r.formulation == "-" or _not_run(r):
             continue
         by_key.setdefault(r.key, []).append(r)
-        pair = f"{r.formulation} / {r.solver}"
+        # a label names a pair within its puzzle (Nurikabe's cpsat-tree is not Fillomino's)
+        pair = f"{r.puzzle}: {r.formulation} / {r.solver}"
         for col, _ in PAIR_PARTS:
             value = str(getattr(r, col) or "")
             if value:
@@ -172,7 +173,8 @@ def differences(results: list[Result], origin: dict[str, int]) -> dict[str, list
             if origin[other.sample_id] == origin[first.sample_id]:
                 continue
             for part in differing_parts(first.to_dict(), other.to_dict()):
-                out.setdefault(part, set()).add(f"{first.formulation} / {first.solver}")
+                out.setdefault(part, set()).add(
+                    f"{first.puzzle}: {first.formulation} / {first.solver}")
     words = dict(PAIR_PARTS)
     for pair, cols in by_pair.items():
         for col, seen in cols.items():

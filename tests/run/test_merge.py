@@ -275,3 +275,23 @@ def test_merge_states_the_identity_parts_its_inputs_differ_in(twins, tmp_path):
     same = cli("merge", str(a), "--out", str(tmp_path / "M1"))
     assert same.returncode == 0 and "differ" not in same.stdout
 
+
+
+def test_one_label_in_two_puzzles_is_two_pairs_to_the_identity_check():
+    """cpsat-tree is a Nurikabe and a Fillomino formulation: their codes differ by design, so
+    inputs holding one each differ in nothing; the same puzzle's pair run with two codes
+    does, and is named with its puzzle."""
+    from bench.records import Result
+    from bench.run.merge import differences
+
+    def result(puzzle: str, code: str, sample: str) -> Result:
+        return Result(key=f"sha256:{puzzle}|cpsat-tree|cpsat|seed=0", puzzle=puzzle,
+                      instance="i", instance_path="p", rows=1, cols=1, formulation="cpsat-tree",
+                      kind="cpsat", solver="cpsat", solver_version="9", status="solved",
+                      code=code, sample_id=sample)
+
+    apart = [result("nurikabe", "code-n", "s1"), result("fillomino", "code-f", "s2")]
+    assert differences(apart, {"s1": 0, "s2": 1}) == {}
+    changed = [*apart, result("nurikabe", "code-n2", "s3")]
+    assert differences(changed, {"s1": 0, "s2": 1, "s3": 1}) == {
+        "formulation code": ["nurikabe: cpsat-tree / cpsat"]}
