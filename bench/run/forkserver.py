@@ -148,6 +148,8 @@ def _start(req: dict[str, Any], line: bytes, spare: list[Spare],
     s.close()
     with contextlib.suppress(OSError):  # a child that never said ready: killed, reaped later
         os.kill(s.pid, signal.SIGKILL)
+    # the last resort, forked directly: its base is this process's RSS, an upper bound of the
+    # child's own at its start
     rss = rss_bytes()
     pid = os.fork()
     if pid == 0:
@@ -222,13 +224,16 @@ def fork_here(target: str, args: Sequence[Any],
     with contextlib.suppress(OSError):  # never said ready: killed; the caller's waitpid
         os.kill(s.pid, signal.SIGKILL)  # of the child below does not reap it
         os.waitpid(s.pid, 0)
-    rss = rss_bytes()
+    rss = rss_bytes()  # the last resort, as in _start
     pid = os.fork()
     if pid == 0:
         child_main(req, parent)
     return pid, rss
 
 
+#: seconds the harness waits for the template's answer to a request; past it the template is
+#: killed (it waits at most three SPARE_READY_S for children, well inside this)
+FORK_TIMEOUT_S = 30.0
 #: the template's option to fork each child on request (no spare)
 NO_PREFORK = "--no-prefork"
 
@@ -333,10 +338,14 @@ class Template:
             self.proc.stdin.write((json.dumps(req) + "\n").encode())
             self.proc.stdin.flush()
         try:
-            pid, rss, t0, exits = answer.get(timeout=30)
+            pid, rss, t0, exits = answer.get(timeout=FORK_TIMEOUT_S)
         except Empty:
             pid = 0
         if not pid:
+            # the caller runs the task another way: the template must not start it late, in
+            # a child nobody watches, so it ends here (its children die with it: PDEATHSIG)
+            with contextlib.suppress(OSError):
+                self.proc.kill()
             raise TemplateError("template did not fork")
         return Forked(pid, rss, exits, t0)
 
@@ -347,10 +356,10 @@ class Template:
         return self._spare.wait(timeout)
 
     def close(self) -> None:
-        endchild_main(self.proc)
+        end_child(self.proc)
 
 
-def endchild_main(proc: subprocess.Popen[Any]) -> None:
+def end_child(proc: subprocess.Popen[Any]) -> None:
     """Close a helper process's stdin (its signal to finish) and reap it, killing it after 5 s."""
     with contextlib.suppress(OSError):
         if proc.stdin:
@@ -408,7 +417,7 @@ class Watchdog:
 
     def close(self) -> None:
         self._send("bye")
-        endchild_main(self.proc)
+        end_child(self.proc)
 
 
 def main(argv: list[str]) -> int:

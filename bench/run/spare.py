@@ -210,4 +210,4 @@ def readable(fds: Sequence[int], timeout: float | None) -> list[int]:
 
 
 #: seconds the template waits for its spare to say ready before it forks a child instead
-SPARE_READY_S = 10.0
+SPARE_READY_S = 5.0

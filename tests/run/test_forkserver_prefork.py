@@ -383,3 +383,36 @@ def test_a_forked_tasks_base_is_its_own_rss_when_its_task_began():
         assert r.status == "solved" and r.start == "fork", r.message
         assert r.peak_rss_mb is not None and r.base_rss_mb is not None
         assert 5 < r.base_rss_mb <= r.peak_rss_mb, r
+
+
+def hang_children(_: str) -> None:
+    """In a template: every child it forks hangs after its start-up, before its task (before
+    saying ready)."""
+    from bench.run import spare
+
+    prepare = spare._prepare
+
+    def hang(parent: int) -> None:
+        prepare(parent)
+        time.sleep(600)
+
+    spare._prepare = hang
+
+
+def test_a_template_that_does_not_answer_in_time_is_ended_with_its_children(monkeypatch):
+    """Past the harness's wait for a fork the caller runs the task another way, so the template
+    must not start it late: it is killed, and its children with it (none left carrying the
+    test's marker)."""
+    from bench.run import forkserver
+
+    monkeypatch.setattr(forkserver, "FORK_TIMEOUT_S", 2.0)
+    token = uuid.uuid4().hex
+    tpl = Template(["bench.run.task", "tests.run.test_forkserver_prefork:hang_children:"],
+                   env={**os.environ, "PREFORK_TEST": token, "PYTHONPATH": str(ROOT)})
+    try:
+        with pytest.raises(forkserver.TemplateError):
+            tpl.fork("time:sleep", [0])
+        assert wait_for(lambda: not tpl.alive())
+        assert wait_for(lambda: not marked(token)), marked(token)
+    finally:
+        tpl.close()
