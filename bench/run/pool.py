@@ -164,8 +164,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
                               base_rss_mb=child.base_rss / 2**20, track=track, stop=stop)
                 finally:
                     exited.close()
-                if stop is None or not stop.is_set():
-                    tpl.wait_spare(SPARE_WAIT_S)
+                _wait_spare(tpl, stop)
             elif start == "fork":
                 m = _fork_here(task, args, errlog, limits, watchdog, track, stop)
         except Exception as e:
@@ -185,6 +184,15 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
     if m is None or (stop is not None and stop.is_set() and not _finished(m, data)):
         raise TaskInterrupted(task.key)
     return _result(task, m, data, stderr_tail, grace_s, group.kills)
+
+
+def _wait_spare(tpl: Template, stop: threading.Event | None) -> None:
+    """Wait up to SPARE_WAIT_S for the template's next spare, but no longer than ``stop``
+    stays unset: an interrupt ends the wait at once."""
+    deadline = time.monotonic() + SPARE_WAIT_S
+    while not (stop is not None and stop.is_set()) and time.monotonic() < deadline:
+        if tpl.wait_spare(0.05):
+            return
 
 
 def stderr_lines(path: Path) -> list[str]:
