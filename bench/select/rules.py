@@ -56,10 +56,17 @@ RULES: dict[str, Rule] = {
 
 def resolve(inst: Instance) -> tuple[str, str, Choice]:
     """The formulation and solver ``auto`` runs on a read instance, and the choice with its
-    reason; KeyError when the puzzle has no rule."""
+    reason; KeyError when the puzzle has no rule, ValueError when its rule reads a feature the
+    instance's features lack (each with a one-line message)."""
     rule = RULES.get(inst.puzzle)
     if rule is None:
         raise KeyError(f"no auto rule for {inst.puzzle} (rules: {', '.join(sorted(RULES))})")
-    c = choose(rule, features.of_instance(inst) if rule.feature else {})
+    feats = features.of_instance(inst) if rule.feature else {}
+    try:
+        c = choose(rule, feats)
+    except KeyError as e:
+        raise ValueError(f"the auto rule of {inst.puzzle} reads the feature {e.args[0]!r}, "
+                         f"which is not one of the instance's features "
+                         f"({', '.join(sorted(feats))})") from None
     form, solver = c.pair.rsplit(" / ", 1)
     return form, solver, c

@@ -28,6 +28,8 @@ declared default, and no answer lost.
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
 import sys
 import time
@@ -36,7 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report.data import PAR_K, load_run, prepare, sgm
+from bench.report.data import PAR_K, ReportError, load_run, prepare, sgm
 from bench.report.vbs import performance
 from bench.select import features
 from bench.select.auto import Rule, choose
@@ -47,8 +49,12 @@ from bench.suites import locate
 HELD_BACK = frozenset({905, 906})
 #: the tiers of a default run that a rule is judged on
 TEST_TIERS = ("real", "hard")
+#: the tiers of a default run that rules are learned on (with the training run)
+TRAINED_TIERS = ("ladder",)
 #: feature computations timed per instance (the least counts)
 REPEAT_COST = 3
+
+log = logging.getLogger(__name__)
 
 _SEED = re.compile(r"-s(\d+)(?:-|$)")
 
@@ -215,6 +221,24 @@ def training_rows(training: list[Path], ladder: Path) -> tuple[pd.DataFrame, pd.
     return tr, la
 
 
+@functools.lru_cache(maxsize=1)
+def training_digests() -> frozenset[str]:
+    """The content digests (the start of a task key) of the instances the committed rules
+    (:mod:`bench.select.rules`) were learned on: every instance of their training run and of
+    their ladder run's :data:`TRAINED_TIERS`; empty, with a warning, when those runs are not
+    at hand."""
+    from bench.select.rules import LADDER, TRAINING
+    from bench.suites import project_root
+
+    try:
+        tr, la = training_rows([project_root() / TRAINING], project_root() / LADDER)
+    except (ReportError, OSError, ValueError) as e:
+        log.warning("auto's training runs not read (%s): in-sample tiers not marked", e)
+        return frozenset()
+    keys = pd.concat([tr["key"], la["key"]]).fillna("").astype(str).str.split("|").str[0]
+    return frozenset(k for k in keys if k.startswith("sha256:"))
+
+
 def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """One puzzle's training matrix (PAR-2, instance x pair) of its training rows ``g`` with
     the seeds of :data:`HELD_BACK` left out, and its ladder rows ``lad``; and the candidate
@@ -341,7 +365,7 @@ def main(argv: list[str]) -> int:
     try:
         results = learn_and_judge([folder(a) for a in argv[0].split(",")], folder(argv[1]),
                                   [folder(a) for a in argv[2:]])
-    except (FileNotFoundError, ValueError) as e:
+    except (FileNotFoundError, ReportError, ValueError) as e:
         print(f"bench.select.train: {e}", file=sys.stderr)
         return 2
     print(markdown(results))
