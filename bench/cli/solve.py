@@ -105,7 +105,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
     """The formulation and solver of the puzzle's ``auto`` rule for the instance, said on
     stderr (in the JSON as ``auto``); None, with the error in ``out``, when the puzzle has no
-    rule."""
+    rule or its rule reads a feature the instance's features lack."""
     from bench.select.rules import resolve
 
     if args.formulation and args.solver and args.formulation != args.solver:
@@ -116,7 +116,7 @@ def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str
         return None
     try:
         form, solver, choice = resolve(inst)
-    except KeyError as e:
+    except (KeyError, ValueError) as e:  # no rule, or a feature its rule reads is missing
         out.update(status="error", message=f"{args.instance}: {e.args[0]}")
         return None
     out["auto"] = {"pair": choice.pair, "why": choice.why}

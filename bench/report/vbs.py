@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import NOT_RUN
-from bench.report.data import per_instance, sgm
+from bench.report.data import PAR_K, per_instance, sgm
 from bench.report.render import Table
 
 
@@ -124,27 +124,54 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
         return pd.Series(dtype=object)
 
 
-def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series) -> dict[str, Any]:
-    """``auto``'s gap to the VBS over the instances its chosen pair ran (NaN without a rule)."""
+def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.Series,
+             in_sample: bool = False) -> dict[str, Any]:
+    """``auto``'s gap to the VBS over every instance of the tier (NaN without a rule): an
+    instance whose chosen pair did not run counts unanswered at PAR-2 (:data:`PAR_K` x its
+    time limit ``limit``) and is counted in ``auto_not_run``; ``auto_in_sample`` marks a tier
+    holding instances the rule was learned on. The features' cost is not included."""
+    if not len(par2) or not par2.index.isin(picks.index).all():
+        return {"auto_instances": 0, "auto_not_run": 0, "auto_solved": 0,
+                "auto_par2_gap": math.nan, "auto_sgm_gap": math.nan,
+                "auto_in_sample": in_sample}
     ran, answered_m = par2.notna(), ok.fillna(0) > 0
-    have = [i for i in par2.index if i in picks.index and picks[i] in par2
-            and bool(ran.at[i, picks[i]])]
-    if not have:
-        return {"auto_instances": 0, "auto_solved": 0, "auto_par2_gap": math.nan,
-                "auto_sgm_gap": math.nan}
-    a = pd.Series([par2.at[i, picks[i]] for i in have], index=have, dtype=float)
-    answered = sum(bool(answered_m.at[i, picks[i]]) for i in have)
-    par2_gap, sgm_gap = gap(a, par2.loc[have].min(axis=1))
-    return {"auto_instances": len(have), "auto_solved": int(answered),
-            "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap}
+    did = pd.Series([picks[i] in par2 and bool(ran.at[i, picks[i]]) for i in par2.index],
+                    index=par2.index)
+    a = pd.Series([par2.at[i, picks[i]] if did[i] else PAR_K * float(limit[i])
+                   for i in par2.index], index=par2.index, dtype=float)
+    answered = sum(bool(answered_m.at[i, picks[i]]) for i in par2.index if did[i])
+    par2_gap, sgm_gap = gap(a, par2.min(axis=1))
+    return {"auto_instances": len(par2), "auto_not_run": int((~did).sum()),
+            "auto_solved": int(answered), "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap,
+            "auto_in_sample": in_sample}
+
+
+def in_sample(t: pd.DataFrame) -> bool:
+    """Whether rows of one tier hold an instance the committed ``auto`` rules were learned on:
+    the rules' training tier (``ladder``), or a content digest (the start of the task key) of
+    the committed training runs' instances (:func:`bench.select.train.training_digests`)."""
+    from bench.select.train import TRAINED_TIERS, training_digests
+
+    if t["tier"].astype(str).isin(TRAINED_TIERS).any():
+        return True
+    keys = t["key"].fillna("").astype(str).str.split("|").str[0] if "key" in t else None
+    return keys is not None and bool(keys.isin(training_digests()).any())
 
 
 def summary(t: pd.DataFrame) -> pd.DataFrame:
     """One puzzle's prepared rows -> one row per tier: the VBS, the single best pair and its
-    gap (ratios of PAR-2 sums and of SGMs), and the committed ``auto`` rule's gap (over the
-    instances its chosen pair ran)."""
+    gap (ratios of PAR-2 sums and of SGMs), and the committed ``auto`` rule's gap
+    (:func:`auto_row`: every instance, a chosen pair not run counted unanswered; tiers of its
+    training data marked in-sample; no feature cost)."""
     picks = auto_picks(t)
-    return pd.DataFrame([{**tier_row(*x), **auto_row(x[1], x[2], picks)} for x in _tiers(t)])
+    rows = []
+    for tier, g in t.groupby("tier", sort=True):
+        par2, ok = performance(g)
+        if par2.size:
+            limit = g.groupby("instance")["time_limit"].max().astype(float)
+            rows.append({**tier_row(str(tier), par2, ok),
+                         **auto_row(par2, ok, picks, limit, in_sample(g))})
+    return pd.DataFrame(rows)
 
 
 def contributions(t: pd.DataFrame) -> pd.DataFrame:
@@ -172,7 +199,10 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
         {"title": f"{puzzle}: virtual best (least PAR-2 per instance among the pairs that ran "
                   "it; not-run tasks are missing data), the single best pair's gap to it "
                   "(ratio of PAR-2 sums and of SGMs, 1 = none) and the committed auto "
-                  "rule's (over the instances its chosen pair ran)", "table": Table.of(s)},
+                  "rule's (every instance; auto_not_run: instances whose chosen pair did not "
+                  "run, counted unanswered at PAR-2; auto_in_sample: a tier holding the "
+                  "rule's training data, so no test of it; the features' cost is not "
+                  "included)", "table": Table.of(s)},
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
                   "by without it; sole: instances no other pair ran)",

@@ -34,13 +34,13 @@ RULES: dict[str, Rule] = {
     "fillomino": Rule("fillomino", FILLOMINO, FILLOMINO, evidence=(
         f"{_FROM}: 34 training instances; no threshold saved 5% of the single best's PAR-2 "
         "sum 4.709 s")),
-    # depth 2: small grids by their mean clue, larger ones by their height
+    # depth 2: by the mean clue, then small means by the height and larger ones again by it
     "nurikabe": Rule(
         "nurikabe",
-        Rule("nurikabe", LAZY, HYBRID, "number_mean", 4.7272727272727275),
-        Rule("nurikabe", REACH, HYBRID, "rows", 17.0),
-        "cols", 11.0, evidence=(
-            f"{_FROM}: 55 training instances: PAR-2 sum 13.286 s against 15.734 s for the "
+        Rule("nurikabe", LAZY, HYBRID, "rows", 17.0),
+        Rule("nurikabe", REACH, HYBRID, "number_mean", 5.090909090909091),
+        "number_mean", 4.4356060606060606, evidence=(
+            f"{_FROM}: 55 training instances: PAR-2 sum 12.721 s against 15.145 s for the "
             "stump and 22.501 s for the single best sat-hybrid")),
     "shakashaka": Rule("shakashaka", SHAKASHAKA, SHAKASHAKA, evidence=(
         f"{_FROM}: 28 training instances; no threshold saved 5% of the single best's PAR-2 "
@@ -56,10 +56,17 @@ RULES: dict[str, Rule] = {
 
 def resolve(inst: Instance) -> tuple[str, str, Choice]:
     """The formulation and solver ``auto`` runs on a read instance, and the choice with its
-    reason; KeyError when the puzzle has no rule."""
+    reason; KeyError when the puzzle has no rule, ValueError when its rule reads a feature the
+    instance's features lack (each with a one-line message)."""
     rule = RULES.get(inst.puzzle)
     if rule is None:
         raise KeyError(f"no auto rule for {inst.puzzle} (rules: {', '.join(sorted(RULES))})")
-    c = choose(rule, features.of_instance(inst) if rule.feature else {})
+    feats = features.of_instance(inst) if rule.feature else {}
+    try:
+        c = choose(rule, feats)
+    except KeyError as e:
+        raise ValueError(f"the auto rule of {inst.puzzle} reads the feature {e.args[0]!r}, "
+                         f"which is not one of the instance's features "
+                         f"({', '.join(sorted(feats))})") from None
     form, solver = c.pair.rsplit(" / ", 1)
     return form, solver, c

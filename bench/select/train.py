@@ -28,6 +28,8 @@ declared default, and no answer lost.
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
 import sys
 import time
@@ -36,7 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report.data import PAR_K, load_run, prepare, sgm
+from bench.report.data import PAR_K, ReportError, load_run, prepare, sgm
 from bench.report.vbs import performance
 from bench.select import features
 from bench.select.auto import Rule, choose
@@ -47,8 +49,12 @@ from bench.suites import locate
 HELD_BACK = frozenset({905, 906})
 #: the tiers of a default run that a rule is judged on
 TEST_TIERS = ("real", "hard")
+#: the tiers of a default run that rules are learned on (with the training run)
+TRAINED_TIERS = ("ladder",)
 #: feature computations timed per instance (the least counts)
 REPEAT_COST = 3
+
+log = logging.getLogger(__name__)
 
 _SEED = re.compile(r"-s(\d+)(?:-|$)")
 
@@ -159,6 +165,8 @@ class Learned:
     stump: Rule
     tree: Rule
     tests: list[Test] = field(default_factory=list)
+    #: the training instances' features (instance x feature), as the rules were learned on
+    features: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def _score(par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series, extra: pd.Series,
@@ -200,23 +208,68 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     return t
 
 
+def training_rows(training: list[Path], ladder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Prepared rows of the training runs and of ``ladder``'s ladder tier, prepared together
+    so that an instance name is one instance across both (:func:`bench.report.data.prepare`
+    gives a name held by files of different content their folder); a training row and a
+    ladder row of one name are then the same file."""
+    raw = [load_run(r).df.assign(_source="training") for r in training]
+    raw.append(load_run(ladder).df.assign(_source="ladder"))
+    both = prepare(pd.concat(raw, ignore_index=True))
+    tr = both[both["_source"] == "training"].drop(columns="_source")
+    la = both[(both["_source"] == "ladder") & (both["tier"] == "ladder")].drop(columns="_source")
+    return tr, la
+
+
+@functools.lru_cache(maxsize=1)
+def training_digests() -> frozenset[str]:
+    """The content digests (the start of a task key) of the instances the committed rules
+    (:mod:`bench.select.rules`) were learned on: every instance of their training run and of
+    their ladder run's :data:`TRAINED_TIERS`; empty, with a warning, when those runs are not
+    at hand."""
+    from bench.select.rules import LADDER, TRAINING
+    from bench.suites import project_root
+
+    try:
+        tr, la = training_rows([project_root() / TRAINING], project_root() / LADDER)
+    except (ReportError, OSError, ValueError) as e:
+        log.warning("auto's training runs not read (%s): in-sample tiers not marked", e)
+        return frozenset()
+    keys = pd.concat([tr["key"], la["key"]]).fillna("").astype(str).str.split("|").str[0]
+    return frozenset(k for k in keys if k.startswith("sha256:"))
+
+
+def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """One puzzle's training matrix (PAR-2, instance x pair) of its training rows ``g`` with
+    the seeds of :data:`HELD_BACK` left out, and its ladder rows ``lad``; and the candidate
+    pairs, judged on those rows only (a held-back instance decides nothing). ValueError when
+    an instance would be counted twice."""
+    train_rows = g[~g["instance"].map(seed_of).isin(HELD_BACK)]
+    parts = [m for m in (_filled(train_rows), _filled(lad)) if not m.empty]
+    if not parts:
+        return pd.DataFrame(), []
+    par2 = pd.concat(parts)
+    twice = par2.index[par2.index.duplicated()]
+    if len(twice):
+        raise ValueError("instances both in the training run and the ladder tier: "
+                         + ", ".join(sorted(map(str, set(twice)))))
+    pairs = candidates(pd.concat([train_rows, lad]), par2)
+    return par2, pairs
+
+
 def learn_and_judge(training: Path | list[Path], ladder: Path,
                     tests: list[Path]) -> list[Learned]:
     """Per puzzle: rules learned on the training runs' unheld seeds and ``ladder``'s ladder
     tier, judged on the held-back seeds and on each of ``tests``' real and hard tiers."""
     runs_in = training if isinstance(training, list) else [training]
-    tr = prepare(pd.concat([load_run(r).df for r in runs_in], ignore_index=True))
-    la = prepare(load_run(ladder).df)
-    la = la[la["tier"] == "ladder"]
+    tr, la = training_rows(runs_in, ladder)
     runs = {p: prepare(load_run(p).df) for p in tests}
     out = []
     for puzzle, g in tr.groupby("puzzle", sort=True):
-        seeds = g["instance"].map(seed_of)
-        held = seeds.isin(HELD_BACK)
+        held = g["instance"].map(seed_of).isin(HELD_BACK)
         lad = la[la["puzzle"] == puzzle]
         fr, cr = feature_costs(pd.concat([g, lad]))
-        par2 = pd.concat([_filled(g[~held]), _filled(lad)])
-        pairs = [p for p in candidates(pd.concat([g, lad]), par2)]
+        par2, pairs = learning_set(g, lad)
         if par2.empty or not pairs:
             continue
         par2 = par2[pairs]
@@ -225,7 +278,8 @@ def learn_and_judge(training: Path | list[Path], ladder: Path,
         tr2 = tree(str(puzzle), par2, fr, pairs)
         default = declared_pair(str(puzzle), pairs)
         rules = {"stump": st, "tree": tr2}
-        res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2)
+        res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2,
+                      features=fr.loc[par2.index])
         hp, ho, gaps = _test_matrix(g[held])
         if len(hp):
             res.tests.append(judge_set(str(puzzle), "held back (seeds "
@@ -311,7 +365,7 @@ def main(argv: list[str]) -> int:
     try:
         results = learn_and_judge([folder(a) for a in argv[0].split(",")], folder(argv[1]),
                                   [folder(a) for a in argv[2:]])
-    except (FileNotFoundError, ValueError) as e:
+    except (FileNotFoundError, ReportError, ValueError) as e:
         print(f"bench.select.train: {e}", file=sys.stderr)
         return 2
     print(markdown(results))

@@ -1,10 +1,12 @@
 """The committed ``auto`` rules are the ones the committed runs teach: learning again on
 results/training-20261129 and the default run's ladder tier gives the same tree or stump per
-puzzle (the tree where it earned its place, else the stump)."""
+puzzle (the tree where it earned its place, else the stump), each training instance once and
+with the features of its own file."""
 
 from __future__ import annotations
 
-from bench.select import train
+from bench.instance import read_instance
+from bench.select import features, train
 from bench.select.auto import Branch, Rule
 from bench.select.rules import LADDER, RULES, TRAINING
 from tests.conftest import ROOT
@@ -22,6 +24,24 @@ def test_the_committed_rules_are_the_learned_ones() -> None:
     for r in learned:
         best = r.tree if r.tree.depth() > r.stump.depth() else r.stump
         assert _shape(RULES[r.puzzle]) == _shape(best), r.puzzle
+        assert best.evidence in RULES[r.puzzle].evidence, r.puzzle
     # the learning leaves the held-back seeds out: fewer training instances than instances
     nurikabe = next(r for r in learned if r.puzzle == "nurikabe")
     assert nurikabe.training == 55 and nurikabe.tree.depth() == 2
+
+
+def test_a_name_in_both_the_training_run_and_the_ladder_is_two_instances_with_own_features(
+        ) -> None:
+    """gen-nurikabe-14x14-s1-0 is a sparse training file and a different ladder file: each is
+    a training instance of its own, with the features of its own file."""
+    learned = train.learn_and_judge(ROOT / TRAINING, ROOT / LADDER, [])
+    nurikabe = next(r for r in learned if r.puzzle == "nurikabe")
+    f = nurikabe.features
+    assert f.index.is_unique and len(f) == nurikabe.training
+    sparse = f.loc["gen-nurikabe-14x14-s1-0 (sparse)"]
+    ladder = f.loc["gen-nurikabe-14x14-s1-0 (nurikabe)"]
+    own = features.of_instance(read_instance(
+        ROOT / "instances/nurikabe/sparse/gen-nurikabe-14x14-s1-0.txt"))
+    assert sparse["clues"] == own["clues"] == 22
+    assert abs(sparse["number_mean"] - own["number_mean"]) < 1e-9
+    assert ladder["clues"] != sparse["clues"]

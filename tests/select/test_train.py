@@ -101,3 +101,37 @@ def test_a_task_a_default_run_capped_counts_unsolved_on_its_test_tier() -> None:
     # the pilot capped sat-lazy to the first hard instance; the other five count unsolved
     assert par2[lazy].notna().all() and (ok[lazy] == 0).all()
     assert (par2[lazy] == 20.0).all() and gaps >= 5
+
+
+def _nurikabe_rows() -> tuple[pd.DataFrame, pd.DataFrame]:
+    from bench.select.rules import LADDER, TRAINING
+    from tests.conftest import ROOT
+
+    tr, la = train.training_rows([ROOT / TRAINING], ROOT / LADDER)
+    return tr[tr["puzzle"] == "nurikabe"], la[la["puzzle"] == "nurikabe"]
+
+
+def test_the_candidates_are_judged_on_training_rows_only() -> None:
+    """A pair's row on a held-back instance decides nothing: marked inexact there only, it
+    stays a candidate."""
+    g, lad = _nurikabe_rows()
+    par2, pairs = train.learning_set(g, lad)
+    assert par2.index.is_unique and len(pairs) >= 2
+    held = g["instance"].map(train.seed_of).isin(train.HELD_BACK)
+    pair = pairs[0]
+    g = g.copy()
+    g.loc[held & (g["pair"] == pair), "exact"] = False
+    par2b, pairs_b = train.learning_set(g, lad)
+    assert pairs_b == pairs and par2b.equals(par2)
+    # marked inexact on a training instance, it is no candidate
+    g.loc[~held & (g["pair"] == pair), "exact"] = False
+    assert pair not in train.learning_set(g, lad)[1]
+
+
+def test_an_instance_in_both_the_training_rows_and_the_ladder_is_refused() -> None:
+    import pytest
+
+    g, lad = _nurikabe_rows()
+    one = lad[lad["instance"] == lad["instance"].iloc[0]]
+    with pytest.raises(ValueError, match="both in the training run and the ladder tier"):
+        train.learning_set(pd.concat([g, one]), one)
