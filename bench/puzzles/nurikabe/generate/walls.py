@@ -38,7 +38,7 @@ import random
 from dataclasses import dataclass, field
 from itertools import product
 
-from bench.generate import GenerationError, SolveTimeout
+from bench.generate import GenerationError, Generator, SolveTimeout
 from bench.grid import Cell, all_cells, components
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
@@ -132,11 +132,11 @@ def frame_wall(rows: int, cols: int, rng: random.Random) -> Layout:
     return Layout(rows, cols, frame_cells(*rng.choice(options)))
 
 
-def instance_of(gen: object, lay: Layout) -> Instance:
-    return gen.instance(lay.grid())  # type: ignore[attr-defined,no-any-return]
+def instance_of(gen: Generator, lay: Layout) -> Instance:
+    return gen.instance([list(row) for row in lay.grid()])
 
 
-def place_clues(gen: object, lay: Layout, rng: random.Random, check: WarmCheck,
+def place_clues(gen: Generator, lay: Layout, rng: random.Random, check: WarmCheck,
                 calls: int) -> bool:
     """Clue cells that make the wall of ``lay`` unique, if any: each other solution found
     rules out every placement whose clue cells it also leaves white in islands of the
@@ -152,7 +152,7 @@ def place_clues(gen: object, lay: Layout, rng: random.Random, check: WarmCheck,
         if not left:
             return False
         lay.clues = list(rng.choice(left))
-        gen.solves += 1  # type: ignore[attr-defined]
+        gen.solves += 1
         alt = check.other(instance_of(gen, lay), lay.solution())
         if alt is None:
             return True
@@ -166,7 +166,7 @@ def place_clues(gen: object, lay: Layout, rng: random.Random, check: WarmCheck,
     return False
 
 
-def two_clue(gen: object, rows: int, cols: int, rng: random.Random, clues: int,
+def two_clue(gen: Generator, rows: int, cols: int, rng: random.Random, clues: int,
              restarts: int) -> tuple[Instance, SolutionGrid]:
     """A unique puzzle with ``clues`` clues: :func:`frame_wall` and :func:`place_clues`, up to
     ``restarts`` frames; :class:`GenerationError` after them or for a kind it cannot make."""
