@@ -1,5 +1,5 @@
 """The two-clue kind of the Nurikabe generator (its parameter ``clues``): two islands on
-65-80 % of the grid, one clue each, the wall a thin ring of 19-35 cells between them -- the
+65-80 % of the grid, one clue each, the wall a thin ring of 19-36 cells between them -- the
 kind of the real two-clue 10x10 (islands of 36 and 37 cells, a wall of 27) that the exact
 formulations time out on.
 
