@@ -18,7 +18,7 @@ from bench.generate import (
 from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.generate import few
+from bench.puzzles.nurikabe.generate import few, walls
 from bench.puzzles.nurikabe.generate.big import freeze, pinned_solution
 from bench.puzzles.nurikabe.generate.board import Join, NurikabeState, Wall, plan_changes
 from bench.puzzles.nurikabe.generate.edits import apply_edit, blackened
@@ -46,7 +46,9 @@ class NurikabeGenerator(Generator):
     rounds, the checks are :attr:`big_formulation`'s and :attr:`max_ones`
     applies (the pockets between a snake's runs fill up with 1-islands). With :attr:`cover`
     (``--param cover=P``) it makes the few-clue kind (:mod:`.few`): islands covering
-    at least P % of the grid with few clues."""
+    at least P % of the grid with few clues. With :attr:`clues` (``--param clues=2``) it
+    makes the two-clue kind (:mod:`.walls`): two islands on 65-80 % of the grid, the wall a
+    ring between them, searched for among walls rather than clues."""
 
     puzzle = "nurikabe"
     formulation = "sat-lazy"
@@ -103,14 +105,20 @@ class NurikabeGenerator(Generator):
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
     cover = 0  # the few-clue kind (:mod:`.few`): islands on this % of the grid
+    clues = 0  # the two-clue kind (:mod:`.walls`): this many clues (2)
     params: ClassVar[dict[str, str]] = {
         "big": "big islands (37-45 cells) to make (default 0)",
-        "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells"}
+        "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells",
+        "clues": "exactly this many clues (2) on 65-80 % white, the wall a ring (default 0)"}
 
     def generate_solved(
         self, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
         check_size(self.puzzle, rows, cols)
+        if self.clues:
+            if self.big or self.cover:
+                raise GenerationError("nurikabe: clues is a kind of its own: set it alone")
+            return walls.two_clue(self, rows, cols, rng, self.clues, self.restarts)
         if self.cover:
             if self.big:
                 raise GenerationError("nurikabe: big and cover are two kinds: set one")
@@ -471,6 +479,8 @@ class NurikabeGenerator(Generator):
     def uniqueness_formulation(self) -> str:
         if self.big:
             return self.big_formulation
+        if self.clues:
+            return walls.FORMULATION
         return few.FORMULATION if self.cover else self.formulation
 
     def max_edits(self, rows: int, cols: int) -> int:

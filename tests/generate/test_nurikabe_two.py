@@ -1,0 +1,95 @@
+"""The two-clue kind of the Nurikabe generator (parameter ``clues``,
+:mod:`bench.puzzles.nurikabe.generate.walls`): its frames, its errors, a generated puzzle
+and the committed family (``instances/nurikabe/two/``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.generate import GenerationError, count_solutions, generate_one, get_generator
+from bench.grid import components
+from bench.instance import read_instance
+from bench.puzzles import get_puzzle
+from bench.puzzles.nurikabe.generate import walls
+from tests.conftest import INSTANCES
+from tests.generate.test_nurikabe_generator import regenerates
+
+TWO = INSTANCES / "nurikabe" / "two"  # the committed family made with --param clues=2
+
+
+def test_every_frame_is_a_wall_of_the_kind() -> None:
+    """Connected, no 2x2 block, two islands, 65-80 % white, both islands big."""
+    frames = walls.frames(10, 10)
+    assert frames
+    for frame in frames:
+        wall = walls.frame_cells(*frame)
+        lay = walls.Layout(10, 10, wall)
+        islands = lay.islands()
+        assert len(islands) == 2 and len(components(wall, 10, 10)) == 1
+        assert not any({(r + 1, c), (r, c + 1), (r + 1, c + 1)} <= wall for r, c in wall)
+        white = 100 - len(wall)
+        assert 65 <= white <= 80
+        assert min(map(len, islands)) >= walls.ISLAND_SHARE * white
+    # the real puzzle's counts are among them: a 6x6 inside, one corner open (36, 37, 27)
+    assert (1, 1, 6, 6, 0) in frames and len(walls.frame_cells(1, 1, 6, 6, 0)) == 27
+
+
+def test_clues_2_makes_a_unique_two_clue_puzzle() -> None:
+    """Through the generator's entry point (its final count proves uniqueness); then counted
+    again with another island encoding on another solver."""
+    made = generate_one("nurikabe", 8, 8, 4, params={"clues": 2})
+    clues = made.instance.clues()
+    assert len(clues) == 2
+    assert sum(int(v) for _, _, v in clues) == sum(row.count(".") for row in made.solution)
+    assert 0.65 * 64 <= sum(int(v) for _, _, v in clues) <= 0.80 * 64
+    assert get_puzzle("nurikabe").verify(made.instance, made.solution) == []
+    assert count_solutions(made.instance, "asp-reach", "clingo", time_limit=600) == 1
+
+
+@pytest.mark.parametrize(("params", "size", "message"), [
+    ({"clues": 1}, 10, r"bad parameter clues=1: the kind makes 2 clues"),
+    ({"clues": 4}, 10, r"bad parameter clues=4"),
+    ({"clues": 2, "cover": 70}, 10, r"clues is a kind of its own"),
+    ({"clues": 2, "big": 1}, 10, r"clues is a kind of its own"),
+    ({"clues": 2}, 7, r"nurikabe 7x7: the 2-clue kind needs both sides at least 8"),
+])
+def test_bad_values_are_clear_errors(params: dict[str, int], size: int, message: str) -> None:
+    gen = get_generator("nurikabe").with_params(params)
+    with pytest.raises(GenerationError, match=message):
+        gen.generate_solved(size, size, random.Random(1))
+
+
+def test_a_negative_clue_count_is_refused() -> None:
+    with pytest.raises(GenerationError, match=r"bad parameter clues=-2: must be at least 0"):
+        get_generator("nurikabe").with_params({"clues": -2})
+
+
+@pytest.mark.parametrize("path", sorted(TWO.glob("*.txt")), ids=lambda p: p.stem)
+def test_committed_two_clue_family_has_two_clues_on_most_of_the_grid(path: Path) -> None:
+    inst = read_instance(path)
+    sizes = [int(v) for _, _, v in inst.clues()]
+    assert len(sizes) == 2 and 0.65 * inst.cells <= sum(sizes) <= 0.80 * inst.cells
+    sol = json.loads(path.with_suffix(".sol").read_text())
+    assert get_puzzle("nurikabe").verify(inst, sol) == []
+
+
+def test_the_committed_family_is_there() -> None:
+    assert len(sorted(TWO.glob("*.txt"))) >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(TWO.glob("*.txt")), ids=lambda p: p.stem)
+def test_committed_two_clue_family_is_unique_by_a_second_formulation(path: Path) -> None:
+    """Counted to 2 by the ASP formulation on clingo (not SAT on CaDiCaL)."""
+    assert count_solutions(read_instance(path), "asp-reach", "clingo", time_limit=900) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(TWO.glob("*.txt")), ids=lambda p: p.stem)
+def test_committed_two_clue_family_regenerates_from_its_seed(path: Path,
+                                                            tmp_path: Path) -> None:
+    regenerates(path, tmp_path)
