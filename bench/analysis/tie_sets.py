@@ -16,8 +16,8 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from bench.report.data import ReportError, load_run, prepare
-from bench.report.verdicts import compare, per_instance, ran
+from bench.report.data import ReportError, load_run, per_instance, prepare, ran
+from bench.report.verdicts import compare
 
 Cell = tuple[str, str]  # (puzzle, tier or "pooled")
 

@@ -31,6 +31,7 @@ from bench.report.data import (
     Run,
     load_run,
     prepare,
+    ran,
     sgm,
 )
 from bench.report.render import Table, markdown_text
@@ -91,7 +92,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     bad = run.df[run.df["formulation"].fillna("-") == "-"][["instance", "status", "message"]]
     parquet = _copy_parquet(run, out)
     records = _copy_records(run, out)
-    ovh = overhead.table(verdicts.ran(t))
+    ovh = overhead.table(ran(t))
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
     run.warnings.extend(machines.mixed(t, types) if len(t) else [])
     run.warnings.extend(machines.disturbed(run.env))
@@ -99,7 +100,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
     # defaults are judged on one machine type's times
-    chosen, default_lines = defaults.table(verdicts.ran(t) if not several else t.iloc[:0])
+    chosen, default_lines = defaults.table(ran(t) if not several else t.iloc[:0])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "defaults": Table.of(chosen) if len(chosen) else None,
            "default_lines": default_lines, "default_note": defaults.NOTE,

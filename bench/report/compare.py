@@ -17,7 +17,7 @@ millisecond tasks). A change of status always counts.
 
 Per pair (and puzzle x tier): the change B/A over the instances both runs ran, tested with
 the machinery of the report's verdicts (:mod:`bench.report.paired`). A task that did not run
-(:func:`bench.report.verdicts.did_not_run`) is never scored, and a skipped task has no time;
+(:func:`bench.report.data.did_not_run`) is never scored, and a skipped task has no time;
 each run's samples of a (pair, instance) (its seeds and repetitions) are folded to their
 median PAR-2 time, so runs on different seeds still pair by instance. The value is
 y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs' limits on the
@@ -63,10 +63,9 @@ import pandas as pd
 
 import bench.report.paired as paired
 from bench.identity import differing_parts
-from bench.report.data import SGM_SHIFT_S, load_run, prepare
+from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
-from bench.report.verdicts import did_not_run
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5

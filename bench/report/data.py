@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.records import Result
+from bench.records import NOT_RUN, Result
 from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame, samples
 
 log = logging.getLogger(__name__)
@@ -242,6 +242,24 @@ def sgm(values: pd.Series | np.ndarray, shift: float = SGM_SHIFT_S) -> float:
     return float(np.exp(np.mean(np.log(v + shift))) - shift)
 
 
+def did_not_run(t: pd.DataFrame) -> pd.Series:
+    """Per task row: True where the task did not run: a timeout recorded by a suite's ladder
+    rule (message starting :data:`bench.records.NOT_RUN`), or an error recorded without a
+    process (no wall time and no start: a variant that cannot run here)."""
+    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
+    ladder = msg.str.startswith(NOT_RUN)
+    if "wall_s" not in t or "start" not in t:
+        return ladder
+    unstarted = t["status"].eq("error") & t["wall_s"].isna() & t["start"].fillna("").eq("")
+    return ladder | unstarted
+
+
+def ran(t: pd.DataFrame) -> pd.DataFrame:
+    """The task rows that ran (:func:`did_not_run` dropped)."""
+    return t[~did_not_run(t)] if len(t) else t
+
+
+
 def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, pair, instance): repeats and seeds folded to the median PAR-2 time,
     ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time,
@@ -263,3 +281,14 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     out["time_s"] = out["par2_s"].where(out["ok"])
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
     return out
+
+
+def performance(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run) and
+    answered (bool; NaN: not run)."""
+    pi = per_instance(ran(t))
+    par2 = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
+    ok = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
+        index="instance", columns="pair", values="ok", aggfunc="first")
+    par2.columns.name = ok.columns.name = None
+    return par2, ok.reindex_like(par2)

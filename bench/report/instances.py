@@ -21,8 +21,8 @@ import pandas as pd
 
 import bench.report.pictures as pictures
 from bench.effort import labels
+from bench.report.data import did_not_run
 from bench.report.tables import status_letters
-from bench.report.verdicts import did_not_run
 
 FILE = "instances.js"
 #: solver effort columns shown in the view, with their short names (bench.effort)

@@ -21,7 +21,7 @@ import bench.report.tables as tables
 import bench.report.vbs as vbs
 import bench.report.verdicts as verdicts
 import bench.report.views as views
-from bench.report.data import per_instance
+from bench.report.data import per_instance, ran
 from bench.report.files import file_name
 from bench.report.render import Table
 
@@ -178,7 +178,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     name = f"{puzzle}-{machine[0]}" if machine else puzzle
     rank = tables.ranking(t)  # over the tasks that ran
     page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
-    t = verdicts.ran(t)
+    t = ran(t)
     pi = per_instance(t)
     fold = tables.folded(rank)
     shown = list(fold["pair"])

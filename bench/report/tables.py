@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, SGM_SHIFT_S, per_instance, sgm
+from bench.report.data import PAR_K, SGM_SHIFT_S, did_not_run, per_instance, ran, sgm
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -16,9 +16,7 @@ from bench.report.verdicts import (
     SEPARATED,
     TOO_FEW,
     compare,
-    did_not_run,
     factor,
-    ran,
 )
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
@@ -72,7 +70,7 @@ def _iterations(raw: pd.DataFrame) -> str:
 
 
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
-    """Per pair of one puzzle, over the tasks that ran (:func:`bench.report.verdicts.ran`;
+    """Per pair of one puzzle, over the tasks that ran (:func:`bench.report.data.ran`;
     a task that did not run counts nowhere): outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S)
     and median of the PAR-2 times, and SGM / median over the instances every pair answered.
     In the order of :func:`bench.report.verdicts.compare`: the best first, then the pairs
@@ -198,7 +196,7 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
 
 def status_letters(t: pd.DataFrame) -> pd.Series:
     """Each task's letter: :data:`STATUS_LETTER`, N for a task that did not run
-    (:func:`bench.report.verdicts.did_not_run`: a suite's ladder rule, or recorded without
+    (:func:`bench.report.data.did_not_run`: a suite's ladder rule, or recorded without
     running), W for a wrong answer, D for infeasible although an exact formulation solved
     it."""
     letter = t["status"].map(STATUS_LETTER).fillna("?")

@@ -28,26 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.records import NOT_RUN
-from bench.report.data import PAR_K, per_instance, sgm
+from bench.report.data import PAR_K, performance, sgm
 from bench.report.render import Table
-
-
-def ran(t: pd.DataFrame) -> pd.DataFrame:
-    """Prepared task rows without the tasks that were not run (missing data)."""
-    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", t.index)
-    return t[~(t["status"].eq("timeout") & msg.str.startswith(NOT_RUN))]
-
-
-def performance(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run) and
-    answered (bool; NaN: not run)."""
-    pi = per_instance(ran(t))
-    par2 = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
-    ok = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
-        index="instance", columns="pair", values="ok", aggfunc="first")
-    par2.columns.name = ok.columns.name = None
-    return par2, ok.reindex_like(par2)
 
 
 def single_best(par2: pd.DataFrame) -> tuple[str, pd.Index]:

@@ -48,7 +48,7 @@ import pandas as pd
 import bench.report.paired as paired
 from bench.effort import ranking
 from bench.records import NOT_RUN
-from bench.report.data import SGM_SHIFT_S, per_instance
+from bench.report.data import SGM_SHIFT_S, did_not_run, per_instance
 
 ALPHA = paired.ALPHA
 MARGIN = paired.MARGIN
@@ -75,23 +75,6 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "answer is never best.")
 #: effort counters, in the order of preference, per model kind (bench.effort)
 EFFORT = ranking()
-
-
-def did_not_run(t: pd.DataFrame) -> pd.Series:
-    """Per task row: True where the task did not run: a timeout recorded by a suite's ladder
-    rule (message starting :data:`bench.records.NOT_RUN`), or an error recorded without a
-    process (no wall time and no start: a variant that cannot run here)."""
-    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
-    ladder = msg.str.startswith(NOT_RUN)
-    if "wall_s" not in t or "start" not in t:
-        return ladder
-    unstarted = t["status"].eq("error") & t["wall_s"].isna() & t["start"].fillna("").eq("")
-    return ladder | unstarted
-
-
-def ran(t: pd.DataFrame) -> pd.DataFrame:
-    """The task rows that ran (:func:`did_not_run` dropped)."""
-    return t[~did_not_run(t)] if len(t) else t
 
 
 def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:

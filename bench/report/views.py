@@ -15,7 +15,7 @@ group's per-instance rows: the best, each other row's factor over it with its 95
 t-interval, "too few" below :data:`bench.report.paired.MIN_INTERVAL` instances, the step-down
 Westfall-Young max-T test, TOST at :data:`bench.report.paired.MARGIN`); a group is a smaller
 family of pairs than the puzzle's, so its labels are its own. Tasks that did not run
-(:func:`bench.report.verdicts.did_not_run`) are dropped first: never scored.
+(:func:`bench.report.data.did_not_run`) are dropped first: never scored.
 
 Build and solve apart (``build_s``: the model's construction; ``solve_s``: the backend's
 calls, a modelling layer's translation included; ``solver_s``: the solver's own reported
@@ -38,7 +38,7 @@ import pandas as pd
 
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
-from bench.report.data import SGM_SHIFT_S, per_instance, sgm
+from bench.report.data import SGM_SHIFT_S, per_instance, ran, sgm
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -127,12 +127,12 @@ def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
 
 def _one_puzzle(t: pd.DataFrame) -> pd.DataFrame:
-    """The rows that ran (:func:`bench.report.verdicts.ran`) of ``t``, which must hold one
+    """The rows that ran (:func:`bench.report.data.ran`) of ``t``, which must hold one
     puzzle's rows (a ValueError otherwise)."""
     if len(t) and t["puzzle"].nunique() > 1:
         raise ValueError(f"the views take one puzzle's rows, not {t['puzzle'].nunique()} "
                          "puzzles'")
-    return verdicts.ran(t)
+    return ran(t)
 
 
 def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.DataFrame]]:

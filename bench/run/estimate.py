@@ -61,8 +61,7 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     limit they ran under; ``attrs["startup_s"]``: the mean harness start-up per task."""
     import pandas as pd
 
-    from bench.report.data import load_run, prepare
-    from bench.report.verdicts import ran
+    from bench.report.data import load_run, prepare, ran
 
     frames = [ran(prepare(load_run(f).df)) for f in folders]
     frames = [f for f in frames if len(f)]

@@ -24,9 +24,11 @@ STARTUP_S = 10.0
 
 #: what a task says when an allocation failed under its RLIMIT_DATA (the messages of OpenBLAS
 #: in cbc, a solver's thread stack, C++ new, Python's allocator, Rust's allocator in Pumpkin:
-#: "memory allocation of N bytes failed" before it aborts)
+#: "memory allocation of N bytes failed" before it aborts, MiniSat's and Glucose's
+#: ``OutOfMemoryException``)
 OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
-                 "Memory allocation", "can't start new thread", "memory allocation of")
+                 "Memory allocation", "can't start new thread", "memory allocation of",
+                 "OutOfMemoryException")
 
 
 #: a task that died of SIGSEGV (itself, or a solver child whose failure it reported) with its

@@ -5,7 +5,7 @@ default]``; the rule is written beside the suite in ``instances/suites.toml``).
 Per instance, over the built-in pairs (external peers left out) and the tasks that ran, each
 pair's median build + solve over its repetitions (unanswered: no time). A task that did not run
 (a timeout recorded by a suite's ladder rule, message starting :data:`bench.records.NOT_RUN`, or
-an error recorded without a process; :func:`bench.report.verdicts.did_not_run`) is missing, not
+an error recorded without a process; :func:`bench.report.data.did_not_run`) is missing, not
 a timeout: a pair that ran no task on an instance is not counted there.
 
 - ``hard``: the best pair needs :data:`HARD_LO`-:data:`HARD_HI` s and some pair is at least
@@ -54,8 +54,7 @@ def classify(t: pd.DataFrame) -> pd.DataFrame:
     ``best_s``, ``slowest_s`` (NaN when some pair that ran did not answer), ``unanswered``
     pairs, ``pairs`` that ran and ``rule`` (the tier the instance qualifies for). Tasks that did
     not run are left out before anything is counted."""
-    from bench.report.data import per_instance
-    from bench.report.verdicts import ran
+    from bench.report.data import per_instance, ran
 
     pi = per_instance(ran(t[t["kind"] != "external"]))
     rows = []
@@ -105,7 +104,7 @@ def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     instances (:func:`choose`): each ran on at least :data:`MIN_SEEN` of its puzzle's and
     answered at most :data:`HOPELESS` of those. Tasks that did not run are left out before
     anything is counted."""
-    from bench.report.verdicts import ran
+    from bench.report.data import ran
 
     picked = set(zip(chosen.loc[chosen["chosen"], "puzzle"],
                      chosen.loc[chosen["chosen"], "instance"], strict=True))

@@ -28,8 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, load_run, prepare, sgm
-from bench.report.vbs import performance
+from bench.report.data import PAR_K, load_run, performance, prepare, sgm
 from bench.select import features
 from bench.select.auto import Rule, choose
 from bench.suites import locate

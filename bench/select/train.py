@@ -38,8 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report.data import PAR_K, ReportError, load_run, prepare, sgm
-from bench.report.vbs import performance
+from bench.report.data import PAR_K, ReportError, load_run, performance, prepare, sgm
 from bench.select import features
 from bench.select.auto import Rule, choose
 from bench.select.learn import candidates, sbs, stump, tree

@@ -87,6 +87,10 @@ def test_a_worker_that_exits_early_is_an_error_with_a_message():
     oom = _result(task, Measured(-6, 0.1, 1, 1, None), partial,
                   ["terminate called after throwing an instance of 'std::bad_alloc'"], 0.5)
     assert oom.status == "memout"
+    minisat = _result(task, Measured(-6, 0.1, 1, 1, None), partial,
+                      ["terminate called after throwing an instance of "
+                       "'Minisat22::OutOfMemoryException'"], 0.5)
+    assert minisat.status == "memout"
 
 
 def mount(*args: str) -> bool:
