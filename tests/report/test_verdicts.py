@@ -17,7 +17,7 @@ import pytest
 from bench.report import paired
 from bench.report import tables as T
 from bench.report import verdicts as V
-from bench.report.data import SGM_SHIFT_S, per_instance, prepare
+from bench.report.data import SGM_SHIFT_S, did_not_run, per_instance, prepare, ran
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,7 +151,7 @@ def _v11() -> pd.DataFrame:
 
 def test_deleting_every_not_run_row_of_v11_changes_no_verdict():
     t = _v11()
-    gone = V.did_not_run(t)
+    gone = did_not_run(t)
     assert int(gone.sum()) == 192  # the ladder rule's tasks in v11
     full, lines = V.matrix(t)
     kept, kept_lines = V.matrix(t[~gone])
@@ -165,7 +165,7 @@ def test_deleting_every_not_run_row_of_v11_changes_no_verdict():
     line = next(x for x in lines if x.startswith("fillomino, hard:"))
     assert "cpsat-tree / cpsat (0 of 1)" in line
     # Shakashaka hard: mip-local on HiGHS, about 54x the best over 6 instances, is separated
-    sh = V.compare(per_instance(V.ran(t[(t["puzzle"] == "shakashaka") & (t["tier"] == "hard")])))
+    sh = V.compare(per_instance(ran(t[(t["puzzle"] == "shakashaka") & (t["tier"] == "hard")])))
     row = sh.set_index("pair").loc["mip-local / highs"]
     assert row["verdict"] == V.SEPARATED and row["ratio_lo"] > 40
 
@@ -389,7 +389,7 @@ def test_the_design_table_shows_seeds_a_task_and_seed_beside_instance_spread():
     t = t[~((t["form"] == "b") & t["instance"].isin(["i18", "i19"]) & (t["seed"] > 0))]
     d = V.design(t).iloc[0]
     assert d["seeds a task"] == 3 and d["seeds"] == "3 (0–2)"
-    seed_sd, inst_sd = V.spread(V.ran(t))
+    seed_sd, inst_sd = V.spread(ran(t))
     # the sd of log(t) over the three seeds is log 1.1; the 10 ms shift can only shrink it
     assert 0.5 * math.log(1.1) < seed_sd <= math.log(1.1) + 1e-9
     assert inst_sd > 5 * seed_sd
