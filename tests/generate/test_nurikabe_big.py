@@ -21,7 +21,16 @@ from bench.grid import neighbours
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generate import NurikabeGenerator
-from bench.puzzles.nurikabe.generate.big import fenceable, freeze, halo, pinned_solution, ring
+from bench.puzzles.nurikabe.generate.big import (
+    fenceable,
+    freeze,
+    halo,
+    open_around,
+    pinned_solution,
+    ring,
+    snake,
+    tiles,
+)
 from bench.puzzles.nurikabe.generate.board import NurikabeState, plan_changes
 from tests.conftest import INSTANCES
 from tests.generate.test_nurikabe_generator import regenerates, unique_by_a_second_formulation
@@ -45,7 +54,7 @@ def test_pinned_solution_is_valid_and_fences_its_big_islands(n: int, count: int,
     big = {s.island[r][c] for r, c in s.anchors}
     assert len(big) == count
     sizes = sorted(len(s.cells[k]) for k in big)
-    assert all(gen.cap(n, n) < size <= gen.big_size[1] for size in sizes), sizes
+    assert all(gen.cap(n, n) < size <= gen.bigmax for size in sizes), sizes
     # the rest: islands up to the random solution's cap but a few that cannot be cut
     small = [len(cells) for k, cells in s.cells.items() if k not in big]
     assert max(small) <= gen.cap(n, n)
@@ -197,3 +206,57 @@ def test_committed_big_family_regenerates_from_its_seed(path: Path, tmp_path: Pa
     """The command in the ``source`` header writes the same files again, byte for byte (the
     20x20s of family v3: 1-27 minutes each at load 2-3, README)."""
     regenerates(path, tmp_path)
+
+
+def test_many_big_islands_come_in_the_asked_number_and_size_range() -> None:
+    """``big=3 bigmin=37 bigmax=40`` on 14x42: three pinned islands of 37-40 cells, each in
+    its own tile of the grid, in a valid solution (free placement found no room for a third
+    snake of this size)."""
+    gen = get_generator("nurikabe").with_params({"big": 3, "bigmin": 37, "bigmax": 40})
+    assert isinstance(gen, NurikabeGenerator)
+    s = pinned_solution(gen, 14, 42, random.Random(1))
+    assert s is not None
+    big = {s.island[r][c] for r, c in s.anchors}
+    assert len(big) == 3
+    assert all(37 <= len(s.cells[k]) <= 40 for k in big), [len(s.cells[k]) for k in big]
+    clue = {k: cells[0] for k, cells in s.cells.items()}
+    assert get_puzzle("nurikabe").verify(gen.puzzle_of(s, clue), s.solution()) == []
+    assert all(len(cells) <= gen.cap(14, 42) for k, cells in s.cells.items() if k not in big)
+
+
+def test_tiles_keep_snakes_four_cells_apart_and_inside_the_margin() -> None:
+    boxes = tiles(30, 40, 8, random.Random(3))
+    assert len(boxes) == 8
+    for r0, r1, c0, c1 in boxes:
+        assert 2 <= r0 < r1 <= 28 and 2 <= c0 < c1 <= 38
+    for a in boxes:
+        for b in boxes:
+            if a != b:  # apart in rows or in columns by four cells or more
+                assert b[0] - (a[1] - 1) >= 4 or a[0] - (b[1] - 1) >= 4 or \
+                    b[2] - (a[3] - 1) >= 4 or a[2] - (b[3] - 1) >= 4, (a, b)
+
+
+def test_boxed_snake_leaves_no_pocket_cut_off() -> None:
+    rng = random.Random(5)
+    found = [b for _ in range(20) if (b := snake(20, 20, 40, set(), rng, (2, 14, 2, 14)))]
+    assert len(found) >= 5
+    for b in found:
+        assert len(b) == 40
+        assert all(2 <= r < 14 and 2 <= c < 14 for r, c in b)
+        assert open_around((2, 14, 2, 14), b) and fenceable(20, 20, b)
+    assert not open_around((2, 5, 2, 5), {(2, 2), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2),
+                                          (4, 3), (4, 4)})
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"big": 3, "bigmin": 45, "bigmax": 40},
+     "bad parameters bigmin=45, bigmax=40: bigmax must be at least bigmin"),
+    ({"big": 3, "bigmin": 20, "bigmax": 30},
+     "bad parameter bigmax=30: a big island on 14x42 must have more than 36 cells"),
+])
+def test_bad_big_size_range_is_a_clear_one_line_error(params: dict[str, int],
+                                                      message: str) -> None:
+    gen = get_generator("nurikabe").with_params(params)
+    with pytest.raises(GenerationError) as err:
+        gen.generate_solved(14, 42, random.Random(1))
+    assert message in str(err.value) and "\n" not in str(err.value)

@@ -19,7 +19,7 @@ from bench.grid import Cell, all_cells, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.generate import few, walls
-from bench.puzzles.nurikabe.generate.big import freeze, pinned_solution
+from bench.puzzles.nurikabe.generate.big import BIG_PARAMS, freeze, pinned_solution
 from bench.puzzles.nurikabe.generate.board import Join, NurikabeState, Wall, plan_changes
 from bench.puzzles.nurikabe.generate.edits import apply_edit, blackened
 from bench.puzzles.nurikabe.generate.unique import WarmCheck
@@ -101,13 +101,15 @@ class NurikabeGenerator(Generator):
     max_moves = 2  # clue moves of one island before its region is reshaped instead
     #: relative weights of the ways to reshape an island (:meth:`reshapes`)
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
-    big, big_size = 0, (37, 45)  # pinned big islands (:mod:`.big`) to make, their sizes
+    #: pinned big islands (:mod:`.big`) to make, and their least and most cells
+    big, bigmin, bigmax = 0, 37, 45
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
     cover = 0  # the few-clue kind (:mod:`.few`): islands on this % of the grid
     clues = 0  # the two-clue kind (:mod:`.walls`): this many clues (2)
     params: ClassVar[dict[str, str]] = {
-        "big": "big islands (37-45 cells) to make (default 0)",
+        "big": "big islands (bigmin-bigmax cells) to make (default 0)",
+        **BIG_PARAMS,
         "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells",
         "clues": "exactly this many clues (2) on 65-80 % white, the wall a ring (default 0)"}
 

@@ -22,6 +22,12 @@ the solution around its big islands so that almost no such trade exists:
   cell's last fence at a cost of 50 steps), the growth never taking a last fence.
   Later edits of the small islands may take fences away: the uniqueness checks decide.
 
+The sizes are drawn from ``bigmin``-``bigmax`` (parameters ``--param bigmin=N --param
+bigmax=N``, default 37-45; :func:`size_range`). With three big islands or more, the grid is
+cut into tiles and each snake grows in its own (:func:`tiles`, :func:`boxed_snake`: a
+depth-first search that keeps every pocket of the snake open to the wall), as real large
+puzzles spread their big islands over the grid: free placement finds no room for them.
+
 Then :meth:`NurikabeGenerator.make_unique` and :meth:`NurikabeGenerator.sparsify` as for any
 puzzle, the checks by ``sat-hybrid`` (:attr:`NurikabeGenerator.big_formulation`). Without
 the black halos, ``make_unique`` goes round small differences (a turn cell traded for its
@@ -49,7 +55,9 @@ class Settings(Protocol):
     @property
     def big(self) -> int: ...
     @property
-    def big_size(self) -> tuple[int, int]: ...
+    def bigmin(self) -> int: ...
+    @property
+    def bigmax(self) -> int: ...
     @property
     def start_island(self) -> int: ...
     @property
@@ -61,22 +69,45 @@ class Settings(Protocol):
     def cap(self, rows: int, cols: int) -> int: ...
 
 
+#: the generator's parameters (``--param NAME=N``) of this module besides ``big``, with help
+BIG_PARAMS = {
+    "bigmin": "least cells of a big island (default 37; raised above the island cap)",
+    "bigmax": "most cells of a big island (default 45; at least bigmin, above the island cap)",
+}
+
+
+def size_range(gen: Settings, rows: int, cols: int) -> tuple[int, int]:
+    """The big islands' sizes: ``gen.bigmin`` (raised to one above the island cap) to
+    ``gen.bigmax``; :class:`GenerationError` in one line if ``bigmax`` is below ``bigmin``
+    or not above the cap (a big island must be one that no edit of the generator reaches)."""
+    if gen.bigmax < gen.bigmin:
+        raise GenerationError(f"bad parameters bigmin={gen.bigmin}, bigmax={gen.bigmax}: "
+                              "bigmax must be at least bigmin")
+    cap = gen.cap(rows, cols)
+    if gen.bigmax <= cap:
+        raise GenerationError(f"bad parameter bigmax={gen.bigmax}: a big island on "
+                              f"{rows}x{cols} must have more than {cap} cells (the island cap)")
+    return max(gen.bigmin, cap + 1), gen.bigmax
+
+
 def pinned_solution(gen: Settings, rows: int, cols: int,
                     rng: random.Random) -> NurikabeState | None:
     """A random solution with ``gen.big`` pinned big islands (module docstring), their
-    sizes drawn from ``gen.big_size`` but above the island cap; None after 50 tries.
+    sizes drawn uniformly from :func:`size_range`; None after 50 tries.
     :class:`GenerationError` if the grid inside a 2-cell margin has fewer than twice their
     smallest size per island."""
-    lo = max(gen.big_size[0], gen.cap(rows, cols) + 1)
+    lo, hi = size_range(gen, rows, cols)
     if (rows - 4) * (cols - 4) < 2 * lo * gen.big:
         raise GenerationError(f"nurikabe {rows}x{cols}: no room for {gen.big} big islands of "
                               f"{lo}+ cells (needs {2 * lo} cells each inside a 2-cell margin)")
     for _ in range(50):
         snakes: list[set[Cell]] = []
-        for _ in range(gen.big):
-            size = rng.randint(lo, max(lo, gen.big_size[1]))
+        boxes = tiles(rows, cols, gen.big, rng) if gen.big >= 3 else [None] * gen.big
+        for box in boxes:
+            size = rng.randint(lo, hi)
             b = next((b for _ in range(100)
-                      if (b := snake(rows, cols, size, set().union(*snakes), rng))), None)
+                      if (b := snake(rows, cols, size, set().union(*snakes), rng, box))),
+                     None)
             if b is None:
                 break
             snakes.append(b)
@@ -85,11 +116,41 @@ def pinned_solution(gen: Settings, rows: int, cols: int,
     return None
 
 
+Box = tuple[int, int, int, int]  # rows r0 <= r < r1, columns c0 <= c < c1
+
+
+def tiles(rows: int, cols: int, count: int, rng: random.Random) -> list[Box]:
+    """``count`` boxes for as many snakes: the grid cut into the fewest tiles of a
+    ``tr x tc`` layout (tiles as square as may be) that hold ``count``, a random ``count`` of
+    them; each box is its tile less two cells on its top and left and one on its bottom
+    and right (the grid's own last two), so snakes in neighbouring tiles are four cells or
+    more apart: halo, fence, halo between them. With three or more big islands
+    :func:`pinned_solution` grows one snake in each (free placement leaves no room for the
+    later ones)."""
+    best: tuple[float, int, int] | None = None
+    for tr in range(1, count + 1):
+        tc = -(-count // tr)
+        key = (abs(rows / tr - cols / tc) + tr * tc - count, tr, tc)
+        best = key if best is None or key < best else best
+    assert best is not None
+    _, tr, tc = best
+    rb = [rows * i // tr for i in range(tr + 1)]
+    cb = [cols * j // tc for j in range(tc + 1)]
+    boxes = [(rb[i] + 2, rb[i + 1] - (2 if i == tr - 1 else 1),
+              cb[j] + 2, cb[j + 1] - (2 if j == tc - 1 else 1))
+             for i in range(tr) for j in range(tc)]
+    return rng.sample(boxes, count)
+
+
 def snake(rows: int, cols: int, size: int, taken: set[Cell],
-          rng: random.Random) -> set[Cell] | None:
+          rng: random.Random, box: Box | None = None) -> set[Cell] | None:
     """A snake of ``size`` cells in straight runs of 2-6 cells, two cells or more from the
-    border and five or more from ``taken`` (rows and columns), kept :func:`fenceable` as it
-    grows; None if it runs into a dead end."""
+    border and five or more from ``taken`` (rows and columns), inside ``box`` if one is
+    given (then away from ``taken`` by the box alone), kept :func:`fenceable` as it grows;
+    None if it runs into a dead end."""
+    if box is not None:
+        return boxed_snake(rows, cols, size, box, rng)
+
     def ok(v: Cell) -> bool:
         r, c = v
         return 2 <= r < rows - 2 and 2 <= c < cols - 2 and not any(
@@ -113,6 +174,73 @@ def snake(rows: int, cols: int, size: int, taken: set[Cell],
         else:
             return None
     return b
+
+
+def boxed_snake(rows: int, cols: int, size: int, box: Box, rng: random.Random,
+                budget: int = 3000) -> set[Cell] | None:
+    """:func:`snake` inside ``box``, by depth-first search: each step a run of 2-6 cells
+    (the last one shorter if need be; a random order of lengths and turns, longer runs first
+    on average) that stays in the box and keeps the snake :func:`fenceable` and
+    :func:`open_around`; a dead end takes back the last run. None after ``budget`` runs
+    tried."""
+    r0, r1, c0, c1 = box
+    inside = [(r, c) for r in range(r0, r1) for c in range(c0, c1)]
+    head = rng.choice(inside)
+    body: list[Cell] = [head]
+    b = {head}
+    tried = 0
+
+    def options(d: tuple[int, int] | None) -> list[tuple[tuple[int, int], int]]:
+        dirs = list(STEPS) if d is None else [(d[1], d[0]), (-d[1], -d[0])]
+        rng.shuffle(dirs)
+        runs = sorted(range(2, 7), key=lambda n: rng.random() * n, reverse=True)
+        return [(nd, n) for n in runs for nd in dirs]
+
+    stack: list[tuple[list[tuple[tuple[int, int], int]], int]] = [(options(None), 1)]
+    while stack:
+        opts = stack[-1][0]
+        if not opts:
+            stack.pop()
+            if stack:
+                for v in body[stack[-1][1]:]:
+                    b.discard(v)
+                del body[stack[-1][1]:]
+            continue
+        nd, n = opts.pop()
+        tried += 1
+        if tried > budget:
+            return None
+        hr, hc = body[-1]
+        n = min(n, size - len(b))
+        cells = [(hr + i * nd[0], hc + i * nd[1]) for i in range(1, n + 1)]
+        if not all(r0 <= r < r1 and c0 <= c < c1 and (r, c) not in b for r, c in cells) or \
+                not fenceable(rows, cols, b | set(cells)) or \
+                not open_around(box, b | set(cells)):
+            continue
+        body.extend(cells)
+        b.update(cells)
+        if len(b) == size:
+            return b
+        stack.append((options(nd), len(body)))
+    return None
+
+
+def open_around(box: Box, b: set[Cell]) -> bool:
+    """Whether every cell of ``box`` outside ``b`` reaches the box's border ring (the cells
+    just outside it) through cells outside ``b``: a snake coiled round a pocket would cut
+    the wall in the pocket off from the rest."""
+    r0, r1, c0, c1 = box[0] - 1, box[1] + 1, box[2] - 1, box[3] + 1
+    todo = [(r, c) for r in range(r0, r1) for c in range(c0, c1)
+            if r in (r0, r1 - 1) or c in (c0, c1 - 1)]
+    seen = set(todo)
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in STEPS:
+            v = (r + dr, c + dc)
+            if r0 <= v[0] < r1 and c0 <= v[1] < c1 and v not in seen and v not in b:
+                seen.add(v)
+                todo.append(v)
+    return len(seen) + len(b) == (r1 - r0) * (c1 - c0)
 
 
 def ring(rows: int, cols: int, b: set[Cell]) -> set[Cell]:
