@@ -17,8 +17,9 @@ the larger of two lower bounds on the tree's true peak, both polled every ``poll
   its own (``/proc/self/clear_refs``) right after the fork, so it starts from the task's RSS,
   not the template's past peak.
 
-The runner adds a third bound the worker reports itself: the ``ru_maxrss`` of its finished
-children, for a solver process that lived between two polls.
+The runner adds two bounds the worker reports itself at its end: the ``ru_maxrss`` of its
+finished children, for a solver process that lived between two polls, and its own ``VmHWM``
+(reset after a fork), for a task shorter than one poll interval.
 
 A forked task's RSS counts the pages it shares with its template (the interpreter and the
 solver's libraries) only as it touches them: ``fork`` copies the page-table entries of
@@ -52,8 +53,9 @@ from bench.run import cgroup
 from bench.run.watchdog import start_time
 
 RSS_METHOD = ("max(sum of tree RSS, largest VmHWM in the tree) polled every 10 ms, "
-              "children ru_maxrss; forked tasks count the template's shared pages they "
-              "touch, from base_rss_mb (their RSS when the task began)")
+              "children ru_maxrss, the worker's own VmHWM at its end; forked tasks count "
+              "the template's shared pages they touch, from base_rss_mb (their RSS when the "
+              "task began)")
 
 
 @dataclass(frozen=True)

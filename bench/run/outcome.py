@@ -55,7 +55,10 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
             grace_s: float, killed_by_kernel: int = 0) -> Result:
     if data is not None:
         res = Result.from_dict(data)
-        children = float(data.get("children_maxrss_mb") or 0.0)
+        # the worker's own bounds: its finished children's ru_maxrss, and its own VmHWM at
+        # its end (exact for the worker process itself, even when it ended between two polls)
+        children = max(float(data.get("children_maxrss_mb") or 0.0),
+                       float(data.get("own_hwm_mb") or 0.0))
     else:
         try:
             inst = read_instance(task.instance)

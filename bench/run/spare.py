@@ -57,6 +57,10 @@ def rss_bytes() -> int:
         return 0
 
 
+#: set in a forked child whose VmHWM could not be reset (it is the template's, not the task's)
+HWM_INHERITED = "PUZZLEBENCH_HWM_INHERITED"
+
+
 def _prepare(parent: int) -> None:
     """In a forked child, before its task: new session, death signal, the template's signal
     set-up undone, VmHWM reset, stdin and stdout on /dev/null."""
@@ -65,7 +69,8 @@ def _prepare(parent: int) -> None:
     with contextlib.suppress(ValueError):
         signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    reset_peak_rss()
+    if not reset_peak_rss():  # VmHWM still holds the template's peak: the task must not use it
+        os.environ[HWM_INHERITED] = "1"
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)

@@ -134,8 +134,26 @@ def main(*argv: str) -> int:
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children,
-                             "final": True}))
+                             "own_hwm_mb": own_hwm_mb(), "final": True}))
     return 0
+
+
+def own_hwm_mb() -> float | None:
+    """This process's VmHWM (the kernel's exact high-water mark of its RSS) in MB: the task's
+    own peak, which a poll misses when the task is shorter than the poll interval. None where
+    it is not the task's (a forked child whose mark could not be reset) or not readable."""
+    from bench.run.spare import HWM_INHERITED
+
+    if os.environ.get(HWM_INHERITED):
+        return None
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 #: the file beside the result where the task writes its deadline (a perf_counter value)

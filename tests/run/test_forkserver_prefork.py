@@ -178,7 +178,8 @@ def test_the_fork_of_a_large_template_is_not_in_the_task_time(tmp_path):
             starts.append(me["t0"] - t0)
     finally:
         tpl.close()
-    assert min(starts) < 0.25 * fork_s, (starts, fork_s)
+    # the old way a task started after a whole fork (>= fork_s); a hand-off is a pipe write
+    assert min(starts) < 0.6 * fork_s, (starts, fork_s)
 
 
 @pytest.mark.parametrize(("name", "body"), [
