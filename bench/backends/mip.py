@@ -4,7 +4,8 @@ GLPK and CBC run as child processes on an LP file Pyomo writes, so their ``solve
 Pyomo's translation, the process and reading the solution back; ``solver_s`` is the child
 process's wall time (glpsol's own log prints time only in 0.1 s steps). HiGHS runs in-process
 through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
-(incremental).
+(incremental); its ``solve_s`` includes loading the solution's values into the Pyomo model,
+as reading the solution file back is in GLPK's and CBC's.
 
 highspy must not share a process with OR-tools (each bundles its own HiGHS): a HiGHS task
 imports only ``Backend.modules`` below, never ``ortools``. How a MIP states "no solution" is
@@ -303,8 +304,9 @@ class HighsSession(Session):
             status = "unknown"
         stats = self._stats()
         if found:
+            # reading the values back is part of the solve, as for GLPK and CBC
             res.solution_loader.load_vars()
-            return Outcome(status, _value, own, wall, stats)
+            return Outcome(status, _value, own, time.perf_counter() - t0, stats)
         return Outcome(status, None, own, wall, stats)
 
 
