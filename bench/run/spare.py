@@ -19,7 +19,7 @@ import os
 import select
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
@@ -89,21 +89,10 @@ def _run(req: dict[str, Any]) -> int:
 
 def child_main(req: dict[str, Any], parent: int) -> None:
     """In a child forked for ``req``: prepare, run the target, exit without cleanup."""
-
-    def task() -> int:
-        _prepare(parent)
-        return _run(req)
-
-    _exit_with(task)
-
-
-def _exit_with(body: Callable[[], int]) -> None:
-    """Run ``body`` in a forked child and exit with its code (a SystemExit's code; 1 and the
-    traceback on stderr for any other exception), without cleanup: never return into the
-    template."""
     code = 1
     try:
-        code = body()
+        _prepare(parent)
+        code = _run(req)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
     except BaseException:  # report and exit; never return into the template
@@ -116,8 +105,8 @@ def _spare(parent: int, tasks: int, ready: int) -> None:
     """In a spare child: prepare, say so on ``ready``, wait for the task's request on
     ``tasks`` (the whole pipe, to its end), run it, exit without cleanup. End-of-file without
     a request (the template ended or dropped this spare): exit 0."""
-
-    def task() -> int:
+    code = 1
+    try:
         _prepare(parent)
         os.write(ready, b"r" + rss_bytes().to_bytes(8, "little"))
         os.close(ready)
@@ -125,9 +114,16 @@ def _spare(parent: int, tasks: int, ready: int) -> None:
         while chunk := os.read(tasks, 65536):
             data += chunk
         os.close(tasks)
-        return _run(json.loads(data)) if data else 0
-
-    _exit_with(task)
+        if not data:
+            code = 0
+            return
+        code = _run(json.loads(data))
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except BaseException:  # report and exit; never return into the template
+        _report()
+    finally:
+        _flush_exit(code)
 
 
 def _report() -> None:
