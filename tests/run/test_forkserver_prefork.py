@@ -26,7 +26,7 @@ from bench.run.forkserver import Template
 from bench.run.measure import Measured, watch
 from bench.run.pool import Templates, run_task
 from tests.conftest import ROOT, SHIKAKU_SEEDS
-from tests.run.test_measure import SELF, close
+from tests.run.test_measure import SELF, alive, close
 
 #: what a workload child reports about itself: its first and last moment (perf_counter, the
 #: same clock in every process), its own RSS before it allocates
@@ -47,15 +47,6 @@ def children(pid: int) -> list[int]:
         except OSError:
             pass
     return [c for c in out if alive(c)]
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent to reap it is not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def wait_for(cond: Callable[[], object], timeout: float = 10.0) -> object:
