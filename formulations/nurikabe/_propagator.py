@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 from pysat.engines import Propagator
 
-from formulations.nurikabe._wall import WallReasoning, Why
+from formulations.nurikabe._wall import WallReasoning, Why, grid_table
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,7 @@ class NurikabePropagator(WallReasoning, Propagator):
                                              (0, -1), (-1, -1))]
                      for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
+        self.tab = grid_table(rows, cols)
         top = max([*self.black, *(x for isl in self.islands for x in isl.own.values())])
         #: per variable: the island whose ownership it is (-1: the cell's colour) and the cell
         self.island_of = [-1] * (top + 1)

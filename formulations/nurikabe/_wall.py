@@ -12,8 +12,8 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   reason ``(-x, W(C))``. A cell of A turning white is not relabelled when its not-white
   neighbours stay joined (through the eight cells around it, or a search of at most
   ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
-* articulation (``cut``): a depth-first search of A from ``a`` with Hopcroft-Tarjan low
-  points; an undecided cell ``p`` with a child subtree S that no edge joins above ``p`` and
+* articulation (``cut``): a depth-first search of A from ``a`` (scipy's, in compiled code)
+  with Hopcroft-Tarjan low points summed up its tree; an undecided cell ``p`` with a child subtree S that no edge joins above ``p`` and
   that holds a black cell ``b`` is black, reason ``(p, -a, -b, the white cells next to S)``:
   S's only other neighbour is ``p``, so with p white b cannot reach a.
 * complete assignments: the black cells form one component, and every white component holds
@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 from scipy import ndimage
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import depth_first_order
 
 #: 4-connectivity for ``scipy.ndimage.label``
 CROSS = ndimage.generate_binary_structure(2, 1)
@@ -52,7 +54,7 @@ class CutWhy:
     subtree ``order[start:stop]`` (all white when it was inferred: the subtree's only other
     neighbour is ``p``) is not white."""
 
-    order: list[int]
+    order: Any  # int array: the search's visiting order
     start: int
     stop: int
     p: int
@@ -62,60 +64,68 @@ class CutWhy:
 Why = tuple[int, ...] | CutWhy
 
 
-def separators(a: int, ina: list[bool], col: list[int], nbrs: list[list[int]]
-               ) -> tuple[list[int], list[tuple[int, int, int, int]]]:
-    """A depth-first search from cell ``a`` over the cells ``ina`` marks (Hopcroft-Tarjan
-    low points): its visiting order, and for every open cell ``p`` (``col[p] == 0``) with a
-    child ``v`` whose subtree no edge joins above ``p`` and holds a black cell
-    (``col == 1``): ``(p, start, stop, b)``, the subtree being ``order[start:stop]`` and
-    ``b`` one of its black cells."""
+def grid_table(rows: int, cols: int) -> Any:
+    """Each cell's four neighbours (N, S, W, E) as a ``rows * cols`` x 4 int32 array, the cell
+    itself where the neighbour is off the grid."""
+    n = rows * cols
+    cell = np.arange(n, dtype=np.int32)
+    r, c = cell // cols, cell % cols
+    tab = np.empty((n, 4), dtype=np.int32)
+    tab[:, 0] = np.where(r > 0, cell - cols, cell)
+    tab[:, 1] = np.where(r < rows - 1, cell + cols, cell)
+    tab[:, 2] = np.where(c > 0, cell - 1, cell)
+    tab[:, 3] = np.where(c < cols - 1, cell + 1, cell)
+    return tab
+
+
+def separators(a: int, ina: Any, color: Any, tab: Any
+               ) -> tuple[Any, list[tuple[int, int, int, int]]]:
+    """A depth-first search from cell ``a`` over the cells the boolean array ``ina`` marks,
+    with Hopcroft-Tarjan low points: its visiting order (an int array), and for every open
+    cell ``p`` (``color[p] == 0``) with a child ``v`` whose subtree no edge joins above ``p``
+    and holds a black cell (``color == 1``): ``(p, start, stop, b)``, the subtree being
+    ``order[start:stop]`` and ``b`` one of its black cells.
+
+    The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
+    every edge off the tree joins a cell to an ancestor) over the grid's edges inside
+    ``ina`` (``tab``: :func:`grid_table`, a cell's missing neighbours point at itself, which
+    a search never follows). A cell's low point is the least visiting time over its subtree's
+    neighbours, the tree edge to its parent included: that changes no comparison with the
+    parent's time (``low[v] >= disc[p]``), which is all the test uses. Subtree sizes and lows
+    are summed up the tree in reverse visiting order; a subtree is a range of the order, so
+    its black cells are a difference of prefix counts."""
     n = len(ina)
-    disc = [0] * n
-    low = [0] * n
-    parent = [-1] * n
-    size = [1] * n
-    blk = [-1] * n  # a black cell of the subtree (-1: none)
-    order = [a]
-    disc[a] = low[a] = 1
-    blk[a] = a
-    t = 1
-    stack = [a]
-    nxt = [0]
-    seps: list[tuple[int, int, int, int]] = []
-    while stack:
-        v = stack[-1]
-        i = nxt[-1]
-        nb = nbrs[v]
-        if i < len(nb):
-            nxt[-1] = i + 1
-            w = nb[i]
-            if not ina[w]:
-                continue
-            if disc[w] == 0:
-                t += 1
-                disc[w] = low[w] = t
-                parent[w] = v
-                if col[w] == 1:
-                    blk[w] = w
-                order.append(w)
-                stack.append(w)
-                nxt.append(0)
-            elif w != parent[v] and disc[w] < low[v]:
-                low[v] = disc[w]
-            continue
-        stack.pop()
-        nxt.pop()
-        p = parent[v]
-        if p < 0:
-            continue
-        low[p] = min(low[p], low[v])
-        size[p] += size[v]
-        if blk[v] >= 0:
-            if low[v] >= disc[p] and col[p] == 0:
-                seps.append((p, disc[v] - 1, disc[v] - 1 + size[v], blk[v]))
-            if blk[p] < 0:
-                blk[p] = blk[v]
-    return order, seps
+    ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32)[:, None])
+    graph = csr_matrix((np.ones(4 * n), ind.ravel(),
+                        np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
+    order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
+    k = len(order)
+    if k < 2:
+        return order, []
+    disc = np.zeros(n, dtype=np.int64)
+    disc[order] = np.arange(k)
+    low = disc[ind[order]].min(axis=1).tolist()
+    up = disc[pred[order[1:]]]  # each visited cell's parent, as a position in the order
+    parent = [0, *up.tolist()]
+    size = [1] * k
+    for i in range(k - 1, 0, -1):
+        q = parent[i]
+        size[q] += size[i]
+        if low[i] < low[q]:
+            low[q] = low[i]
+    sizes = np.asarray(size)
+    dark = color[order] == 1
+    count = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(dark, out=count[1:])
+    start = np.arange(1, k)
+    hit = (np.asarray(low[1:]) >= up) & (color[order[up]] == 0) \
+        & (count[start + sizes[1:]] > count[start])
+    sel = np.flatnonzero(hit) + 1
+    if len(sel) == 0:
+        return order, []
+    first = np.minimum.accumulate(np.where(dark, np.arange(k), k)[::-1])[::-1]
+    return order, list(zip(order[up[sel - 1]].tolist(), sel.tolist(),
+                           (sel + sizes[sel]).tolist(), order[first[sel]].tolist(), strict=True))
 
 
 class WallReasoning:
@@ -130,6 +140,7 @@ class WallReasoning:
     clues: frozenset[int]
     nbrs: list[list[int]]
     ring: list[list[int]]
+    tab: Any  # grid_table(rows, cols)
     col: list[int]
     color: Any  # numpy int8 array: 1 black, -1 white, 0 open
     lab: Any  # numpy int32 array: the not-white components at the last labelling
@@ -258,9 +269,9 @@ class WallReasoning:
         S of the search that p cuts off holds b and its neighbours are S, ``p`` and white
         cells, so the reason is ``(p, -a, -b, the white cells next to S)``."""
         self.cuts += 1
-        ina = ((self.lab == self.la) & (self.color >= 0)).tolist()
+        ina = (self.lab == self.la) & (self.color >= 0)
         a, black = self.anchor, self.black
-        order, seps = separators(a, ina, self.col, self.nbrs)
+        order, seps = separators(a, ina, self.color, self.tab)
         for p, start, stop, b in seps:
             x = black[p]
             if x not in found:
@@ -270,7 +281,7 @@ class WallReasoning:
         """The rest of an inference's reason clause (model polarity)."""
         if isinstance(why, tuple):
             return why
-        inside = set(why.order[why.start:why.stop])
+        inside = set(why.order[why.start:why.stop].tolist())
         nbrs, black = self.nbrs, self.black
         rim = {u for w in inside for u in nbrs[w] if u not in inside and u != why.p}
         return (*why.head, *(black[u] for u in sorted(rim)))

@@ -13,6 +13,7 @@ import random
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pysat.solvers import Solver
 
@@ -443,3 +444,51 @@ def test_a_literal_reported_after_the_next_level_opened_keeps_its_level(tmp_path
     again.on_assignment(black[(1, 0)])
     again.on_assignment(black[(3, 0)])
     assert x in again.propagate()  # a fresh propagator hands it over, as the first did
+
+
+def _flood(cells: set[int], start: int, nbrs: list[list[int]]) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for u in nbrs[stack.pop()]:
+            if u in cells and u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return seen
+
+
+def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
+    """On random partly coloured grids of 1x1 to 14x14: the open cells ``separators`` names
+    are exactly those whose removal cuts some black cell off the anchor (checked by a flood
+    fill without each cell), each subtree holds its black cell and not ``p``, and every
+    neighbour of a subtree but ``p`` is outside the searched component (white)."""
+    from formulations.nurikabe._wall import grid_table, separators
+
+    rng = random.Random(11)
+    named = 0
+    for _ in range(400):
+        rows, cols = rng.randint(1, 14), rng.randint(1, 14)
+        n = rows * cols
+        nbrs = [[j for j in (i - cols if i >= cols else -1, i + cols if i + cols < n else -1,
+                             i - 1 if i % cols else -1, i + 1 if (i + 1) % cols else -1)
+                 if j >= 0] for i in range(n)]
+        white, black = rng.uniform(0.05, 0.4), rng.uniform(0.02, 0.3)
+        color = [-1 if rng.random() < white else (1 if rng.random() < black else 0)
+                 for _ in range(n)]
+        dark = [i for i in range(n) if color[i] == 1]
+        if not dark:
+            continue
+        a = rng.choice(dark)
+        comp = _flood({i for i in range(n) if color[i] >= 0}, a, nbrs)
+        ina = np.array([i in comp for i in range(n)])
+        order, seps = separators(a, ina, np.array(color, dtype=np.int8), grid_table(rows, cols))
+        assert sorted(order.tolist()) == sorted(comp)
+        brute = {p for p in comp if color[p] == 0
+                 and any(color[b] == 1 and b not in _flood(comp - {p}, a, nbrs) for b in comp)}
+        assert {p for p, *_ in seps} == brute
+        for p, start, stop, b in seps:
+            sub = set(order[start:stop].tolist())
+            assert b in sub and color[b] == 1 and p not in sub and a not in sub
+            assert b not in _flood(comp - {p}, a, nbrs)
+            assert all(u in sub or u == p or u not in comp for w in sub for u in nbrs[w])
+        named += len(brute)
+    assert named > 200
