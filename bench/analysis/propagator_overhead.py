@@ -1,10 +1,11 @@
 """The callback overhead of sat-propagate's IPASIR-UP propagator on given Nurikabe files: the
-model built as the formulation builds it, CaDiCaL 1.9.5 run for at most ``--conflicts``
-conflicts (python-sat's conflict budget: the harness cannot stop CaDiCaL 1.9.5 in-process),
-then the propagator's own counters beside the solver's, and the work tallies it keeps where it
-has them (``tallies()``: e.g. wall relabellings, per-level restores, articulation searches). One
-JSON line per file. A model found within the budget is decoded and judged by the puzzle's rule
-verifier (``"valid"``).
+model built as the formulation builds it, CaDiCaL (``--solver``: python-sat's
+``cadical195``, default, or ``cadical300``) run for at most ``--conflicts`` conflicts
+(python-sat's conflict budget: the harness cannot stop CaDiCaL in-process; 0: no budget, the
+solve runs to its answer), then the propagator's own counters beside the solver's, and the
+work tallies it keeps where it has them (``tallies()``: e.g. wall relabellings, per-level
+restores, articulation searches). One JSON line per file. A model found within the budget is
+decoded and judged by the puzzle's rule verifier (``"valid"``).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -29,6 +30,7 @@ def main() -> None:
     ap.add_argument("files", nargs="+")
     ap.add_argument("--conflicts", type=int, default=5000)
     ap.add_argument("--formulation", default="sat-propagate")
+    ap.add_argument("--solver", default="cadical195", choices=("cadical195", "cadical300"))
     args = ap.parse_args()
     for path in args.files:
         inst = read_instance(path)
@@ -36,13 +38,14 @@ def main() -> None:
         t0 = time.perf_counter()
         model = form.build(inst)
         build = time.perf_counter() - t0
-        with Solver(name="cadical195") as s:
+        with Solver(name=args.solver) as s:
             model.propagator.connect(s)
             for clause in model.clauses:
                 s.add_clause(clause)
-            s.conf_budget(args.conflicts)
+            if args.conflicts > 0:
+                s.conf_budget(args.conflicts)
             t0 = time.perf_counter()
-            answer = s.solve_limited()
+            answer = s.solve_limited() if args.conflicts > 0 else s.solve()
             wall = time.perf_counter() - t0
             stats = s.accum_stats()
             valid = None
@@ -51,7 +54,7 @@ def main() -> None:
                 valid = not get_puzzle("nurikabe").verify(inst, grid)
         own = model.propagator.counters()
         print(json.dumps({
-            "file": path.rsplit("/", 1)[-1], "formulation": form.label,
+            "file": path.rsplit("/", 1)[-1], "formulation": form.label, "solver": args.solver,
             "answer": {True: "sat", False: "unsat", None: "budget"}[answer], "valid": valid,
             "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
             "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),

@@ -13,9 +13,10 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   neighbours stay joined (through the eight cells around it, or a search of at most
   ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
 * articulation (``cut``): a depth-first search of A from ``a`` (scipy's, in compiled code)
-  with Hopcroft-Tarjan low points summed up its tree; an undecided cell ``p`` with a child subtree S that no edge joins above ``p`` and
-  that holds a black cell ``b`` is black, reason ``(p, -a, -b, the white cells next to S)``:
-  S's only other neighbour is ``p``, so with p white b cannot reach a.
+  with Hopcroft-Tarjan low points summed up its tree; an undecided cell ``p`` with a child
+  subtree S that no edge joins above ``p`` and that holds a black cell ``b`` is black,
+  reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
+  with p white b cannot reach a.
 * complete assignments: the black cells form one component, and every white component holds
   a clue; otherwise ``(-a, W)`` for the black piece of ``a`` or ``(white d, -white n for the
   black boundary N of the white piece D)`` -- the cuts of :mod:`bench.encodings.cells`.
@@ -65,17 +66,13 @@ Why = tuple[int, ...] | CutWhy
 
 
 def grid_table(rows: int, cols: int) -> Any:
-    """Each cell's four neighbours (N, S, W, E) as a ``rows * cols`` x 4 int32 array, the cell
+    """Each cell's four neighbours (N, S, W, E) as a 4 x ``rows * cols`` int32 array, the cell
     itself where the neighbour is off the grid."""
     n = rows * cols
     cell = np.arange(n, dtype=np.int32)
     r, c = cell // cols, cell % cols
-    tab = np.empty((n, 4), dtype=np.int32)
-    tab[:, 0] = np.where(r > 0, cell - cols, cell)
-    tab[:, 1] = np.where(r < rows - 1, cell + cols, cell)
-    tab[:, 2] = np.where(c > 0, cell - 1, cell)
-    tab[:, 3] = np.where(c < cols - 1, cell + 1, cell)
-    return tab
+    return np.stack([np.where(r > 0, cell - cols, cell), np.where(r < rows - 1, cell + cols, cell),
+                     np.where(c > 0, cell - 1, cell), np.where(c < cols - 1, cell + 1, cell)])
 
 
 def separators(a: int, ina: Any, color: Any, tab: Any
@@ -88,44 +85,44 @@ def separators(a: int, ina: Any, color: Any, tab: Any
 
     The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
     every edge off the tree joins a cell to an ancestor) over the grid's edges inside
-    ``ina`` (``tab``: :func:`grid_table`, a cell's missing neighbours point at itself, which
+    ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
     a search never follows). A cell's low point is the least visiting time over its subtree's
     neighbours, the tree edge to its parent included: that changes no comparison with the
     parent's time (``low[v] >= disc[p]``), which is all the test uses. Subtree sizes and lows
     are summed up the tree in reverse visiting order; a subtree is a range of the order, so
     its black cells are a difference of prefix counts."""
     n = len(ina)
-    ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32)[:, None])
-    graph = csr_matrix((np.ones(4 * n), ind.ravel(),
+    ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
+    graph = csr_matrix((np.ones(4 * n), ind.T.ravel(),
                         np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
     order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
     k = len(order)
     if k < 2:
         return order, []
-    disc = np.zeros(n, dtype=np.int64)
-    disc[order] = np.arange(k)
-    low = disc[ind[order]].min(axis=1).tolist()
-    up = disc[pred[order[1:]]]  # each visited cell's parent, as a position in the order
-    parent = [0, *up.tolist()]
-    size = [1] * k
-    for i in range(k - 1, 0, -1):
-        q = parent[i]
-        size[q] += size[i]
-        if low[i] < low[q]:
-            low[q] = low[i]
-    sizes = np.asarray(size)
-    dark = color[order] == 1
-    count = np.zeros(k + 1, dtype=np.int64)
+    disc = np.zeros(n, dtype=np.int32)
+    disc[order] = np.arange(k, dtype=np.int32)
+    low = disc.take(ind).min(axis=0).take(order).tolist()
+    parent = [0, *disc.take(pred.take(order[1:])).tolist()]  # positions in the order
+    tone = color.take(order)
+    dark = tone == 1
+    count = np.zeros(k + 1, dtype=np.int32)  # black cells before each position
     np.cumsum(dark, out=count[1:])
-    start = np.arange(1, k)
-    hit = (np.asarray(low[1:]) >= up) & (color[order[up]] == 0) \
-        & (count[start + sizes[1:]] > count[start])
-    sel = np.flatnonzero(hit) + 1
-    if len(sel) == 0:
+    before = count.tolist()
+    shut = (tone != 0).tolist()
+    size = [1] * k
+    hits = []
+    for i in range(k - 1, 0, -1):
+        q, li, si = parent[i], low[i], size[i]
+        if li >= q and not shut[q] and before[i + si] > before[i]:
+            hits.append(i)
+        size[q] += si
+        if li < low[q]:
+            low[q] = li
+    if not hits:
         return order, []
-    first = np.minimum.accumulate(np.where(dark, np.arange(k), k)[::-1])[::-1]
-    return order, list(zip(order[up[sel - 1]].tolist(), sel.tolist(),
-                           (sel + sizes[sel]).tolist(), order[first[sel]].tolist(), strict=True))
+    first = np.minimum.accumulate(np.where(dark, np.arange(k), k)[::-1])[::-1].tolist()
+    cells = order.tolist()
+    return order, [(cells[parent[i]], i, i + size[i], cells[first[i]]) for i in reversed(hits)]
 
 
 class WallReasoning:
@@ -140,7 +137,7 @@ class WallReasoning:
     clues: frozenset[int]
     nbrs: list[list[int]]
     ring: list[list[int]]
-    tab: Any  # grid_table(rows, cols)
+    tab: Any  # grid_table(rows, cols): 4 x cells
     col: list[int]
     color: Any  # numpy int8 array: 1 black, -1 white, 0 open
     lab: Any  # numpy int32 array: the not-white components at the last labelling
