@@ -210,8 +210,10 @@ class NurikabePropagator(WallReasoning, Propagator):
     def on_assignment(self, lit: int, fixed: bool = False) -> None:
         """Record the assignment; mark dirty only what it can change: the wall when a black
         cell appears outside its component or a cell of it turns white that may split it (a
-        white cell whose not-white neighbours stay joined around it only shrinks it); island
-        k's search when a cell it reached is refused, its closing when a cell becomes k's."""
+        white cell whose not-white neighbours stay joined around it only shrinks it); the
+        articulation search when such a white cell's neighbours join only through a detour
+        (and after a relabel or a backtrack); island k's search when a cell it reached is
+        refused, its closing when a cell becomes k's."""
         t0 = time.perf_counter()
         self.calls += 1
         lit = self._out(lit)
@@ -237,8 +239,12 @@ class NurikabePropagator(WallReasoning, Propagator):
                         self.wall_dirty = True
                     elif self.labl[c] == la:
                         if v > 0:
-                            self.cut_dirty = True
-                        elif self._simple(c) or self._joined(c):
+                            pass  # a black cell of A: no articulation search (see _cut)
+                        elif self._simple(c):
+                            self.wsize -= 1
+                            self.extra.append(c)
+                            self.size_dirty = True
+                        elif self._joined(c):
                             self.wsize -= 1
                             self.extra.append(c)
                             self.size_dirty = self.cut_dirty = True
@@ -312,7 +318,6 @@ class NurikabePropagator(WallReasoning, Propagator):
                 del self.trail[cut:]
             if snap is None or kept:
                 self.wall_dirty = True
-                self.cut_dirty = self.cut
                 if self.reach:
                     self.reach_dirty = set(range(len(self.islands)))
             else:
@@ -322,6 +327,7 @@ class NurikabePropagator(WallReasoning, Propagator):
                 del self.extra[n:]
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
+            self.cut_dirty = self.cut  # the level's own inferences above ``to`` are gone
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:

@@ -16,7 +16,14 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   with Hopcroft-Tarjan low points summed up its tree; an undecided cell ``p`` with a child
   subtree S that no edge joins above ``p`` and that holds a black cell ``b`` is black,
   reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
-  with p white b cannot reach a.
+  with p white b cannot reach a. The search runs at a fixpoint of the cheaper rules after
+  the wall was relabelled, after a cell of A turned white whose not-white neighbours join
+  only through a detour (not through the eight cells around it), and after a backtrack. A
+  cell whose neighbours stay joined around it can make only a cell among those eight a new
+  cut cell (the white cells around it form one arc), and a new black cell only gives an
+  existing cut cell a black side: such changes do not start a search, so an inference of
+  this kind may wait for the next search (never unsound; the check of complete
+  assignments rejects any split wall).
 * complete assignments: the black cells form one component, and every white component holds
   a clue; otherwise ``(-a, W)`` for the black piece of ``a`` or ``(white d, -white n for the
   black boundary N of the white piece D)`` -- the cuts of :mod:`bench.encodings.cells`.

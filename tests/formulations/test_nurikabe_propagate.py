@@ -492,3 +492,35 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
             assert all(u in sub or u == p or u not in comp for w in sub for u in nbrs[w])
         named += len(brute)
     assert named > 200
+
+
+def _fixpoint(prop: NurikabePropagator) -> None:
+    """Propagate and hand every inferred literal back as assigned until nothing is new."""
+    while True:
+        out = prop.propagate()
+        assert prop.pending is None
+        if not out:
+            return
+        for lit in out:
+            prop.on_assignment(lit)
+
+
+def test_a_black_cell_of_the_wall_starts_no_articulation_search(tmp_path: Path) -> None:
+    """The articulation search runs after a relabel or a backtrack, not after a new black
+    cell inside the wall's component (it can only give an existing cut cell a black side)."""
+    path = tmp_path / "split.txt"
+    path.write_text(SPLIT)
+    model = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"]).build(
+        read_instance(path))
+    prop, black = model.propagator, model.handles["black"]
+    prop.on_assignment(black[(1, 0)])
+    _fixpoint(prop)
+    searches = prop.cuts
+    assert searches >= 1  # the first labelling
+    prop.on_new_level()
+    prop.on_assignment(black[(5, 4)])
+    _fixpoint(prop)
+    assert prop.cuts == searches
+    prop.on_backtrack(0)
+    _fixpoint(prop)
+    assert prop.cuts == searches + 1
