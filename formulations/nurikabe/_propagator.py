@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 from pysat.engines import Propagator
 
+from formulations.nurikabe._bits import Bits, cells
 from formulations.nurikabe._wall import WallReasoning, Why, grid_table
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,9 @@ class NurikabePropagator(WallReasoning, Propagator):
                      for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
         self.tab = grid_table(rows, cols)
+        self.bits = Bits(rows, cols)
+        #: per island: its cells that have an ownership variable
+        self.ownbits = [sum(1 << i for i in isl.own) for isl in self.islands]
         top = max([*self.black, *(x for isl in self.islands for x in isl.own.values())])
         #: per variable: the island whose ownership it is (-1: the cell's colour) and the cell
         self.island_of = [-1] * (top + 1)
@@ -158,8 +162,11 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.la = self.anchor = self.wsize = 0
         self.wtail: tuple[int, ...] = ()
         self.extra: list[int] = []
-        self.ball: list[dict[int, int]] = [{} for _ in self.islands]
+        # per island: its search's cells (all, and those reached before the last step) and
+        # the cells refused to it now (kept with every assignment and backtrack)
+        self.ball: list[tuple[int, int]] = [(0, 0) for _ in self.islands]
         self.room = [0] * len(self.islands)
+        self.refused = [0] * len(self.islands)
         # what an assignment may have changed since
         self.wall_dirty = True
         self.size_dirty = self.cut_dirty = False
@@ -253,16 +260,16 @@ class NurikabePropagator(WallReasoning, Propagator):
                     elif v > 0:
                         self.wall_dirty = True  # a second piece of wall: a conflict
             elif v < 0:
-                d = self.ball[k].get(c)
-                if d is not None:
-                    isl = self.islands[k]
-                    if d == isl.size - 1 and self.room[k] > isl.size:
+                self.refused[k] |= 1 << c
+                reach, inner = self.ball[k]
+                if reach >> c & 1:
+                    if not inner >> c & 1 and self.room[k] > self.islands[k].size:
                         self.room[k] -= 1  # a cell of the last step: no path went through it
                     else:
                         self.reach_dirty.add(k)
             else:
                 self.close_dirty.add(k)
-                if self.reach and c not in self.ball[k]:
+                if self.reach and not self.ball[k][0] >> c & 1:
                     self.reach_dirty.add(k)  # owned out of reach: a conflict to report
         self.seconds += time.perf_counter() - t0
 
@@ -298,6 +305,7 @@ class NurikabePropagator(WallReasoning, Propagator):
             del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
             color, col, close_dirty = self.color, self.col, self.close_dirty
+            refused = self.refused
             kept = False
             for var in self.trail[cut:]:
                 if fixed[var] or (late and late.get(var, to + 1) <= to):
@@ -311,6 +319,8 @@ class NurikabePropagator(WallReasoning, Propagator):
                     color[c] = col[c] = 0
                 else:
                     close_dirty.add(k)
+                    if val[var] < 0:
+                        refused[k] &= ~(1 << cell_of[var])
                 val[var] = 0
             if kept:
                 self.trail[cut:] = [var for var in self.trail[cut:] if val[var]]
@@ -369,40 +379,23 @@ class NurikabePropagator(WallReasoning, Propagator):
         return out
 
     def _reach(self, k: int, found: dict[int, Why]) -> None:
-        """Refuse island k the cells its search from the clue does not reach."""
+        """Refuse island k the cells its search from the clue does not reach (the search
+        grows a layer at a time over bit sets: :class:`formulations.nurikabe._bits.Bits`)."""
         isl = self.islands[k]
-        own, val, nbrs, last = isl.own, self.val, self.nbrs, isl.size - 1
-        seen = {isl.root: 0}  # cell -> steps from the clue
-        frontier = [isl.root]
-        refused: set[int] = set()
-        step = 0
-        while frontier and step < last:
-            step += 1
-            nxt = []
-            for w in frontier:
-                for u in nbrs[w]:
-                    if u in seen:
-                        continue
-                    x = own.get(u)
-                    if x is None:
-                        continue
-                    if val[x] < 0:
-                        refused.add(u)
-                        continue
-                    seen[u] = step
-                    nxt.append(u)
-            frontier = nxt
-        self.ball[k], self.room[k] = seen, len(seen)
-        tail = tuple(own[u] for u in sorted(refused))
-        if len(seen) < isl.size:
+        own, val, refused = isl.own, self.val, self.refused[k]
+        reach, inner = self.bits.ball(isl.root, self.ownbits[k] & ~refused, isl.size - 1)
+        self.ball[k] = (reach, inner)
+        self.room[k] = room = reach.bit_count()
+        tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
+        if room < isl.size:
             self._conflict(list(tail))
             return
-        for v, x in own.items():
-            if v not in seen:
-                if val[x] == 0:
-                    found.setdefault(-x, tail)
-                elif val[x] > 0:
-                    self._conflict([-x, *tail])
+        for v in cells(self.ownbits[k] & ~reach & ~refused):
+            x = own[v]
+            if val[x] == 0:
+                found.setdefault(-x, tail)
+            elif val[x] > 0:
+                self._conflict([-x, *tail])
 
     def _close(self, k: int, found: dict[int, Why]) -> None:
         """Close island k when the cells joined to its clue through its cells are its size."""

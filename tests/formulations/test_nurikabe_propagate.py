@@ -524,3 +524,36 @@ def test_a_black_cell_of_the_wall_starts_no_articulation_search(tmp_path: Path) 
     prop.on_backtrack(0)
     _fixpoint(prop)
     assert prop.cuts == searches + 1
+
+
+def test_the_bit_parallel_search_equals_a_breadth_first_search() -> None:
+    """On random grids of 1x1 to 15x15 (shapes that wrap rows, single rows and columns): the
+    cells ``Bits.ball`` reaches through the allowed cells within ``steps`` steps, and those
+    it reached before the last step, equal a per-cell breadth-first search's; ``grow`` adds
+    exactly the orthogonal neighbours; ``cells`` lists the bits in increasing order."""
+    from formulations.nurikabe._bits import Bits, cells
+
+    rng = random.Random(5)
+    for _ in range(500):
+        rows, cols = rng.randint(1, 15), rng.randint(1, 15)
+        n = rows * cols
+        nbrs = [[j for j in (i - cols if i >= cols else -1, i + cols if i + cols < n else -1,
+                             i - 1 if i % cols else -1, i + 1 if (i + 1) % cols else -1)
+                 if j >= 0] for i in range(n)]
+        bits = Bits(rows, cols)
+        allowed = {i for i in range(n) if rng.random() < rng.uniform(0.3, 0.95)}
+        root = rng.randrange(n)
+        steps = rng.randint(0, 20)
+        dist = {root: 0}
+        frontier = [root]
+        for step in range(1, steps + 1):
+            frontier = [u for w in frontier for u in nbrs[w] if u in allowed and u not in dist
+                        and dist.setdefault(u, step) == step]
+        reach, inner = bits.ball(root, sum(1 << i for i in allowed), steps)
+        assert list(cells(reach)) == sorted(dist)
+        last = max(dist.values())
+        assert list(cells(inner)) == sorted(v for v, d in dist.items()
+                                            if d < steps or last < steps)
+        some = {i for i in range(n) if rng.random() < 0.2}
+        grown = {u for w in some for u in nbrs[w]} | some
+        assert list(cells(bits.grow(sum(1 << i for i in some)))) == sorted(grown)
