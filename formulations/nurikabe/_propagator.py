@@ -25,15 +25,15 @@ The reasoning and why each clause holds in every solution (``B`` is the wall's s
 
 * the wall, its articulation cells and the check of complete assignments:
   :mod:`formulations.nurikabe._wall`.
-* island k (clue of ``size`` cells): a breadth-first search from the clue through the cells
-  not yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps. A cell it does not
-  reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell
-  reached in fewer than size - 1 steps)``: while those stay refused, any path of owned cells
-  from the clue of at most size - 1 steps stays in the searched ball. Fewer than ``size``
-  cells reached is a conflict over the same refused cells. Cells no island can own are black
-  through the CNF ("a white cell has an owner"). A refused cell of the last step is a leaf of
-  the search (no path went on through it): the search only loses it, while it keeps ``size``
-  cells.
+* island k (clue of ``size`` cells): a breadth-first search from the clue through the cells not
+  yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps, a whole layer at a time
+  over cell sets held as Python integers (:mod:`formulations.nurikabe._bits`). A cell it does not
+  reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell reached
+  in fewer than size - 1 steps)``: while those stay refused, any path of owned cells from the clue
+  of at most size - 1 steps stays in the searched ball. Fewer than ``size`` cells reached is a
+  conflict over the same refused cells. Cells no island can own are black through the CNF ("a
+  white cell has an owner"). A refused cell of the last step is a leaf of the search (no path went
+  on through it): the search only loses it, while it keeps ``size`` cells.
 * an island that reached its size closes: when the cells owned by k and joined to its clue
   through owned cells number ``size``, every neighbour of them is black, reason
   ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
@@ -45,7 +45,9 @@ J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014: graph checks as propag
 CDCL solver with explanations from the current assignment; J. Hopcroft, R. Tarjan,
 "Algorithm 447: efficient algorithms for graph manipulation", CACM 16(6), 1973: articulation
 points from depth-first low points; and the IPASIR-UP interface, K. Fazekas et al.,
-"IPASIR-UP: User Propagators for CDCL", SAT 2023.
+"IPASIR-UP: User Propagators for CDCL", SAT 2023; the same split (local rules as clauses,
+connectivity as a native propagator inside the SAT solver) is cspuz_core's (T. Yoshida,
+github.com/semiexp/cspuz_core: graph connectivity propagators in Glucose).
 """
 
 from __future__ import annotations
