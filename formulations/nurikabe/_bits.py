@@ -1,7 +1,8 @@
 """Cell sets of a ``rows`` x ``cols`` grid as Python integers (bit ``r * cols + c`` is the
 cell (r, c)), and a breadth-first search that grows a whole layer at once with shifts and
 masks: each step is a handful of big-integer operations instead of a loop over the cells of
-the layer (bit-parallel flood fill, as in bitboard game programs).
+the layer (bit-parallel flood fill: the bitboards of chess programs, Slate and Atkin, "CHESS 4.5 --
+The Northwestern University chess program", 1977).
 """
 
 from __future__ import annotations

@@ -248,7 +248,8 @@ class NurikabePropagator(WallReasoning, Propagator):
                         self.wall_dirty = True
                     elif self.labl[c] == la:
                         if v > 0:
-                            pass  # a black cell of A: no articulation search (see _cut)
+                            pass  # a black cell of A: no articulation search (why: the
+                            # module docstring of formulations.nurikabe._wall)
                         elif self._simple(c):
                             self.wsize -= 1
                             self.extra.append(c)
