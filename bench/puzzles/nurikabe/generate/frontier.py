@@ -71,22 +71,44 @@ def _relabel(codes: list[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+Grid = list[list[int | None]]
+
+
+def orientations(grid: Sequence[Sequence[int | None]]) -> list[Grid]:
+    """The grid's turns and mirror images with the shorter side across (the frontier runs
+    along it), best first: the last clue cell earliest in the row-major order (the cells
+    before a clue are the least constrained, so the frontier has the fewest states when the
+    clues come first), ties by the first appearance."""
+    base = [list(row) for row in grid]
+    out = []
+    for _ in range(4):
+        base = [list(col) for col in zip(*base[::-1], strict=True)]  # a quarter turn
+        out += [base, [row[::-1] for row in base]]
+    short = min(len(out[0]), len(out[0][0]))
+    out = [g for g in out if len(g[0]) == short]
+
+    def order(g: Grid) -> tuple[int, int]:
+        at = [i for i, v in enumerate(v for row in g for v in row) if v is not None]
+        return (at[-1], at[0]) if at else (0, 0)
+
+    return sorted(out, key=order)
+
+
 def _grid_of(grid: Sequence[Sequence[int | None]]) -> tuple[int, int, dict[Cell, int], list[int]]:
-    """The grid's shape with the shorter side across (transposed if need be), its clue
-    cells (to the island number) and the island sizes."""
-    rows = len(grid)
-    cols = len(grid[0]) if rows else 0
-    if cols > rows:  # the frontier runs along the shorter side
-        grid = [[grid[r][c] for r in range(rows)] for c in range(cols)]
-        rows, cols = cols, rows
+    """The grid's best orientation (:func:`orientations`), its clue cells (to the island
+    number) and the island sizes."""
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v is not None and v < 1:
+                raise ValueError(f"clue {v} at ({r}, {c}) is below 1")
+    grid = orientations(grid)[0]
+    rows, cols = len(grid), len(grid[0])
     clue_at: dict[Cell, int] = {}
     sizes: list[int] = []
     for r in range(rows):
         for c in range(cols):
             v = grid[r][c]
             if v is not None:
-                if v < 1:
-                    raise ValueError(f"clue {v} at ({r}, {c}) is below 1")
                 clue_at[(r, c)] = len(sizes)
                 sizes.append(v)
     if not sizes:
