@@ -11,7 +11,7 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count
+from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, orientations
 from bench.records import Task
 from bench.run.execute import execute
 from tests.conftest import INSTANCES
@@ -66,6 +66,20 @@ def test_a_transposed_grid_has_the_same_count() -> None:
         grid = random_grid(seed)
         wide = [list(col) for col in zip(*grid, strict=True)]
         assert count(wide).solutions == count(grid).solutions
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_every_orientation_has_the_same_count(seed: int) -> None:
+    grid = random_grid(seed)
+    counts = [count(grid, turn=t).solutions for t in range(len(orientations(grid)))]
+    assert len(counts) in (4, 8) and len(set(counts)) == 1
+
+
+def test_the_best_orientation_has_the_clues_first() -> None:
+    grid: Grid = [[None] * 6 for _ in range(5)]
+    grid[4][5], grid[3][5] = 9, 8  # bottom right: read from there (columns across: 5 wide)
+    best = orientations(grid)[0]
+    assert len(best[0]) == 5 and best[0][0] is not None and best[0][1] is not None
 
 
 def test_a_committed_two_clue_puzzle_is_unique_and_a_moved_clue_is_not(tmp_path: Path) -> None:

@@ -94,14 +94,15 @@ def orientations(grid: Sequence[Sequence[int | None]]) -> list[Grid]:
     return sorted(out, key=order)
 
 
-def _grid_of(grid: Sequence[Sequence[int | None]]) -> tuple[int, int, dict[Cell, int], list[int]]:
-    """The grid's best orientation (:func:`orientations`), its clue cells (to the island
-    number) and the island sizes."""
+def _grid_of(grid: Sequence[Sequence[int | None]], turn: int
+             ) -> tuple[int, int, dict[Cell, int], list[int]]:
+    """The grid in its orientation number ``turn`` of :func:`orientations` (0: the best), its
+    clue cells (to the island number) and the island sizes."""
     for r, row in enumerate(grid):
         for c, v in enumerate(row):
             if v is not None and v < 1:
                 raise ValueError(f"clue {v} at ({r}, {c}) is below 1")
-    grid = orientations(grid)[0]
+    grid = orientations(grid)[turn]
     rows, cols = len(grid), len(grid[0])
     clue_at: dict[Cell, int] = {}
     sizes: list[int] = []
@@ -152,12 +153,13 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
 
 
 def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
-          max_states: int = MAX_STATES) -> Count:
+          max_states: int = MAX_STATES, turn: int = 0) -> Count:
     """The number of solutions of the Nurikabe clue grid ``grid`` (rows of clue sizes or None),
     exactly, by the frontier programme of the module; with ``cap``, each state's number is
     capped there (enough to tell 0, 1 or more apart). :class:`FrontierTooBig` when a step
     has more than ``max_states`` states; :class:`ValueError` for a grid without clues or with
-    a clue below 1.
+    a clue below 1. ``turn`` picks another orientation of the grid (:func:`orientations`,
+    its best first): the same count through other states, a check of the programme.
 
     The states are grouped by their profile (frontier codes, diagonal colour, closed colours),
     each profile holding its tallies packed in one integer (the wall cells so far in the low
@@ -165,7 +167,7 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
     so the profile's work (joins, a component leaving) is done once for all its tallies.
     Over 60 lines: the loop over the states and their tallies is the hot path, kept in one
     frame without a call per tally."""
-    rows, cols, clue_at, sizes = _grid_of(grid)
+    rows, cols, clue_at, sizes = _grid_of(grid, turn)
     k = len(sizes)
     walls = rows * cols - sum(sizes)
     if walls < 0:
