@@ -136,6 +136,13 @@ class Generator:
         """An instance of this puzzle from a clue grid (validated by the puzzle's rules)."""
         return instance_from_grid(self.puzzle, grid)
 
+    def proof_count(self, inst: Instance) -> int:
+        """Solutions of ``inst`` up to 2 for the final proof of :func:`generate_one`:
+        :func:`count_solutions` with :meth:`uniqueness_formulation`, unless a kind has an
+        exact counter of its own."""
+        return count_solutions(inst, self.uniqueness_formulation(), self.solver,
+                               time_limit=COUNT_LIMIT_S)
+
     def until_solved(self, attempt: Callable[[], R], tries: int, failure: str) -> R:
         """``attempt()``, again after a solver timeout, at most ``tries`` times; then a
         :class:`GenerationError` saying ``failure``."""
@@ -329,8 +336,7 @@ def generate_one(puzzle: str, rows: int, cols: int, seed: int, index: int = 0,
     problems = get_puzzle(puzzle).verify(inst, solution)
     if problems:
         raise GenerationError(f"internal error: generated solution is wrong: {problems[0]}")
-    found = count_solutions(inst, gen.uniqueness_formulation(), gen.solver,
-                            time_limit=COUNT_LIMIT_S)
+    found = gen.proof_count(inst)
     if found != 1:
         raise GenerationError(f"internal error: generated instance has {found} solutions")
     return Generated(inst, solution, time.perf_counter() - t0, gen.solves)

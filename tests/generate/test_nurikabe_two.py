@@ -15,6 +15,7 @@ from bench.grid import components
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generate import walls
+from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig
 from tests.conftest import INSTANCES
 from tests.generate.test_nurikabe_generator import regenerates
 
@@ -82,14 +83,63 @@ def test_the_committed_family_is_there() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted(TWO.glob("*.txt")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(TWO.glob("gen-*-8x8-*.txt")), ids=lambda p: p.stem)
 def test_committed_two_clue_family_is_unique_by_a_second_formulation(path: Path) -> None:
     """Counted to 2 by the ASP formulation on clingo (not SAT on CaDiCaL)."""
     assert count_solutions(read_instance(path), "asp-reach", "clingo", time_limit=900) == 1
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted(TWO.glob("*.txt")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(TWO.glob("gen-*.txt")), ids=lambda p: p.stem)
 def test_committed_two_clue_family_regenerates_from_its_seed(path: Path,
                                                             tmp_path: Path) -> None:
     regenerates(path, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(TWO.glob("*-10x10-*.txt")), ids=lambda p: p.stem)
+def test_committed_10x10s_are_counted_unique_by_the_frontier_programme(path: Path) -> None:
+    """The proof of the 10x10s (the solvers' counts to 2 run past any budget there)."""
+    assert walls.proof_count(read_instance(path)) == 1
+
+
+def test_the_hand_made_ring_has_the_real_puzzles_counts() -> None:
+    """Two clues, 37 and 36, a wall of 27 on a 10x10 (73 % white), and says how it was made
+    and proved."""
+    inst = read_instance(TWO / "hand-nurikabe-10x10-ring-0.txt")
+    assert sorted(int(v) for _, _, v in inst.clues()) == [36, 37]
+    sol = json.loads((TWO / "hand-nurikabe-10x10-ring-0.sol").read_text())
+    assert sum(row.count("#") for row in sol) == 27
+    assert get_puzzle("nurikabe").verify(inst, sol) == []
+    assert "made by hand" in inst.header["source"] and "frontier" in inst.header["proof"]
+
+
+@pytest.mark.parametrize(("cells", "near"), [
+    (((0, 5), (2, 9)), True),  # both within 3 of the top
+    (((7, 0), (9, 9)), True),  # the bottom
+    (((3, 8), (6, 9)), True),  # the right side
+    (((0, 0), (9, 9)), False),  # opposite corners: no side is near both
+    (((3, 3), (4, 4)), False),
+])
+def test_clues_near_one_side(cells: tuple[tuple[int, int], ...], near: bool) -> None:
+    assert walls.near_side(cells, 10, 10) is near
+
+
+def test_grids_of_nine_or_more_are_counted_by_the_frontier_programme(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """There the generator's final proof is the frontier count (the solvers' proofs run past
+    any budget: a state budget of 10 stops it), on 8x8 still the solver's count."""
+    assert walls.counted(9, 12) and walls.counted(10, 10) and not walls.counted(8, 10)
+    gen = get_generator("nurikabe").with_params({"clues": 2})
+    monkeypatch.setattr(walls, "COUNT_STATES", 10)
+    lay = walls.Layout(9, 9, walls.frame_cells(0, 0, 5, 5, 3), [(0, 8), (1, 1)])
+    with pytest.raises(FrontierTooBig, match="over 10"):
+        gen.proof_count(gen.instance([list(row) for row in lay.grid()]))
+    assert gen.proof_count(read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")) == 1
+
+
+def test_the_committed_10x10s_are_distinct_puzzles() -> None:
+    """Five generated and the hand-made one, no two the same (two seeds can draw one frame
+    and one placement: seed 4 made seed 2's puzzle and is left out)."""
+    grids = {tuple(map(tuple, read_instance(p).grid)) for p in TWO.glob("*-10x10-*.txt")}
+    assert len(grids) == len(list(TWO.glob("*-10x10-*.txt"))) == 6

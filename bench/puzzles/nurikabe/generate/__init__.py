@@ -485,5 +485,10 @@ class NurikabeGenerator(Generator):
             return walls.FORMULATION
         return few.FORMULATION if self.cover else self.formulation
 
+    def proof_count(self, inst: Instance) -> int:
+        if self.clues and walls.counted(inst.rows, inst.cols):
+            return walls.proof_count(inst)
+        return super().proof_count(inst)
+
     def max_edits(self, rows: int, cols: int) -> int:
         return (40 + rows * cols // 2) * (3 if self.big else 1)

@@ -29,7 +29,17 @@ intended solution, limited by conflicts so a seed reproduces) finds rules out ev
 placement whose two cells it also leaves white in islands of the same sizes; the next
 placement is drawn from those left, until one is unique or none is left (then another
 frame is drawn). The result's uniqueness is proved again by the generator's final count
-(:func:`bench.generate.generate_one`)."""
+(:func:`bench.generate.generate_one`).
+
+On grids with both sides at least :data:`COUNTED_SIDE` the solvers' proofs run past any
+budget (the reason the kind is hard), so there a check stops after :data:`QUICK_CONFLICTS`
+(another solution, if one is near, is found by then) and the placement is then counted by
+the frontier programme (:mod:`.frontier`: an exhaustion independent of any solver, a minute
+or two of one core on a 10x10): unique, or ruled out by itself (also when the programme
+passes :data:`COUNT_STATES`). There the clue cells are drawn within :data:`NEAR_SIDE` cells
+of one side of the grid (both of the same side), where the programme starts: the cells
+before the first clue are the least constrained. The same counter makes the final proof
+there (:func:`proof_count`)."""
 
 from __future__ import annotations
 
@@ -42,6 +52,7 @@ from bench.generate import GenerationError, Generator, SolveTimeout
 from bench.grid import Cell, all_cells, components
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
+from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count
 from bench.puzzles.nurikabe.generate.unique import WarmCheck
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 
@@ -62,6 +73,14 @@ MIN_SIDE = 8
 CONFLICTS = 20_000_000
 #: placements tried on one frame before another is drawn
 CALLS = 40
+#: grids with both sides at least this long are counted by :mod:`.frontier`
+COUNTED_SIDE = 9
+#: conflicts of one check on such grids before the placement is counted
+QUICK_CONFLICTS = 200_000
+#: the state budget of one count of such a grid
+COUNT_STATES = 8_000_000
+#: on such grids both clue cells lie within this many cells of one side of the grid
+NEAR_SIDE = 3
 
 
 @dataclass
@@ -132,6 +151,23 @@ def frame_wall(rows: int, cols: int, rng: random.Random) -> Layout:
     return Layout(rows, cols, frame_cells(*rng.choice(options)))
 
 
+def counted(rows: int, cols: int) -> bool:
+    """Whether a grid of the kind this large is counted by :mod:`.frontier`."""
+    return min(rows, cols) >= COUNTED_SIDE
+
+
+def near_side(cells: tuple[Cell, ...], rows: int, cols: int) -> bool:
+    """Whether all of ``cells`` lie within :data:`NEAR_SIDE` cells of one side of the grid."""
+    return any(all(d < NEAR_SIDE for d in dist) for dist in zip(
+        *[(r, rows - 1 - r, c, cols - 1 - c) for r, c in cells], strict=True))
+
+
+def proof_count(inst: Instance) -> int:
+    """Solutions of the puzzle ``inst`` up to 2, by :func:`.frontier.count`."""
+    grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    return count(grid, cap=2, max_states=COUNT_STATES).solutions
+
+
 def instance_of(gen: Generator, lay: Layout) -> Instance:
     return gen.instance([list(row) for row in lay.grid()])
 
@@ -145,15 +181,30 @@ def place_clues(gen: Generator, lay: Layout, rng: random.Random, check: WarmChec
     parts = sorted(lay.islands(), key=lambda p: (len(p), p[0]))
     sizes = [len(p) for p in parts]
     killed: list[list[set[Cell]]] = []  # per other solution: per island, the cells it covers
+    places = list(product(*parts))
+    if counted(lay.rows, lay.cols):
+        places = [pl for pl in places if near_side(pl, lay.rows, lay.cols)]
     for _ in range(calls):
-        left = [pl for pl in product(*parts) if not any(
+        left = [pl for pl in places if not any(
             all(v in kill[i] for i, v in enumerate(pl)) for kill in killed)]
         log.debug("place_clues: %d placements left", len(left))
         if not left:
             return False
         lay.clues = list(rng.choice(left))
         gen.solves += 1
-        alt = check.other(instance_of(gen, lay), lay.solution())
+        try:
+            alt = check.other(instance_of(gen, lay), lay.solution())
+        except SolveTimeout:
+            if not counted(lay.rows, lay.cols):
+                raise
+            try:
+                if count(lay.grid(), cap=2, max_states=COUNT_STATES).solutions == 1:
+                    return True
+                log.debug("place_clues: counted more than one solution")
+            except FrontierTooBig as err:
+                log.debug("place_clues: not counted: %s", err)
+            killed.append([{v} for v in lay.clues])  # this placement only
+            continue
         if alt is None:
             return True
         white = [(r, c) for r in range(lay.rows) for c in range(lay.cols) if alt[r][c] != BLACK]
@@ -176,7 +227,7 @@ def two_clue(gen: Generator, rows: int, cols: int, rng: random.Random, clues: in
     if min(rows, cols) < MIN_SIDE:
         raise GenerationError(f"nurikabe {rows}x{cols}: the {clues}-clue kind needs both "
                               f"sides at least {MIN_SIDE}")
-    check = WarmCheck(FORMULATION, CONFLICTS)
+    check = WarmCheck(FORMULATION, QUICK_CONFLICTS if counted(rows, cols) else CONFLICTS)
     for _ in range(restarts):
         lay = frame_wall(rows, cols, rng)
         try:

@@ -1,0 +1,113 @@
+"""The frontier counter of few-clue Nurikabe (:mod:`bench.puzzles.nurikabe.generate.frontier`):
+its exact counts against the ASP formulation's on clingo, on random small grids with two or
+three clues (many solutions, none, one), and its answer on committed two-clue puzzles."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bench.generate import instance_from_grid
+from bench.instance import format_instance, read_instance
+from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, orientations
+from bench.records import Task
+from bench.run.execute import execute
+from tests.conftest import INSTANCES
+
+TWO = INSTANCES / "nurikabe" / "two"
+Grid = list[list[int | None]]
+
+
+def random_grid(seed: int) -> Grid:
+    """A small grid with two or three clues on 55-80 % white, from ``seed``."""
+    rng = random.Random(seed)
+    rows, cols = rng.choice([(4, 5), (5, 5), (5, 6), (6, 5), (4, 6)])
+    k = rng.choice([2, 2, 3])
+    cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
+    white = int(rows * cols * rng.uniform(0.55, 0.8))
+    cuts = sorted(rng.sample(range(1, white), k - 1))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, white], strict=True)]
+    grid: Grid = [[None] * cols for _ in range(rows)]
+    for (r, c), size in zip(cells, sizes, strict=True):
+        grid[r][c] = size
+    return grid
+
+
+def asp_count(grid: Grid, tmp_path: Path, cap: int) -> int:
+    """Solutions up to ``cap`` by ``asp-reach`` on clingo, through the harness."""
+    path = tmp_path / "instance.txt"
+    path.write_text(format_instance(instance_from_grid("nurikabe", grid, {})), encoding="utf-8")
+    res = execute(Task(str(path), "asp-reach", "clingo", time_limit=60, count=cap))
+    if res.status == "infeasible":
+        return 0
+    assert res.status == "solved" and res.count is not None, res.message
+    return res.count
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_count_is_the_asp_formulations(seed: int, tmp_path: Path) -> None:
+    grid = random_grid(seed)
+    exact = count(grid).solutions
+    assert exact == asp_count(grid, tmp_path, 1000)
+    assert count(grid, cap=2).solutions == min(exact, 2)
+
+
+def test_the_random_grids_have_many_none_and_one() -> None:
+    """The cases above are not all of one answer (the comparison could fail either way)."""
+    counts = {count(random_grid(seed)).solutions for seed in range(16)}
+    assert 0 in counts and any(n > 20 for n in counts) and any(1 <= n <= 5 for n in counts)
+
+
+def test_a_transposed_grid_has_the_same_count() -> None:
+    """The frontier runs along the shorter side: a wide grid is counted transposed."""
+    for seed in range(6):
+        grid = random_grid(seed)
+        wide = [list(col) for col in zip(*grid, strict=True)]
+        assert count(wide).solutions == count(grid).solutions
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_every_orientation_has_the_same_count(seed: int) -> None:
+    grid = random_grid(seed)
+    counts = [count(grid, turn=t).solutions for t in range(len(orientations(grid)))]
+    assert len(counts) in (4, 8) and len(set(counts)) == 1
+
+
+def test_the_best_orientation_has_the_clues_first() -> None:
+    grid: Grid = [[None] * 6 for _ in range(5)]
+    grid[4][5], grid[3][5] = 9, 8  # bottom right: read from there (columns across: 5 wide)
+    best = orientations(grid)[0]
+    assert len(best[0]) == 5 and best[0][0] is not None and best[0][1] is not None
+
+
+def test_a_committed_two_clue_puzzle_is_unique_and_a_moved_clue_is_not(tmp_path: Path) -> None:
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    assert count(grid).solutions == 1
+    # the smaller island's clue moved into the frame's corner: many walls fit again
+    (r, c, v), _ = sorted(inst.clues(), key=lambda t: int(t[2]))
+    grid[r][c] = None
+    grid[0][0] = int(v) if grid[0][0] is None else grid[0][0]
+    assert count(grid, cap=2).solutions == 2 == asp_count(grid, tmp_path, 2)
+
+
+def test_a_state_budget_stops_the_count() -> None:
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    with pytest.raises(FrontierTooBig, match=r"states at cell \(\d+, \d+\), over 100"):
+        count(grid, max_states=100)
+
+
+@pytest.mark.parametrize(("grid", "message"), [
+    ([[None, None], [None, None]], r"a grid without clues"),
+    ([[0, None], [None, None]], r"clue 0 at \(0, 0\) is below 1"),
+])
+def test_bad_grids_are_clear_errors(grid: Grid, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        count(grid)
+
+
+def test_more_white_than_cells_has_no_solution() -> None:
+    assert count([[3, None], [None, 2]]).solutions == 0
