@@ -15,7 +15,6 @@ from bench.grid import components
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generate import walls
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig
 from tests.conftest import INSTANCES
 from tests.generate.test_nurikabe_generator import regenerates
 
@@ -133,9 +132,19 @@ def test_grids_of_nine_or_more_are_counted_by_the_frontier_programme(
     gen = get_generator("nurikabe").with_params({"clues": 2})
     monkeypatch.setattr(walls, "COUNT_STATES", 10)
     lay = walls.Layout(9, 9, walls.frame_cells(0, 0, 5, 5, 3), [(0, 8), (1, 1)])
-    with pytest.raises(FrontierTooBig, match="over 10"):
+    with pytest.raises(GenerationError, match=r"not proved by the frontier count: .*over 10"):
         gen.proof_count(gen.instance([list(row) for row in lay.grid()]))
     assert gen.proof_count(read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")) == 1
+
+
+def test_an_island_too_big_for_the_count_is_a_generation_error() -> None:
+    """The programme's tallies hold up to 255 cells: a bigger island is a clear error of
+    the generator (which the CLI reports in one line), not a crash."""
+    grid: list[list[int | None]] = [[None] * 20 for _ in range(20)]
+    grid[0][0], grid[0][2] = 300, 20
+    gen = get_generator("nurikabe").with_params({"clues": 2})
+    with pytest.raises(GenerationError, match=r"not proved by the frontier count: .*too big"):
+        gen.proof_count(gen.instance(grid))
 
 
 def test_the_committed_10x10s_are_distinct_puzzles() -> None:

@@ -34,8 +34,8 @@ frame is drawn). The result's uniqueness is proved again by the generator's fina
 On grids with both sides at least :data:`COUNTED_SIDE` the solvers' proofs run past any
 budget (the reason the kind is hard), so there a check stops after :data:`QUICK_CONFLICTS`
 (another solution, if one is near, is found by then) and the placement is then counted by
-the frontier programme (:mod:`.frontier`: an exhaustion independent of any solver, a minute
-or two of one core on a 10x10): unique, or ruled out by itself (also when the programme
+the frontier programme (:mod:`.frontier`: an exhaustion independent of any solver, whose
+states stay within a budget on a 10x10): unique, or ruled out by itself (also when the programme
 passes :data:`COUNT_STATES`). There the clue cells are drawn within :data:`NEAR_SIDE` cells
 of one side of the grid (both of the same side), where the programme starts: the cells
 before the first clue are the least constrained. The same counter makes the final proof
@@ -163,9 +163,14 @@ def near_side(cells: tuple[Cell, ...], rows: int, cols: int) -> bool:
 
 
 def proof_count(inst: Instance) -> int:
-    """Solutions of the puzzle ``inst`` up to 2, by :func:`.frontier.count`."""
+    """Solutions of the puzzle ``inst`` up to 2, by :func:`.frontier.count`;
+    :class:`GenerationError` when the programme cannot count it (too many states, or an
+    island or wall too big for its tallies)."""
     grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
-    return count(grid, cap=2, max_states=COUNT_STATES).solutions
+    try:
+        return count(grid, cap=2, max_states=COUNT_STATES).solutions
+    except (FrontierTooBig, ValueError) as err:
+        raise GenerationError(f"uniqueness not proved by the frontier count: {err}") from err
 
 
 def instance_of(gen: Generator, lay: Layout) -> Instance:
@@ -201,7 +206,7 @@ def place_clues(gen: Generator, lay: Layout, rng: random.Random, check: WarmChec
                 if count(lay.grid(), cap=2, max_states=COUNT_STATES).solutions == 1:
                     return True
                 log.debug("place_clues: counted more than one solution")
-            except FrontierTooBig as err:
+            except (FrontierTooBig, ValueError) as err:
                 log.debug("place_clues: not counted: %s", err)
             killed.append([{v} for v in lay.clues])  # this placement only
             continue
