@@ -156,6 +156,7 @@ class NurikabeGenerator(Generator):
                     continue
                 self.sparsify(state, clue, rng)
             except SolveTimeout:
+                log.debug("restart: a check ran out of conflicts")
                 continue
             ones = sum(len(state.cells[k]) == 1 for k in clue) if self.big else 0
             if len(clue) <= self.max_clue_share * rows * cols and \
