@@ -150,7 +150,7 @@ def test_params_name_the_file_and_the_command_and_reject_unknown_names() -> None
     assert command("nurikabe", 20, 20, 1, 1, {"big": 2}) == (
         "puzzlebench generate nurikabe --size 20x20 --seed 1 --param big=2")
     assert big_generator(2).big == 2 and NurikabeGenerator().big == 0
-    with pytest.raises(GenerationError, match=r"unknown parameter 'huge' .*known: big"):
+    with pytest.raises(GenerationError, match=r"unknown parameter 'huge' .*known: .*\bbig\b"):
         get_generator("nurikabe").with_params({"huge": 1})
     with pytest.raises(GenerationError, match=r"unknown parameter 'big' .*known: none"):
         get_generator("shikaku").with_params({"big": 1})

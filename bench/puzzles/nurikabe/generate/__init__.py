@@ -103,6 +103,8 @@ class NurikabeGenerator(Generator):
     reshape_weights: ClassVar[dict[str, float]] = {"grow": 1.0, "shrink": 1.0, "split": 0.1}
     #: pinned big islands (:mod:`.big`) to make, and their least and most cells
     big, bigmin, bigmax = 0, 37, 45
+    small = 0  # the small islands' cap of the pinned solution (:mod:`.big`; 0: start_island)
+    alts = 0  # cells per alternative of a check (0: :attr:`cells_per_alternative`)
     #: the check with big islands
     big_formulation = "sat-hybrid[wall=cut,islands=layers,enclose=3,card=seqcounter]"
     cover = 0  # the few-clue kind (:mod:`.few`): islands on this % of the grid
@@ -110,6 +112,7 @@ class NurikabeGenerator(Generator):
     params: ClassVar[dict[str, str]] = {
         "big": "big islands (bigmin-bigmax cells) to make (default 0)",
         **BIG_PARAMS,
+        "alts": "a check reports up to one other solution per N cells (default 0: 100)",
         "cover": "few clues: islands on at least P % of the grid, at most 1 clue per 15 cells",
         "clues": "exactly this many clues (2) on 65-80 % white, the wall a ring (default 0)"}
 
@@ -153,6 +156,7 @@ class NurikabeGenerator(Generator):
                     continue
                 self.sparsify(state, clue, rng)
             except SolveTimeout:
+                log.debug("restart: a check ran out of conflicts")
                 continue
             ones = sum(len(state.cells[k]) == 1 for k in clue) if self.big else 0
             if len(clue) <= self.max_clue_share * rows * cols and \
@@ -446,7 +450,7 @@ class NurikabeGenerator(Generator):
         differences of up to ``most`` (default: one per :attr:`cells_per_alternative` cells)
         separate other solutions."""
         self.solves += 1
-        most = most or max(1, inst.cells // self.cells_per_alternative)
+        most = most or max(1, inst.cells // (self.alts or self.cells_per_alternative))
         return WarmCheck(self.uniqueness_formulation(), self.conflicts).other(inst, intended, most)
 
     def other_within(self, inst: Instance, intended: SolutionGrid,

@@ -44,7 +44,6 @@ from typing import Any, Protocol
 from bench.generate import GenerationError
 from bench.grid import Cell, components, neighbours
 from bench.puzzles.nurikabe.generate.board import NurikabeState, Wall
-from bench.puzzles.nurikabe.rules import pools
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -61,6 +60,8 @@ class Settings(Protocol):
     @property
     def start_island(self) -> int: ...
     @property
+    def small(self) -> int: ...
+    @property
     def black_share(self) -> tuple[float, float]: ...
     @property
     def join_weight(self) -> float: ...
@@ -73,6 +74,8 @@ class Settings(Protocol):
 BIG_PARAMS = {
     "bigmin": "least cells of a big island (default 37; raised above the island cap)",
     "bigmax": "most cells of a big island (default 45; at least bigmin, above the island cap)",
+    "small": "most cells of the other islands of the starting solution (default 0: 9); "
+             "small ones (4) make it dense: many 1s and 2s that force the wall",
 }
 
 
@@ -262,7 +265,9 @@ def fenceable(rows: int, cols: int, b: set[Cell]) -> bool:
     corner of a turn, or a one-cell gap between two runs -- cannot be fenced; the gaps are
     allowed, refusing them did not make generation converge)."""
     around = halo(rows, cols, b)
-    if pools(around.__contains__, rows, cols):
+    # a 2x2 block inside the halo has its top-left corner in the halo: only those are tried
+    if any(r < rows - 1 and c < cols - 1 and all(
+            (r + i, c + j) in around for i in (0, 1) for j in (0, 1)) for r, c in around):
         return False
     return all(sum(u in b for u in nbrs) >= 2 or any(u not in b and u not in around
                                                      for u in nbrs)
@@ -273,8 +278,9 @@ def surround(gen: Settings, rows: int, cols: int, snakes: list[set[Cell]],
              rng: random.Random) -> NurikabeState | None:
     """The solution around ``snakes``: their halos black and linked into one wall, then the
     wall grown as in :meth:`NurikabeGenerator.random_solution` (small islands up to
-    ``gen.start_island``), no cell taking the last fence of a cell next to a snake. None if
-    the wall cannot be linked or a piece above the island cap cannot be cut."""
+    ``gen.small``, else ``gen.start_island``), no cell taking the last fence of a cell next
+    to a snake. None if the wall cannot be linked or a piece above the island cap cannot be
+    cut."""
     taken = set().union(*snakes)
     wall = Wall(rows, cols, gen.join_weight, gen.small_piece)
     fenced = set().union(*(ring(rows, cols, b) for b in snakes))
@@ -291,7 +297,8 @@ def surround(gen: Settings, rows: int, cols: int, snakes: list[set[Cell]],
         return None
     blacks = sum(wall.black(*v) for v in ((r, c) for r in range(rows) for c in range(cols)))
     target = rng.uniform(*gen.black_share) * rows * cols
-    if not grow_wall(wall, big, (gen.start_island, gen.cap(rows, cols)), target - blacks,
+    if not grow_wall(wall, big, (gen.small or gen.start_island, gen.cap(rows, cols)),
+                     target - blacks,
                      spares, rng):
         return None
     s = NurikabeState(rows, cols)
