@@ -456,6 +456,14 @@ def _flood(cells: set[int], start: int, nbrs: list[list[int]]) -> set[int]:
     return seen
 
 
+def _grid_neighbours(rows: int, cols: int) -> list[list[int]]:
+    """Each cell's orthogonal neighbours on a row-major ``rows`` x ``cols`` grid."""
+    n = rows * cols
+    return [[j for j in (i - cols if i >= cols else -1, i + cols if i + cols < n else -1,
+                         i - 1 if i % cols else -1, i + 1 if (i + 1) % cols else -1)
+             if j >= 0] for i in range(n)]
+
+
 def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
     """On random partly coloured grids of 1x1 to 14x14: the open cells ``separators`` names
     are exactly those whose removal cuts some black cell off the anchor (checked by a flood
@@ -468,9 +476,7 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
     for _ in range(400):
         rows, cols = rng.randint(1, 14), rng.randint(1, 14)
         n = rows * cols
-        nbrs = [[j for j in (i - cols if i >= cols else -1, i + cols if i + cols < n else -1,
-                             i - 1 if i % cols else -1, i + 1 if (i + 1) % cols else -1)
-                 if j >= 0] for i in range(n)]
+        nbrs = _grid_neighbours(rows, cols)
         white, black = rng.uniform(0.05, 0.4), rng.uniform(0.02, 0.3)
         color = [-1 if rng.random() < white else (1 if rng.random() < black else 0)
                  for _ in range(n)]
@@ -537,9 +543,7 @@ def test_the_bit_parallel_search_equals_a_breadth_first_search() -> None:
     for _ in range(500):
         rows, cols = rng.randint(1, 15), rng.randint(1, 15)
         n = rows * cols
-        nbrs = [[j for j in (i - cols if i >= cols else -1, i + cols if i + cols < n else -1,
-                             i - 1 if i % cols else -1, i + 1 if (i + 1) % cols else -1)
-                 if j >= 0] for i in range(n)]
+        nbrs = _grid_neighbours(rows, cols)
         bits = Bits(rows, cols)
         allowed = {i for i in range(n) if rng.random() < rng.uniform(0.3, 0.95)}
         root = rng.randrange(n)
