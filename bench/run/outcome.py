@@ -31,6 +31,11 @@ OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of m
                  "OutOfMemoryException")
 
 
+#: the last lines of a failed task's stderr searched for why it failed (a fatal error's
+#: first line stands above its stack dump: up to 100 frames a thread)
+STDERR_SEEN = 400
+
+
 #: a task that died of SIGSEGV (itself, or a solver child whose failure it reported) with its
 #: measured peak at least this fraction of its memory limit is a ``memout``. Under RLIMIT_DATA
 #: the kernel refuses an allocation when the process's reserved data (thread stacks and malloc
@@ -110,7 +115,8 @@ def _memory_status(res: Result, task: Task, m: Measured, stderr_tail: list[str],
     """Make a failed task ``memout`` where memory ended it: an allocation refused under its
     limit that the task or its solver said (:data:`OUT_OF_MEMORY`), a SIGSEGV at its limit
     (:func:`memory_crash`), or the kernel's kill in its memory cgroup."""
-    said = [res.message, *stderr_tail[-5:]]
+    # the whole tail: a fatal error's dump (one line per frame) ends far below its first line
+    said = [res.message, *stderr_tail[-STDERR_SEEN:]]
     if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
         res.status = "memout"
         res.message = (f"an allocation was refused under the {task.memory_limit_mb} MB limit "

@@ -33,6 +33,11 @@ from tests.run.test_measure import SELF, alive, close
 REPORT = SELF
 
 
+#: what the harness's interval and the kernel's CPU figure hold beyond the workload's own
+#: readings: the interpreter's exit after its last reading (finalisation, unmapping), up to
+#: about 10 ms on a loaded 2-core machine
+EXIT_S = 0.02
+
 def children(pid: int) -> list[int]:
     """The live (not zombie) children of ``pid``."""
     out: list[int] = []
@@ -191,7 +196,7 @@ def test_wall_and_cpu_of_known_workloads_in_a_spare(tmp_path, template, name, bo
     assert m.returncode == 0 and m.killed is None
     own = me["t1"] - me["t0"]
     assert 0 <= m.wall_s - own < 0.05, (m, me)
-    assert m.cpu_s is not None and close(m.cpu_s, me["cpu"], 0.02, 0.005), (m, me)
+    assert m.cpu_s is not None and close(m.cpu_s, me["cpu"], 0.02, EXIT_S), (m, me)
     if name == "burn":
         assert m.cpu_s >= 0.3
     else:

@@ -31,6 +31,11 @@ WORKLOAD = textwrap.dedent("""
 """)
 
 
+#: what the harness's interval and the kernel's CPU figure hold beyond the workload's own
+#: readings: the interpreter's exit after its last reading (finalisation, unmapping), up to
+#: about 10 ms on a loaded 2-core machine
+EXIT_S = 0.02
+
 def run(mb: int, child_mb: int, hold: float, **limits):
     return run_measured([sys.executable, "-c", WORKLOAD, str(mb), str(child_mb), str(hold)],
                         Limits(limits.get("time", 30), limits.get("mem", 8192)))
@@ -162,9 +167,9 @@ def test_wall_and_cpu_of_known_workloads(tmp_path, template, start, name, body):
     # process start (interpreter start-up when spawned) and the exit notice
     startup = me["t0"] - t_before
     assert m.wall_s >= me["t1"] - me["t0"]
-    assert close(m.wall_s - startup, me["t1"] - me["t0"], 0.02, 0.005), (m, me, startup)
+    assert close(m.wall_s - startup, me["t1"] - me["t0"], 0.02, EXIT_S), (m, me, startup)
     # CPU: the kernel's figure for the task (wait4) against the task's own (os.times)
-    assert m.cpu_s is not None and close(m.cpu_s, me["cpu"], 0.02, 0.005), (m, me)
+    assert m.cpu_s is not None and close(m.cpu_s, me["cpu"], 0.02, EXIT_S), (m, me)
     if "burn" in name:
         assert m.cpu_s >= 0.5
     else:

@@ -65,3 +65,20 @@ def test_a_sigsegv_far_below_the_limit_stays_an_error(tmp_path):
     m, res = _died(1000, False, tmp_path)
     assert m.returncode == -11 and not m.killed, m
     assert res.status == "error" and "worker exited with -11" in res.message, res.message
+
+
+def test_a_fatal_error_above_a_long_stack_dump_at_the_limit_is_a_memout():
+    """A forked task that dies of a fatal error at its limit (exit status 1, not a signal)
+    and whose stderr ends in the fault handler's stack dump: the fatal error's first line,
+    far above the last, still names SIGSEGV, so the task is a memout, not an error."""
+    from bench.run.measure import Measured
+
+    task = Task(str(SHIKAKU_SEEDS[0]), "sat-cover", "cadical195", memory_limit_mb=400)
+    m = Measured(returncode=1, wall_s=4.2, peak_tree_rss_mb=358.0, hwm_mb=358.0, killed=None)
+    dump = ["Fatal Python error: Segmentation fault", "", "Current thread 0x7f (most recent "
+            "call first):", *[f'  File "m{i}.py", line {i} in f{i}' for i in range(30)], "",
+            "Extension modules: numpy._core._multiarray_umath, pyscipopt.scip (total: 2)"]
+    res = task_result(task, m, None, dump, 0.5)
+    assert res.status == "memout", res.message
+    far_below = task_result(task, Measured(1, 4.2, 100.0, 100.0, None), None, dump, 0.5)
+    assert far_below.status == "error", far_below.message
