@@ -285,7 +285,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.sent_marks.append(len(self.sent_trail))
         self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
                            self.extra, len(self.extra), list(self.ball), list(self.room),
-                           self.wall_dirty, self.size_dirty, self.cut_dirty,
+                           self.wall_dirty, self.size_dirty,
                            set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
@@ -336,7 +336,7 @@ class NurikabePropagator(WallReasoning, Propagator):
             else:
                 self.restores += 1
                 (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
-                 n, ball, room, self.wall_dirty, self.size_dirty, self.cut_dirty, dirty) = snap
+                 n, ball, room, self.wall_dirty, self.size_dirty, dirty) = snap
                 del self.extra[n:]
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
