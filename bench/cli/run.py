@@ -78,6 +78,7 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from bench.run.estimate import dry_run
+    from bench.run.interrupt import stop_on_signals
     from bench.run.plan import PlanError, make_plan
     from bench.run.session import Options, SessionError, run_session
 
@@ -113,24 +114,28 @@ def cmd_run(args: argparse.Namespace) -> int:
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
                       seeds=args.seeds, repeat=args.repeat, pin=args.pin,
                       progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
-    try:
-        outcome = run_session(planned, args.out, options, say=_say)
-    except SessionError as e:
-        return fail(str(e))
-    except KeyboardInterrupt:  # before the session took the folder: nothing written
-        print("puzzlebench: interrupted before the run started: nothing was run",
-              file=sys.stderr)
-        return 128 + signal.SIGINT
-    except OSError as e:  # a read-only or full disk: the journal keeps what was written
-        return fail(f"cannot write the run folder {args.out}: "
-                    f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
-    if outcome.signum:
-        print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
-        return 128 + outcome.signum
-    code = _run_summary(outcome.out, outcome.table or outcome.out, outcome.errors)
-    for line in (outcome.not_run_line(), outcome.disturbed_line()):
-        if line:
-            print(f"puzzlebench: {line}")
+    with stop_on_signals() as stop:  # one handler from here to the end: no signal between
+        try:
+            outcome = run_session(planned, args.out, options, say=_say)
+        except SessionError as e:
+            return fail(str(e))
+        except KeyboardInterrupt:  # before the session took the folder: nothing written
+            print("puzzlebench: interrupted before the run started: nothing was run",
+                  file=sys.stderr)
+            return 128 + signal.SIGINT
+        except OSError as e:  # a read-only or full disk: the journal keeps what was written
+            return fail(f"cannot write the run folder {args.out}: "
+                        f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
+        code = 0
+        if not outcome.signum:
+            code = _run_summary(outcome.out, outcome.table or outcome.out, outcome.errors)
+            for line in (outcome.not_run_line(), outcome.disturbed_line()):
+                if line:
+                    print(f"puzzlebench: {line}")
+        outcome.signum = outcome.signum or stop.fired  # a signal after the table was written
+        if outcome.signum:
+            print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
+            return 128 + outcome.signum
     return code
 
 

@@ -9,6 +9,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 
 class TaskInterrupted(Exception):
@@ -25,26 +26,49 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
-@contextlib.contextmanager
-def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
-    """While inside, the first of these signals raises :class:`Interrupted` in the main
-    thread and later ones are ignored, so a second Ctrl-C cannot cut short the clean-up (the
-    running tasks killed, the Parquet written); on leaving, the previous handlers are restored,
-    or, once a signal fired, these signals stay ignored until the process exits with its code.
-    Outside the main thread (where Python delivers no signal) nothing is installed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    fired: list[int] = []
+@dataclass
+class Stop:
+    """The signal state inside :func:`stop_on_signals`: ``fired`` is the first signal caught
+    (0: none yet); while ``raising``, catching it raises :class:`Interrupted`, afterwards
+    (:meth:`settle`) it is only recorded, for the code that reads ``fired`` at its end."""
 
-    def handler(signum: int, frame: object) -> None:
-        if not fired:
-            fired.append(signum)
+    fired: int = 0
+    raising: bool = True
+
+    def settle(self) -> None:
+        """From now on a signal is recorded, not raised: what had to be kept is kept."""
+        self.raising = False
+
+    def handle(self, signum: int, frame: object) -> None:
+        if self.fired:
+            return
+        self.fired = signum
+        if self.raising:
             raise Interrupted(signum)
 
-    old = {n: signal.signal(n, handler) for n in signums}
+
+@contextlib.contextmanager
+def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[Stop]:
+    """While inside, the first of these signals raises :class:`Interrupted` in the main
+    thread (or, once :meth:`Stop.settle` was called, is only recorded) and later ones are
+    ignored, so a second Ctrl-C cannot cut short the clean-up (the running tasks killed, the
+    Parquet written); on leaving, the previous handlers are restored, or, once a signal fired,
+    these signals stay ignored until the process exits with its code. Inside another
+    ``stop_on_signals`` it is that one: the same :class:`Stop`, and nothing done on leaving
+    (the outer one owns the handlers until its end, so no signal falls between the two).
+    Outside the main thread (where Python delivers no signal) nothing is installed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield Stop()
+        return
+    current = signal.getsignal(signums[0])
+    outer = getattr(current, "__self__", None)
+    if isinstance(outer, Stop):
+        yield outer
+        return
+    stop = Stop()
+    old = {n: signal.signal(n, stop.handle) for n in signums}
     try:
-        yield
+        yield stop
     finally:
         for n, h in old.items():  # once stopped, stay deaf: the command is ending with its code
-            signal.signal(n, signal.SIG_IGN if fired else h)
+            signal.signal(n, signal.SIG_IGN if stop.fired else h)

@@ -223,7 +223,9 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     same limits is resumed: the tasks journaled there are not run again). ``say`` gets the
     lines a user should read (what was reused, what the ladder rule's change reruns). Raises
     :class:`SessionError` when the run cannot start, OSError when the folder cannot be
-    written; a signal does not raise: :attr:`Outcome.signum` says it stopped the run."""
+    written; a signal does not raise once the folder is taken: :attr:`Outcome.signum` says it
+    stopped the run (inside the caller's :func:`~bench.run.interrupt.stop_on_signals`, a signal
+    after the table was written is left in the caller's ``Stop.fired``)."""
     from bench.run.reuse import Sources
     from bench.run.storage import FolderLocked, consolidate
 
@@ -237,20 +239,22 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
                       planned=len(planned.plan.tasks))
     journal = Journal(out)
     try:
-        with RunLock(out), stop_on_signals():
+        with RunLock(out), stop_on_signals() as stop:
             try:
                 stopped = _session(planned, journal, options, sources, outcome, say)
             except KeyboardInterrupt as e:  # during the environment's last update
                 stopped = e
             try:
                 outcome.table = consolidate(out)
+                stop.settle()  # the table is written: a signal now is recorded, not raised
             except KeyboardInterrupt as e:  # later signals are ignored now: write it again
                 stopped = stopped or e
                 outcome.table = consolidate(out)
-            outcome.signum = getattr(stopped, "signum", signal.SIGINT) if stopped else 0
             outcome.results = len(journal.results())
+            signum = getattr(stopped, "signum", signal.SIGINT) if stopped else 0
     except FolderLocked as e:
         raise SessionError(str(e)) from None
+    outcome.signum = signum or stop.fired
     return outcome
 
 
