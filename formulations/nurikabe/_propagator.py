@@ -131,7 +131,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
-        self.relabels = self.restores = self.cuts = self.lates = 0
+        self.relabels = self.restores = self.cuts = self.lates = self.dropped = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -172,6 +172,13 @@ class NurikabePropagator(WallReasoning, Propagator):
         # what an assignment may have changed since
         self.wall_dirty = True
         self.size_dirty = self.cut_dirty = False
+        # ``cut_stale``: the wall's component changed since the last articulation search in
+        # a way that search did not foresee (a black cell it did not infer, a white cell
+        # whose neighbours stay joined around it); ``cut_out``: the cells it inferred black;
+        # ``cut_owed``: a backtrack owes a search at the next fixpoint, needed only once
+        # the component changes in such a way (until then it would find nothing new)
+        self.cut_stale = self.cut_owed = False
+        self.cut_out: frozenset[int] = frozenset()
         self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
         self.close_dirty: set[int] = set(range(len(self.islands)))
         self.why: dict[int, Why] = {}  # solver literal -> the rest of its reason
@@ -201,9 +208,10 @@ class NurikabePropagator(WallReasoning, Propagator):
     def tallies(self) -> dict[str, int]:
         """The work done since the start, by kind: the wall relabelled, a level's state
         restored on backtrack, articulation searches, literals reported after a later level
-        opened."""
+        opened, literals handed over that the solver never assigned before it backtracked
+        over their level (CaDiCaL takes them one at a time and stops at its first conflict)."""
         return {"relabels": self.relabels, "restores": self.restores, "cut_searches": self.cuts,
-                "late_notifications": self.lates}
+                "late_notifications": self.lates, "dropped_handed": self.dropped}
 
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, inferences, reasons
@@ -248,12 +256,18 @@ class NurikabePropagator(WallReasoning, Propagator):
                         self.wall_dirty = True
                     elif self.labl[c] == la:
                         if v > 0:
-                            pass  # a black cell of A: no articulation search (why: the
-                            # module docstring of formulations.nurikabe._wall)
+                            # a black cell of A: no articulation search (why: the module
+                            # docstring of formulations.nurikabe._wall)
+                            if c not in self.cut_out:
+                                self.cut_stale = True
+                                if self.cut_owed:
+                                    self.cut_dirty = True
                         elif self._simple(c):
                             self.wsize -= 1
                             self.extra.append(c)
-                            self.size_dirty = True
+                            self.size_dirty = self.cut_stale = True
+                            if self.cut_owed:
+                                self.cut_dirty = True
                         elif self._joined(c):
                             self.wsize -= 1
                             self.extra.append(c)
@@ -286,6 +300,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
                            self.extra, len(self.extra), list(self.ball), list(self.room),
                            self.wall_dirty, self.size_dirty,
+                           self.cut_dirty or self.cut_stale, self.cut_out,
                            set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
@@ -301,9 +316,11 @@ class NurikabePropagator(WallReasoning, Propagator):
             snap = self.snaps[to]
             del self.marks[to:]
             del self.snaps[to:]
-            sent, late = self.sent, self.late
+            sent, late, val = self.sent, self.late, self.val
             for lit in self.sent_trail[self.sent_marks[to]:]:
                 sent.pop(lit, None)
+                if not val[lit if lit > 0 else -lit]:
+                    self.dropped += 1  # never assigned: the solver met a conflict first
             del self.sent_trail[self.sent_marks[to]:]
             del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
@@ -330,17 +347,23 @@ class NurikabePropagator(WallReasoning, Propagator):
             else:
                 del self.trail[cut:]
             if snap is None or kept:
-                self.wall_dirty = True
+                self.wall_dirty = cut_dirty = True
                 if self.reach:
                     self.reach_dirty = set(range(len(self.islands)))
             else:
                 self.restores += 1
                 (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
-                 n, ball, room, self.wall_dirty, self.size_dirty, dirty) = snap
+                 n, ball, room, self.wall_dirty, self.size_dirty, cut_dirty, self.cut_out,
+                 dirty) = snap
                 del self.extra[n:]
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
-            self.cut_dirty = self.cut  # the level's own inferences above ``to`` are gone
+            # the articulation search of the level that stays found all it can find in the
+            # component as it is now, unless the component changed since in a way it did not
+            # foresee: search again only then
+            self.cut_dirty = self.cut and cut_dirty
+            self.cut_owed = self.cut
+            self.cut_stale = False
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:
@@ -364,8 +387,10 @@ class NurikabePropagator(WallReasoning, Propagator):
                 self._reach(self.reach_dirty.pop(), found)
             while self.close_dirty and self.pending is None:
                 self._close(self.close_dirty.pop(), found)
+            if self.cut_owed and not found and self.pending is None:
+                self.cut_owed = False  # a search now would find nothing new
             if self.cut and self.cut_dirty and not found and self.pending is None:
-                self.cut_dirty = False
+                self.cut_dirty = self.cut_stale = self.cut_owed = False
                 if self.la:
                     self._cut(found)
             level = len(self.marks)

@@ -156,6 +156,7 @@ class WallReasoning:
     extra: list[int]
     cut: bool
     cut_dirty: bool
+    cut_out: frozenset[int]
     pending: list[int] | None
     relabels: int
     cuts: int
@@ -276,6 +277,7 @@ class WallReasoning:
         ina = (self.lab == self.la) & (self.color >= 0)
         a, black = self.anchor, self.black
         order, seps = separators(a, ina, self.color, self.tab)
+        self.cut_out = frozenset(p for p, *_ in seps)
         for p, start, stop, b in seps:
             x = black[p]
             if x not in found:
