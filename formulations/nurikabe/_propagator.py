@@ -62,7 +62,7 @@ import numpy as np
 from pysat.engines import Propagator
 
 from formulations.nurikabe._bits import Bits, cells
-from formulations.nurikabe._wall import WallReasoning, Why, grid_table
+from formulations.nurikabe._wall import WallReasoning, Why, dfs_graph, grid_table
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +112,7 @@ class NurikabePropagator(WallReasoning, Propagator):
                      for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
         self.tab = grid_table(rows, cols)
+        self.graph = dfs_graph(n)
         self.bits = Bits(rows, cols)
         #: per island: its cells that have an ownership variable
         self.ownbits = [sum(1 << i for i in isl.own) for isl in self.islands]

@@ -82,7 +82,14 @@ def grid_table(rows: int, cols: int) -> Any:
                      np.where(c > 0, cell - 1, cell), np.where(c < cols - 1, cell + 1, cell)])
 
 
-def separators(a: int, ina: Any, color: Any, tab: Any
+def dfs_graph(n: int) -> Any:
+    """A ``n`` x ``n`` sparse matrix with four entries a row, for :func:`separators` to write
+    each search's edges into (a self-loop each until then)."""
+    return csr_matrix((np.ones(4 * n), np.repeat(np.arange(n, dtype=np.int32), 4),
+                       np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
+
+
+def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
                ) -> tuple[Any, list[tuple[int, int, int, int]]]:
     """A depth-first search from cell ``a`` over the cells the boolean array ``ina`` marks,
     with Hopcroft-Tarjan low points: its visiting order (an int array), and for every open
@@ -93,15 +100,18 @@ def separators(a: int, ina: Any, color: Any, tab: Any
     The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
     every edge off the tree joins a cell to an ancestor) over the grid's edges inside
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
-    a search never follows). A cell's low point is the least visiting time over its subtree's
-    neighbours, the tree edge to its parent included: that changes no comparison with the
-    parent's time (``low[v] >= disc[p]``), which is all the test uses. Subtree sizes and lows
+    a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
+    spares building and checking a new matrix every search. A cell's low point is the least
+    visiting time over its subtree's neighbours, the tree edge to its parent included: that
+    changes no comparison with the parent's time (``low[v] >= disc[p]``), which is all the
+    test uses. Subtree sizes and lows
     are summed up the tree in reverse visiting order; a subtree is a range of the order, so
     its black cells are a difference of prefix counts."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
-    graph = csr_matrix((np.ones(4 * n), ind.T.ravel(),
-                        np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
+    if graph is None:
+        graph = dfs_graph(n)
+    graph.indices[:] = ind.T.ravel()
     order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
     k = len(order)
     if k < 2:
@@ -145,6 +155,7 @@ class WallReasoning:
     nbrs: list[list[int]]
     ring: list[list[int]]
     tab: Any  # grid_table(rows, cols): 4 x cells
+    graph: Any  # dfs_graph(cells): the articulation search's edges, rewritten each search
     col: list[int]
     color: Any  # numpy int8 array: 1 black, -1 white, 0 open
     lab: Any  # numpy int32 array: the not-white components at the last labelling
@@ -276,7 +287,7 @@ class WallReasoning:
         self.cuts += 1
         ina = (self.lab == self.la) & (self.color >= 0)
         a, black = self.anchor, self.black
-        order, seps = separators(a, ina, self.color, self.tab)
+        order, seps = separators(a, ina, self.color, self.tab, self.graph)
         self.cut_out = frozenset(p for p, *_ in seps)
         for p, start, stop, b in seps:
             x = black[p]

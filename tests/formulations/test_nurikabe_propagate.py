@@ -468,11 +468,13 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
     """On random partly coloured grids of 1x1 to 14x14: the open cells ``separators`` names
     are exactly those whose removal cuts some black cell off the anchor (checked by a flood
     fill without each cell), each subtree holds its black cell and not ``p``, and every
-    neighbour of a subtree but ``p`` is outside the searched component (white)."""
-    from formulations.nurikabe._wall import grid_table, separators
+    neighbour of a subtree but ``p`` is outside the searched component (white); a matrix kept
+    per grid size and rewritten by every search gives the same answer as a new one."""
+    from formulations.nurikabe._wall import dfs_graph, grid_table, separators
 
     rng = random.Random(11)
     named = 0
+    graphs: dict[int, object] = {}
     for _ in range(400):
         rows, cols = rng.randint(1, 14), rng.randint(1, 14)
         n = rows * cols
@@ -486,7 +488,10 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
         a = rng.choice(dark)
         comp = _flood({i for i in range(n) if color[i] >= 0}, a, nbrs)
         ina = np.array([i in comp for i in range(n)])
-        order, seps = separators(a, ina, np.array(color, dtype=np.int8), grid_table(rows, cols))
+        tone, tab = np.array(color, dtype=np.int8), grid_table(rows, cols)
+        order, seps = separators(a, ina, tone, tab)
+        again, kept = separators(a, ina, tone, tab, graphs.setdefault(n, dfs_graph(n)))
+        assert again.tolist() == order.tolist() and kept == seps
         assert sorted(order.tolist()) == sorted(comp)
         brute = {p for p in comp if color[p] == 0
                  and any(color[b] == 1 and b not in _flood(comp - {p}, a, nbrs) for b in comp)}
