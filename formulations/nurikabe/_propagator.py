@@ -13,8 +13,11 @@ labelling, each island's search) is kept per level when the level opens and rest
 whole on backtrack, since it was derived from exactly the assignments that remain. The solver
 may report a literal handed to it only after a later level opened; such a literal keeps the
 level it was handed over at, and a literal handed over at a level still open is never handed
-over again. Each inference keeps the cut that justified it, and ``provide_reason`` turns it
-into the reason clause when the solver asks (lazily: most inferences are never explained).
+over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
+the rest at its first conflict (``Internal::external_propagate``): those are never reported,
+and the backtrack that follows undoes their level here too (``tallies()`` counts them).
+Each inference keeps the cut that justified it, and ``provide_reason`` turns it into the
+reason clause when the solver asks (lazily: most inferences are never explained).
 Contradictions are handed back as a falsified external clause (``has_clause`` /
 ``add_clause``). ``check_model`` re-checks every complete assignment the solver offers and,
 when it breaks a rule, returns False together with a clause the assignment falsifies (never

@@ -18,7 +18,12 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
   with p white b cannot reach a. The search runs at a fixpoint of the cheaper rules after
   the wall was relabelled, after a cell of A turned white whose not-white neighbours join
-  only through a detour (not through the eight cells around it), and after a backtrack. A
+  only through a detour (not through the eight cells around it), and after a backtrack when
+  the level backed up to changed since its own last search in a way that search did not
+  foresee (a black cell it did not infer, a white cell of the kind below), or does so before
+  the next fixpoint; otherwise that search's cut cells are all the solver's already (a black
+  cell it inferred, p, adds no cut cell: a cell cutting p off the anchor also cuts off the
+  black cell p cut off), and a search would hand it nothing new. A
   cell whose neighbours stay joined around it can make only a cell among those eight a new
   cut cell (the white cells around it form one arc), and a new black cell only gives an
   existing cut cell a black side: such changes do not start a search, so an inference of
