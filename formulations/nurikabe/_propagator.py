@@ -418,16 +418,19 @@ class NurikabePropagator(WallReasoning, Propagator):
         reach, inner = self.bits.ball(isl.root, self.ownbits[k] & ~refused, isl.size - 1)
         self.ball[k] = (reach, inner)
         self.room[k] = room = reach.bit_count()
-        tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
         if room < isl.size:
-            self._conflict(list(tail))
+            self._conflict([own[u] for u in cells(self.bits.grow(inner) & refused)])
             return
+        tail: tuple[int, ...] | None = None  # made once, when a cell out of reach is open
         for v in cells(self.ownbits[k] & ~reach & ~refused):
             x = own[v]
-            if val[x] == 0:
-                found.setdefault(-x, tail)
-            elif val[x] > 0:
-                self._conflict([-x, *tail])
+            if val[x] >= 0:
+                if tail is None:
+                    tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
+                if val[x] == 0:
+                    found.setdefault(-x, tail)
+                else:
+                    self._conflict([-x, *tail])
 
     def _close(self, k: int, found: dict[int, Why]) -> None:
         """Close island k when the cells joined to its clue through its cells are its size."""
