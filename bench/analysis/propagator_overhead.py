@@ -4,7 +4,8 @@ model built as the formulation builds it, CaDiCaL (``--solver``: python-sat's
 (python-sat's conflict budget: the harness cannot stop CaDiCaL in-process; 0: no budget, the
 solve runs to its answer), then the propagator's own counters beside the solver's, and the
 work tallies it keeps where it has them (``tallies()``: e.g. wall relabellings, per-level
-restores, articulation searches). One JSON line per file. A model found within the budget is
+restores, articulation searches, literals handed to the solver that it never assigned before
+backtracking over their level). One JSON line per file. A model found within the budget is
 decoded and judged by the puzzle's rule verifier (``"valid"``).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\

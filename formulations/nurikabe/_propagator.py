@@ -13,8 +13,11 @@ labelling, each island's search) is kept per level when the level opens and rest
 whole on backtrack, since it was derived from exactly the assignments that remain. The solver
 may report a literal handed to it only after a later level opened; such a literal keeps the
 level it was handed over at, and a literal handed over at a level still open is never handed
-over again. Each inference keeps the cut that justified it, and ``provide_reason`` turns it
-into the reason clause when the solver asks (lazily: most inferences are never explained).
+over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
+the rest at its first conflict (``Internal::external_propagate``): those are never reported,
+and the backtrack that follows undoes their level here too (``tallies()`` counts them).
+Each inference keeps the cut that justified it, and ``provide_reason`` turns it into the
+reason clause when the solver asks (lazily: most inferences are never explained).
 Contradictions are handed back as a falsified external clause (``has_clause`` /
 ``add_clause``). ``check_model`` re-checks every complete assignment the solver offers and,
 when it breaks a rule, returns False together with a clause the assignment falsifies (never
@@ -62,7 +65,7 @@ import numpy as np
 from pysat.engines import Propagator
 
 from formulations.nurikabe._bits import Bits, cells
-from formulations.nurikabe._wall import WallReasoning, Why, grid_table
+from formulations.nurikabe._wall import WallReasoning, Why, dfs_graph, grid_table
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,7 @@ class NurikabePropagator(WallReasoning, Propagator):
                      for r, c in (divmod(i, cols) for i in range(n))]
         self.barr = np.asarray(self.black, dtype=np.int64)
         self.tab = grid_table(rows, cols)
+        self.graph = dfs_graph(n)
         self.bits = Bits(rows, cols)
         #: per island: its cells that have an ownership variable
         self.ownbits = [sum(1 << i for i in isl.own) for isl in self.islands]
@@ -131,7 +135,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
-        self.relabels = self.restores = self.cuts = self.lates = 0
+        self.relabels = self.restores = self.cuts = self.lates = self.dropped = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -172,6 +176,13 @@ class NurikabePropagator(WallReasoning, Propagator):
         # what an assignment may have changed since
         self.wall_dirty = True
         self.size_dirty = self.cut_dirty = False
+        # ``cut_stale``: the wall's component changed since the last articulation search in
+        # a way that search did not foresee (a black cell it did not infer, a white cell
+        # whose neighbours stay joined around it); ``cut_out``: the cells it inferred black;
+        # ``cut_owed``: a backtrack owes a search at the next fixpoint, needed only once
+        # the component changes in such a way (until then it would find nothing new)
+        self.cut_stale = self.cut_owed = False
+        self.cut_out: frozenset[int] = frozenset()
         self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
         self.close_dirty: set[int] = set(range(len(self.islands)))
         self.why: dict[int, Why] = {}  # solver literal -> the rest of its reason
@@ -201,9 +212,10 @@ class NurikabePropagator(WallReasoning, Propagator):
     def tallies(self) -> dict[str, int]:
         """The work done since the start, by kind: the wall relabelled, a level's state
         restored on backtrack, articulation searches, literals reported after a later level
-        opened."""
+        opened, literals handed over that the solver never assigned before it backtracked
+        over their level (CaDiCaL takes them one at a time and stops at its first conflict)."""
         return {"relabels": self.relabels, "restores": self.restores, "cut_searches": self.cuts,
-                "late_notifications": self.lates}
+                "late_notifications": self.lates, "dropped_handed": self.dropped}
 
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, inferences, reasons
@@ -248,12 +260,18 @@ class NurikabePropagator(WallReasoning, Propagator):
                         self.wall_dirty = True
                     elif self.labl[c] == la:
                         if v > 0:
-                            pass  # a black cell of A: no articulation search (why: the
-                            # module docstring of formulations.nurikabe._wall)
+                            # a black cell of A: no articulation search (why: the module
+                            # docstring of formulations.nurikabe._wall)
+                            if c not in self.cut_out:
+                                self.cut_stale = True
+                                if self.cut_owed:
+                                    self.cut_dirty = True
                         elif self._simple(c):
                             self.wsize -= 1
                             self.extra.append(c)
-                            self.size_dirty = True
+                            self.size_dirty = self.cut_stale = True
+                            if self.cut_owed:
+                                self.cut_dirty = True
                         elif self._joined(c):
                             self.wsize -= 1
                             self.extra.append(c)
@@ -286,6 +304,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
                            self.extra, len(self.extra), list(self.ball), list(self.room),
                            self.wall_dirty, self.size_dirty,
+                           self.cut_dirty or self.cut_stale, self.cut_out,
                            set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
@@ -301,9 +320,11 @@ class NurikabePropagator(WallReasoning, Propagator):
             snap = self.snaps[to]
             del self.marks[to:]
             del self.snaps[to:]
-            sent, late = self.sent, self.late
+            sent, late, val = self.sent, self.late, self.val
             for lit in self.sent_trail[self.sent_marks[to]:]:
                 sent.pop(lit, None)
+                if not val[lit if lit > 0 else -lit]:
+                    self.dropped += 1  # never assigned: the solver met a conflict first
             del self.sent_trail[self.sent_marks[to]:]
             del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
@@ -330,17 +351,23 @@ class NurikabePropagator(WallReasoning, Propagator):
             else:
                 del self.trail[cut:]
             if snap is None or kept:
-                self.wall_dirty = True
+                self.wall_dirty = cut_dirty = True
                 if self.reach:
                     self.reach_dirty = set(range(len(self.islands)))
             else:
                 self.restores += 1
                 (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
-                 n, ball, room, self.wall_dirty, self.size_dirty, dirty) = snap
+                 n, ball, room, self.wall_dirty, self.size_dirty, cut_dirty, self.cut_out,
+                 dirty) = snap
                 del self.extra[n:]
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
-            self.cut_dirty = self.cut  # the level's own inferences above ``to`` are gone
+            # the articulation search of the level that stays found all it can find in the
+            # component as it is now, unless the component changed since in a way it did not
+            # foresee: search again only then
+            self.cut_dirty = self.cut and cut_dirty
+            self.cut_owed = self.cut
+            self.cut_stale = False
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:
@@ -364,8 +391,10 @@ class NurikabePropagator(WallReasoning, Propagator):
                 self._reach(self.reach_dirty.pop(), found)
             while self.close_dirty and self.pending is None:
                 self._close(self.close_dirty.pop(), found)
+            if self.cut_owed and not found and self.pending is None:
+                self.cut_owed = False  # a search now would find nothing new
             if self.cut and self.cut_dirty and not found and self.pending is None:
-                self.cut_dirty = False
+                self.cut_dirty = self.cut_stale = self.cut_owed = False
                 if self.la:
                     self._cut(found)
             level = len(self.marks)
@@ -389,16 +418,19 @@ class NurikabePropagator(WallReasoning, Propagator):
         reach, inner = self.bits.ball(isl.root, self.ownbits[k] & ~refused, isl.size - 1)
         self.ball[k] = (reach, inner)
         self.room[k] = room = reach.bit_count()
-        tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
         if room < isl.size:
-            self._conflict(list(tail))
+            self._conflict([own[u] for u in cells(self.bits.grow(inner) & refused)])
             return
+        tail: tuple[int, ...] | None = None  # made once, when a cell out of reach is open
         for v in cells(self.ownbits[k] & ~reach & ~refused):
             x = own[v]
-            if val[x] == 0:
-                found.setdefault(-x, tail)
-            elif val[x] > 0:
-                self._conflict([-x, *tail])
+            if val[x] >= 0:
+                if tail is None:
+                    tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
+                if val[x] == 0:
+                    found.setdefault(-x, tail)
+                else:
+                    self._conflict([-x, *tail])
 
     def _close(self, k: int, found: dict[int, Why]) -> None:
         """Close island k when the cells joined to its clue through its cells are its size."""

@@ -18,7 +18,12 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
   with p white b cannot reach a. The search runs at a fixpoint of the cheaper rules after
   the wall was relabelled, after a cell of A turned white whose not-white neighbours join
-  only through a detour (not through the eight cells around it), and after a backtrack. A
+  only through a detour (not through the eight cells around it), and after a backtrack when
+  the level backed up to changed since its own last search in a way that search did not
+  foresee (a black cell it did not infer, a white cell of the kind below), or does so before
+  the next fixpoint; otherwise that search's cut cells are all the solver's already (a black
+  cell it inferred, p, adds no cut cell: a cell cutting p off the anchor also cuts off the
+  black cell p cut off), and a search would hand it nothing new. A
   cell whose neighbours stay joined around it can make only a cell among those eight a new
   cut cell (the white cells around it form one arc), and a new black cell only gives an
   existing cut cell a black side: such changes do not start a search, so an inference of
@@ -82,7 +87,14 @@ def grid_table(rows: int, cols: int) -> Any:
                      np.where(c > 0, cell - 1, cell), np.where(c < cols - 1, cell + 1, cell)])
 
 
-def separators(a: int, ina: Any, color: Any, tab: Any
+def dfs_graph(n: int) -> Any:
+    """A ``n`` x ``n`` sparse matrix with four entries a row, for :func:`separators` to write
+    each search's edges into (a self-loop each until then)."""
+    return csr_matrix((np.ones(4 * n), np.repeat(np.arange(n, dtype=np.int32), 4),
+                       np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
+
+
+def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
                ) -> tuple[Any, list[tuple[int, int, int, int]]]:
     """A depth-first search from cell ``a`` over the cells the boolean array ``ina`` marks,
     with Hopcroft-Tarjan low points: its visiting order (an int array), and for every open
@@ -93,15 +105,18 @@ def separators(a: int, ina: Any, color: Any, tab: Any
     The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
     every edge off the tree joins a cell to an ancestor) over the grid's edges inside
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
-    a search never follows). A cell's low point is the least visiting time over its subtree's
-    neighbours, the tree edge to its parent included: that changes no comparison with the
-    parent's time (``low[v] >= disc[p]``), which is all the test uses. Subtree sizes and lows
+    a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
+    spares building and checking a new matrix every search. A cell's low point is the least
+    visiting time over its subtree's neighbours, the tree edge to its parent included: that
+    changes no comparison with the parent's time (``low[v] >= disc[p]``), which is all the
+    test uses. Subtree sizes and lows
     are summed up the tree in reverse visiting order; a subtree is a range of the order, so
     its black cells are a difference of prefix counts."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
-    graph = csr_matrix((np.ones(4 * n), ind.T.ravel(),
-                        np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
+    if graph is None:
+        graph = dfs_graph(n)
+    graph.indices[:] = ind.T.ravel()
     order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
     k = len(order)
     if k < 2:
@@ -145,6 +160,7 @@ class WallReasoning:
     nbrs: list[list[int]]
     ring: list[list[int]]
     tab: Any  # grid_table(rows, cols): 4 x cells
+    graph: Any  # dfs_graph(cells): the articulation search's edges, rewritten each search
     col: list[int]
     color: Any  # numpy int8 array: 1 black, -1 white, 0 open
     lab: Any  # numpy int32 array: the not-white components at the last labelling
@@ -156,6 +172,7 @@ class WallReasoning:
     extra: list[int]
     cut: bool
     cut_dirty: bool
+    cut_out: frozenset[int]
     pending: list[int] | None
     relabels: int
     cuts: int
@@ -275,7 +292,8 @@ class WallReasoning:
         self.cuts += 1
         ina = (self.lab == self.la) & (self.color >= 0)
         a, black = self.anchor, self.black
-        order, seps = separators(a, ina, self.color, self.tab)
+        order, seps = separators(a, ina, self.color, self.tab, self.graph)
+        self.cut_out = frozenset(p for p, *_ in seps)
         for p, start, stop, b in seps:
             x = black[p]
             if x not in found:

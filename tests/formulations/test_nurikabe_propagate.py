@@ -468,11 +468,13 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
     """On random partly coloured grids of 1x1 to 14x14: the open cells ``separators`` names
     are exactly those whose removal cuts some black cell off the anchor (checked by a flood
     fill without each cell), each subtree holds its black cell and not ``p``, and every
-    neighbour of a subtree but ``p`` is outside the searched component (white)."""
-    from formulations.nurikabe._wall import grid_table, separators
+    neighbour of a subtree but ``p`` is outside the searched component (white); a matrix kept
+    per grid size and rewritten by every search gives the same answer as a new one."""
+    from formulations.nurikabe._wall import dfs_graph, grid_table, separators
 
     rng = random.Random(11)
     named = 0
+    graphs: dict[int, object] = {}
     for _ in range(400):
         rows, cols = rng.randint(1, 14), rng.randint(1, 14)
         n = rows * cols
@@ -486,7 +488,10 @@ def test_separators_are_exactly_the_cells_that_cut_a_black_cell_off() -> None:
         a = rng.choice(dark)
         comp = _flood({i for i in range(n) if color[i] >= 0}, a, nbrs)
         ina = np.array([i in comp for i in range(n)])
-        order, seps = separators(a, ina, np.array(color, dtype=np.int8), grid_table(rows, cols))
+        tone, tab = np.array(color, dtype=np.int8), grid_table(rows, cols)
+        order, seps = separators(a, ina, tone, tab)
+        again, kept = separators(a, ina, tone, tab, graphs.setdefault(n, dfs_graph(n)))
+        assert again.tolist() == order.tolist() and kept == seps
         assert sorted(order.tolist()) == sorted(comp)
         brute = {p for p in comp if color[p] == 0
                  and any(color[b] == 1 and b not in _flood(comp - {p}, a, nbrs) for b in comp)}
@@ -512,8 +517,9 @@ def _fixpoint(prop: NurikabePropagator) -> None:
 
 
 def test_a_black_cell_of_the_wall_starts_no_articulation_search(tmp_path: Path) -> None:
-    """The articulation search runs after a relabel or a backtrack, not after a new black
-    cell inside the wall's component (it can only give an existing cut cell a black side)."""
+    """The articulation search runs after a relabel, not after a new black cell inside the
+    wall's component (it can only give an existing cut cell a black side), nor after a
+    backtrack to a level whose component did not change since its own search."""
     path = tmp_path / "split.txt"
     path.write_text(SPLIT)
     model = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"]).build(
@@ -529,7 +535,7 @@ def test_a_black_cell_of_the_wall_starts_no_articulation_search(tmp_path: Path) 
     assert prop.cuts == searches
     prop.on_backtrack(0)
     _fixpoint(prop)
-    assert prop.cuts == searches + 1
+    assert prop.cuts == searches
 
 
 def test_the_bit_parallel_search_equals_a_breadth_first_search() -> None:
@@ -561,3 +567,128 @@ def test_the_bit_parallel_search_equals_a_breadth_first_search() -> None:
         some = {i for i in range(n) if rng.random() < 0.2}
         grown = {u for w in some for u in nbrs[w]} | some
         assert list(cells(bits.grow(sum(1 << i for i in some)))) == sorted(grown)
+
+
+class Skips(NurikabePropagator):
+    """Whenever a backtrack's owed articulation search is let go without searching (the
+    component did not change since the last search in a way it did not foresee), runs the
+    search from scratch and keeps the inferences it would have made that are not yet known."""
+
+    skipped: int
+    missed: list[int]
+
+    def propagate(self) -> list[int]:
+        owed, cuts = self.cut_owed, self.cuts
+        out = super().propagate()
+        if owed and not self.cut_owed and self.cuts == cuts and self.la and self.pending is None:
+            self.skipped += 1
+            found: dict[int, object] = {}
+            keep = self.cut_out
+            self._cut(found)  # type: ignore[arg-type]
+            self.cuts, self.cut_out = cuts, keep
+            self.missed.extend(x for x in found if self.val[x] <= 0 and x not in self.sent)
+        return out
+
+
+class SearchesAfterEveryBacktrack(NurikabePropagator):
+    """The articulation search owed after every backtrack, run whether or not it can find
+    anything (the reference the skip is compared to)."""
+
+    def on_backtrack(self, to: int) -> None:
+        super().on_backtrack(to)
+        self.cut_dirty = self.cut
+
+
+def _drive(path: Path, cls: type, conflicts: int, seed: int = 0) -> NurikabePropagator:
+    """Build sat-propagate for ``path`` with its propagator of class ``cls``, scrambled by
+    ``seed`` (python-sat's CaDiCaL has no seed: the scramble negates variables), and run at
+    most ``conflicts`` conflicts."""
+    model = get_formulation("nurikabe", "sat-propagate", ["sat"]).build(read_instance(path))
+    prop = model.propagator
+    prop.__class__ = cls
+    prop.skipped, prop.missed, prop.trace = 0, [], []
+    sign = None
+    if seed:
+        rng = random.Random(seed)
+        top = max(abs(x) for clause in model.clauses for x in clause)
+        sign = [1] + [rng.choice((1, -1)) for _ in range(top)]
+    with Solver(name="cadical195") as s:
+        prop.connect(s, sign)
+        for clause in model.clauses:
+            s.add_clause([x * sign[abs(x)] for x in clause] if sign else clause)
+        s.conf_budget(conflicts)
+        s.solve_limited()
+    return prop
+
+
+def test_a_skipped_articulation_search_would_have_found_nothing_new() -> None:
+    """On the few-clue 10x10s, a 20x20 with a big island and every small instance, each
+    scrambled three ways: whenever a backtrack's owed articulation search is let go, a search
+    from scratch on the assignment as it stands finds no cut cell the solver does not already
+    have (hundreds of skips)."""
+    skipped = 0
+    for path in HARDER + EVERY:
+        for seed in (0, 7, 13):
+            prop = _drive(path, Skips, 400, seed)
+            assert prop.missed == [], (path.name, seed)
+            skipped += prop.skipped
+    assert skipped > 300
+
+
+class Traced(NurikabePropagator):
+    """Keeps what every propagate handed the solver."""
+
+    trace: list[tuple[int, ...]]
+
+    def propagate(self) -> list[int]:
+        out = super().propagate()
+        self.trace.append(tuple(out))
+        return out
+
+
+class TracedReference(SearchesAfterEveryBacktrack, Traced):
+    pass
+
+
+def test_skipping_owed_searches_hands_the_solver_exactly_the_same() -> None:
+    """The same solve with the owed search run after every backtrack and with it let go when
+    it can find nothing new: the solver is handed the same literals in the same order at every
+    call (so the search is the same), with fewer articulation searches."""
+    for path in HARDER:
+        ref = _drive(path, TracedReference, 800)
+        new = _drive(path, Traced, 800)
+        assert new.trace == ref.trace, path.name
+        assert new.cuts < ref.cuts, path.name
+
+
+def test_a_backtrack_searches_again_after_a_black_cell_the_search_did_not_infer(
+        tmp_path: Path) -> None:
+    """On the 6x5 with the middle row white but for its last cell: the wall searched with a
+    black cell above only; then, a level up, a black cell below makes that last cell a cut
+    cell, which the search leaves for later (a new black cell starts none). A backtrack to
+    that level must search again (the level's component changed since its search) and infer
+    it; with nothing new it must not search at all."""
+    path = tmp_path / "split.txt"
+    path.write_text(SPLIT)
+    model = get_formulation("nurikabe", "sat-propagate[cut=true]", ["sat"]).build(
+        read_instance(path))
+    prop, black = model.propagator, model.handles["black"]
+    gate = black[(2, 4)]
+    for v in ((2, 0), (2, 1), (2, 2), (2, 3)):
+        prop.on_assignment(-black[v])
+    prop.on_assignment(black[(1, 0)])
+    _fixpoint(prop)
+    searches = prop.cuts
+    prop.on_new_level()
+    prop.on_new_level()
+    prop.on_backtrack(1)
+    _fixpoint(prop)
+    assert prop.cuts == searches  # nothing changed since the search: none owed
+    prop.on_assignment(black[(3, 0)])
+    _fixpoint(prop)
+    assert prop.cuts == searches and prop.val[gate] == 0  # left for later
+    prop.on_new_level()
+    prop.on_backtrack(1)
+    out = prop.propagate()
+    assert prop.cuts == searches + 1
+    assert gate in out
