@@ -53,6 +53,7 @@ from bench.encodings.sat import (
     assign,
     connect_regions,
     connected,
+    exactly_in_groups,
     layer_regions,
     region,
     separate_connected,
@@ -136,6 +137,17 @@ def island_distances(m: SatModel, white: Mapping[Cell, int], islands: Sequence[I
     return le
 
 
+def black_count(m: SatModel, lay: Layout, black: Mapping[Cell, int]) -> None:
+    """Exactly ``lay.blacks`` of the wall's cells are black, counted row by row
+    (:func:`bench.encodings.sat.exactly_in_groups`: a totalizer per row, the rows' counts
+    added downward, so "at least j black cells in the first r rows" is a literal). Holds in
+    every solution: the white cells are the islands' cells, ``sum(clues)`` of them."""
+    rows: dict[int, list[int]] = {}
+    for v in lay.wall:
+        rows.setdefault(v[0], []).append(black[v])
+    exactly_in_groups(m, [rows[r] for r in sorted(rows)], lay.blacks)
+
+
 @formulation
 class SatHybrid(SatBlackCells):
     name = "sat-hybrid"
@@ -148,6 +160,7 @@ class SatHybrid(SatBlackCells):
         "islands": ["layers", "owner", "shared"],
         "enclose": [3, 0],
         "card": ["rings", "auto", "seqcounter", "kmtotalizer"],
+        "blacks": ["none", "count"],
     }
     #: compared when named: the wall methods, the rest at their defaults (the whole grid of 96:
     #: ``sat-hybrid[*]``)
@@ -200,6 +213,8 @@ class SatHybrid(SatBlackCells):
             for piece in polyominoes(wall, largest):
                 border = {n for v in piece for n in neighbours_in(v, wall) if n not in piece}
                 m.add([*(-black[v] for v in piece), *(black[n] for n in border)])
+        if self.params["blacks"] == "count":
+            black_count(m, lay, black)
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, method=method)
         return m
 

@@ -25,6 +25,15 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
   (:func:`bench.encodings.sat.layer_regions`), and the propagator keeps the wall and the
   closing.
 
+Two further parameters, off by default:
+
+* ``blacks=count``: redundantly, exactly ``cells - sum(clues)`` cells are black
+  (:func:`formulations.nurikabe.sat_hybrid.black_count`);
+* ``cadical``: CaDiCaL options set on the solver before its clauses (:attr:`SatPropagate.presets`):
+  ``phase0`` every variable's initial phase false (a cell starts white: most cells of a
+  sparse puzzle are), ``forcephase0`` that phase always (no phase saving), ``stable`` only
+  the stable mode (fewer restarts, for satisfiable formulas), ``focused`` only the focused mode.
+
 Exact: every clause of the CNF and every reason and clause of the propagator holds in every
 solution, and a complete assignment passes the propagator's check only if its wall is one
 component and every white component holds a clue, which with the CNF's island sizes is a
@@ -36,6 +45,7 @@ beside the solver's counters (``propagator_*``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from bench.encodings.cells import neighbours_in
@@ -45,7 +55,26 @@ from bench.models import SatModel
 from bench.registry import formulation
 from formulations.nurikabe._islands import SatBlackCells, layout
 from formulations.nurikabe._sat import colour_cells
-from formulations.nurikabe.sat_hybrid import polyominoes
+from formulations.nurikabe.sat_hybrid import black_count, polyominoes
+
+
+class Configured:
+    """A propagator that sets CaDiCaL options on the solver it connects to (before its
+    clauses, as :class:`bench.models.SatModel` allows), then connects the propagator it wraps;
+    everything else is the wrapped propagator's."""
+
+    def __init__(self, inner: Any, options: Mapping[str, int]) -> None:
+        self.inner = inner
+        self.options = dict(options)
+
+    def connect(self, solver: Any, sign: Any = None) -> None:
+        solver.configure(self.options)
+        self.inner.connect(solver, sign)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not yet set (a copy being built): no recursion
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
 
 @formulation
@@ -57,11 +86,21 @@ class SatPropagate(SatBlackCells):
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
         "cut": ["true", "false"],
+        "blacks": ["none", "count"],
+        "cadical": ["default", "phase0", "forcephase0", "stable", "focused"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
     #: python-sat too, but has not been checked here)
     solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
+    #: the ``cadical`` parameter's CaDiCaL 1.9.5 options (names of its ``options.hpp``)
+    presets: ClassVar[dict[str, dict[str, int]]] = {
+        "default": {},
+        "phase0": {"phase": 0},
+        "forcephase0": {"phase": 0, "forcephase": 1},
+        "stable": {"stabilizeonly": 1},
+        "focused": {"stabilize": 0},
+    }
 
     def build(self, inst: Instance) -> SatModel:
         from formulations.nurikabe._propagator import IslandVars, NurikabePropagator
@@ -79,15 +118,19 @@ class SatPropagate(SatBlackCells):
             for piece in polyominoes(wall, largest):
                 border = {n for v in piece for n in neighbours_in(v, wall) if n not in piece}
                 m.add([*(-black[v] for v in piece), *(black[n] for n in border)])
+        if self.params["blacks"] == "count":
+            black_count(m, lay, black)
 
         def index(v: tuple[int, int]) -> int:
             return v[0] * lay.cols + v[1]
 
         islands = [IslandVars(index(r.root), r.size, {index(v): x for v, x in r.own.items()})
                    for r in regions if r.size > 1]
-        m.propagator = NurikabePropagator(
+        propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
             reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true")
+        options = self.presets[str(self.params["cadical"])]
+        m.propagator = Configured(propagator, options) if options else propagator
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m
