@@ -160,7 +160,6 @@ class SatHybrid(SatBlackCells):
         "islands": ["layers", "owner", "shared"],
         "enclose": [3, 0],
         "card": ["rings", "auto", "seqcounter", "kmtotalizer"],
-        "blacks": ["none", "count"],
     }
     #: compared when named: the wall methods, the rest at their defaults (the whole grid of 96:
     #: ``sat-hybrid[*]``)
@@ -213,8 +212,6 @@ class SatHybrid(SatBlackCells):
             for piece in polyominoes(wall, largest):
                 border = {n for v in piece for n in neighbours_in(v, wall) if n not in piece}
                 m.add([*(-black[v] for v in piece), *(black[n] for n in border)])
-        if self.params["blacks"] == "count":
-            black_count(m, lay, black)
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, method=method)
         return m
 
