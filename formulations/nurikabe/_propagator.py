@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,8 +94,10 @@ class NurikabePropagator(WallReasoning, Propagator):
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True, cut: bool = True) -> None:
+                 infer: bool = True, cut: bool = True,
+                 options: Mapping[str, int] | None = None) -> None:
         super().__init__()
+        self.options = dict(options or {})
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
         self.reach, self.cut = reach, cut
         self.black = list(black)
@@ -192,10 +194,11 @@ class NurikabePropagator(WallReasoning, Propagator):
         """Connect to a freshly built python-sat CaDiCaL (before its clauses) and observe the
         variables; ``sign[v] == -1``: v is negated in the solver (a seeded scramble).
         Chronological backtracking is turned off: the trail here is undone level by level
-        (and CaDiCaL 1.9.5 through python-sat has crashed with it on)."""
+        (and CaDiCaL 1.9.5 through python-sat has crashed with it on); ``options`` (CaDiCaL
+        option names and values) are set beside it."""
         self.reset()
         self.sign = None if sign is None else list(sign)
-        solver.configure({"chrono": 0})
+        solver.configure({**self.options, "chrono": 0})
         solver.connect_propagator(self)
         for x in self.observed:
             solver.observe(x)
