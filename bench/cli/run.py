@@ -114,15 +114,17 @@ def cmd_run(args: argparse.Namespace) -> int:
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
                       seeds=args.seeds, repeat=args.repeat, pin=args.pin,
                       progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
-    with stop_on_signals() as stop:  # one handler from here to the end: no signal between
+    with stop_on_signals(deaf=True) as stop:  # one handler from here to the end
         try:
             outcome = run_session(planned, args.out, options, say=_say)
         except SessionError as e:
             return fail(str(e))
-        except KeyboardInterrupt:  # before the session took the folder: nothing written
-            print("puzzlebench: interrupted before the run started: nothing was run",
+        except KeyboardInterrupt as e:  # before the session took the folder: nothing written
+            signum = getattr(e, "signum", signal.SIGINT)
+            word = "interrupted" if signum == signal.SIGINT else "terminated"
+            print(f"puzzlebench: {word} before the run started: nothing was run",
                   file=sys.stderr)
-            return 128 + signal.SIGINT
+            return 128 + signum
         except OSError as e:  # a read-only or full disk: the journal keeps what was written
             return fail(f"cannot write the run folder {args.out}: "
                         f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
@@ -132,10 +134,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             for line in (outcome.not_run_line(), outcome.disturbed_line()):
                 if line:
                     print(f"puzzlebench: {line}")
-        outcome.signum = outcome.signum or stop.fired  # a signal after the table was written
-        if outcome.signum:
-            print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
-            return 128 + outcome.signum
+    outcome.signum = outcome.signum or stop.fired  # also one after the table was written
+    if outcome.signum:
+        print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
+        return 128 + outcome.signum
     return code
 
 

@@ -48,21 +48,24 @@ class Stop:
 
 
 @contextlib.contextmanager
-def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[Stop]:
+def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM),
+                    deaf: bool = False) -> Iterator[Stop]:
     """While inside, the first of these signals raises :class:`Interrupted` in the main
     thread (or, once :meth:`Stop.settle` was called, is only recorded) and later ones are
     ignored, so a second Ctrl-C cannot cut short the clean-up (the running tasks killed, the
-    Parquet written); on leaving, the previous handlers are restored, or, once a signal fired,
-    these signals stay ignored until the process exits with its code. Inside another
-    ``stop_on_signals`` it is that one: the same :class:`Stop`, and nothing done on leaving
-    (the outer one owns the handlers until its end, so no signal falls between the two).
-    Outside the main thread (where Python delivers no signal) nothing is installed."""
+    Parquet written). On leaving, the previous handlers are restored; with ``deaf`` (a
+    command that ends with the signal's exit code), once a signal fired these signals stay
+    ignored instead. Inside another ``stop_on_signals`` it is that one: the same
+    :class:`Stop`, raising again unless a signal fired, and nothing done on leaving (the outer
+    one owns the handlers until its end, so no signal falls between the two). Outside the main
+    thread (where Python delivers no signal) nothing is installed."""
     if threading.current_thread() is not threading.main_thread():
         yield Stop()
         return
     current = signal.getsignal(signums[0])
     outer = getattr(current, "__self__", None)
     if isinstance(outer, Stop):
+        outer.raising = not outer.fired
         yield outer
         return
     stop = Stop()
@@ -70,5 +73,6 @@ def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) ->
     try:
         yield stop
     finally:
-        for n, h in old.items():  # once stopped, stay deaf: the command is ending with its code
-            signal.signal(n, signal.SIG_IGN if stop.fired else h)
+        stop.settle()  # no signal raises between the handlers' restores
+        for n, h in old.items():
+            signal.signal(n, signal.SIG_IGN if deaf and stop.fired else h)

@@ -241,15 +241,18 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     try:
         with RunLock(out), stop_on_signals() as stop:
             try:
-                stopped = _session(planned, journal, options, sources, outcome, say)
-            except KeyboardInterrupt as e:  # during the environment's last update
-                stopped = e
-            try:
-                outcome.table = consolidate(out)
-                stop.settle()  # the table is written: a signal now is recorded, not raised
-            except KeyboardInterrupt as e:  # later signals are ignored now: write it again
-                stopped = stopped or e
-                outcome.table = consolidate(out)
+                try:
+                    stopped = _session(planned, journal, options, sources, outcome, say)
+                except KeyboardInterrupt as e:  # during the environment's last update
+                    stopped = e
+                try:
+                    outcome.table = consolidate(out)
+                    stop.settle()  # the table is written: a signal now is recorded
+                except KeyboardInterrupt as e:  # later signals are ignored now: write it again
+                    stopped = stopped or e
+                    outcome.table = consolidate(out)
+            finally:  # an error leaving with the folder taken is not turned into a stop
+                stop.settle()
             outcome.results = len(journal.results())
             signum = getattr(stopped, "signum", signal.SIGINT) if stopped else 0
     except FolderLocked as e:

@@ -327,7 +327,7 @@ class NurikabePropagator(WallReasoning, Propagator):
             for lit in self.sent_trail[self.sent_marks[to]:]:
                 sent.pop(lit, None)
                 if not val[lit if lit > 0 else -lit]:
-                    self.dropped += 1  # never assigned: the solver met a conflict first
+                    self.dropped += 1  # never reported: the solver met a conflict first
             del self.sent_trail[self.sent_marks[to]:]
             del self.sent_marks[to:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of

@@ -21,7 +21,8 @@ from tests.conftest import SHIKAKU_SEEDS
 
 @pytest.fixture(autouse=True)
 def handlers() -> Iterator[None]:
-    """The test process's own handlers back after each test (a fired stop leaves SIG_IGN)."""
+    """The test process's own handlers back after each test (a fired deaf stop leaves
+    SIG_IGN)."""
     old = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
     yield
     for n, h in old.items():
@@ -35,13 +36,22 @@ def deliver(signum: int) -> None:
         time.sleep(0.001)
 
 
-def test_the_first_signal_raises_and_later_ones_are_ignored_until_the_process_ends():
+def test_the_first_signal_raises_and_later_ones_are_ignored_while_inside():
+    before = signal.getsignal(signal.SIGINT)
     with pytest.raises(Interrupted) as e, stop_on_signals() as stop:
         deliver(signal.SIGTERM)
+        deliver(signal.SIGINT)  # ignored: the clean-up is not cut short
     assert e.value.signum == stop.fired == signal.SIGTERM
-    with stop_on_signals():
+    assert signal.getsignal(signal.SIGINT) is before  # a library caller gets its handler back
+
+
+def test_a_deaf_stop_that_fired_leaves_the_signals_ignored_until_the_process_ends():
+    with stop_on_signals(deaf=True):
         pass  # nothing fired: the handler before is back
-    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # the fired stop's state
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    with pytest.raises(Interrupted), stop_on_signals(deaf=True):
+        deliver(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     deliver(signal.SIGINT)  # ignored, no exception
 
 
@@ -57,8 +67,10 @@ def test_a_nested_stop_is_the_outer_one_and_leaves_its_handler_in_place():
     with stop_on_signals() as outer:
         with stop_on_signals() as inner:
             assert inner is outer
+            inner.settle()
         assert signal.getsignal(signal.SIGINT) == outer.handle
-        with pytest.raises(Interrupted):
+        # a second session under the same command raises again
+        with stop_on_signals(), pytest.raises(Interrupted):
             deliver(signal.SIGINT)
     assert outer.fired == signal.SIGINT
 
@@ -74,3 +86,43 @@ def test_a_signal_after_the_sessions_table_is_written_is_recorded_for_the_caller
         deliver(signal.SIGINT)  # as the command reads the outcome
     assert outcome.signum == 0 and stop.fired == signal.SIGINT
     assert outcome.table is not None and len(pd.read_parquet(outcome.table)) == 1
+
+
+RUN = ["run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--solver", "cpsat",
+       "--time-limit", "20"]
+
+
+def test_a_sigterm_while_the_command_prints_its_summary_ends_it_with_143_and_the_kept_line(
+        tmp_path, monkeypatch, capsys):
+    """The run command, in this process: the signal comes after the session wrote its table,
+    as the summary is printed."""
+    import bench.cli.run as run_cli
+    from bench.cli import main
+
+    summary = run_cli._run_summary
+
+    def summary_then_signal(*args: object) -> int:
+        code = summary(*args)  # type: ignore[arg-type]
+        deliver(signal.SIGTERM)
+        return code
+
+    monkeypatch.setattr(run_cli, "_run_summary", summary_then_signal)
+    code = main([*RUN, "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 143, err
+    assert "terminated (SIGTERM): 1 finished results kept in" in err, err
+    assert "nothing was run" not in err
+    assert len(pd.read_parquet(tmp_path / "r" / "results.parquet")) == 1
+
+
+def test_a_sigterm_before_the_session_takes_the_folder_ends_with_143(tmp_path, monkeypatch,
+                                                                     capsys):
+    """The signal as the session takes the folder's lock (the lock not taken)."""
+    import bench.run.session as session
+    from bench.cli import main
+
+    monkeypatch.setattr(session.RunLock, "__enter__", lambda self: deliver(signal.SIGTERM))
+    code = main([*RUN, "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 143, err
+    assert "terminated before the run started: nothing was run" in err, err
