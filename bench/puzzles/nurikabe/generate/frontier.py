@@ -292,7 +292,8 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     number of partial colourings above the witness, which holds the colour of processed cell
     ``i`` (in the turned grid's row-major order) at bits ``i * width``; a transition adds the
     new cell's colour there (the bits are still zero: an add is an or), a merge adds the
-    number and keeps the first witness."""
+    number and keeps the first witness. Over 60 lines: as :func:`count`'s, the hot path kept
+    in one frame without a call per tally."""
     rows, cols, clue_at, sizes, origin = _turned(grid, turn)
     k = len(sizes)
     walls = rows * cols - sum(sizes)
