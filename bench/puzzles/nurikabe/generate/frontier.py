@@ -30,6 +30,7 @@ with two clues stays within a few million states); :func:`count` stops with
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,12 +75,13 @@ def _relabel(codes: list[int]) -> tuple[int, ...]:
 Grid = list[list[int | None]]
 
 
-def orientations(grid: Sequence[Sequence[int | None]]) -> list[Grid]:
+def _oriented(grid: Sequence[Sequence[int | None]]) -> list[tuple[Grid, list[Cell]]]:
     """The grid's turns and mirror images with the shorter side across (the frontier runs
     along it), best first: the last clue cell earliest in the row-major order (the cells
     before a clue are the least constrained, so the frontier has the fewest states when the
-    clues come first), ties by the first appearance."""
-    base = [list(row) for row in grid]
+    clues come first), ties by the first appearance; each with the cell of ``grid`` at every
+    cell of the turned grid, in row-major order."""
+    base = [[(v, (r, c)) for c, v in enumerate(row)] for r, row in enumerate(grid)]
     out = []
     for _ in range(4):
         base = [list(col) for col in zip(*base[::-1], strict=True)]  # a quarter turn
@@ -87,22 +89,36 @@ def orientations(grid: Sequence[Sequence[int | None]]) -> list[Grid]:
     short = min(len(out[0]), len(out[0][0]))
     out = [g for g in out if len(g[0]) == short]
 
-    def order(g: Grid) -> tuple[int, int]:
-        at = [i for i, v in enumerate(v for row in g for v in row) if v is not None]
+    def order(g: list[list[tuple[int | None, Cell]]]) -> tuple[int, int]:
+        at = [i for i, (v, _) in enumerate(p for row in g for p in row) if v is not None]
         return (at[-1], at[0]) if at else (0, 0)
 
-    return sorted(out, key=order)
+    return [([[v for v, _ in row] for row in g], [at for row in g for _, at in row])
+            for g in sorted(out, key=order)]
+
+
+def orientations(grid: Sequence[Sequence[int | None]]) -> list[Grid]:
+    """The grid's turns and mirror images with the shorter side across, best first (see
+    :func:`_oriented`)."""
+    return [g for g, _ in _oriented(grid)]
 
 
 def _grid_of(grid: Sequence[Sequence[int | None]], turn: int
              ) -> tuple[int, int, dict[Cell, int], list[int]]:
     """The grid in its orientation number ``turn`` of :func:`orientations` (0: the best), its
     clue cells (to the island number) and the island sizes."""
+    rows, cols, clue_at, sizes, _ = _turned(grid, turn)
+    return rows, cols, clue_at, sizes
+
+
+def _turned(grid: Sequence[Sequence[int | None]], turn: int
+            ) -> tuple[int, int, dict[Cell, int], list[int], list[Cell]]:
+    """:func:`_grid_of` and the cell of ``grid`` at each cell of the turned grid (row-major)."""
     for r, row in enumerate(grid):
         for c, v in enumerate(row):
             if v is not None and v < 1:
                 raise ValueError(f"clue {v} at ({r}, {c}) is below 1")
-    grid = orientations(grid)[turn]
+    grid, origin = _oriented(grid)[turn]
     rows, cols = len(grid), len(grid[0])
     clue_at: dict[Cell, int] = {}
     sizes: list[int] = []
@@ -114,7 +130,7 @@ def _grid_of(grid: Sequence[Sequence[int | None]], turn: int
                 sizes.append(v)
     if not sizes:
         raise ValueError("a grid without clues")
-    return rows, cols, clue_at, sizes
+    return rows, cols, clue_at, sizes, origin
 
 
 Profile = tuple[tuple[int, ...], int, int]  # frontier codes, diagonal colour, closed colours
@@ -242,3 +258,145 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
         if all(len(s) == 1 for s in labels.values()):
             solutions += tallies.get(want, 0)
     return Count(solutions if cap is None else min(solutions, cap), peak)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The outcome of :func:`solve`: ``status`` "solved" (``colours`` holds a solution: each
+    cell's island number, or the number of clues for a wall cell, in the rows and columns of
+    the grid given), "infeasible" (no solution other than the excluded ones) or "timeout"
+    (the deadline passed before the last cell); the number of solutions not excluded, exact
+    (0 unless solved); the largest number of states of one step."""
+
+    status: str
+    colours: list[list[int]] | None
+    solutions: int
+    states: int
+
+
+def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
+          deadline: float | None = None, exclude: Sequence[frozenset[Cell]] = (),
+          turn: int = 0) -> Solution:
+    """A solution of the clue grid ``grid`` with the exact number of solutions, by the frontier
+    programme of :func:`count` with a witness per state: beside each tally's number of partial
+    colourings it keeps one partial colouring that reaches it (any one: of two merging, the
+    first), so an accepting state's witness is a solution. ``exclude`` lists solutions (each
+    as its set of wall cells) that must not be answered nor counted: the tallies carry, above
+    the cell counts, one bit per excluded solution still equal to the partial colouring (its
+    colours cell by cell), and a complete colouring with a bit left is that solution.
+    ``deadline`` is a :func:`time.perf_counter` value, checked before each cell;
+    :class:`FrontierTooBig` past ``max_states`` and :class:`ValueError` as :func:`count`.
+
+    The same loop as :func:`count` (over the profiles, then their tallies), in a second copy so
+    that the count's loop pays nothing for the witnesses: a tally's value here packs the
+    number of partial colourings above the witness, which holds the colour of processed cell
+    ``i`` (in the turned grid's row-major order) at bits ``i * width``; a transition adds the
+    new cell's colour there (the bits are still zero: an add is an or), a merge adds the
+    number and keeps the first witness. Over 60 lines: as :func:`count`'s, the hot path kept
+    in one frame without a call per tally."""
+    rows, cols, clue_at, sizes, origin = _turned(grid, turn)
+    k = len(sizes)
+    walls = rows * cols - sum(sizes)
+    if walls < 0:
+        return Solution("infeasible", None, 0, 0)
+    if max(*sizes, walls) >= 1 << BITS:
+        raise ValueError(f"an island or the wall of {max(*sizes, walls)} cells: too big")
+    wall = k
+    mask = (1 << BITS) - 1
+    full = [sizes[i] << BITS * (i + 1) for i in range(k)]
+    width = k.bit_length()  # bits of one cell's colour in a witness
+    above = width * rows * cols  # the number of partial colourings sits above the witness
+    top = BITS * (k + 1)  # the excluded solutions' bits sit above the tallies
+    index = {at: i for i, at in enumerate(origin)}
+    # keep[i][x]: the excluded solutions whose colour at cell i is x (as tally bits)
+    keep = [[0] * (k + 1) for _ in range(rows * cols)]
+    # (an excluded solution's islands are not known from its wall alone: a bit is kept while
+    # the wall agrees, and a complete colouring agreeing on the wall is that solution, the
+    # island of each white cell being determined, as the module docstring says)
+    for j, walled in enumerate(exclude):
+        for at, i in index.items():
+            for y in range(k + 1):
+                if (y == wall) == (at in walled):
+                    keep[i][y] |= 1 << top + j
+    every = ((1 << len(exclude)) - 1) << top
+    states: dict[Profile, dict[int, int]] = {(tuple([-1] * cols), -1, 0): {every: 1 << above}}
+    peak = 1
+    for r in range(rows):
+        for c in range(cols):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return Solution("timeout", None, 0, peak)
+            fixed = clue_at.get((r, c))
+            options = range(k + 1) if fixed is None else (fixed,)
+            nxt: dict[Profile, dict[int, int]] = {}
+            cell = r * cols + c
+            for (front, diag, closed), tallies in states.items():
+                up = front[c]
+                left = front[c - 1] if c else -1
+                up_col = up >> 6 if up >= 0 else -1
+                left_col = left >> 6 if left >= 0 else -1
+                for x in options:
+                    if closed >> x & 1:
+                        continue
+                    if x == wall:
+                        if up_col == wall and left_col == wall and diag == wall:
+                            continue
+                        step = 1
+                        limit = walls
+                        shift = 0
+                    else:
+                        if (up_col != x and 0 <= up_col < wall) or \
+                                (left_col != x and 0 <= left_col < wall):
+                            continue
+                        shift = BITS * (x + 1)
+                        step = 1 << shift
+                        limit = sizes[x]
+                    placed = _place(front, c, x)
+                    if placed is None:
+                        continue
+                    key, must = placed
+                    key = (key[0], up_col if c + 1 < cols else -1, closed | key[2])
+                    out = nxt.get(key)
+                    if out is None:
+                        out = nxt[key] = {}
+                    colour = x << width * cell
+                    agree = keep[cell][x] | (1 << top) - 1
+                    for tally, value in tallies.items():
+                        if tally >> shift & mask >= limit:
+                            continue
+                        tally = tally + step & agree
+                        if must == wall:
+                            if tally & mask != walls:
+                                continue
+                        elif must >= 0 and tally & (mask << BITS * (must + 1)) != full[must]:
+                            continue
+                        old = out.get(tally)
+                        out[tally] = value + colour if old is None else old + (value >> above
+                                                                               << above)
+                    if not out:
+                        del nxt[key]
+            states = nxt
+            size = sum(map(len, states.values()))
+            peak = max(peak, size)
+            if c == cols - 1:
+                log.debug("frontier solve: row %d, %d profiles, %d states", r, len(states),
+                          size)
+            if size > max_states:
+                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {max_states}")
+    want = sum(full) + walls
+    solutions = 0
+    witness = -1
+    for (front, _diag, _closed), tallies in states.items():
+        labels: dict[int, set[int]] = {}
+        for q in front:
+            labels.setdefault(q >> 6, set()).add(q & 63)
+        reached = tallies.get(want)
+        if reached is not None and all(len(s) == 1 for s in labels.values()):
+            solutions += reached >> above
+            if witness < 0:
+                witness = reached & (1 << above) - 1
+    if not solutions:
+        return Solution("infeasible", None, 0, peak)
+    colours = [[wall] * len(grid[0]) for _ in grid]
+    for i, (r0, c0) in enumerate(origin):
+        colours[r0][c0] = witness >> width * i & (1 << width) - 1
+    return Solution("solved", colours, solutions, peak)
