@@ -19,9 +19,13 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.cli.args import add_pin_option, add_task_options, fail, positive_int
+
+if TYPE_CHECKING:
+    from bench.run.plan import Planned
+    from bench.run.session import Options
 
 log = logging.getLogger("puzzlebench")
 
@@ -78,9 +82,8 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from bench.run.estimate import dry_run
-    from bench.run.interrupt import stop_on_signals
     from bench.run.plan import PlanError, make_plan
-    from bench.run.session import Options, SessionError, run_session
+    from bench.run.session import Options
 
     if _executor_problem(args):
         return fail(_executor_problem(args))
@@ -114,9 +117,18 @@ def cmd_run(args: argparse.Namespace) -> int:
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
                       seeds=args.seeds, repeat=args.repeat, pin=args.pin,
                       progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
-    with stop_on_signals(deaf=True) as stop:  # one handler from here to the end
+    return _session(planned, args.out, options)
+
+
+def _session(planned: Planned, out: str, options: Options) -> int:
+    """Run the session under one signal handler to the command's end (no signal falls between
+    the session's and the summary's); the exit code."""
+    from bench.run.interrupt import stop_on_signals
+    from bench.run.session import SessionError, run_session
+
+    with stop_on_signals(deaf=True) as stop:
         try:
-            outcome = run_session(planned, args.out, options, say=_say)
+            outcome = run_session(planned, out, options, say=_say)
         except SessionError as e:
             return fail(str(e))
         except KeyboardInterrupt as e:  # before the session took the folder: nothing written
@@ -126,7 +138,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 128 + signum
         except OSError as e:  # a read-only or full disk: the journal keeps what was written
-            return fail(f"cannot write the run folder {args.out}: "
+            return fail(f"cannot write the run folder {out}: "
                         f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
         code = 0
         if not outcome.signum:

@@ -237,7 +237,8 @@ class NurikabePropagator(WallReasoning, Propagator):
         white cell whose not-white neighbours stay joined around it only shrinks it); the
         articulation search when such a white cell's neighbours join only through a detour
         (and after a relabel or a backtrack); island k's search when a cell it reached is
-        refused, its closing when a cell becomes k's."""
+        refused, its closing when a cell becomes k's. Over 60 lines: the solver calls it for
+        every assigned literal, so its cases stay in one frame without a call per case."""
         t0 = time.perf_counter()
         self.calls += 1
         lit = self._out(lit)
@@ -315,7 +316,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         """Undo every assignment above level ``to`` but the fixed ones and restore the derived
         state kept when level ``to + 1`` opened (it was derived from exactly the assignments
         that remain); when a fixed assignment stays above the mark, everything is looked at
-        again instead."""
+        again instead. Over 60 lines: one frame for a callback of every conflict."""
         t0 = time.perf_counter()
         self.calls += 1
         if to < len(self.marks):
