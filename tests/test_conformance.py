@@ -59,6 +59,8 @@ def cases() -> list[pytest.param]:
 
 
 CASES = cases()
+#: the variants that refuse every seed (they are for puzzles of at most three clues)
+FOR_FEW_CLUES = {"nurikabe/frontier"}
 
 
 def run(path: Path, form: Formulation, backend: Backend, count: int = 0):
@@ -70,13 +72,14 @@ def test_variant_solves_checks_and_counts_the_seeds(form: Formulation, backend: 
     paths = seeds(form.puzzle)
     assert paths, f"no seed instances for {form.puzzle}"
     refused = {p: form.skip(read_instance(p)) for p in paths}
-    if all(refused.values()):
+    if f"{form.puzzle}/{form.name}" in FOR_FEW_CLUES:
         # a variant for a kind of instance no seed is (its own tests solve such instances):
         # the harness skips the task with the variant's reason
+        assert all(refused.values())
         res = run(paths[0], form, backend)
         assert res.status == "skipped" and str(refused[paths[0]]) in res.message, res.message
         return
-    paths = [p for p in paths if not refused[p]]
+    assert not any(refused.values()), refused  # every other variant takes every seed
     if form.kind == "mip":
         paths = paths[:1]
     counts = form.block.__func__ is not Formulation.block  # type: ignore[attr-defined]

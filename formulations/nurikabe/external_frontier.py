@@ -14,8 +14,10 @@ the two- and three-clue puzzles whose huge islands starve a SAT solver of propag
 
 It runs in the task's process as an ``external`` model (no package beyond the harness); it
 refuses (:meth:`FrontierNurikabe.skip`) grids with more than :attr:`~FrontierNurikabe.max_clues`
-clues or a shorter side over :attr:`~FrontierNurikabe.max_width`, and a frontier that passes
-:attr:`~FrontierNurikabe.max_states` states stops the task as ``skipped`` with the state count.
+clues, a shorter side over :attr:`~FrontierNurikabe.max_width` or more than
+:attr:`~FrontierNurikabe.max_cells` cells (a witness holds every cell); a frontier that passes
+:attr:`~FrontierNurikabe.max_states` states within one step answers ``unknown`` (a failure, as
+a timeout is), stopped as soon as the step passes it.
 Counting (``solve --count N``) blocks a found solution by its wall cells: the programme carries
 the excluded solutions in its states, and a count already known exactly from the last run
 answers "no further solution" without running again.
@@ -23,6 +25,7 @@ answers "no further solution" without running again.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -35,7 +38,9 @@ from bench.models import Value
 from bench.puzzles import SolutionGrid, grid_from_cells
 from bench.puzzles.nurikabe.generate.frontier import BITS, FrontierTooBig, solve
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
-from bench.registry import Formulation, Unsupported, formulation
+from bench.registry import Formulation, formulation
+
+log = logging.getLogger(__name__)
 
 
 def clue_grid(inst: Instance) -> list[list[int | None]]:
@@ -63,7 +68,9 @@ class FrontierNurikabe(Formulation[ExternalModel]):
     max_clues: ClassVar[int] = 3
     #: the widest frontier (the grid's shorter side) it takes
     max_width: ClassVar[int] = 12
-    #: the state budget of one step (about 2 GB of states and witnesses at 10 wide)
+    #: the most cells it takes (each state's witness has a colour per cell)
+    max_cells: ClassVar[int] = 300
+    #: the state budget of one step
     max_states: ClassVar[int] = 8_000_000
 
     def skip(self, inst: Instance) -> str | None:
@@ -76,6 +83,9 @@ class FrontierNurikabe(Formulation[ExternalModel]):
         width = min(inst.rows, inst.cols)
         if width > self.max_width:
             return f"a frontier {width} cells wide, over {self.max_width}"
+        if inst.rows * inst.cols > self.max_cells:
+            return (f"{inst.rows * inst.cols} cells, over {self.max_cells} (each state's "
+                    "witness holds every cell)")
         biggest = max(max(int(v) for _, _, v in clues),
                       inst.rows * inst.cols - sum(int(v) for _, _, v in clues))
         if biggest >= 1 << BITS:
@@ -85,24 +95,21 @@ class FrontierNurikabe(Formulation[ExternalModel]):
     def build(self, inst: Instance) -> ExternalModel:
         grid = clue_grid(inst)
         excluded: list[frozenset[Cell]] = []
-        model = ExternalModel.new(lambda limit, threads, seed: ExternalAnswer("unknown"))
         last = Answered()
 
         def run(time_limit: float, threads: int, seed: int) -> ExternalAnswer:
             t0 = time.perf_counter()
             if last.solutions == 1 and excluded[last.excluded:] == [last.wall]:
                 # the one solution left was answered and is now excluded
-                return ExternalAnswer("infeasible", None, time.perf_counter() - t0,
-                                      {"runs": 0.0})
+                return ExternalAnswer("infeasible", None, time.perf_counter() - t0)
             try:
                 found = solve(grid, self.max_states, t0 + time_limit, tuple(excluded))
-            except FrontierTooBig as e:
-                raise Unsupported(f"frontier too wide for this instance: {e}") from e
-            stats = {"states": float(found.states), "solutions": float(found.solutions),
-                     "runs": 1.0}
+            except FrontierTooBig as e:  # the budget spent: a failure, as a timeout is
+                log.warning("frontier: %s", e)
+                return ExternalAnswer("unknown", None, time.perf_counter() - t0)
             solver_s = time.perf_counter() - t0
             if found.colours is None:
-                return ExternalAnswer(found.status, None, solver_s, stats)
+                return ExternalAnswer(found.status, None, solver_s)
             wall = len(inst.clues())
             walls = frozenset((r, c) for r, row in enumerate(found.colours)
                               for c, x in enumerate(row) if x == wall)
@@ -110,9 +117,9 @@ class FrontierNurikabe(Formulation[ExternalModel]):
             values: dict[Hashable, float] = {
                 (r, c): float((r, c) in walls) for r in range(inst.rows)
                 for c in range(inst.cols)}
-            return ExternalAnswer("sat", values, solver_s, stats)
+            return ExternalAnswer("sat", values, solver_s)
 
-        model.run = run
+        model = ExternalModel.new(run)
         model.handles["excluded"] = excluded
         model.variables = inst.rows * inst.cols
         return model

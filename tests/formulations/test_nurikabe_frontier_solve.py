@@ -159,14 +159,48 @@ def test_a_deadline_in_the_past_is_a_timeout() -> None:
     assert found.status == "timeout" and found.colours is None
 
 
-def test_the_state_budget_stops_the_solve_and_skips_the_task() -> None:
+def test_the_state_budget_stops_the_solve_within_the_step_and_fails_the_task() -> None:
     inst = read_instance(EIGHTS[0])
-    with pytest.raises(FrontierTooBig, match=r"states at cell \(\d+, \d+\), over 100"):
+    with pytest.raises(FrontierTooBig, match=r"over 100 states at cell \(\d+, \d+\)"):
         solve(clue_grid(inst), max_states=100)
 
     class Tight(FrontierNurikabe):
         max_states = 100
 
     solved = harness_solve(inst, Tight(), get_backend("external"), time.perf_counter() + 60)
-    assert solved.status == "skipped"
-    assert "frontier too wide for this instance" in (solved.message or "")
+    assert solved.status == "unknown"  # scored as a failure, not left out as a skip
+
+
+def test_a_long_grid_is_skipped_for_its_witness() -> None:
+    long: Grid = [[None] * 40 for _ in range(10)]
+    long[0][0], long[5][5] = 100, 150
+    assert FrontierNurikabe().skip(as_instance(long)) == (
+        "400 cells, over 300 (each state's witness holds every cell)")
+
+
+def test_a_count_known_exactly_answers_the_next_call_without_a_second_run(monkeypatch) -> None:
+    """After a run whose exact count was 1, blocking its answer makes the next call answer
+    "infeasible" at once; blocking any other grid runs the programme again."""
+    import formulations.nurikabe.external_frontier as module
+
+    inst = read_instance(EIGHTS[0])
+    form = FrontierNurikabe()
+    runs: list[int] = []
+    real = module.solve
+
+    def counted(*args: object, **kw: object) -> object:
+        runs.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "solve", counted)
+    model = form.build(inst)
+    first = model.run(60.0, 1, 0)
+    assert first.status == "sat" and first.values is not None and len(runs) == 1
+    grid = form.decode(inst, model, lambda key: first.values[key])  # type: ignore[index]
+    form.block(inst, model, grid)
+    assert model.run(60.0, 1, 0).status == "infeasible" and len(runs) == 1
+    other = form.build(inst)
+    other.run(60.0, 1, 0)
+    flipped = [[BLACK if v != BLACK else WHITE for v in row] for row in grid]
+    form.block(inst, other, flipped)  # not its answer: the programme runs again
+    assert other.run(60.0, 1, 0).status == "sat" and len(runs) == 3

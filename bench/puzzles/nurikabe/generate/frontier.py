@@ -262,11 +262,12 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
 
 @dataclass(frozen=True)
 class Solution:
-    """The outcome of :func:`solve`: ``status`` "solved" (``colours`` holds a solution: each
-    cell's island number, or the number of clues for a wall cell, in the rows and columns of
-    the grid given), "infeasible" (no solution other than the excluded ones) or "timeout"
-    (the deadline passed before the last cell); the number of solutions not excluded, exact
-    (0 unless solved); the largest number of states of one step."""
+    """The outcome of :func:`solve`: ``status`` "solved" (``colours`` holds a solution in the
+    rows and columns of the grid given: the number of clues for a wall cell, else the cell's
+    island, numbered by the clues' order in the orientation solved), "infeasible" (no solution
+    other than the excluded ones) or "timeout" (the deadline passed before the last cell);
+    the number of solutions not excluded, exact (0 unless solved); the largest number of
+    states of one step."""
 
     status: str
     colours: list[list[int]] | None
@@ -284,8 +285,10 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     as its set of wall cells) that must not be answered nor counted: the tallies carry, above
     the cell counts, one bit per excluded solution still equal to the partial colouring (its
     colours cell by cell), and a complete colouring with a bit left is that solution.
-    ``deadline`` is a :func:`time.perf_counter` value, checked before each cell;
-    :class:`FrontierTooBig` past ``max_states`` and :class:`ValueError` as :func:`count`.
+    ``deadline`` is a :func:`time.perf_counter` value, checked at each state of a step;
+    :class:`FrontierTooBig` as soon as a step makes more than ``max_states`` states (the step
+    not finished: the memory stays within the last step's states and the budget), and
+    :class:`ValueError` as :func:`count`.
 
     The same loop as :func:`count` (over the profiles, then their tallies), in a second copy so
     that the count's loop pays nothing for the witnesses: a tally's value here packs the
@@ -329,7 +332,12 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
             options = range(k + 1) if fixed is None else (fixed,)
             nxt: dict[Profile, dict[int, int]] = {}
             cell = r * cols + c
+            made = 0
             for (front, diag, closed), tallies in states.items():
+                if made > max_states:
+                    raise FrontierTooBig(f"over {max_states} states at cell ({r}, {c})")
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return Solution("timeout", None, 0, peak)
                 up = front[c]
                 left = front[c - 1] if c else -1
                 up_col = up >> 6 if up >= 0 else -1
@@ -370,8 +378,11 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
                         elif must >= 0 and tally & (mask << BITS * (must + 1)) != full[must]:
                             continue
                         old = out.get(tally)
-                        out[tally] = value + colour if old is None else old + (value >> above
-                                                                               << above)
+                        if old is None:
+                            out[tally] = value + colour
+                            made += 1
+                        else:
+                            out[tally] = old + (value >> above << above)
                     if not out:
                         del nxt[key]
             states = nxt
