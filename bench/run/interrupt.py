@@ -17,7 +17,6 @@ class TaskInterrupted(Exception):
     and is not journaled, so a resumed run runs it."""
 
 
-
 class Interrupted(KeyboardInterrupt):
     """A run stopped by a signal (SIGINT, SIGTERM): ``signum`` says which."""
 

@@ -16,8 +16,9 @@ It runs in the task's process as an ``external`` model (no package beyond the ha
 refuses (:meth:`FrontierNurikabe.skip`) grids with more than :attr:`~FrontierNurikabe.max_clues`
 clues, a shorter side over :attr:`~FrontierNurikabe.max_width` or more than
 :attr:`~FrontierNurikabe.max_cells` cells (a witness holds every cell); a frontier that passes
-:attr:`~FrontierNurikabe.max_states` states within one step answers ``unknown`` (a failure, as
-a timeout is), stopped as soon as the step passes it.
+:attr:`~FrontierNurikabe.max_states` states within one step is stopped there and fails the task
+as an ``error`` whose message gives the state count (a failure the reports score as unsolved,
+never a skip, which would leave the instance out).
 Counting (``solve --count N``) blocks a found solution by its wall cells: the programme carries
 the excluded solutions in its states, and a count already known exactly from the last run
 answers "no further solution" without running again.
@@ -25,7 +26,6 @@ answers "no further solution" without running again.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -39,8 +39,6 @@ from bench.puzzles import SolutionGrid, grid_from_cells
 from bench.puzzles.nurikabe.generate.frontier import BITS, FrontierTooBig, solve
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.registry import Formulation, formulation
-
-log = logging.getLogger(__name__)
 
 
 def clue_grid(inst: Instance) -> list[list[int | None]]:
@@ -104,9 +102,8 @@ class FrontierNurikabe(Formulation[ExternalModel]):
                 return ExternalAnswer("infeasible", None, time.perf_counter() - t0)
             try:
                 found = solve(grid, self.max_states, t0 + time_limit, tuple(excluded))
-            except FrontierTooBig as e:  # the budget spent: a failure, as a timeout is
-                log.warning("frontier: %s", e)
-                return ExternalAnswer("unknown", None, time.perf_counter() - t0)
+            except FrontierTooBig as e:  # the budget spent: the task fails with the count
+                raise RuntimeError(f"frontier too wide for this instance: {e}") from None
             solver_s = time.perf_counter() - t0
             if found.colours is None:
                 return ExternalAnswer(found.status, None, solver_s)

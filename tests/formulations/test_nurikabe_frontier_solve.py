@@ -168,7 +168,8 @@ def test_the_state_budget_stops_the_solve_within_the_step_and_fails_the_task() -
         max_states = 100
 
     solved = harness_solve(inst, Tight(), get_backend("external"), time.perf_counter() + 60)
-    assert solved.status == "unknown"  # scored as a failure, not left out as a skip
+    assert solved.status == "error"  # scored as a failure, not left out as a skip
+    assert "frontier too wide for this instance: over 100 states" in (solved.message or "")
 
 
 def test_a_long_grid_is_skipped_for_its_witness() -> None:

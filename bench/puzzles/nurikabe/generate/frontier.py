@@ -285,9 +285,10 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     as its set of wall cells) that must not be answered nor counted: the tallies carry, above
     the cell counts, one bit per excluded solution still equal to the partial colouring (its
     colours cell by cell), and a complete colouring with a bit left is that solution.
-    ``deadline`` is a :func:`time.perf_counter` value, checked at each state of a step;
-    :class:`FrontierTooBig` as soon as a step makes more than ``max_states`` states (the step
-    not finished: the memory stays within the last step's states and the budget), and
+    ``deadline`` is a :func:`time.perf_counter` value, checked before each cell and each
+    profile of a step; :class:`FrontierTooBig` once a step has made more than ``max_states``
+    states (checked before each profile: the step is not finished, so the memory stays near
+    the last step's states and the budget), and
     :class:`ValueError` as :func:`count`.
 
     The same loop as :func:`count` (over the profiles, then their tallies), in a second copy so
