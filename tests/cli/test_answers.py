@@ -98,16 +98,20 @@ runpy.run_module("bench.cli", run_name="__main__")
 """
 
 
-def test_list_says_why_the_external_solver_is_unavailable_without_a_peer():
+def test_list_without_a_peer_says_why_its_formulations_are_unavailable():
+    """The external solver stays available for the formulations that need no package
+    (``frontier``); the peer's formulations say why they are not."""
     p = cli("list", prefix=("-c", BLOCK_PEERS))
     assert p.returncode == 0, p.stderr
     line = next(ln for ln in p.stdout.splitlines() if ln.startswith("  external "))
-    assert "(unavailable: puzzlekit is not installed" in line, line
-    assert "(available" not in line
-    solvers = {s["name"]: s for s in json.loads(
-        cli("list", "--json", prefix=("-c", BLOCK_PEERS)).stdout)["solvers"]}
-    assert solvers["external"]["available"] is False
-    assert "puzzlekit" in solvers["external"]["reason"]
+    assert "(available" in line and "unavailable" not in line, line
+    listed = json.loads(cli("list", "--json", prefix=("-c", BLOCK_PEERS)).stdout)
+    solvers = {s["name"]: s for s in listed["solvers"]}
+    assert solvers["external"]["available"] is True
+    forms = {(f["puzzle"], f["name"]): f for f in listed["formulations"]}
+    assert forms[("nurikabe", "frontier")]["available"] is True
+    peer = forms[("nurikabe", "puzzlekit")]
+    assert peer["available"] is False and "puzzlekit is not installed" in peer["reason"]
 
 
 def test_list_outside_a_project_lists_and_suites_says_one_line(tmp_path):
