@@ -57,8 +57,9 @@ class Cost:
 def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     """Per (instance path, formulation, solver) of earlier run folders (the tasks that ran: one
     recorded not run says nothing of its time): the median build +
-    solve time of the answered tasks, ``answered`` when at least half answered, and the time
-    limit they ran under; ``attrs["startup_s"]``: the mean harness start-up per task."""
+    solve time of the answered tasks, ``answered`` when at least half answered (a task its
+    formulation skipped counts as answered in no time: it costs only its start-up), and the
+    time limit they ran under; ``attrs["startup_s"]``: the mean harness start-up per task."""
     import pandas as pd
 
     from bench.report.data import load_run, prepare, ran
@@ -68,6 +69,9 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=["instance", "formulation", "solver", "time_s", "answered"])
     t = pd.concat(frames, ignore_index=True)
+    skipped = t["status"].eq("skipped")  # refused by its formulation: nothing built or solved
+    t.loc[skipped, "ok"] = True
+    t.loc[skipped, "time_s"] = 0.0
     t["instance"] = t["instance_path"].map(lambda p: str(Path(p).name))
     g = t.groupby(["instance", "formulation", "solver"])
     out = g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),

@@ -25,12 +25,6 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
   (:func:`bench.encodings.sat.layer_regions`), and the propagator keeps the wall and the
   closing.
 
-``cadical`` (default ``default``: none) sets CaDiCaL options on the solver before its clauses
-(:attr:`SatPropagate.presets`, given to the propagator, which configures the solver it connects
-to): ``phase0`` every variable's initial phase false (a cell starts white: most cells of a
-sparse puzzle are), ``forcephase0`` that phase always (no phase saving), ``stable`` only the
-stable mode (fewer restarts, for satisfiable formulas), ``focused`` only the focused mode.
-
 Exact: every clause of the CNF and every reason and clause of the propagator holds in every
 solution, and a complete assignment passes the propagator's check only if its wall is one
 component and every white component holds a clue, which with the CNF's island sizes is a
@@ -63,20 +57,11 @@ class SatPropagate(SatBlackCells):
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
         "cut": ["true", "false"],
-        "cadical": ["default", "phase0", "forcephase0", "stable", "focused"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
     #: python-sat too, but has not been checked here)
     solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
-    #: the ``cadical`` parameter's CaDiCaL 1.9.5 options (names of its ``options.hpp``)
-    presets: ClassVar[dict[str, dict[str, int]]] = {
-        "default": {},
-        "phase0": {"phase": 0},
-        "forcephase0": {"phase": 0, "forcephase": 1},
-        "stable": {"stabilizeonly": 1},
-        "focused": {"stabilize": 0},
-    }
 
     def build(self, inst: Instance) -> SatModel:
         from formulations.nurikabe._propagator import IslandVars, NurikabePropagator
@@ -103,7 +88,6 @@ class SatPropagate(SatBlackCells):
         m.propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
-            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true",
-            options=self.presets[str(self.params["cadical"])])
+            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true")
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m

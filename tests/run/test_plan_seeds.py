@@ -20,7 +20,7 @@ from bench.run.plan import PlanError, make_plan
 from bench.run.session import split_repeats
 from bench.suites import load_suites
 from tests.cli.test_cli import cli
-from tests.conftest import INSTANCES, SHIKAKU_SEEDS
+from tests.conftest import INSTANCES, ROOT, SHIKAKU_SEEDS
 
 SUITE = """[s]
 version = 1
@@ -281,3 +281,13 @@ def test_a_capped_pair_is_held_to_instances_it_has_a_task_on_and_a_misspelt_one_
         apply_caps(plan, order, {"hard": (1, frozenset({"shikaku:mip-covr/glpk"}))})
     assert "caps shikaku:mip-covr/glpk in tier hard, but the plan has no task of it" in \
         caplog.text
+
+
+def test_a_task_its_formulation_skipped_is_estimated_at_no_time():
+    """The committed run of frontier on the default suite: every task skipped (too many
+    clues); the estimate takes them as answered in no time, not at the limit."""
+    from bench.run.estimate import measured
+
+    m = measured([ROOT / "results" / "frontier-default-20261129"])
+    assert len(m) > 20
+    assert bool(m["answered"].eq(1.0).all()) and bool(m["time_s"].eq(0.0).all())
