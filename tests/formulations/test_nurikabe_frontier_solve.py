@@ -6,7 +6,6 @@ reason, and stops at a deadline and at its state budget."""
 
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from bench.run.execute import execute, read_known_solution
 from bench.solve import solve as harness_solve
 from formulations.nurikabe.external_frontier import FrontierNurikabe, clue_grid
 from tests.conftest import INSTANCES
+from tests.generate.test_nurikabe_frontier import random_grid as few_clue_grid
 
 TWO = INSTANCES / "nurikabe" / "two"
 EIGHTS = sorted(TWO.glob("gen-nurikabe-8x8-*.txt"))
@@ -32,17 +32,7 @@ Grid = list[list[int | None]]
 
 def random_grid(seed: int) -> Grid:
     """A small grid with one to three clues on 55-80 % white, from ``seed``."""
-    rng = random.Random(seed)
-    rows, cols = rng.choice([(4, 5), (5, 5), (5, 6), (6, 5), (4, 6)])
-    k = rng.choice([1, 2, 2, 3])
-    cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
-    white = int(rows * cols * rng.uniform(0.55, 0.8))
-    cuts = sorted(rng.sample(range(1, white), k - 1))
-    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, white], strict=True)]
-    grid: Grid = [[None] * cols for _ in range(rows)]
-    for (r, c), size in zip(cells, sizes, strict=True):
-        grid[r][c] = size
-    return grid
+    return few_clue_grid(seed, (1, 2, 2, 3))
 
 
 def as_instance(grid: Grid) -> Instance:

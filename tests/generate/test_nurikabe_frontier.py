@@ -20,11 +20,12 @@ TWO = INSTANCES / "nurikabe" / "two"
 Grid = list[list[int | None]]
 
 
-def random_grid(seed: int) -> Grid:
-    """A small grid with two or three clues on 55-80 % white, from ``seed``."""
+def random_grid(seed: int, clues: tuple[int, ...] = (2, 2, 3)) -> Grid:
+    """A small grid with a number of clues drawn from ``clues`` on 55-80 % white, from
+    ``seed``."""
     rng = random.Random(seed)
     rows, cols = rng.choice([(4, 5), (5, 5), (5, 6), (6, 5), (4, 6)])
-    k = rng.choice([2, 2, 3])
+    k = rng.choice(list(clues))
     cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
     white = int(rows * cols * rng.uniform(0.55, 0.8))
     cuts = sorted(rng.sample(range(1, white), k - 1))
