@@ -100,18 +100,22 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     with Hopcroft-Tarjan low points: its visiting order (an int array), and for every open
     cell ``p`` (``color[p] == 0``) with a child ``v`` whose subtree no edge joins above ``p``
     and holds a black cell (``color == 1``): ``(p, start, stop, b)``, the subtree being
-    ``order[start:stop]`` and ``b`` one of its black cells.
+    ``order[start:stop]`` and ``b`` its first black cell in that order; listed by ``start``.
 
     The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
     every edge off the tree joins a cell to an ancestor) over the grid's edges inside
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
     a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
-    spares building and checking a new matrix every search. A cell's low point is the least
-    visiting time over its subtree's neighbours, the tree edge to its parent included: that
-    changes no comparison with the parent's time (``low[v] >= disc[p]``), which is all the
-    test uses. Subtree sizes and lows
-    are summed up the tree in reverse visiting order; a subtree is a range of the order, so
-    its black cells are a difference of prefix counts."""
+    spares building and checking a new matrix every search. The rest is whole-array work
+    over positions in the visiting order, where every subtree is a range ``[i, last[i]]``:
+    ``last[i]``, the subtree's last position, is found by following each position's last
+    child down to a leaf by pointer jumping (Wyllie 1979: ``ceil(log2 k)`` rounds of
+    ``last = last[last]``); a cell's low point is the least visiting time over its subtree's
+    neighbours (the tree edge to its parent included: that changes no comparison with the
+    parent's time, ``low[v] >= disc[p]``, which is all the test uses), a range minimum
+    answered from a sparse table of the per-cell minima (Bender and Farach-Colton, "The LCA
+    problem revisited", LATIN 2000); a subtree's black cells are a difference of prefix
+    counts."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
     if graph is None:
@@ -121,30 +125,41 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     k = len(order)
     if k < 2:
         return order, []
+    pos = np.arange(k, dtype=np.int32)
     disc = np.zeros(n, dtype=np.int32)
-    disc[order] = np.arange(k, dtype=np.int32)
-    low = disc.take(ind).min(axis=0).take(order).tolist()
-    parent = [0, *disc.take(pred.take(order[1:])).tolist()]  # positions in the order
+    disc[order] = pos
+    parent = np.zeros(k, dtype=np.int32)  # positions in the order
+    parent[1:] = disc.take(pred.take(order[1:]))
+    last = pos.copy()
+    np.maximum.at(last, parent[1:], pos[1:])  # each position's last child (itself: a leaf)
+    for _ in range(k.bit_length()):
+        last = last.take(last)
     tone = color.take(order)
     dark = tone == 1
     count = np.zeros(k + 1, dtype=np.int32)  # black cells before each position
     np.cumsum(dark, out=count[1:])
-    before = count.tolist()
-    shut = (tone != 0).tolist()
-    size = [1] * k
-    hits = []
-    for i in range(k - 1, 0, -1):
-        q, li, si = parent[i], low[i], size[i]
-        if li >= q and not shut[q] and before[i + si] > before[i]:
-            hits.append(i)
-        size[q] += si
-        if li < low[q]:
-            low[q] = li
-    if not hits:
+    child = np.flatnonzero((tone.take(parent) == 0) & (count.take(last + 1) > count[:k]))
+    child = child[child > 0]  # open parent, a black cell in the subtree
+    if len(child) == 0:
         return order, []
-    first = np.minimum.accumulate(np.where(dark, np.arange(k), k)[::-1])[::-1].tolist()
-    cells = order.tolist()
-    return order, [(cells[parent[i]], i, i + size[i], cells[first[i]]) for i in reversed(hits)]
+    top = k.bit_length() - 1
+    table = np.empty((top + 1, k), dtype=np.int32)  # row j: minima over 2**j positions
+    table[0] = disc.take(ind).min(axis=0).take(order)
+    for j in range(1, top + 1):
+        w = 1 << (j - 1)
+        np.minimum(table[j - 1, :k - w], table[j - 1, w:], out=table[j, :k - w])
+    end = last.take(child)
+    row = np.log2(end - child + 1).astype(np.intp)
+    flat = table.ravel()
+    low = np.minimum(flat.take(row * k + child), flat.take(row * k + end + 1 - (1 << row)))
+    cut = low >= parent.take(child)
+    if not cut.any():
+        return order, []
+    hits, end = child[cut], end[cut]
+    blacks = np.flatnonzero(dark)
+    first = blacks.take(np.searchsorted(blacks, hits))
+    return order, list(zip(order.take(parent.take(hits)).tolist(), hits.tolist(),
+                           (end + 1).tolist(), order.take(first).tolist(), strict=True))
 
 
 class WallReasoning:
