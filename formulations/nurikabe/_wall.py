@@ -13,8 +13,9 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   neighbours stay joined (through the eight cells around it, or a search of at most
   ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
 * articulation (``cut``): a depth-first search of A from ``a`` (scipy's, in compiled code)
-  with Hopcroft-Tarjan low points summed up its tree; an undecided cell ``p`` with a child
-  subtree S that no edge joins above ``p`` and that holds a black cell ``b`` is black,
+  with Hopcroft-Tarjan low points as range minima over its subtrees; an undecided cell
+  ``p`` with a child subtree S that no edge joins above ``p`` and that holds a black cell
+  ``b`` is black,
   reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
   with p white b cannot reach a. The search runs at a fixpoint of the cheaper rules after
   the wall was relabelled, after a cell of A turned white whose not-white neighbours join
@@ -38,7 +39,9 @@ N. Bayless, H. H. Hoos, A. J. Hu, "SAT Modulo Monotonic Theories", AAAI 2015 (Mo
 graph checks as CDCL propagators explained from the current assignment -- M. Gebser,
 T. Janhunen, J. Rintanen, "SAT Modulo Graphs: Acyclicity", JELIA 2014; articulation points
 from depth-first low points -- J. Hopcroft, R. Tarjan, "Algorithm 447: efficient algorithms
-for graph manipulation", CACM 16(6), 1973.
+for graph manipulation", CACM 16(6), 1973; subtree ends and minima over whole arrays --
+pointer jumping (J. C. Wyllie, 1979) and sparse-table range minima (M. A. Bender,
+M. Farach-Colton, LATIN 2000).
 """
 
 from __future__ import annotations
@@ -106,25 +109,33 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     every edge off the tree joins a cell to an ancestor) over the grid's edges inside
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
     a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
-    spares building and checking a new matrix every search. The rest is whole-array work
-    over positions in the visiting order, where every subtree is a range ``[i, last[i]]``:
-    ``last[i]``, the subtree's last position, is found by following each position's last
-    child down to a leaf by pointer jumping (Wyllie 1979: ``ceil(log2 k)`` rounds of
-    ``last = last[last]``); a cell's low point is the least visiting time over its subtree's
-    neighbours (the tree edge to its parent included: that changes no comparison with the
-    parent's time, ``low[v] >= disc[p]``, which is all the test uses), a range minimum
-    answered from a sparse table of the per-cell minima (Bender and Farach-Colton, "The LCA
-    problem revisited", LATIN 2000); a subtree's black cells are a difference of prefix
-    counts."""
+    spares building and checking a new matrix every search; the separators are
+    :func:`cut_subtrees` of its tree."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
     if graph is None:
         graph = dfs_graph(n)
     graph.indices[:] = ind.T.ravel()
     order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
-    k = len(order)
-    if k < 2:
+    if len(order) < 2:
         return order, []
+    return order, cut_subtrees(order, pred, ind, color)
+
+
+def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any
+                 ) -> list[tuple[int, int, int, int]]:
+    """The ``(p, start, stop, b)`` of :func:`separators` from its depth-first tree (visiting
+    ``order``, ``pred``ecessors, the neighbour table ``ind`` the search followed), by
+    whole-array work over positions in the visiting order, where every subtree is a range
+    ``[i, last[i]]``: ``last[i]``, the subtree's last position, is found by following each
+    position's last child down to a leaf by pointer jumping (J. C. Wyllie, "The complexity of
+    parallel computations", 1979: ``ceil(log2 k)`` rounds of ``last = last[last]``); a cell's
+    low point is the least visiting time over its subtree's neighbours (the tree edge to its
+    parent included: that changes no comparison with the parent's time, ``low[v] >=
+    disc[p]``, which is all the test uses), a range minimum answered from a sparse table of
+    the per-cell minima (M. A. Bender, M. Farach-Colton, "The LCA problem revisited", LATIN
+    2000); a subtree's black cells are a difference of prefix counts."""
+    n, k = ind.shape[1], len(order)
     pos = np.arange(k, dtype=np.int32)
     disc = np.zeros(n, dtype=np.int32)
     disc[order] = pos
@@ -141,7 +152,7 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     child = np.flatnonzero((tone.take(parent) == 0) & (count.take(last + 1) > count[:k]))
     child = child[child > 0]  # open parent, a black cell in the subtree
     if len(child) == 0:
-        return order, []
+        return []
     top = k.bit_length() - 1
     table = np.empty((top + 1, k), dtype=np.int32)  # row j: minima over 2**j positions
     table[0] = disc.take(ind).min(axis=0).take(order)
@@ -154,12 +165,12 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     low = np.minimum(flat.take(row * k + child), flat.take(row * k + end + 1 - (1 << row)))
     cut = low >= parent.take(child)
     if not cut.any():
-        return order, []
+        return []
     hits, end = child[cut], end[cut]
     blacks = np.flatnonzero(dark)
     first = blacks.take(np.searchsorted(blacks, hits))
-    return order, list(zip(order.take(parent.take(hits)).tolist(), hits.tolist(),
-                           (end + 1).tolist(), order.take(first).tolist(), strict=True))
+    return list(zip(order.take(parent.take(hits)).tolist(), hits.tolist(),
+                    (end + 1).tolist(), order.take(first).tolist(), strict=True))
 
 
 class WallReasoning:
