@@ -168,7 +168,7 @@ class NurikabePropagator(WallReasoning, Propagator):
         self.lab = np.zeros(self.rows * self.cols, dtype=np.int32)
         self.labl = [0] * (self.rows * self.cols)  # the same as a list
         self.la = self.anchor = self.wsize = 0
-        self.wtail: tuple[int, ...] = ()
+        self.wtail: tuple[int, ...] | None = None  # None: made when first needed
         self.extra: list[int] = []
         # per island: its search's cells (all, and those reached before the last step) and
         # the cells refused to it now (kept with every assignment and backtrack)

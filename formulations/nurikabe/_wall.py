@@ -194,7 +194,7 @@ class WallReasoning:
     la: int
     anchor: int
     wsize: int
-    wtail: tuple[int, ...]
+    wtail: tuple[int, ...] | None
     extra: list[int]
     cut: bool
     cut_dirty: bool
@@ -277,23 +277,29 @@ class WallReasoning:
         la = int(lab[a])
         self.la, self.anchor = la, a
         self.cut_dirty = self.cut
-        mask = labels == la
-        flat = mask.ravel()
-        tail = (-self.black[a], *barr[self._rim(mask)].tolist())
-        self.wtail = tail
+        flat = lab == la
+        self.wtail = None  # the reason's rest, made only when a rule below needs it
         other = dark[lab[dark] != la]
         if len(other):
-            self._conflict([-self.black[int(other[0])], *tail])
+            self._conflict([-self.black[int(other[0])], *self._wtail()])
             return
         size = self.wsize = int(flat.sum())
         if size < self.blacks:
-            self._conflict(list(tail))
+            self._conflict(list(self._wtail()))
             return
         if size == self.blacks:
             for x in barr[np.flatnonzero(flat & (color == 0))].tolist():
-                found.setdefault(x, tail)
+                found.setdefault(x, self._wtail())
         for x in (-barr[np.flatnonzero(~flat & (color == 0))]).tolist():
-            found.setdefault(x, tail)
+            found.setdefault(x, self._wtail())
+
+    def _wtail(self) -> tuple[int, ...]:
+        """The rest of the wall rules' reasons at the last labelling: the anchor black and
+        the white rim of its component then (made once per labelling, when first needed)."""
+        if self.wtail is None:
+            mask = (self.lab == self.la).reshape(self.rows, self.cols)
+            self.wtail = (-self.black[self.anchor], *self.barr[self._rim(mask)].tolist())
+        return self.wtail
 
     def _size(self, found: dict[int, Why]) -> None:
         """The wall's component lost cells without splitting: too small now is a conflict,
@@ -302,7 +308,7 @@ class WallReasoning:
         if self.wsize > self.blacks:
             return
         black = self.black
-        tail = (*self.wtail, *(black[c] for c in self.extra))
+        tail = (*self._wtail(), *(black[c] for c in self.extra))
         if self.wsize < self.blacks:
             self._conflict(list(tail))
             return
