@@ -6,7 +6,10 @@ solve runs to its answer), then the propagator's own counters beside the solver'
 work tallies it keeps where it has them (``tallies()``: e.g. wall relabellings, per-level
 restores, articulation searches, literals handed to the solver that it never assigned before
 backtracking over their level). One JSON line per file. A model found within the budget is
-decoded and judged by the puzzle's rule verifier (``"valid"``).
+decoded and judged by the puzzle's rule verifier (``"valid"``). ``--digest`` adds a SHA-256
+of everything the propagator handed the solver (each ``propagate`` list, each reason, each
+clause, in order): two versions of the propagator that run the same search give the same
+digest (it costs a little time in the solve).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -15,8 +18,10 @@ decoded and judged by the puzzle's rule verifier (``"valid"``).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -32,6 +37,8 @@ def main() -> None:
     ap.add_argument("--conflicts", type=int, default=5000)
     ap.add_argument("--formulation", default="sat-propagate")
     ap.add_argument("--solver", default="cadical195", choices=("cadical195", "cadical300"))
+    ap.add_argument("--digest", action="store_true",
+                    help="print a digest of every literal, reason and clause handed over")
     args = ap.parse_args()
     for path in args.files:
         inst = read_instance(path)
@@ -39,6 +46,9 @@ def main() -> None:
         t0 = time.perf_counter()
         model = form.build(inst)
         build = time.perf_counter() - t0
+        handed: list[Any] = []
+        if args.digest:
+            model.propagator.__class__ = recording(type(model.propagator), handed)
         with Solver(name=args.solver) as s:
             model.propagator.connect(s)
             for clause in model.clauses:
@@ -70,7 +80,32 @@ def main() -> None:
             "clauses": int(own["propagator_clauses"]),
             "model_checks": int(own["propagator_model_checks"]),
             **(model.propagator.tallies() if hasattr(model.propagator, "tallies") else {}),
+            **({"digest": hashlib.sha256(repr(handed).encode()).hexdigest()[:16]}
+               if args.digest else {}),
         }), flush=True)
+
+
+def recording(cls: type, handed: list[Any]) -> type:
+    """``cls`` with every propagate list, reason and clause it hands over appended to
+    ``handed``."""
+
+    class Recording(cls):  # type: ignore[valid-type,misc]
+        def propagate(self) -> list[int]:
+            out = super().propagate()
+            handed.append(("p", out))
+            return out
+
+        def provide_reason(self, lit: int) -> list[int]:
+            out = super().provide_reason(lit)
+            handed.append(("r", out))
+            return out
+
+        def add_clause(self) -> list[int]:
+            out = super().add_clause()
+            handed.append(("c", out))
+            return out
+
+    return Recording
 
 
 if __name__ == "__main__":
