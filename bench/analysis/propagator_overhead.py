@@ -89,7 +89,7 @@ def recording(cls: type, handed: list[Any]) -> type:
     """``cls`` with every propagate list, reason and clause it hands over appended to
     ``handed``."""
 
-    class Recording(cls):  # type: ignore[valid-type,misc]
+    class Recording(cls):
         def propagate(self) -> list[int]:
             out = super().propagate()
             handed.append(("p", out))
