@@ -6,7 +6,9 @@ solve runs to its answer), then the propagator's own counters beside the solver'
 work tallies it keeps where it has them (``tallies()``: e.g. wall relabellings, per-level
 restores, articulation searches, literals handed to the solver that it never assigned before
 backtracking over their level). One JSON line per file. A model found within the budget is
-decoded and judged by the puzzle's rule verifier (``"valid"``). ``--digest`` adds a SHA-256
+decoded and judged by the puzzle's rule verifier (``"valid"``). ``solve_cpu_s`` is the
+process's CPU time over the solver call (steadier than its wall time on a shared machine).
+``--digest`` adds a SHA-256
 of everything the propagator handed the solver (each ``propagate`` list, each reason, each
 clause, in order): two versions of the propagator that run the same search give the same
 digest (it costs a little time in the solve).
@@ -55,9 +57,9 @@ def main() -> None:
                 s.add_clause(clause)
             if args.conflicts > 0:
                 s.conf_budget(args.conflicts)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             answer = s.solve_limited() if args.conflicts > 0 else s.solve()
-            wall = time.perf_counter() - t0
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             stats = s.accum_stats()
             valid = None
             if answer:
@@ -68,6 +70,7 @@ def main() -> None:
             "file": path.rsplit("/", 1)[-1], "formulation": form.label, "solver": args.solver,
             "answer": {True: "sat", False: "unsat", None: "budget"}[answer], "valid": valid,
             "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
+            "solve_cpu_s": round(cpu, 2),
             "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),
             "propagations": stats.get("propagations"),
             "callbacks": int(own["propagator_calls"]),
