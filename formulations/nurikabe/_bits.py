@@ -27,16 +27,21 @@ class Bits:
                 | ((x & self.has_west) >> 1)) & self.full
 
     def ball(self, root: int, allowed: int, steps: int) -> tuple[int, int]:
-        """The cells reached from cell ``root`` through ``allowed`` cells in at most
-        ``steps`` steps, and those of them reached in fewer than ``steps`` (the cells whose
-        neighbours the search looked at; all of them when it ran out of cells first)."""
+        """The cells reached from cell ``root`` through ``allowed`` cells (of the grid) in at
+        most ``steps`` steps, and those of them reached in fewer than ``steps`` (the cells
+        whose neighbours the search looked at; all of them when it ran out of cells first).
+        The cells still open to the search are kept as one set, so a layer is the shifted
+        front masked once (the grid mask is implied: the open cells are grid cells)."""
+        c, east, west = self.cols, self.has_east, self.has_west
         reach = front = 1 << root
+        avail = allowed & ~reach
         inner = 0
         for _ in range(steps):
             inner = reach
-            front = self.grow(front) & allowed & ~reach
+            front = (front << c | front >> c | (front & east) << 1 | (front & west) >> 1) & avail
             if not front:
                 return reach, reach
+            avail ^= front
             reach |= front
         return reach, inner
 
