@@ -21,7 +21,7 @@ import bench.report.tables as tables
 import bench.report.vbs as vbs
 import bench.report.verdicts as verdicts
 import bench.report.views as views
-from bench.report.data import per_instance, ran
+from bench.report.data import attempted, per_instance, ran
 from bench.report.files import file_name
 from bench.report.render import Table
 
@@ -173,12 +173,14 @@ def _matrix(puzzle: str, t: pd.DataFrame,
 
 def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
             instances: list[str] | None, machine: tuple[str, str] | None = None) -> Section:
-    """One puzzle's section (only its status grid shows tasks that did not run); ``machine``
-    (id, label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
+    """One puzzle's section (only its status grid shows tasks that did not run, N, and those
+    their formulation declined, K; the ranking counts the declined ones); ``machine`` (id,
+    label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
     name = f"{puzzle}-{machine[0]}" if machine else puzzle
-    rank = tables.ranking(t)  # over the tasks that ran
+    rank = tables.ranking(t)  # over the tasks attempted
     page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
-    t = ran(t)
+    every = ran(t)  # with the declined tasks: the virtual best's tables count them
+    t = attempted(t)
     pi = per_instance(t)
     fold = tables.folded(rank)
     shown = list(fold["pair"])
@@ -198,7 +200,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     if len(fam) and fam["family"].nunique() > 1:
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
-    sec.extra.extend(vbs.extra(puzzle, t))  # the virtual best per tier, each pair's share
+    sec.extra.extend(vbs.extra(puzzle, every))  # the virtual best per tier, each pair's share
     eff, eff_lines = verdicts.effort(t)
     if len(eff):
         sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "

@@ -15,7 +15,8 @@ group's per-instance rows: the best, each other row's factor over it with its 95
 t-interval, "too few" below :data:`bench.report.paired.MIN_INTERVAL` instances, the step-down
 Westfall-Young max-T test, TOST at :data:`bench.report.paired.MARGIN`); a group is a smaller
 family of pairs than the puzzle's, so its labels are its own. Tasks that did not run
-(:func:`bench.report.data.did_not_run`) are dropped first: never scored.
+(:func:`bench.report.data.did_not_run`) and tasks their formulation declined
+(:func:`bench.report.data.was_declined`: not applicable) are dropped first: never scored.
 
 Build and solve apart (``build_s``: the model's construction; ``solve_s``: the backend's
 calls, a modelling layer's translation included; ``solver_s``: the solver's own reported
@@ -38,7 +39,7 @@ import pandas as pd
 
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
-from bench.report.data import SGM_SHIFT_S, per_instance, ran, sgm
+from bench.report.data import SGM_SHIFT_S, attempted, per_instance, sgm
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -58,7 +59,7 @@ NOTE = (f"Per group its own verdicts (the report's statistics over this group's 
         f"{SGM_SHIFT_S * 1000:g} ms) of the answered tasks' times over the instances every row "
         "answered (how many: in the group's line); 'outside the solver' is solve minus the "
         "solver's own time: a modelling layer's translation and work around the solver. Tasks "
-        "that did not run are left out.")
+        "that did not run, and instances a formulation declined, are left out.")
 
 
 def engine(solver: str) -> str:
@@ -127,12 +128,12 @@ def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
 
 def _one_puzzle(t: pd.DataFrame) -> pd.DataFrame:
-    """The rows that ran (:func:`bench.report.data.ran`) of ``t``, which must hold one
+    """The rows attempted (:func:`bench.report.data.attempted`) of ``t``, which must hold one
     puzzle's rows (a ValueError otherwise)."""
     if len(t) and t["puzzle"].nunique() > 1:
         raise ValueError(f"the views take one puzzle's rows, not {t['puzzle'].nunique()} "
                          "puzzles'")
-    return ran(t)
+    return attempted(t)
 
 
 def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.DataFrame]]:
