@@ -224,7 +224,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                                        "peer / ours per instance both answered)."})
     if instances:
         sec.extra.extend(_selected(puzzle, t, instances))
-    _views(sec, name, t, out)
+    _views(sec, name, every, out)
     return sec
 
 
@@ -235,10 +235,11 @@ def _view_table(v: views.View) -> Table:
 
 
 def _views(sec: Section, name: str, t: pd.DataFrame, out: Path) -> None:
-    """The same-model and same-solver views of a section (``t``: its tasks that ran): each
-    group's table, and for the VIEW_FIGURES models run on the most solvers a cactus plot of
-    its solvers."""
-    model = views.same_model(t)
+    """The same-model and same-solver views of a section (``t``: its tasks that ran, declined
+    ones included: the views leave them out and count them): each group's table, and for the
+    VIEW_FIGURES models run on the most solvers a cactus plot of its solvers."""
+    every, t = t, attempted(t)
+    model = views.same_model(every)
     drawn = {v.key for v in sorted(model, key=lambda v: (-len(v.pairs), v.key))[:VIEW_FIGURES]}
     for v in model:
         fig: dict[str, str] | None = None
@@ -257,8 +258,8 @@ def _views(sec: Section, name: str, t: pd.DataFrame, out: Path) -> None:
         sec.model_lines.append(f"{len(model) - len(drawn)} model(s) without a cactus plot: the "
                                f"{VIEW_FIGURES} run on the most solvers have one.")
     sec.same_solver = [{"title": v.title, "lines": v.lines, "table": _view_table(v),
-                        "figure": None} for v in views.same_solver(t)]
-    layer, sec.layer_lines = views.layer_cost(t)
+                        "figure": None} for v in views.same_solver(every)]
+    layer, sec.layer_lines = views.layer_cost(every)
     sec.layer = Table.of(layer) if len(layer) else None
 
 

@@ -39,7 +39,7 @@ import pandas as pd
 
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
-from bench.report.data import SGM_SHIFT_S, attempted, per_instance, sgm
+from bench.report.data import SGM_SHIFT_S, attempted, declines, per_instance, sgm
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -104,10 +104,10 @@ def _apart(t: pd.DataFrame) -> pd.DataFrame:
     return m
 
 
-def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+def _table(t: pd.DataFrame, dec: pd.Series | None = None) -> tuple[pd.DataFrame, int]:
     """The group's table (rows of task rows ``t`` that ran, one group) and the instances its
     build and solve columns cover."""
-    g = verdicts.analyse(per_instance(t)).table
+    g = verdicts.analyse(per_instance(t), dec).table
     apart = _apart(t)
     answered = [set(apart.loc[p].index) for p in g["pair"] if p in apart.index]
     common = set.intersection(*answered) if answered else set()
@@ -148,10 +148,11 @@ def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.D
 def same_model(t: pd.DataFrame) -> list[View]:
     """Per formulation variant run on two or more solvers (``t``: one puzzle's prepared task
     rows; those that did not run are dropped), its solvers' table, best first."""
+    dec = declines(t)
     t = _one_puzzle(t)
     views = []
     for form, g in _groups(t, t["formulation"], "solver") if len(t) else []:
-        tab, common = _table(g)
+        tab, common = _table(g, dec)
         n = g["instance"].nunique()
         views.append(View(f"{form} on {g['solver'].nunique()} solvers", form, tab,
                           list(tab["pair"]),
@@ -163,10 +164,11 @@ def same_solver(t: pd.DataFrame) -> list[View]:
     """Per solver engine (:func:`engine`) with two or more formulation variants (``t``: one
     puzzle's prepared task rows; those that did not run are dropped), its variants' table, best
     first; a group holding a modelling layer's pairs says so in its title."""
+    dec = declines(t)
     t = _one_puzzle(t)
     views = []
     for eng, g in _groups(t, t["solver"].map(engine), "formulation") if len(t) else []:
-        tab, common = _table(g)
+        tab, common = _table(g, dec)
         solvers = sorted(set(g["solver"]))
         layered = sorted({(layer(s), s) for s in solvers if s in ENGINES})
         native = any(s not in ENGINES for s in solvers)

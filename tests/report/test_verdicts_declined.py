@@ -96,3 +96,14 @@ def test_a_pair_that_declines_everything_is_shown_and_ranked_nowhere(tmp_path: P
     assert r.iloc[0]["pair"] == _pair("all")
     m, _ = V.matrix(t)
     assert "1 pair(s) ran none" in str(m.set_index("tier").loc["hard", "note"])
+
+
+def test_the_same_solver_view_says_what_a_pair_declined(tmp_path: Path) -> None:
+    from bench.report import views
+
+    t = write(tmp_path / "run", _plan())
+    (view,) = views.same_solver(t)
+    row = view.table.set_index("pair").loc[_pair("few")]
+    assert row["answered_run"] == f"{N - DECLINED}/{N - DECLINED}"
+    assert row["verdict"].endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
+    assert not row["verdict"].startswith(V.SEPARATED)
