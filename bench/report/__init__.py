@@ -22,13 +22,24 @@ from typing import Any
 import pandas as pd
 
 from bench.labels import close_matches, normal_pair
-from bench.report import assets, defaults, identities, machines, overhead, peers, tables, verdicts
+from bench.report import (
+    assets,
+    defaults,
+    identities,
+    machines,
+    measured,
+    overhead,
+    peers,
+    tables,
+    verdicts,
+)
 from bench.report import instances as instance_views
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
     ReportError,
     Run,
+    attempted,
     load_run,
     prepare,
     ran,
@@ -100,7 +111,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
     # defaults are judged on one machine type's times
-    chosen, default_lines = defaults.table(ran(t) if not several else t.iloc[:0])
+    chosen, default_lines = defaults.table(attempted(t) if not several else t.iloc[:0])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "defaults": Table.of(chosen) if len(chosen) else None,
            "default_lines": default_lines, "default_note": defaults.NOTE,
@@ -108,8 +119,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
            "legend": tables.LEGEND,
-           "design": Table.of(verdicts.design(t)) if len(t) else None,
-           "design_note": verdicts.DESIGN_NOTE,
+           "design": Table.of(measured.design(t)) if len(t) else None,
+           "design_note": measured.DESIGN_NOTE,
            "assets": assets.load(),
            "csv": _write_csv(run, out), "instance_data": instance_views.write(t, out),
            "name": run.folder.resolve().name, "warnings": run.warnings,
@@ -183,7 +194,10 @@ def _verdicts(t: pd.DataFrame) -> tuple[Table | None, list[str]]:
     if not len(t):
         return None, []
     df, lines = verdicts.matrix(t)
-    return (Table.of(df, hidden=set(tables.VERDICT_MORE)) if len(df) else None), lines
+    # the declined column starts hidden on the page where nothing was declined
+    quiet = {"declined"} if len(df) and (df["declined"].astype(str).isin(["0", "–"])).all() \
+        else set()
+    return (Table.of(df, hidden=set(tables.VERDICT_MORE) | quiet) if len(df) else None), lines
 
 
 def _copy_records(run: Run, out: Path) -> list[str]:
@@ -220,7 +234,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
                *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], ""]
     if ctx["design"]:
         md += ["### What was measured, per puzzle and tier", "", ctx["design"].markdown(), "",
-               verdicts.DESIGN_NOTE, ""]
+               measured.DESIGN_NOTE, ""]
     if ctx["defaults"]:
         md += ["### Declared defaults against the robust choice", "",
                ctx["defaults"].markdown(), "", *[f"- {x}" for x in ctx["default_lines"]], "",
@@ -247,7 +261,8 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += ["Wrong answers, disagreements, errors:", "", s.problems_md.markdown(), ""]
         md += ["Status per instance (S solved, I infeasible, T timeout, N not run (the "
                "suite's ladder rule; left out of every count and test), M memout, E error, "
-               "K skipped, W wrong, D infeasible although an exact formulation solved it; problem "
+               "K skipped (the formulation declined the instance: not applicable, left out "
+               "like N), W wrong, D infeasible although an exact formulation solved it; problem "
                "instances first; columns: " + "; ".join(f"{k} {p}" for k, p in s.matrix_key)
                + "):", "", s.matrix_md.markdown(), ""]
         if s.matrix_more:

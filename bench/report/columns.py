@@ -46,7 +46,12 @@ COLUMNS: dict[str, Column] = {
     "sgm_s": Column("SGM [ms]", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})",
                     1000.0),
     "median_s": Column("median [ms]", f"median of the {_PAR} times", 1000.0),
-    "x_best": Column("× best", "SGM divided by the best pair's SGM"),
+    "x_best": Column("× best", "SGM divided by the best pair's SGM, over the instances both "
+                               "attempted"),
+    "attempted": Column("attempted", "instances the pair attempted / instances run (the rest "
+                                     "not run or declined)"),
+    "declined": Column("declined", "instances its formulation declined (not applicable, K): "
+                                   "no time and no failure, left out of every time and test"),
     "common_par2_s": Column(f"common {_PAR} [s]", f"{_PAR} mean {_COMMON}"),
     "common_sgm_s": Column("common SGM [ms]", f"SGM {_COMMON}", 1000.0),
     "common_median_s": Column("common median [ms]", f"median {_COMMON}", 1000.0),
@@ -86,8 +91,8 @@ COLUMNS: dict[str, Column] = {
     "ratio_max": Column("ratio max", "largest ratio peer / ours"),
     "ratio_geomean": Column("ratio geomean", "geometric mean of the ratio peer / ours"),
     "pairs": Column("pairs", "formulation variant x solver pairs run"),
-    "best": Column("best", "the pair, without wrong answers and among those that ran the most "
-                           "instances, with the lowest mean log(min(t, limit) + shift); '≈': "
+    "best": Column("best", "the pair, without wrong answers and among those that attempted the "
+                           "most instances, with the lowest mean log(min(t, limit) + shift); '≈': "
                            "pairs equivalent to it"),
     # the verdicts (bench.report.verdicts) and what was measured per tier
     "limit": Column("limit", "time limit per task of the tier"),
@@ -110,7 +115,9 @@ COLUMNS: dict[str, Column] = {
                                  "shifted geometric means; '≥': a bound) with its 95 % interval"),
     "p": Column("max-T p", "step-down Westfall-Young max-T permutation p against the best"),
     "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive; 'k of "
-                                 "n run' where the pair ran fewer instances than the best"),
+                                 "n run' where the pair ran fewer instances than the best (', d "
+                                 "declined': instances its formulation declined); such pairs "
+                                 "follow those that ran as many"),
     "interval": Column("SGM 95 %", "t-interval of the SGM on log(t + shift)"),
     "repeats": Column("repeats", "repetitions that ran (lowest–highest)"),
     "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),
@@ -122,6 +129,9 @@ COLUMNS: dict[str, Column] = {
                                                  "pair (exp of the pooled SD of log(t + shift))"),
     "instances run": Column("instances run", "instances with a task that ran"),
     "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),
+    "tasks declined": Column("tasks declined", "tasks whose formulation declined the instance "
+                                               "(not applicable, K): left out of every count, "
+                                               "time and test"),
     "why not run": Column("why not run", "per reason, the tasks recorded without running"),
     # the same-model and same-solver views (bench.report.views)
     "answered_run": Column("answered / run", "instances answered correctly / instances run"),

@@ -184,7 +184,8 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     - ``ok``: a correct answer (solved, or infeasible where no exact formulation solved it);
       ``disagree``: infeasible although another exact formulation solved the instance;
     - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
-      PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong);
+      PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
+      NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
       ``cells``; ``family``; ``mem_mb`` the task's own peak RSS;
     - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`).
     """
@@ -203,7 +204,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     own = t["build_s"].astype(float).fillna(0) + t["solve_s"].astype(float).fillna(0)
     limit = t["time_limit"].astype(float)
     t["time_s"] = np.where(t["ok"], own, np.nan)
-    t["par2_s"] = np.where(t["ok"], own, PAR_K * limit)
+    t["par2_s"] = np.where(t["ok"], own, np.where(was_declined(t), np.nan, PAR_K * limit))
     t["cells"] = t["rows"].astype(float) * t["cols"].astype(float)
     fams = {(n, p): family(n, p) for n, p in zip(t["instance"], t["instance_path"], strict=True)}
     t["family"] = [fams[n, p] for n, p in zip(t["instance"], t["instance_path"], strict=True)]
@@ -255,8 +256,32 @@ def did_not_run(t: pd.DataFrame) -> pd.Series:
 
 
 def ran(t: pd.DataFrame) -> pd.DataFrame:
-    """The task rows that ran (:func:`did_not_run` dropped)."""
+    """The task rows that ran (:func:`did_not_run` dropped), declined ones included."""
     return t[~did_not_run(t)] if len(t) else t
+
+
+def was_declined(t: pd.DataFrame) -> pd.Series:
+    """Per task row: True where the formulation declined the instance (status ``skipped``:
+    :meth:`bench.registry.Formulation.skip`; ASlib's run status ``not_applicable``, "this
+    algorithm can't be run on this instance", a status apart from timeout, memout and crash)
+    and the task ran (a row :func:`did_not_run` is not run, whatever its status)."""
+    if not len(t):
+        return pd.Series(False, index=t.index, dtype=bool)
+    return t["status"].eq("skipped") & ~did_not_run(t)
+
+
+def attempted(t: pd.DataFrame) -> pd.DataFrame:
+    """The task rows every time, count and test is computed from: the tasks that ran and
+    whose formulation attempted the instance (:func:`did_not_run` and :func:`was_declined`
+    dropped). A declined instance is no measurement of the pair: it is neither a time nor a
+    failure, so two pairs are compared only on the instances both attempted."""
+    return t[~did_not_run(t) & ~was_declined(t)] if len(t) else t
+
+
+def declines(t: pd.DataFrame) -> pd.Series:
+    """Per pair: the instances it declined among the rows ``t`` (none: no entry)."""
+    d = t[was_declined(t)]
+    return d.groupby("pair")["instance"].nunique() if len(d) else pd.Series(dtype=int)
 
 
 
@@ -284,9 +309,9 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def performance(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run) and
-    answered (bool; NaN: not run)."""
-    pi = per_instance(ran(t))
+    """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run or
+    declined) and answered (bool; NaN: not run or declined)."""
+    pi = per_instance(attempted(t))
     par2 = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
     ok = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
         index="instance", columns="pair", values="ok", aggfunc="first")

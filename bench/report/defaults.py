@@ -5,8 +5,9 @@ when no pair is named. A default has to be robust rather than fastest on easy pu
 not time out where another built-in pair answers. The robust choice of a run is therefore the
 built-in pair (external peers left out) with the lowest PAR-2 over the ``hard`` and ``real``
 tiers together (each instance's median over its repetitions; unsolved at PAR_K x the limit),
-among the pairs that ran every instance of those tiers. A puzzle whose run has neither tier is
-not judged.
+among the pairs that attempted every instance of those tiers (a task not run, or declined by
+its formulation, is no measurement: such a pair is no robust choice). A puzzle whose run has
+neither tier is not judged.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bench.puzzles import get_puzzle
-from bench.report.data import PAR_K, per_instance
+from bench.report.data import PAR_K, attempted, per_instance
 
 #: the tiers a default is chosen on: the hard one and the real puzzles
 TIERS = ("hard", "real")
@@ -65,7 +66,7 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     choice's (1 when they are the same pair); and one sentence per puzzle."""
     if t.empty or "tier" not in t:
         return pd.DataFrame(columns=COLUMNS), []
-    pi = per_instance(t)
+    pi = per_instance(attempted(t))  # a task not run or declined is no measurement
     pi = pi[pi["tier"].isin(TIERS) & pi["solver"].ne("external")]
     rows, lines = [], []
     for puzzle, g in pi.groupby("puzzle", sort=True):

@@ -21,7 +21,7 @@ import bench.report.tables as tables
 import bench.report.vbs as vbs
 import bench.report.verdicts as verdicts
 import bench.report.views as views
-from bench.report.data import per_instance, ran
+from bench.report.data import attempted, per_instance, ran
 from bench.report.files import file_name
 from bench.report.render import Table
 
@@ -173,12 +173,14 @@ def _matrix(puzzle: str, t: pd.DataFrame,
 
 def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
             instances: list[str] | None, machine: tuple[str, str] | None = None) -> Section:
-    """One puzzle's section (only its status grid shows tasks that did not run); ``machine``
-    (id, label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
+    """One puzzle's section (only its status grid shows tasks that did not run, N, and those
+    their formulation declined, K; the ranking counts the declined ones); ``machine`` (id,
+    label): the part of a multi-machine run that ran there, named ``puzzle-id``."""
     name = f"{puzzle}-{machine[0]}" if machine else puzzle
-    rank = tables.ranking(t)  # over the tasks that ran
+    rank = tables.ranking(t)  # over the tasks attempted
     page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
-    t = ran(t)
+    every = ran(t)  # with the declined tasks: the virtual best's tables count them
+    t = attempted(t)
     pi = per_instance(t)
     fold = tables.folded(rank)
     shown = list(fold["pair"])
@@ -198,7 +200,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     if len(fam) and fam["family"].nunique() > 1:
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
-    sec.extra.extend(vbs.extra(puzzle, t))  # the virtual best per tier, each pair's share
+    sec.extra.extend(vbs.extra(puzzle, every))  # the virtual best per tier, each pair's share
     eff, eff_lines = verdicts.effort(t)
     if len(eff):
         sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
@@ -222,7 +224,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
                                        "peer / ours per instance both answered)."})
     if instances:
         sec.extra.extend(_selected(puzzle, t, instances))
-    _views(sec, name, t, out)
+    _views(sec, name, every, out)
     return sec
 
 
@@ -233,10 +235,11 @@ def _view_table(v: views.View) -> Table:
 
 
 def _views(sec: Section, name: str, t: pd.DataFrame, out: Path) -> None:
-    """The same-model and same-solver views of a section (``t``: its tasks that ran): each
-    group's table, and for the VIEW_FIGURES models run on the most solvers a cactus plot of
-    its solvers."""
-    model = views.same_model(t)
+    """The same-model and same-solver views of a section (``t``: its tasks that ran, declined
+    ones included: the views leave them out and count them): each group's table, and for the
+    VIEW_FIGURES models run on the most solvers a cactus plot of its solvers."""
+    every, t = t, attempted(t)
+    model = views.same_model(every)
     drawn = {v.key for v in sorted(model, key=lambda v: (-len(v.pairs), v.key))[:VIEW_FIGURES]}
     for v in model:
         fig: dict[str, str] | None = None
@@ -255,8 +258,8 @@ def _views(sec: Section, name: str, t: pd.DataFrame, out: Path) -> None:
         sec.model_lines.append(f"{len(model) - len(drawn)} model(s) without a cactus plot: the "
                                f"{VIEW_FIGURES} run on the most solvers have one.")
     sec.same_solver = [{"title": v.title, "lines": v.lines, "table": _view_table(v),
-                        "figure": None} for v in views.same_solver(t)]
-    layer, sec.layer_lines = views.layer_cost(t)
+                        "figure": None} for v in views.same_solver(every)]
+    layer, sec.layer_lines = views.layer_cost(every)
     sec.layer = Table.of(layer) if len(layer) else None
 
 

@@ -7,7 +7,16 @@ import math
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, SGM_SHIFT_S, did_not_run, per_instance, ran, sgm
+from bench.report.data import (
+    PAR_K,
+    SGM_SHIFT_S,
+    attempted,
+    declines,
+    did_not_run,
+    per_instance,
+    ran,
+    sgm,
+)
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -27,6 +36,8 @@ LEGEND: list[tuple[str, str]] = [
                  "of the best"),
     (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best"),
     ("not run", "tasks recorded without running: left out of every count, time and test"),
+    ("declined", "instances a formulation declined (not applicable, K): no time and no failure, "
+                 "left out likewise; its pair is compared only where it attempted"),
 ]
 #: verdict-matrix columns shown only after the reader asks for them (the rest fit 1400 px)
 VERDICT_MORE = ["separable", "note"]
@@ -70,47 +81,35 @@ def _iterations(raw: pd.DataFrame) -> str:
 
 
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
-    """Per pair of one puzzle, over the tasks that ran (:func:`bench.report.data.ran`;
-    a task that did not run counts nowhere): outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S)
-    and median of the PAR-2 times, and SGM / median over the instances every pair answered.
-    In the order of :func:`bench.report.verdicts.compare`: the best first, then the pairs
-    without wrong answers by their factor over the best, then those with wrong answers;
+    """Per pair of one puzzle, over the tasks attempted (:func:`bench.report.data.attempted`;
+    a task that did not run, or that its formulation declined, has no time and counts
+    nowhere): outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the PAR-2 times
+    over the instances it attempted, ``attempted`` "k/n" (n: the instances with a task that
+    ran) and ``declined`` (the instances its formulation declined), and SGM / median over the
+    instances every pair attempted and answered. In the order of
+    :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
+    that attempted as many instances by their factor over the best, then those that attempted
+    fewer, then those with wrong answers, last the pairs that declined every instance;
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
-    the SGM's t-interval, ``vs_best`` the factor over the best with its interval, ``p`` the
-    max-T test and ``verdict`` the label of :func:`bench.report.verdicts.compare` (with
-    "k of n run"); ``tie`` marks "equivalent"."""
-    t = ran(t)
+    the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
+    both attempted, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
+    test and ``verdict`` the label of :func:`bench.report.verdicts.compare` (with "k of n
+    run"); ``tie`` marks "equivalent"."""
+    every = ran(t)
+    t = attempted(t)
     pi = per_instance(t)
-    everyone = pi.groupby("instance")["ok"].all()
-    common = set(everyone[everyone].index)
-    rows = []
-    for pair, g in pi.groupby("pair", sort=False):
-        raw = t[t["pair"] == pair]
-        counts = raw["status"].value_counts()
-        c = g[g["instance"].isin(common)]
-        rows.append({
-            "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
-            "tasks": len(g), "solved": int(g["ok"].sum()),
-            "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
-            "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
-            "error": int(counts.get("error", 0)),
-            # declined by the formulation (``skip``): unanswered, at PAR-2 like a timeout
-            "skipped": int(counts.get("skipped", 0)),
-            "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
-            "median_s": float(g["par2_s"].median()),
-            "common_par2_s": float(c["par2_s"].mean()) if len(c) else math.nan,
-            "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
-            "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
-            "iterations": _iterations(raw), "cv": _cv(raw),
-            # one-time set-up kept apart from the solve (external peers' first call), median
-            "setup_s": float(raw["setup_s"].median())
-            if "setup_s" in raw and raw["setup_s"].notna().any() else math.nan,
-            "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
-        })
+    dec = declines(every)
+    # like with like: an instance is common when every pair attempted and answered it
+    answered = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
+        index="instance", columns="pair", values="ok", aggfunc="first")
+    common = set(answered.index[(answered.fillna(0.0) > 0).all(axis=1)])
+    total = int(every["instance"].nunique()) if len(every) else 0
+    rows = [_rank_row(str(pair), g, t[t["pair"] == pair], common, total, int(dec.get(pair, 0)))
+            for pair, g in pi.groupby("pair", sort=False)]
     r = pd.DataFrame(rows)
     if r.empty:
-        return r
-    r = _verdicts(r.assign(common=len(common)), pi)
+        return _declined_only(r, every, dec, total)
+    r = _verdicts(r.assign(common=len(common)), pi, dec)
     top_solved = int(r["solved"].iloc[0])
     reps = _rep_sgms(t)
     r["sgm_range"] = ""
@@ -118,16 +117,64 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
         r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
                                                                               strict=True)]
-    return r
+    return _declined_only(r, every, dec, total)
 
 
-def _verdicts(r: pd.DataFrame, pi: pd.DataFrame) -> pd.DataFrame:
+def _rank_row(pair: str, g: pd.DataFrame, raw: pd.DataFrame, common: set[str], total: int,
+              declined: int) -> dict[str, object]:
+    """One pair's ranking row before the verdicts: ``g`` its per-instance rows, ``raw`` its
+    task rows (both attempted)."""
+    counts = raw["status"].value_counts()
+    c = g[g["instance"].isin(common)]
+    return {
+        "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
+        "tasks": len(g), "attempted": f"{len(g)}/{total}", "declined": declined,
+        "solved": int(g["ok"].sum()),
+        "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
+        "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
+        "error": int(counts.get("error", 0)),
+        "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
+        "median_s": float(g["par2_s"].median()),
+        "common_par2_s": float(c["par2_s"].mean()) if len(c) else math.nan,
+        "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
+        "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
+        "iterations": _iterations(raw), "cv": _cv(raw),
+        # one-time set-up kept apart from the solve (external peers' first call), median
+        "setup_s": float(raw["setup_s"].median())
+        if "setup_s" in raw and raw["setup_s"].notna().any() else math.nan,
+        "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
+    }
+
+
+def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
+                   total: int) -> pd.DataFrame:
+    """The ranking ``r`` with a last row for each pair that declined every instance it was
+    given: no time, no verdict, its declined count (it is visible, and ranked nowhere)."""
+    rows = []
+    for pair in sorted(set(dec.index) - set(r["pair"] if len(r) else [])):
+        g = every[every["pair"] == pair]
+        rows.append({**dict.fromkeys(RANK_COLUMNS, math.nan), "common": 0,
+                     "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
+                     "tasks": 0, "attempted": f"0/{total}", "declined": int(dec[pair]),
+                     "solved": 0, "timeout": 0, "memout": 0, "wrong": 0, "error": 0,
+                     "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
+                     "best": False, "tie": False, "clean": True, "verdict": "declined all",
+                     "vs_best": "–", "interval": "–", "iterations": "", "sgm_range": "",
+                     "run": ""})
+    if not rows:
+        return r
+    return pd.concat([r, pd.DataFrame(rows)], ignore_index=True) if len(r) else pd.DataFrame(
+        rows)
+
+
+def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame:
     """The ranking rows ``r`` in the order of :func:`bench.report.verdicts.compare` over the
-    per-instance rows ``pi``, with its verdict columns (see :func:`ranking`)."""
+    per-instance rows ``pi`` (``dec``: per pair its declined instances), with its verdict
+    columns (see :func:`ranking`)."""
     r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
-    v = compare(pi).set_index("pair")
+    v = compare(pi, dec).set_index("pair")
     r = r.set_index("pair").loc[list(v.index)].reset_index()
-    r["x_best"] = r["sgm_s"] / r["sgm_s"].iloc[0] if r["sgm_s"].iloc[0] > 0 else math.nan
+    r["x_best"] = _x_best(pi, list(r["pair"]))
     r["best"] = [i == 0 and v["verdict"].iloc[0] == "best" for i in range(len(r))]
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
                 "verdict", "run"):
@@ -139,6 +186,19 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame) -> pd.DataFrame:
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
+
+
+def _x_best(pi: pd.DataFrame, pairs: list[str]) -> list[float]:
+    """Per pair (the first: the reference) the ratio of its SGM of PAR-2 times to the first
+    pair's over the instances both attempted (NaN where they share none or the first's is 0)."""
+    wide = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
+    ref = wide[pairs[0]]
+    out = []
+    for p in pairs:
+        both = wide[p].notna() & ref.notna()
+        base = sgm(ref[both]) if both.any() else math.nan
+        out.append(sgm(wide.loc[both, p]) / base if base > 0 else math.nan)
+    return out
 
 
 def folded(r: pd.DataFrame) -> pd.DataFrame:
@@ -169,7 +229,7 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
         o = g.iloc[0]
         ran_n = f"{o['solved']}/{n}" if o["tasks"] == n else \
-            f"{o['solved']} of the {o['tasks']} it ran"
+            f"{o['solved']} of the {o['tasks']} it ran" + _declined_words(o)
         others.append(f"the best {kind.upper()}, {o['pair']}, solves {ran_n} ("
                       + (f"{o['vs_best']} the best's time where both ran)"
                          if o["vs_best"] != "–" else "no instance in common)"))
@@ -179,7 +239,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
     if len(seed):
         s = seed.iloc[0]
         line += f"; the seed model {s['pair']} solves {s['solved']}/{n}" if s["tasks"] == n \
-            else f"; the seed model {s['pair']} solves {s['solved']} of the {s['tasks']} it ran"
+            else (f"; the seed model {s['pair']} solves {s['solved']} of the {s['tasks']} it "
+                  "ran" + _declined_words(s))
     ties = r[r["tie"]]
     if len(ties):
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
@@ -192,6 +253,12 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
                  + ", ".join(f"{p} ({w})" for p, w in zip(bad["pair"], bad["wrong"],
                                                           strict=True)))
     return line + "."
+
+
+def _declined_words(row: pd.Series) -> str:
+    """" (it declined d)" for a ranking row whose formulation declined instances, else ""."""
+    d = int(row.get("declined", 0) or 0)
+    return f" (it declined {d})" if d else ""
 
 
 def status_letters(t: pd.DataFrame) -> pd.Series:
@@ -279,20 +346,28 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
     return pd.DataFrame(rows)
 
 
-RANK_COLUMNS = ["formulation", "solver", "tasks", "solved", "timeout", "memout", "wrong",
-                "error", "par2_s", "sgm_s", "interval", "median_s", "x_best", "vs_best",
-                "p", "verdict", "common_par2_s",
-                "common_sgm_s", "common_median_s", "iterations", "setup_s"]
+RANK_COLUMNS = ["formulation", "solver", "tasks", "attempted", "declined", "solved", "timeout",
+                "memout", "wrong", "error", "par2_s", "sgm_s", "interval", "median_s", "x_best",
+                "vs_best", "p", "verdict", "common_par2_s", "common_sgm_s", "common_median_s",
+                "iterations", "setup_s"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of every column "
-              f"but the status grid (N). PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time "
+              f"but the status grid (N); so are the instances a formulation declined (not "
+              f"applicable: no time and no failure; K in the status grid): attempted is the "
+              f"instances the pair attempted / the instances run, declined the instances it "
+              f"declined, and every time column is over the instances it attempted. "
+              f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time "
               f"limit; sgm_s: shifted geometric mean of the PAR-{PAR_K} times, shift "
               f"{SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % t-interval on log(t + "
               f"shift) ('{TOO_FEW}' below 5 instances); the puzzle's ranking pools its tiers, "
               "whose time limits may differ (PAR-2 and SGM then mix their penalties: the "
               "verdict per tier is in the matrix at the top); rows in order: the best (most "
-              "instances run, then the lowest mean of log(min(t, limit) + shift)), then by "
-              "vs_best; vs_best: the factor over the best on the instances both ran (ratio "
+              "instances attempted, then the lowest mean of log(min(t, limit) + shift)), then "
+              "by vs_best the pairs that attempted as many instances, then those that attempted "
+              "fewer (never ranked above a pair of another instance set), then those with "
+              "wrong answers, then those that declined every instance; x_best: the ratio of "
+              "SGMs to the best's over the instances both attempted; vs_best: the factor over "
+              "the best on the instances both ran (ratio "
               "of shifted geometric means, an unanswered instance at its limit, '≥' a bound "
               "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
               "step-down Westfall-Young max-T permutation test against the best (labels "
@@ -300,7 +375,8 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               f"verdict: '{SEPARATED}' when p < 0.05, '{EQUIVALENT}' when the interval lies "
               f"within 1/{MARGIN:g}..{MARGIN:g}x over 5 or more instances without unanswered "
               "ones, else 'inconclusive', with 'k of n run' where the pair ran fewer instances "
-              "than the best; common_*: over the instances every pair answered; iterations: "
+              "than the best; common_*: over the instances every pair attempted and answered; "
+              "iterations: "
               "solver calls per task of a lazy loop (median / max); setup_s: median one-time "
               "set-up of a peer package, measured apart and not in the times; with repeats "
               "or seeds, sgm_range: the SGM of each repetition and seed, lowest .. highest, over "

@@ -7,17 +7,19 @@ seeds folded to their median by :func:`bench.report.data.per_instance`):
 - a task that did not run (a ``timeout`` whose message starts with
   :data:`bench.records.NOT_RUN`, recorded by a suite's ladder rule) is missing data, never a
   failure: it is left out before anything is computed, so a pair "not run" on an instance
-  has no value there rather than 2 x the limit;
-- the VBS of an instance is the least PAR-2 among the pairs that ran it (answered when any of
-  them answered correctly);
+  has no value there rather than 2 x the limit; so is a task its formulation declined
+  (:func:`bench.report.data.was_declined`, ASlib's ``not_applicable``): that pair is no
+  candidate on that instance, and ``declined`` counts such instances per pair;
+- the VBS of an instance is the least PAR-2 among the pairs that attempted it (answered when
+  any of them answered correctly);
 - a pair's marginal contribution is what the VBS loses without it: ``unique`` the instances
   only it answered (the SAT competitions' unique solves) and ``par2_added_s`` the rise of the
   VBS's PAR-2 sum when it is removed, over the instances some other pair ran; ``sole`` counts
   the instances no other pair ran (the VBS without it has no value there);
-- the single best pair (SBS) is the pair of least PAR-2 sum among those that ran every
-  instance of the tier (when none did: among those that ran the most, over the instances it
-  ran), and its gap to the VBS is the ratio of the PAR-2 sums and of the shifted geometric
-  means over the same instances (1 is no gap).
+- the single best pair (SBS) is the pair of least PAR-2 sum among those that attempted every
+  instance of the tier (when none did: among those that attempted the most, over the
+  instances it attempted), and its gap to the VBS is the ratio of the PAR-2 sums and of the
+  shifted geometric means over the same instances (1 is no gap).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, performance, sgm
+from bench.report.data import PAR_K, declines, performance, sgm
 from bench.report.render import Table
 
 
@@ -57,8 +59,11 @@ def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> dict[str, Any]:
             "sgm_gap": sgm(s) / sgm(v) if sgm(v) > 0 else math.nan}
 
 
-def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per pair of one tier: what the VBS loses without it."""
+def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame,
+                      declined: pd.Series | None = None) -> list[dict[str, Any]]:
+    """Per pair of one tier: what the VBS loses without it (``declined``: per pair the
+    instances it declined, none by default)."""
+    declined = declined if declined is not None else pd.Series(dtype=int)
     answered = ok.fillna(0) > 0
     vbs = par2.min(axis=1)
     rows = []
@@ -69,6 +74,7 @@ def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> list[d
         only = answered[p] & ~answered.drop(columns=p).any(axis=1)
         fastest = par2[p].notna() & (par2[p] <= vbs) & answered[p]
         rows.append({"tier": tier, "pair": p, "ran": int(par2[p].notna().sum()),
+                     "declined": int(declined.get(p, 0)),
                      "solved": int(answered[p].sum()), "unique": int(only.sum()),
                      "fastest": int(fastest.sum()),
                      "par2_added_s": float((without[some] - vbs[some]).sum()),
@@ -76,12 +82,12 @@ def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> list[d
     return rows
 
 
-def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame]]:
+def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame, pd.Series]]:
     out = []
     for tier, g in t.groupby("tier", sort=True):
         par2, ok = performance(g)
         if par2.size:
-            out.append((str(tier), par2, ok))
+            out.append((str(tier), par2, ok, declines(g)))
     return out
 
 
@@ -109,8 +115,10 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
 def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.Series,
              in_sample: bool = False) -> dict[str, Any]:
     """``auto``'s gap to the VBS over every instance of the tier (NaN without a rule): an
-    instance whose chosen pair did not run counts unanswered at PAR-2 (:data:`PAR_K` x its
-    time limit ``limit``) and is counted in ``auto_not_run``; ``auto_in_sample`` marks a tier
+    instance whose chosen pair did not run or declined it counts unanswered at PAR-2
+    (:data:`PAR_K` x its time limit ``limit``: a selector must answer every instance, and
+    ``puzzlebench solve`` reports a declined instance as an error) and is counted in
+    ``auto_not_run``; ``auto_in_sample`` marks a tier
     holding instances the rule was learned on. The features' cost is not included."""
     if not len(par2) or not par2.index.isin(picks.index).all():
         return {"auto_instances": 0, "auto_not_run": 0, "auto_solved": 0,
@@ -178,16 +186,19 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
         s[col] = s[col].round(3)
     c["par2_added_s"] = c["par2_added_s"].where(c["par2_added_s"].abs() > 1e-12, 0.0)
     return [
-        {"title": f"{puzzle}: virtual best (least PAR-2 per instance among the pairs that ran "
-                  "it; not-run tasks are missing data), the single best pair's gap to it "
+        {"title": f"{puzzle}: virtual best (least PAR-2 per instance among the pairs that "
+                  "attempted it; tasks not run or declined by their formulation are missing "
+                  "data), the single best pair's gap to it "
                   "(ratio of PAR-2 sums and of SGMs, 1 = none) and the committed auto "
                   "rule's (every instance; auto_not_run: instances whose chosen pair did not "
-                  "run, counted unanswered at PAR-2; auto_in_sample: a tier holding the "
+                  "run or declined them, counted unanswered at PAR-2; auto_in_sample: a tier "
+                  "holding the "
                   "rule's training data, so no test of it; the features' cost is not "
                   "included)", "table": Table.of(s)},
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
-                  "by without it; sole: instances no other pair ran)",
+                  "by without it; sole: instances no other pair ran; declined: instances its "
+                  "formulation declined, where it is no candidate)",
          "table": Table.of(c)}]
 
 

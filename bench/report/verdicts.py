@@ -9,6 +9,20 @@ every tier has one time limit):
   so it is in no answered count, PAR-2, SGM, test, profile or cactus plot. A pair that ran on
   fewer instances than the best reads "k of n run"; the tasks not run are counted apart, per
   tier and pair, with the reason (:func:`design`, :func:`not_run`).
+- A task its formulation declined (status ``skipped``, the letter K;
+  :func:`bench.report.data.was_declined`) is left out of every statistic in the same way: the
+  instance is not applicable to that pair (ASlib's run status ``not_applicable``, "this
+  algorithm can't be run on this instance", kept apart from timeout, memout and crash: Bischl
+  et al. 2016, *ASlib: A benchmark library for algorithm selection*, Artificial Intelligence
+  237, and the format's specification, github.com/coseal/aslib-spec). It is neither a time
+  nor a failure: the pair is compared only on the instances it attempted ("k of n run, d
+  declined") and counted under "declined" (:func:`declined_line`).
+- Like with like: the best is chosen among the pairs that attempted the most instances; every
+  other pair is compared with the best alone, on the instances both attempted. The max-T
+  family holds the pairs that attempted as many instances as the best; a pair that attempted
+  fewer is tested apart, against the best on the instances both attempted, Holm-adjusted
+  among such pairs (:func:`_tests`), and listed after the others in its own block
+  (:func:`_frame`): no pair is ranked above another on another set of instances.
 - Each (pair, instance) is folded to the median of its repetitions and seeds
   (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
   folded time, L the instance's time limit (shared by every pair on it), every unanswered
@@ -47,8 +61,11 @@ import pandas as pd
 
 import bench.report.paired as paired
 from bench.effort import ranking
-from bench.records import NOT_RUN
-from bench.report.data import SGM_SHIFT_S, did_not_run, per_instance
+from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
+from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
+from bench.report.measured import declined_line, not_run
+from bench.report.measured import design as design
+from bench.report.measured import spread as spread
 
 ALPHA = paired.ALPHA
 MARGIN = paired.MARGIN
@@ -58,7 +75,8 @@ TOO_FEW = "too few"
 SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
-        "the pair, without wrong answers and among those that ran the most instances, with the "
+        "the pair, without wrong answers and among those that attempted the most instances, "
+        "with the "
         "lowest mean of log(min(t, limit) + shift) (an unanswered instance at the limit; shift "
         f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
         "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
@@ -71,7 +89,11 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
         f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
         "neither. separable: the smallest factor this group could separate at its size. "
-        "'k of n run': the pair ran on fewer instances than the best. A pair with a wrong "
+        "'k of n run': the pair ran on fewer instances than the best (', d declined': its "
+        "formulation declined d instances); such pairs are tested apart against the best on "
+        "the instances both ran (Holm-adjusted among them) and listed after the pairs that ran "
+        "as many, never ranked above them. declined: instances a formulation declined (not "
+        "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best.")
 #: effort counters, in the order of preference, per model kind (bench.effort)
 EFFORT = ranking()
@@ -112,10 +134,12 @@ def _censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 
-def _order(g: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per pair: instances run, answered, wrong (any wrong or disagreeing answer), SGM of the
-    PAR-2 times over the instances it ran with its interval (none below MIN_INTERVAL)."""
+def _order(g: pd.DataFrame, declined: pd.Series | None = None) -> list[dict[str, Any]]:
+    """Per pair: instances run (attempted), answered, wrong (any wrong or disagreeing answer),
+    SGM of the PAR-2 times over the instances it ran with its interval (none below
+    MIN_INTERVAL), the instances it declined."""
     rows: list[dict[str, Any]] = []
+    declined = declined if declined is not None else pd.Series(dtype=int)
     for pair, p in g.groupby("pair", sort=False):
         x = p["par2_s"].to_numpy(float)
         est, lo, hi = sgm_interval(x)
@@ -127,7 +151,8 @@ def _order(g: pd.DataFrame) -> list[dict[str, Any]]:
                      "sgm": est, "sgm_s": est, "sgm_lo": lo, "sgm_hi": hi,
                      "common": 0, "ratio": math.nan, "ratio_lo": math.nan,
                      "ratio_hi": math.nan, "censored": "", "p": math.nan,
-                     "verdict": "" if not p["wrong"].any() else "wrong answers", "run": ""})
+                     "verdict": "" if not p["wrong"].any() else "wrong answers", "run": "",
+                     "declined": int(declined.get(pair, 0))})
     return rows
 
 
@@ -143,26 +168,33 @@ class Group:
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Best first, then the clean pairs by factor, then those with wrong answers."""
+    """Best first, then the clean pairs that attempted as many instances as the best by
+    factor, then the clean pairs that attempted fewer (each compared with the best alone, on
+    the instances both attempted: never ranked above a pair of another instance set), then
+    those with wrong answers."""
     def key(r: dict[str, Any]) -> tuple[int, float, float, str]:
         ratio = float(r["ratio"])
-        return (0 if r["verdict"] == "best" else 1 if r["clean"] else 2,
-                ratio if ratio == ratio else math.inf, float(r["sgm"]), str(r["pair"]))
+        block = (0 if r["verdict"] == "best" else 3 if not r["clean"] else 2 if r["run"]
+                 else 1)
+        return (block, ratio if ratio == ratio else math.inf, float(r["sgm"]), str(r["pair"]))
     ordered: list[dict[str, Any]] = sorted(rows, key=key)
     return pd.DataFrame(ordered).reset_index(drop=True)
 
 
-def analyse(pi: pd.DataFrame) -> Group:
-    """One group's pairs (rows of :func:`bench.report.data.per_instance` of tasks that ran):
+def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
+    """One group's pairs (rows of :func:`bench.report.data.per_instance` of the tasks
+    attempted, :func:`bench.report.data.attempted`; ``declined``: per pair the instances of
+    the group it declined, :func:`bench.report.data.declines`):
     ``pair``, ``instances`` (run), ``solved``, ``wrong``, ``sgm_s`` with ``sgm_lo``/``sgm_hi``
     (PAR-2, over the instances it ran), ``common`` (instances it and the best ran),
     ``ratio`` with ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored``
     (a censored time on the common instances: which pair, "other", "best", "both" or ""),
     ``p`` (max-T, step-down adjusted) and ``verdict``: "best", "separated", "equivalent",
     "inconclusive", "wrong answers" ("" for every pair when no pair can be best); ``run``:
-    "k of n run" for a pair that ran fewer instances than the best. Best first, then by
-    factor."""
-    rows = _order(pi)
+    "k of n run" for a pair that ran fewer instances than the best ("k of n run, d
+    declined" where it declined some), ``declined`` the instances it declined. Best first,
+    then by factor (:func:`_frame`)."""
+    rows = _order(pi, declined)
     clean = [r for r in rows if r["clean"]]
     if not clean:
         return Group(_frame(rows), math.nan, math.nan)
@@ -171,8 +203,7 @@ def analyse(pi: pd.DataFrame) -> Group:
     yy = y[names].to_numpy(float).T
     okk = ok[names].to_numpy(bool).T
     most = max(int(r["instances"]) for r in clean)
-    test = paired.maxt(yy, np.array([r["instances"] == most for r in clean]))
-    bi = test.best
+    bi, pvals, critical = _tests(yy, np.array([r["instances"] == most for r in clean]))
     b = clean[bi]
     if b["solved"] == 0:  # nothing answered: no best, nothing to compare
         return Group(_frame(rows), math.nan, math.nan)
@@ -188,21 +219,56 @@ def analyse(pi: pd.DataFrame) -> Group:
             lo = hi = math.nan
         cens = {(True, True): "both", (True, False): "other", (False, True): "best"}.get(
             (bool((~okk[j][both]).any()), bool((~okk[bi][both]).any())), "")
-        p = float(test.p[j])
+        p = float(pvals[j])
         r.update(common=int(both.sum()), ratio=est, ratio_lo=lo, ratio_hi=hi, p=p,
                  censored=cens,
                  verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
                      lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
         if int(r["instances"]) < n_best:
-            r["run"] = f"{r['instances']} of {n_best} run"
-    sep = (math.exp(test.critical / math.sqrt(n_best))
-           if math.isfinite(test.critical) and n_best >= paired.MIN_INTERVAL else math.nan)
-    return Group(_frame(rows), test.critical, sep)
+            r["run"] = f"{r['instances']} of {n_best} run" + (
+                f", {r['declined']} declined" if r["declined"] else "")
+    sep = (math.exp(critical / math.sqrt(n_best))
+           if math.isfinite(critical) and n_best >= paired.MIN_INTERVAL else math.nan)
+    return Group(_frame(rows), critical, sep)
 
 
-def compare(pi: pd.DataFrame) -> pd.DataFrame:
+def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
+    """(best, p per pair, critical): the step-down max-T test (:func:`bench.report.paired.maxt`)
+    of the pairs that ran the most instances (``full``) against the best of them; every other
+    pair against that best alone, on the instances both ran (the same permutation test of two
+    pairs: a sign flip of each instance's difference), its p Holm-adjusted among those pairs
+    (Holm 1979). Like with like: a pair of another instance set neither widens the null of
+    the pairs that ran the same instances nor is chosen best; ``critical`` is the main test's."""
+    idx = np.flatnonzero(full)
+    main = paired.maxt(yy[idx])
+    best = int(idx[main.best])
+    p = np.full(len(yy), np.nan)
+    p[idx] = main.p
+    apart = np.flatnonzero(~full)
+    raw = []
+    for j in apart:
+        both = ~np.isnan(yy[j]) & ~np.isnan(yy[best])
+        one = (paired.maxt(np.vstack([yy[best][both], yy[j][both]]), np.array([True, False]),
+                           np.array([False, True])).p[1] if both.any() else math.nan)
+        raw.append(1.0 if one != one else float(one))
+    p[apart] = holm(np.asarray(raw, float))
+    return best, p, main.critical
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment of ``p`` (Holm 1979, *A simple sequentially rejective
+    multiple test procedure*): the k-th smallest times (m - k + 1), kept monotone, at most 1."""
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order])) if m else p
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame:
     """The per-pair table of :func:`analyse`."""
-    return analyse(pi).table
+    return analyse(pi, declined).table
 
 
 def factor(row: pd.Series) -> str:
@@ -236,18 +302,21 @@ class Cell:
     lines: list[str]
 
 
-def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0) -> Cell:
-    """The verdict of one group of per-instance rows of tasks that ran (``not_run``: the
-    group's tasks that did not run, shown apart)."""
+def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
+         declined: pd.Series | None = None) -> Cell:
+    """The verdict of one group of per-instance rows of tasks attempted (``not_run``: the
+    group's tasks that did not run, shown apart; ``declined``: per pair the instances it
+    declined, :func:`analyse`)."""
     n = int(pi["instance"].nunique())
-    g = analyse(pi)
+    g = analyse(pi, declined)
     r = g.table
     lines: list[str] = []
     where = f"{puzzle}, {tier}"
     limits = sorted(set(pi["time_limit"].dropna().astype(float)))
     base = {"puzzle": puzzle, "tier": tier,
             "limit": " / ".join(f"{x:g} s" for x in limits) or "–",
-            "instances": n, "not run": not_run}
+            "instances": n, "not run": not_run,
+            "declined": int(declined.sum()) if declined is not None else 0}
     for _, w in r[~r["clean"]].iterrows():
         lines.append(f"{where}: {w['pair']} gave {w['wrong']} wrong or disagreeing answer(s): "
                      "flagged, never ranked best.")
@@ -286,147 +355,54 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0) -> Cell:
     return Cell(row, lines)
 
 
-COLUMNS = ["puzzle", "tier", "limit", "instances", "not run", "best", "answered", "sgm", "lead",
-           "separated", "equivalent", "inconclusive", "separable", "note"]
+COLUMNS = ["puzzle", "tier", "limit", "instances", "not run", "declined", "best", "answered",
+           "sgm", "lead", "separated", "equivalent", "inconclusive", "separable", "note"]
 
 
 def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The overview: per puzzle one row per tier (in the suite's order of appearance) and a
     ``pooled`` row over all its instances where every tier has one time limit, with the
     overview sentences. ``t``: prepared task rows, with those that did not run (left out of
-    every verdict, counted in "not run")."""
+    every verdict, counted in "not run") and those their formulation declined (left out
+    likewise, counted in "declined": instances, summed over pairs)."""
     rows, lines = [], []
-    skipped = did_not_run(t)
+    skipped, refused = did_not_run(t), was_declined(t)
     for puzzle, g in t.groupby("puzzle", sort=True):
         gone = g[skipped.loc[g.index]]
-        g = g[~skipped.loc[g.index]]
+        dec = g[refused.loc[g.index]]
+        g = g[~skipped.loc[g.index] & ~refused.loc[g.index]]
         pi = per_instance(g) if len(g) else pd.DataFrame()
-        tiers = [x for x in dict.fromkeys(pd.concat([g["tier"], gone["tier"]])) if x]
-        groups = [(x, pi[pi["tier"] == x] if len(pi) else pi, int((gone["tier"] == x).sum()))
-                  for x in tiers]
+        tiers = [x for x in dict.fromkeys(pd.concat([g["tier"], gone["tier"], dec["tier"]]))
+                 if x]
+        groups = [(x, pi[pi["tier"] == x] if len(pi) else pi, gone[gone["tier"] == x],
+                   dec[dec["tier"] == x]) for x in tiers]
         limits = sorted(set(g["time_limit"].dropna().astype(float)))
         if len(tiers) != 1 and len(limits) == 1:
-            groups.append(("pooled", pi, len(gone)))
+            groups.append(("pooled", pi, gone, dec))
         elif len(tiers) != 1:
             lines.append(f"{puzzle}: no pooled row: its tiers have different time limits ("
                          + ", ".join(f"{x:g} s" for x in limits) + ").")
-        for tier, sub, gone_n in groups:
-            if not len(sub):
-                rows.append({"puzzle": puzzle, "tier": tier, "instances": 0, "not run": gone_n,
-                             "best": "none", "note": "no task ran"})
-                continue
-            c = cell(str(puzzle), tier, sub, gone_n)
-            absent = set(gone["pair"] if tier == "pooled" else
-                         gone.loc[gone["tier"] == tier, "pair"]) - set(sub["pair"])
-            if absent:  # pairs whose every task of the group did not run: in no count
-                c.row["note"] = "; ".join(x for x in (str(c.row["note"]),
-                                                      f"{len(absent)} pair(s) ran none") if x)
-            rows.append(c.row)
-            lines += c.lines
-        lines += not_run(str(puzzle), gone)
+        for tier, sub, gone_t, dec_t in groups:
+            rows.append(_matrix_row(str(puzzle), tier, sub, gone_t, dec_t, lines))
+        lines += not_run(str(puzzle), gone) + declined_line(str(puzzle), dec)
     return pd.DataFrame(rows).reindex(columns=COLUMNS).astype(object).fillna("–"), lines
 
 
-def _reason(message: str) -> str:
-    if message.startswith(f"{NOT_RUN} capped"):
-        return "the suite's cap on a pair its pilot showed hopeless"
-    return ("the suite's ladder rule (timed out on an earlier instance of its family)"
-            if message.startswith(NOT_RUN) else "recorded without running: " + message[:80])
-
-
-def not_run(puzzle: str, g: pd.DataFrame) -> list[str]:
-    """The sentence naming a puzzle's tasks that did not run (``g``: those rows), per pair and
-    reason; none when there are none."""
-    if g.empty:
-        return []
-    msg = g["message"].fillna("").astype(str) if "message" in g else pd.Series("", index=g.index)
-    out = []
-    for why, part in g.groupby(msg.map(_reason), sort=True):
-        per = ", ".join(f"{p} ({n})" for p, n in part["pair"].value_counts().sort_index().items())
-        out.append(f"{puzzle}: {len(part)} task(s) not run ({why}); left out of every count, "
-                   f"time and test: {per}.")
-    return out
-
-
-def design(t: pd.DataFrame) -> pd.DataFrame:
-    """Per puzzle and tier what was measured: time limit(s), repeats, seeds (and the most seeds
-    a seeded pair ran on one instance), pairs, instances run, tasks run, tasks not run and why,
-    and beside each other the seed-to-seed and the instance-to-instance spread (:func:`spread`)
-    (``t``: prepared task rows, with those that did not run)."""
-    if t.empty:
-        return pd.DataFrame()
-    skipped = did_not_run(t)
-    msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
-    rows = []
-    for (puzzle, tier), g in t.groupby(["puzzle", "tier"], sort=True):
-        gone = skipped.loc[g.index]
-        r = g[~gone]
-        why = msg.loc[g.index][gone].map(_reason).value_counts()
-        lim = sorted(set(g["time_limit"].dropna().astype(float)))
-        seed_sd, inst_sd = spread(r)
-        per = (r.groupby(["pair", "instance"])["seed"].nunique().max()
-               if "seed" in r and len(r) else 0)
-        rows.append({"puzzle": puzzle, "tier": tier,
-                     "limit": " / ".join(f"{x:g} s" for x in lim) or "–",
-                     "repeats": _span(r["rep"]) if "rep" in r else "–",
-                     "seeds": _span(r["seed"]) if "seed" in r else "–",
-                     "seeds a task": int(per) if per == per else "–",
-                     "pairs": int(r["pair"].nunique()),
-                     "instances run": int(r["instance"].nunique()), "tasks run": len(r),
-                     "not run": int(gone.sum()),
-                     "why not run": "; ".join(f"{n}: {w}" for w, n in why.items()) or "–",
-                     "seed spread": _factor(seed_sd), "instance spread": _factor(inst_sd)})
-    return pd.DataFrame(rows)
-
-
-def spread(r: pd.DataFrame) -> tuple[float, float]:
-    """(seed-to-seed, instance-to-instance) standard deviation of the test's value
-    y = log(min(t, L) + shift) over task rows that ran (an unanswered task at its limit L):
-    the first pooled over (pair, instance) groups with two or more seeds (first repetitions),
-    the square root of their mean variance; the second over each pair's instances (each folded
-    to its median y), pooled over pairs alike. NaN where no group has two values."""
-    if r.empty or "time_limit" not in r:
-        return math.nan, math.nan
-    lim = r["time_limit"].astype(float)
-    tt = r["time_s"].astype(float).where(r["ok"].astype(bool), lim).clip(upper=lim)
-    y = np.log(tt + SGM_SHIFT_S)
-    d = pd.DataFrame({"pair": r["pair"], "instance": r["instance"], "y": y,
-                      "rep": r.get("rep", 0)})
-    first = d[d["rep"] == 0]
-    by_seed = first.groupby(["pair", "instance"])["y"].agg(["var", "count"])
-    seed_var = by_seed.loc[by_seed["count"] > 1, "var"]
-    folded = d.groupby(["pair", "instance"])["y"].median().reset_index()
-    by_inst = folded.groupby("pair")["y"].agg(["var", "count"])
-    inst_var = by_inst.loc[by_inst["count"] > 1, "var"]
-    return (math.sqrt(seed_var.mean()) if len(seed_var) else math.nan,
-            math.sqrt(inst_var.mean()) if len(inst_var) else math.nan)
-
-
-def _factor(sd: float) -> str:
-    return f"×{math.exp(sd):.2f}" if sd == sd else "–"
-
-
-DESIGN_NOTE = ("limit: the tier's time limit per task; repeats and seeds: how many of each "
-               "ran (lowest–highest), not necessarily on every instance; seeds a task: the "
-               "most solver seeds one pair ran on one instance (a deterministic solver runs "
-               "one); pairs: formulation x solver pairs with a task that ran; instances run: "
-               "instances with a task that ran; not run: tasks recorded without running, left "
-               "out of every count, time, test and figure, with why. The unit of analysis is "
-               "the instance: each pair's repetitions and seeds on an instance are folded to "
-               "their median before any comparison, so seeds narrow each instance's value and "
-               "the tests count instances. seed spread and instance spread: the typical factor "
-               "(exp of the pooled standard deviation of log(min(t, limit) + 0.01 s)) between "
-               "two seeds of one pair on one instance, and between two instances of one pair. "
-               "In a tier whose further runs are gated (run only where the first run answered "
-               "quickly: the suite's repeat_under), seeds a task and the seed spread describe "
-               "those quick tasks only; a tier that declares seeds runs them on every task.")
-
-
-def _span(s: pd.Series) -> str:
-    v = sorted(set(s.dropna().astype(int)))
-    if not v:
-        return "–"
-    return f"{len(v)} ({v[0]}–{v[-1]})" if len(v) > 1 else f"1 ({v[0]})"
+def _matrix_row(puzzle: str, tier: str, sub: pd.DataFrame, gone: pd.DataFrame,
+                dec: pd.DataFrame, lines: list[str]) -> dict[str, object]:
+    """One row of :func:`matrix` (its sentences appended to ``lines``): ``sub`` the group's
+    per-instance rows attempted, ``gone`` its task rows not run, ``dec`` those declined."""
+    declined_n = declines(dec)
+    if not len(sub):
+        return {"puzzle": puzzle, "tier": tier, "instances": 0, "not run": len(gone),
+                "declined": int(declined_n.sum()), "best": "none", "note": "no task ran"}
+    c = cell(puzzle, tier, sub, len(gone), declined_n)
+    absent = (set(gone["pair"]) | set(dec["pair"])) - set(sub["pair"])
+    if absent:  # pairs whose every task of the group did not run or was declined
+        c.row["note"] = "; ".join(x for x in (str(c.row["note"]),
+                                              f"{len(absent)} pair(s) ran none") if x)
+    lines += c.lines
+    return c.row
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

@@ -15,7 +15,8 @@ group's per-instance rows: the best, each other row's factor over it with its 95
 t-interval, "too few" below :data:`bench.report.paired.MIN_INTERVAL` instances, the step-down
 Westfall-Young max-T test, TOST at :data:`bench.report.paired.MARGIN`); a group is a smaller
 family of pairs than the puzzle's, so its labels are its own. Tasks that did not run
-(:func:`bench.report.data.did_not_run`) are dropped first: never scored.
+(:func:`bench.report.data.did_not_run`) and tasks their formulation declined
+(:func:`bench.report.data.was_declined`: not applicable) are dropped first: never scored.
 
 Build and solve apart (``build_s``: the model's construction; ``solve_s``: the backend's
 calls, a modelling layer's translation included; ``solver_s``: the solver's own reported
@@ -38,7 +39,7 @@ import pandas as pd
 
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
-from bench.report.data import SGM_SHIFT_S, per_instance, ran, sgm
+from bench.report.data import SGM_SHIFT_S, attempted, declines, per_instance, sgm
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -58,7 +59,7 @@ NOTE = (f"Per group its own verdicts (the report's statistics over this group's 
         f"{SGM_SHIFT_S * 1000:g} ms) of the answered tasks' times over the instances every row "
         "answered (how many: in the group's line); 'outside the solver' is solve minus the "
         "solver's own time: a modelling layer's translation and work around the solver. Tasks "
-        "that did not run are left out.")
+        "that did not run, and instances a formulation declined, are left out.")
 
 
 def engine(solver: str) -> str:
@@ -103,10 +104,10 @@ def _apart(t: pd.DataFrame) -> pd.DataFrame:
     return m
 
 
-def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+def _table(t: pd.DataFrame, dec: pd.Series | None = None) -> tuple[pd.DataFrame, int]:
     """The group's table (rows of task rows ``t`` that ran, one group) and the instances its
     build and solve columns cover."""
-    g = verdicts.analyse(per_instance(t)).table
+    g = verdicts.analyse(per_instance(t), dec).table
     apart = _apart(t)
     answered = [set(apart.loc[p].index) for p in g["pair"] if p in apart.index]
     common = set.intersection(*answered) if answered else set()
@@ -127,12 +128,12 @@ def _table(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
 
 def _one_puzzle(t: pd.DataFrame) -> pd.DataFrame:
-    """The rows that ran (:func:`bench.report.data.ran`) of ``t``, which must hold one
+    """The rows attempted (:func:`bench.report.data.attempted`) of ``t``, which must hold one
     puzzle's rows (a ValueError otherwise)."""
     if len(t) and t["puzzle"].nunique() > 1:
         raise ValueError(f"the views take one puzzle's rows, not {t['puzzle'].nunique()} "
                          "puzzles'")
-    return ran(t)
+    return attempted(t)
 
 
 def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.DataFrame]]:
@@ -147,10 +148,11 @@ def _groups(t: pd.DataFrame, by: pd.Series, within: str) -> list[tuple[str, pd.D
 def same_model(t: pd.DataFrame) -> list[View]:
     """Per formulation variant run on two or more solvers (``t``: one puzzle's prepared task
     rows; those that did not run are dropped), its solvers' table, best first."""
+    dec = declines(t)
     t = _one_puzzle(t)
     views = []
     for form, g in _groups(t, t["formulation"], "solver") if len(t) else []:
-        tab, common = _table(g)
+        tab, common = _table(g, dec)
         n = g["instance"].nunique()
         views.append(View(f"{form} on {g['solver'].nunique()} solvers", form, tab,
                           list(tab["pair"]),
@@ -162,10 +164,11 @@ def same_solver(t: pd.DataFrame) -> list[View]:
     """Per solver engine (:func:`engine`) with two or more formulation variants (``t``: one
     puzzle's prepared task rows; those that did not run are dropped), its variants' table, best
     first; a group holding a modelling layer's pairs says so in its title."""
+    dec = declines(t)
     t = _one_puzzle(t)
     views = []
     for eng, g in _groups(t, t["solver"].map(engine), "formulation") if len(t) else []:
-        tab, common = _table(g)
+        tab, common = _table(g, dec)
         solvers = sorted(set(g["solver"]))
         layered = sorted({(layer(s), s) for s in solvers if s in ENGINES})
         native = any(s not in ENGINES for s in solvers)

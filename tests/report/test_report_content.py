@@ -262,8 +262,8 @@ def _skipping(run: Path, out: Path, form: str) -> Path:
     return out
 
 
-def test_skipped_tasks_are_k_unanswered_in_the_ranking_and_outcomes_in_compare(mixed_run,
-                                                                                tmp_path):
+def test_skipped_tasks_are_k_declined_in_the_ranking_and_outcomes_in_compare(mixed_run,
+                                                                              tmp_path):
     from bench.report.compare import compare
 
     skipped = _skipping(mixed_run, tmp_path / "skipped", "cpsat-cover")
@@ -271,7 +271,10 @@ def test_skipped_tasks_are_k_unanswered_in_the_ranking_and_outcomes_in_compare(m
     assert set(T.status_matrix(t)["cpsat-cover / cpsat"].dropna()) == {"K"}
     rank = T.ranking(t[t["puzzle"] == "shikaku"])
     row = rank[rank["pair"] == "cpsat-cover / cpsat"].iloc[0]
-    assert row["solved"] == 0 and row["skipped"] == row["tasks"] and row["error"] == 0
+    # declined everywhere: no time, no failure, no verdict; the row says so
+    assert row["solved"] == 0 and row["tasks"] == 0 and row["error"] == 0
+    assert row["declined"] == 1 and row["attempted"] == "0/1"
+    assert row["verdict"] == "declined all" and not row["best"]
     changes, _ = compare(mixed_run, skipped)
     moved = changes[changes["pair"] == "cpsat-cover / cpsat"]
     assert len(moved) and set(moved["change"]) == {"now skipped"}

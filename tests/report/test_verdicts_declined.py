@@ -1,0 +1,109 @@
+"""A task its formulation declined (status ``skipped``, ASlib's ``not_applicable``) is no
+measurement: it is neither a time nor a failure. The verdicts, the ranking and the matrix
+compare a pair only on the instances it attempted, never rank it above a pair of another
+instance set, and say how many it declined. Runs written as journals of real result records
+(:mod:`tests.report.declined_run`), read by the report's own reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bench.report import tables as T
+from bench.report import verdicts as V
+from tests.report.declined_run import write
+
+N = 14  # instances
+DECLINED = 6  # the first DECLINED instances: "few" declines them
+BASE = [0.05 * 1.3**i for i in range(N)]  # seconds: the instances' difficulty
+NOISE = np.random.default_rng(7).lognormal(0.0, 0.05, (3, N))  # fixed, per pair and instance
+
+
+def _plan() -> dict[str, list[str | float]]:
+    """``all`` answers every instance; ``slow`` takes 1.5x its time everywhere; ``few``
+    declines the first DECLINED instances (which ``all`` answers) and takes half the time of
+    ``all`` on the others."""
+    return {"all": [b * NOISE[0, i] for i, b in enumerate(BASE)],
+            "slow": [1.5 * b * NOISE[1, i] for i, b in enumerate(BASE)],
+            "few": ["skipped" if i < DECLINED else 0.5 * b * NOISE[2, i]
+                    for i, b in enumerate(BASE)]}
+
+
+def _pair(form: str) -> str:
+    return f"{form} / cadical195"
+
+
+def test_a_pair_faster_where_it_ran_is_not_ranked_slower_for_what_it_declined(
+        tmp_path: Path) -> None:
+    t = write(tmp_path / "run", _plan())
+    r = T.ranking(t).set_index("pair")
+    few, best = r.loc[_pair("few")], r.iloc[0]
+    # the best is among the pairs that attempted every instance
+    assert best.name == _pair("all") and bool(best["best"])
+    # few is compared on the 8 instances it attempted: about half the best's time there
+    assert few["ratio"] < 0.6 and few["x_best"] < 0.6
+    assert not str(few["verdict"]).startswith(V.SEPARATED)
+    assert str(few["verdict"]).endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
+    assert few["attempted"] == f"{N - DECLINED}/{N}" and few["declined"] == DECLINED
+    assert (few["tasks"], few["solved"], few["timeout"]) == (N - DECLINED, N - DECLINED, 0)
+    # its times are over the instances it attempted: no PAR-2 penalty for a declined one
+    mine = [x for x in _plan()["few"] if not isinstance(x, str)]
+    assert few["par2_s"] == pytest.approx(float(np.mean(mine)), rel=1e-6)
+    # slow attempted every instance: it is ranked (separated, 1.5x); few follows it, in the
+    # block of pairs that attempted fewer instances, never ranked above a pair of another set
+    order = list(r.index)
+    assert order == [_pair("all"), _pair("slow"), _pair("few")]
+    assert str(r.loc[_pair("slow"), "verdict"]) == V.SEPARATED
+    # the status grid keeps the K of each declined task
+    m = T.status_matrix(t).set_index("instance")
+    assert (m[_pair("few")] == "K").sum() == DECLINED
+
+
+def test_the_matrix_counts_declined_instances_and_tests_only_what_ran(tmp_path: Path) -> None:
+    t = write(tmp_path / "run", _plan())
+    m, lines = V.matrix(t)
+    row = m.set_index("tier").loc["hard"]
+    assert row["declined"] == DECLINED and row["not run"] == 0 and row["instances"] == N
+    assert row["best"].startswith(_pair("all")) and row["answered"] == f"{N}/{N}"
+    # of the two pairs against the best only slow is separated: few's declines are no failure
+    assert row["separated"] == "1 of 2"
+    assert any(x.startswith(f"nurikabe: {DECLINED} instance(s) declined by their formulation")
+               and f"{_pair('few')} ({DECLINED})" in x for x in lines)
+    d = V.design(t).set_index("tier").loc["hard"]
+    assert d["tasks declined"] == DECLINED and d["tasks run"] == 3 * N - DECLINED
+
+
+def test_deleting_the_declined_rows_changes_no_verdict_of_the_pairs(tmp_path: Path) -> None:
+    t = write(tmp_path / "run", _plan())
+    full = T.ranking(t)
+    kept = T.ranking(t[t["status"] != "skipped"])
+    cols = ["pair", "solved", "par2_s", "sgm_s", "x_best", "ratio", "p"]
+    pd.testing.assert_frame_equal(full[cols], kept[cols])
+    assert list(full["declined"]) == [0, 0, DECLINED] and set(kept["declined"]) == {0}
+
+
+def test_a_pair_that_declines_everything_is_shown_and_ranked_nowhere(tmp_path: Path) -> None:
+    plan = _plan()
+    plan["none"] = ["skipped"] * N
+    t = write(tmp_path / "run", plan)
+    r = T.ranking(t)
+    last = r.iloc[-1]
+    assert last["pair"] == _pair("none") and last["verdict"] == "declined all"
+    assert last["attempted"] == f"0/{N}" and last["declined"] == N and not last["best"]
+    assert r.iloc[0]["pair"] == _pair("all")
+    m, _ = V.matrix(t)
+    assert "1 pair(s) ran none" in str(m.set_index("tier").loc["hard", "note"])
+
+
+def test_the_same_solver_view_says_what_a_pair_declined(tmp_path: Path) -> None:
+    from bench.report import views
+
+    t = write(tmp_path / "run", _plan())
+    (view,) = views.same_solver(t)
+    row = view.table.set_index("pair").loc[_pair("few")]
+    assert row["answered_run"] == f"{N - DECLINED}/{N - DECLINED}"
+    assert row["verdict"].endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
+    assert not row["verdict"].startswith(V.SEPARATED)
