@@ -5,14 +5,16 @@ clues elsewhere does not."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from pysat.solvers import Solver
 
 from bench.generate import get_generator
-from bench.grid import Cell, neighbours
-from bench.instance import Instance
+from bench.grid import Cell, components, neighbours
+from bench.instance import Instance, read_instance
 from bench.puzzles import get_puzzle
 from bench.puzzles.nurikabe.generate import NurikabeGenerator
 from bench.puzzles.nurikabe.generate.big import ring
@@ -25,6 +27,7 @@ from bench.puzzles.nurikabe.generate.rigid import (
 )
 from bench.puzzles.nurikabe.generate.unique import Search
 from bench.registry import get_formulation
+from tests.conftest import INSTANCES
 
 
 def generator(**params: int) -> NurikabeGenerator:
@@ -105,3 +108,22 @@ def test_fence_islands_are_never_joined_nor_dropped() -> None:
     assert not any(j.drop and j.v in s.fences for j in drops)
     s.fences = set()  # without the rule, fence islands are joined too
     assert any(s.adjacent_islands(v) & held for v in s.merges(cells, 100))
+
+
+MANYBIG = sorted((INSTANCES / "nurikabe" / "manybig").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", MANYBIG, ids=lambda p: p.stem)
+def test_committed_manybig_puzzles_have_six_big_mostly_fenced_islands(path: Path) -> None:
+    inst = read_instance(path)
+    grid = json.loads(path.with_suffix(".sol").read_text())
+    assert get_puzzle("nurikabe").verify(inst, grid) == []
+    rows, cols = inst.rows, inst.cols
+    white = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "#"]
+    big = [set(p) for p in components(white, rows, cols) if len(p) >= 40]
+    assert len(big) >= 6
+    clues = {(r, c) for r in range(rows) for c in range(cols) if inst.grid[r][c] is not None}
+    rim = [x for b in big for x in ring(rows, cols, b)]
+    held = sum(any(n in clues for n in neighbours(x, rows, cols)) for x in rim)
+    assert held >= 0.9 * len(rim)
+    assert len(clues) <= 0.12 * rows * cols

@@ -153,13 +153,16 @@ def islands(gen: NurikabeGenerator, rows: int, cols: int,
     return None if fences is None else (bigs, fences)
 
 
-def rigid_solution(gen: NurikabeGenerator, rows: int, cols: int,
-                   rng: random.Random) -> tuple[NurikabeState, dict[int, Cell]] | None:
+def rigid_solution(gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random,
+                   fixed: float = 1.0) -> tuple[NurikabeState, dict[int, Cell]] | None:
     """A random solution around :func:`islands` and its clue cells: the rings black and
     linked into one wall (:func:`.big.link`, no path through a fence), then grown as in
     :meth:`NurikabeGenerator.random_solution` (:func:`grow`), each fence alone in its island
-    with its clue on it; the big islands' clues at a random cell, the others' too. None if
-    the islands, the link or the growth fail."""
+    with its clue on it; the big islands' clues at a random cell, the others' too. With
+    ``fixed`` below 1, only that share of the fences (at random) is held
+    (:attr:`NurikabeState.fences`): the other fence islands' clues start at a random cell
+    and are edited like any (a partly rigid start). None if the islands, the link or the
+    growth fail."""
     found = islands(gen, rows, cols, rng)
     if found is None:
         return None
@@ -185,10 +188,10 @@ def rigid_solution(gen: NurikabeGenerator, rows: int, cols: int,
     s.next_id = wall.next_id
     s.anchors = [min(b) for b in bigs]
     s.pinned = rim
-    s.fences = fences
+    s.fences = fences if fixed >= 1 else {f for f in sorted(fences) if rng.random() < fixed}
     clue = {}
     for k, cells in s.cells.items():
-        here = [v for v in cells if v in fences]
+        here = [v for v in cells if v in s.fences]
         clue[k] = here[0] if here else rng.choice(cells)
     return s, clue
 
@@ -226,7 +229,12 @@ def rigid_unique(gen: NurikabeGenerator, s: NurikabeState, clue: dict[int, Cell]
     while another solution exists, one round of the generator's edits
     (:meth:`NurikabeGenerator.edit_round`; 1-cell pieces allowed one round in
     :attr:`NurikabeGenerator.patience` without a smaller difference; a puzzle met again
-    :meth:`NurikabeGenerator.unstick`-ed, as there). False after
+    :meth:`NurikabeGenerator.unstick`-ed, as there). A fence island's shape can be
+    ambiguous where only moving its clue would settle it (two cells next to the fence, either
+    one white): after :attr:`NurikabeGenerator.patience` rounds without a smaller
+    difference, the fences of the islands in the difference are released (their islands
+    edited like any; a 40x57 went round a 2-cell difference for 100 rounds without it), so
+    the big islands end up mostly, not wholly, fenced. False after
     :meth:`NurikabeGenerator.max_edits` rounds or past the dense share."""
     moved = dict.fromkeys(clue, 0)
     best, since = s.rows * s.cols, 0
@@ -240,6 +248,10 @@ def rigid_unique(gen: NurikabeGenerator, s: NurikabeState, clue: dict[int, Cell]
                 if solution[r][c] != alt[r][c]]
         log.info("rigid_unique: %d clues, %d cells differ", len(clue), len(diff))
         best, since = (len(diff), 0) if len(diff) < best else (best, since + 1)
+        if since >= gen.patience:  # stuck: free the fence islands of the difference
+            held = {v for k in s.islands_at(diff) if s.fenced(k) for v in s.cells[k]}
+            s.fences -= held
+            log.info("rigid_unique: %d fences released, %d held", len(held), len(s.fences))
         if len(clue) > gen.dense_share[1] * s.rows * s.cols:
             return False
         regions = components(diff, s.rows, s.cols)
@@ -253,13 +265,14 @@ def rigid_unique(gen: NurikabeGenerator, s: NurikabeState, clue: dict[int, Cell]
     return False
 
 
-def generate_rigid(gen: NurikabeGenerator, rows: int, cols: int,
-                   rng: random.Random) -> tuple[Instance, SolutionGrid]:
-    """A unique puzzle with ``gen.big`` rigid big islands: :func:`rigid_solution`,
+def generate_rigid(gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random,
+                   fixed: float = 1.0) -> tuple[Instance, SolutionGrid]:
+    """A unique puzzle with ``gen.big`` rigid big islands (``fixed``: the share of fences
+    held, :func:`rigid_solution`): :func:`rigid_solution`,
     :func:`rigid_unique`, :meth:`NurikabeGenerator.sparsify`; a new solution on failure,
     :class:`GenerationError` after :attr:`NurikabeGenerator.restarts`."""
     for _ in range(gen.restarts):
-        start = rigid_solution(gen, rows, cols, rng)
+        start = rigid_solution(gen, rows, cols, rng, fixed)
         if start is None:
             continue
         s, clue = start
@@ -285,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--big", type=int, default=6, help="big islands (default 6)")
     p.add_argument("--bigmin", type=int, default=40)
     p.add_argument("--bigmax", type=int, default=50)
+    p.add_argument("--fixed", type=int, default=100,
+                   help="per cent of the fences held as fixed clues (default 100: rigid)")
     p.add_argument("--out", required=True, help="folder for the .txt and .sol")
     a = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -298,10 +313,13 @@ def main(argv: list[str] | None = None) -> int:
         assert isinstance(gen, NurikabeGenerator)
         seed = instance_seeds(a.seed, 1)[0]
         t0, c0 = time.perf_counter(), time.process_time()
-        inst, solution = generate_rigid(gen, rows, cols, random.Random(seed))
-        stem = f"gen-nurikabe-{rows}x{cols}-s{a.seed}-rigid{a.big}-0"
+        inst, solution = generate_rigid(gen, rows, cols, random.Random(seed),
+                                        a.fixed / 100)
+        tag = "" if a.fixed == 100 else f"-fixed{a.fixed}"
+        stem = f"gen-nurikabe-{rows}x{cols}-s{a.seed}-rigid{a.big}{tag}-0"
         cmd = (f"python -m bench.puzzles.nurikabe.generate.rigid --size {rows}x{cols} "
-               f"--seed {a.seed} --big {a.big} --bigmin {a.bigmin} --bigmax {a.bigmax}")
+               f"--seed {a.seed} --big {a.big} --bigmin {a.bigmin} --bigmax {a.bigmax}"
+               + (f" --fixed {a.fixed}" if tag else ""))
         inst = instance_from_grid("nurikabe", [list(row) for row in inst.grid],
                                   {"source": f"generated by {cmd}", "generator-seed": str(seed)})
         inst = replace(inst, path=f"{stem}.txt", name=stem)
