@@ -250,8 +250,9 @@ def rigid_unique(gen: NurikabeGenerator, s: NurikabeState, clue: dict[int, Cell]
         best, since = (len(diff), 0) if len(diff) < best else (best, since + 1)
         if since >= gen.patience:  # stuck: free the fence islands of the difference
             held = {v for k in s.islands_at(diff) if s.fenced(k) for v in s.cells[k]}
+            log.info("rigid_unique: %d fences released, %d held", len(held & s.fences),
+                     len(s.fences - held))
             s.fences -= held
-            log.info("rigid_unique: %d fences released, %d held", len(held), len(s.fences))
         if len(clue) > gen.dense_share[1] * s.rows * s.cols:
             return False
         regions = components(diff, s.rows, s.cols)
