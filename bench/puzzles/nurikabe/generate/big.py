@@ -396,7 +396,11 @@ def link(wall: Wall, taken: set[Cell], fenced: set[Cell], spares: Callable[[Cell
 
 def freeze(s: NurikabeState, options: dict[str, list[Any]]) -> None:
     """Leave out the edit options of :meth:`NurikabeGenerator.edit` that change a big island
-    (:attr:`NurikabeState.anchors`): its clue may move, nothing else."""
+    (:attr:`NurikabeState.anchors`): its clue may move, nothing else. No clue moves in a
+    difference that holds a cell of an island with a fixed clue (:attr:`NurikabeState.fences`:
+    the move edit picks any island of the difference)."""
+    if any(s.fenced(s.island[r][c]) for r, c in options["move"]):
+        options["move"] = []
     big = {s.island[r][c] for r, c in s.anchors}
     if not big:
         return

@@ -29,6 +29,13 @@ class NurikabeState:
         self.anchors: list[Cell] = []
         #: black cells no edit turns white (:mod:`.big`: the halos of the big islands)
         self.pinned: set[Cell] = set()
+        #: clue cells that never move (:mod:`.rigid`: each fences a big island's ring); their
+        #: islands are never joined to another nor dropped
+        self.fences: set[Cell] = set()
+
+    def fenced(self, k: int) -> bool:
+        """Whether island ``k`` holds a cell of :attr:`fences` (its clue stays there)."""
+        return any(v in self.fences for v in self.cells[k]) if self.fences else False
 
     def is_black(self, r: int, c: int) -> bool:
         return 0 <= r < self.rows and 0 <= c < self.cols and self.island[r][c] < 0
@@ -178,10 +185,12 @@ class NurikabeState:
 
     def merges(self, cells: list[Cell], cap: int) -> list[Cell]:
         """The black cells of ``cells`` next to two or more islands that can turn white (the
-        cell may turn white, :meth:`may_whiten`; the joined island has at most ``cap`` cells)."""
+        cell may turn white, :meth:`may_whiten`; the joined island has at most ``cap`` cells;
+        no island holding a cell of :attr:`fences` takes part, as its clue would move)."""
         return [v for v in cells if self.island[v[0]][v[1]] < 0
                 and len(ks := self.adjacent_islands(v)) >= 2
                 and 1 + sum(len(self.cells[k]) for k in ks) <= cap
+                and not any(self.fenced(k) for k in ks)
                 and self.may_whiten(v)]
 
     def solution(self) -> SolutionGrid:
@@ -324,7 +333,7 @@ def plan_changes(s: NurikabeState, clue: dict[int, Cell], want: int, cap: int,
 
     merges = s.merges(all_cells(s.rows, s.cols), cap)
     drops = [cells[0] for cells in s.cells.values()
-             if len(cells) == 1 and not s.makes_pool(cells[0])]
+             if len(cells) == 1 and not s.makes_pool(cells[0]) and cells[0] not in s.fences]
     # joins and drops share the budget: drops weigh as joins of 1-islands
     weight = [1.0 / min(len(s.cells[k]) for k in s.adjacent_islands(v)) ** 2
               for v in merges] + [1.0] * len(drops)
