@@ -1,4 +1,4 @@
-"""The frontier solver of few-clue Nurikabe (:func:`bench.puzzles.nurikabe.generate.frontier.solve`
+"""The frontier solver of few-clue Nurikabe (:func:`bench.puzzles.nurikabe.frontier.solve`
 and the ``frontier`` formulation of kind ``external``): its answer is the known solution of the
 committed two-clue 8x8s, agrees with the exact count on random small grids (none: infeasible;
 several: a valid one, and counting reaches them all), refuses many-clue and wide grids with a
@@ -15,7 +15,7 @@ from bench.backends import get_backend
 from bench.generate import instance_from_grid
 from bench.instance import Instance, format_instance, read_instance
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, solve
+from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, solve
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
 from bench.records import Task

@@ -1,4 +1,4 @@
-"""The frontier counter of few-clue Nurikabe (:mod:`bench.puzzles.nurikabe.generate.frontier`):
+"""The frontier counter of few-clue Nurikabe (:mod:`bench.puzzles.nurikabe.frontier`):
 its exact counts against the ASP formulation's on clingo, on random small grids with two or
 three clues (many solutions, none, one), and its answer on committed two-clue puzzles."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, orientations
+from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, orientations
 from bench.records import Task
 from bench.run.execute import execute
 from tests.conftest import INSTANCES

@@ -23,9 +23,10 @@ search of Kawahara et al., "Frontier-based search for enumerating all constraine
 with compressed representation", IEICE Trans. Fundamentals E100.A (2017)).
 
 The number of states grows with the number of colours and the width of the grid (the shorter
-side is the frontier): the method is for the two- and three-clue puzzles of :mod:`.walls` (a 10x10
-with two clues stays within a few million states); :func:`count` stops with
-:class:`FrontierTooBig` past a state budget instead of exhausting the memory."""
+side is the frontier): the method is for the two- and three-clue puzzles of
+:mod:`.generate.walls` (a 10x10 with two clues stays within a few million states);
+:func:`count` stops with :class:`FrontierTooBig` past a state budget instead of exhausting the
+memory."""
 
 from __future__ import annotations
 
