@@ -169,95 +169,245 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
     return (_relabel(codes), -1, 0 if must < 0 else 1 << must), must
 
 
+#: bits of one field of a packed tally: a tally field (below ``1 << BITS``) and a guard bit
+FIELD = BITS + 1
+GUARD = 1 << BITS
+States = dict[Profile, dict[int, int]]
+
+
+@dataclass
+class _Sweep:
+    """One run of the programme: the turned grid and what a tally and its value pack.
+
+    A tally packs a field of :data:`FIELD` bits per colour (the wall's lowest, then island
+    ``i`` at ``pos[i]``), the cells of that colour so far, and above them one bit per excluded
+    solution. ``width``: the bits of a cell's colour in a witness (0: no witness); ``above``:
+    where the number of colourings sits in a value; ``agree[i][x]``: the mask a tally takes
+    when cell ``i`` gets colour ``x`` (clearing the bits of the excluded solutions of another
+    colour there; -1: none); ``budget``: the state budget is checked within a step too."""
+
+    rows: int
+    cols: int
+    clue_at: dict[Cell, int]
+    sizes: list[int]
+    witness: bool
+    agree: list[list[int]]
+    deadline: float | None
+    max_states: int
+    budget: bool
+
+    def __post_init__(self) -> None:
+        k = len(self.sizes)
+        self.k = k
+        self.walls = self.rows * self.cols - sum(self.sizes)
+        self.pos = [FIELD * (i + 1) for i in range(k)] + [0]
+        self.limit = [*self.sizes, self.walls]
+        self.full = [self.limit[x] << self.pos[x] for x in range(k + 1)]
+        self.guards = sum(GUARD << p for p in self.pos)
+        self.clue_cell = [0] * k
+        for (r, c), i in self.clue_at.items():
+            self.clue_cell[i] = r * self.cols + c
+        self.width = k.bit_length() if self.witness else 0
+        self.above = self.width * self.rows * self.cols
+        self.keep = -1 << self.above  # a merge keeps the first value's witness
+
+
+def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -> int:
+    """The largest tally each colour may have after cell ``cell`` (in row ``r``) with the
+    frontier ``codes``, packed with the guard bits (-1: none is possible): its size less the
+    cells it still needs at least. A colour with ``m`` components on the frontier needs at
+    least ``m - 1`` more cells to join them (a connected set of ``s`` new cells touches at
+    most ``s + 1`` frontier cells: only the cell right of the last placed one touches two);
+    an island whose clue is still to come needs that cell. While a row lies below the current
+    one, the cells still to come are connected and each frontier cell has one below it: if two
+    islands are still to grow or close (on the frontier or clue to come), the wall needs a
+    cell -- between them, or below an island that is full (it can touch no other island)."""
+    labels: dict[int, set[int]] = {}
+    for q in codes:
+        if q >= 0:
+            labels.setdefault(q >> 6, set()).add(q & 63)
+    k = sw.k
+    bound = 0
+    present = 0
+    for x in range(k + 1):
+        if closed >> x & 1:
+            need = 0
+        else:
+            comps = len(labels.get(x, ()))
+            need = comps - 1 if comps else 0
+            if x < k and sw.clue_cell[x] > cell:
+                need = max(need, 1)
+                present += 1
+            elif x < k and comps:
+                present += 1
+        if x == k and present >= 2 and r + 1 < sw.rows:
+            need = max(need, 1)
+        if need > sw.limit[x]:
+            return -1
+        bound |= (sw.limit[x] - need | GUARD) << sw.pos[x]
+    return bound
+
+
+def _step(states: States, sw: _Sweep, r: int, c: int) -> States | None:
+    """The states after cell ``(r, c)``: for each state and each colour the cell may take (a
+    clue's colour, else any not closed that breaks no rule: no 2x2 wall, no two islands side
+    by side), the new profile and each tally with the cell added, dropped when a field passes
+    the new profile's :func:`_bound` (one subtraction against the guard bits checks every
+    field) or the colour whose component left the frontier is not complete; equal states
+    merged, adding their numbers and keeping the first witness. None past the deadline;
+    :class:`FrontierTooBig` past the budget.
+
+    Over 60 lines: the loop over the states and their tallies is the hot path, kept in one
+    frame without a call per tally."""
+    fixed = sw.clue_at.get((r, c))
+    options = range(sw.k + 1) if fixed is None else (fixed,)
+    wall = sw.k
+    cell = r * sw.cols + c
+    last = c + 1 == sw.cols
+    deadline = sw.deadline
+    guards = sw.guards
+    keep = sw.keep
+    bounds: dict[tuple[tuple[int, ...], int], int] = {}
+    nxt: States = {}
+    made = 0
+    for (front, diag, closed), tallies in states.items():
+        if sw.budget and made > sw.max_states:
+            raise FrontierTooBig(f"over {sw.max_states} states at cell ({r}, {c})")
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        up = front[c]
+        left = front[c - 1] if c else -1
+        up_col = up >> 6 if up >= 0 else -1
+        left_col = left >> 6 if left >= 0 else -1
+        for x in options:
+            if closed >> x & 1:
+                continue
+            if x == wall:
+                if up_col == wall and left_col == wall and diag == wall:
+                    continue
+            elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
+                continue
+            if x == up_col and (left_col != x or left == up):
+                codes, now, must = front, closed, -1  # joined above, nothing merged: same
+            else:
+                placed = _place(front, c, x)
+                if placed is None:
+                    continue
+                (codes, _, gone), must = placed
+                now = closed | gone
+            bound = bounds.get((codes, now))
+            if bound is None:
+                bound = bounds[(codes, now)] = _bound(codes, now, sw, r, cell)
+            if bound < 0:
+                continue
+            step = 1 << sw.pos[x]
+            colour = x << sw.width * cell if sw.width else 0
+            agree = sw.agree[cell][x]
+            key = (codes, -1 if last else up_col, now)
+            out = nxt.get(key)
+            if must < 0 and agree == -1:
+                if out is None:
+                    out = {t + step: v + colour for t, v in tallies.items()
+                           if bound - t - step & guards == guards}
+                    if out:
+                        nxt[key] = out
+                        made += len(out)
+                    continue
+                for t, v in tallies.items():
+                    t += step
+                    if bound - t & guards != guards:
+                        continue
+                    old = out.get(t)
+                    if old is None:
+                        out[t] = v + colour
+                        made += 1
+                    else:
+                        out[t] = old + (v & keep)
+                continue
+            fm = 0 if must < 0 else (GUARD - 1) << sw.pos[must]
+            fw = 0 if must < 0 else sw.full[must]
+            if out is None:
+                out = nxt[key] = {}
+            for t, v in tallies.items():
+                t = t + step & agree
+                if bound - t & guards != guards or t & fm != fw:
+                    continue
+                old = out.get(t)
+                if old is None:
+                    out[t] = v + colour
+                    made += 1
+                else:
+                    out[t] = old + (v & keep)
+            if not out:
+                del nxt[key]
+    return nxt
+
+
+def _sweep(sw: _Sweep, every: int) -> tuple[States | None, int]:
+    """The states after the last cell (None past the deadline) and the largest number of
+    states of one step, from the one state with tally ``every`` (the exclusion bits) and
+    value one colouring."""
+    states: States = {(tuple([-1] * sw.cols), -1, 0): {every: 1 << sw.above}}
+    peak = 1
+    for r in range(sw.rows):
+        for c in range(sw.cols):
+            if sw.deadline is not None and time.perf_counter() >= sw.deadline:
+                return None, peak
+            nxt = _step(states, sw, r, c)
+            if nxt is None:
+                return None, peak
+            states = nxt
+            size = sum(map(len, states.values()))
+            peak = max(peak, size)
+            if c == sw.cols - 1:
+                log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
+            if size > sw.max_states:
+                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {sw.max_states}")
+    return states, peak
+
+
+def _accepted(states: States, sw: _Sweep) -> tuple[int, int]:
+    """The number of complete colourings of the final states that are solutions (every colour
+    one component, every field full, no exclusion bit left) and a witness of one (-1: none)."""
+    want = sum(sw.full)
+    solutions = 0
+    witness = -1
+    for (front, _diag, _closed), tallies in states.items():
+        labels: dict[int, set[int]] = {}
+        for q in front:
+            labels.setdefault(q >> 6, set()).add(q & 63)
+        reached = tallies.get(want)
+        if reached is not None and all(len(s) == 1 for s in labels.values()):
+            solutions += reached >> sw.above
+            if witness < 0:
+                witness = reached & (1 << sw.above) - 1
+    return solutions, witness
+
+
 def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
           max_states: int = MAX_STATES, turn: int = 0) -> Count:
     """The number of solutions of the Nurikabe clue grid ``grid`` (rows of clue sizes or None),
-    exactly, by the frontier programme of the module; with ``cap``, each state's number is
+    exactly, by the frontier programme of the module; with ``cap``, the number answered is
     capped there (enough to tell 0, 1 or more apart). :class:`FrontierTooBig` when a step
     has more than ``max_states`` states; :class:`ValueError` for a grid without clues or with
     a clue below 1. ``turn`` picks another orientation of the grid (:func:`orientations`,
     its best first): the same count through other states, a check of the programme.
 
     The states are grouped by their profile (frontier codes, diagonal colour, closed colours),
-    each profile holding its tallies packed in one integer (the wall cells so far in the low
-    :data:`BITS` bits, then each island's cells) with their numbers of partial colourings,
-    so the profile's work (joins, a component leaving) is done once for all its tallies.
-    Over 60 lines: the loop over the states and their tallies is the hot path, kept in one
-    frame without a call per tally."""
+    each profile holding its tallies packed in one integer (the cells of each colour so far)
+    with their numbers of partial colourings, so the profile's work (joins, a component
+    leaving, the bounds of :func:`_bound`) is done once for all its tallies."""
     rows, cols, clue_at, sizes = _grid_of(grid, turn)
-    k = len(sizes)
     walls = rows * cols - sum(sizes)
     if walls < 0:
         return Count(0, 0)
     if max(*sizes, walls) >= 1 << BITS:
         raise ValueError(f"an island or the wall of {max(*sizes, walls)} cells: too big")
-    wall = k
-    mask = (1 << BITS) - 1
-    full = [sizes[i] << BITS * (i + 1) for i in range(k)]
-    states: dict[Profile, dict[int, int]] = {(tuple([-1] * cols), -1, 0): {0: 1}}
-    peak = 1
-    for r in range(rows):
-        for c in range(cols):
-            fixed = clue_at.get((r, c))
-            options = range(k + 1) if fixed is None else (fixed,)
-            nxt: dict[Profile, dict[int, int]] = {}
-            for (front, diag, closed), tallies in states.items():
-                up = front[c]
-                left = front[c - 1] if c else -1
-                up_col = up >> 6 if up >= 0 else -1
-                left_col = left >> 6 if left >= 0 else -1
-                for x in options:
-                    if closed >> x & 1:
-                        continue
-                    if x == wall:
-                        if up_col == wall and left_col == wall and diag == wall:
-                            continue
-                        step = 1
-                        limit = walls
-                        shift = 0
-                    else:
-                        if (up_col != x and 0 <= up_col < wall) or \
-                                (left_col != x and 0 <= left_col < wall):
-                            continue
-                        shift = BITS * (x + 1)
-                        step = 1 << shift
-                        limit = sizes[x]
-                    placed = _place(front, c, x)
-                    if placed is None:
-                        continue
-                    key, must = placed
-                    key = (key[0], up_col if c + 1 < cols else -1, closed | key[2])
-                    out = nxt.get(key)
-                    if out is None:
-                        out = nxt[key] = {}
-                    for tally, ways in tallies.items():
-                        if tally >> shift & mask >= limit:
-                            continue
-                        tally += step
-                        if must == wall:
-                            if tally & mask != walls:
-                                continue
-                        elif must >= 0 and tally & (mask << BITS * (must + 1)) != full[must]:
-                            continue
-                        total = out.get(tally, 0) + ways
-                        out[tally] = total if cap is None else min(total, cap)
-                    if not out:
-                        del nxt[key]
-            states = nxt
-            size = sum(map(len, states.values()))
-            peak = max(peak, size)
-            if c == cols - 1:
-                log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
-            if size > max_states:
-                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {max_states}")
-    want = sum(full) + walls
-    solutions = 0
-    for (front, _diag, _closed), tallies in states.items():
-        labels: dict[int, set[int]] = {}
-        for q in front:
-            labels.setdefault(q >> 6, set()).add(q & 63)
-        if all(len(s) == 1 for s in labels.values()):
-            solutions += tallies.get(want, 0)
+    agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
+    sw = _Sweep(rows, cols, clue_at, sizes, False, agree, None, max_states, False)
+    states, peak = _sweep(sw, 0)
+    assert states is not None  # no deadline
+    solutions, _ = _accepted(states, sw)
     return Count(solutions if cap is None else min(solutions, cap), peak)
 
 
@@ -282,23 +432,16 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     """A solution of the clue grid ``grid`` with the exact number of solutions, by the frontier
     programme of :func:`count` with a witness per state: beside each tally's number of partial
     colourings it keeps one partial colouring that reaches it (any one: of two merging, the
-    first), so an accepting state's witness is a solution. ``exclude`` lists solutions (each
-    as its set of wall cells) that must not be answered nor counted: the tallies carry, above
-    the cell counts, one bit per excluded solution still equal to the partial colouring (its
-    colours cell by cell), and a complete colouring with a bit left is that solution.
-    ``deadline`` is a :func:`time.perf_counter` value, checked before each cell and each
-    profile of a step; :class:`FrontierTooBig` once a step has made more than ``max_states``
-    states (checked before each profile: the step is not finished, so the memory stays near
-    the last step's states and the budget), and
-    :class:`ValueError` as :func:`count`.
-
-    The same loop as :func:`count` (over the profiles, then their tallies), in a second copy so
-    that the count's loop pays nothing for the witnesses: a tally's value here packs the
-    number of partial colourings above the witness, which holds the colour of processed cell
-    ``i`` (in the turned grid's row-major order) at bits ``i * width``; a transition adds the
-    new cell's colour there (the bits are still zero: an add is an or), a merge adds the
-    number and keeps the first witness. Over 60 lines: as :func:`count`'s, the hot path kept
-    in one frame without a call per tally."""
+    first), so an accepting state's witness is a solution. A value packs the number above the
+    witness, which holds the colour of processed cell ``i`` (in the turned grid's row-major
+    order) at bits ``i * width``. ``exclude`` lists solutions (each as its set of wall cells)
+    that must not be answered nor counted: the tallies carry, above the cell counts, one bit
+    per excluded solution still equal to the partial colouring (its colours cell by cell), and
+    a complete colouring with a bit left is that solution. ``deadline`` is a
+    :func:`time.perf_counter` value, checked before each cell and each profile of a step;
+    :class:`FrontierTooBig` once a step has made more than ``max_states`` states (checked
+    before each profile: the step is not finished, so the memory stays near the last step's
+    states and the budget), and :class:`ValueError` as :func:`count`."""
     rows, cols, clue_at, sizes, origin = _turned(grid, turn)
     k = len(sizes)
     walls = rows * cols - sum(sizes)
@@ -306,110 +449,28 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
         return Solution("infeasible", None, 0, 0)
     if max(*sizes, walls) >= 1 << BITS:
         raise ValueError(f"an island or the wall of {max(*sizes, walls)} cells: too big")
-    wall = k
-    mask = (1 << BITS) - 1
-    full = [sizes[i] << BITS * (i + 1) for i in range(k)]
-    width = k.bit_length()  # bits of one cell's colour in a witness
-    above = width * rows * cols  # the number of partial colourings sits above the witness
-    top = BITS * (k + 1)  # the excluded solutions' bits sit above the tallies
+    top = FIELD * (k + 1)  # the excluded solutions' bits sit above the tallies
     index = {at: i for i, at in enumerate(origin)}
-    # keep[i][x]: the excluded solutions whose colour at cell i is x (as tally bits)
+    every = ((1 << len(exclude)) - 1) << top
+    # keep[i][x]: the excluded solutions whose colour at cell i is x (as tally bits); an
+    # excluded solution's islands are not known from its wall alone: a bit is kept while the
+    # wall agrees, and a complete colouring agreeing on the wall is that solution (the island
+    # of each white cell being determined, as the module docstring says)
     keep = [[0] * (k + 1) for _ in range(rows * cols)]
-    # (an excluded solution's islands are not known from its wall alone: a bit is kept while
-    # the wall agrees, and a complete colouring agreeing on the wall is that solution, the
-    # island of each white cell being determined, as the module docstring says)
     for j, walled in enumerate(exclude):
         for at, i in index.items():
             for y in range(k + 1):
-                if (y == wall) == (at in walled):
+                if (y == k) == (at in walled):
                     keep[i][y] |= 1 << top + j
-    every = ((1 << len(exclude)) - 1) << top
-    states: dict[Profile, dict[int, int]] = {(tuple([-1] * cols), -1, 0): {every: 1 << above}}
-    peak = 1
-    for r in range(rows):
-        for c in range(cols):
-            if deadline is not None and time.perf_counter() >= deadline:
-                return Solution("timeout", None, 0, peak)
-            fixed = clue_at.get((r, c))
-            options = range(k + 1) if fixed is None else (fixed,)
-            nxt: dict[Profile, dict[int, int]] = {}
-            cell = r * cols + c
-            made = 0
-            for (front, diag, closed), tallies in states.items():
-                if made > max_states:
-                    raise FrontierTooBig(f"over {max_states} states at cell ({r}, {c})")
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return Solution("timeout", None, 0, peak)
-                up = front[c]
-                left = front[c - 1] if c else -1
-                up_col = up >> 6 if up >= 0 else -1
-                left_col = left >> 6 if left >= 0 else -1
-                for x in options:
-                    if closed >> x & 1:
-                        continue
-                    if x == wall:
-                        if up_col == wall and left_col == wall and diag == wall:
-                            continue
-                        step = 1
-                        limit = walls
-                        shift = 0
-                    else:
-                        if (up_col != x and 0 <= up_col < wall) or \
-                                (left_col != x and 0 <= left_col < wall):
-                            continue
-                        shift = BITS * (x + 1)
-                        step = 1 << shift
-                        limit = sizes[x]
-                    placed = _place(front, c, x)
-                    if placed is None:
-                        continue
-                    key, must = placed
-                    key = (key[0], up_col if c + 1 < cols else -1, closed | key[2])
-                    out = nxt.get(key)
-                    if out is None:
-                        out = nxt[key] = {}
-                    colour = x << width * cell
-                    agree = keep[cell][x] | (1 << top) - 1
-                    for tally, value in tallies.items():
-                        if tally >> shift & mask >= limit:
-                            continue
-                        tally = tally + step & agree
-                        if must == wall:
-                            if tally & mask != walls:
-                                continue
-                        elif must >= 0 and tally & (mask << BITS * (must + 1)) != full[must]:
-                            continue
-                        old = out.get(tally)
-                        if old is None:
-                            out[tally] = value + colour
-                            made += 1
-                        else:
-                            out[tally] = old + (value >> above << above)
-                    if not out:
-                        del nxt[key]
-            states = nxt
-            size = sum(map(len, states.values()))
-            peak = max(peak, size)
-            if c == cols - 1:
-                log.debug("frontier solve: row %d, %d profiles, %d states", r, len(states),
-                          size)
-            if size > max_states:
-                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {max_states}")
-    want = sum(full) + walls
-    solutions = 0
-    witness = -1
-    for (front, _diag, _closed), tallies in states.items():
-        labels: dict[int, set[int]] = {}
-        for q in front:
-            labels.setdefault(q >> 6, set()).add(q & 63)
-        reached = tallies.get(want)
-        if reached is not None and all(len(s) == 1 for s in labels.values()):
-            solutions += reached >> above
-            if witness < 0:
-                witness = reached & (1 << above) - 1
+    agree = [[-1 if bits == every else bits | (1 << top) - 1 for bits in row] for row in keep]
+    sw = _Sweep(rows, cols, clue_at, sizes, True, agree, deadline, max_states, True)
+    states, peak = _sweep(sw, every)
+    if states is None:
+        return Solution("timeout", None, 0, peak)
+    solutions, witness = _accepted(states, sw)
     if not solutions:
         return Solution("infeasible", None, 0, peak)
-    colours = [[wall] * len(grid[0]) for _ in grid]
+    colours = [[k] * len(grid[0]) for _ in grid]
     for i, (r0, c0) in enumerate(origin):
-        colours[r0][c0] = witness >> width * i & (1 << width) - 1
+        colours[r0][c0] = witness >> sw.width * i & (1 << sw.width) - 1
     return Solution("solved", colours, solutions, peak)
