@@ -172,6 +172,8 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
 #: bits of one field of a packed tally: a tally field (below ``1 << BITS``) and a guard bit
 FIELD = BITS + 1
 GUARD = 1 << BITS
+#: the most entries of the cache of frontier moves (cleared when over)
+CACHE = 1_000_000
 States = dict[Profile, dict[int, int]]
 
 
@@ -210,6 +212,11 @@ class _Sweep:
         self.width = k.bit_length() if self.witness else 0
         self.above = self.width * self.rows * self.cols
         self.keep = -1 << self.above  # a merge keeps the first value's witness
+        # caches: _place by (frontier, column, colour); _bound by (frontier, closed colours)
+        # while the clues to come and whether a row lies below stay the same (the phase)
+        self.moves: dict[tuple[tuple[int, ...], int, int], tuple[Profile, int] | None] = {}
+        self.bounds: dict[tuple[tuple[int, ...], int], int] = {}
+        self.phase: tuple[tuple[bool, ...], bool] | None = None
 
 
 def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -> int:
@@ -222,18 +229,18 @@ def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -
     one, the cells still to come are connected and each frontier cell has one below it: if two
     islands are still to grow or close (on the frontier or clue to come), the wall needs a
     cell -- between them, or below an island that is full (it can touch no other island)."""
-    labels: dict[int, set[int]] = {}
-    for q in codes:
-        if q >= 0:
-            labels.setdefault(q >> 6, set()).add(q & 63)
     k = sw.k
+    comps_of = [0] * (k + 1)
+    for q in set(codes):
+        if q >= 0:
+            comps_of[q >> 6] += 1
     bound = 0
     present = 0
     for x in range(k + 1):
         if closed >> x & 1:
             need = 0
         else:
-            comps = len(labels.get(x, ()))
+            comps = comps_of[x]
             need = comps - 1 if comps else 0
             if x < k and sw.clue_cell[x] > cell:
                 need = max(need, 1)
@@ -267,7 +274,14 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> States | None:
     deadline = sw.deadline
     guards = sw.guards
     keep = sw.keep
-    bounds: dict[tuple[tuple[int, ...], int], int] = {}
+    moves = sw.moves
+    phase = (tuple(at > cell for at in sw.clue_cell), r + 1 < sw.rows)
+    if phase != sw.phase:  # the bounds of a profile change only with these
+        sw.phase = phase
+        sw.bounds.clear()
+    bounds = sw.bounds
+    if len(moves) > CACHE:
+        moves.clear()
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -290,7 +304,10 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> States | None:
             if x == up_col and (left_col != x or left == up):
                 codes, now, must = front, closed, -1  # joined above, nothing merged: same
             else:
-                placed = _place(front, c, x)
+                move = (front, c, x)
+                placed = moves.get(move, False)
+                if placed is False:
+                    placed = moves[move] = _place(front, c, x)
                 if placed is None:
                     continue
                 (codes, _, gone), must = placed
