@@ -255,14 +255,14 @@ def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -
     return bound
 
 
-def _step(states: States, sw: _Sweep, r: int, c: int) -> States | None:
+def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | None:
     """The states after cell ``(r, c)``: for each state and each colour the cell may take (a
     clue's colour, else any not closed that breaks no rule: no 2x2 wall, no two islands side
     by side), the new profile and each tally with the cell added, dropped when a field passes
     the new profile's :func:`_bound` (one subtraction against the guard bits checks every
     field) or the colour whose component left the frontier is not complete; equal states
-    merged, adding their numbers and keeping the first witness. None past the deadline;
-    :class:`FrontierTooBig` past the budget.
+    merged, adding their numbers and keeping the first witness; with their number. None past
+    the deadline; :class:`FrontierTooBig` past the budget.
 
     Over 60 lines: the loop over the states and their tallies is the hot path, kept in one
     frame without a call per tally."""
@@ -357,24 +357,29 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> States | None:
                     out[t] = old + (v & keep)
             if not out:
                 del nxt[key]
-    return nxt
+    return nxt, made
+
+
+def _first(sw: _Sweep, every: int) -> States:
+    """The one state before the first cell: an empty frontier, tally ``every`` (the exclusion
+    bits), one colouring."""
+    return {(tuple([-1] * sw.cols), -1, 0): {every: 1 << sw.above}}
 
 
 def _sweep(sw: _Sweep, every: int) -> tuple[States | None, int]:
     """The states after the last cell (None past the deadline) and the largest number of
     states of one step, from the one state with tally ``every`` (the exclusion bits) and
     value one colouring."""
-    states: States = {(tuple([-1] * sw.cols), -1, 0): {every: 1 << sw.above}}
+    states = _first(sw, every)
     peak = 1
     for r in range(sw.rows):
         for c in range(sw.cols):
             if sw.deadline is not None and time.perf_counter() >= sw.deadline:
                 return None, peak
-            nxt = _step(states, sw, r, c)
-            if nxt is None:
+            stepped = _step(states, sw, r, c)
+            if stepped is None:
                 return None, peak
-            states = nxt
-            size = sum(map(len, states.values()))
+            states, size = stepped
             peak = max(peak, size)
             if c == sw.cols - 1:
                 log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
