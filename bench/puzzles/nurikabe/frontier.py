@@ -305,8 +305,9 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
                 codes, now, must = front, closed, -1  # joined above, nothing merged: same
             else:
                 move = (front, c, x)
-                placed = moves.get(move, False)
-                if placed is False:
+                if move in moves:
+                    placed = moves[move]
+                else:
                     placed = moves[move] = _place(front, c, x)
                 if placed is None:
                     continue
