@@ -255,6 +255,56 @@ def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -
     return bound
 
 
+def _walled(m: int, h: int, part: int, cols: int) -> int:
+    """The fewest cells that can border ``m`` cells of an island within the cells still to
+    come (``part`` cells of the current row, then ``h`` full rows of ``cols``), where each
+    bordering cell is wall. Of the island's cells in the full rows (``P``, at least
+    ``m - part``): a full row holding cells of ``P`` and others has a bordering cell, and so
+    has such a column; if ``P`` fills no full row and no column, each row and each column it
+    touches is such; if it fills a column but no row, every row is; a row but no column, every
+    column; both, then the other cells (at least ``h * cols - m``) fill no row and no column,
+    and each row and column they touch is such. The least over the cases possible."""
+    if h == 0 or m <= 0:
+        return 0
+    least = max(0, m - part)
+    fewest = max(-(-least // cols), -(-least // h))
+    if m >= h:
+        fewest = min(fewest, h)
+    if m >= cols:
+        fewest = min(fewest, cols)
+    if m >= h + cols - 1:
+        rest = max(0, h * cols - m)
+        fewest = min(fewest, max(-(-rest // cols), -(-rest // h)))
+    return fewest
+
+
+def _separated(sw: _Sweep, r: int, c: int) -> tuple[int, frozenset[int]]:
+    """With one or two islands, a mask of a tally's wall and first island fields and the
+    values they may take after cell ``(r, c)``: every island still to grow is bordered by wall
+    cells still to come (:func:`_walled`: their cells are of no island), so the wall cells
+    still to come must be at least that many; the last field follows from the cells so far.
+    With three islands or where nothing is ruled out, a mask and values that allow all."""
+    if sw.k > 2:
+        return 0, frozenset({0})
+    h = sw.rows - 1 - r
+    part = sw.cols - 1 - c
+    done = r * sw.cols + c + 1
+    mask = (GUARD - 1) | ((GUARD - 1) << sw.pos[0] if sw.k == 2 else 0)
+    ok = set()
+    every = True
+    for w in range(min(sw.walls, done) + 1):
+        for t0 in range(min(sw.sizes[0], done - w) + 1):
+            rest = done - w - t0
+            if (sw.k == 1 and rest) or (sw.k == 2 and rest > sw.sizes[1]):
+                continue
+            needs = [size - t for size, t in zip(sw.sizes, (t0, rest), strict=False)]
+            if sw.walls - w >= max(_walled(n, h, part, sw.cols) for n in needs):
+                ok.add(w | t0 << sw.pos[0] if sw.k == 2 else w)
+            else:
+                every = False
+    return (0, frozenset({0})) if every else (mask, frozenset(ok))
+
+
 def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | None:
     """The states after cell ``(r, c)``: for each state and each colour the cell may take (a
     clue's colour, else any not closed that breaks no rule: no 2x2 wall, no two islands side
@@ -280,6 +330,7 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
         sw.phase = phase
         sw.bounds.clear()
     bounds = sw.bounds
+    low, ok = _separated(sw, r, c)
     if len(moves) > CACHE:
         moves.clear()
     nxt: States = {}
@@ -326,14 +377,14 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
             if must < 0 and agree == -1:
                 if out is None:
                     out = {t + step: v + colour for t, v in tallies.items()
-                           if bound - t - step & guards == guards}
+                           if bound - t - step & guards == guards and t + step & low in ok}
                     if out:
                         nxt[key] = out
                         made += len(out)
                     continue
                 for t, v in tallies.items():
                     t += step
-                    if bound - t & guards != guards:
+                    if bound - t & guards != guards or t & low not in ok:
                         continue
                     old = out.get(t)
                     if old is None:
@@ -348,7 +399,7 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
                 out = nxt[key] = {}
             for t, v in tallies.items():
                 t = t + step & agree
-                if bound - t & guards != guards or t & fm != fw:
+                if bound - t & guards != guards or t & fm != fw or t & low not in ok:
                     continue
                 old = out.get(t)
                 if old is None:
