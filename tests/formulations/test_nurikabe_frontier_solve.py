@@ -205,7 +205,7 @@ def test_a_deadline_passing_within_a_step_stops_it_before_the_next_profile() -> 
     grid = clue_grid(read_instance(TWO / "gen-nurikabe-10x10-s1-clues2-0.txt"))
     rows, cols, clue_at, sizes = frontier._grid_of(grid, 0)
     agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
-    sweep = frontier._Sweep(rows, cols, clue_at, sizes, True, agree, None, 10**7, True)
+    sweep = frontier.Sweep(rows, cols, clue_at, sizes, True, agree, None, 10**7, True)
     states = frontier._first(sweep, 0)
     for cell in range(35):
         stepped = frontier._step(states, sweep, *divmod(cell, cols))

@@ -36,13 +36,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.grid import Cell
+from bench.puzzles.nurikabe.frontier_bounds import (
+    BITS,
+    CACHE,
+    FIELD,
+    GUARD,
+    Profile,
+    States,
+    Sweep,
+    separated,
+)
+from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 
 log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
-#: bits of one tally (an island's cells or the wall's) in a packed state
-BITS = 8
 
 
 class FrontierTooBig(RuntimeError):
@@ -134,7 +143,6 @@ def _turned(grid: Sequence[Sequence[int | None]], turn: int
     return rows, cols, clue_at, sizes, origin
 
 
-Profile = tuple[tuple[int, ...], int, int]  # frontier codes, diagonal colour, closed colours
 
 
 def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None:
@@ -169,148 +177,13 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
     return (_relabel(codes), -1, 0 if must < 0 else 1 << must), must
 
 
-#: bits of one field of a packed tally: a tally field (below ``1 << BITS``) and a guard bit
-FIELD = BITS + 1
-GUARD = 1 << BITS
-#: the most entries of the cache of frontier moves (cleared when over)
-CACHE = 1_000_000
-States = dict[Profile, dict[int, int]]
-
-
-@dataclass
-class _Sweep:
-    """One run of the programme: the turned grid and what a tally and its value pack.
-
-    A tally packs a field of :data:`FIELD` bits per colour (the wall's lowest, then island
-    ``i`` at ``pos[i]``), the cells of that colour so far, and above them one bit per excluded
-    solution. ``width``: the bits of a cell's colour in a witness (0: no witness); ``above``:
-    where the number of colourings sits in a value; ``agree[i][x]``: the mask a tally takes
-    when cell ``i`` gets colour ``x`` (clearing the bits of the excluded solutions of another
-    colour there; -1: none); ``budget``: the state budget is checked within a step too."""
-
-    rows: int
-    cols: int
-    clue_at: dict[Cell, int]
-    sizes: list[int]
-    witness: bool
-    agree: list[list[int]]
-    deadline: float | None
-    max_states: int
-    budget: bool
-
-    def __post_init__(self) -> None:
-        k = len(self.sizes)
-        self.k = k
-        self.walls = self.rows * self.cols - sum(self.sizes)
-        self.pos = [FIELD * (i + 1) for i in range(k)] + [0]
-        self.limit = [*self.sizes, self.walls]
-        self.full = [self.limit[x] << self.pos[x] for x in range(k + 1)]
-        self.guards = sum(GUARD << p for p in self.pos)
-        self.clue_cell = [0] * k
-        for (r, c), i in self.clue_at.items():
-            self.clue_cell[i] = r * self.cols + c
-        self.width = k.bit_length() if self.witness else 0
-        self.above = self.width * self.rows * self.cols
-        self.keep = -1 << self.above  # a merge keeps the first value's witness
-        # caches: _place by (frontier, column, colour); _bound by (frontier, closed colours)
-        # while the clues to come and whether a row lies below stay the same (the phase)
-        self.moves: dict[tuple[tuple[int, ...], int, int], tuple[Profile, int] | None] = {}
-        self.bounds: dict[tuple[tuple[int, ...], int], int] = {}
-        self.phase: tuple[tuple[bool, ...], bool] | None = None
-
-
-def _bound(codes: tuple[int, ...], closed: int, sw: _Sweep, r: int, cell: int) -> int:
-    """The largest tally each colour may have after cell ``cell`` (in row ``r``) with the
-    frontier ``codes``, packed with the guard bits (-1: none is possible): its size less the
-    cells it still needs at least. A colour with ``m`` components on the frontier needs at
-    least ``m - 1`` more cells to join them (a connected set of ``s`` new cells touches at
-    most ``s + 1`` frontier cells: only the cell right of the last placed one touches two);
-    an island whose clue is still to come needs that cell. While a row lies below the current
-    one, the cells still to come are connected and each frontier cell has one below it: if two
-    islands are still to grow or close (on the frontier or clue to come), the wall needs a
-    cell -- between them, or below an island that is full (it can touch no other island)."""
-    k = sw.k
-    comps_of = [0] * (k + 1)
-    for q in set(codes):
-        if q >= 0:
-            comps_of[q >> 6] += 1
-    bound = 0
-    present = 0
-    for x in range(k + 1):
-        if closed >> x & 1:
-            need = 0
-        else:
-            comps = comps_of[x]
-            need = comps - 1 if comps else 0
-            if x < k and sw.clue_cell[x] > cell:
-                need = max(need, 1)
-                present += 1
-            elif x < k and comps:
-                present += 1
-        if x == k and present >= 2 and r + 1 < sw.rows:
-            need = max(need, 1)
-        if need > sw.limit[x]:
-            return -1
-        bound |= (sw.limit[x] - need | GUARD) << sw.pos[x]
-    return bound
-
-
-def _walled(m: int, h: int, part: int, cols: int) -> int:
-    """The fewest cells that can border ``m`` cells of an island within the cells still to
-    come (``part`` cells of the current row, then ``h`` full rows of ``cols``), where each
-    bordering cell is wall. Of the island's cells in the full rows (``P``, at least
-    ``m - part``): a full row holding cells of ``P`` and others has a bordering cell, and so
-    has such a column; if ``P`` fills no full row and no column, each row and each column it
-    touches is such; if it fills a column but no row, every row is; a row but no column, every
-    column; both, then the other cells (at least ``h * cols - m``) fill no row and no column,
-    and each row and column they touch is such. The least over the cases possible."""
-    if h == 0 or m <= 0:
-        return 0
-    least = max(0, m - part)
-    fewest = max(-(-least // cols), -(-least // h))
-    if m >= h:
-        fewest = min(fewest, h)
-    if m >= cols:
-        fewest = min(fewest, cols)
-    if m >= h + cols - 1:
-        rest = max(0, h * cols - m)
-        fewest = min(fewest, max(-(-rest // cols), -(-rest // h)))
-    return fewest
-
-
-def _separated(sw: _Sweep, r: int, c: int) -> tuple[int, frozenset[int]]:
-    """With one or two islands, a mask of a tally's wall and first island fields and the
-    values they may take after cell ``(r, c)``: every island still to grow is bordered by wall
-    cells still to come (:func:`_walled`: their cells are of no island), so the wall cells
-    still to come must be at least that many; the last field follows from the cells so far.
-    With three islands or where nothing is ruled out, a mask and values that allow all."""
-    if sw.k > 2:
-        return 0, frozenset({0})
-    h = sw.rows - 1 - r
-    part = sw.cols - 1 - c
-    done = r * sw.cols + c + 1
-    mask = (GUARD - 1) | ((GUARD - 1) << sw.pos[0] if sw.k == 2 else 0)
-    ok = set()
-    every = True
-    for w in range(min(sw.walls, done) + 1):
-        for t0 in range(min(sw.sizes[0], done - w) + 1):
-            rest = done - w - t0
-            if (sw.k == 1 and rest) or (sw.k == 2 and rest > sw.sizes[1]):
-                continue
-            needs = [size - t for size, t in zip(sw.sizes, (t0, rest), strict=False)]
-            if sw.walls - w >= max(_walled(n, h, part, sw.cols) for n in needs):
-                ok.add(w | t0 << sw.pos[0] if sw.k == 2 else w)
-            else:
-                every = False
-    return (0, frozenset({0})) if every else (mask, frozenset(ok))
-
-
-def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | None:
+def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | None:
     """The states after cell ``(r, c)``: for each state and each colour the cell may take (a
     clue's colour, else any not closed that breaks no rule: no 2x2 wall, no two islands side
     by side), the new profile and each tally with the cell added, dropped when a field passes
-    the new profile's :func:`_bound` (one subtraction against the guard bits checks every
-    field) or the colour whose component left the frontier is not complete; equal states
+    the new profile's :func:`~.frontier_bounds.bound` (one subtraction against the guard
+    bits checks every field) or the wall left too few cells (:func:`.frontier_bounds.separated`)
+    or the colour whose component left the frontier is not complete; equal states
     merged, adding their numbers and keeping the first witness; with their number. None past
     the deadline; :class:`FrontierTooBig` past the budget.
 
@@ -330,7 +203,7 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
         sw.phase = phase
         sw.bounds.clear()
     bounds = sw.bounds
-    low, ok = _separated(sw, r, c)
+    low, ok = separated(sw, r, c)
     if len(moves) > CACHE:
         moves.clear()
     nxt: States = {}
@@ -366,7 +239,7 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
                 now = closed | gone
             bound = bounds.get((codes, now))
             if bound is None:
-                bound = bounds[(codes, now)] = _bound(codes, now, sw, r, cell)
+                bound = bounds[(codes, now)] = bound_of(codes, now, sw, r, cell)
             if bound < 0:
                 continue
             step = 1 << sw.pos[x]
@@ -412,13 +285,13 @@ def _step(states: States, sw: _Sweep, r: int, c: int) -> tuple[States, int] | No
     return nxt, made
 
 
-def _first(sw: _Sweep, every: int) -> States:
+def _first(sw: Sweep, every: int) -> States:
     """The one state before the first cell: an empty frontier, tally ``every`` (the exclusion
     bits), one colouring."""
     return {(tuple([-1] * sw.cols), -1, 0): {every: 1 << sw.above}}
 
 
-def _sweep(sw: _Sweep, every: int) -> tuple[States | None, int]:
+def _sweep(sw: Sweep, every: int) -> tuple[States | None, int]:
     """The states after the last cell (None past the deadline) and the largest number of
     states of one step, from the one state with tally ``every`` (the exclusion bits) and
     value one colouring."""
@@ -440,7 +313,7 @@ def _sweep(sw: _Sweep, every: int) -> tuple[States | None, int]:
     return states, peak
 
 
-def _accepted(states: States, sw: _Sweep) -> tuple[int, int]:
+def _accepted(states: States, sw: Sweep) -> tuple[int, int]:
     """The number of complete colourings of the final states that are solutions (every colour
     one component, every field full, no exclusion bit left) and a witness of one (-1: none)."""
     want = sum(sw.full)
@@ -470,7 +343,7 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
     The states are grouped by their profile (frontier codes, diagonal colour, closed colours),
     each profile holding its tallies packed in one integer (the cells of each colour so far)
     with their numbers of partial colourings, so the profile's work (joins, a component
-    leaving, the bounds of :func:`_bound`) is done once for all its tallies."""
+    leaving, the bounds of :func:`~.frontier_bounds.bound`) is done once for all its tallies."""
     rows, cols, clue_at, sizes = _grid_of(grid, turn)
     walls = rows * cols - sum(sizes)
     if walls < 0:
@@ -478,7 +351,7 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
     if max(*sizes, walls) >= 1 << BITS:
         raise ValueError(f"an island or the wall of {max(*sizes, walls)} cells: too big")
     agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
-    sw = _Sweep(rows, cols, clue_at, sizes, False, agree, None, max_states, False)
+    sw = Sweep(rows, cols, clue_at, sizes, False, agree, None, max_states, False)
     states, peak = _sweep(sw, 0)
     assert states is not None  # no deadline
     solutions, _ = _accepted(states, sw)
@@ -537,7 +410,7 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
                 if (y == k) == (at in walled):
                     keep[i][y] |= 1 << top + j
     agree = [[-1 if bits == every else bits | (1 << top) - 1 for bits in row] for row in keep]
-    sw = _Sweep(rows, cols, clue_at, sizes, True, agree, deadline, max_states, True)
+    sw = Sweep(rows, cols, clue_at, sizes, True, agree, deadline, max_states, True)
     states, peak = _sweep(sw, every)
     if states is None:
         return Solution("timeout", None, 0, peak)
