@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from bench.grid import Cell
 from bench.puzzles.nurikabe.frontier_bounds import (
     BITS,
-    CACHE,
     FIELD,
     GUARD,
     Profile,
@@ -197,15 +196,12 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     deadline = sw.deadline
     guards = sw.guards
     keep = sw.keep
-    moves = sw.moves
     phase = (tuple(at > cell for at in sw.clue_cell), r + 1 < sw.rows)
     if phase != sw.phase:  # the bounds of a profile change only with these
         sw.phase = phase
         sw.bounds.clear()
     bounds = sw.bounds
     low, ok = separated(sw, r, c)
-    if len(moves) > CACHE:
-        moves.clear()
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -228,11 +224,7 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if x == up_col and (left_col != x or left == up):
                 codes, now, must = front, closed, -1  # joined above, nothing merged: same
             else:
-                move = (front, c, x)
-                if move in moves:
-                    placed = moves[move]
-                else:
-                    placed = moves[move] = _place(front, c, x)
+                placed = _place(front, c, x)
                 if placed is None:
                     continue
                 (codes, _, gone), must = placed

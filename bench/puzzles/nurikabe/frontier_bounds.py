@@ -16,8 +16,6 @@ Profile = tuple[tuple[int, ...], int, int]  # frontier codes, diagonal colour, c
 #: bits of one field of a packed tally: a tally field (below ``1 << BITS``) and a guard bit
 FIELD = BITS + 1
 GUARD = 1 << BITS
-#: the most entries of the cache of frontier moves (cleared when over)
-CACHE = 1_000_000
 States = dict[Profile, dict[int, int]]
 
 
@@ -56,9 +54,8 @@ class Sweep:
         self.width = k.bit_length() if self.witness else 0
         self.above = self.width * self.rows * self.cols
         self.keep = -1 << self.above  # a merge keeps the first value's witness
-        # caches: _place by (frontier, column, colour); _bound by (frontier, closed colours)
-        # while the clues to come and whether a row lies below stay the same (the phase)
-        self.moves: dict[tuple[tuple[int, ...], int, int], tuple[Profile, int] | None] = {}
+        # a cache of bound() by (frontier, closed colours) while the clues to come and whether
+        # a row lies below stay the same (the phase)
         self.bounds: dict[tuple[tuple[int, ...], int], int] = {}
         self.phase: tuple[tuple[bool, ...], bool] | None = None
 
