@@ -15,12 +15,15 @@ of the cell diagonally above-left of the next cell (for the 2x2 rule), the set o
 whose one component has left the frontier for good (no later cell may take that colour) and
 the cells of each island so far. A component that leaves the frontier while another component
 of its colour is still on it cannot be joined any more: that partial colouring is dropped, as
-is one that passes an island's size or the wall's. The states are merged with their numbers of
-partial colourings, so the answer is the exact number of solutions, found by exhaustion (the
-method of counting polyominoes and self-avoiding walks by transfer matrices: I. Jensen,
-"Enumerations of lattice animals and trees", J. Stat. Phys. 102 (2001), and the frontier-based
-search of Kawahara et al., "Frontier-based search for enumerating all constrained subgraphs
-with compressed representation", IEICE Trans. Fundamentals E100.A (2017)).
+is one whose cells of a colour leave too few for what the colour still needs at least (to join
+its components, to reach its clue, to wall off the islands still to grow: the bounds of
+:mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution). The
+states are merged with their numbers of partial colourings, so the answer is the exact number
+of solutions, found by exhaustion (the method of counting polyominoes and self-avoiding walks
+by transfer matrices: I. Jensen, "Enumerations of lattice animals and trees", J. Stat. Phys. 102
+(2001), and the frontier-based search of Kawahara et al., "Frontier-based search for
+enumerating all constrained subgraphs with compressed representation", IEICE Trans.
+Fundamentals E100.A (2017)).
 
 The number of states grows with the number of colours and the width of the grid (the shorter
 side is the frontier): the method is for the two- and three-clue puzzles of
