@@ -1,7 +1,7 @@
 """Nurikabe by exhaustion: the frontier (transfer-matrix) dynamic programme over the cells in
 row-major order, with a witness colouring per state, for puzzles with few clues.
 
-The programme is :func:`bench.puzzles.nurikabe.generate.frontier.solve` (the solution counter
+The programme is :func:`bench.puzzles.nurikabe.frontier.solve` (the solution counter
 of the few-clue generator with a witness per state): it enumerates every partial colouring of
 the processed cells, merged by their frontier state (the colour and connectivity of the last
 cell of every column, the diagonal cell, the closed colours and the cells of each island so
@@ -36,7 +36,7 @@ from bench.grid import Cell
 from bench.instance import Instance
 from bench.models import Value
 from bench.puzzles import SolutionGrid, grid_from_cells
-from bench.puzzles.nurikabe.generate.frontier import BITS, FrontierTooBig, solve
+from bench.puzzles.nurikabe.frontier import BITS, FrontierTooBig, solve
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.registry import Formulation, formulation
 

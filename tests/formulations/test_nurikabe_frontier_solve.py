@@ -1,4 +1,4 @@
-"""The frontier solver of few-clue Nurikabe (:func:`bench.puzzles.nurikabe.generate.frontier.solve`
+"""The frontier solver of few-clue Nurikabe (:func:`bench.puzzles.nurikabe.frontier.solve`
 and the ``frontier`` formulation of kind ``external``): its answer is the known solution of the
 committed two-clue 8x8s, agrees with the exact count on random small grids (none: infeasible;
 several: a valid one, and counting reaches them all), refuses many-clue and wide grids with a
@@ -15,7 +15,8 @@ from bench.backends import get_backend
 from bench.generate import instance_from_grid
 from bench.instance import Instance, format_instance, read_instance
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, solve
+from bench.puzzles.nurikabe import frontier
+from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, solve
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
 from bench.records import Task
@@ -195,3 +196,28 @@ def test_a_count_known_exactly_answers_the_next_call_without_a_second_run(monkey
     flipped = [[BLACK if v != BLACK else WHITE for v in row] for row in grid]
     form.block(inst, other, flipped)  # not its answer: the programme runs again
     assert other.run(60.0, 1, 0).status == "sat" and len(runs) == 3
+
+
+def test_a_deadline_passing_within_a_step_stops_it_before_the_next_profile() -> None:
+    """The deadline is checked before each profile of a step, not only between cells (a step
+    of a 10x10 takes seconds): a step of many profiles whose deadline has passed answers
+    None at once, and the same step without a deadline answers its states."""
+    grid = clue_grid(read_instance(TWO / "gen-nurikabe-10x10-s1-clues2-0.txt"))
+    rows, cols, clue_at, sizes = frontier._grid_of(grid, 0)
+    agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
+    sweep = frontier.Sweep(rows, cols, clue_at, sizes, True, agree, None, 10**7, True)
+    states = frontier._first(sweep, 0)
+    for cell in range(35):
+        stepped = frontier._step(states, sweep, *divmod(cell, cols))
+        assert stepped is not None
+        states = stepped[0]
+    assert len(states) > 1000
+    sweep.deadline = time.perf_counter() - 1.0
+    t0 = time.perf_counter()
+    assert frontier._step(states, sweep, *divmod(35, cols)) is None
+    stopped = time.perf_counter() - t0
+    sweep.deadline = None
+    t0 = time.perf_counter()
+    stepped = frontier._step(states, sweep, *divmod(35, cols))
+    assert stepped is not None and stepped[1] > 1000
+    assert stopped < (time.perf_counter() - t0) / 10

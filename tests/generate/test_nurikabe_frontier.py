@@ -1,9 +1,11 @@
-"""The frontier counter of few-clue Nurikabe (:mod:`bench.puzzles.nurikabe.generate.frontier`):
+"""The frontier counter of few-clue Nurikabe (:mod:`bench.puzzles.nurikabe.frontier`):
 its exact counts against the ASP formulation's on clingo, on random small grids with two or
 three clues (many solutions, none, one), and its answer on committed two-clue puzzles."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from pathlib import Path
 
@@ -11,7 +13,9 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count, orientations
+from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, orientations
+from bench.puzzles.nurikabe.rules import BLACK, WHITE
+from bench.puzzles.registry import get_puzzle
 from bench.records import Task
 from bench.run.execute import execute
 from tests.conftest import INSTANCES
@@ -112,3 +116,61 @@ def test_bad_grids_are_clear_errors(grid: Grid, message: str) -> None:
 
 def test_more_white_than_cells_has_no_solution() -> None:
     assert count([[3, None], [None, 2]]).solutions == 0
+
+
+def brute_count(grid: Grid) -> int:
+    """Solutions by trying every wall of the right size among the cells without a clue, each
+    checked by the puzzle's rule checker: an exhaustion independent of the frontier."""
+    rows, cols = len(grid), len(grid[0])
+    free = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] is None]
+    walls = rows * cols - sum(v for row in grid for v in row if v is not None)
+    if walls < 0:
+        return 0
+    inst = instance_from_grid("nurikabe", grid, {})
+    rules = get_puzzle("nurikabe")
+    found = 0
+    for chosen in itertools.combinations(free, walls):
+        wall = set(chosen)
+        solution = [[BLACK if (r, c) in wall else WHITE for c in range(cols)]
+                    for r in range(rows)]
+        found += not rules.verify(inst, solution)
+    return found
+
+
+def tiny_grid(seed: int) -> Grid:
+    """A grid of 12-20 cells with one to three clues on 55-85 % white, from ``seed``, small
+    enough for :func:`brute_count`."""
+    rng = random.Random(seed)
+    rows, cols = rng.choice([(3, 4), (4, 4), (3, 5), (4, 5), (3, 6)])
+    k = rng.choice([1, 2, 2, 3, 3])
+    cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
+    white = max(k, int(rows * cols * rng.uniform(0.55, 0.85)))
+    cuts = sorted(rng.sample(range(1, white), k - 1))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, white], strict=True)]
+    grid: Grid = [[None] * cols for _ in range(rows)]
+    for (r, c), size in zip(cells, sizes, strict=True):
+        grid[r][c] = size
+    return grid
+
+
+TINY = [s for s in range(200) if math.comb(
+    sum(v is None for row in tiny_grid(s) for v in row),
+    max(0, sum(len(row) for row in tiny_grid(s))
+        - sum(v for row in tiny_grid(s) for v in row if v is not None))) <= 6000][:60]
+
+
+@pytest.mark.parametrize("seed", TINY)
+def test_the_count_is_the_brute_forces_in_every_orientation(seed: int) -> None:
+    """The bounds that drop states (cells still needed to join a colour's components, a clue
+    to come, a wall cell between two islands still growing) drop no solution: the count of
+    every orientation is the brute force's."""
+    grid = tiny_grid(seed)
+    exact = brute_count(grid)
+    assert [count(grid, turn=t).solutions for t in range(len(orientations(grid)))] \
+        == [exact] * len(orientations(grid))
+
+
+def test_the_tiny_grids_have_many_none_and_one() -> None:
+    counts = [brute_count(tiny_grid(s)) for s in TINY]
+    assert len(counts) >= 40
+    assert counts.count(0) >= 5 and sum(n == 1 for n in counts) >= 3 and max(counts) > 5

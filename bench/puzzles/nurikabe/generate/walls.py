@@ -52,7 +52,7 @@ from bench.generate import GenerationError, Generator, SolveTimeout
 from bench.grid import Cell, all_cells, components
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
-from bench.puzzles.nurikabe.generate.frontier import FrontierTooBig, count
+from bench.puzzles.nurikabe.frontier import FrontierTooBig, count
 from bench.puzzles.nurikabe.generate.unique import WarmCheck
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 
