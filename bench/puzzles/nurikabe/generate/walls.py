@@ -31,15 +31,15 @@ placement is drawn from those left, until one is unique or none is left (then an
 frame is drawn). The result's uniqueness is proved again by the generator's final count
 (:func:`bench.generate.generate_one`).
 
-On grids with both sides at least :data:`COUNTED_SIDE` the solvers' proofs run past any
-budget (the reason the kind is hard), so there a check stops after :data:`QUICK_CONFLICTS`
-(another solution, if one is near, is found by then) and the placement is then counted by
-the frontier programme (:mod:`.frontier`: an exhaustion independent of any solver, whose
-states stay within a budget on a 10x10): unique, or ruled out by itself (also when the programme
-passes :data:`COUNT_STATES`). There the clue cells are drawn within :data:`NEAR_SIDE` cells
-of one side of the grid (both of the same side), where the programme starts: the cells
-before the first clue are the least constrained. The same counter makes the final proof
-there (:func:`proof_count`)."""
+On grids with both sides at least :data:`COUNTED_SIDE` the solvers' proofs run past any budget
+(the reason the kind is hard), so there a check stops after :data:`QUICK_CONFLICTS` (another
+solution, if one is near, is found by then) and the placement is then counted by the frontier
+programme (:mod:`bench.puzzles.nurikabe.frontier`: an exhaustion independent of any solver,
+whose states stay within a budget on a 10x10): unique, or ruled out by itself (also when the
+programme passes :data:`COUNT_STATES`). There the clue cells are drawn within :data:`NEAR_SIDE`
+cells of one side of the grid (both of the same side), where the programme starts: the cells
+before the first clue are the least constrained. The same counter makes the final proof there
+(:func:`proof_count`)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ MIN_SIDE = 8
 CONFLICTS = 20_000_000
 #: placements tried on one frame before another is drawn
 CALLS = 40
-#: grids with both sides at least this long are counted by :mod:`.frontier`
+#: grids with both sides at least this long are counted by :mod:`bench.puzzles.nurikabe.frontier`
 COUNTED_SIDE = 9
 #: conflicts of one check on such grids before the placement is counted
 QUICK_CONFLICTS = 200_000
@@ -152,7 +152,8 @@ def frame_wall(rows: int, cols: int, rng: random.Random) -> Layout:
 
 
 def counted(rows: int, cols: int) -> bool:
-    """Whether a grid of the kind this large is counted by :mod:`.frontier`."""
+    """Whether a grid of the kind this large is counted by the frontier programme
+    (:mod:`bench.puzzles.nurikabe.frontier`)."""
     return min(rows, cols) >= COUNTED_SIDE
 
 
@@ -163,7 +164,7 @@ def near_side(cells: tuple[Cell, ...], rows: int, cols: int) -> bool:
 
 
 def proof_count(inst: Instance) -> int:
-    """Solutions of the puzzle ``inst`` up to 2, by :func:`.frontier.count`;
+    """Solutions of the puzzle ``inst`` up to 2, by :func:`bench.puzzles.nurikabe.frontier.count`;
     :class:`GenerationError` when the programme cannot count it (too many states, or an
     island or wall too big for its tallies)."""
     grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
