@@ -127,7 +127,8 @@ COLUMNS: dict[str, Column] = {
                                          "instance (exp of the pooled SD of log(t + shift))"),
     "instance spread": Column("instance spread", "typical factor between two instances of one "
                                                  "pair (exp of the pooled SD of log(t + shift))"),
-    "instances run": Column("instances run", "instances with a task that ran"),
+    "instances run": Column("instances run", "instances some pair attempted (a task that ran "
+                                               "and was not declined)"),
     "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),
     "tasks declined": Column("tasks declined", "tasks whose formulation declined the instance "
                                                "(not applicable, K): left out of every count, "

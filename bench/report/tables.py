@@ -246,7 +246,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
                  f"tiers pooled): {', '.join(ties['pair'])}")
     sep = int(r["verdict"].str.startswith(SEPARATED).sum())
-    line += f"; {sep} of {len(r) - 1} other pair(s) separated (max-T, all tiers pooled)"
+    line += (f"; {sep} of {len(r) - 1} other pair(s) separated (max-T, all tiers pooled; a "
+             "pair of another instance set by a paired test, Holm-adjusted)")
     bad = r[r["wrong"] > 0]
     if len(bad):
         line += ("; wrong or disagreeing answers, never ranked best: "

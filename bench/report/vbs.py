@@ -38,8 +38,11 @@ def single_best(par2: pd.DataFrame) -> tuple[str, pd.Index]:
     """The single best pair and the instances its gap is measured over (see the module)."""
     covered = par2.notna().sum()
     most = covered[covered == covered.max()].index
-    sums = {p: float(par2[p].sum()) for p in most}
-    best = min(sums, key=lambda p: (sums[p], sgm(np.asarray(par2[p], float)), p))
+    # like with like: pairs of equal coverage but other instance sets are compared on the
+    # instances all of them attempted
+    common = par2[most].notna().all(axis=1)
+    sums = {p: float(par2.loc[common, p].sum()) for p in most}
+    best = min(sums, key=lambda p: (sums[p], sgm(np.asarray(par2.loc[common, p], float)), p))
     return str(best), par2.index[par2[best].notna()]
 
 

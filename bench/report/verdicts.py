@@ -202,8 +202,7 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     names = [str(r["pair"]) for r in clean]
     yy = y[names].to_numpy(float).T
     okk = ok[names].to_numpy(bool).T
-    most = max(int(r["instances"]) for r in clean)
-    bi, pvals, critical = _tests(yy, np.array([r["instances"] == most for r in clean]))
+    bi, pvals, critical = _tests(yy, _full(yy, np.array([r["solved"] for r in clean])))
     b = clean[bi]
     if b["solved"] == 0:  # nothing answered: no best, nothing to compare
         return Group(_frame(rows), math.nan, math.nan)
@@ -224,12 +223,29 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
                  censored=cens,
                  verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
                      lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
-        if int(r["instances"]) < n_best:
+        if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
             r["run"] = f"{r['instances']} of {n_best} run" + (
                 f", {r['declined']} declined" if r["declined"] else "")
     sep = (math.exp(critical / math.sqrt(n_best))
            if math.isfinite(critical) and n_best >= paired.MIN_INTERVAL else math.nan)
     return Group(_frame(rows), critical, sep)
+
+
+def _full(yy: np.ndarray, solved: np.ndarray) -> np.ndarray:
+    """Per pair (rows of ``yy``, log times, NaN where it did not attempt an instance):
+    whether it attempted exactly the instance set of the reference pair. The reference is
+    among the pairs that answered any (all when none did) one that attempted the most
+    instances; of several such with other sets, the fastest on the instances all of them
+    attempted. Sets, not counts: two pairs that each declined another instance are not
+    alike."""
+    att = ~np.isnan(yy)
+    pool = np.flatnonzero(solved > 0) if (solved > 0).any() else np.arange(len(yy))
+    counts = att[pool].sum(axis=1)
+    cand = pool[counts == counts.max()]
+    common = att[cand].all(axis=0)
+    score = yy[cand][:, common].mean(axis=1) if common.any() else np.zeros(len(cand))
+    ref = int(cand[int(np.argmin(score))])
+    return np.asarray((att == att[ref]).all(axis=1))
 
 
 def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
@@ -344,8 +360,8 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
         sentence = (f"{where}: {b['pair']} is best ({int(b['solved'])} of "
                     f"{int(b['instances'])} answered); the runner-up {o['pair']} "
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
-                    f"best's time on the {int(o['common'])} both ran: {label(o)} (max-T p = "
-                    f"{o['p']:.2g})")
+                    f"best's time on the {int(o['common'])} both ran: {label(o)} "
+                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
         if len(inc):
             sentence += (f"; {len(inc)} pair(s) inconclusive (this group separates factors "
                          f"{separable})")

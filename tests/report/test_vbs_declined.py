@@ -48,3 +48,17 @@ def test_an_auto_pick_its_formulation_declined_counts_unanswered(tmp_path: Path)
     r = vbs.auto_row(par2, ok, picks, limit)
     assert r["auto_not_run"] == 3 and r["auto_solved"] == N - 4
     assert r["auto_par2_gap"] == 1.0  # the declined picks cost PAR-2, as the VBS does there
+
+
+def test_the_single_best_of_equal_coverage_is_chosen_on_the_instances_both_attempted(
+        tmp_path: Path) -> None:
+    # a and b attempt N-1 instances each, not the same ones: a declines the first (easy), b
+    # the last (a timeout for a); b takes 2x a's time on the instances both attempted. On
+    # their own sets b's PAR-2 sum is the smaller (a carries the timeout): like with like,
+    # a is the single best.
+    plan: dict[str, list[str | float]] = {
+        "a": ["skipped"] + [1.0] * (N - 2) + ["timeout"],
+        "b": [1.0] + [2.0] * (N - 2) + ["skipped"]}
+    t = write(tmp_path / "run", plan)
+    s = vbs.summary(t).set_index("tier").loc["hard"]
+    assert s["single_best"] == "a / cadical195"

@@ -107,3 +107,35 @@ def test_the_same_solver_view_says_what_a_pair_declined(tmp_path: Path) -> None:
     assert row["answered_run"] == f"{N - DECLINED}/{N - DECLINED}"
     assert row["verdict"].endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
     assert not row["verdict"].startswith(V.SEPARATED)
+
+
+def test_a_pair_that_declined_some_but_answered_is_best_when_the_full_pairs_answered_none(
+        tmp_path: Path) -> None:
+    # both pairs that attempted every instance time out everywhere; few declines the first
+    # DECLINED and answers the rest: it is the best, not "no pair answered"
+    plan: dict[str, list[str | float]] = {
+        "all": ["timeout"] * N, "slow": ["timeout"] * N,
+        "few": ["skipped" if i < DECLINED else 0.5 * b for i, b in enumerate(BASE)]}
+    t = write(tmp_path / "run", plan)
+    ranked = T.ranking(t)
+    r = ranked.set_index("pair")
+    assert r.index[0] == _pair("few") and bool(r.iloc[0]["best"])
+    assert str(r.loc[_pair("all"), "verdict"]).startswith(V.SEPARATED)
+    assert "no formulation" not in T.verdict("nurikabe", t, ranked)
+
+
+def test_two_pairs_declining_other_instances_are_not_ranked_on_different_sets(
+        tmp_path: Path) -> None:
+    # a and b attempt as many instances but not the same ones: a declines the easiest, b the
+    # hardest; b takes 1.2x a's time on every instance both attempted. Compared on their own
+    # sets b would look faster (it left out the hardest); on the instances both attempted a
+    # is the best and b is compared with it there.
+    plan: dict[str, list[str | float]] = {
+        "a": ["skipped", *BASE[1:]],
+        "b": [1.2 * b for b in BASE[:-1]] + ["skipped"]}
+    t = write(tmp_path / "run", plan)
+    r = T.ranking(t).set_index("pair")
+    assert r.index[0] == _pair("a")
+    b = r.loc[_pair("b")]
+    assert b["ratio"] > 1.1 and b["common"] == N - 2
+    assert str(b["verdict"]).endswith("1 declined)")

@@ -14,9 +14,7 @@ Two fences next to each other would be one island with two clues, so the fences 
 cells, no two adjacent, that covers the ring (:func:`place_fences`). That is impossible along
 a straight side of four ring cells or more (its middle cells' only outer neighbours are a
 row of adjacent cells) and along a one- or two-cell gap between two parts of an island, so
-the big islands here have staircase sides (:func:`diagonal`; random paths of runs of one or
-two cells, parts kept four cells apart, seldom reached 20 cells in a 12x10 box and then
-seldom had fences).
+the big islands here have staircase sides (:func:`diagonal`).
 
 :func:`rigid_solution` builds a random solution around such islands (their rings black, the
 fences white and in separate islands, the rest the usual random wall); :func:`rigid_unique`
@@ -233,7 +231,7 @@ def rigid_unique(gen: NurikabeGenerator, s: NurikabeState, clue: dict[int, Cell]
     ambiguous where only moving its clue would settle it (two cells next to the fence, either
     one white): after :attr:`NurikabeGenerator.patience` rounds without a smaller
     difference, the fences of the islands in the difference are released (their islands
-    edited like any; a 40x57 went round a 2-cell difference for 100 rounds without it), so
+    edited like any; else such a difference comes back every round), so
     the big islands end up mostly, not wholly, fenced. False after
     :meth:`NurikabeGenerator.max_edits` rounds or past the dense share."""
     moved = dict.fromkeys(clue, 0)
