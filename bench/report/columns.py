@@ -113,11 +113,13 @@ COLUMNS: dict[str, Column] = {
                                      "size"),
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
                                  "shifted geometric means; '≥': a bound) with its 95 % interval"),
-    "p": Column("max-T p", "step-down Westfall-Young max-T permutation p against the best"),
+    "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "
+                     "pair of another instance set a paired sign-flip p, Holm-adjusted"),
     "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive; 'k of "
-                                 "n run' where the pair ran fewer instances than the best (', d "
-                                 "declined': instances its formulation declined); such pairs "
-                                 "follow those that ran as many"),
+                                 "n run' (or 'k run, m in common with the best's n') where the "
+                                 "pair ran another instance set than the best (', d declined': "
+                                 "instances its formulation declined); such pairs follow those "
+                                 "of the best's set"),
     "interval": Column("SGM 95 %", "t-interval of the SGM on log(t + shift)"),
     "repeats": Column("repeats", "repetitions that ran (lowest–highest)"),
     "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),

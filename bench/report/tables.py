@@ -88,8 +88,8 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     ran) and ``declined`` (the instances its formulation declined), and SGM / median over the
     instances every pair attempted and answered. In the order of
     :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
-    that attempted as many instances by their factor over the best, then those that attempted
-    fewer, then those with wrong answers, last the pairs that declined every instance;
+    that attempted the best's instance set by their factor over the best, then those of another
+    set, then those with wrong answers, last the pairs that declined every instance;
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
     both attempted, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
@@ -362,10 +362,10 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               f"{SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % t-interval on log(t + "
               f"shift) ('{TOO_FEW}' below 5 instances); the puzzle's ranking pools its tiers, "
               "whose time limits may differ (PAR-2 and SGM then mix their penalties: the "
-              "verdict per tier is in the matrix at the top); rows in order: the best (most "
-              "instances attempted, then the lowest mean of log(min(t, limit) + shift)), then "
-              "by vs_best the pairs that attempted as many instances, then those that attempted "
-              "fewer (never ranked above a pair of another instance set), then those with "
+              "verdict per tier is in the matrix at the top); rows in order: the best (of the "
+              "pairs that attempted the reference instance set, the lowest mean of log(min(t, "
+              "limit) + shift)), then by vs_best the pairs of that set, then those of another "
+              "set (never ranked above them), then those with "
               "wrong answers, then those that declined every instance; x_best: the ratio of "
               "SGMs to the best's over the instances both attempted; vs_best: the factor over "
               "the best on the instances both ran (ratio "
@@ -375,8 +375,9 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "permuted within each instance, the best chosen again in every permutation); "
               f"verdict: '{SEPARATED}' when p < 0.05, '{EQUIVALENT}' when the interval lies "
               f"within 1/{MARGIN:g}..{MARGIN:g}x over 5 or more instances without unanswered "
-              "ones, else 'inconclusive', with 'k of n run' where the pair ran fewer instances "
-              "than the best; common_*: over the instances every pair attempted and answered; "
+              "ones, else 'inconclusive', with 'k of n run' where the pair ran another instance "
+              "set than the best (tested apart: a paired sign-flip p, Holm-adjusted); "
+              "common_*: over the instances every pair attempted and answered; "
               "iterations: "
               "solver calls per task of a lazy loop (median / max); setup_s: median one-time "
               "set-up of a peer package, measured apart and not in the times; with repeats "

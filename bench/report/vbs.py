@@ -17,8 +17,9 @@ seeds folded to their median by :func:`bench.report.data.per_instance`):
   VBS's PAR-2 sum when it is removed, over the instances some other pair ran; ``sole`` counts
   the instances no other pair ran (the VBS without it has no value there);
 - the single best pair (SBS) is the pair of least PAR-2 sum among those that attempted every
-  instance of the tier (when none did: among those that attempted the most, over the
-  instances it attempted), and its gap to the VBS is the ratio of the PAR-2 sums and of the
+  instance of the tier (when none did: among those that attempted the most, their sums over
+  the instances all of them attempted; its gap then over the instances it attempted), and its
+  gap to the VBS is the ratio of the PAR-2 sums and of the
   shifted geometric means over the same instances (1 is no gap).
 """
 

@@ -7,7 +7,8 @@ every tier has one time limit):
 - A task that did not run (:func:`did_not_run`: recorded by a suite's ladder rule, or without
   running at all) is missing, never a failure: :func:`ran` drops it before anything is scored,
   so it is in no answered count, PAR-2, SGM, test, profile or cactus plot. A pair that ran on
-  fewer instances than the best reads "k of n run"; the tasks not run are counted apart, per
+  another instance set than the best reads "k of n run" (or "k run, m in common with the
+  best's n"); the tasks not run are counted apart, per
   tier and pair, with the reason (:func:`design`, :func:`not_run`).
 - A task its formulation declined (status ``skipped``, the letter K;
   :func:`bench.report.data.was_declined`) is left out of every statistic in the same way: the
@@ -17,17 +18,18 @@ every tier has one time limit):
   237, and the format's specification, github.com/coseal/aslib-spec). It is neither a time
   nor a failure: the pair is compared only on the instances it attempted ("k of n run, d
   declined") and counted under "declined" (:func:`declined_line`).
-- Like with like: the best is chosen among the pairs that attempted the most instances; every
-  other pair is compared with the best alone, on the instances both attempted. The max-T
-  family holds the pairs that attempted as many instances as the best; a pair that attempted
-  fewer is tested apart, against the best on the instances both attempted, Holm-adjusted
-  among such pairs (:func:`_tests`), and listed after the others in its own block
-  (:func:`_frame`): no pair is ranked above another on another set of instances.
+- Like with like, by instance sets: the reference pair is, of the pairs that answered any,
+  one that attempted the most instances (of several with other sets, the fastest on the
+  instances all of them attempted; :func:`_full`). The max-T family holds the pairs that
+  attempted exactly its instances, and the best is chosen among them; a pair of another
+  instance set is tested apart, against the best on the instances both attempted,
+  Holm-adjusted among such pairs (:func:`_tests`), and listed after the others in its own
+  block (:func:`_frame`): no pair is ranked above another on another set of instances.
 - Each (pair, instance) is folded to the median of its repetitions and seeds
   (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
   folded time, L the instance's time limit (shared by every pair on it), every unanswered
   instance at L (censored), shift :data:`~bench.report.data.SGM_SHIFT_S`.
-- The best pair: no wrong or disagreeing answer, among those that ran the most instances the
+- The best pair: no wrong or disagreeing answer, among those of the reference set the
   lowest mean y. No answered-count rule: a timeout is the largest value an instance can give.
 - Every other pair against the best over the instances both ran: the factor exp(mean of the
   differences of y) (the ratio of shifted geometric means, "≥" where only the other pair has
@@ -75,8 +77,8 @@ TOO_FEW = "too few"
 SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
-        "the pair, without wrong answers and among those that attempted the most instances, "
-        "with the "
+        "the pair, without wrong answers and among those that attempted the reference pair's "
+        "instances (of the pairs that answered any, one that attempted the most), with the "
         "lowest mean of log(min(t, limit) + shift) (an unanswered instance at the limit; shift "
         f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
         "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
@@ -89,10 +91,11 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
         f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
         "neither. separable: the smallest factor this group could separate at its size. "
-        "'k of n run': the pair ran on fewer instances than the best (', d declined': its "
-        "formulation declined d instances); such pairs are tested apart against the best on "
-        "the instances both ran (Holm-adjusted among them) and listed after the pairs that ran "
-        "as many, never ranked above them. declined: instances a formulation declined (not "
+        "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
+        "the best's n': on another set (', d declined': its formulation declined d "
+        "instances); such pairs are tested apart against the best on the instances both ran "
+        "(a paired sign-flip test, Holm-adjusted among them) and listed after the pairs of "
+        "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best.")
 #: effort counters, in the order of preference, per model kind (bench.effort)
@@ -168,8 +171,8 @@ class Group:
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Best first, then the clean pairs that attempted as many instances as the best by
-    factor, then the clean pairs that attempted fewer (each compared with the best alone, on
+    """Best first, then the clean pairs that attempted the best's instance set by factor,
+    then the clean pairs of another set (each compared with the best alone, on
     the instances both attempted: never ranked above a pair of another instance set), then
     those with wrong answers."""
     def key(r: dict[str, Any]) -> tuple[int, float, float, str]:
@@ -191,9 +194,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     (a censored time on the common instances: which pair, "other", "best", "both" or ""),
     ``p`` (max-T, step-down adjusted) and ``verdict``: "best", "separated", "equivalent",
     "inconclusive", "wrong answers" ("" for every pair when no pair can be best); ``run``:
-    "k of n run" for a pair that ran fewer instances than the best ("k of n run, d
-    declined" where it declined some), ``declined`` the instances it declined. Best first,
-    then by factor (:func:`_frame`)."""
+    "k of n run" for a pair that ran k of the best's n instances, "k run, m in common with
+    the best's n" for another set (", d declined" where it declined some), ``declined`` the
+    instances it declined. Best first, then by factor (:func:`_frame`)."""
     rows = _order(pi, declined)
     clean = [r for r in rows if r["clean"]]
     if not clean:
@@ -224,7 +227,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
                  verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
                      lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
-            r["run"] = f"{r['instances']} of {n_best} run" + (
+            k, m = int(r["instances"]), int(both.sum())
+            r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
+                        f"{k} run, {m} in common with the best's {n_best}") + (
                 f", {r['declined']} declined" if r["declined"] else "")
     sep = (math.exp(critical / math.sqrt(n_best))
            if math.isfinite(critical) and n_best >= paired.MIN_INTERVAL else math.nan)
@@ -250,11 +255,12 @@ def _full(yy: np.ndarray, solved: np.ndarray) -> np.ndarray:
 
 def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     """(best, p per pair, critical): the step-down max-T test (:func:`bench.report.paired.maxt`)
-    of the pairs that ran the most instances (``full``) against the best of them; every other
-    pair against that best alone, on the instances both ran (the same permutation test of two
-    pairs: a sign flip of each instance's difference), its p Holm-adjusted among those pairs
-    (Holm 1979). Like with like: a pair of another instance set neither widens the null of
-    the pairs that ran the same instances nor is chosen best; ``critical`` is the main test's."""
+    of the pairs of the reference instance set (``full``, :func:`_full`) against the best of
+    them; every other pair against that best alone, on the instances both ran (the same
+    permutation test of two pairs: a sign flip of each instance's difference), its p
+    Holm-adjusted among those pairs (Holm 1979). Like with like: a pair of another instance
+    set neither widens the null of the pairs that ran the same instances nor is chosen best;
+    ``critical`` is the main test's."""
     idx = np.flatnonzero(full)
     main = paired.maxt(yy[idx])
     best = int(idx[main.best])
@@ -299,7 +305,8 @@ def factor(row: pd.Series) -> str:
 
 
 def label(row: pd.Series) -> str:
-    """The verdict word with "k of n run" where the pair ran fewer instances than the best."""
+    """The verdict word with "k of n run" (or "k run, m in common ...") where the pair ran
+    another instance set than the best."""
     return str(row["verdict"]) + (f" ({row['run']})" if row.get("run") else "")
 
 

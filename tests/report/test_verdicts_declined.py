@@ -121,6 +121,9 @@ def test_a_pair_that_declined_some_but_answered_is_best_when_the_full_pairs_answ
     r = ranked.set_index("pair")
     assert r.index[0] == _pair("few") and bool(r.iloc[0]["best"])
     assert str(r.loc[_pair("all"), "verdict"]).startswith(V.SEPARATED)
+    # all attempted more instances than the best: its label says what it shares with it
+    assert str(r.loc[_pair("all"), "verdict"]).endswith(
+        f"({N} run, {N - DECLINED} in common with the best's {N - DECLINED})")
     assert "no formulation" not in T.verdict("nurikabe", t, ranked)
 
 
