@@ -99,7 +99,7 @@ def test_run_records_a_bad_instance_and_goes_on(tmp_path):
     rep = cli("report", str(tmp_path / "out"), "--out", str(tmp_path / "rep"), "--instance", "a")
     assert rep.returncode == 0, rep.stderr
     md = (tmp_path / "rep" / "summary.md").read_text()
-    assert "| cpsat-cover | cpsat | 1 | 1 |" in md and "illegal token" in md
+    assert "| cpsat-cover | cpsat | 1 | 1/1 | 0 | 1 |" in md and "illegal token" in md
     per = md[md.index("## Per instance (a)"):]  # a row per instance, a column per pair
     assert "cpsat-cover / cpsat" in per.split("\n")[2] and "| a | 0.0" in per
     assert (tmp_path / "rep" / "index.html").exists()
