@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
@@ -22,6 +23,12 @@ COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report
             "compare": "compare", "merge": "merge", "import": "convert",
             "export": "convert", "generate": "generate", "check": "check",
             "new-formulation": "scaffold", "aslib": "aslib"}
+
+
+#: the commands a SIGTERM stops cleanly like a Ctrl-C (their work is in child processes or in
+#: Python); elsewhere it keeps its default, ending the process at once, even inside a solver
+#: library's call, where Python would run no handler until the call returns
+TERM_STOPS = ("run", "report")
 
 
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -40,6 +47,12 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return p
 
 
+
+def _interrupted(signum: int) -> int:
+    """The one line of a command stopped by a signal; its exit code."""
+    print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
+    return 128 + signum
+
 def end_process(code: int) -> NoReturn:
     """End the process as an orderly exit does (the ``atexit`` handlers, logging's flush among
     them, then the standard streams flushed) but without the interpreter's teardown of every
@@ -55,9 +68,26 @@ def end_process(code: int) -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; its exit code. Ctrl-C at any point from here on (the commands'
-    imports included) ends with one line and 130, never a traceback."""
+    """Run the command line; its exit code. Ctrl-C at any point from here on (the commands' imports
+    included) ends with one line and 130, never a traceback, and so does SIGTERM (143) for
+    the commands of :data:`TERM_STOPS`: one handler holds from here to the end
+    (:func:`bench.run.interrupt.stop_on_signals`; a command's own is this one). A signal
+    whose exception Python dropped (raised inside a callback, such as an import lock's,
+    which Python reports as "Exception ignored") is kept in the handler's record, silently
+    (:func:`bench.run.interrupt.unraised_kept`): ``run`` then starts no session, and any
+    command that goes on ends with the signal's code."""
+    from bench.run.interrupt import stop_on_signals, unraised_kept
+
     program = argv is None  # the process's own command line: its end is this process's
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    signums = (signal.SIGINT, signal.SIGTERM) if words[:1] and words[0] in TERM_STOPS else (
+        signal.SIGINT,)
+    with stop_on_signals(signums, deaf=True) as stop, unraised_kept(stop):
+        return _command(argv, program, stop.fired_now)
+
+
+def _command(argv: list[str] | None, program: bool, fired: Callable[[], int]) -> int:
+    """:func:`main` inside its signal handler; ``fired`` reads the signal caught (0: none)."""
     try:
         if argv is None:
             argv = sys.argv[1:]
@@ -65,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
         code = int(args.func(args))
+        if fired() and code < 128:  # its exception dropped: the command went on
+            return _interrupted(fired())
         if program and getattr(args, "end_now", False):
             end_process(code)
         return code
     except KeyboardInterrupt as e:
-        print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
-        return 128 + getattr(e, "signum", signal.SIGINT)
+        return _interrupted(getattr(e, "signum", 0) or fired() or signal.SIGINT)
     except BrokenPipeError:  # `puzzlebench list | head`: the reader left, nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

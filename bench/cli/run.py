@@ -127,16 +127,14 @@ def _session(planned: Planned, out: str, options: Options) -> int:
     from bench.run.session import SessionError, run_session
 
     with stop_on_signals(deaf=True) as stop:
+        if stop.fired:  # caught during the start-up, its exception dropped by Python
+            return _before_start(stop.fired)
         try:
             outcome = run_session(planned, out, options, say=_say)
         except SessionError as e:
             return fail(str(e))
         except KeyboardInterrupt as e:  # before the session took the folder: nothing written
-            signum = getattr(e, "signum", signal.SIGINT)
-            word = "interrupted" if signum == signal.SIGINT else "terminated"
-            print(f"puzzlebench: {word} before the run started: nothing was run",
-                  file=sys.stderr)
-            return 128 + signum
+            return _before_start(getattr(e, "signum", signal.SIGINT))
         except OSError as e:  # a read-only or full disk: the journal keeps what was written
             return fail(f"cannot write the run folder {out}: "
                         f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
@@ -151,6 +149,13 @@ def _session(planned: Planned, out: str, options: Options) -> int:
         print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
         return 128 + outcome.signum
     return code
+
+
+def _before_start(signum: int) -> int:
+    """The line of a run stopped before its session took the folder; the exit code."""
+    word = "interrupted" if signum == signal.SIGINT else "terminated"
+    print(f"puzzlebench: {word} before the run started: nothing was run", file=sys.stderr)
+    return 128 + signum
 
 
 def _say(line: str) -> None:

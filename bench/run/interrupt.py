@@ -34,6 +34,10 @@ class Stop:
     fired: int = 0
     raising: bool = True
 
+    def fired_now(self) -> int:
+        """The signal caught so far (0: none)."""
+        return self.fired
+
     def settle(self) -> None:
         """From now on a signal is recorded, not raised: what had to be kept is kept."""
         self.raising = False
@@ -44,6 +48,29 @@ class Stop:
         self.fired = signum
         if self.raising:
             raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def unraised_kept(stop: Stop) -> Iterator[None]:
+    """While inside, an :class:`Interrupted` that Python could not raise (the signal arrived in
+    a callback run by the garbage collector, such as an import lock's, where Python prints
+    "Exception ignored" and drops the exception: ``sys.unraisablehook``) is left unprinted:
+    the signal stays in ``stop.fired`` for the code that reads it. Everything else goes to
+    the hook there was."""
+    import sys
+
+    before = sys.unraisablehook
+
+    def hook(unraisable: object) -> None:
+        if not (stop.fired and isinstance(getattr(unraisable, "exc_value", None),
+                                          KeyboardInterrupt)):
+            before(unraisable)  # type: ignore[arg-type]
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = before
 
 
 @contextlib.contextmanager

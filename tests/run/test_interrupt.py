@@ -126,3 +126,49 @@ def test_a_sigterm_before_the_session_takes_the_folder_ends_with_143(tmp_path, m
     err = capsys.readouterr().err
     assert code == 143, err
     assert "terminated before the run started: nothing was run" in err, err
+
+
+def _signal_inside_a_collector_callback() -> None:
+    """A SIGINT that arrives while a weakref callback runs (as an import lock's does): Python
+    cannot raise the handler's exception there and hands it to ``sys.unraisablehook``."""
+    import weakref
+
+    class Thing:
+        pass
+
+    def callback(ref: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # bytecode for the handler to run in
+            pass
+
+    thing = Thing()
+    ref = weakref.ref(thing, callback)
+    del thing
+    assert ref() is None
+
+
+def test_a_signal_whose_exception_python_dropped_is_kept_and_not_printed(capfd):
+    from bench.run.interrupt import unraised_kept
+
+    with stop_on_signals() as stop, unraised_kept(stop):
+        _signal_inside_a_collector_callback()  # no exception here: Python dropped it
+    assert stop.fired == signal.SIGINT
+    assert "Exception ignored" not in capfd.readouterr().err
+
+
+def test_the_command_line_acts_on_a_signal_whose_exception_python_dropped(capfd, monkeypatch):
+    # the signal arrives inside a collector callback while the command starts: the command
+    # still ends with 130 and one line, no "Exception ignored" traceback, nothing listed
+    import bench.cli
+    from bench.cli import main
+
+    build = bench.cli.parser
+
+    def marked(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
+        _signal_inside_a_collector_callback()
+        return build(argv)
+
+    monkeypatch.setattr(bench.cli, "parser", marked)
+    assert main(["list", "--json"]) == 130
+    err = capfd.readouterr().err
+    assert err.splitlines() == ["puzzlebench: interrupted; finished results are in the journal"]
