@@ -47,11 +47,11 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return p
 
 
-
 def _interrupted(signum: int) -> int:
     """The one line of a command stopped by a signal; its exit code."""
     print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
     return 128 + signum
+
 
 def end_process(code: int) -> NoReturn:
     """End the process as an orderly exit does (the ``atexit`` handlers, logging's flush among

@@ -99,10 +99,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             threads=args.threads, count=args.count, repeat=args.repeat, seeds=args.seeds)
     except PlanError as e:
         return fail(str(e))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print("puzzlebench: interrupted while planning: nothing was run or written",
               file=sys.stderr)
-        return 128 + signal.SIGINT
+        return 128 + getattr(e, "signum", signal.SIGINT)
     if args.dry_run:  # the plan and its cost, nothing run
         text, error = dry_run(planned.plan, args.jobs, args.estimate or planned.estimate,
                               planned.under, planned.ladder, planned.fixed)
