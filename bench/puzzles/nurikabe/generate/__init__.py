@@ -205,12 +205,7 @@ class NurikabeGenerator(Generator):
                 continue
             wall.blacken(rng.choices(cands, [wall.weight(v) for v in cands])[0])
             blacks += 1
-        s = NurikabeState(rows, cols)
-        for k in wall.comps:
-            for v in sorted(wall.comps[k]):
-                s.whiten(v, k)
-        s.next_id = wall.next_id
-        return s
+        return wall.state()
 
     def make_unique(self, s: NurikabeState, rng: random.Random,
                     patience: int | None = None) -> dict[int, Cell] | None:

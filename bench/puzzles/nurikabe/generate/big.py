@@ -301,11 +301,7 @@ def surround(gen: Settings, rows: int, cols: int, snakes: list[set[Cell]],
                      target - blacks,
                      spares, rng):
         return None
-    s = NurikabeState(rows, cols)
-    for k in wall.comps:
-        for v in sorted(wall.comps[k]):
-            s.whiten(v, k)
-    s.next_id = wall.next_id
+    s = wall.state()
     s.anchors = [min(b) for b in snakes]
     s.pinned = set().union(*(halo(rows, cols, b) for b in snakes))
     return s

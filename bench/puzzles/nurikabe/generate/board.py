@@ -283,6 +283,15 @@ class Wall:
                 self.comp[r][c] = self.next_id
             self.next_id += 1
 
+    def state(self) -> NurikabeState:
+        """The solution this wall leaves: each white component an island of the same id."""
+        s = NurikabeState(self.rows, self.cols)
+        for k in self.comps:
+            for v in sorted(self.comps[k]):
+                s.whiten(v, k)
+        s.next_id = self.next_id
+        return s
+
     def weight(self, v: Cell) -> float:
         """Prefer extending a wall end, and avoid pinching off pieces of 1 or 2 cells."""
         nbrs = neighbours(v, self.rows, self.cols)

@@ -179,11 +179,7 @@ def rigid_solution(gen: NurikabeGenerator, rows: int, cols: int, rng: random.Ran
         wall.black(r, c) for r in range(rows) for c in range(cols))
     if not grow(wall, big, fences, gen.small or gen.start_island, target, rng):
         return None
-    s = NurikabeState(rows, cols)
-    for k in wall.comps:
-        for v in sorted(wall.comps[k]):
-            s.whiten(v, k)
-    s.next_id = wall.next_id
+    s = wall.state()
     s.anchors = [min(b) for b in bigs]
     s.pinned = rim
     s.fences = fences if fixed >= 1 else {f for f in sorted(fences) if rng.random() < fixed}
