@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pysat.solvers import Solver
 from scipy.sparse.csgraph import depth_first_order
 
-from bench.instance import read_instance
-from bench.registry import get_formulation
 from formulations.nurikabe._propagator import NurikabePropagator
 from formulations.nurikabe._wall import CutWhy, Why, dfs_graph, grid_table, separators
+from tests.formulations.propagator_run import Traced as Handed
+from tests.formulations.propagator_run import drive
 
 ROOT = Path(__file__).resolve().parents[2]
 HARDER = [ROOT / "instances" / "nurikabe" / "few" / f"gen-nurikabe-10x10-s{s}-cover70-0.txt"
@@ -144,15 +143,8 @@ class ByReference(NurikabePropagator):
                 found[x] = CutWhy(order, start, stop, p, (-black[a], -black[b]))
 
 
-class Traced(NurikabePropagator):
+class Traced(Handed):
     """Keeps what every propagate handed the solver and every reason it gave."""
-
-    trace: list[tuple[int, ...]]
-
-    def propagate(self) -> list[int]:
-        out = super().propagate()
-        self.trace.append(tuple(out))
-        return out
 
     def provide_reason(self, lit: int) -> list[int]:
         reason = super().provide_reason(lit)
@@ -164,26 +156,12 @@ class TracedReference(ByReference, Traced):
     pass
 
 
-def _drive(path: Path, cls: type, conflicts: int) -> Traced:
-    model = get_formulation("nurikabe", "sat-propagate", ["sat"]).build(read_instance(path))
-    prop = model.propagator
-    prop.__class__ = cls
-    prop.trace = []
-    with Solver(name="cadical195") as s:
-        prop.connect(s)
-        for clause in model.clauses:
-            s.add_clause(clause)
-        s.conf_budget(conflicts)
-        s.solve_limited()
-    return prop
-
-
 def test_the_solver_is_handed_the_same_literals_and_reasons() -> None:
     """Whole solves (600 conflicts) of the few-clue 10x10s and a 20x20 with a big island:
     every propagate hands the same literals in the same order and every reason is the same
     clause with the whole-array search as with the per-cell pass."""
     for path in HARDER:
-        ref = _drive(path, TracedReference, 600)
-        new = _drive(path, Traced, 600)
+        ref = drive(path, TracedReference, 600)
+        new = drive(path, Traced, 600)
         assert len(new.trace) > 1000
         assert new.trace == ref.trace, path.name

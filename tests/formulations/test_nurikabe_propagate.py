@@ -26,6 +26,7 @@ from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 from bench.solve import Solved, solve
 from formulations.nurikabe._propagator import NurikabePropagator
+from tests.formulations.propagator_run import Traced, drive
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = [ROOT / "instances" / "nurikabe" / name for name in
@@ -599,28 +600,6 @@ class SearchesAfterEveryBacktrack(NurikabePropagator):
         self.cut_dirty = self.cut
 
 
-def _drive(path: Path, cls: type, conflicts: int, seed: int = 0) -> NurikabePropagator:
-    """Build sat-propagate for ``path`` with its propagator of class ``cls``, scrambled by
-    ``seed`` (python-sat's CaDiCaL has no seed: the scramble negates variables), and run at
-    most ``conflicts`` conflicts."""
-    model = get_formulation("nurikabe", "sat-propagate", ["sat"]).build(read_instance(path))
-    prop = model.propagator
-    prop.__class__ = cls
-    prop.skipped, prop.missed, prop.trace = 0, [], []
-    sign = None
-    if seed:
-        rng = random.Random(seed)
-        top = max(abs(x) for clause in model.clauses for x in clause)
-        sign = [1] + [rng.choice((1, -1)) for _ in range(top)]
-    with Solver(name="cadical195") as s:
-        prop.connect(s, sign)
-        for clause in model.clauses:
-            s.add_clause([x * sign[abs(x)] for x in clause] if sign else clause)
-        s.conf_budget(conflicts)
-        s.solve_limited()
-    return prop
-
-
 def test_a_skipped_articulation_search_would_have_found_nothing_new() -> None:
     """On the few-clue 10x10s, a 20x20 with a big island and every small instance, each
     scrambled three ways: whenever a backtrack's owed articulation search is let go, a search
@@ -629,21 +608,10 @@ def test_a_skipped_articulation_search_would_have_found_nothing_new() -> None:
     skipped = 0
     for path in HARDER + EVERY:
         for seed in (0, 7, 13):
-            prop = _drive(path, Skips, 400, seed)
+            prop = drive(path, Skips, 400, seed)
             assert prop.missed == [], (path.name, seed)
             skipped += prop.skipped
     assert skipped > 300
-
-
-class Traced(NurikabePropagator):
-    """Keeps what every propagate handed the solver."""
-
-    trace: list[tuple[int, ...]]
-
-    def propagate(self) -> list[int]:
-        out = super().propagate()
-        self.trace.append(tuple(out))
-        return out
 
 
 class TracedReference(SearchesAfterEveryBacktrack, Traced):
@@ -655,8 +623,8 @@ def test_skipping_owed_searches_hands_the_solver_exactly_the_same() -> None:
     it can find nothing new: the solver is handed the same literals in the same order at every
     call (so the search is the same), with fewer articulation searches."""
     for path in HARDER:
-        ref = _drive(path, TracedReference, 800)
-        new = _drive(path, Traced, 800)
+        ref = drive(path, TracedReference, 800)
+        new = drive(path, Traced, 800)
         assert new.trace == ref.trace, path.name
         assert new.cuts < ref.cuts, path.name
 

@@ -24,14 +24,16 @@ TWO = INSTANCES / "nurikabe" / "two"
 Grid = list[list[int | None]]
 
 
-def random_grid(seed: int, clues: tuple[int, ...] = (2, 2, 3)) -> Grid:
-    """A small grid with a number of clues drawn from ``clues`` on 55-80 % white, from
-    ``seed``."""
+def random_grid(seed: int, clues: tuple[int, ...] = (2, 2, 3),
+                shapes: tuple[tuple[int, int], ...] = ((4, 5), (5, 5), (5, 6), (6, 5), (4, 6)),
+                white_share: tuple[float, float] = (0.55, 0.8)) -> Grid:
+    """A grid of one of ``shapes`` with a number of clues drawn from ``clues`` on a share of
+    white drawn from ``white_share``, from ``seed``."""
     rng = random.Random(seed)
-    rows, cols = rng.choice([(4, 5), (5, 5), (5, 6), (6, 5), (4, 6)])
+    rows, cols = rng.choice(list(shapes))
     k = rng.choice(list(clues))
     cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
-    white = int(rows * cols * rng.uniform(0.55, 0.8))
+    white = max(k, int(rows * cols * rng.uniform(*white_share)))
     cuts = sorted(rng.sample(range(1, white), k - 1))
     sizes = [b - a for a, b in zip([0, *cuts], [*cuts, white], strict=True)]
     grid: Grid = [[None] * cols for _ in range(rows)]
@@ -140,17 +142,8 @@ def brute_count(grid: Grid) -> int:
 def tiny_grid(seed: int) -> Grid:
     """A grid of 12-20 cells with one to three clues on 55-85 % white, from ``seed``, small
     enough for :func:`brute_count`."""
-    rng = random.Random(seed)
-    rows, cols = rng.choice([(3, 4), (4, 4), (3, 5), (4, 5), (3, 6)])
-    k = rng.choice([1, 2, 2, 3, 3])
-    cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], k)
-    white = max(k, int(rows * cols * rng.uniform(0.55, 0.85)))
-    cuts = sorted(rng.sample(range(1, white), k - 1))
-    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, white], strict=True)]
-    grid: Grid = [[None] * cols for _ in range(rows)]
-    for (r, c), size in zip(cells, sizes, strict=True):
-        grid[r][c] = size
-    return grid
+    return random_grid(seed, (1, 2, 2, 3, 3), ((3, 4), (4, 4), (3, 5), (4, 5), (3, 6)),
+                       (0.55, 0.85))
 
 
 TINY = [s for s in range(200) if math.comb(
