@@ -11,8 +11,10 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from bench.run.interrupt import Stop
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
                "compare, merge, import, export, generate, check, new-formulation, aslib.")
@@ -31,6 +33,11 @@ COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report
 TERM_STOPS = ("run", "report")
 
 
+def _command_word(argv: list[str] | None) -> str:
+    """The command the arguments name (their first word that is no option), "" for none."""
+    return next((a for a in argv or () if not a.startswith("-")), "")
+
+
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The command line: each command module adds its own subcommand(s). Given the arguments
     and their command is known, only that command's module is imported (a command starts
@@ -38,10 +45,10 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="puzzlebench", description=DESCRIPTION)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = p.add_subparsers(dest="command", required=True)
-    words = [a for a in argv or () if not a.startswith("-")]
+    word = _command_word(argv)
     modules = dict.fromkeys(COMMANDS.values())
-    if words and words[0] in COMMANDS:
-        modules = {COMMANDS[words[0]]: None}
+    if word in COMMANDS:
+        modules = {COMMANDS[word]: None}
     for name in modules:
         importlib.import_module(f"bench.cli.{name}").add_commands(sub)
     return p
@@ -79,15 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     from bench.run.interrupt import stop_on_signals, unraised_kept
 
     program = argv is None  # the process's own command line: its end is this process's
-    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
-    signums = (signal.SIGINT, signal.SIGTERM) if words[:1] and words[0] in TERM_STOPS else (
-        signal.SIGINT,)
+    word = _command_word(sys.argv[1:] if argv is None else argv)
+    signums = (signal.SIGINT, signal.SIGTERM) if word in TERM_STOPS else (signal.SIGINT,)
     with stop_on_signals(signums, deaf=True) as stop, unraised_kept(stop):
-        return _command(argv, program, stop.fired_now)
+        return _command(argv, program, stop)
 
 
-def _command(argv: list[str] | None, program: bool, fired: Callable[[], int]) -> int:
-    """:func:`main` inside its signal handler; ``fired`` reads the signal caught (0: none)."""
+def _command(argv: list[str] | None, program: bool, stop: Stop) -> int:
+    """:func:`main` inside its signal handler ``stop``."""
     try:
         if argv is None:
             argv = sys.argv[1:]
@@ -95,13 +101,13 @@ def _command(argv: list[str] | None, program: bool, fired: Callable[[], int]) ->
         logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
         code = int(args.func(args))
-        if fired() and code < 128:  # its exception dropped: the command went on
-            return _interrupted(fired())
+        if stop.fired and code < 128:  # its exception dropped: the command went on
+            return _interrupted(stop.fired)
         if program and getattr(args, "end_now", False):
             end_process(code)
         return code
     except KeyboardInterrupt as e:
-        return _interrupted(getattr(e, "signum", 0) or fired() or signal.SIGINT)
+        return _interrupted(getattr(e, "signum", 0) or stop.fired or signal.SIGINT)
     except BrokenPipeError:  # `puzzlebench list | head`: the reader left, nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

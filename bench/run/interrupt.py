@@ -34,10 +34,6 @@ class Stop:
     fired: int = 0
     raising: bool = True
 
-    def fired_now(self) -> int:
-        """The signal caught so far (0: none)."""
-        return self.fired
-
     def settle(self) -> None:
         """From now on a signal is recorded, not raised: what had to be kept is kept."""
         self.raising = False
