@@ -34,6 +34,37 @@ class Limits:
 #: the message of a ``timeout`` recorded without running the task (a suite's ladder rule,
 #: :mod:`bench.run.ladder`): counted unsolved like a timeout, told apart by this start
 NOT_RUN = "not run:"
+#: a result's ``origin`` when its formulation is our own (not a peer package's)
+OURS = "ours"
+#: the built-in external formulations of results written before ``origin`` was recorded: the
+#: peer packages among them (a formulation named after its package) and our own
+LEGACY_PEERS = ("puzzlekit",)
+LEGACY_OURS = ("frontier",)
+
+
+def origin_of(peer: str | None) -> str:
+    """The ``origin`` of a formulation calling the peer distribution ``peer`` (None: ours)."""
+    return peer or OURS
+
+
+def row_origin(origin: Any, kind: Any, formulation: Any) -> str:
+    """Who wrote a result's formulation: :data:`OURS` or the peer distribution it calls.
+
+    A result records it as ``origin``; a result written before that column (``origin`` empty
+    or missing) follows the built-in formulations of that time: the ``puzzlekit``
+    formulations called the peer package puzzlekit (known by name, also in a row killed before
+    it recorded its kind), the ``frontier`` formulation was ours
+    (pure Python, no package), every other formulation of kind ``external`` was a plugin's
+    call of its own package (named here by its formulation, the package not being recorded),
+    and every formulation of another kind was ours."""
+    if isinstance(origin, str) and origin:
+        return origin
+    name = str(formulation or "").split("[", 1)[0]
+    if name in LEGACY_PEERS:
+        return name
+    if kind == "external" and name not in LEGACY_OURS:
+        return name
+    return OURS
 
 
 class Record:
@@ -71,6 +102,8 @@ class Task(Record):
     #: code digests of the formulation and the backend (:mod:`bench.identity`; "" unknown)
     code: str = ""
     backend_code: str = ""
+    #: the formulation's origin (:func:`origin_of`); "" unknown (read when the task runs)
+    origin: str = ""
 
     @property
     def key(self) -> str:
@@ -115,6 +148,9 @@ class Result(Record):
     solver: str
     solver_version: str
     status: TaskStatus
+    #: who wrote the formulation: "ours", or the peer distribution it calls (its version is
+    #: ``solver_version``); "" in results written before it (:func:`row_origin` reads them)
+    origin: str = ""
     message: str = ""
     #: an error raised by the formulation or its solver: the step it was in ("setup",
     #: "build", "solve", "separate", "decode", "block"), "" otherwise

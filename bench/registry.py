@@ -93,6 +93,10 @@ class Formulation(Generic[M]):
     requires: ClassVar[tuple[str, ...]] = ()
     #: how to get them, shown with the reason (e.g. "pip install 'puzzlebench[peers]'")
     install_hint: ClassVar[str] = ""
+    #: the distribution of the peer package whose solver it calls (another project's, which
+    #: the report compares our best pair against; its version is the result's solver version
+    #: and the result's ``origin``); None for our own formulation, whatever its kind
+    peer: ClassVar[str | None] = None
     #: the solvers it runs on, when only some of its kind's can (a solver interface beyond
     #: the kind's, such as an IPASIR-UP propagator); empty: every solver of its kind
     solvers: ClassVar[tuple[str, ...]] = ()

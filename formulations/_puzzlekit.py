@@ -57,6 +57,7 @@ class PuzzlekitFormulation(Formulation[ExternalModel]):
     name = "puzzlekit"
     kind = "external"
     requires = ("puzzlekit",)
+    peer = "puzzlekit"  # the distribution: a peer's solver (its version is the result's)
     install_hint = INSTALL_HINT
     puzzle_type: ClassVar[str]
     tiny: ClassVar[str]  # a small instance in puzzlekit's format, solved once as the warm-up

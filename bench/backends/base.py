@@ -116,6 +116,11 @@ class Backend:
         except importlib.metadata.PackageNotFoundError:
             return "not installed"
 
+    def version_of(self, peer: str | None) -> str:
+        """The version a task of a formulation calling the peer distribution ``peer`` (None:
+        one of ours; :attr:`bench.registry.Formulation.peer`) records: the solver's."""
+        return self.version()
+
     def preload(self) -> None:
         """Import the solver's modules, so that import time is not counted as build or solve."""
         for module in self.modules:

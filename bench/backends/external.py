@@ -1,13 +1,16 @@
 """The ``external`` kind's one backend: its session calls the formulation's own solver.
 
-An external formulation (a peer package such as puzzlekit, or a user's solver) builds an
-:class:`~bench.backends.kinds.ExternalModel` whose ``run`` solves the instance with that
-package and returns cell values; the harness does the rest as for any task (own process, same
-limits, the answer decoded and checked by our rules and against the ``.sol``). Which package is
-needed, whether it is installed, and its one-time set-up (a warm-up solve, recorded as
-``setup_s``) belong to the formulation (:meth:`bench.registry.Formulation.available`,
-:meth:`~bench.registry.Formulation.setup`), so this backend is always available and imports
-nothing.
+An external formulation (a peer package such as puzzlekit, a user's solver, or one of ours
+that solves in plain Python, such as Nurikabe's ``frontier``) builds an
+:class:`~bench.backends.kinds.ExternalModel` whose ``run`` solves the instance (with that
+package, or in Python) and returns cell values; the harness does the rest as for any task (own
+process, same limits, the answer decoded and checked by our rules and against the ``.sol``).
+Which package is needed, whether it is installed, and its one-time set-up (a warm-up solve,
+recorded as ``setup_s``) belong to the formulation
+(:meth:`bench.registry.Formulation.available`, :meth:`~bench.registry.Formulation.setup`), so
+this backend is always available and imports nothing. Whose solver it is, is the
+formulation's declaration too (:attr:`~bench.registry.Formulation.peer`), never its kind: a
+task's solver version is that peer's (:meth:`External.version_of`).
 """
 
 from __future__ import annotations
@@ -20,8 +23,11 @@ from bench.backends.base import FOUND, Backend, Outcome, Seeding, Session, Statu
 from bench.backends.kinds import ExternalModel
 from bench.entrypoints import entry_points
 
-#: the peer packages the built-in external formulations call (their versions are reported)
+#: the peer packages the built-in external formulations call (the environment lists them)
 PEERS = ("puzzlekit",)
+#: the solver version of a task of our own external formulation: it calls no package (its
+#: code is in the result's code digest)
+OWN = "own code"
 STATUSES: tuple[Status, ...] = ("optimal", "feasible", "sat", "infeasible", "timeout", "unknown")
 
 
@@ -61,8 +67,20 @@ class External(Backend):
     #: with one seed
     seeding = Seeding("none", "passed to the external call, which may ignore it")
 
+    def version_of(self, peer: str | None) -> str:
+        """The solver a task runs is its formulation's: the peer distribution's ``name
+        version`` (``name not installed``), or :data:`OWN` for a formulation of ours (no
+        peer), which no package's version concerns."""
+        if not peer:
+            return OWN
+        try:
+            return f"{peer} {importlib.metadata.version(peer)}"
+        except importlib.metadata.PackageNotFoundError:
+            return f"{peer} not installed"
+
     def version(self) -> str:
-        """The installed peer packages and the distributions of external plugins."""
+        """The installed peer packages and the distributions of external plugins (the run's
+        environment record; a task records :meth:`version_of` its formulation's peer)."""
         dists = set()
         for name in PEERS:
             try:

@@ -32,7 +32,8 @@ COLUMNS: dict[str, Column] = {
     "family": Column("family", "instance family: seed, generated (several sizes) or real "
                                "(puzz.link, janko)"),
     "tier": Column("tier", "difficulty tier of the instance"),
-    "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (a peer package)"),
+    "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (its own solver in "
+                           "the task process)"),
     "tasks": Column("tasks", "tasks run: instances x repeats x seeds"),
     "solved": Column("solved", "instances answered correctly: solved and checked, or proved "
                                "infeasible where no exact formulation solved them"),
@@ -73,7 +74,7 @@ COLUMNS: dict[str, Column] = {
     "status": Column("status", "the task's outcome"),
     "message": Column("message"),
     "ours": Column("ours", "our best pair that is not a peer package"),
-    "peer": Column("peer", "a peer package (kind external)"),
+    "peer": Column("peer", "a pair of a peer package (its results' origin, not its kind)"),
     "scope": Column("scope", "real: the puzz.link and janko instances; all: every instance "
                              "both ran"),
     "ours_solved": Column("ours solved"),

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.records import NOT_RUN, Result
+from bench.records import NOT_RUN, Result, row_origin
 from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame, samples
 
 log = logging.getLogger(__name__)
@@ -187,7 +187,9 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
       PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
       NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
       ``cells``; ``family``; ``mem_mb`` the task's own peak RSS;
-    - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`).
+    - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`);
+    - ``origin``: ``ours`` or the peer package the formulation calls, as recorded, or for a
+      row written before it was, by :func:`bench.records.row_origin`'s rule.
     """
     t = df[df["formulation"].fillna("-") != "-"].copy()
     if t.empty:
@@ -195,6 +197,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     t["instance"] = distinct_names(t)
     t["pair"] = t["formulation"] + " / " + t["solver"]
     t["form"] = t["formulation"].str.split("[").str[0]
+    t["origin"] = origins(t)
     solved_by_exact = t[(t["status"] == "solved") & (t["exact"].fillna(True).astype(bool))
                         & (t["checked"].fillna(True).astype(bool))].groupby("instance").size()
     t["disagree"] = (t["status"] == "infeasible") & t["instance"].isin(solved_by_exact.index)
@@ -213,6 +216,16 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)
     t["tier"] = tier.where(tier != "", t["family"].map(tier_of_family))
     return t
+
+
+def origins(t: pd.DataFrame) -> pd.Series:
+    """Each row's origin: ``ours`` or the peer package its formulation calls, as recorded, or
+    by :func:`bench.records.row_origin`'s rule for a row written before it was (or a frame
+    without the column)."""
+    none = pd.Series(None, index=t.index, dtype=object)
+    return pd.Series([row_origin(o, k, f) for o, k, f in zip(
+        t.get("origin", none), t.get("kind", none), t.get("formulation", none), strict=True)],
+        index=t.index, dtype=object)
 
 
 def distinct_names(t: pd.DataFrame) -> pd.Series:
@@ -290,8 +303,8 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time,
     ``wrong`` the wrong or disagreeing answers, ``timeouts``/``memouts``/``errors`` the
     repetitions that ended so (each status apart: only a timeout is a censored time)."""
-    keys = ["puzzle", "form", "formulation", "solver", "kind", "pair", "instance", "family",
-            "tier", "cells"]
+    keys = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
+            "family", "tier", "cells"]
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
                  _er=st.eq("error"), _sk=st.eq("skipped"))

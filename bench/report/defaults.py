@@ -2,8 +2,9 @@
 
 The declared default (:attr:`bench.puzzles.Puzzle.default`) is what ``puzzlebench solve`` runs
 when no pair is named. A default has to be robust rather than fastest on easy puzzles: it must
-not time out where another built-in pair answers. The robust choice of a run is therefore the
-built-in pair (external peers left out) with the lowest PAR-2 over the ``hard`` and ``real``
+not time out where another pair of ours answers. The robust choice of a run is therefore the
+pair of ours (peer packages left out: a result's ``origin``, not its kind) with the lowest
+PAR-2 over the ``hard`` and ``real``
 tiers together (each instance's median over its repetitions; unsolved at PAR_K x the limit),
 among the pairs that attempted every instance of those tiers (a task not run, or declined by
 its formulation, is no measurement: such a pair is no robust choice). A puzzle whose run has
@@ -15,14 +16,15 @@ from __future__ import annotations
 import pandas as pd
 
 from bench.puzzles import get_puzzle
-from bench.report.data import PAR_K, attempted, per_instance
+from bench.records import OURS
+from bench.report.data import PAR_K, attempted, origins, per_instance
 
 #: the tiers a default is chosen on: the hard one and the real puzzles
 TIERS = ("hard", "real")
 
 NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is named. The "
-        f"robust choice is the built-in pair with the lowest PAR-{PAR_K} (unsolved at "
-        f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, external peers "
+        f"robust choice is the pair of ours with the lowest PAR-{PAR_K} (unsolved at "
+        f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, peer packages "
         "left out; hard and real give answered / instances.")
 
 COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
@@ -67,7 +69,7 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     if t.empty or "tier" not in t:
         return pd.DataFrame(columns=COLUMNS), []
     pi = per_instance(attempted(t))  # a task not run or declined is no measurement
-    pi = pi[pi["tier"].isin(TIERS) & pi["solver"].ne("external")]
+    pi = pi[pi["tier"].isin(TIERS) & origins(pi).eq(OURS)]
     rows, lines = [], []
     for puzzle, g in pi.groupby("puzzle", sort=True):
         n = g.groupby("pair")["instance"].nunique()

@@ -1,4 +1,6 @@
-"""Our best pair against each peer package (formulations of kind ``external``).
+"""Our best pair against each peer package: the pairs whose formulation calls another
+project's solver (its result's ``origin``, :func:`bench.records.row_origin`), never a pair of
+ours, whatever its kind (Nurikabe's ``frontier`` runs on the external backend and is ours).
 
 Per puzzle and peer pair: solved counts and PAR-2 of both sides, and the distribution of the
 per-instance ratio *peer time / our time* over the instances both answered (above 1: ours is
@@ -16,14 +18,29 @@ import numpy as np
 import pandas as pd
 
 import bench.report.figures as figures
+from bench.records import OURS
+from bench.report.data import origins
 
 REAL = ("real (puzz.link)", "real (janko)")  # bench.report.data.family
 QUANTILES = {"min": 0.0, "p10": 0.1, "median": 0.5, "p90": 0.9, "max": 1.0}
 
 
-def _ours(rank: pd.DataFrame) -> str | None:
-    """Our best pair: the first ranked pair that is not a peer and answered something."""
-    own = rank[(rank["kind"] != "external") & (rank["solved"] > 0)]
+def pair_origins(pi: pd.DataFrame, rank: pd.DataFrame) -> dict[str, str]:
+    """Each pair's origin (``ours`` or its peer package): from the per-instance rows, else
+    (rows without the column) from the ranking's kind and formulation by the rule for rows
+    written before it was recorded (:func:`bench.report.data.origins`)."""
+    rows = pi if len(pi) and "origin" in pi else rank
+    if not len(rows) or "pair" not in rows:
+        return {}
+    if "formulation" not in rows:
+        rows = rows.assign(formulation=rows["pair"].astype(str).str.split(" / ").str[0])
+    o = rows.assign(origin=origins(rows)).groupby("pair", sort=False)["origin"].first()
+    return {str(k): str(v) for k, v in o.items()}
+
+
+def _ours(rank: pd.DataFrame, origin: dict[str, str]) -> str | None:
+    """Our best pair: the first ranked pair of ours that answered something."""
+    own = rank[rank["pair"].map(origin).eq(OURS) & (rank["solved"] > 0)]
     return str(own["pair"].iloc[0]) if len(own) else None
 
 
@@ -43,8 +60,9 @@ def ratios(pi: pd.DataFrame, ours: str, peer: str, real_only: bool) -> pd.DataFr
 def versus(pi: pd.DataFrame, rank: pd.DataFrame) -> pd.DataFrame:
     """One row per peer pair and scope (``real``, ``all``) with solved counts, PAR-2 means and
     the quantiles of the per-instance ratio peer / ours."""
-    ours = _ours(rank) if len(rank) else None
-    peers = rank[rank["kind"] == "external"]["pair"].tolist() if len(rank) else []
+    origin = pair_origins(pi, rank)
+    ours = _ours(rank, origin) if len(rank) else None
+    peers = [p for p in rank["pair"] if origin.get(p, OURS) != OURS] if len(rank) else []
     rows = []
     for peer in peers if ours else []:
         for scope in ("real", "all"):

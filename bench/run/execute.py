@@ -19,7 +19,7 @@ from bench.effort import known
 from bench.failure import Failure, describe
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.records import Result, Task, TaskStatus
+from bench.records import Result, Task, TaskStatus, origin_of
 from bench.registry import Formulation, get_formulation
 from bench.run.pin import pin_self
 from bench.solve import Solved, SolveStats, solve
@@ -126,7 +126,8 @@ def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulati
     res.formulation = form.label
     res.kind = form.kind
     res.exact = form.is_exact()
-    res.solver_version = backend.version()
+    res.origin = origin_of(form.peer)
+    res.solver_version = backend.version_of(form.peer)
     if form.kind not in backend.kinds:
         res.message = f"solver {backend.name} does not take {form.kind} models"
         return None

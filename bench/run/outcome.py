@@ -13,7 +13,7 @@ from bench.backends import get_backend
 from bench.failure import died_of
 from bench.identity import identity, machine
 from bench.instance import InstanceError, read_instance
-from bench.records import Result, Task
+from bench.records import OURS, Result, Task
 from bench.run.execute import base_result
 from bench.run.measure import RSS_METHOD, Measured
 
@@ -144,19 +144,26 @@ def _kinds(solver: str) -> tuple[str, ...]:
 
 
 @functools.cache
-def solver_version(solver: str) -> str:
-    """The version of a solver as its backend reports it here ("" for an unknown solver)."""
+def solver_version(solver: str, origin: str = "") -> str:
+    """The version of a solver as its backend reports it here for a formulation of ``origin``
+    (:attr:`bench.records.Task.origin`; its peer's version on the external backend, "" unknown:
+    the backend's own listing); "" for an unknown solver."""
     try:
-        return get_backend(solver).version()
+        backend = get_backend(solver)
     except KeyError:
         return ""
+    return backend.version_of(None if origin == OURS else origin) if origin else \
+        backend.version()
 
 
 def stamp(res: Result, task: Task) -> Result:
     """Fill a task's result with its identity on this machine (where it ran) and the time;
-    a task killed before it reported its solver's version gets the version installed here."""
+    a task killed before it reported its solver's version or its formulation's origin gets
+    the task's origin and the version installed here."""
+    if not res.origin and res.formulation != "-":
+        res.origin = task.origin
     if not res.solver_version and res.formulation != "-":
-        res.solver_version = solver_version(task.solver)
+        res.solver_version = solver_version(task.solver, task.origin)
     res.code, res.backend_code = task.code, task.backend_code
     res.memory_limit_mb = task.memory_limit_mb
     for k, v in machine().items():

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from bench.backends import backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
-from bench.records import NOT_RUN, Result, Task, instance_digest
+from bench.records import NOT_RUN, Result, Task, instance_digest, origin_of
 from bench.registry import (
     EVERY,
     Formulation,
@@ -159,7 +159,7 @@ def plan_tasks(
                     code = codes.setdefault(cls, formulation_code(cls))
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
-                             threads, count, rep, digest, code=code,
+                             threads, count, rep, digest, code=code, origin=origin_of(cls.peer),
                              backend_code=codes.setdefault(type(b), backend_code(type(b))))
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]

@@ -2,7 +2,8 @@
 
 A planned task takes an earlier result when the result's identity (:mod:`bench.identity`)
 equals the identity the task would have here: same instance content, formulation code,
-variant, backend code, solver and version, limits, seed, repetition and machine. The result is
+variant, backend code, solver and version (an external formulation's: its peer package's,
+none for one of ours), limits, seed, repetition and machine. The result is
 copied into the new run's journal whole (every field, its ``run`` -- where it was produced --
 and ``finished`` among them, so the report can say what was reused from where), except what
 the current plan says of the task: its tier, instance name and path (a renamed or moved file,
@@ -91,7 +92,8 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
     for task in tasks:
         if task.key in done or not task.code:
             continue
-        res = sources.by_identity.get(planned_identity(task, solver_version(task.solver)))
+        version = solver_version(task.solver, task.origin)
+        res = sources.by_identity.get(planned_identity(task, version))
         if res is not None and (res.pinned_cpu is not None) == pinned:
             found.append(adopt(res, task))
             done.add(task.key)

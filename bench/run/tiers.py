@@ -2,11 +2,12 @@
 qualifies for by its measured times (``python -m bench.run.tiers RUN_DIR [RUN_DIR ...] [--suite
 default]``; the rule is written beside the suite in ``instances/suites.toml``).
 
-Per instance, over the built-in pairs (external peers left out) and the tasks that ran, each
-pair's median build + solve over its repetitions (unanswered: no time). A task that did not run
-(a timeout recorded by a suite's ladder rule, message starting :data:`bench.records.NOT_RUN`, or
-an error recorded without a process; :func:`bench.report.data.did_not_run`) is missing, not
-a timeout: a pair that ran no task on an instance is not counted there.
+Per instance, over our own pairs (peer packages left out: a result's ``origin``, not its
+kind) and the tasks that ran, each pair's median build + solve over its repetitions
+(unanswered: no time). A task that did not run (a timeout recorded by a suite's ladder rule,
+message starting :data:`bench.records.NOT_RUN`, or an error recorded without a process;
+:func:`bench.report.data.did_not_run`) is missing, not a timeout: a pair that ran no task on an
+instance is not counted there.
 
 - ``hard``: the best pair needs :data:`HARD_LO`-:data:`HARD_HI` s and some pair is at least
   :data:`SPREAD` x slower or does not answer;
@@ -41,6 +42,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bench.records import OURS
+
 HARD_LO, HARD_HI, SPREAD, TRIVIAL = 0.2, 10.0, 10.0, 0.2
 #: the pilot rule: instances a puzzle's hard tier holds (at most, at least), the chosen
 #: instances a pair must have run on before it can be called hopeless, and a hopeless pair's cap
@@ -54,9 +57,9 @@ def classify(t: pd.DataFrame) -> pd.DataFrame:
     ``best_s``, ``slowest_s`` (NaN when some pair that ran did not answer), ``unanswered``
     pairs, ``pairs`` that ran and ``rule`` (the tier the instance qualifies for). Tasks that did
     not run are left out before anything is counted."""
-    from bench.report.data import per_instance, ran
+    from bench.report.data import origins, per_instance, ran
 
-    pi = per_instance(ran(t[t["kind"] != "external"]))
+    pi = per_instance(ran(t[origins(t) == OURS]))
     rows = []
     for (puzzle, inst), g in pi.groupby(["puzzle", "instance"], sort=True):
         ok = g[g["ok"]]

@@ -6,7 +6,8 @@ PAR-2 sum and SGM to the virtual best (VBS) and to the single best pair of the t
 
 Method: the performance matrix is the run's PAR-2 per instance and pair (repeats folded to the
 median, tasks not run left out as missing: :mod:`bench.report.vbs`). The candidates are the
-pairs that ran every training instance, are exact, and are our own (not an external peer). The
+pairs that ran every training instance, are exact, and are our own (a result's ``origin``:
+not a peer package's, whatever the kind, so Nurikabe's ``frontier`` is one). The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
 halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
 pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by
@@ -28,7 +29,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, load_run, performance, prepare, sgm
+from bench.records import OURS
+from bench.report.data import PAR_K, load_run, origins, performance, prepare, sgm
 from bench.select import features
 from bench.select.auto import Rule, choose
 from bench.suites import locate
@@ -62,8 +64,9 @@ def feature_table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def candidates(t: pd.DataFrame, par2: pd.DataFrame) -> list[str]:
-    """Pairs that ran every training instance, exact in every row, and not an external peer."""
-    own = t[(t["kind"] != "external")]
+    """Pairs that ran every training instance, exact in every row, and of ours (prepared
+    rows' ``origin``: not a peer package's)."""
+    own = t[origins(t) == OURS]
     inexact = set(own.loc[own["exact"].eq(False), "pair"])
     full = [p for p in par2.columns if par2[p].notna().all()]
     return [p for p in full if p in set(own["pair"]) and p not in inexact]

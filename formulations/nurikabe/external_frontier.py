@@ -60,6 +60,7 @@ class Answered:
 class FrontierNurikabe(Formulation[ExternalModel]):
     name = "frontier"
     kind = "external"
+    peer = None  # ours: it calls no package (external only in that it solves in Python)
     description = ("exhaustive frontier (transfer-matrix) DP over the cells with a witness per "
                    "state, for 1-3 clues (Jensen 2001; Kawahara et al. 2017)")
     #: the most clues it takes (each is a colour of the frontier: the states grow with them)

@@ -72,6 +72,7 @@ class ExternalBrute(Formulation[ExternalModel]):
     name = "brute"
     kind = "external"
     description = "a user's backtracking solver"
+    peer = "brute-pkg"  # its distribution: the task records its version
 
     def setup(self) -> float:
         time.sleep(0.3)  # stands for a solver's one-time start-up
