@@ -6,8 +6,9 @@ Per instance, over our own pairs (peer packages left out: a result's ``origin``,
 kind) and the tasks that ran, each pair's median build + solve over its repetitions
 (unanswered: no time). A task that did not run (a timeout recorded by a suite's ladder rule,
 message starting :data:`bench.records.NOT_RUN`, or an error recorded without a process;
-:func:`bench.report.data.did_not_run`) is missing, not a timeout: a pair that ran no task on an
-instance is not counted there.
+:func:`bench.report.data.did_not_run`) or that its formulation declined (``skipped``, such as
+the frontier's on a grid of many clues; :func:`bench.report.data.attempted`) is missing, not a
+timeout: a pair that ran no task on an instance is not counted there.
 
 - ``hard``: the best pair needs :data:`HARD_LO`-:data:`HARD_HI` s and some pair is at least
   :data:`SPREAD` x slower or does not answer;
@@ -55,11 +56,12 @@ HOPELESS = 0.2
 def classify(t: pd.DataFrame) -> pd.DataFrame:
     """Per instance of prepared rows (:func:`bench.report.data.prepare`): ``best`` pair and
     ``best_s``, ``slowest_s`` (NaN when some pair that ran did not answer), ``unanswered``
-    pairs, ``pairs`` that ran and ``rule`` (the tier the instance qualifies for). Tasks that did
-    not run are left out before anything is counted."""
-    from bench.report.data import origins, per_instance, ran
+    pairs, ``pairs`` that ran and ``rule`` (the tier the instance qualifies for), over the pairs
+    of ours. Tasks that did not run or were declined are left out before anything is
+    counted."""
+    from bench.report.data import attempted, origins, per_instance
 
-    pi = per_instance(ran(t[origins(t) == OURS]))
+    pi = per_instance(attempted(t[origins(t) == OURS]))
     rows = []
     for (puzzle, inst), g in pi.groupby(["puzzle", "instance"], sort=True):
         ok = g[g["ok"]]
