@@ -17,7 +17,9 @@ the cells of each island so far. A component that leaves the frontier while anot
 of its colour is still on it cannot be joined any more: that partial colouring is dropped, as
 is one whose cells of a colour leave too few for what the colour still needs at least (to join
 its components, to reach its clue, to wall off the islands still to grow: the bounds of
-:mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution). The
+:mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution), and one
+whose colours cannot all be joined below the frontier without two colours' joins crossing
+(:mod:`.frontier_planar`, by planarity). The
 states are merged with their numbers of partial colourings, so the answer is the exact number
 of solutions, found by exhaustion (the method of counting polyominoes and self-avoiding walks
 by transfer matrices: I. Jensen, "Enumerations of lattice animals and trees", J. Stat. Phys. 102
@@ -54,6 +56,8 @@ log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
+#: the most answers of :func:`_place` kept for one column (beyond, they are forgotten)
+PLACES = 300_000
 
 
 class FrontierTooBig(RuntimeError):
@@ -205,6 +209,9 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
         sw.bounds.clear()
     bounds = sw.bounds
     low, ok = separated(sw, r, c)
+    places = sw.places[c]
+    if len(places) > PLACES:
+        places.clear()
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -227,7 +234,11 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if x == up_col and (left_col != x or left == up):
                 codes, now, must = front, closed, -1  # joined above, nothing merged: same
             else:
-                placed = _place(front, c, x)
+                seen = (front, x)
+                if seen in places:
+                    placed = places[seen]
+                else:
+                    placed = places[seen] = _place(front, c, x)
                 if placed is None:
                     continue
                 (codes, _, gone), must = placed

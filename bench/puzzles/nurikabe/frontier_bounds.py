@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bench.grid import Cell
+from bench.puzzles.nurikabe.frontier_planar import joinable
 
 #: bits of one tally (an island's cells or the wall's) in a packed state
 BITS = 8
@@ -17,6 +18,9 @@ Profile = tuple[tuple[int, ...], int, int]  # frontier codes, diagonal colour, c
 FIELD = BITS + 1
 GUARD = 1 << BITS
 States = dict[Profile, dict[int, int]]
+#: what placing a colour on a frontier gives (see ``frontier._place``): None, or the new
+#: profile with the closed colour's bit and that colour (-1: none)
+Placed = tuple[Profile, int] | None
 
 
 @dataclass
@@ -58,6 +62,10 @@ class Sweep:
         # a row lies below stay the same (the phase)
         self.bounds: dict[tuple[tuple[int, ...], int], int] = {}
         self.phase: tuple[tuple[bool, ...], bool] | None = None
+        # per column, _place's answers by (frontier, colour): the same frontiers come back
+        # row after row
+        self.places: list[dict[tuple[tuple[int, ...], int], Placed]] = [
+            {} for _ in range(self.cols)]
 
 
 def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> int:
@@ -69,8 +77,12 @@ def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> 
     an island whose clue is still to come needs that cell. While a row lies below the current
     one, the cells still to come are connected and each frontier cell has one below it: if two
     islands are still to grow or close (on the frontier or clue to come), the wall needs a
-    cell -- between them, or below an island that is full (it can touch no other island)."""
+    cell -- between them, or below an island that is full (it can touch no other island).
+    A frontier whose components cannot be joined below it without crossing joins of two
+    colours (:func:`.frontier_planar.joinable`) allows nothing."""
     k = sw.k
+    if not joinable(codes):
+        return -1
     comps_of = [0] * (k + 1)
     for q in set(codes):
         if q >= 0:
@@ -144,3 +156,4 @@ def separated(sw: Sweep, r: int, c: int) -> tuple[int, frozenset[int]]:
             else:
                 every = False
     return (0, frozenset({0})) if every else (mask, frozenset(ok))
+
