@@ -20,7 +20,6 @@ still split include one that its branching tries."""
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 
@@ -58,20 +57,40 @@ def _search(seq: tuple[int, ...], parent: dict[int, int],
     return False
 
 
-@lru_cache(maxsize=1 << 20)
-def _feasible(seq: tuple[int, ...]) -> bool:
+def _reduced(seq: tuple[int, ...]) -> tuple[int, ...]:
+    """``seq`` with two neighbours of one colour made one cell of their joined components (a
+    chord between them crosses nothing) and the cells of a colour already one component left
+    out (it needs no chord), again until nothing changes; the components renumbered by first
+    appearance. The reduced frontier has the joins ``seq`` has and no others."""
     parent = {q: q for q in seq}
-    for a, b in itertools.pairwise(seq):
-        # neighbours of one colour: a chord between them crosses nothing
-        if a >> 6 == b >> 6:
-            ra, rb = _root(parent, a), _root(parent, b)
-            if ra != rb:
-                parent[ra] = rb
-    return _search(seq, parent, [])
+    cells = list(seq)
+    while True:
+        kept: list[int] = []
+        for q in cells:
+            if kept and kept[-1] >> 6 == q >> 6:
+                ra, rb = _root(parent, kept[-1]), _root(parent, q)
+                if ra != rb:
+                    parent[ra] = rb
+                continue
+            kept.append(q)
+        roots: dict[int, set[int]] = {}
+        for q in kept:
+            roots.setdefault(q >> 6, set()).add(_root(parent, q))
+        cells = [q for q in kept if len(roots[q >> 6]) > 1]
+        if len(cells) == len(kept):
+            break
+    names: dict[int, int] = {}
+    return tuple((q >> 6) * 64 + names.setdefault(_root(parent, q), len(names)) for q in cells)
+
+
+@lru_cache(maxsize=1 << 18)
+def _feasible(seq: tuple[int, ...]) -> bool:
+    """:func:`_search` from no chord, on a reduced frontier."""
+    return not seq or _search(seq, {q: q for q in seq}, [])
 
 
 def joinable(codes: tuple[int, ...]) -> bool:
     """Whether the frontier ``codes`` (colour * 64 + label per column, -1: no cell yet) has
     chords joining each colour's components into one with none crossing one of another colour
     (the module docstring: else it has no completion)."""
-    return _feasible(tuple(q for q in codes if q >= 0))
+    return _feasible(_reduced(tuple(q for q in codes if q >= 0)))
