@@ -15,6 +15,7 @@ from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
 from bench.puzzles.nurikabe import frontier_bounds
 from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, orientations
+from bench.puzzles.nurikabe.frontier_bounds import spans
 from bench.puzzles.nurikabe.frontier_planar import joinable
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
@@ -226,3 +227,13 @@ def test_the_planarity_rule_drops_states_on_a_committed_puzzle(
     monkeypatch.setattr(frontier_bounds, "joinable", spy)
     assert count(grid).solutions == 1
     assert seen.count(False) > 0 and seen.count(True) > 0
+
+
+def test_joining_two_cells_takes_a_cell_in_each_column_between() -> None:
+    # wall (colour 2) in columns 0 and 4 apart, an island between: below them, 0 to 4
+    front = codes((2, 0), (0, 1), (0, 1), (0, 1), (2, 2))
+    assert spans(front, 2, 9) == 5
+    # column 0 placed last: the cell right of it (below column 1) starts the path
+    assert spans(front, 2, 0) == 4
+    # columns 0 and 2 joined above already: from column 2 to 4
+    assert spans(codes((2, 0), (0, 1), (2, 0), (0, 1), (2, 2)), 2, 9) == 3

@@ -56,7 +56,8 @@ log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
-#: the most answers of :func:`_place` kept for one column (beyond, they are forgotten)
+#: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
+#: are forgotten)
 PLACES = 300_000
 
 
@@ -207,6 +208,8 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     if phase != sw.phase:  # the bounds of a profile change only with these
         sw.phase = phase
         sw.bounds.clear()
+    if len(sw.bounds) > PLACES:
+        sw.bounds.clear()
     bounds = sw.bounds
     low, ok = separated(sw, r, c)
     places = sw.places[c]
@@ -243,9 +246,9 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                     continue
                 (codes, _, gone), must = placed
                 now = closed | gone
-            bound = bounds.get((codes, now))
+            bound = bounds.get((codes, now, c))
             if bound is None:
-                bound = bounds[(codes, now)] = bound_of(codes, now, sw, r, cell)
+                bound = bounds[(codes, now, c)] = bound_of(codes, now, sw, r, cell)
             if bound < 0:
                 continue
             step = 1 << sw.pos[x]
