@@ -89,6 +89,7 @@ def _feasible(seq: tuple[int, ...]) -> bool:
     return not seq or _search(seq, {q: q for q in seq}, [])
 
 
+@lru_cache(maxsize=1 << 20)
 def joinable(codes: tuple[int, ...]) -> bool:
     """Whether the frontier ``codes`` (colour * 64 + label per column, -1: no cell yet) has
     chords joining each colour's components into one with none crossing one of another colour
