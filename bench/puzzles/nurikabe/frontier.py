@@ -29,7 +29,7 @@ Fundamentals E100.A (2017)).
 
 The number of states grows with the number of colours and the width of the grid (the shorter
 side is the frontier): the method is for the two- and three-clue puzzles of
-:mod:`.generate.walls` (a 10x10 with two clues stays within a few million states);
+:mod:`.generate.walls` (a 10x10 with two clues stays within half a million states);
 :func:`count` stops with :class:`FrontierTooBig` past a state budget instead of exhausting the
 memory."""
 
