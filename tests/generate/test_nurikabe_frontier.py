@@ -13,7 +13,10 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
+from bench.puzzles.nurikabe import frontier_bounds
 from bench.puzzles.nurikabe.frontier import FrontierTooBig, count, orientations
+from bench.puzzles.nurikabe.frontier_bounds import spans
+from bench.puzzles.nurikabe.frontier_planar import joinable
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
 from bench.records import Task
@@ -167,3 +170,70 @@ def test_the_tiny_grids_have_many_none_and_one() -> None:
     counts = [brute_count(tiny_grid(s)) for s in TINY]
     assert len(counts) >= 40
     assert counts.count(0) >= 5 and sum(n == 1 for n in counts) >= 3 and max(counts) > 5
+
+
+def medium_grid(seed: int) -> Grid:
+    """A 6x6, 6x7 or 7x6 grid with two or three clues on 60-80 % white, from ``seed``: a
+    frontier wide enough for colours to interleave on it."""
+    return random_grid(seed, (2, 3), ((6, 6), (6, 7), (7, 6)), (0.6, 0.8))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_orientation_counts_the_same_on_wider_frontiers(seed: int) -> None:
+    """Each orientation meets other frontiers, so a rule dropping a frontier that has a
+    completion (a planarity rule taking nested joins of two colours for crossing ones drops
+    solutions here in 7 of these 12 grids) gives orientations different counts."""
+    grid = medium_grid(seed)
+    counts = [count(grid, turn=t).solutions for t in range(len(orientations(grid)))]
+    assert len(set(counts)) == 1
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_a_wider_frontier_counts_the_asp_formulations(seed: int, tmp_path: Path) -> None:
+    grid = medium_grid(seed)
+    exact = count(grid).solutions
+    assert 1 <= exact < 1000 and exact == asp_count(grid, tmp_path, 1000)
+
+
+def codes(*cells: tuple[int, int]) -> tuple[int, ...]:
+    """A frontier of (colour, label) cells as the programme codes it."""
+    return tuple(colour * 64 + label for colour, label in cells)
+
+
+def test_crossing_joins_of_two_colours_are_not_joinable() -> None:
+    # X Y X Y, all four apart: the X join and the Y join below the frontier would cross
+    assert not joinable(codes((0, 0), (1, 1), (0, 2), (1, 3)))
+    assert not joinable((-1, *codes((0, 0), (2, 1), (1, 2), (0, 3), (2, 4))))
+    # the same with the Xs joined above: the Ys join below
+    assert joinable(codes((0, 0), (1, 1), (0, 0), (1, 3)))
+    # Z X Z X Z with the first Zs joined above: the Xs join inside, the Zs around them
+    assert joinable(codes((2, 0), (0, 1), (2, 0), (0, 2), (2, 3)))
+    # neighbours of a colour join directly; a lone cell needs nothing
+    assert joinable(codes((0, 0), (0, 1), (1, 2), (2, 3)))
+
+
+def test_the_planarity_rule_drops_states_on_a_committed_puzzle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule bites: the committed 8x8 two-clue puzzle meets frontiers it drops."""
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    seen: list[bool] = []
+    real = frontier_bounds.joinable
+
+    def spy(front: tuple[int, ...]) -> bool:
+        seen.append(real(front))
+        return seen[-1]
+
+    monkeypatch.setattr(frontier_bounds, "joinable", spy)
+    assert count(grid).solutions == 1
+    assert seen.count(False) > 0 and seen.count(True) > 0
+
+
+def test_joining_two_cells_takes_a_cell_in_each_column_between() -> None:
+    # wall (colour 2) in columns 0 and 4 apart, an island between: below them, 0 to 4
+    front = codes((2, 0), (0, 1), (0, 1), (0, 1), (2, 2))
+    assert spans(front, 2, 9) == 5
+    # column 0 placed last: the cell right of it (below column 1) starts the path
+    assert spans(front, 2, 0) == 4
+    # columns 0 and 2 joined above already: from column 2 to 4
+    assert spans(codes((2, 0), (0, 1), (2, 0), (0, 1), (2, 2)), 2, 9) == 3

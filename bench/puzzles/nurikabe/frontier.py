@@ -17,7 +17,9 @@ the cells of each island so far. A component that leaves the frontier while anot
 of its colour is still on it cannot be joined any more: that partial colouring is dropped, as
 is one whose cells of a colour leave too few for what the colour still needs at least (to join
 its components, to reach its clue, to wall off the islands still to grow: the bounds of
-:mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution). The
+:mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution), and one
+whose colours cannot all be joined below the frontier without two colours' joins crossing
+(:mod:`.frontier_planar`, by planarity). The
 states are merged with their numbers of partial colourings, so the answer is the exact number
 of solutions, found by exhaustion (the method of counting polyominoes and self-avoiding walks
 by transfer matrices: I. Jensen, "Enumerations of lattice animals and trees", J. Stat. Phys. 102
@@ -27,7 +29,7 @@ Fundamentals E100.A (2017)).
 
 The number of states grows with the number of colours and the width of the grid (the shorter
 side is the frontier): the method is for the two- and three-clue puzzles of
-:mod:`.generate.walls` (a 10x10 with two clues stays within a few million states);
+:mod:`.generate.walls` (a 10x10 with two clues stays within half a million states);
 :func:`count` stops with :class:`FrontierTooBig` past a state budget instead of exhausting the
 memory."""
 
@@ -54,6 +56,9 @@ log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
+#: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
+#: are forgotten)
+PLACES = 300_000
 
 
 class FrontierTooBig(RuntimeError):
@@ -203,8 +208,13 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     if phase != sw.phase:  # the bounds of a profile change only with these
         sw.phase = phase
         sw.bounds.clear()
+    if len(sw.bounds) > PLACES:
+        sw.bounds.clear()
     bounds = sw.bounds
     low, ok = separated(sw, r, c)
+    places = sw.places[c]
+    if len(places) > PLACES:
+        places.clear()
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -227,14 +237,18 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if x == up_col and (left_col != x or left == up):
                 codes, now, must = front, closed, -1  # joined above, nothing merged: same
             else:
-                placed = _place(front, c, x)
+                seen = (front, x)
+                if seen in places:
+                    placed = places[seen]
+                else:
+                    placed = places[seen] = _place(front, c, x)
                 if placed is None:
                     continue
                 (codes, _, gone), must = placed
                 now = closed | gone
-            bound = bounds.get((codes, now))
+            bound = bounds.get((codes, now, c))
             if bound is None:
-                bound = bounds[(codes, now)] = bound_of(codes, now, sw, r, cell)
+                bound = bounds[(codes, now, c)] = bound_of(codes, now, sw, r, cell)
             if bound < 0:
                 continue
             step = 1 << sw.pos[x]

@@ -6,9 +6,11 @@ solution, so the counts stay exact."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from bench.grid import Cell
+from bench.puzzles.nurikabe.frontier_planar import joinable
 
 #: bits of one tally (an island's cells or the wall's) in a packed state
 BITS = 8
@@ -17,6 +19,9 @@ Profile = tuple[tuple[int, ...], int, int]  # frontier codes, diagonal colour, c
 FIELD = BITS + 1
 GUARD = 1 << BITS
 States = dict[Profile, dict[int, int]]
+#: what placing a colour on a frontier gives (see ``frontier._place``): None, or the new
+#: profile with the closed colour's bit and that colour (-1: none)
+Placed = tuple[Profile, int] | None
 
 
 @dataclass
@@ -54,23 +59,30 @@ class Sweep:
         self.width = k.bit_length() if self.witness else 0
         self.above = self.width * self.rows * self.cols
         self.keep = -1 << self.above  # a merge keeps the first value's witness
-        # a cache of bound() by (frontier, closed colours) while the clues to come and whether
-        # a row lies below stay the same (the phase)
-        self.bounds: dict[tuple[tuple[int, ...], int], int] = {}
+        # a cache of bound() by (frontier, closed colours, column of the last cell) while the
+        # clues to come and whether a row lies below stay the same (the phase)
+        self.bounds: dict[tuple[tuple[int, ...], int, int], int] = {}
         self.phase: tuple[tuple[bool, ...], bool] | None = None
+        # per column, _place's answers by (frontier, colour): the same frontiers come back
+        # row after row
+        self.places: list[dict[tuple[tuple[int, ...], int], Placed]] = [
+            {} for _ in range(self.cols)]
 
 
 def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> int:
     """The largest tally each colour may have after cell ``cell`` (in row ``r``) with the
     frontier ``codes``, packed with the guard bits (-1: none is possible): its size less the
-    cells it still needs at least. A colour with ``m`` components on the frontier needs at
-    least ``m - 1`` more cells to join them (a connected set of ``s`` new cells touches at
-    most ``s + 1`` frontier cells: only the cell right of the last placed one touches two);
+    cells it still needs at least. A colour with two or more components on the frontier
+    needs the cells of :func:`spans` to join them;
     an island whose clue is still to come needs that cell. While a row lies below the current
     one, the cells still to come are connected and each frontier cell has one below it: if two
     islands are still to grow or close (on the frontier or clue to come), the wall needs a
-    cell -- between them, or below an island that is full (it can touch no other island)."""
+    cell -- between them, or below an island that is full (it can touch no other island).
+    A frontier whose components cannot be joined below it without crossing joins of two
+    colours (:func:`.frontier_planar.joinable`) allows nothing."""
     k = sw.k
+    if not joinable(codes):
+        return -1
     comps_of = [0] * (k + 1)
     for q in set(codes):
         if q >= 0:
@@ -82,7 +94,7 @@ def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> 
             need = 0
         else:
             comps = comps_of[x]
-            need = comps - 1 if comps else 0
+            need = spans(codes, x, cell - r * sw.cols) if comps > 1 else 0
             if x < k and sw.clue_cell[x] > cell:
                 need = max(need, 1)
                 present += 1
@@ -94,6 +106,32 @@ def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> 
             return -1
         bound |= (sw.limit[x] - need | GUARD) << sw.pos[x]
     return bound
+
+
+def spans(codes: tuple[int, ...], x: int, c: int) -> int:
+    """The fewest cells still to come that join the components of colour ``x`` on the frontier
+    ``codes`` (the last cell placed in column ``c``), at least two. Joining frontier cells ``p
+    < q`` takes a path of cells still to come from a neighbour of ``p`` (below it, or right of
+    it when ``p == c``: column ``p + 1``) to one of ``q`` (below it), a cell in each column
+    between: a run of such joins from ``s`` to ``e`` takes ``e - s + 1`` cells, one less when
+    ``s == c``. Weighing the join of two neighbouring cells of the colour (in column order)
+    ``q - p``, less one when ``p == c``, the runs of any joining set take at least their weights
+    and one more cell each: at least the lightest weights that join every component
+    (Kruskal's spanning tree over the components, which the frontier's labels already join in
+    part) and one."""
+    at = [j for j, q in enumerate(codes) if q >= 0 and q >> 6 == x]
+    parent = {codes[j]: codes[j] for j in at}
+    total = 1
+    for weight, a, b in sorted((q - p - (p == c), codes[p], codes[q])
+                               for p, q in itertools.pairwise(at)):
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        if a != b:
+            parent[a] = b
+            total += weight
+    return total
 
 
 def walled(m: int, h: int, part: int, cols: int) -> int:
@@ -144,3 +182,4 @@ def separated(sw: Sweep, r: int, c: int) -> tuple[int, frozenset[int]]:
             else:
                 every = False
     return (0, frozenset({0})) if every else (mask, frozenset(ok))
+
