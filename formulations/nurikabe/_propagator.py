@@ -16,6 +16,10 @@ level it was handed over at, and a literal handed over at a level still open is 
 over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
 the rest at its first conflict (``Internal::external_propagate``): those are never reported,
 and the backtrack that follows undoes their level here too (``tallies()`` counts them).
+A literal handed over at the root (no level open) is recorded here at once as a fixed
+assignment: it follows from fixed assignments by a clause that holds in every solution, and
+CaDiCaL 1.9.5 takes it as fixed (or ignores it, being fixed already) without always reporting
+it back, which left it open here, to be found again by every later search.
 Each inference keeps the cut that justified it, and ``provide_reason`` turns it into the
 reason clause when the solver asks (lazily: most inferences are never explained).
 Contradictions are handed back as a falsified external clause (``has_clause`` /
@@ -28,15 +32,16 @@ The reasoning and why each clause holds in every solution (``B`` is the wall's s
 
 * the wall, its articulation cells and the check of complete assignments:
   :mod:`formulations.nurikabe._wall`.
-* island k (clue of ``size`` cells): a breadth-first search from the clue through the cells not
-  yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps, a whole layer at a time
-  over cell sets held as Python integers (:mod:`formulations.nurikabe._bits`). A cell it does not
-  reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell reached
-  in fewer than size - 1 steps)``: while those stay refused, any path of owned cells from the clue
-  of at most size - 1 steps stays in the searched ball. Fewer than ``size`` cells reached is a
-  conflict over the same refused cells. Cells no island can own are black through the CNF ("a
-  white cell has an owner"). A refused cell of the last step is a leaf of the search (no path went
-  on through it): the search only loses it, while it keeps ``size`` cells.
+* island k (clue of ``size`` cells; :mod:`formulations.nurikabe._islandreach`): a breadth-first
+  search from the clue through the cells not yet refused to k (``own[k][u]`` not false), at most
+  ``size - 1`` steps, a whole layer at a time over cell sets held as Python integers
+  (:mod:`formulations.nurikabe._bits`). A cell it does not reach is not k's, reason ``(-own[k][v],
+  own[k][u] for the refused cells u next to a cell reached in fewer than size - 1 steps)``: while
+  those stay refused, any path of owned cells from the clue of at most size - 1 steps stays in the
+  searched ball. Fewer than ``size`` cells reached is a conflict over the same refused cells.
+  Cells no island can own are black through the CNF ("a white cell has an owner"). A refused cell
+  of the last step is a leaf of the search (no path went on through it): the search only loses it,
+  while it keeps ``size`` cells.
 * an island that reached its size closes: when the cells owned by k and joined to its clue
   through owned cells number ``size``, every neighbour of them is black, reason
   ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
@@ -58,13 +63,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pysat.engines import Propagator
 
-from formulations.nurikabe._bits import Bits, cells
+from formulations.nurikabe._bits import Bits
+from formulations.nurikabe._islandreach import IslandReasoning, IslandVars
 from formulations.nurikabe._wall import WallReasoning, Why, dfs_graph, grid_table
 
 log = logging.getLogger(__name__)
@@ -74,17 +79,7 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propag
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
 
-@dataclass(frozen=True)
-class IslandVars:
-    """Island k as the propagator sees it: its clue cell, size and ownership variables (cell
-    index -> variable; cells missing cannot be k's)."""
-
-    root: int
-    size: int
-    own: dict[int, int]
-
-
-class NurikabePropagator(WallReasoning, Propagator):
+class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
@@ -237,11 +232,16 @@ class NurikabePropagator(WallReasoning, Propagator):
         white cell whose not-white neighbours stay joined around it only shrinks it); the
         articulation search when such a white cell's neighbours join only through a detour
         (and after a relabel or a backtrack); island k's search when a cell it reached is
-        refused, its closing when a cell becomes k's. Over 60 lines: the solver calls it for
-        every assigned literal, so its cases stay in one frame without a call per case."""
+        refused, its closing when a cell becomes k's (:meth:`_assign`)."""
         t0 = time.perf_counter()
         self.calls += 1
-        lit = self._out(lit)
+        self._assign(self._out(lit), fixed)
+        self.seconds += time.perf_counter() - t0
+
+    def _assign(self, lit: int, fixed: bool) -> None:
+        """Record the model literal ``lit`` as :meth:`on_assignment` describes. Over 60
+        lines: it runs for every assigned literal, so its cases stay in one frame without a
+        call per case."""
         var = lit if lit > 0 else -lit
         if self.val[var]:
             if fixed:
@@ -296,7 +296,6 @@ class NurikabePropagator(WallReasoning, Propagator):
                 self.close_dirty.add(k)
                 if self.reach and not self.ball[k][0] >> c & 1:
                     self.reach_dirty.add(k)  # owned out of reach: a conflict to report
-        self.seconds += time.perf_counter() - t0
 
     def on_new_level(self) -> None:
         """Open a level: its trail mark and the derived state as it stands (restored as a
@@ -411,55 +410,12 @@ class NurikabePropagator(WallReasoning, Propagator):
                 self.why[s] = tail
                 out.append(s)
             self.inferences += len(out)
+            if not level and self.pending is None:
+                for lit in found:
+                    if not self.val[lit if lit > 0 else -lit]:
+                        self._assign(lit, True)  # a root consequence: the solver's for good
         self.seconds += time.perf_counter() - t0
         return out
-
-    def _reach(self, k: int, found: dict[int, Why]) -> None:
-        """Refuse island k the cells its search from the clue does not reach (the search
-        grows a layer at a time over bit sets: :class:`formulations.nurikabe._bits.Bits`)."""
-        isl = self.islands[k]
-        own, val, refused = isl.own, self.val, self.refused[k]
-        reach, inner = self.bits.ball(isl.root, self.ownbits[k] & ~refused, isl.size - 1)
-        self.ball[k] = (reach, inner)
-        self.room[k] = room = reach.bit_count()
-        if room < isl.size:
-            self._conflict([own[u] for u in cells(self.bits.grow(inner) & refused)])
-            return
-        tail: tuple[int, ...] | None = None  # made once, when a cell out of reach is open
-        for v in cells(self.ownbits[k] & ~reach & ~refused):
-            x = own[v]
-            if val[x] >= 0:
-                if tail is None:
-                    tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
-                if val[x] == 0:
-                    found.setdefault(-x, tail)
-                else:
-                    self._conflict([-x, *tail])
-
-    def _close(self, k: int, found: dict[int, Why]) -> None:
-        """Close island k when the cells joined to its clue through its cells are its size."""
-        isl = self.islands[k]
-        own, val, nbrs, color = isl.own, self.val, self.nbrs, self.color
-        joined = {isl.root}
-        stack = [isl.root]
-        while stack:
-            w = stack.pop()
-            for u in nbrs[w]:
-                if u not in joined:
-                    x = own.get(u)
-                    if x is not None and val[x] > 0:
-                        joined.add(u)
-                        stack.append(u)
-        if len(joined) != isl.size:
-            return
-        reason = tuple(-own[c] for c in sorted(joined) if c != isl.root)
-        for c in joined:
-            for n in nbrs[c]:
-                if n not in joined and color[n] != 1:
-                    if color[n] < 0:
-                        self._conflict([self.black[n], *reason])
-                    else:
-                        found.setdefault(self.black[n], reason)
 
     def provide_reason(self, lit: int) -> list[int]:
         t0 = time.perf_counter()

@@ -64,7 +64,8 @@ class SatPropagate(SatBlackCells):
     solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
 
     def build(self, inst: Instance) -> SatModel:
-        from formulations.nurikabe._propagator import IslandVars, NurikabePropagator
+        from formulations.nurikabe._islandreach import IslandVars
+        from formulations.nurikabe._propagator import NurikabePropagator
 
         m = SatModel()
         lay = layout(inst)
