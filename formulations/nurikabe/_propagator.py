@@ -16,10 +16,11 @@ level it was handed over at, and a literal handed over at a level still open is 
 over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
 the rest at its first conflict (``Internal::external_propagate``): those are never reported,
 and the backtrack that follows undoes their level here too (``tallies()`` counts them).
-A literal handed over at the root (no level open) is recorded here at once as a fixed
-assignment: it follows from fixed assignments by a clause that holds in every solution, and
-CaDiCaL 1.9.5 takes it as fixed (or ignores it, being fixed already) without always reporting
-it back, which left it open here, to be found again by every later search.
+CaDiCaL 1.9.5 takes a literal handed over at the root (no level open) as fixed, or ignores it
+when it holds it fixed already, without always reporting it back: such a literal stays open
+here, and every later search finds it again (and, finding something, the articulation search
+waits). ``root=True`` records each one here at once as a fixed assignment instead (it follows
+from fixed assignments by a clause that holds in every solution).
 Each inference keeps the cut that justified it, and ``provide_reason`` turns it into the
 reason clause when the solver asks (lazily: most inferences are never explained).
 Contradictions are handed back as a falsified external clause (``has_clause`` /
@@ -85,16 +86,17 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
     the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
     CNF (closing them stays here); ``cut=False`` leaves out the articulation inferences;
-    ``infer=False`` only checks complete models."""
+    ``infer=False`` only checks complete models; ``root=True`` records the literals handed
+    over at the root as fixed at once (the module docstring)."""
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True, cut: bool = True,
+                 infer: bool = True, cut: bool = True, root: bool = False,
                  options: Mapping[str, int] | None = None) -> None:
         super().__init__()
         self.options = dict(options or {})
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
-        self.reach, self.cut = reach, cut
+        self.reach, self.cut, self.root = reach, cut, root
         self.black = list(black)
         self.islands = list(islands)
         self.clues = frozenset(clues)
@@ -410,7 +412,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                 self.why[s] = tail
                 out.append(s)
             self.inferences += len(out)
-            if not level and self.pending is None:
+            if self.root and not level and self.pending is None:
                 for lit in found:
                     if not self.val[lit if lit > 0 else -lit]:
                         self._assign(lit, True)  # a root consequence: the solver's for good
