@@ -234,16 +234,11 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
         white cell whose not-white neighbours stay joined around it only shrinks it); the
         articulation search when such a white cell's neighbours join only through a detour
         (and after a relabel or a backtrack); island k's search when a cell it reached is
-        refused, its closing when a cell becomes k's (:meth:`_assign`)."""
+        refused, its closing when a cell becomes k's. Over 60 lines: the solver calls it for
+        every assigned literal, so its cases stay in one frame without a call per case."""
         t0 = time.perf_counter()
         self.calls += 1
-        self._assign(self._out(lit), fixed)
-        self.seconds += time.perf_counter() - t0
-
-    def _assign(self, lit: int, fixed: bool) -> None:
-        """Record the model literal ``lit`` as :meth:`on_assignment` describes. Over 60
-        lines: it runs for every assigned literal, so its cases stay in one frame without a
-        call per case."""
+        lit = self._out(lit)
         var = lit if lit > 0 else -lit
         if self.val[var]:
             if fixed:
@@ -298,6 +293,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                 self.close_dirty.add(k)
                 if self.reach and not self.ball[k][0] >> c & 1:
                     self.reach_dirty.add(k)  # owned out of reach: a conflict to report
+        self.seconds += time.perf_counter() - t0
 
     def on_new_level(self) -> None:
         """Open a level: its trail mark and the derived state as it stands (restored as a
@@ -413,11 +409,18 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                 out.append(s)
             self.inferences += len(out)
             if self.root and not level and self.pending is None:
-                for lit in found:
-                    if not self.val[lit if lit > 0 else -lit]:
-                        self._assign(lit, True)  # a root consequence: the solver's for good
+                self._fix_root(found)
         self.seconds += time.perf_counter() - t0
         return out
+
+    def _fix_root(self, found: Mapping[int, Why]) -> None:
+        """Record the root consequences ``found`` (model literals) as fixed assignments, as
+        the solver's reports would (their time and calls count in ``propagate``'s)."""
+        calls, seconds = self.calls, self.seconds
+        for lit in found:
+            if not self.val[lit if lit > 0 else -lit]:
+                self.on_assignment(self._out(lit), True)
+        self.calls, self.seconds = calls, seconds
 
     def provide_reason(self, lit: int) -> list[int]:
         t0 = time.perf_counter()
