@@ -16,6 +16,11 @@ level it was handed over at, and a literal handed over at a level still open is 
 over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
 the rest at its first conflict (``Internal::external_propagate``): those are never reported,
 and the backtrack that follows undoes their level here too (``tallies()`` counts them).
+CaDiCaL 1.9.5 takes a literal handed over at the root (no level open) as fixed, or ignores it
+when it holds it fixed already, without always reporting it back: such a literal stays open
+here, and every later search finds it again (and, finding something, the articulation search
+waits). ``root=True`` records each one here at once as a fixed assignment instead (it follows
+from fixed assignments by a clause that holds in every solution).
 Each inference keeps the cut that justified it, and ``provide_reason`` turns it into the
 reason clause when the solver asks (lazily: most inferences are never explained).
 Contradictions are handed back as a falsified external clause (``has_clause`` /
@@ -28,15 +33,16 @@ The reasoning and why each clause holds in every solution (``B`` is the wall's s
 
 * the wall, its articulation cells and the check of complete assignments:
   :mod:`formulations.nurikabe._wall`.
-* island k (clue of ``size`` cells): a breadth-first search from the clue through the cells not
-  yet refused to k (``own[k][u]`` not false), at most ``size - 1`` steps, a whole layer at a time
-  over cell sets held as Python integers (:mod:`formulations.nurikabe._bits`). A cell it does not
-  reach is not k's, reason ``(-own[k][v], own[k][u] for the refused cells u next to a cell reached
-  in fewer than size - 1 steps)``: while those stay refused, any path of owned cells from the clue
-  of at most size - 1 steps stays in the searched ball. Fewer than ``size`` cells reached is a
-  conflict over the same refused cells. Cells no island can own are black through the CNF ("a
-  white cell has an owner"). A refused cell of the last step is a leaf of the search (no path went
-  on through it): the search only loses it, while it keeps ``size`` cells.
+* island k (clue of ``size`` cells; :mod:`formulations.nurikabe._islandreach`): a breadth-first
+  search from the clue through the cells not yet refused to k (``own[k][u]`` not false), at most
+  ``size - 1`` steps, a whole layer at a time over cell sets held as Python integers
+  (:mod:`formulations.nurikabe._bits`). A cell it does not reach is not k's, reason ``(-own[k][v],
+  own[k][u] for the refused cells u next to a cell reached in fewer than size - 1 steps)``: while
+  those stay refused, any path of owned cells from the clue of at most size - 1 steps stays in the
+  searched ball. Fewer than ``size`` cells reached is a conflict over the same refused cells.
+  Cells no island can own are black through the CNF ("a white cell has an owner"). A refused cell
+  of the last step is a leaf of the search (no path went on through it): the search only loses it,
+  while it keeps ``size`` cells.
 * an island that reached its size closes: when the cells owned by k and joined to its clue
   through owned cells number ``size``, every neighbour of them is black, reason
   ``(black n, -own[k][c] for those cells c)`` (a white neighbour would be owned by k too).
@@ -58,13 +64,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pysat.engines import Propagator
 
-from formulations.nurikabe._bits import Bits, cells
+from formulations.nurikabe._bits import Bits
+from formulations.nurikabe._islandreach import IslandReasoning, IslandVars
 from formulations.nurikabe._wall import WallReasoning, Why, dfs_graph, grid_table
 
 log = logging.getLogger(__name__)
@@ -74,32 +80,23 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propag
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
 
-@dataclass(frozen=True)
-class IslandVars:
-    """Island k as the propagator sees it: its clue cell, size and ownership variables (cell
-    index -> variable; cells missing cannot be k's)."""
-
-    root: int
-    size: int
-    own: dict[int, int]
-
-
-class NurikabePropagator(WallReasoning, Propagator):
+class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
     the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
     CNF (closing them stays here); ``cut=False`` leaves out the articulation inferences;
-    ``infer=False`` only checks complete models."""
+    ``infer=False`` only checks complete models; ``root=True`` records the literals handed
+    over at the root as fixed at once (the module docstring)."""
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True, cut: bool = True,
+                 infer: bool = True, cut: bool = True, root: bool = False,
                  options: Mapping[str, int] | None = None) -> None:
         super().__init__()
         self.options = dict(options or {})
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
-        self.reach, self.cut = reach, cut
+        self.reach, self.cut, self.root = reach, cut, root
         self.black = list(black)
         self.islands = list(islands)
         self.clues = frozenset(clues)
@@ -411,55 +408,19 @@ class NurikabePropagator(WallReasoning, Propagator):
                 self.why[s] = tail
                 out.append(s)
             self.inferences += len(out)
+            if self.root and not level and self.pending is None:
+                self._fix_root(found)
         self.seconds += time.perf_counter() - t0
         return out
 
-    def _reach(self, k: int, found: dict[int, Why]) -> None:
-        """Refuse island k the cells its search from the clue does not reach (the search
-        grows a layer at a time over bit sets: :class:`formulations.nurikabe._bits.Bits`)."""
-        isl = self.islands[k]
-        own, val, refused = isl.own, self.val, self.refused[k]
-        reach, inner = self.bits.ball(isl.root, self.ownbits[k] & ~refused, isl.size - 1)
-        self.ball[k] = (reach, inner)
-        self.room[k] = room = reach.bit_count()
-        if room < isl.size:
-            self._conflict([own[u] for u in cells(self.bits.grow(inner) & refused)])
-            return
-        tail: tuple[int, ...] | None = None  # made once, when a cell out of reach is open
-        for v in cells(self.ownbits[k] & ~reach & ~refused):
-            x = own[v]
-            if val[x] >= 0:
-                if tail is None:
-                    tail = tuple(own[u] for u in cells(self.bits.grow(inner) & refused))
-                if val[x] == 0:
-                    found.setdefault(-x, tail)
-                else:
-                    self._conflict([-x, *tail])
-
-    def _close(self, k: int, found: dict[int, Why]) -> None:
-        """Close island k when the cells joined to its clue through its cells are its size."""
-        isl = self.islands[k]
-        own, val, nbrs, color = isl.own, self.val, self.nbrs, self.color
-        joined = {isl.root}
-        stack = [isl.root]
-        while stack:
-            w = stack.pop()
-            for u in nbrs[w]:
-                if u not in joined:
-                    x = own.get(u)
-                    if x is not None and val[x] > 0:
-                        joined.add(u)
-                        stack.append(u)
-        if len(joined) != isl.size:
-            return
-        reason = tuple(-own[c] for c in sorted(joined) if c != isl.root)
-        for c in joined:
-            for n in nbrs[c]:
-                if n not in joined and color[n] != 1:
-                    if color[n] < 0:
-                        self._conflict([self.black[n], *reason])
-                    else:
-                        found.setdefault(self.black[n], reason)
+    def _fix_root(self, found: Mapping[int, Why]) -> None:
+        """Record the root consequences ``found`` (model literals) as fixed assignments, as
+        the solver's reports would (their time and calls count in ``propagate``'s)."""
+        calls, seconds = self.calls, self.seconds
+        for lit in found:
+            if not self.val[lit if lit > 0 else -lit]:
+                self.on_assignment(self._out(lit), True)
+        self.calls, self.seconds = calls, seconds
 
     def provide_reason(self, lit: int) -> list[int]:
         t0 = time.perf_counter()

@@ -18,6 +18,10 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
   white, and a component exactly the wall's size is all black;
 * ``cut=true`` (default): articulation -- an undecided cell whose loss would cut a black cell
   off the rest of the wall is black (``cut=false`` leaves it to the search);
+* ``root=reported`` (default): a literal the propagator hands CaDiCaL at the root counts as
+  assigned once CaDiCaL reports it (CaDiCaL 1.9.5 does not always: it stays open to the
+  propagator); ``root=handed`` records it as fixed when handed over (the propagator then sees
+  every root consequence, and searches for articulation cells more often);
 * ``islands=propagate`` (default): an island grows only from its clue, within ``size - 1``
   steps through cells not refused to it (refused: owned by another island or black); an island
   that reached its size closes (its neighbours are black). ``islands=layers``: the islands
@@ -57,6 +61,7 @@ class SatPropagate(SatBlackCells):
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
         "cut": ["true", "false"],
+        "root": ["reported", "handed"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
@@ -64,7 +69,8 @@ class SatPropagate(SatBlackCells):
     solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
 
     def build(self, inst: Instance) -> SatModel:
-        from formulations.nurikabe._propagator import IslandVars, NurikabePropagator
+        from formulations.nurikabe._islandreach import IslandVars
+        from formulations.nurikabe._propagator import NurikabePropagator
 
         m = SatModel()
         lay = layout(inst)
@@ -88,6 +94,7 @@ class SatPropagate(SatBlackCells):
         m.propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
-            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true")
+            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true",
+            root=self.params["root"] == "handed")
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m

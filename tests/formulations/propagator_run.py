@@ -14,11 +14,12 @@ from bench.registry import get_formulation
 from formulations.nurikabe._propagator import NurikabePropagator
 
 
-def drive(path: Path, cls: type, conflicts: int, seed: int = 0) -> NurikabePropagator:
-    """Build sat-propagate for ``path`` with its propagator of class ``cls``, scrambled by
-    ``seed`` (python-sat's CaDiCaL has no seed: the scramble negates variables), and run at
-    most ``conflicts`` conflicts."""
-    model = get_formulation("nurikabe", "sat-propagate", ["sat"]).build(read_instance(path))
+def drive(path: Path, cls: type, conflicts: int, seed: int = 0,
+          name: str = "sat-propagate") -> NurikabePropagator:
+    """Build the formulation ``name`` (sat-propagate with parameters) for ``path`` with its
+    propagator of class ``cls``, scrambled by ``seed`` (python-sat's CaDiCaL has no seed: the
+    scramble negates variables), and run at most ``conflicts`` conflicts."""
+    model = get_formulation("nurikabe", name, ["sat"]).build(read_instance(path))
     prop = model.propagator
     prop.__class__ = cls
     prop.skipped, prop.missed, prop.trace = 0, [], []
