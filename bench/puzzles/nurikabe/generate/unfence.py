@@ -1,0 +1,365 @@
+"""Fence removal: from a unique Nurikabe puzzle with big islands, take away the clues that
+fence them, one at a time, keeping the puzzle unique (a minimisation pass).
+
+A *fence* is a clue cell of a small island next to a ring cell of a big island (an island of
+at least ``bigmin`` cells); the ring cells are the black cells next to it. A fenced ring cell
+is black by one step of local reasoning (white, it would join two clues), so the more of a big
+island's ring is fenced, the less a solver has to reason about the island: puzzles built with
+every ring cell fenced (:mod:`bench.puzzles.nurikabe.generate.rigid`) are solved at once. This
+pass undoes fences while the puzzle stays unique, so that the big islands are forced only
+through longer chains of reasoning, as in real large puzzles.
+
+Each fence clue is tried once, in an order drawn from the seed, by the edit that keeps the
+intended solution a solution of the edited puzzle:
+
+* ``blacken``: a fence island of one cell becomes wall and its clue goes (allowed when the cell
+  does not complete a 2x2 black block; the wall stays connected, the cell being next to a
+  black ring cell);
+* ``grow``: a fence island of one cell whose blackening would make a 2x2 block grows by a
+  black neighbour next to no ring cell and no other island (the wall connected without it),
+  and its clue, now 2, moves there: the fence cell stays white but is no clue;
+* ``move``: a larger fence island keeps its cells and its clue moves to its cell that is
+  farthest from every ring cell of a big island, if that cell is next to none.
+
+The edit is kept when the exact uniqueness check of the generator
+(:class:`~bench.puzzles.nurikabe.generate.unique.WarmCheck`: the intended solution blocked,
+CaDiCaL, limited by conflicts and so deterministic) finds no other solution; a check that runs
+out of conflicts counts as a rejection. A run stops after ``removals`` kept edits, when the
+candidates are spent, or (the command line) when the CPU budget is spent or a measured solve
+of the declared default exceeds a limit. Run as a module it writes the puzzle reached and its
+solution, and one JSON line per kept edit (``python -m bench.puzzles.nurikabe.generate.unfence
+--help``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from bench.generate import (
+    Generated,
+    SolveTimeout,
+    instance_from_grid,
+    save_generated,
+)
+from bench.grid import Cell, components, neighbours
+from bench.instance import Instance, InstanceError, read_instance
+from bench.puzzles import SolutionGrid, get_puzzle
+from bench.puzzles.nurikabe.generate import NurikabeGenerator
+from bench.puzzles.nurikabe.generate.unique import WarmCheck
+from bench.puzzles.nurikabe.rules import BLACK, WHITE
+
+log = logging.getLogger(__name__)
+
+#: the exact formulation of the big-island generator's uniqueness checks
+FORMULATION = NurikabeGenerator.big_formulation
+
+
+@dataclass
+class Shape:
+    """The structure of a puzzle and its solution, as compared with real puzzles."""
+
+    clues: int
+    clue_share: float
+    ones: int
+    white_share: float
+    bigs: list[int]
+    next_island: int
+    fenced_share: float
+
+    def row(self) -> dict[str, object]:
+        return {"clues": self.clues, "clue_pct": round(100 * self.clue_share, 1),
+                "ones": self.ones, "white_pct": round(100 * self.white_share, 1),
+                "bigs": self.bigs, "next": self.next_island,
+                "fenced_pct": round(100 * self.fenced_share, 1)}
+
+
+def white_islands(solution: SolutionGrid) -> list[list[Cell]]:
+    rows, cols = len(solution), len(solution[0])
+    return components([(r, c) for r in range(rows) for c in range(cols)
+                       if solution[r][c] != BLACK], rows, cols)
+
+
+def big_rings(solution: SolutionGrid, bigmin: int) -> tuple[set[Cell], set[Cell]]:
+    """The cells of the islands of at least ``bigmin`` cells, and their rings."""
+    rows, cols = len(solution), len(solution[0])
+    bigs = set().union(*(set(b) for b in white_islands(solution) if len(b) >= bigmin))
+    rim = {n for v in bigs for n in neighbours(v, rows, cols) if n not in bigs}
+    return bigs, rim
+
+
+def fences(inst: Instance, solution: SolutionGrid, bigmin: int) -> list[Cell]:
+    """The clue cells outside the big islands next to one of their ring cells, in order."""
+    bigs, rim = big_rings(solution, bigmin)
+    return sorted(v for v in clue_cells(inst) if v not in bigs and any(
+        n in rim for n in neighbours(v, inst.rows, inst.cols)))
+
+
+def clue_cells(inst: Instance) -> dict[Cell, int]:
+    return {(r, c): int(x) for r, row in enumerate(inst.grid) for c, x in enumerate(row)
+            if x is not None}
+
+
+def shape(inst: Instance, solution: SolutionGrid, bigmin: int) -> Shape:
+    """:class:`Shape` of ``inst`` with its solution; fenced share: the big islands' ring
+    cells next to a clue outside the big islands."""
+    clues = clue_cells(inst)
+    sizes = sorted((len(b) for b in white_islands(solution)), reverse=True)
+    bigs, rim = big_rings(solution, bigmin)
+    outside = {v for v in clues if v not in bigs}
+    fenced = sum(any(n in outside for n in neighbours(x, inst.rows, inst.cols)) for x in rim)
+    white = sum(x != BLACK for row in solution for x in row)
+    big_sizes = [n for n in sizes if n >= bigmin]
+    return Shape(len(clues), len(clues) / inst.cells, sum(n == 1 for n in clues.values()),
+                 white / inst.cells, big_sizes,
+                 sizes[len(big_sizes)] if len(sizes) > len(big_sizes) else 0,
+                 fenced / len(rim) if rim else 0.0)
+
+
+def makes_pool(solution: SolutionGrid, v: Cell) -> bool:
+    """Whether ``v`` black would complete a 2x2 block of black cells."""
+    rows, cols = len(solution), len(solution[0])
+    r, c = v
+    for dr in (-1, 0):
+        for dc in (-1, 0):
+            block = [(r + dr + i, c + dc + j) for i in (0, 1) for j in (0, 1)]
+            if all(0 <= y < rows and 0 <= x < cols for y, x in block) and all(
+                    (y, x) == v or solution[y][x] == BLACK for y, x in block):
+                return True
+    return False
+
+
+def edit(inst: Instance, solution: SolutionGrid, f: Cell,
+         bigmin: int) -> tuple[str, Instance, SolutionGrid] | None:
+    """The edit of fence ``f`` (module docstring): its kind, the puzzle and the solution after
+    it; None if neither edit applies."""
+    rows, cols = inst.rows, inst.cols
+    grid = [list(row) for row in inst.grid]
+    sol = [list(row) for row in solution]
+    island = next(b for b in white_islands(solution) if f in b)
+    _, rim = big_rings(solution, bigmin)
+    if len(island) == 1 and not makes_pool(solution, f):
+        grid[f[0]][f[1]] = None
+        sol[f[0]][f[1]] = BLACK
+        kind = "blacken"
+    elif len(island) == 1:
+        g = outward(solution, f, rim)
+        if g is None:
+            return None
+        grid[f[0]][f[1]] = None
+        grid[g[0]][g[1]] = 2
+        sol[g[0]][g[1]] = WHITE
+        kind = "grow"
+    else:
+        dist = distances(rim, rows, cols)
+        best = max(island, key=lambda v: (dist.get(v, rows + cols), v))
+        if dist.get(best, rows + cols) < 2:
+            return None
+        grid[best[0]][best[1]] = grid[f[0]][f[1]]
+        grid[f[0]][f[1]] = None
+        kind = "move"
+    out = instance_from_grid("nurikabe", grid, {k: v for k, v in inst.header.items()
+                                                if k != "puzzle"})
+    return kind, replace(out, path=inst.path, name=inst.name), sol
+
+
+def outward(solution: SolutionGrid, f: Cell, rim: set[Cell]) -> Cell | None:
+    """The black neighbour ``g`` of the one-cell island ``f`` that the ``grow`` edit whitens
+    (the island becomes ``f``, ``g`` with its clue 2 on ``g``): next to no ring cell and no
+    other white cell, and the wall connected without it; the first such in grid order, None
+    if there is none."""
+    rows, cols = len(solution), len(solution[0])
+    for g in neighbours(f, rows, cols):
+        if solution[g[0]][g[1]] != BLACK or g in rim:
+            continue
+        if any(n in rim or (n != f and solution[n[0]][n[1]] != BLACK)
+               for n in neighbours(g, rows, cols)):
+            continue
+        black = [(r, c) for r in range(rows) for c in range(cols)
+                 if solution[r][c] == BLACK and (r, c) != g]
+        if len(components(black, rows, cols)) == 1:
+            return g
+    return None
+
+
+def distances(sources: set[Cell], rows: int, cols: int) -> dict[Cell, int]:
+    """Grid distance of every cell from ``sources`` (breadth first)."""
+    dist = dict.fromkeys(sources, 0)
+    todo = sorted(sources)
+    for v in todo:
+        for n in neighbours(v, rows, cols):
+            if n not in dist:
+                dist[n] = dist[v] + 1
+                todo.append(n)
+    return dist
+
+
+@dataclass
+class Step:
+    """One kept edit: its number, kind and cell, the checks made so far, the structure after
+    it and (when measured) the default's solve seconds."""
+
+    kept: int
+    kind: str
+    cell: Cell
+    checks: int
+    shape: Shape
+    solve_s: float | None = None
+    status: str = ""
+
+
+@dataclass
+class Unfence:
+    """The pass (module docstring) on one puzzle; ``check`` answers "another solution?"."""
+
+    bigmin: int = 40
+    conflicts: int = 200_000
+    check: Callable[[Instance, SolutionGrid], SolutionGrid | None] | None = None
+    checks: int = 0
+    steps: list[Step] = field(default_factory=list)
+
+    def unique(self, inst: Instance, solution: SolutionGrid) -> bool:
+        """Whether no other solution is found (a check out of conflicts: False)."""
+        self.checks += 1
+        try:
+            if self.check is not None:
+                return self.check(inst, solution) is None
+            return WarmCheck(FORMULATION, self.conflicts).other(inst, solution) is None
+        except SolveTimeout:
+            log.info("unfence: a check ran out of conflicts")
+            return False
+
+    def run(self, inst: Instance, solution: SolutionGrid, rng: random.Random,
+            removals: int | None = None,
+            after: Callable[[Instance, SolutionGrid, Step], bool] | None = None,
+            ) -> tuple[Instance, SolutionGrid]:
+        """Try each fence of ``inst`` once (order drawn from ``rng``), keeping the edits that
+        leave the puzzle unique; stop after ``removals`` kept edits or when ``after`` (called
+        on each kept edit) says False. Returns the puzzle and solution reached."""
+        order = fences(inst, solution, self.bigmin)
+        rng.shuffle(order)
+        for f in order:
+            if removals is not None and len(self.steps) >= removals:
+                break
+            if f not in clue_cells(inst):
+                continue
+            tried = edit(inst, solution, f, self.bigmin)
+            if tried is None:
+                continue
+            kind, new, sol = tried
+            if get_puzzle("nurikabe").verify(new, sol):
+                continue
+            if not self.unique(new, sol):
+                log.info("unfence: %s %s rejected", kind, f)
+                continue
+            inst, solution = new, sol
+            step = Step(len(self.steps) + 1, kind, f, self.checks,
+                        shape(inst, solution, self.bigmin))
+            self.steps.append(step)
+            log.info("unfence: %s %s kept (%d kept, %d checks)", kind, f, step.kept,
+                     self.checks)
+            if after is not None and not after(inst, solution, step):
+                break
+        return inst, solution
+
+
+def default_solve(inst: Instance, solution: SolutionGrid,
+                  limit: float) -> tuple[str, float | None]:
+    """``puzzlebench solve FILE --json --time-limit limit`` (the declared default) on ``inst``
+    written to a temporary folder: its status and solve seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = save_generated(Generated(inst, solution, 0.0, 0), tmp, force=True)[0]
+        run = subprocess.run(["puzzlebench", "solve", str(path), "--json", "--time-limit",
+                              str(limit)], capture_output=True, text=True, check=False)
+    try:
+        out = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        return f"error: {run.stderr.strip()[-200:]}", None
+    return str(out.get("status")), out.get("solve_s")
+
+
+def cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the pass on one puzzle file (its ``.sol`` beside it); write the puzzle reached
+    (``<stem>-unfence<kept>``) and a JSON line per kept edit."""
+    p = argparse.ArgumentParser(prog="python -m bench.puzzles.nurikabe.generate.unfence",
+                                description="Nurikabe: remove fence clues keeping uniqueness")
+    p.add_argument("instance", help="a unique puzzle; its solution is the .sol beside it")
+    p.add_argument("--seed", type=int, default=1, help="order of the fences tried")
+    p.add_argument("--bigmin", type=int, default=40, help="smallest big island")
+    p.add_argument("--removals", type=int, default=None, help="stop after this many kept")
+    p.add_argument("--measure-every", type=int, default=0,
+                   help="solve with the default every N kept edits (0: never)")
+    p.add_argument("--stop-solve", type=float, default=30.0,
+                   help="stop when a measured solve takes longer (seconds)")
+    p.add_argument("--budget", type=float, default=900.0, help="CPU seconds (with solves)")
+    p.add_argument("--out", required=True, help="folder for the .txt and .sol")
+    p.add_argument("--log", help="file for one JSON line per kept edit")
+    a = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    src = Path(a.instance)
+    try:
+        inst = read_instance(src)
+        solution = json.loads(src.with_suffix(".sol").read_text())
+        bad = get_puzzle("nurikabe").verify(inst, solution) if inst.puzzle == "nurikabe" else [
+            f"a {inst.puzzle} puzzle, not nurikabe"]
+    except (OSError, ValueError, TypeError, IndexError, InstanceError) as exc:
+        print(f"unfence: {src}: {exc}", file=sys.stderr)
+        return 1
+    if bad:
+        print(f"unfence: {src}: the .sol does not solve the puzzle", file=sys.stderr)
+        return 1
+    logfile = open(a.log, "a") if a.log else None  # noqa: SIM115 (closed below)
+    c0 = cpu_seconds()
+
+    def after(inst: Instance, solution: SolutionGrid, step: Step) -> bool:
+        go = cpu_seconds() - c0 < a.budget
+        if a.measure_every and step.kept % a.measure_every == 0:
+            step.status, step.solve_s = default_solve(inst, solution, 60)
+            go = go and step.status == "solved" and (step.solve_s or 0) <= a.stop_solve
+        if logfile is not None:
+            logfile.write(json.dumps({"kept": step.kept, "kind": step.kind,
+                                      "cell": list(step.cell), "checks": step.checks,
+                                      "cpu_s": round(cpu_seconds() - c0),
+                                      "solve_s": step.solve_s, "status": step.status}
+                                     | step.shape.row()) + "\n")
+            logfile.flush()
+        return go
+
+    pas = Unfence(a.bigmin)
+    before = shape(inst, solution, a.bigmin)
+    inst, solution = pas.run(inst, solution, random.Random(a.seed), a.removals, after)
+    if logfile is not None:
+        logfile.close()
+    kept = len(pas.steps)
+    stem = f"{src.stem}-unfence{kept}"
+    cmd = (f"python -m bench.puzzles.nurikabe.generate.unfence {src} --seed {a.seed} "
+           f"--bigmin {a.bigmin} --removals {kept}")
+    header = {k: v for k, v in inst.header.items() if k not in ("puzzle", "source")}
+    inst = instance_from_grid("nurikabe", [list(row) for row in inst.grid],
+                              {"source": f"generated by {cmd}"} | header)
+    inst = replace(inst, path=f"{stem}.txt", name=stem)
+    if get_puzzle("nurikabe").verify(inst, solution):
+        print(f"unfence: {src}: internal error: the solution broke", file=sys.stderr)
+        return 1
+    path = save_generated(Generated(inst, solution, 0.0, pas.checks), Path(a.out),
+                          force=True)[0]
+    print(f"{path}: {kept} kept of {pas.checks} checks, {cpu_seconds() - c0:.0f} CPU-s; "
+          f"before {before.row()}, after {shape(inst, solution, a.bigmin).row()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
