@@ -58,17 +58,26 @@ def test_edits_keep_the_solution_a_solution(rigid: tuple[Instance, SolutionGrid]
         kind, new, sol = tried
         seen.add(kind)
         assert get_puzzle("nurikabe").verify(new, sol) == []
-        assert f not in clue_cells(new)
+        before, after = clue_cells(inst), clue_cells(new)
+        assert f not in after
+        changed = [(r, c) for r in range(inst.rows) for c in range(inst.cols)
+                   if sol[r][c] != solution[r][c]]
         if kind == "blacken":
-            assert sol[f[0]][f[1]] == BLACK and len(clue_cells(new)) == len(clue_cells(inst)) - 1
-        else:  # the clue moved off the fence, to a cell next to no ring cell
-            (moved,) = set(clue_cells(new)) - set(clue_cells(inst))
+            assert changed == [f] and len(after) == len(before) - 1
+        elif kind == "move":  # the clue moved off the fence, to a cell next to no ring cell
+            (moved,) = set(after) - set(before)
             assert not any(n in rim for n in neighbours(moved, inst.rows, inst.cols))
-            changed = [(r, c) for r in range(inst.rows) for c in range(inst.cols)
-                       if sol[r][c] != solution[r][c]]
-            assert changed == ([moved] if kind == "grow" else [])
-            assert sol[f[0]][f[1]] != BLACK
-    assert seen  # the puzzle has fences that can be edited
+            assert changed == [] and len(after) == len(before)
+        elif kind == "grow":  # f stays white, no clue; its new clue 2 is next to no ring cell
+            (g,) = changed
+            assert after[g] == 2 and len(after) == len(before)
+            assert not any(n in rim for n in neighbours(g, inst.rows, inst.cols))
+        else:  # merge or absorb: one black cell turns white, one clue or more go
+            (g,) = changed
+            assert sol[g[0]][g[1]] != BLACK and len(after) < len(before)
+            assert (g in rim) == (kind == "absorb")
+        assert sol[f[0]][f[1]] != BLACK or kind == "blacken"
+    assert len(seen) >= 2  # the puzzle has fences that can be edited, in more than one way
 
 
 def test_pool_rule() -> None:
@@ -120,7 +129,7 @@ def test_command_writes_a_unique_puzzle_and_its_solution(
     (path,) = (tmp_path / "out").glob("*.txt")
     assert path.stem == "small-unfence1"
     inst = read_instance(path)
-    assert "small.txt --seed 1 --bigmin 20 --removals 1" in inst.header["source"]
+    assert "small.txt --seed 1 --bigmin 20 --bigmax 60 --removals 1" in inst.header["source"]
     grid = json.loads(path.with_suffix(".sol").read_text())
     assert get_puzzle("nurikabe").verify(inst, grid) == []
     assert exact(inst) == 1

@@ -18,6 +18,12 @@ intended solution a solution of the edited puzzle:
 * ``grow``: a fence island of one cell whose blackening would make a 2x2 block grows by a
   black neighbour next to no ring cell and no other island (the wall connected without it),
   and its clue, now 2, moves there: the fence cell stays white but is no clue;
+* ``merge``: as ``grow``, where that neighbour (now allowed next to a ring cell) is next to
+  one to three other small islands: all become one island, whose clue is the size on the
+  other islands' clue cell farthest from the ring (the other clues go);
+* ``absorb``: else a ring cell between the fence and its big island turns white (the wall
+  connected without it), joining both: the big island's clue is raised by 2 and the fence's
+  clue goes; the island grows a bump whose new ring cells are not fenced;
 * ``move``: a larger fence island keeps its cells and its clue moves to its cell that is
   farthest from every ring cell of a big island, if that cell is next to none.
 
@@ -137,8 +143,8 @@ def makes_pool(solution: SolutionGrid, v: Cell) -> bool:
     return False
 
 
-def edit(inst: Instance, solution: SolutionGrid, f: Cell,
-         bigmin: int) -> tuple[str, Instance, SolutionGrid] | None:
+def edit(inst: Instance, solution: SolutionGrid, f: Cell, bigmin: int,
+         bigmax: int = 60) -> tuple[str, Instance, SolutionGrid] | None:
     """The edit of fence ``f`` (module docstring): its kind, the puzzle and the solution after
     it; None if neither edit applies."""
     rows, cols = inst.rows, inst.cols
@@ -151,13 +157,23 @@ def edit(inst: Instance, solution: SolutionGrid, f: Cell,
         sol[f[0]][f[1]] = BLACK
         kind = "blacken"
     elif len(island) == 1:
-        g = outward(solution, f, rim)
-        if g is None:
-            return None
+        found = outward(solution, f, rim)
+        if found is None:
+            return absorb(inst, solution, f, rim, bigmin, bigmax)
+        g, other = found
         grid[f[0]][f[1]] = None
-        grid[g[0]][g[1]] = 2
         sol[g[0]][g[1]] = WHITE
-        kind = "grow"
+        if other is None:
+            grid[g[0]][g[1]] = 2
+            kind = "grow"
+        else:
+            held = [v for v in other if inst.grid[v[0]][v[1]] is not None]
+            dist = distances(rim, rows, cols)
+            keep = max(held, key=lambda v: (dist.get(v, rows + cols), v))
+            for v in held:
+                grid[v[0]][v[1]] = None
+            grid[keep[0]][keep[1]] = len(other) + 2
+            kind = "merge"
     else:
         dist = distances(rim, rows, cols)
         best = max(island, key=lambda v: (dist.get(v, rows + cols), v))
@@ -171,22 +187,56 @@ def edit(inst: Instance, solution: SolutionGrid, f: Cell,
     return kind, replace(out, path=inst.path, name=inst.name), sol
 
 
-def outward(solution: SolutionGrid, f: Cell, rim: set[Cell]) -> Cell | None:
-    """The black neighbour ``g`` of the one-cell island ``f`` that the ``grow`` edit whitens
-    (the island becomes ``f``, ``g`` with its clue 2 on ``g``): next to no ring cell and no
-    other white cell, and the wall connected without it; the first such in grid order, None
-    if there is none."""
+def outward(solution: SolutionGrid, f: Cell,
+            rim: set[Cell]) -> tuple[Cell, list[Cell] | None] | None:
+    """The black neighbour ``g`` of the one-cell island ``f`` that the ``grow`` or ``merge``
+    edit whitens, and the cells of the islands it joins too (None: none, a ``grow``): ``g``
+    not a ring cell, next to none for a ``grow``, next to at most three other islands, the
+    wall connected without it; the first such in grid order, None if there is none."""
     rows, cols = len(solution), len(solution[0])
+    where = {v: tuple(b) for b in white_islands(solution) for v in b}
     for g in neighbours(f, rows, cols):
         if solution[g[0]][g[1]] != BLACK or g in rim:
             continue
-        if any(n in rim or (n != f and solution[n[0]][n[1]] != BLACK)
-               for n in neighbours(g, rows, cols)):
+        near = list(neighbours(g, rows, cols))
+        others = {where[n] for n in near if n != f and n in where}
+        if len(others) > 3 or (not others and any(n in rim for n in near)):
             continue
         black = [(r, c) for r in range(rows) for c in range(cols)
                  if solution[r][c] == BLACK and (r, c) != g]
         if len(components(black, rows, cols)) == 1:
-            return g
+            return g, (sorted(v for b in others for v in b) if others else None)
+    return None
+
+
+def absorb(inst: Instance, solution: SolutionGrid, f: Cell, rim: set[Cell],
+           bigmin: int, bigmax: int) -> tuple[str, Instance, SolutionGrid] | None:
+    """The ``absorb`` edit of the one-cell fence ``f``: its ring cell ``x`` next to one big
+    island and to no other island turns white, so that ``f`` and ``x`` join the big island
+    (its clue raised by 2, ``f``'s clue gone; at most ``bigmax`` cells); the first such ``x``
+    in grid order whose loss leaves the wall connected, None if there is none."""
+    rows, cols = inst.rows, inst.cols
+    where = {v: tuple(b) for b in white_islands(solution) for v in b}
+    for x in neighbours(f, rows, cols):
+        if x not in rim:
+            continue
+        joined = {where[n] for n in neighbours(x, rows, cols) if n in where}
+        if len(joined) != 2 or not any(bigmin <= len(b) <= bigmax - 2 for b in joined):
+            continue
+        black = [(r, c) for r in range(rows) for c in range(cols)
+                 if solution[r][c] == BLACK and (r, c) != x]
+        if len(components(black, rows, cols)) != 1:
+            continue
+        big = next(b for b in joined if len(b) >= bigmin)
+        (held,) = [v for v in big if inst.grid[v[0]][v[1]] is not None]
+        grid = [list(row) for row in inst.grid]
+        sol = [list(row) for row in solution]
+        grid[f[0]][f[1]] = None
+        grid[held[0]][held[1]] = len(big) + 2
+        sol[x[0]][x[1]] = WHITE
+        out = instance_from_grid("nurikabe", grid, {k: v for k, v in inst.header.items()
+                                                    if k != "puzzle"})
+        return "absorb", replace(out, path=inst.path, name=inst.name), sol
     return None
 
 
@@ -221,6 +271,7 @@ class Unfence:
     """The pass (module docstring) on one puzzle; ``check`` answers "another solution?"."""
 
     bigmin: int = 40
+    bigmax: int = 60
     conflicts: int = 200_000
     check: Callable[[Instance, SolutionGrid], SolutionGrid | None] | None = None
     checks: int = 0
@@ -251,7 +302,7 @@ class Unfence:
                 break
             if f not in clue_cells(inst):
                 continue
-            tried = edit(inst, solution, f, self.bigmin)
+            tried = edit(inst, solution, f, self.bigmin, self.bigmax)
             if tried is None:
                 continue
             kind, new, sol = tried
@@ -299,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("instance", help="a unique puzzle; its solution is the .sol beside it")
     p.add_argument("--seed", type=int, default=1, help="order of the fences tried")
     p.add_argument("--bigmin", type=int, default=40, help="smallest big island")
+    p.add_argument("--bigmax", type=int, default=60, help="largest island an absorb makes")
     p.add_argument("--removals", type=int, default=None, help="stop after this many kept")
     p.add_argument("--measure-every", type=int, default=0,
                    help="solve with the default every N kept edits (0: never)")
@@ -338,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             logfile.flush()
         return go
 
-    pas = Unfence(a.bigmin)
+    pas = Unfence(a.bigmin, a.bigmax)
     before = shape(inst, solution, a.bigmin)
     inst, solution = pas.run(inst, solution, random.Random(a.seed), a.removals, after)
     if logfile is not None:
@@ -346,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = len(pas.steps)
     stem = f"{src.stem}-unfence{kept}"
     cmd = (f"python -m bench.puzzles.nurikabe.generate.unfence {src} --seed {a.seed} "
-           f"--bigmin {a.bigmin} --removals {kept}")
+           f"--bigmin {a.bigmin} --bigmax {a.bigmax} --removals {kept}")
     header = {k: v for k, v in inst.header.items() if k not in ("puzzle", "source")}
     inst = instance_from_grid("nurikabe", [list(row) for row in inst.grid],
                               {"source": f"generated by {cmd}"} | header)
