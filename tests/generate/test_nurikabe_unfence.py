@@ -22,6 +22,7 @@ from bench.puzzles.nurikabe.generate.unfence import (
     big_rings,
     clue_cells,
     edit,
+    edits,
     fences,
     main,
     makes_pool,
@@ -51,11 +52,8 @@ def test_edits_keep_the_solution_a_solution(rigid: tuple[Instance, SolutionGrid]
     inst, solution = rigid
     _, rim = big_rings(solution, BIGMIN)
     seen = set()
-    for f in fences(inst, solution, BIGMIN):
-        tried = edit(inst, solution, f, BIGMIN)
-        if tried is None:
-            continue
-        kind, new, sol = tried
+    for f, (kind, new, sol) in ((g, e) for g in fences(inst, solution, BIGMIN)
+                                for e in edits(inst, solution, g, BIGMIN)):
         seen.add(kind)
         assert get_puzzle("nurikabe").verify(new, sol) == []
         before, after = clue_cells(inst), clue_cells(new)

@@ -9,8 +9,9 @@ every ring cell fenced (:mod:`bench.puzzles.nurikabe.generate.rigid`) are solved
 pass undoes fences while the puzzle stays unique, so that the big islands are forced only
 through longer chains of reasoning, as in real large puzzles.
 
-Each fence clue is tried once, in an order drawn from the seed, by the edit that keeps the
-intended solution a solution of the edited puzzle:
+Each fence clue is tried once, in an order drawn from the seed, by up to four edits in turn
+(:func:`edits`), each keeping the intended solution (changed by at most one cell) a solution
+of the edited puzzle:
 
 * ``blacken``: a fence island of one cell becomes wall and its clue goes (allowed when the cell
   does not complete a 2x2 black block; the wall stays connected, the cell being next to a
@@ -143,58 +144,82 @@ def makes_pool(solution: SolutionGrid, v: Cell) -> bool:
     return False
 
 
+Edit = tuple[str, Instance, SolutionGrid]
+
+
 def edit(inst: Instance, solution: SolutionGrid, f: Cell, bigmin: int,
-         bigmax: int = 60) -> tuple[str, Instance, SolutionGrid] | None:
-    """The edit of fence ``f`` (module docstring): its kind, the puzzle and the solution after
-    it; None if neither edit applies."""
+         bigmax: int = 60) -> Edit | None:
+    """The first of :func:`edits` of fence ``f``; None if none applies."""
+    found = edits(inst, solution, f, bigmin, bigmax)
+    return found[0] if found else None
+
+
+def edits(inst: Instance, solution: SolutionGrid, f: Cell, bigmin: int,
+          bigmax: int = 60) -> list[Edit]:
+    """The edits of fence ``f`` (module docstring), each as its kind, the puzzle and the
+    solution after it, in the order tried: for a one-cell fence ``blacken`` alone if it
+    applies, else each ``grow`` or ``merge`` (by the neighbour whitened, in grid order), then
+    each ``absorb``; for a larger fence island each ``move`` (farthest cell first)."""
     rows, cols = inst.rows, inst.cols
-    grid = [list(row) for row in inst.grid]
-    sol = [list(row) for row in solution]
     island = next(b for b in white_islands(solution) if f in b)
     _, rim = big_rings(solution, bigmin)
-    if len(island) == 1 and not makes_pool(solution, f):
-        grid[f[0]][f[1]] = None
-        sol[f[0]][f[1]] = BLACK
-        kind = "blacken"
-    elif len(island) == 1:
-        found = outward(solution, f, rim)
-        if found is None:
-            return absorb(inst, solution, f, rim, bigmin, bigmax)
-        g, other = found
-        grid[f[0]][f[1]] = None
-        sol[g[0]][g[1]] = WHITE
+    dist = distances(rim, rows, cols)
+    far = rows + cols
+
+    def made(kind: str, clues: dict[Cell, int | None], whiten: Cell | None = None) -> Edit:
+        grid = [list(row) for row in inst.grid]
+        sol = [list(row) for row in solution]
+        for (r, c), n in clues.items():
+            grid[r][c] = n
+        if whiten is not None:
+            sol[whiten[0]][whiten[1]] = WHITE
+        elif kind == "blacken":
+            sol[f[0]][f[1]] = BLACK
+        out = instance_from_grid("nurikabe", grid, {k: v for k, v in inst.header.items()
+                                                    if k != "puzzle"})
+        return kind, replace(out, path=inst.path, name=inst.name), sol
+
+    if len(island) > 1:
+        cells = sorted((v for v in island if dist.get(v, far) >= 2),
+                       key=lambda v: (-dist.get(v, far), v))
+        return [made("move", {f: None, v: inst.grid[f[0]][f[1]]}) for v in cells]
+    if not makes_pool(solution, f):
+        return [made("blacken", {f: None})]
+    found = []
+    for g, other in outward(solution, f, rim):
         if other is None:
-            grid[g[0]][g[1]] = 2
-            kind = "grow"
-        else:
-            held = [v for v in other if inst.grid[v[0]][v[1]] is not None]
-            dist = distances(rim, rows, cols)
-            keep = max(held, key=lambda v: (dist.get(v, rows + cols), v))
-            for v in held:
-                grid[v[0]][v[1]] = None
-            grid[keep[0]][keep[1]] = len(other) + 2
-            kind = "merge"
-    else:
-        dist = distances(rim, rows, cols)
-        best = max(island, key=lambda v: (dist.get(v, rows + cols), v))
-        if dist.get(best, rows + cols) < 2:
-            return None
-        grid[best[0]][best[1]] = grid[f[0]][f[1]]
-        grid[f[0]][f[1]] = None
-        kind = "move"
-    out = instance_from_grid("nurikabe", grid, {k: v for k, v in inst.header.items()
-                                                if k != "puzzle"})
-    return kind, replace(out, path=inst.path, name=inst.name), sol
+            found.append(made("grow", {f: None, g: 2}, g))
+            continue
+        held = [v for v in other if inst.grid[v[0]][v[1]] is not None]
+        keep = max(held, key=lambda v: (dist.get(v, far), v))
+        found.append(made("merge", {f: None} | dict.fromkeys(held) | {keep: len(other) + 2}, g))
+    where = {v: tuple(b) for b in white_islands(solution) for v in b}
+    for x in neighbours(f, rows, cols):
+        joined = {where[n] for n in neighbours(x, rows, cols) if n in where}
+        bigs = [b for b in joined if bigmin <= len(b) <= bigmax - 2]
+        if x in rim and len(joined) == 2 and bigs and wall_without(solution, x):
+            (held,) = [v for v in bigs[0] if inst.grid[v[0]][v[1]] is not None]
+            found.append(made("absorb", {f: None, held: len(bigs[0]) + 2}, x))
+    return found
+
+
+def wall_without(solution: SolutionGrid, v: Cell) -> bool:
+    """Whether the black cells other than ``v`` are connected."""
+    rows, cols = len(solution), len(solution[0])
+    black = [(r, c) for r in range(rows) for c in range(cols)
+             if solution[r][c] == BLACK and (r, c) != v]
+    return len(components(black, rows, cols)) == 1
 
 
 def outward(solution: SolutionGrid, f: Cell,
-            rim: set[Cell]) -> tuple[Cell, list[Cell] | None] | None:
-    """The black neighbour ``g`` of the one-cell island ``f`` that the ``grow`` or ``merge``
-    edit whitens, and the cells of the islands it joins too (None: none, a ``grow``): ``g``
-    not a ring cell, next to none for a ``grow``, next to at most three other islands, the
-    wall connected without it; the first such in grid order, None if there is none."""
+            rim: set[Cell]) -> list[tuple[Cell, list[Cell] | None]]:
+    """The black neighbours ``g`` of the one-cell island ``f`` that a ``grow`` or ``merge``
+    edit may whiten, each with the cells of the islands it joins too (None: none, a
+    ``grow``): ``g`` not a ring cell, next to none for a ``grow``, next to at most three
+    other islands, the wall connected without it; in grid order."""
     rows, cols = len(solution), len(solution[0])
     where = {v: tuple(b) for b in white_islands(solution) for v in b}
+    found: list[tuple[Cell, list[Cell] | None]] = []
     for g in neighbours(f, rows, cols):
         if solution[g[0]][g[1]] != BLACK or g in rim:
             continue
@@ -202,42 +227,9 @@ def outward(solution: SolutionGrid, f: Cell,
         others = {where[n] for n in near if n != f and n in where}
         if len(others) > 3 or (not others and any(n in rim for n in near)):
             continue
-        black = [(r, c) for r in range(rows) for c in range(cols)
-                 if solution[r][c] == BLACK and (r, c) != g]
-        if len(components(black, rows, cols)) == 1:
-            return g, (sorted(v for b in others for v in b) if others else None)
-    return None
-
-
-def absorb(inst: Instance, solution: SolutionGrid, f: Cell, rim: set[Cell],
-           bigmin: int, bigmax: int) -> tuple[str, Instance, SolutionGrid] | None:
-    """The ``absorb`` edit of the one-cell fence ``f``: its ring cell ``x`` next to one big
-    island and to no other island turns white, so that ``f`` and ``x`` join the big island
-    (its clue raised by 2, ``f``'s clue gone; at most ``bigmax`` cells); the first such ``x``
-    in grid order whose loss leaves the wall connected, None if there is none."""
-    rows, cols = inst.rows, inst.cols
-    where = {v: tuple(b) for b in white_islands(solution) for v in b}
-    for x in neighbours(f, rows, cols):
-        if x not in rim:
-            continue
-        joined = {where[n] for n in neighbours(x, rows, cols) if n in where}
-        if len(joined) != 2 or not any(bigmin <= len(b) <= bigmax - 2 for b in joined):
-            continue
-        black = [(r, c) for r in range(rows) for c in range(cols)
-                 if solution[r][c] == BLACK and (r, c) != x]
-        if len(components(black, rows, cols)) != 1:
-            continue
-        big = next(b for b in joined if len(b) >= bigmin)
-        (held,) = [v for v in big if inst.grid[v[0]][v[1]] is not None]
-        grid = [list(row) for row in inst.grid]
-        sol = [list(row) for row in solution]
-        grid[f[0]][f[1]] = None
-        grid[held[0]][held[1]] = len(big) + 2
-        sol[x[0]][x[1]] = WHITE
-        out = instance_from_grid("nurikabe", grid, {k: v for k, v in inst.header.items()
-                                                    if k != "puzzle"})
-        return "absorb", replace(out, path=inst.path, name=inst.name), sol
-    return None
+        if wall_without(solution, g):
+            found.append((g, sorted(v for b in others for v in b) if others else None))
+    return found
 
 
 def distances(sources: set[Cell], rows: int, cols: int) -> dict[Cell, int]:
@@ -272,6 +264,7 @@ class Unfence:
 
     bigmin: int = 40
     bigmax: int = 60
+    tries: int = 4
     conflicts: int = 200_000
     check: Callable[[Instance, SolutionGrid], SolutionGrid | None] | None = None
     checks: int = 0
@@ -292,9 +285,10 @@ class Unfence:
             removals: int | None = None,
             after: Callable[[Instance, SolutionGrid, Step], bool] | None = None,
             ) -> tuple[Instance, SolutionGrid]:
-        """Try each fence of ``inst`` once (order drawn from ``rng``), keeping the edits that
-        leave the puzzle unique; stop after ``removals`` kept edits or when ``after`` (called
-        on each kept edit) says False. Returns the puzzle and solution reached."""
+        """Try each fence of ``inst`` once (order drawn from ``rng``), by up to :attr:`tries`
+        of its :func:`edits` in turn, keeping the first that leaves the puzzle unique; stop
+        after ``removals`` kept edits or when ``after`` (called on each kept edit) says False.
+        Returns the puzzle and solution reached."""
         order = fences(inst, solution, self.bigmin)
         rng.shuffle(order)
         for f in order:
@@ -302,14 +296,14 @@ class Unfence:
                 break
             if f not in clue_cells(inst):
                 continue
-            tried = edit(inst, solution, f, self.bigmin, self.bigmax)
-            if tried is None:
-                continue
-            kind, new, sol = tried
-            if get_puzzle("nurikabe").verify(new, sol):
-                continue
-            if not self.unique(new, sol):
+            for kind, new, sol in edits(inst, solution, f, self.bigmin,
+                                        self.bigmax)[:self.tries]:
+                if get_puzzle("nurikabe").verify(new, sol):
+                    continue
+                if self.unique(new, sol):
+                    break
                 log.info("unfence: %s %s rejected", kind, f)
+            else:
                 continue
             inst, solution = new, sol
             step = Step(len(self.steps) + 1, kind, f, self.checks,
