@@ -198,8 +198,8 @@ def edits(inst: Instance, solution: SolutionGrid, f: Cell, bigmin: int,
         joined = {where[n] for n in neighbours(x, rows, cols) if n in where}
         bigs = [b for b in joined if bigmin <= len(b) <= bigmax - 2]
         if x in rim and len(joined) == 2 and bigs and wall_without(solution, x):
-            (held,) = [v for v in bigs[0] if inst.grid[v[0]][v[1]] is not None]
-            found.append(made("absorb", {f: None, held: len(bigs[0]) + 2}, x))
+            (clue,) = [v for v in bigs[0] if inst.grid[v[0]][v[1]] is not None]
+            found.append(made("absorb", {f: None, clue: len(bigs[0]) + 2}, x))
     return found
 
 
