@@ -29,6 +29,7 @@ from bench.puzzles.nurikabe.generate.unfence import (
     shape,
 )
 from bench.puzzles.nurikabe.rules import BLACK
+from tests.conftest import INSTANCES
 
 BIGMIN = 20
 
@@ -140,3 +141,22 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main([str(bad), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(bad) in err
+
+
+MANYBIG2 = sorted((INSTANCES / "nurikabe" / "manybig2").glob("*-unfence*.txt"))
+
+
+@pytest.mark.parametrize("path", MANYBIG2, ids=lambda p: p.stem)
+def test_committed_unfenced_puzzles_are_solved_and_less_fenced_than_their_source(
+        path: Path) -> None:
+    inst = read_instance(path)
+    grid = json.loads(path.with_suffix(".sol").read_text())
+    assert get_puzzle("nurikabe").verify(inst, grid) == []
+    command = inst.header["source"].split()
+    assert command[:4] == ["generated", "by", "python", "-m"]
+    src = INSTANCES.parent / command[5]
+    origin = read_instance(src)
+    before = shape(origin, json.loads(src.with_suffix(".sol").read_text()), 40)
+    after = shape(inst, grid, 40)
+    assert after.fenced_share < before.fenced_share and len(after.bigs) == 6
+    assert after.clues <= before.clues and after.ones <= before.ones
