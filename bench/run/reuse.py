@@ -76,9 +76,12 @@ class Sources:
 
 def adopt(res: Result, task: Task) -> Result:
     """A copy of a source result as the planned ``task``'s: every field of the measurement
-    kept, the task's key, tier, instance path and name (the file's stem) taken from the plan."""
+    kept, the task's key, tier, instance path and name (the file's stem) taken from the plan,
+    and a result written before origins were recorded takes the task's origin (the identity
+    matched, so the formulation is the same)."""
     return dataclasses.replace(res, key=task.key, tier=task.tier, instance_path=task.instance,
-                               instance=Path(task.instance).stem)
+                               instance=Path(task.instance).stem,
+                               origin=res.origin or task.origin)
 
 
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,

@@ -107,13 +107,14 @@ def choose(out: pd.DataFrame) -> pd.DataFrame:
 def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     """The pairs (``PUZZLE:FORMULATION/SOLVER``, sorted) the pilot shows hopeless on the chosen
     instances (:func:`choose`): each ran on at least :data:`MIN_SEEN` of its puzzle's and
-    answered at most :data:`HOPELESS` of those. Tasks that did not run are left out before
+    answered at most :data:`HOPELESS` of those. Tasks that did not run and instances a
+    formulation declined (not applicable: neither a time nor a failure) are left out before
     anything is counted."""
-    from bench.report.data import ran
+    from bench.report.data import attempted
 
     picked = set(zip(chosen.loc[chosen["chosen"], "puzzle"],
                      chosen.loc[chosen["chosen"], "instance"], strict=True))
-    r = ran(t)
+    r = attempted(t)
     r = r[[(p, i) in picked for p, i in zip(r["puzzle"], r["instance"], strict=True)]]
     out = []
     for (puzzle, form, solver), g in r.groupby(["puzzle", "formulation", "solver"]):

@@ -7,6 +7,7 @@ once its package changed (its version is part of the task's identity, :mod:`benc
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import subprocess
 import sys
@@ -96,3 +97,17 @@ def test_reuse_keeps_the_frontier_task_and_reruns_the_peer_s_once_its_package_ch
     assert (first["peer-frontier"].origin,
             first["peer-frontier"].solver_version) == ("peer-pkg", "peer-pkg 0.1")
     assert after["peer-frontier"].solver_version == "peer-pkg 0.2"
+
+
+def test_a_reused_result_written_before_origins_takes_the_tasks_origin() -> None:
+    """Reuse copies a source result whole, but a result without a recorded origin (written
+    before the column) takes the planned task's (its identity matched: the same formulation);
+    a recorded origin is kept."""
+    from bench.run.reuse import adopt
+
+    task = Task(str(EIGHT), "puzzlekit", "external", time_limit=60, origin="puzzlekit")
+    old = Result(key="k", puzzle="nurikabe", instance="x", instance_path="x.txt", rows=8,
+                 cols=8, formulation="puzzlekit", kind="external", solver="external",
+                 solver_version="puzzlekit 0.3.4", status="solved")
+    assert adopt(old, task).origin == "puzzlekit"
+    assert adopt(dataclasses.replace(old, origin="ours"), task).origin == "ours"

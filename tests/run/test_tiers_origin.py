@@ -13,7 +13,7 @@ import pytest
 from bench.report.data import load_run, prepare
 from bench.run import tiers
 from bench.run.storage import Journal
-from tests.report.origin_run import FRONTIER, SAT, results
+from tests.report.origin_run import FRONTIER, LIMIT, SAT, results
 
 
 @pytest.mark.parametrize("legacy", [False, True], ids=["recorded", "legacy"])
@@ -30,3 +30,20 @@ def test_frontier_counts_in_the_tier_rule_and_its_decline_is_no_failure(
     assert (out.loc[["i00", "i01", "i02"], "pairs"] == 2).all()
     declined = out.loc["i03"]
     assert (declined["best"], declined["pairs"], declined["unanswered"]) == (SAT, 1, 0)
+
+
+def test_a_pair_that_declined_the_chosen_instances_is_not_hopeless(tmp_path: Path) -> None:
+    """The pilot's cap rule counts only the instances a pair attempted: ``frontier`` declined
+    three of the four and timed out on the fourth, so it attempted fewer than
+    :data:`~bench.run.tiers.MIN_SEEN` and is not called hopeless (counting its declines, it
+    would have answered none of four)."""
+    rows = [dataclasses.replace(r, status="skipped", solve_s=0.0, checked=None,
+                                message="frontier: 4 clues: at most 3")
+            if r.formulation == "frontier" and r.instance != "i00" else
+            dataclasses.replace(r, status="timeout", solve_s=LIMIT, checked=None)
+            if r.formulation == "frontier" else r
+            for r in results()]
+    Journal(tmp_path).extend(rows)
+    t = prepare(load_run(tmp_path).df)
+    every = tiers.classify(t).reset_index().assign(chosen=True)
+    assert tiers.hopeless(t, every) == []
