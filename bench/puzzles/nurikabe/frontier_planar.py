@@ -112,9 +112,8 @@ def joinable(codes: tuple[int, ...]) -> bool:
     chords needed are all of that colour and cross none of another: joinable at once."""
     labels = set(codes)
     labels.discard(-1)
-    if len(labels) - len({q >> 6 for q in labels}) < 2:
-        return True  # one component more than colours at most: one colour split at most
-    split = {q >> 6 for q in labels if any(p != q and p >> 6 == q >> 6 for p in labels)}
-    if len(split) < 2:
+    colours = [q >> 6 for q in labels]  # one per component
+    distinct = set(colours)
+    if len(colours) - len(distinct) < 2 or sum(colours.count(x) > 1 for x in distinct) < 2:
         return True
     return _feasible(_reduced(tuple(q for q in codes if q >= 0)))
