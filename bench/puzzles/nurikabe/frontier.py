@@ -293,25 +293,29 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if must < 0 and agree == -1:
                 most = bound - step  # a tally t passes the bound after the step when
                 # most - t keeps every guard bit
-                if low:
-                    new = {t + step: v + colour for t, v in tallies.items()
-                           if most - t & guards == guards and t + step & low in ok}
-                else:
-                    new = {t + step: v + colour for t, v in tallies.items()
-                           if most - t & guards == guards}
-                if not new:
-                    continue
                 if out is None:
-                    nxt[key] = new
-                    made += len(new)
+                    if low:
+                        out = {t + step: v + colour for t, v in tallies.items()
+                               if most - t & guards == guards and t + step & low in ok}
+                    else:
+                        out = {t + step: v + colour for t, v in tallies.items()
+                               if most - t & guards == guards}
+                    if out:
+                        nxt[key] = out
+                        made += len(out)
                     continue
-                # merged: a tally in both keeps the first witness (the colour added lies
-                # below ``keep``) and adds the numbers
-                made -= len(out)
-                for t in new.keys() & out.keys():
-                    new[t] = out[t] + (new[t] & keep)
-                out.update(new)
-                made += len(out)
+                for t, v in tallies.items():
+                    if most - t & guards != guards:
+                        continue
+                    t += step
+                    if low and t & low not in ok:
+                        continue
+                    old = out.get(t)
+                    if old is None:
+                        out[t] = v + colour
+                        made += 1
+                    else:
+                        out[t] = old + (v & keep)
                 continue
             fm = 0 if must < 0 else fms[must]
             fw = 0 if must < 0 else sw.full[must]
