@@ -11,7 +11,9 @@ solutions are in one-to-one correspondence and counting one counts the other.
 
 The programme keeps, for the frontier (the last processed cell of every column), each cell's
 colour and a connectivity label (cells of one colour joined by the processed part), the colour
-of the cell diagonally above-left of the next cell (for the 2x2 rule), the set of colours
+of the cell diagonally above-left of the next cell for the 2x2 rule (only when the next cell's
+left and up are wall: elsewhere the rule cannot bite and the colour is forgotten, so such
+profiles merge), the set of colours
 whose one component has left the frontier for good (no later cell may take that colour) and
 the cells of each island so far. A component that leaves the frontier while another component
 of its colour is still on it cannot be joined any more: that partial colouring is dropped, as
@@ -59,6 +61,10 @@ MAX_STATES = 4_000_000
 #: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
 #: are forgotten)
 PLACES = 300_000
+
+
+#: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
+_UNSEEN: tuple[tuple[int, ...], int, int, int, int] = ((), -1, -1, -1, -1)
 
 
 class FrontierTooBig(RuntimeError):
@@ -279,8 +285,8 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                     continue
             elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
                 continue
-            move = moves.get((front, closed, x), 0)
-            if move == 0:
+            move = moves.get((front, closed, x), _UNSEEN)
+            if move is _UNSEEN:
                 move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
             if move is None:
                 continue
