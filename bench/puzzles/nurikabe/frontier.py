@@ -11,7 +11,9 @@ solutions are in one-to-one correspondence and counting one counts the other.
 
 The programme keeps, for the frontier (the last processed cell of every column), each cell's
 colour and a connectivity label (cells of one colour joined by the processed part), the colour
-of the cell diagonally above-left of the next cell (for the 2x2 rule), the set of colours
+of the cell diagonally above-left of the next cell for the 2x2 rule (only when the next cell's
+left and up are wall: elsewhere the rule cannot bite and the colour is forgotten, so such
+profiles merge), the set of colours
 whose one component has left the frontier for good (no later cell may take that colour) and
 the cells of each island so far. A component that leaves the frontier while another component
 of its colour is still on it cannot be joined any more: that partial colouring is dropped, as
@@ -61,6 +63,10 @@ MAX_STATES = 4_000_000
 PLACES = 300_000
 
 
+#: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
+_UNSEEN: tuple[tuple[int, ...], int, int, int, int] = ((), -1, -1, -1, -1)
+
+
 class FrontierTooBig(RuntimeError):
     """The frontier had more states than the budget allowed."""
 
@@ -83,9 +89,8 @@ def _relabel(codes: list[int]) -> tuple[int, ...]:
         if code < 0:
             out.append(code)
             continue
-        colour, label = divmod(code, 64)
-        new = seen.setdefault(label, len(seen))
-        out.append(colour * 64 + new)
+        label = code & 63
+        out.append(code - label + seen.setdefault(label, len(seen)))
     return tuple(out)
 
 
@@ -184,6 +189,44 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
     return (_relabel(codes), -1, 0 if must < 0 else 1 << must), must
 
 
+def _move(sw: Sweep, front: tuple[int, ...], closed: int, x: int, r: int, c: int
+          ) -> tuple[tuple[int, ...], int, int, int, int] | None:
+    """What cell ``(r, c)`` taking colour ``x`` makes of a profile's frontier ``front`` and
+    closed colours ``closed``: the new frontier, closed colours, the colour that must then be
+    complete (-1: none), the new profile's :func:`~.frontier_bounds.bound` and its diagonal
+    colour; None when no tally can follow (a component lost, or no bound). The diagonal
+    colour (of the cell above the one placed) serves only the 2x2 rule at the next cell,
+    whose left is the cell placed and whose up is the frontier's next cell: it is kept (the
+    wall) when both of those are wall and the cell above too, else -1, so profiles differing
+    only where the rule cannot bite are one."""
+    up = front[c]
+    left = front[c - 1] if c else -1
+    up_col = up >> 6 if up >= 0 else -1
+    if x == up_col and (left < 0 or left >> 6 != x or left == up):
+        codes, now, must = front, closed, -1  # joined above, nothing merged: the same
+    else:
+        places = sw.places[c]
+        seen = (front, x)
+        if seen in places:
+            placed = places[seen]
+        else:
+            placed = places[seen] = _place(front, c, x)
+        if placed is None:
+            return None
+        (codes, _, gone), must = placed
+        now = closed | gone
+    cell = r * sw.cols + c
+    bound = sw.bounds.get((codes, now, c))
+    if bound is None:
+        bound = sw.bounds[(codes, now, c)] = bound_of(codes, now, sw, r, cell)
+    if bound < 0:
+        return None
+    wall = sw.k
+    diag = wall if (x == wall and up_col == wall and c + 1 < sw.cols
+                    and codes[c + 1] >> 6 == wall) else -1
+    return codes, now, must, bound, diag
+
+
 def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | None:
     """The states after cell ``(r, c)``: for each state and each colour the cell may take (a
     clue's colour, else any not closed that breaks no rule: no 2x2 wall, no two islands side
@@ -200,7 +243,6 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     options = range(sw.k + 1) if fixed is None else (fixed,)
     wall = sw.k
     cell = r * sw.cols + c
-    last = c + 1 == sw.cols
     deadline = sw.deadline
     guards = sw.guards
     keep = sw.keep
@@ -208,13 +250,22 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     if phase != sw.phase:  # the bounds of a profile change only with these
         sw.phase = phase
         sw.bounds.clear()
+        for kept in sw.moves:
+            kept.clear()
     if len(sw.bounds) > PLACES:
         sw.bounds.clear()
-    bounds = sw.bounds
+    moves = sw.moves[c]
+    if len(moves) > PLACES:
+        moves.clear()
     low, ok = separated(sw, r, c)
-    places = sw.places[c]
-    if len(places) > PLACES:
-        places.clear()
+    if len(sw.places[c]) > PLACES:
+        sw.places[c].clear()
+    # per colour: the tally's step, the witness's colour bits, the excluded solutions' mask,
+    # and (for a colour that must be complete) the field's mask and full value
+    steps = [1 << p for p in sw.pos]
+    colours = [x << sw.width * cell if sw.width else 0 for x in range(wall + 1)]
+    agrees = sw.agree[cell]
+    fms = [(GUARD - 1) << p for p in sw.pos]
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -234,39 +285,36 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                     continue
             elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
                 continue
-            if x == up_col and (left_col != x or left == up):
-                codes, now, must = front, closed, -1  # joined above, nothing merged: same
-            else:
-                seen = (front, x)
-                if seen in places:
-                    placed = places[seen]
-                else:
-                    placed = places[seen] = _place(front, c, x)
-                if placed is None:
-                    continue
-                (codes, _, gone), must = placed
-                now = closed | gone
-            bound = bounds.get((codes, now, c))
-            if bound is None:
-                bound = bounds[(codes, now, c)] = bound_of(codes, now, sw, r, cell)
-            if bound < 0:
+            move = moves.get((front, closed, x), _UNSEEN)
+            if move is _UNSEEN:
+                move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
+            if move is None:
                 continue
-            step = 1 << sw.pos[x]
-            colour = x << sw.width * cell if sw.width else 0
-            agree = sw.agree[cell][x]
-            key = (codes, -1 if last else up_col, now)
+            codes, now, must, bound, below = move
+            step = steps[x]
+            colour = colours[x]
+            agree = agrees[x]
+            key = (codes, below, now)
             out = nxt.get(key)
             if must < 0 and agree == -1:
+                most = bound - step  # a tally t passes the bound after the step when
+                # most - t keeps every guard bit
                 if out is None:
-                    out = {t + step: v + colour for t, v in tallies.items()
-                           if bound - t - step & guards == guards and t + step & low in ok}
+                    if low:
+                        out = {t + step: v + colour for t, v in tallies.items()
+                               if most - t & guards == guards and t + step & low in ok}
+                    else:
+                        out = {t + step: v + colour for t, v in tallies.items()
+                               if most - t & guards == guards}
                     if out:
                         nxt[key] = out
                         made += len(out)
                     continue
                 for t, v in tallies.items():
+                    if most - t & guards != guards:
+                        continue
                     t += step
-                    if bound - t & guards != guards or t & low not in ok:
+                    if low and t & low not in ok:
                         continue
                     old = out.get(t)
                     if old is None:
@@ -275,7 +323,7 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                     else:
                         out[t] = old + (v & keep)
                 continue
-            fm = 0 if must < 0 else (GUARD - 1) << sw.pos[must]
+            fm = 0 if must < 0 else fms[must]
             fw = 0 if must < 0 else sw.full[must]
             if out is None:
                 out = nxt[key] = {}

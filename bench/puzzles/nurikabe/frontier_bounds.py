@@ -6,7 +6,6 @@ solution, so the counts stay exact."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from bench.grid import Cell
@@ -67,6 +66,12 @@ class Sweep:
         # row after row
         self.places: list[dict[tuple[tuple[int, ...], int], Placed]] = [
             {} for _ in range(self.cols)]
+        # per column, in the phase: a profile's move by (frontier, closed colours, colour):
+        # the new frontier, closed colours, colour that must be complete, bound, diagonal
+        # colour (None: none)
+        self.moves: list[dict[tuple[tuple[int, ...], int, int],
+                              tuple[tuple[int, ...], int, int, int, int] | None]] = [
+            {} for _ in range(self.cols)]
 
 
 def bound(codes: tuple[int, ...], closed: int, sw: Sweep, r: int, cell: int) -> int:
@@ -119,14 +124,22 @@ def spans(codes: tuple[int, ...], x: int, c: int) -> int:
     and one more cell each: at least the lightest weights that join every component
     (Kruskal's spanning tree over the components, which the frontier's labels already join in
     part) and one."""
-    at = [j for j, q in enumerate(codes) if q >= 0 and q >> 6 == x]
-    parent = {codes[j]: codes[j] for j in at}
+    joins = []  # (weight, label, label) of neighbouring cells of the colour, labels apart
+    before, label = -1, -1
+    for j, q in enumerate(codes):
+        if q >= 0 and q >> 6 == x:
+            if before >= 0 and q != label:
+                joins.append((j - before - (before == c), label, q))
+            before, label = j, q
+    if len(joins) == 1:
+        return 1 + joins[0][0]
+    joins.sort()
+    parent: dict[int, int] = {}
     total = 1
-    for weight, a, b in sorted((q - p - (p == c), codes[p], codes[q])
-                               for p, q in itertools.pairwise(at)):
-        while parent[a] != a:
+    for weight, a, b in joins:
+        while a in parent:
             a = parent[a]
-        while parent[b] != b:
+        while b in parent:
             b = parent[b]
         if a != b:
             parent[a] = b

@@ -62,25 +62,40 @@ def _reduced(seq: tuple[int, ...]) -> tuple[int, ...]:
     chord between them crosses nothing) and the cells of a colour already one component left
     out (it needs no chord), again until nothing changes; the components renumbered by first
     appearance. The reduced frontier has the joins ``seq`` has and no others."""
-    parent = {q: q for q in seq}
+    if not seq:
+        return seq
+    parent = list(range(max(seq) + 1))
     cells = list(seq)
     while True:
         kept: list[int] = []
+        before = -1  # the colour of the last cell kept
         for q in cells:
-            if kept and kept[-1] >> 6 == q >> 6:
-                ra, rb = _root(parent, kept[-1]), _root(parent, q)
-                if ra != rb:
-                    parent[ra] = rb
+            if q >> 6 == before:
+                a = kept[-1]
+                while parent[a] != a:
+                    a = parent[a]
+                while parent[q] != q:
+                    q = parent[q]
+                if a != q:
+                    parent[a] = q
                 continue
             kept.append(q)
+            before = q >> 6
         roots: dict[int, set[int]] = {}
         for q in kept:
-            roots.setdefault(q >> 6, set()).add(_root(parent, q))
+            while parent[q] != q:
+                q = parent[q]
+            roots.setdefault(q >> 6, set()).add(q)
         cells = [q for q in kept if len(roots[q >> 6]) > 1]
         if len(cells) == len(kept):
             break
     names: dict[int, int] = {}
-    return tuple((q >> 6) * 64 + names.setdefault(_root(parent, q), len(names)) for q in cells)
+    out = []
+    for q in cells:
+        while parent[q] != q:
+            q = parent[q]
+        out.append((q >> 6) * 64 + names.setdefault(q, len(names)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 18)
@@ -93,5 +108,12 @@ def _feasible(seq: tuple[int, ...]) -> bool:
 def joinable(codes: tuple[int, ...]) -> bool:
     """Whether the frontier ``codes`` (colour * 64 + label per column, -1: no cell yet) has
     chords joining each colour's components into one with none crossing one of another colour
-    (the module docstring: else it has no completion)."""
+    (the module docstring: else it has no completion). With one colour split at most, the
+    chords needed are all of that colour and cross none of another: joinable at once."""
+    labels = set(codes)
+    labels.discard(-1)
+    colours = [q >> 6 for q in labels]  # one per component
+    distinct = set(colours)
+    if len(colours) - len(distinct) < 2 or sum(colours.count(x) > 1 for x in distinct) < 2:
+        return True
     return _feasible(_reduced(tuple(q for q in codes if q >= 0)))
