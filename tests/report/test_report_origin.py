@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from bench.report import defaults as defaults_mod
@@ -57,3 +58,13 @@ def test_the_committed_run_compares_against_puzzlekit_only() -> None:
     assert by_form and all(o == {"ours"} for o in by_form.values())
     v = peers.versus(per_instance(t), tables.ranking(t))
     assert set(v["peer"]) == {"puzzlekit / external"}
+
+
+@pytest.mark.parametrize("order", [1, -1], ids=["new-first", "legacy-first"])
+def test_a_pair_with_rows_of_two_rules_is_one_origin_whatever_their_order(order: int) -> None:
+    """A plugin's external formulation that did not declare a peer records ``ours`` now, while
+    its rows written before origins were recorded read as a peer (the rule of their time): the
+    pair is the peer, in whichever order its rows come."""
+    rows = pd.DataFrame({"pair": ["mine / external"] * 2, "formulation": ["mine"] * 2,
+                         "kind": ["external"] * 2, "origin": ["ours", ""]})[::order]
+    assert peers.pair_origins(rows, rows) == {"mine / external": "mine"}
