@@ -70,8 +70,9 @@ import numpy as np
 from pysat.engines import Propagator
 
 from formulations.nurikabe._bits import Bits
+from formulations.nurikabe._cutstep import CutStep
 from formulations.nurikabe._islandreach import IslandReasoning, IslandVars
-from formulations.nurikabe._wall import WallReasoning, Why, dfs_graph, grid_table
+from formulations.nurikabe._wall import Shadow, WallReasoning, Why, dfs_graph, grid_table
 
 log = logging.getLogger(__name__)
 
@@ -80,23 +81,24 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propag
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
 
-class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
+class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
     the wall's size in every solution. ``reach=False`` leaves the islands' reachability to the
     CNF (closing them stays here); ``cut=False`` leaves out the articulation inferences;
     ``infer=False`` only checks complete models; ``root=True`` records the literals handed
-    over at the root as fixed at once (the module docstring)."""
+    over at the root as fixed at once (the module docstring); ``step=True`` infers the
+    articulation cells of a new black cell from the last search (:mod:`._cutstep`)."""
 
     def __init__(self, rows: int, cols: int, black: Sequence[int], islands: Sequence[IslandVars],
                  clues: Sequence[int], blacks: int, reach: bool = True,
-                 infer: bool = True, cut: bool = True, root: bool = False,
+                 infer: bool = True, cut: bool = True, root: bool = False, step: bool = False,
                  options: Mapping[str, int] | None = None) -> None:
         super().__init__()
         self.options = dict(options or {})
         self.rows, self.cols, self.blacks, self.infer = rows, cols, blacks, infer
-        self.reach, self.cut, self.root = reach, cut, root
+        self.reach, self.cut, self.root, self.step = reach, cut, root, cut and step
         self.black = list(black)
         self.islands = list(islands)
         self.clues = frozenset(clues)
@@ -134,7 +136,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
         self.sign: list[int] | None = None
         self.calls = self.inferences = self.reasons = self.clauses = 0
         self.checks = self.rejections = 0
-        self.relabels = self.restores = self.cuts = self.lates = self.dropped = 0
+        self.relabels = self.restores = self.cuts = self.lates = self.dropped = self.steps = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
         self.reset()
@@ -182,6 +184,8 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
         # the component changes in such a way (until then it would find nothing new)
         self.cut_stale = self.cut_owed = False
         self.cut_out: frozenset[int] = frozenset()
+        self.shadow: Shadow | None = None  # the last search kept for the step, and the
+        self.cut_new: list[int] = []  # black cells of the component it has not looked at
         self.reach_dirty: set[int] = set(range(len(self.islands))) if self.reach else set()
         self.close_dirty: set[int] = set(range(len(self.islands)))
         self.why: dict[int, Why] = {}  # solver literal -> the rest of its reason
@@ -215,7 +219,8 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
         opened, literals handed over that the solver never assigned before it backtracked
         over their level (CaDiCaL takes them one at a time and stops at its first conflict)."""
         return {"relabels": self.relabels, "restores": self.restores, "cut_searches": self.cuts,
-                "late_notifications": self.lates, "dropped_handed": self.dropped}
+                "late_notifications": self.lates, "dropped_handed": self.dropped,
+                "cut_steps": self.steps}
 
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, inferences, reasons
@@ -263,7 +268,11 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                         if v > 0:
                             # a black cell of A: no articulation search (why: the module
                             # docstring of formulations.nurikabe._wall)
-                            if c not in self.cut_out:
+                            if c in self.cut_out:
+                                pass
+                            elif self.shadow is not None:
+                                self.cut_new.append(c)
+                            else:
                                 self.cut_stale = True
                                 if self.cut_owed:
                                     self.cut_dirty = True
@@ -305,7 +314,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
         self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
                            self.extra, len(self.extra), list(self.ball), list(self.room),
                            self.wall_dirty, self.size_dirty,
-                           self.cut_dirty or self.cut_stale, self.cut_out,
+                           self.cut_dirty or self.cut_stale, self.cut_out, self.shadow,
                            set(self.reach_dirty) if self.reach_dirty else None))
         self.seconds += time.perf_counter() - t0
 
@@ -359,7 +368,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                 self.restores += 1
                 (self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail, self.extra,
                  n, ball, room, self.wall_dirty, self.size_dirty, cut_dirty, self.cut_out,
-                 dirty) = snap
+                 self.shadow, dirty) = snap
                 del self.extra[n:]
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
@@ -369,6 +378,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
             self.cut_dirty = self.cut and cut_dirty
             self.cut_owed = self.cut
             self.cut_stale = False
+            self.cut_new = [c for c in self.cut_new if col[c] > 0]
         self.seconds += time.perf_counter() - t0
 
     def decide(self) -> int:
@@ -392,6 +402,8 @@ class NurikabePropagator(WallReasoning, IslandReasoning, Propagator):
                 self._reach(self.reach_dirty.pop(), found)
             while self.close_dirty and self.pending is None:
                 self._close(self.close_dirty.pop(), found)
+            if self.cut_new and self.pending is None:
+                self._step(found)
             if self.cut_owed and not found and self.pending is None:
                 self.cut_owed = False  # a search now would find nothing new
             if self.cut and self.cut_dirty and not found and self.pending is None:

@@ -80,6 +80,19 @@ class CutWhy:
 Why = tuple[int, ...] | CutWhy
 
 
+@dataclass
+class Shadow:
+    """An articulation search kept for :mod:`formulations.nurikabe._cutstep`: its anchor,
+    visiting order and every cut subtree of an open cell, ``(p, start, stop, b)`` by start
+    (``b = -1``: no black cell in it then); ``disc``, each cell's position (-1: not
+    visited), made when first needed."""
+
+    order: Any
+    anchor: int
+    subs: list[tuple[int, int, int, int]]
+    disc: Any = None
+
+
 def grid_table(rows: int, cols: int) -> Any:
     """Each cell's four neighbours (N, S, W, E) as a 4 x ``rows * cols`` int32 array, the cell
     itself where the neighbour is off the grid."""
@@ -97,7 +110,7 @@ def dfs_graph(n: int) -> Any:
                        np.arange(0, 4 * n + 1, 4, dtype=np.int32)), shape=(n, n))
 
 
-def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
+def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None, every: bool = False
                ) -> tuple[Any, list[tuple[int, int, int, int]]]:
     """A depth-first search from cell ``a`` over the cells the boolean array ``ina`` marks,
     with Hopcroft-Tarjan low points: its visiting order (an int array), and for every open
@@ -110,7 +123,8 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
     a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
     spares building and checking a new matrix every search; the separators are
-    :func:`cut_subtrees` of its tree."""
+    :func:`cut_subtrees` of its tree; ``every``: the cut subtrees of open cells without a
+    black cell too, with ``b = -1``."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
     if graph is None:
@@ -119,10 +133,10 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None
     order, pred = depth_first_order(graph, a, directed=True, return_predecessors=True)
     if len(order) < 2:
         return order, []
-    return order, cut_subtrees(order, pred, ind, color)
+    return order, cut_subtrees(order, pred, ind, color, every)
 
 
-def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any
+def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any, every: bool = False
                  ) -> list[tuple[int, int, int, int]]:
     """The ``(p, start, stop, b)`` of :func:`separators` from its depth-first tree (visiting
     ``order``, ``pred``ecessors, the neighbour table ``ind`` the search followed), by
@@ -134,7 +148,8 @@ def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any
     parent included: that changes no comparison with the parent's time, ``low[v] >=
     disc[p]``, which is all the test uses), a range minimum answered from a sparse table of
     the per-cell minima (M. A. Bender, M. Farach-Colton, "The LCA problem revisited", LATIN
-    2000); a subtree's black cells are a difference of prefix counts."""
+    2000); a subtree's black cells are a difference of prefix counts. ``every``: the cut
+    subtrees of open cells without a black cell too, with ``b = -1``."""
     n, k = ind.shape[1], len(order)
     pos = np.arange(k, dtype=np.int32)
     disc = np.zeros(n, dtype=np.int32)
@@ -149,7 +164,10 @@ def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any
     dark = tone == 1
     count = np.zeros(k + 1, dtype=np.int32)  # black cells before each position
     np.cumsum(dark, out=count[1:])
-    child = np.flatnonzero((tone.take(parent) == 0) & (count.take(last + 1) > count[:k]))
+    child = tone.take(parent) == 0
+    if not every:
+        child &= count.take(last + 1) > count[:k]
+    child = np.flatnonzero(child)
     child = child[child > 0]  # open parent, a black cell in the subtree
     if len(child) == 0:
         return []
@@ -168,9 +186,13 @@ def cut_subtrees(order: Any, pred: Any, ind: Any, color: Any
         return []
     hits, end = child[cut], end[cut]
     blacks = np.flatnonzero(dark)
-    first = blacks.take(np.searchsorted(blacks, hits))
+    if every:  # a subtree's first black position past its end, or k: none (-1)
+        at = np.append(blacks, k).take(np.searchsorted(blacks, hits))
+        first = np.append(order, -1).take(np.where(at <= end, at, k))
+    else:
+        first = order.take(blacks.take(np.searchsorted(blacks, hits)))
     return list(zip(order.take(parent.take(hits)).tolist(), hits.tolist(),
-                    (end + 1).tolist(), order.take(first).tolist(), strict=True))
+                    (end + 1).tolist(), first.tolist(), strict=True))
 
 
 class WallReasoning:
@@ -197,6 +219,8 @@ class WallReasoning:
     wtail: tuple[int, ...] | None
     extra: list[int]
     cut: bool
+    step: bool
+    shadow: Shadow | None
     cut_dirty: bool
     cut_out: frozenset[int]
     pending: list[int] | None
@@ -255,6 +279,7 @@ class WallReasoning:
 
     def _wall(self, found: dict[int, Why]) -> None:
         self.relabels += 1
+        self.shadow = None
         color, barr = self.color, self.barr
         labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
         lab = labels.ravel()
@@ -324,7 +349,10 @@ class WallReasoning:
         self.cuts += 1
         ina = (self.lab == self.la) & (self.color >= 0)
         a, black = self.anchor, self.black
-        order, seps = separators(a, ina, self.color, self.tab, self.graph)
+        order, seps = separators(a, ina, self.color, self.tab, self.graph, self.step)
+        if self.step:  # every cut subtree, kept for the step (formulations.nurikabe._cutstep)
+            self.shadow = Shadow(order, a, seps)
+            seps = [s for s in seps if s[3] >= 0]
         self.cut_out = frozenset(p for p, *_ in seps)
         for p, start, stop, b in seps:
             x = black[p]

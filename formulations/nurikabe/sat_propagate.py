@@ -18,6 +18,9 @@ complete assignment (the reasoning, its reasons and sources: the module docstrin
   white, and a component exactly the wall's size is all black;
 * ``cut=true`` (default): articulation -- an undecided cell whose loss would cut a black cell
   off the rest of the wall is black (``cut=false`` leaves it to the search);
+  ``cut=incremental``: the same, and a cell turning black behind an open cut cell of the last
+  articulation search makes that cell black at once, without a new search
+  (:mod:`formulations.nurikabe._cutstep`);
 * ``root=reported`` (default): a literal the propagator hands CaDiCaL at the root counts as
   assigned once CaDiCaL reports it (CaDiCaL 1.9.5 does not always: it stays open to the
   propagator); ``root=handed`` records it as fixed when handed over (the propagator then sees
@@ -60,7 +63,7 @@ class SatPropagate(SatBlackCells):
     parameters: ClassVar[dict[str, list[Any]]] = {
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
-        "cut": ["true", "false"],
+        "cut": ["true", "false", "incremental"],
         "root": ["reported", "handed"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
@@ -94,7 +97,7 @@ class SatPropagate(SatBlackCells):
         m.propagator = NurikabePropagator(
             lay.rows, lay.cols, [black[v] for v in lay.cells],
             islands, [index(i.root) for i in lay.islands], lay.blacks,
-            reach=self.params["islands"] == "propagate", cut=self.params["cut"] == "true",
-            root=self.params["root"] == "handed")
+            reach=self.params["islands"] == "propagate", cut=self.params["cut"] != "false",
+            root=self.params["root"] == "handed", step=self.params["cut"] == "incremental")
         m.handles.update(black=black, wall=wall, blacks=lay.blacks, regions=regions)
         return m

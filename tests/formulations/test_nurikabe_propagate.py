@@ -240,7 +240,8 @@ def test_a_result_keeps_the_propagators_counters() -> None:
 #: every seed and the small generated instances (unique: their .sol files)
 EVERY = sorted(ROOT.glob("instances/nurikabe/seed-p0*.txt")) + sorted(
     p for n in (5, 7, 10) for p in ROOT.glob(f"instances/nurikabe/gen-nurikabe-{n}x{n}-s?-0.txt"))
-CUTS = ["sat-propagate[cut=true]", "sat-propagate[cut=false]"]
+CUTS = ["sat-propagate[cut=true]", "sat-propagate[cut=false]", "sat-propagate[cut=incremental]",
+        "sat-propagate[cut=incremental,root=handed]"]
 
 
 def test_the_instance_lists_are_there() -> None:
