@@ -73,12 +73,28 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     t.loc[skipped, "ok"] = True
     t.loc[skipped, "time_s"] = 0.0
     t["instance"] = t["instance_path"].map(lambda p: str(Path(p).name))
+    labels = {(p, f): current_label(p, f) for p, f in zip(t["puzzle"], t["formulation"],
+                                                           strict=True)}
+    t["formulation"] = [labels[p, f] for p, f in zip(t["puzzle"], t["formulation"], strict=True)]
     g = t.groupby(["instance", "formulation", "solver"])
     out = g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),
                 limit=("time_limit", "max")).reset_index()
     if "overhead_s" in t and t["overhead_s"].notna().any():
         out.attrs["startup_s"] = float(t["overhead_s"].mean())
     return out
+
+
+def current_label(puzzle: str, label: str) -> str:
+    """An earlier run's variant label as the registry writes it now: a parameter added to the
+    formulation since then takes its default (a new parameter's default keeps the behaviour
+    that was measured), so the earlier time still estimates the variant; a label the
+    registry cannot read (a formulation or value since removed) stays as it was."""
+    from bench.registry import get_formulation
+
+    try:
+        return get_formulation(puzzle, label).label
+    except (KeyError, ValueError):
+        return label
 
 
 def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
