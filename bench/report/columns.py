@@ -115,8 +115,9 @@ COLUMNS: dict[str, Column] = {
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
                                  "shifted geometric means; '≥': a bound) with its 95 % interval"),
     "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "
-                     "pair of another instance set a paired sign-flip p, Holm-adjusted"),
-    "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive; 'k of "
+                     "pair of another instance set a two-sided paired sign-flip p, Holm-adjusted"),
+    "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive (a "
+                      "pair of another instance set also 'faster where both ran'); 'k of "
                                  "n run' (or 'k run, m in common with the best's n') where the "
                                  "pair ran another instance set than the best (', d declined': "
                                  "instances its formulation declined); such pairs follow those "

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.records import NOT_RUN, Result, row_origin
+from bench.records import NOT_RUN, OURS, Result, row_origin
 from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame, samples
 
 log = logging.getLogger(__name__)
@@ -219,13 +219,22 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def origins(t: pd.DataFrame) -> pd.Series:
-    """Each row's origin: ``ours`` or the peer package its formulation calls, as recorded, or
-    by :func:`bench.records.row_origin`'s rule for a row written before it was (or a frame
-    without the column)."""
+    """Each row's origin: ``ours`` or the peer package its formulation calls. One origin per
+    puzzle, formulation and solver: the one its rows recorded (where they recorded several, a
+    peer before ``ours``, then by name), which also holds for its rows written before origins
+    were recorded; a pair with no recorded origin follows :func:`bench.records.row_origin`'s
+    rule for such rows (as does a frame without the column)."""
     none = pd.Series(None, index=t.index, dtype=object)
-    return pd.Series([row_origin(o, k, f) for o, k, f in zip(
-        t.get("origin", none), t.get("kind", none), t.get("formulation", none), strict=True)],
-        index=t.index, dtype=object)
+    keys = list(zip(t.get("puzzle", none), t.get("formulation", none), t.get("solver", none),
+                    strict=True))
+    recorded: dict[tuple[Any, Any, Any], str] = {}
+    for key, o in zip(keys, t.get("origin", none), strict=True):
+        if isinstance(o, str) and o:
+            prev = recorded.get(key)
+            recorded[key] = o if prev is None else min(prev, o, key=lambda x: (x == OURS, x))
+    return pd.Series([recorded.get(key) or row_origin(o, k, f) for key, o, k, f in zip(
+        keys, t.get("origin", none), t.get("kind", none), t.get("formulation", none),
+        strict=True)], index=t.index, dtype=object)
 
 
 def distinct_names(t: pd.DataFrame) -> pd.Series:

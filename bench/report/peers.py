@@ -34,15 +34,8 @@ def pair_origins(pi: pd.DataFrame, rank: pd.DataFrame) -> dict[str, str]:
         return {}
     if "formulation" not in rows:
         rows = rows.assign(formulation=rows["pair"].astype(str).str.split(" / ").str[0])
-    o = rows.assign(origin=origins(rows)).groupby("pair", sort=False)["origin"].agg(_peer_first)
+    o = rows.assign(origin=origins(rows)).groupby("pair", sort=False)["origin"].first()
     return {str(k): str(v) for k, v in o.items()}
-
-
-def _peer_first(o: pd.Series) -> str:
-    """A pair's origin from its rows: a peer package if any row names one (rows of one pair
-    written under different rules never split it, whatever their order), else ours."""
-    peers = sorted({str(x) for x in o if str(x) != OURS})
-    return peers[0] if peers else OURS
 
 
 def _ours(rank: pd.DataFrame, origin: dict[str, str]) -> str | None:

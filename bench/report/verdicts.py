@@ -40,7 +40,9 @@ every tier has one time limit):
   *Resampling-Based Multiple Testing*): one test per group, selection-aware, exact under
   censoring at the shared limit.
 - Labels: *separated* (adjusted p < :data:`ALPHA`: slower than the best, by the factor and
-  interval shown); *equivalent* (two one-sided tests: the 95 % interval within
+  interval shown); for a pair of another instance set, tested apart two-sided, *faster where
+  both ran* (:data:`FASTER`: adjusted p < ALPHA and faster there; never ranked above the best,
+  whose instance set it did not run); *equivalent* (two one-sided tests: the 95 % interval within
   1/:data:`~bench.report.paired.MARGIN` .. MARGIN, over at least MIN_INTERVAL instances, none
   censored; :func:`bench.report.paired.equivalent`); *inconclusive* otherwise, with the smallest
   factor the group can separate at its size: exp(c / sqrt(n)), c the permuted maximum's 95 %
@@ -62,6 +64,7 @@ import numpy as np
 import pandas as pd
 
 import bench.report.paired as paired
+import bench.report.signflip as signflip
 from bench.effort import ranking
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
 from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
@@ -75,6 +78,9 @@ SEED = paired.SEED
 FEW = "few instances"
 TOO_FEW = "too few"
 SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
+#: the label of a pair tested apart (another instance set) that is faster than the best on
+#: the instances both ran, shown by the two-sided test
+FASTER = "faster where both ran"
 NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
         "the pair, without wrong answers and among those that attempted the reference pair's "
@@ -94,7 +100,8 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are tested apart against the best on the instances both ran "
-        "(a paired sign-flip test, Holm-adjusted among them) and listed after the pairs of "
+        "(a two-sided paired sign-flip test, Holm-adjusted among them: 'separated' when "
+        f"slower, '{FASTER}' when faster) and listed after the pairs of "
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best.")
@@ -205,7 +212,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     names = [str(r["pair"]) for r in clean]
     yy = y[names].to_numpy(float).T
     okk = ok[names].to_numpy(bool).T
-    bi, pvals, critical = _tests(yy, _full(yy, np.array([r["solved"] for r in clean])))
+    full = _full(yy, np.array([r["solved"] for r in clean]))
+    bi, pvals, critical = _tests(yy, full)
     b = clean[bi]
     if b["solved"] == 0:  # nothing answered: no best, nothing to compare
         return Group(_frame(rows), math.nan, math.nan)
@@ -224,8 +232,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
         p = float(pvals[j])
         r.update(common=int(both.sum()), ratio=est, ratio_lo=lo, ratio_hi=hi, p=p,
                  censored=cens,
-                 verdict=SEPARATED if p < ALPHA else EQUIVALENT if paired.equivalent(
-                     lo, hi, len(d), bool(cens)) else INCONCLUSIVE)
+                 verdict=(FASTER if not full[j] and est < 1 else SEPARATED) if p < ALPHA
+                 else EQUIVALENT if paired.equivalent(lo, hi, len(d), bool(cens))
+                 else INCONCLUSIVE)
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
             k, m = int(r["instances"]), int(both.sum())
             r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
@@ -256,9 +265,10 @@ def _full(yy: np.ndarray, solved: np.ndarray) -> np.ndarray:
 def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     """(best, p per pair, critical): the step-down max-T test (:func:`bench.report.paired.maxt`)
     of the pairs of the reference instance set (``full``, :func:`_full`) against the best of
-    them; every other pair against that best alone, on the instances both ran (the same
-    permutation test of two pairs: a sign flip of each instance's difference), its p
-    Holm-adjusted among those pairs (Holm 1979). Like with like: a pair of another instance
+    them; every other pair against that best alone, on the instances both ran (two-sided:
+    it may be slower or faster there; the sign-flip test of each instance's difference,
+    :func:`bench.report.signflip.sign_flip_maxt`), its p Holm-adjusted among those pairs
+    (Holm 1979). Like with like: a pair of another instance
     set neither widens the null of the pairs that ran the same instances nor is chosen best;
     ``critical`` is the main test's."""
     idx = np.flatnonzero(full)
@@ -270,8 +280,8 @@ def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     raw = []
     for j in apart:
         both = ~np.isnan(yy[j]) & ~np.isnan(yy[best])
-        one = (paired.maxt(np.vstack([yy[best][both], yy[j][both]]), np.array([True, False]),
-                           np.array([False, True])).p[1] if both.any() else math.nan)
+        one = (signflip.sign_flip_maxt((yy[j] - yy[best])[both][:, None]).p[0]
+               if both.any() else math.nan)
         raw.append(1.0 if one != one else float(one))
     p[apart] = holm(np.asarray(raw, float))
     return best, p, main.critical

@@ -73,8 +73,8 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     t.loc[skipped, "ok"] = True
     t.loc[skipped, "time_s"] = 0.0
     t["instance"] = t["instance_path"].map(lambda p: str(Path(p).name))
-    labels = {(p, f): current_label(p, f) for p, f in zip(t["puzzle"], t["formulation"],
-                                                           strict=True)}
+    labels = {(p, f): current_label(p, f)
+              for p, f in set(zip(t["puzzle"], t["formulation"], strict=True))}
     t["formulation"] = [labels[p, f] for p, f in zip(t["puzzle"], t["formulation"], strict=True)]
     g = t.groupby(["instance", "formulation", "solver"])
     out = g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),
@@ -93,7 +93,7 @@ def current_label(puzzle: str, label: str) -> str:
 
     try:
         return get_formulation(puzzle, label).label
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, TypeError):  # TypeError: a plugin class's constructor
         return label
 
 

@@ -27,7 +27,7 @@ does not confirm its own selection):
   are where pairs are close), at most :data:`MAX_HARD` of them (the slowest best first); a
   puzzle with fewer than :data:`MIN_HARD` such instances is filled up with its slowest-best
   ``easy`` candidates, so that every cell can hold the instances a paired test needs;
-- a hopeless pair: one that ran on at least :data:`MIN_SEEN` of its puzzle's chosen instances
+- a hopeless pair: one that attempted at least :data:`MIN_SEEN` of its puzzle's chosen instances
   in the pilot and answered at most a fifth of them (:data:`HOPELESS`: none of 3 or 4, one
   of 5 to 9; it timed out on most); the suite caps it (``capped``, ``cap =``
   :data:`CAP`): it runs on the first :data:`CAP` instances of the tier only, the rest recorded
@@ -106,7 +106,7 @@ def choose(out: pd.DataFrame) -> pd.DataFrame:
 
 def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     """The pairs (``PUZZLE:FORMULATION/SOLVER``, sorted) the pilot shows hopeless on the chosen
-    instances (:func:`choose`): each ran on at least :data:`MIN_SEEN` of its puzzle's and
+    instances (:func:`choose`): each attempted at least :data:`MIN_SEEN` of its puzzle's and
     answered at most :data:`HOPELESS` of those. Tasks that did not run and instances a
     formulation declined (not applicable: neither a time nor a failure) are left out before
     anything is counted."""
@@ -118,9 +118,9 @@ def hopeless(t: pd.DataFrame, chosen: pd.DataFrame) -> list[str]:
     r = r[[(p, i) in picked for p, i in zip(r["puzzle"], r["instance"], strict=True)]]
     out = []
     for (puzzle, form, solver), g in r.groupby(["puzzle", "formulation", "solver"]):
-        ran_on = g["instance"].nunique()
+        tried = g["instance"].nunique()
         answered = g.loc[g["ok"], "instance"].nunique()
-        if ran_on >= MIN_SEEN and answered <= HOPELESS * ran_on:
+        if tried >= MIN_SEEN and answered <= HOPELESS * tried:
             out.append(f"{puzzle}:{form}/{solver}")
     return sorted(out)
 

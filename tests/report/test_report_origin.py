@@ -13,7 +13,7 @@ import pytest
 
 from bench.report import defaults as defaults_mod
 from bench.report import load_run, peers, prepare, tables, write_report
-from bench.report.data import per_instance
+from bench.report.data import origins, per_instance
 from tests.conftest import ROOT
 from tests.report.origin_run import FRONTIER, PEER, SAT, write
 
@@ -63,8 +63,14 @@ def test_the_committed_run_compares_against_puzzlekit_only() -> None:
 @pytest.mark.parametrize("order", [1, -1], ids=["new-first", "legacy-first"])
 def test_a_pair_with_rows_of_two_rules_is_one_origin_whatever_their_order(order: int) -> None:
     """A plugin's external formulation that did not declare a peer records ``ours`` now, while
-    its rows written before origins were recorded read as a peer (the rule of their time): the
-    pair is the peer, in whichever order its rows come."""
-    rows = pd.DataFrame({"pair": ["mine / external"] * 2, "formulation": ["mine"] * 2,
-                         "kind": ["external"] * 2, "origin": ["ours", ""]})[::order]
-    assert peers.pair_origins(rows, rows) == {"mine / external": "mine"}
+    its rows written before origins were recorded would read as a peer by the rule of their
+    time: the recorded origin holds for every row of the pair, in whichever order they come,
+    so the peers section, the robust default, the learner and the tier rule agree."""
+    rows = pd.DataFrame({"puzzle": ["nurikabe"] * 3, "pair": ["mine / external"] * 3,
+                         "formulation": ["mine"] * 3, "solver": ["external"] * 3,
+                         "kind": ["external"] * 3, "origin": ["ours", "", None]})[::order]
+    assert list(origins(rows)) == ["ours"] * 3
+    assert peers.pair_origins(rows, rows) == {"mine / external": "ours"}
+    # two recorded origins (a formulation that declared a peer since): the peer holds
+    rows = rows.assign(origin=["ours", "mine-pkg", ""])
+    assert list(origins(rows)) == ["mine-pkg"] * 3

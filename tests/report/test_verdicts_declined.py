@@ -45,7 +45,9 @@ def test_a_pair_faster_where_it_ran_is_not_ranked_slower_for_what_it_declined(
     assert best.name == _pair("all") and bool(best["best"])
     # few is compared on the 8 instances it attempted: about half the best's time there
     assert few["ratio"] < 0.6 and few["x_best"] < 0.6
-    assert not str(few["verdict"]).startswith(V.SEPARATED)
+    # tested apart, two-sided: faster where both ran (exact sign-flip p = 2/2^8), not merely
+    # "not shown slower"
+    assert str(few["verdict"]).startswith(V.FASTER) and few["p"] == pytest.approx(2 / 2**8)
     assert str(few["verdict"]).endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
     assert few["attempted"] == f"{N - DECLINED}/{N}" and few["declined"] == DECLINED
     assert (few["tasks"], few["solved"], few["timeout"]) == (N - DECLINED, N - DECLINED, 0)
@@ -142,3 +144,15 @@ def test_two_pairs_declining_other_instances_are_not_ranked_on_different_sets(
     b = r.loc[_pair("b")]
     assert b["ratio"] > 1.1 and b["common"] == N - 2
     assert str(b["verdict"]).endswith("1 declined)")
+
+
+def test_a_pair_of_another_set_slower_where_both_ran_is_separated(tmp_path: Path) -> None:
+    """The two-sided test of a pair tested apart also shows it slower: ``few`` at twice the
+    best's time on the instances it attempted is separated, never "faster"."""
+    plan = _plan()
+    plan["few"] = ["skipped" if i < DECLINED else 2.0 * b * NOISE[2, i]
+                   for i, b in enumerate(BASE)]
+    r = T.ranking(write(tmp_path / "run", plan)).set_index("pair")
+    few = r.loc[_pair("few")]
+    assert few["ratio"] > 1.5 and str(few["verdict"]).startswith(V.SEPARATED)
+    assert few["p"] < 0.05
