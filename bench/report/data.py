@@ -188,8 +188,8 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
       NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
       ``cells``; ``family``; ``mem_mb`` the task's own peak RSS;
     - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`);
-    - ``origin``: ``ours`` or the peer package the formulation calls, as recorded, or for a
-      row written before it was, by :func:`bench.records.row_origin`'s rule.
+    - ``origin``: ``ours`` or the peer package the formulation calls, one per pair
+      (:func:`origins`).
     """
     t = df[df["formulation"].fillna("-") != "-"].copy()
     if t.empty:
@@ -220,21 +220,23 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
 
 def origins(t: pd.DataFrame) -> pd.Series:
     """Each row's origin: ``ours`` or the peer package its formulation calls. One origin per
-    puzzle, formulation and solver: the one its rows recorded (where they recorded several, a
-    peer before ``ours``, then by name), which also holds for its rows written before origins
-    were recorded; a pair with no recorded origin follows :func:`bench.records.row_origin`'s
-    rule for such rows (as does a frame without the column)."""
+    puzzle, formulation and solver: the one its rows recorded, which also holds for its rows
+    written before origins were recorded; a pair with no recorded origin follows
+    :func:`bench.records.row_origin`'s rule for such rows (as does a frame without the
+    column). Where its rows give several, a peer before ``ours``, then by name: the answer
+    never depends on the rows' order, and reading a prepared frame again changes nothing."""
     none = pd.Series(None, index=t.index, dtype=object)
     keys = list(zip(t.get("puzzle", none), t.get("formulation", none), t.get("solver", none),
                     strict=True))
     recorded: dict[tuple[Any, Any, Any], str] = {}
-    for key, o in zip(keys, t.get("origin", none), strict=True):
-        if isinstance(o, str) and o:
-            prev = recorded.get(key)
-            recorded[key] = o if prev is None else min(prev, o, key=lambda x: (x == OURS, x))
-    return pd.Series([recorded.get(key) or row_origin(o, k, f) for key, o, k, f in zip(
-        keys, t.get("origin", none), t.get("kind", none), t.get("formulation", none),
-        strict=True)], index=t.index, dtype=object)
+    older: dict[tuple[Any, Any, Any], str] = {}
+    for key, o, k, f in zip(keys, t.get("origin", none), t.get("kind", none),
+                            t.get("formulation", none), strict=True):
+        into, value = (recorded, o) if isinstance(o, str) and o else (older, row_origin(o, k, f))
+        prev = into.get(key)
+        into[key] = value if prev is None else min(prev, value, key=lambda x: (x == OURS, x))
+    return pd.Series([recorded.get(key) or older[key] for key in keys], index=t.index,
+                     dtype=object)
 
 
 def distinct_names(t: pd.DataFrame) -> pd.Series:

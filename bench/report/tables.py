@@ -20,6 +20,7 @@ from bench.report.data import (
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
+    FASTER,
     INCONCLUSIVE,
     MARGIN,
     SEPARATED,
@@ -35,6 +36,9 @@ LEGEND: list[tuple[str, str]] = [
     (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
                  "of the best"),
     (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best"),
+    (FASTER, "a pair of another instance set (it declined some instances) faster than the "
+             f"best on the instances both ran, by a two-sided paired sign-flip test "
+             f"(Holm-adjusted p < {ALPHA:g}); never ranked above the best"),
     ("not run", "tasks recorded without running: left out of every count, time and test"),
     ("declined", "instances a formulation declined (not applicable, K): no time and no failure, "
                  "left out likewise; its pair is compared only where it attempted"),
@@ -247,7 +251,10 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
                  f"tiers pooled): {', '.join(ties['pair'])}")
     sep = int(r["verdict"].str.startswith(SEPARATED).sum())
     line += (f"; {sep} of {len(r) - 1} other pair(s) separated (max-T, all tiers pooled; a "
-             "pair of another instance set by a paired test, Holm-adjusted)")
+             "pair of another instance set by a two-sided paired test, Holm-adjusted)")
+    fast = r[r["verdict"].str.startswith(FASTER)]
+    if len(fast):
+        line += f"; {FASTER} (of another instance set): {', '.join(fast['pair'])}"
     bad = r[r["wrong"] > 0]
     if len(bad):
         line += ("; wrong or disagreeing answers, never ranked best: "

@@ -81,6 +81,9 @@ SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 #: the label of a pair tested apart (another instance set) that is faster than the best on
 #: the instances both ran, shown by the two-sided test
 FASTER = "faster where both ran"
+#: the fewest instances in common on which the two-sided exact test of a pair tested apart
+#: can reach p < ALPHA (its smallest p is 2 / 2^n)
+APART_MIN = 6
 NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
         "the pair, without wrong answers and among those that attempted the reference pair's "
@@ -101,7 +104,8 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are tested apart against the best on the instances both ran "
         "(a two-sided paired sign-flip test, Holm-adjusted among them: 'separated' when "
-        f"slower, '{FASTER}' when faster) and listed after the pairs of "
+        f"slower, '{FASTER}' when faster; it needs {APART_MIN} instances in common to decide "
+        "either, its smallest p being 2/2^n) and listed after the pairs of "
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best.")
@@ -199,8 +203,10 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     (PAR-2, over the instances it ran), ``common`` (instances it and the best ran),
     ``ratio`` with ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored``
     (a censored time on the common instances: which pair, "other", "best", "both" or ""),
-    ``p`` (max-T, step-down adjusted) and ``verdict``: "best", "separated", "equivalent",
-    "inconclusive", "wrong answers" ("" for every pair when no pair can be best); ``run``:
+    ``p`` (max-T, step-down adjusted; two-sided and Holm-adjusted for a pair of another
+    instance set) and ``verdict``: "best", "separated", "equivalent", "inconclusive",
+    :data:`FASTER` (a pair of another instance set only), "wrong answers" ("" for every pair
+    when no pair can be best); ``run``:
     "k of n run" for a pair that ran k of the best's n instances, "k run, m in common with
     the best's n" for another set (", d declined" where it declined some), ``declined`` the
     instances it declined. Best first, then by factor (:func:`_frame`)."""
@@ -305,11 +311,12 @@ def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame
 
 def factor(row: pd.Series) -> str:
     """"2.1x [1.6–2.8]" (or "≥ 2.1x ..." where only the pair has censored times on the
-    common instances; "too few" in place of an interval below MIN_INTERVAL instances)."""
+    common instances, "≤ 0.1x ..." where only the best has: the factor is then a bound;
+    "too few" in place of an interval below MIN_INTERVAL instances)."""
     ratio, lo, hi = row["ratio"], row["ratio_lo"], row["ratio_hi"]
     if ratio != ratio:
         return "–"
-    bound = "≥ " if row.get("censored") == "other" else ""
+    bound = {"other": "≥ ", "best": "≤ "}.get(str(row.get("censored")), "")
     iv = f"[{lo:.3g}–{hi:.3g}]" if lo == lo else f"({TOO_FEW}: {int(row['common'])})"
     return f"{bound}{ratio:.3g}x {iv}"
 
@@ -363,6 +370,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     eq = others[others["verdict"] == EQUIVALENT]
     sep = others[others["verdict"] == SEPARATED]
     inc = others[others["verdict"] == INCONCLUSIVE]
+    fast = others[others["verdict"] == FASTER]
     best = " ≈ ".join([str(b["pair"]), *eq["pair"].head(4)]) + (
         f" (+{len(eq) - 4} more equivalent)" if len(eq) > 4 else "")
     separable = f"≥ {g.separable:.3g}x" if g.separable == g.separable and len(others) else "–"
@@ -370,7 +378,10 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
            "sgm": _ms(b["sgm_s"], b["sgm_lo"], b["sgm_hi"]), "lead": "–",
            "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
            "inconclusive": str(len(inc)), "separable": separable,
-           "note": FEW if n < paired.MIN_INTERVAL else ""}
+           "note": "; ".join(x for x in (
+               FEW if n < paired.MIN_INTERVAL else "",
+               f"{len(fast)} pair(s) of another instance set {FASTER}" if len(fast) else "")
+               if x)}
     if len(others):
         o = others.iloc[0]
         row["lead"] = f"{factor(o)} {label(o)}: {o['pair']}"
@@ -381,7 +392,10 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
         if len(inc):
             sentence += (f"; {len(inc)} pair(s) inconclusive (this group separates factors "
-                         f"{separable})")
+                         f"{separable}; a pair of another instance set needs {APART_MIN} "
+                         "instances in common)")
+        if len(fast):
+            sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
         lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")
     else:
         lines.insert(0, f"{where}: {b['pair']} is the only pair.")

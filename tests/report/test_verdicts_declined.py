@@ -72,6 +72,9 @@ def test_the_matrix_counts_declined_instances_and_tests_only_what_ran(tmp_path: 
     assert row["best"].startswith(_pair("all")) and row["answered"] == f"{N}/{N}"
     # of the two pairs against the best only slow is separated: few's declines are no failure
     assert row["separated"] == "1 of 2"
+    # few, faster where both ran, is counted: in the row's note and the group's sentence
+    assert f"1 pair(s) of another instance set {V.FASTER}" in row["note"]
+    assert any(f"{V.FASTER}: {_pair('few')}" in x for x in lines)
     assert any(x.startswith(f"nurikabe: {DECLINED} instance(s) declined by their formulation")
                and f"{_pair('few')} ({DECLINED})" in x for x in lines)
     d = V.design(t).set_index("tier").loc["hard"]
@@ -156,3 +159,12 @@ def test_a_pair_of_another_set_slower_where_both_ran_is_separated(tmp_path: Path
     few = r.loc[_pair("few")]
     assert few["ratio"] > 1.5 and str(few["verdict"]).startswith(V.SEPARATED)
     assert few["p"] < 0.05
+
+
+def test_a_factor_over_a_best_with_censored_times_is_a_bound() -> None:
+    """Where only the best has unanswered (censored) instances in common, the factor is an
+    upper bound ("≤"); where only the pair has, a lower bound ("≥")."""
+    row = {"ratio": 0.078, "ratio_lo": 0.034, "ratio_hi": 0.18, "common": 6}
+    assert V.factor(pd.Series({**row, "censored": "best"})).startswith("≤ 0.078x")
+    assert V.factor(pd.Series({**row, "censored": "other"})).startswith("≥ 0.078x")
+    assert V.factor(pd.Series({**row, "censored": ""})).startswith("0.078x")
