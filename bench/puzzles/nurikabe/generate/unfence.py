@@ -57,12 +57,12 @@ from bench.generate import (
     instance_from_grid,
     save_generated,
 )
-from bench.grid import Cell, components, neighbours
+from bench.grid import Cell, bfs_distances, boundary, components, neighbours
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.nurikabe.generate import NurikabeGenerator
 from bench.puzzles.nurikabe.generate.unique import WarmCheck
-from bench.puzzles.nurikabe.rules import BLACK, WHITE
+from bench.puzzles.nurikabe.rules import BLACK, WHITE, clue_list, pools
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +99,7 @@ def big_rings(solution: SolutionGrid, bigmin: int) -> tuple[set[Cell], set[Cell]
     """The cells of the islands of at least ``bigmin`` cells, and their rings."""
     rows, cols = len(solution), len(solution[0])
     bigs = set().union(*(set(b) for b in white_islands(solution) if len(b) >= bigmin))
-    rim = {n for v in bigs for n in neighbours(v, rows, cols) if n not in bigs}
-    return bigs, rim
+    return bigs, set(boundary(bigs, rows, cols))
 
 
 def fences(inst: Instance, solution: SolutionGrid, bigmin: int) -> list[Cell]:
@@ -111,8 +110,7 @@ def fences(inst: Instance, solution: SolutionGrid, bigmin: int) -> list[Cell]:
 
 
 def clue_cells(inst: Instance) -> dict[Cell, int]:
-    return {(r, c): int(x) for r, row in enumerate(inst.grid) for c, x in enumerate(row)
-            if x is not None}
+    return {(r, c): n for r, c, n in clue_list(inst)}
 
 
 def shape(inst: Instance, solution: SolutionGrid, bigmin: int) -> Shape:
@@ -132,16 +130,10 @@ def shape(inst: Instance, solution: SolutionGrid, bigmin: int) -> Shape:
 
 
 def makes_pool(solution: SolutionGrid, v: Cell) -> bool:
-    """Whether ``v`` black would complete a 2x2 block of black cells."""
-    rows, cols = len(solution), len(solution[0])
-    r, c = v
-    for dr in (-1, 0):
-        for dc in (-1, 0):
-            block = [(r + dr + i, c + dc + j) for i in (0, 1) for j in (0, 1)]
-            if all(0 <= y < rows and 0 <= x < cols for y, x in block) and all(
-                    (y, x) == v or solution[y][x] == BLACK for y, x in block):
-                return True
-    return False
+    """Whether ``v`` black would complete a 2x2 block of black cells (the rule's
+    :func:`~bench.puzzles.nurikabe.rules.pools`)."""
+    return bool(pools(lambda x: x == v or solution[x[0]][x[1]] == BLACK,
+                      len(solution), len(solution[0]), at=v))
 
 
 Edit = tuple[str, Instance, SolutionGrid]
@@ -163,7 +155,7 @@ def edits(inst: Instance, solution: SolutionGrid, f: Cell, bigmin: int,
     rows, cols = inst.rows, inst.cols
     island = next(b for b in white_islands(solution) if f in b)
     _, rim = big_rings(solution, bigmin)
-    dist = distances(rim, rows, cols)
+    dist = bfs_distances(rim, rows, cols)
     far = rows + cols
 
     def made(kind: str, clues: dict[Cell, int | None], whiten: Cell | None = None) -> Edit:
@@ -230,18 +222,6 @@ def outward(solution: SolutionGrid, f: Cell,
         if wall_without(solution, g):
             found.append((g, sorted(v for b in others for v in b) if others else None))
     return found
-
-
-def distances(sources: set[Cell], rows: int, cols: int) -> dict[Cell, int]:
-    """Grid distance of every cell from ``sources`` (breadth first)."""
-    dist = dict.fromkeys(sources, 0)
-    todo = sorted(sources)
-    for v in todo:
-        for n in neighbours(v, rows, cols):
-            if n not in dist:
-                dist[n] = dist[v] + 1
-                todo.append(n)
-    return dist
 
 
 @dataclass
