@@ -6,8 +6,15 @@ PAR-2 sum and SGM to the virtual best (VBS) and to the single best pair of the t
 
 Method: the performance matrix is the run's PAR-2 per instance and pair (repeats folded to the
 median, tasks not run left out as missing: :mod:`bench.report.vbs`). The candidates are the
-pairs that ran every training instance, are exact, and are our own (a result's ``origin``:
-not a peer package's, whatever the kind, so Nurikabe's ``frontier`` is one). The
+pairs that were tried on every training instance, are exact, and are our own (a result's
+``origin``: not a peer package's, whatever the kind, so Nurikabe's ``frontier`` is one).
+Tried means a row for the instance, whatever it says: an answer, a failure, a task the
+ladder rule did not run, or an instance the formulation declined. Declining is a result, not
+a gap (ASlib's ``not_applicable``): the training matrix counts a declined task unsolved at
+PAR-2 for that pair (:func:`bench.select.train._filled`), so a pair that declines most
+instances, as ``frontier`` does above three clues, is a candidate that can only win a branch
+of instances it takes; a pair with no row for some training instance was never tried there
+and is none. The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
 halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
 pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by
@@ -64,8 +71,9 @@ def feature_table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def candidates(t: pd.DataFrame, par2: pd.DataFrame) -> list[str]:
-    """Pairs that ran every training instance, exact in every row, and of ours (prepared
-    rows' ``origin``: not a peer package's)."""
+    """Pairs with a value on every training instance of ``par2`` (tried there: answered,
+    failed, not run by the ladder rule or declined, each filled by the caller), exact in
+    every row, and of ours (prepared rows' ``origin``: not a peer package's)."""
     own = t[origins(t) == OURS]
     inexact = set(own.loc[own["exact"].eq(False), "pair"])
     full = [p for p in par2.columns if par2[p].notna().all()]

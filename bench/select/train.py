@@ -7,10 +7,15 @@ training single best pair (SBS) and the puzzle's declared default.
 
 The split is by family, never by instance: a family is a generator seed of a size and
 parameter set (``gen-<puzzle>-<R>x<C>-s<seed>...``), and every instance of a held-back seed is
-held back.
+held back. The training data may span several runs (a later run adding families or a pair:
+their rows are pooled by pair label, whatever code digest each run recorded) and several
+ladder runs (a pair run apart on the same ladder tier). A test run is judged on its real and
+hard tiers, or whole when it has neither (a suite without tiers, as ``nurikabe-hard``:
+:data:`SUITE`); an instance learned on (by content digest) is left out of every test set.
 
 The virtual best is that of the portfolio: the candidate pairs a rule may choose (our own exact
-pairs that ran every training instance) and the declared default. A task a default run did
+pairs tried on every training instance, a declined one counted unsolved:
+:mod:`bench.select.learn`) and the declared default. A task a default run did
 not run (its ladder rule, or the cap on a pair its pilot found hopeless) counts as unsolved
 at PAR-2 for a pair that ran some instance of the tier: both rules leave a pair out only where
 it failed before (the report's VBS tables, :mod:`bench.report.vbs`, leave such tasks out
@@ -21,9 +26,9 @@ process) wherever its rule reads a feature.
 ``lost`` counts the instances the training SBS or the declared default answered and the
 selector did not.
 
-:func:`verdict` says per puzzle whether ``auto`` earns the declared default: on the real and
-hard tier of every judged default run, a lower PAR-2 sum than both the training SBS and the
-declared default, and no answer lost.
+:func:`verdict` says per puzzle whether ``auto`` earns the declared default: on every judged
+test set of the test runs (real, hard, suite), a lower PAR-2 sum than both the training SBS
+and the declared default, and no answer lost.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ HELD_BACK = frozenset({905, 906})
 TEST_TIERS = ("real", "hard")
 #: the tiers of a default run that rules are learned on (with the training run)
 TRAINED_TIERS = ("ladder",)
+#: the test set of a test run without :data:`TEST_TIERS`: every instance not trained on
+SUITE = "suite"
 #: feature computations timed per instance (the least counts)
 REPEAT_COST = 3
 
@@ -87,8 +94,8 @@ def feature_costs(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
 
 def _test_matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
     """PAR-2 and answered matrices of a test tier, a task not run (the ladder rule, or the cap
-    of a pair the suite's pilot found hopeless) counted unsolved at PAR-2 for a pair that ran
-    some instance of the tier; and how many tasks were so counted."""
+    of a pair the suite's pilot found hopeless) or declined counted unsolved at PAR-2 for a
+    pair that ran some instance of the tier; and how many tasks were so counted."""
     par2, ok = performance(t)
     if par2.empty:
         return par2, ok, 0
@@ -103,13 +110,20 @@ def _test_matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
 
 
 def _filled(t: pd.DataFrame) -> pd.DataFrame:
-    """PAR-2 matrix of training rows; a pair's task not run there (the ladder rule) counts as
-    unsolved at PAR-2 when the pair ran some instance of these rows."""
+    """PAR-2 matrix (instance x pair) of training rows: a pair's time where it answered, and
+    :data:`~bench.report.data.PAR_K` x the limit where it has a row but no answer: a failure,
+    a task the ladder rule did not run, or an instance its formulation declined (ASlib's
+    ``not_applicable``: unsolved by this pair, so it can only win a leaf of instances it
+    takes). NaN only where the pair has no row for the instance (it was never tried there)."""
     par2, _ = performance(t)
-    if par2.empty:
+    if not len(t):
         return par2
-    limit = t.groupby("instance")["time_limit"].max().reindex(par2.index)
-    return par2.apply(lambda col: col.fillna(PAR_K * limit))
+    tried = t.groupby(["instance", "pair"]).size().unstack()
+    tried.columns.name = tried.index.name = None
+    limit = PAR_K * t.groupby("instance")["time_limit"].max().reindex(tried.index)
+    m = par2.reindex(index=tried.index, columns=tried.columns)
+    fill = pd.DataFrame({c: limit for c in tried.columns}, index=tried.index)
+    return m.where(m.notna() | tried.isna(), fill)
 
 
 def declared_pair(puzzle: str, pairs: list[str]) -> str | None:
@@ -166,6 +180,8 @@ class Learned:
     tests: list[Test] = field(default_factory=list)
     #: the training instances' features (instance x feature), as the rules were learned on
     features: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: instances of the test runs left out of every test set because they were trained on
+    trained_out: int = 0
 
 
 def _score(par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series, extra: pd.Series,
@@ -207,13 +223,16 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     return t
 
 
-def training_rows(training: list[Path], ladder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Prepared rows of the training runs and of ``ladder``'s ladder tier, prepared together
-    so that an instance name is one instance across both (:func:`bench.report.data.prepare`
-    gives a name held by files of different content their folder); a training row and a
-    ladder row of one name are then the same file."""
+def training_rows(training: list[Path], ladder: Path | list[Path]
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Prepared rows of the training runs and of the ladder runs' ladder tier, prepared
+    together so that an instance name is one instance across all of them
+    (:func:`bench.report.data.prepare` gives a name held by files of different content their
+    folder); a training row and a ladder row of one name are then the same file. Several
+    ladder runs add pairs to the same ladder instances (a pair run apart on that tier)."""
     raw = [load_run(r).df.assign(_source="training") for r in training]
-    raw.append(load_run(ladder).df.assign(_source="ladder"))
+    raw += [load_run(r).df.assign(_source="ladder")
+            for r in (ladder if isinstance(ladder, list) else [ladder])]
     both = prepare(pd.concat(raw, ignore_index=True))
     tr = both[both["_source"] == "training"].drop(columns="_source")
     la = both[(both["_source"] == "ladder") & (both["tier"] == "ladder")].drop(columns="_source")
@@ -230,7 +249,8 @@ def training_digests() -> frozenset[str]:
     from bench.suites import project_root
 
     try:
-        tr, la = training_rows([project_root() / TRAINING], project_root() / LADDER)
+        tr, la = training_rows([project_root() / r for r in TRAINING],
+                               [project_root() / r for r in LADDER])
     except (ReportError, OSError, ValueError) as e:
         log.warning("auto's training runs not read (%s): in-sample tiers not marked", e)
         return frozenset()
@@ -256,10 +276,29 @@ def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list
     return par2, pairs
 
 
-def learn_and_judge(training: Path | list[Path], ladder: Path,
+def _digests(t: pd.DataFrame) -> pd.Series:
+    """Each prepared row's instance content digest (the start of its task key)."""
+    return t["key"].fillna("").astype(str).str.split("|").str[0]
+
+
+def test_sets(t: pd.DataFrame, trained: frozenset[str]) -> list[tuple[str, pd.DataFrame]]:
+    """The test sets of one puzzle's rows of a test run: each of its :data:`TEST_TIERS`; a run
+    with none of them (a suite without tiers, as ``nurikabe-hard``) is one set, ``suite``,
+    of every row outside :data:`TRAINED_TIERS`. Rows of an instance in ``trained`` (content
+    digests learned on) are left out of every set: a test set is held out."""
+    t = t[~_digests(t).isin(trained)]
+    sets = [(tier, t[t["tier"] == tier]) for tier in TEST_TIERS]
+    if not any(len(g) for _, g in sets):
+        sets = [(SUITE, t[~t["tier"].isin(TRAINED_TIERS)])]
+    return [(name, g) for name, g in sets if len(g)]
+
+
+def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
                     tests: list[Path]) -> list[Learned]:
-    """Per puzzle: rules learned on the training runs' unheld seeds and ``ladder``'s ladder
-    tier, judged on the held-back seeds and on each of ``tests``' real and hard tiers."""
+    """Per puzzle: rules learned on the training runs' unheld seeds and the ladder runs'
+    ladder tier, judged on the held-back seeds and on each of ``tests``' test sets
+    (:func:`test_sets`: its real and hard tiers, or the whole of a suite without tiers; an
+    instance learned on is never judged)."""
     runs_in = training if isinstance(training, list) else [training]
     tr, la = training_rows(runs_in, ladder)
     runs = {p: prepare(load_run(p).df) for p in tests}
@@ -269,6 +308,7 @@ def learn_and_judge(training: Path | list[Path], ladder: Path,
         lad = la[la["puzzle"] == puzzle]
         fr, cr = feature_costs(pd.concat([g, lad]))
         par2, pairs = learning_set(g, lad)
+        trained = frozenset(_digests(pd.concat([g[~held], lad])))
         if par2.empty or not pairs:
             continue
         par2 = par2[pairs]
@@ -288,8 +328,10 @@ def learn_and_judge(training: Path | list[Path], ladder: Path,
         for run, t in runs.items():
             gt = t[t["puzzle"] == puzzle]
             ft, ct = feature_costs(gt) if len(gt) else (fr, cr)
-            for tier in TEST_TIERS:
-                tp, to, gaps = _test_matrix(gt[gt["tier"] == tier])
+            sets = test_sets(gt, trained)
+            res.trained_out += gt.loc[_digests(gt).isin(trained), "instance"].nunique()
+            for tier, rows in sets:
+                tp, to, gaps = _test_matrix(rows)
                 if len(tp):
                     res.tests.append(judge_set(str(puzzle), f"{tier} ({run.name})", tp, to,
                                                ft, ct, rules, best, default, pairs))
@@ -300,9 +342,9 @@ def learn_and_judge(training: Path | list[Path], ladder: Path,
 
 def verdict(res: Learned, selector: str = "stump") -> tuple[bool, str]:
     """Whether ``selector`` earns the declared default (see the module), and why not."""
-    judged = [t for t in res.tests if t.test.split(" ")[0] in TEST_TIERS]
+    judged = [t for t in res.tests if t.test.split(" ")[0] in (*TEST_TIERS, SUITE)]
     if not judged:
-        return False, "no real or hard tier judged"
+        return False, "no real, hard or suite test set judged"
     why = []
     for t in judged:
         a = t.scores[selector]
@@ -350,19 +392,20 @@ def markdown(results: list[Learned]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...`` (run names or
-    folders)."""
+    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER[,LADDER...] TEST...``
+    (run names or folders)."""
     from bench.select.learn import run_folder
 
     def folder(a: str) -> Path:
         return Path(a) if Path(a, "results.parquet").is_file() else run_folder(a)
 
     if len(argv) < 3:
-        print("usage: python -m bench.select.train TRAINING[,TRAINING...] LADDER TEST...",
-              file=sys.stderr)
+        print("usage: python -m bench.select.train TRAINING[,TRAINING...] LADDER[,LADDER...] "
+              "TEST...", file=sys.stderr)
         return 2
     try:
-        results = learn_and_judge([folder(a) for a in argv[0].split(",")], folder(argv[1]),
+        results = learn_and_judge([folder(a) for a in argv[0].split(",")],
+                                  [folder(a) for a in argv[1].split(",")],
                                   [folder(a) for a in argv[2:]])
     except (FileNotFoundError, ReportError, ValueError) as e:
         print(f"bench.select.train: {e}", file=sys.stderr)

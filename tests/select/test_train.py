@@ -107,7 +107,7 @@ def _nurikabe_rows() -> tuple[pd.DataFrame, pd.DataFrame]:
     from bench.select.rules import LADDER, TRAINING
     from tests.conftest import ROOT
 
-    tr, la = train.training_rows([ROOT / TRAINING], ROOT / LADDER)
+    tr, la = train.training_rows([ROOT / r for r in TRAINING], [ROOT / r for r in LADDER])
     return tr[tr["puzzle"] == "nurikabe"], la[la["puzzle"] == "nurikabe"]
 
 
@@ -135,3 +135,61 @@ def test_an_instance_in_both_the_training_rows_and_the_ladder_is_refused() -> No
     one = lad[lad["instance"] == lad["instance"].iloc[0]]
     with pytest.raises(ValueError, match="both in the training run and the ladder tier"):
         train.learning_set(pd.concat([g, one]), one)
+
+
+def _with_decliner(g: pd.DataFrame, lad: pd.DataFrame, takes: list[str]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows plus a pair of ours that declines every instance but ``takes`` (answered in
+    10 ms there): rows copied from sat-hybrid's, as a declining formulation records them."""
+    hybrid = "sat-hybrid[wall=auto,islands=layers,enclose=3,card=rings] / cadical195"
+
+    def add(rows: pd.DataFrame) -> pd.DataFrame:
+        f = rows[rows["pair"] == hybrid].copy()
+        took = f["instance"].isin(takes)
+        f = f.assign(formulation="declines", solver="external", pair="declines / external",
+                     form="declines", origin="ours", exact=True, message="")
+        f["status"] = took.map({True: "solved", False: "skipped"})
+        f["ok"] = took
+        f["par2_s"] = f["time_s"] = took.map({True: 0.01, False: float("nan")})
+        return pd.concat([rows, f], ignore_index=True)
+
+    return add(g), add(lad)
+
+
+def test_a_pair_that_declines_some_instances_is_a_candidate_unsolved_where_it_declined(
+        ) -> None:
+    """Declining is a result: a pair of ours tried on every training instance is a candidate
+    even where it declined every ladder instance, each declined task at PAR-2 (2 x the
+    limit), so it wins only a branch of the instances it takes."""
+    g, lad = _nurikabe_rows()
+    train_rows = g[~g["instance"].map(train.seed_of).isin(train.HELD_BACK)]
+    takes = sorted(train_rows["instance"].unique())[:3]
+    g2, lad2 = _with_decliner(g, lad, takes)
+    par2, pairs = train.learning_set(g2, lad2)
+    assert "declines / external" in pairs
+    col = par2["declines / external"]
+    assert (col[takes] == 0.01).all()
+    limits = pd.concat([train_rows, lad]).groupby("instance")["time_limit"].max()
+    declined = col.drop(takes)
+    assert (declined == 2 * limits.reindex(declined.index)).all()
+    # never tried on one training instance (no row at all): no candidate
+    mine = lad2["pair"] == "declines / external"
+    gone = mine & (lad2["instance"] == lad2.loc[mine, "instance"].iloc[0])
+    assert "declines / external" not in train.learning_set(g2, lad2[~gone])[1]
+
+
+def test_test_sets_leave_out_what_was_trained_on_and_judge_a_suite_without_tiers_whole(
+        ) -> None:
+    from bench.report.data import load_run, prepare
+    from tests.conftest import ROOT
+
+    t = prepare(load_run(ROOT / "results" / "nurikabe-hard-20261129-planar").df)
+    assert not t["tier"].isin(train.TEST_TIERS).any()
+    sets = train.test_sets(t, frozenset())
+    assert [n for n, _ in sets] == [train.SUITE] and sets[0][1]["instance"].nunique() == 20
+    few = t[t["instance"].str.contains("cover70")]
+    trained = frozenset(train._digests(few.head(1)))
+    (name, rows), = train.test_sets(t, trained)
+    assert name == train.SUITE
+    assert rows["instance"].nunique() == 19
+    assert few["instance"].iloc[0] not in set(rows["instance"])
