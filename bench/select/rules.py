@@ -1,11 +1,11 @@
 """The learned ``auto`` rules, one per puzzle (:class:`bench.select.auto.Rule`): the depth-2
 tree where it saved 5 % of the stump's training PAR-2 sum (Nurikabe), else the stump, as
 ``python -m bench.select.train`` learns them from the committed runs :data:`TRAINING` and
-:data:`LADDER` (tests/select/test_rules.py checks that they still do; the page
-pages docs/results/2026-11-29-auto-training.md and 2026-11-30-auto-frontier.md have the
-figures). A puzzle with no rule here has no ``auto``. No puzzle's declared default is
-``auto``: none beats its single best pair on every judged test set (on the real and hard
-tiers of the default runs the Nurikabe rule at best equals it).
+:data:`LADDER` (tests/select/test_rules.py checks that they still do; the pages
+docs/results/2026-11-29-auto-training.md and docs/results/2026-11-30-auto-frontier.md have
+the figures). A puzzle with no rule here has no ``auto``. No puzzle's declared default is
+``auto``: none beats its single best pair on every judged test set (on the default runs'
+hard tier none is below it).
 
 :func:`resolve` is what ``solve --formulation auto`` (or ``--solver auto``) runs: the rule's
 pair for an instance and why. It imports no solver and no pandas.
