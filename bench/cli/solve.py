@@ -40,7 +40,6 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from bench.run.pool import run_task
     from bench.solve import default_choice
 
     if args.start is None:
@@ -72,15 +71,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
             return _emit_solve(args, out, inst)
         form, solver = chosen
     out.update(formulation=form, solver=solver)
-    from bench.run.forkserver import Watchdog
-
-    watchdog = Watchdog()
-    try:
-        res = run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
-                            args.seed, args.threads, args.count), start=args.start,
-                       watchdog=watchdog)
-    finally:
-        watchdog.close()
+    res = _run(args, form, solver)
+    if res.status == "skipped" and "auto" in out:  # the chosen pair declined the instance
+        fallback = default_choice(inst.puzzle)
+        if "auto" not in fallback:
+            out["auto"].update(declined=res.message, declined_wall_s=res.wall_s,
+                               fallback=" / ".join(fallback))
+            if not args.json:
+                print(f"{res.formulation} declined it ({res.message}); the declared default "
+                      f"{' / '.join(fallback)} runs instead", file=sys.stderr)
+            form, solver = fallback
+            out.update(formulation=form, solver=solver)
+            res = _run(args, form, solver)
     status = res.status
     message = res.message
     if status == "skipped":  # the formulation declined the instance: not in the contract
@@ -100,6 +102,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
     return _emit_solve(args, out, inst)
 
+
+
+def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
+    """One task of ``form`` and ``solver`` on the instance, in a process of its own."""
+    from bench.run.forkserver import Watchdog
+    from bench.run.pool import run_task
+
+    watchdog = Watchdog()
+    try:
+        return run_task(Task(args.instance, form, solver, args.time_limit, args.memory_limit,
+                             args.seed, args.threads, args.count), start=args.start,
+                        watchdog=watchdog)
+    finally:
+        watchdog.close()
 
 
 def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:

@@ -7,10 +7,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from bench.instance import read_instance
+from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 from bench.select.rules import RULES, resolve
 from tests.conftest import ROOT
@@ -103,3 +105,23 @@ def test_a_rule_reading_a_missing_feature_is_one_clear_error() -> None:
     assert len(lines) == 1, p.stderr
     assert SEEDS["yinyang"] in lines[0] and "no_such_feature" in lines[0]
     assert "auto rule of yinyang reads the feature" in lines[0]
+
+
+def test_a_pair_that_declines_the_instance_falls_back_to_the_declared_default(
+        tmp_path: Path) -> None:
+    # four clues covering most of an 11x11: the rule's few-clue branch picks frontier, which
+    # takes at most three clues and declines; the declared default then runs in its place
+    rows = [["."] * 11 for _ in range(11)]
+    for r, c in ((2, 2), (2, 8), (8, 2), (8, 8)):
+        rows[r][c] = "25"
+    path = tmp_path / "sparse4.txt"
+    path.write_text("puzzle: nurikabe\n\n" + "\n".join(" ".join(r) for r in rows) + "\n")
+    form, _, _ = resolve(read_instance(path))
+    assert form == "frontier"  # the premise: the rule sends this grid to a pair that declines
+    j = json.loads(_solve("--formulation", "auto", "--json", "--time-limit", "2",
+                          str(path)).stdout)
+    default = get_puzzle("nurikabe").default
+    assert j["auto"]["pair"] == "frontier / external" and "at most 3" in j["auto"]["declined"]
+    assert j["auto"]["fallback"] == f"{default.formulation} / {default.solver}"
+    assert j["solver"] == default.solver and j["formulation"].startswith(default.formulation)
+    assert j["status"] in ("solved", "timeout")  # the default ran: no "skipped" error
