@@ -26,7 +26,7 @@ import numpy as np
 try:
     from numba import njit
 except ImportError:  # pragma: no cover - numba is a dependency; kept for a bare install
-    njit = None
+    njit = None  # type: ignore[assignment]
 
 
 def available() -> bool:
@@ -190,7 +190,7 @@ label = njit(cache=True, nogil=True)(_label) if njit is not None else None
 def warm() -> None:
     """Load (or, on a cold cache, compile) every compiled search for the argument types the
     propagator passes, on a 2 x 2 grid, so that its one-time cost falls before the solve."""
-    if njit is None:
+    if search is None or joined is None or label is None:
         return
     color = np.array([1, 0, 0, -1], np.int8)
     tab = np.array([[0, 1, 0, 1], [2, 3, 2, 3], [0, 0, 2, 2], [1, 1, 3, 3]], np.int32)

@@ -142,3 +142,19 @@ def test_compiled_detour_search_equals_the_python_one() -> None:
                 near = {int(lab[u]) for u in w.nbrs[c] if grid[u] >= 0}
                 assert len(near) == 1
     assert seen[True] > 100 and seen[False] > 100
+
+
+def test_solves_hand_the_solver_the_same_with_and_without_numba(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole solves (600 conflicts) of the few-clue 10x10s and a 20x20 with a big island:
+    every propagate hands the same literals and every reason is the same clause with the
+    compiled searches as with the numpy/scipy/Python ones they stand in for."""
+    from tests.formulations.test_nurikabe_blockcut import HARDER, Traced, drive
+
+    compiled = [drive(path, Traced, 600) for path in HARDER]
+    for name in ("search", "joined", "label"):
+        monkeypatch.setattr(_compiled, name, None)
+    for path, new in zip(HARDER, compiled, strict=True):
+        old = drive(path, Traced, 600)
+        assert len(new.trace) > 1000
+        assert new.trace == old.trace, path.name
