@@ -37,13 +37,14 @@ def available() -> bool:
 def _separators(a: int, ina: Any, color: Any, tab: Any, every: bool) -> tuple[Any, Any]:
     """The visiting order (int32) and the ``(p, start, stop, b)`` rows (int64, by start) of
     :func:`formulations.nurikabe._wall.separators`; the arrays as they are described there
-    (``ina`` boolean, ``color`` int8, ``tab`` 4 x cells int32)."""
+    (``ina`` boolean, ``color`` int8, ``tab`` 4 x cells int32). Over 60 lines: the
+    search and the passes up its tree share their arrays in one compiled frame."""
     n = ina.shape[0]
     disc = np.full(n, -1, np.int32)
     order = np.empty(n, np.int32)
     parent = np.zeros(n, np.int32)  # positions in the order
     stack = np.empty(n, np.int32)  # cells
-    nxt = np.zeros(n, np.int8)  # per stack entry: the next neighbour to look at
+    nxt = np.zeros(n, np.int32)  # per stack entry: the next neighbour to look at
     order[0] = a
     disc[a] = 0
     stack[0] = a
