@@ -1,5 +1,10 @@
-"""The wall's articulation search of :func:`formulations.nurikabe._wall.separators` as one
-compiled pass over flat int arrays (numba, cached on disk): a depth-first search from the
+"""The wall's array searches of :mod:`formulations.nurikabe._wall`, compiled with numba (cached
+on disk, loaded by :func:`warm` when the propagator is built): ``search``, the articulation
+search; ``joined``, the bounded detour search around a cell turned white; ``label``, the
+components of the not-white cells, numbered as ``scipy.ndimage.label`` numbers them.
+
+The articulation search (:func:`formulations.nurikabe._wall.separators`) is one compiled
+pass over flat int arrays: a depth-first search from the
 anchor over the grid's edges inside the wall's component, then Hopcroft and Tarjan's low
 points, subtree sizes and black counts summed up the tree in reverse visiting order, each a
 single loop over the visited positions.
@@ -9,8 +14,9 @@ The search is the same as scipy's ``csgraph.depth_first_order`` over the neighbo
 visited is visited next, so the visiting order, and with it every separator, subtree and
 reason, is the same as the whole-array version's (compared on random grids by the tests).
 
-``available()`` says whether numba could be imported; without it the whole-array version
-runs (scipy's search, numpy's range minima).
+``available()`` says whether numba could be imported; without it the wall runs the versions
+these stand in for (scipy's search and numpy's range minima, the Python detour search,
+``ndimage.label``), which the tests compare with these.
 
 Sources: J. Hopcroft, R. Tarjan, "Algorithm 447: efficient algorithms for graph
 manipulation", CACM 16(6), 1973 (articulation points from depth-first low points);
