@@ -70,6 +70,7 @@ import numpy as np
 from pysat.engines import Propagator
 
 from formulations.nurikabe._bits import Bits
+from formulations.nurikabe._compiled import warm
 from formulations.nurikabe._cutstep import CutStep
 from formulations.nurikabe._islandreach import IslandReasoning, IslandVars
 from formulations.nurikabe._wall import Shadow, WallReasoning, Why, dfs_graph, grid_table
@@ -139,6 +140,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Propagator):
         self.relabels = self.restores = self.cuts = self.lates = self.dropped = self.steps = 0
         self.seconds = 0.0
         self.reported: dict[str, float] = {}
+        warm()
         self.reset()
 
     # --- state ---------------------------------------------------------------------------------

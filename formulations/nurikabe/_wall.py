@@ -3,7 +3,8 @@ connectivity over the current partial assignment, its articulation cells, and th
 complete assignments. Every reason and conflict clause holds in every solution (``B`` is the
 wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
 
-* wall: the components of the not-white cells (``scipy.ndimage.label``). With a black cell
+* wall: the components of the not-white cells (numbered as ``scipy.ndimage.label`` numbers
+  them; compiled, :func:`formulations.nurikabe._compiled.label`, with numba). With a black cell
   ``a`` in component ``A`` whose white boundary is ``W``: "a black and every cell of W white"
   confines the wall to A, so (i) another black cell ``b`` outside A is a conflict
   ``(-a, -b, W)``; (ii) ``|A| < B`` is a conflict ``(-a, W)``; (iii) ``|A| = B`` makes every
@@ -12,8 +13,9 @@ wall's size, ``cells - sum(clues)``, which the CNF's island sizes fix):
   reason ``(-x, W(C))``. A cell of A turning white is not relabelled when its not-white
   neighbours stay joined (through the eight cells around it, or a search of at most
   ``REACH`` cells of A): A only shrinks, and the cells turned white join W.
-* articulation (``cut``): a depth-first search of A from ``a`` (scipy's, in compiled code)
-  with Hopcroft-Tarjan low points as range minima over its subtrees; an undecided cell
+* articulation (``cut``): a depth-first search of A from ``a`` with Hopcroft-Tarjan low
+  points (one compiled pass, :mod:`formulations.nurikabe._compiled`; without numba, scipy's
+  search and low points as range minima over its subtrees); an undecided cell
   ``p`` with a child subtree S that no edge joins above ``p`` and that holds a black cell
   ``b`` is black,
   reason ``(p, -a, -b, the white cells next to S)``: S's only other neighbour is ``p``, so
@@ -54,6 +56,8 @@ import numpy as np
 from scipy import ndimage
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import depth_first_order
+
+from formulations.nurikabe import _compiled as compiled
 
 #: 4-connectivity for ``scipy.ndimage.label``
 CROSS = ndimage.generate_binary_structure(2, 1)
@@ -118,13 +122,24 @@ def separators(a: int, ina: Any, color: Any, tab: Any, graph: Any = None, every:
     and holds a black cell (``color == 1``): ``(p, start, stop, b)``, the subtree being
     ``order[start:stop]`` and ``b`` its first black cell in that order; listed by ``start``.
 
-    The search itself is scipy's (``csgraph.depth_first_order``: a true depth-first search,
-    every edge off the tree joins a cell to an ancestor) over the grid's edges inside
+    With numba, one compiled pass (:mod:`formulations.nurikabe._compiled`: the same
+    visiting order and result); without, :func:`separators_scipy`: the search is scipy's
+    (``csgraph.depth_first_order``: a true depth-first search, every edge off the tree joins
+    a cell to an ancestor) over the grid's edges inside
     ``ina`` (``tab``: :func:`grid_table`; a missing neighbour points at the cell itself, which
     a search never follows), written into ``graph`` (:func:`dfs_graph`) when given, which
     spares building and checking a new matrix every search; the separators are
     :func:`cut_subtrees` of its tree; ``every``: the cut subtrees of open cells without a
     black cell too, with ``b = -1``."""
+    if compiled.search is not None:
+        order, rows = compiled.search(a, ina, color, tab, every)
+        return order, list(map(tuple, rows.tolist()))
+    return separators_scipy(a, ina, color, tab, graph, every)
+
+
+def separators_scipy(a: int, ina: Any, color: Any, tab: Any, graph: Any = None,
+                     every: bool = False) -> tuple[Any, list[tuple[int, int, int, int]]]:
+    """:func:`separators` by scipy's search and whole-array numpy work (no numba)."""
     n = len(ina)
     ind = np.where(ina[tab], tab, np.arange(n, dtype=np.int32))
     if graph is None:
@@ -247,7 +262,14 @@ class WallReasoning:
     def _joined(self, c: int) -> bool:
         """Whether the not-white neighbours of the (now white) cell ``c`` are still joined
         through the wall component's not-white cells, by a breadth-first search from one of
-        them that gives up (False) after ``REACH`` cells."""
+        them that gives up (False) after ``REACH`` cells (compiled:
+        :func:`formulations.nurikabe._compiled.joined`; without numba :meth:`_joined_py`)."""
+        if compiled.joined is not None:
+            return bool(compiled.joined(c, self.color, self.lab, self.la, self.tab, REACH))
+        return self._joined_py(c)
+
+    def _joined_py(self, c: int) -> bool:
+        """:meth:`_joined` in Python over the propagator's lists."""
         col, labl, la, nbrs = self.col, self.labl, self.la, self.nbrs
         targets = [u for u in nbrs[c] if col[u] >= 0]
         if not targets:
@@ -281,8 +303,12 @@ class WallReasoning:
         self.relabels += 1
         self.shadow = None
         color, barr = self.color, self.barr
-        labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
-        lab = labels.ravel()
+        if compiled.label is not None:
+            lab, count = compiled.label(color, self.rows, self.cols)
+            labels = lab.reshape(self.rows, self.cols)
+        else:
+            labels, count = ndimage.label((color >= 0).reshape(self.rows, self.cols), CROSS)
+            lab = labels.ravel()
         self.lab = lab
         self.labl = lab.tolist()
         self.extra = []
