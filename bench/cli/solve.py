@@ -73,16 +73,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     out.update(formulation=form, solver=solver)
     res = _run(args, form, solver)
     if res.status == "skipped" and "auto" in out:  # the chosen pair declined the instance
-        fallback = default_choice(inst.puzzle)
-        if "auto" not in fallback:
-            out["auto"].update(declined=res.message, declined_wall_s=res.wall_s,
-                               fallback=" / ".join(fallback))
-            if not args.json:
-                print(f"{res.formulation} declined it ({res.message}); the declared default "
-                      f"{' / '.join(fallback)} runs instead", file=sys.stderr)
-            form, solver = fallback
-            out.update(formulation=form, solver=solver)
-            res = _run(args, form, solver)
+        res = _fallback(args, out, inst.puzzle, res)
     status = res.status
     message = res.message
     if status == "skipped":  # the formulation declined the instance: not in the contract
@@ -116,6 +107,24 @@ def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
                         watchdog=watchdog)
     finally:
         watchdog.close()
+
+
+def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declined: Any) -> Any:
+    """The task of the puzzle's declared default, run because ``auto``'s pair declined the
+    instance (said in ``out["auto"]`` and on stderr); ``declined`` itself when that default
+    is ``auto`` too."""
+    from bench.solve import default_choice
+
+    fallback = default_choice(puzzle)
+    if "auto" in fallback:
+        return declined
+    out["auto"].update(declined=declined.message, declined_wall_s=declined.wall_s,
+                       fallback=" / ".join(fallback))
+    if not args.json:
+        print(f"{declined.formulation} declined it ({declined.message}); the declared default "
+              f"{' / '.join(fallback)} runs instead", file=sys.stderr)
+    out.update(formulation=fallback[0], solver=fallback[1])
+    return _run(args, *fallback)
 
 
 def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
