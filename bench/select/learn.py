@@ -14,7 +14,13 @@ a gap (ASlib's ``not_applicable``): the training matrix counts a declined task u
 PAR-2 for that pair (:func:`bench.select.train._filled`), so a pair that declines most
 instances, as ``frontier`` does above three clues, is a candidate that can only win a branch
 of instances it takes; a pair with no row for some training instance was never tried there
-and is none. The
+and is none. That is the
+training matrix of :mod:`bench.select.train`, which the committed rules come from; the
+single-run helpers here (:func:`evaluate`, :func:`held_back`, ``python -m bench.select.learn
+RUN``) read the report's matrix, with no row kept for a declined task: :func:`evaluate` fills
+nothing, so there a pair that declined a training instance is no candidate, and
+:func:`_one` fills every missing task at PAR-2 under :data:`IMPUTE`, never-tried ones
+included. The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
 halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
 pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by

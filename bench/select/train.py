@@ -286,9 +286,10 @@ def test_sets(t: pd.DataFrame, trained: frozenset[str]) -> list[tuple[str, pd.Da
     with none of them (a suite without tiers, as ``nurikabe-hard``) is one set, ``suite``,
     of every row outside :data:`TRAINED_TIERS`. Rows of an instance in ``trained`` (content
     digests learned on) are left out of every set: a test set is held out."""
+    tiered = bool(t["tier"].isin(TEST_TIERS).any())  # before the trained rows go
     t = t[~_digests(t).isin(trained)]
     sets = [(tier, t[t["tier"] == tier]) for tier in TEST_TIERS]
-    if not any(len(g) for _, g in sets):
+    if not tiered:
         sets = [(SUITE, t[~t["tier"].isin(TRAINED_TIERS)])]
     return [(name, g) for name, g in sets if len(g)]
 
@@ -308,7 +309,8 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
         lad = la[la["puzzle"] == puzzle]
         fr, cr = feature_costs(pd.concat([g, lad]))
         par2, pairs = learning_set(g, lad)
-        trained = frozenset(_digests(pd.concat([g[~held], lad])))
+        trained = frozenset(d for d in _digests(pd.concat([g[~held], lad]))
+                            if d.startswith("sha256:"))
         if par2.empty or not pairs:
             continue
         par2 = par2[pairs]

@@ -40,6 +40,18 @@ def available() -> bool:
     return njit is not None
 
 
+def _compile(fn: Any) -> Any:
+    """``fn`` compiled lazily with its machine code cached on disk; compiled without the cache
+    where numba finds no writable cache folder (it refuses ``cache=True`` there); None
+    without numba."""
+    if njit is None:
+        return None
+    try:
+        return njit(cache=True, nogil=True)(fn)
+    except RuntimeError:  # no cache locator: a read-only install with no user cache folder
+        return njit(nogil=True)(fn)
+
+
 def _separators(a: int, ina: Any, color: Any, tab: Any, every: bool) -> tuple[Any, Any]:
     """The visiting order (int32) and the ``(p, start, stop, b)`` rows (int64, by start) of
     :func:`formulations.nurikabe._wall.separators`; the arrays as they are described there
@@ -114,7 +126,7 @@ def _separators(a: int, ina: Any, color: Any, tab: Any, every: bool) -> tuple[An
     return order[:k].copy(), rows[:m].copy()
 
 
-search = njit(cache=True, nogil=True)(_separators) if njit is not None else None
+search = _compile(_separators)
 
 
 def _joined(c: int, color: Any, lab: Any, la: int, tab: Any, reach: int) -> bool:
@@ -190,8 +202,8 @@ def _label(color: Any, rows: int, cols: int) -> tuple[Any, int]:
     return lab, count
 
 
-joined = njit(cache=True, nogil=True)(_joined) if njit is not None else None
-label = njit(cache=True, nogil=True)(_label) if njit is not None else None
+joined = _compile(_joined)
+label = _compile(_label)
 
 
 def warm() -> None:

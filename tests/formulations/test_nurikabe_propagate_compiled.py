@@ -158,3 +158,14 @@ def test_solves_hand_the_solver_the_same_with_and_without_numba(
         old = drive(path, Traced, 600)
         assert len(new.trace) > 1000
         assert new.trace == old.trace, path.name
+
+
+def test_the_formulation_s_setup_loads_every_compiled_search_before_the_limit() -> None:
+    # the harness runs setup() before the time limit starts (its seconds kept as setup_s):
+    # afterwards every search has its machine code for the argument types the propagator uses
+    from bench.registry import get_formulation
+
+    seconds = get_formulation("nurikabe", "sat-propagate").setup()
+    assert isinstance(seconds, float) and seconds >= 0.0
+    for fn in (_compiled.search, _compiled.joined, _compiled.label):
+        assert fn is not None and len(fn.signatures) >= 1
