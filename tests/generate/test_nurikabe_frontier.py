@@ -13,9 +13,10 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe import frontier_bounds
+from bench.puzzles.nurikabe import frontier, frontier_bounds
 from bench.puzzles.nurikabe.frontier import Count, FrontierTooBig, count, orientations
-from bench.puzzles.nurikabe.frontier_bounds import spans
+from bench.puzzles.nurikabe.frontier_bounds import GUARD, spans
+from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
 from bench.puzzles.nurikabe.frontier_planar import _feasible, _reduced, joinable
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
@@ -239,13 +240,15 @@ def test_joining_two_cells_takes_a_cell_in_each_column_between() -> None:
     assert spans(codes((2, 0), (0, 1), (2, 0), (0, 1), (2, 2)), 2, 9) == 3
 
 
-def test_the_diagonal_colour_is_dropped_where_the_2x2_rule_cannot_bite() -> None:
+def test_the_diagonal_colour_is_dropped_where_the_2x2_rule_cannot_bite(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Profiles differing only in the colour above the cell placed, where the next cell's
     2x2 block cannot be all wall, are one state: the committed 8x8 s2 puzzle's widest step
     holds 9,514 states (10,760 with that colour kept always), its count still 1. A variant
     forgetting the colour always (the 2x2 rule lost) miscounts the brute-force grids above."""
     inst = read_instance(TWO / "gen-nurikabe-8x8-s2-clues2-0.txt")
     grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
     assert count(grid) == Count(1, 9514)
 
 
@@ -260,3 +263,57 @@ def test_the_quick_answers_of_joinable_are_the_full_searchs() -> None:
         answers.append(joinable(front))
         assert answers[-1] == _feasible(_reduced(tuple(q for q in front if q >= 0)))
     assert answers.count(False) > 50 and answers.count(True) > 50
+
+
+def test_an_island_under_another_colours_joins_is_enclosed() -> None:
+    """An island (colour 0 or 1 of two) whose frontier cells lie between a component of another
+    colour on their left and one on their right is enclosed; not when a component of that
+    colour has cells on both sides of one of the island's (it may join them above), nor when
+    the other colour is on one side only, nor for the wall (colour 2)."""
+    # wall components in columns 0 and 3, island 1 between them
+    assert enclosed(codes((2, 0), (1, 1), (1, 1), (2, 2)), 2) == 1 << 1
+    # island 0 in columns 0 and 3, island 1 between: enclosed too (island 0 joins below)
+    assert enclosed(codes((0, 0), (2, 1), (1, 2), (2, 1), (0, 3)), 2) == 1 << 1
+    # the wall in columns 0 and 4 is one component (joined above): nothing to join below
+    assert enclosed(codes((2, 0), (1, 1), (1, 1), (0, 2), (2, 0)), 2) == 0
+    # a wall component with cells on both sides of the island's cell in column 2
+    assert enclosed(codes((2, 0), (2, 1), (1, 2), (2, 1), (2, 3)), 2) == 0
+    # the other colour's components on the left only
+    assert enclosed(codes((2, 0), (2, 1), (1, 2), (1, 2)), 2) == 0
+    # the wall itself between two island components is no island
+    assert enclosed(codes((0, 0), (2, 1), (0, 2)), 2) == 0
+
+
+def test_the_lift_keeps_the_guard_bits_of_tallies_with_enough_cells() -> None:
+    """Island 0 (10 cells) enclosed with room for 6 more: a tally must hold 4 of its cells;
+    island 1 and the wall are free."""
+    pos = [9, 18, 0]  # island 0, island 1, the wall (frontier_bounds.Sweep.pos for two)
+    guards = sum(GUARD << p for p in pos)
+    add = lift(1, [10, 5], pos, GUARD, 6)
+    for cells in range(9):
+        tally = cells << 9 | 3 << 18 | 7
+        assert (tally + add & guards == guards) == (cells >= 4)
+    assert lift(1, [10, 5], pos, GUARD, 10) == 0  # the room suffices: no bound
+    assert lift(2, [10, 5], pos, GUARD, 6) == 0  # island 1 needs 5 at most
+
+
+def test_the_room_bound_drops_states_on_a_committed_puzzle() -> None:
+    """The enclosed islands' room bound bites on the committed 8x8 s2 puzzle: 9,299 states in
+    its widest step (9,514 without it, the test above), the count still 1."""
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s2-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    assert count(grid) == Count(1, 9299)
+
+
+def test_a_room_one_cell_smaller_drops_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room bound is tight on the brute-force grids: a variant granting an enclosed island
+    one cell less than its room miscounts some of them (so those tests would catch it)."""
+    seeds = [2, 18, 23, 42]
+    exact = [brute_count(tiny_grid(s)) for s in seeds]
+    assert [count(tiny_grid(s)).solutions for s in seeds] == exact
+
+    def smaller(mask: int, sizes: list[int], pos: list[int], guard: int, room: int) -> int:
+        return lift(mask, sizes, pos, guard, room - 1)
+
+    monkeypatch.setattr(frontier, "lift", smaller)
+    assert [count(tiny_grid(s)).solutions for s in seeds] != exact
