@@ -13,7 +13,7 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe import frontier, frontier_bounds
+from bench.puzzles.nurikabe import frontier, frontier_bounds, frontier_enclosed
 from bench.puzzles.nurikabe.frontier import Count, FrontierTooBig, count, orientations
 from bench.puzzles.nurikabe.frontier_bounds import GUARD, spans
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
@@ -271,9 +271,9 @@ def test_an_island_under_another_colours_joins_is_enclosed() -> None:
     colour has cells on both sides of one of the island's (it may join them above), nor when
     the other colour is on one side only, nor for the wall (colour 2)."""
     # wall components in columns 0 and 3, island 1 between them
-    assert enclosed(codes((2, 0), (1, 1), (1, 1), (2, 2)), 2) == 1 << 1
+    assert enclosed(codes((2, 0), (1, 1), (1, 1), (2, 2)), 2) == 1 << 4 * 1 + 2
     # island 0 in columns 0 and 3, island 1 between: enclosed too (island 0 joins below)
-    assert enclosed(codes((0, 0), (2, 1), (1, 2), (2, 1), (0, 3)), 2) == 1 << 1
+    assert enclosed(codes((0, 0), (2, 1), (1, 2), (2, 1), (0, 3)), 2) == 1 << 4 * 1 + 0
     # the wall in columns 0 and 4 is one component (joined above): nothing to join below
     assert enclosed(codes((2, 0), (1, 1), (1, 1), (0, 2), (2, 0)), 2) == 0
     # a wall component with cells on both sides of the island's cell in column 2
@@ -289,12 +289,12 @@ def test_the_lift_keeps_the_guard_bits_of_tallies_with_enough_cells() -> None:
     island 1 and the wall are free."""
     pos = [9, 18, 0]  # island 0, island 1, the wall (frontier_bounds.Sweep.pos for two)
     guards = sum(GUARD << p for p in pos)
-    add = lift(1, [10, 5], pos, GUARD, 6)
+    add = lift(1 << 2, [10, 5], pos, GUARD, 6)  # island 0 enclosed by the wall
     for cells in range(9):
         tally = cells << 9 | 3 << 18 | 7
         assert (tally + add & guards == guards) == (cells >= 4)
-    assert lift(1, [10, 5], pos, GUARD, 10) == 0  # the room suffices: no bound
-    assert lift(2, [10, 5], pos, GUARD, 6) == 0  # island 1 needs 5 at most
+    assert lift(1 << 2, [10, 5], pos, GUARD, 10) == 0  # the room suffices: no bound
+    assert lift(1 << 4 + 2, [10, 5], pos, GUARD, 6) == 0  # island 1 needs 5 at most
 
 
 def test_the_room_bound_drops_states_on_a_committed_puzzle() -> None:
@@ -305,15 +305,33 @@ def test_the_room_bound_drops_states_on_a_committed_puzzle() -> None:
     assert count(grid) == Count(1, 9299)
 
 
-def test_a_room_one_cell_smaller_drops_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The room bound is tight on the brute-force grids: a variant granting an enclosed island
-    one cell less than its room miscounts some of them (so those tests would catch it)."""
-    seeds = [2, 18, 23, 42]
-    exact = [brute_count(tiny_grid(s)) for s in seeds]
-    assert [count(tiny_grid(s)).solutions for s in seeds] == exact
+def room_grid(seed: int) -> Grid:
+    """A 5x8 to 7x7 grid with two or three clues on 60-85 % white: wide enough for islands to
+    be enclosed by another colour's joins."""
+    return random_grid(seed, (2, 2, 3), ((6, 6), (7, 7), (6, 7), (7, 6), (5, 8)), (0.6, 0.85))
 
-    def smaller(mask: int, sizes: list[int], pos: list[int], guard: int, room: int) -> int:
-        return lift(mask, sizes, pos, guard, room - 1)
 
-    monkeypatch.setattr(frontier, "lift", smaller)
-    assert [count(tiny_grid(s)).solutions for s in seeds] != exact
+def test_the_room_bound_keeps_every_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room bound drops no solution: the counts with it are the counts without it (no
+    island ever enclosed), on grids where it drops states."""
+    grids = [room_grid(s) for s in range(1000, 1024)]
+    counts = [count(g) for g in grids]
+    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)
+    without = [count(g) for g in grids]
+    assert [n.solutions for n in counts] == [n.solutions for n in without]
+    assert sum(n.solutions > 0 for n in counts) >= 8
+    assert sum(n.states < m.states for n, m in zip(counts, without, strict=True)) >= 4
+
+
+@pytest.mark.parametrize(("name", "value", "grid"), [
+    ("BOTTOM", 2, medium_grid(1)),  # a row and two columns fewer: the room too small
+    ("SIDES", 8, random_grid(100, (2,), ((6, 6), (7, 7), (6, 7)), (0.65, 0.85))),
+])
+def test_an_over_strong_room_bound_miscounts(monkeypatch: pytest.MonkeyPatch, name: str,
+                                             value: int, grid: Grid) -> None:
+    """Over-strong variants of the room bound drop solutions, so the count tests catch them:
+    the bottom row and the outer columns taken as two wide, or an enclosed row taken to need
+    eight cells of the encloser and of the wall (the exact figure is two: one per side)."""
+    exact = count(grid).solutions
+    monkeypatch.setattr(frontier_enclosed, name, value)
+    assert count(grid).solutions != exact

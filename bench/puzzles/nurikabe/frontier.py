@@ -54,7 +54,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
     separated,
 )
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
-from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
+from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
 
 log = logging.getLogger(__name__)
 
@@ -265,11 +265,8 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     fms = [(GUARD - 1) << p for p in sw.pos]
     # per colour: the allowed values of ``t & low`` before the step, for a tally that passes
     # the bound (no field then overflows into its guard bit: the step adds its own bits)
-    oks = [frozenset(o - (s & low) for o in ok if o >= s & low and (o - (s & low)) & ~low == 0)
-           for s in steps]
-    # the cells still to come that an enclosed island can reach (:mod:`.frontier_enclosed`)
-    room = sw.cols - 1 - c + max(0, sw.rows - r - 2) * (sw.cols - 2)
-    lifts: dict[int, int] = {}
+    oks = [shifted(ok, low, s) for s in steps]
+    rooms: dict[tuple[int, int], tuple[int, int, frozenset[int]]] = {}
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -295,11 +292,12 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if move is None:
                 continue
             codes, now, must, bound, below, shut = move
-            lifted = 0
-            if shut:  # enclosed islands: the least cells they must have
-                lifted = lifts.get(shut, -1)
-                if lifted < 0:
-                    lifted = lifts[shut] = lift(shut, sw.sizes, sw.pos, GUARD, room)
+            lifted, low_x, ok_x = 0, low, oks[x]
+            if shut:  # enclosed islands: the cells they must have (frontier_enclosed)
+                room = rooms.get((shut, x))
+                if room is None:
+                    room = rooms[(shut, x)] = roomy(sw, shut, r, c, low, ok, steps[x])
+                lifted, low_x, ok_x = room
             step = steps[x]
             colour = colours[x]
             agree = agrees[x]
@@ -313,11 +311,10 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                         least = lifted + step
                         out = {t + step: v + colour for t, v in tallies.items()
                                if most - t & guards == guards and t + least & guards == guards
-                               and t & low in oks[x]}
-                    elif low:
-                        shifted = oks[x]
+                               and t & low_x in ok_x}
+                    elif low_x:
                         out = {t + step: v + colour for t, v in tallies.items()
-                               if most - t & guards == guards and t & low in shifted}
+                               if most - t & guards == guards and t & low_x in ok_x}
                     else:
                         out = {t + step: v + colour for t, v in tallies.items()
                                if most - t & guards == guards}
@@ -326,10 +323,10 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                         made += len(out)
                     continue
                 for t, v in tallies.items():
-                    if most - t & guards != guards:
+                    if most - t & guards != guards or t & low_x not in ok_x:
                         continue
                     t += step
-                    if (low and t & low not in ok) or (lifted and t + lifted & guards != guards):
+                    if lifted and t + lifted & guards != guards:
                         continue
                     old = out.get(t)
                     if old is None:
@@ -343,8 +340,10 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if out is None:
                 out = nxt[key] = {}
             for t, v in tallies.items():
+                if t & low_x not in ok_x:
+                    continue
                 t = t + step & agree
-                if bound - t & guards != guards or t & fm != fw or t & low not in ok or (
+                if bound - t & guards != guards or t & fm != fw or (
                         lifted and t + lifted & guards != guards):
                     continue
                 old = out.get(t)
