@@ -267,6 +267,7 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     # the bound (no field then overflows into its guard bit: the step adds its own bits)
     oks = [shifted(ok, low, s) for s in steps]
     rooms: dict[tuple[int, int], tuple[int, int, frozenset[int]]] = {}
+    listed: dict[int, frozenset[int]] = {}
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -296,7 +297,7 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if shut:  # enclosed islands: the cells they must have (frontier_enclosed)
                 room = rooms.get((shut, x))
                 if room is None:
-                    room = rooms[(shut, x)] = roomy(sw, shut, r, c, low, ok, steps[x])
+                    room = rooms[(shut, x)] = roomy(sw, shut, r, c, low, ok, steps[x], listed)
                 lifted, low_x, ok_x = room
             step = steps[x]
             colour = colours[x]

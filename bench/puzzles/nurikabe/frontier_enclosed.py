@@ -100,8 +100,8 @@ def shifted(ok: frozenset[int], low: int, step: int) -> frozenset[int]:
     return frozenset(o - s for o in ok if o >= s and (o - s) & ~low == 0)
 
 
-def roomy(sw: Sweep, shut: int, r: int, c: int, low: int, ok: frozenset[int], step: int
-          ) -> tuple[int, int, frozenset[int]]:
+def roomy(sw: Sweep, shut: int, r: int, c: int, low: int, ok: frozenset[int], step: int,
+          memo: dict[int, frozenset[int]]) -> tuple[int, int, frozenset[int]]:
     """For a tally of a profile with enclosed islands ``shut`` (:func:`enclosed`) taking a step
     ``step`` at cell ``(r, c)``: an addend for :func:`lift` (0: none), a mask and its allowed
     values before the step (``ok`` of ``low`` too). Each row of an enclosed island's cells in
@@ -109,7 +109,8 @@ def roomy(sw: Sweep, shut: int, r: int, c: int, low: int, ok: frozenset[int], st
     wall cell beside its first and its last (its neighbours of no island), so those rows are
     at most half the encloser's and half the wall's cells still to come: with two islands the
     tallies (the wall's and island 0's fields fix island 1's) are listed; else the rows are
-    bounded by the rows left alone."""
+    bounded by the rows left alone. ``memo`` keeps the tallies listed per ``shut`` for the
+    other steps of the same cell."""
     part = sw.cols - 1 - c
     rows = max(0, sw.rows - r - 1 - BOTTOM)  # the full rows below but the last
     width = sw.cols - 2 * BOTTOM  # and in them the columns but the outer two
@@ -117,6 +118,8 @@ def roomy(sw: Sweep, shut: int, r: int, c: int, low: int, ok: frozenset[int], st
         return lift(shut, sw.sizes, sw.pos, GUARD, part + rows * width), low, shifted(
             ok, low, step)
     mask = (GUARD - 1) | (GUARD - 1) << sw.pos[0]
+    if shut in memo:
+        return 0, mask, shifted(memo[shut], mask, step)
     done = r * sw.cols + c + 1
     pairs = [(y, x) for y in (0, 1) for x in range(3) if shut >> 4 * y + x & 1]
     allowed = set()
@@ -128,4 +131,5 @@ def roomy(sw: Sweep, shut: int, r: int, c: int, low: int, ok: frozenset[int], st
             if all(left[y] <= part + min(rows, left[x] // SIDES, left[2] // SIDES) * width
                    for y, x in pairs):
                 allowed.add(w | a << sw.pos[0])
-    return 0, mask, shifted(frozenset(allowed), mask, step)
+    memo[shut] = frozenset(allowed)
+    return 0, mask, shifted(memo[shut], mask, step)
