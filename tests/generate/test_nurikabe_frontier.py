@@ -13,9 +13,10 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe import frontier_bounds
+from bench.puzzles.nurikabe import frontier, frontier_bounds, frontier_enclosed
 from bench.puzzles.nurikabe.frontier import Count, FrontierTooBig, count, orientations
-from bench.puzzles.nurikabe.frontier_bounds import spans
+from bench.puzzles.nurikabe.frontier_bounds import GUARD, spans
+from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
 from bench.puzzles.nurikabe.frontier_planar import _feasible, _reduced, joinable
 from bench.puzzles.nurikabe.rules import BLACK, WHITE
 from bench.puzzles.registry import get_puzzle
@@ -239,13 +240,15 @@ def test_joining_two_cells_takes_a_cell_in_each_column_between() -> None:
     assert spans(codes((2, 0), (0, 1), (2, 0), (0, 1), (2, 2)), 2, 9) == 3
 
 
-def test_the_diagonal_colour_is_dropped_where_the_2x2_rule_cannot_bite() -> None:
+def test_the_diagonal_colour_is_dropped_where_the_2x2_rule_cannot_bite(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Profiles differing only in the colour above the cell placed, where the next cell's
     2x2 block cannot be all wall, are one state: the committed 8x8 s2 puzzle's widest step
     holds 9,514 states (10,760 with that colour kept always), its count still 1. A variant
     forgetting the colour always (the 2x2 rule lost) miscounts the brute-force grids above."""
     inst = read_instance(TWO / "gen-nurikabe-8x8-s2-clues2-0.txt")
     grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
     assert count(grid) == Count(1, 9514)
 
 
@@ -260,3 +263,75 @@ def test_the_quick_answers_of_joinable_are_the_full_searchs() -> None:
         answers.append(joinable(front))
         assert answers[-1] == _feasible(_reduced(tuple(q for q in front if q >= 0)))
     assert answers.count(False) > 50 and answers.count(True) > 50
+
+
+def test_an_island_under_another_colours_joins_is_enclosed() -> None:
+    """An island (colour 0 or 1 of two) whose frontier cells lie between a component of another
+    colour on their left and one on their right is enclosed; not when a component of that
+    colour has cells on both sides of one of the island's (it may join them above), nor when
+    the other colour is on one side only, nor for the wall (colour 2)."""
+    # wall components in columns 0 and 3, island 1 between them
+    assert enclosed(codes((2, 0), (1, 1), (1, 1), (2, 2)), 2) == 1 << 4 * 1 + 2
+    # island 0 in columns 0 and 3, island 1 between: enclosed too (island 0 joins below)
+    assert enclosed(codes((0, 0), (2, 1), (1, 2), (2, 1), (0, 3)), 2) == 1 << 4 * 1 + 0
+    # the wall in columns 0 and 4 is one component (joined above): nothing to join below
+    assert enclosed(codes((2, 0), (1, 1), (1, 1), (0, 2), (2, 0)), 2) == 0
+    # a wall component with cells on both sides of the island's cell in column 2
+    assert enclosed(codes((2, 0), (2, 1), (1, 2), (2, 1), (2, 3)), 2) == 0
+    # the other colour's components on the left only
+    assert enclosed(codes((2, 0), (2, 1), (1, 2), (1, 2)), 2) == 0
+    # the wall itself between two island components is no island
+    assert enclosed(codes((0, 0), (2, 1), (0, 2)), 2) == 0
+
+
+def test_the_lift_keeps_the_guard_bits_of_tallies_with_enough_cells() -> None:
+    """Island 0 (10 cells) enclosed with room for 6 more: a tally must hold 4 of its cells;
+    island 1 and the wall are free."""
+    pos = [9, 18, 0]  # island 0, island 1, the wall (frontier_bounds.Sweep.pos for two)
+    guards = sum(GUARD << p for p in pos)
+    add = lift(1 << 2, [10, 5], pos, GUARD, 6)  # island 0 enclosed by the wall
+    for cells in range(9):
+        tally = cells << 9 | 3 << 18 | 7
+        assert (tally + add & guards == guards) == (cells >= 4)
+    assert lift(1 << 2, [10, 5], pos, GUARD, 10) == 0  # the room suffices: no bound
+    assert lift(1 << 4 + 2, [10, 5], pos, GUARD, 6) == 0  # island 1 needs 5 at most
+
+
+def test_the_room_bound_drops_states_on_a_committed_puzzle() -> None:
+    """The enclosed islands' room bound bites on the committed 8x8 s2 puzzle: 9,299 states in
+    its widest step (9,514 without it, the test above), the count still 1."""
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s2-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    assert count(grid) == Count(1, 9299)
+
+
+def room_grid(seed: int) -> Grid:
+    """A 5x8 to 7x7 grid with two or three clues on 60-85 % white: wide enough for islands to
+    be enclosed by another colour's joins."""
+    return random_grid(seed, (2, 2, 3), ((6, 6), (7, 7), (6, 7), (7, 6), (5, 8)), (0.6, 0.85))
+
+
+def test_the_room_bound_keeps_every_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room bound drops no solution: the counts with it are the counts without it (no
+    island ever enclosed), on grids where it drops states."""
+    grids = [room_grid(s) for s in range(1000, 1024)]
+    counts = [count(g) for g in grids]
+    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)
+    without = [count(g) for g in grids]
+    assert [n.solutions for n in counts] == [n.solutions for n in without]
+    assert sum(n.solutions > 0 for n in counts) >= 8
+    assert sum(n.states < m.states for n, m in zip(counts, without, strict=True)) >= 4
+
+
+@pytest.mark.parametrize(("name", "value", "grid"), [
+    ("BOTTOM", 2, medium_grid(1)),  # a row and two columns fewer: the room too small
+    ("SIDES", 8, random_grid(100, (2,), ((6, 6), (7, 7), (6, 7)), (0.65, 0.85))),
+])
+def test_an_over_strong_room_bound_miscounts(monkeypatch: pytest.MonkeyPatch, name: str,
+                                             value: int, grid: Grid) -> None:
+    """Over-strong variants of the room bound drop solutions, so the count tests catch them:
+    the bottom row and the outer columns taken as two wide, or an enclosed row taken to need
+    eight cells of the encloser and of the wall (the exact figure is two: one per side)."""
+    exact = count(grid).solutions
+    monkeypatch.setattr(frontier_enclosed, name, value)
+    assert count(grid).solutions != exact

@@ -21,7 +21,8 @@ is one whose cells of a colour leave too few for what the colour still needs at 
 its components, to reach its clue, to wall off the islands still to grow: the bounds of
 :mod:`.frontier_bounds`, each exact: no completion of a dropped one is a solution), and one
 whose colours cannot all be joined below the frontier without two colours' joins crossing
-(:mod:`.frontier_planar`, by planarity). The
+(:mod:`.frontier_planar`, by planarity), or whose island enclosed by another colour's joins
+needs more cells than they can enclose (:mod:`.frontier_enclosed`). The
 states are merged with their numbers of partial colourings, so the answer is the exact number
 of solutions, found by exhaustion (the method of counting polyominoes and self-avoiding walks
 by transfer matrices: I. Jensen, "Enumerations of lattice animals and trees", J. Stat. Phys. 102
@@ -53,6 +54,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
     separated,
 )
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
+from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ PLACES = 300_000
 
 
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
-_UNSEEN: tuple[tuple[int, ...], int, int, int, int] = ((), -1, -1, -1, -1)
+_UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 
 
 class FrontierTooBig(RuntimeError):
@@ -84,14 +86,8 @@ def _relabel(codes: list[int]) -> tuple[int, ...]:
     """The frontier codes (colour * 64 + label) with labels renumbered by first appearance
     per colour-independent order, so equal connectivities give equal tuples."""
     seen: dict[int, int] = {}
-    out = []
-    for code in codes:
-        if code < 0:
-            out.append(code)
-            continue
-        label = code & 63
-        out.append(code - label + seen.setdefault(label, len(seen)))
-    return tuple(out)
+    return tuple([q if q < 0 else q - (q & 63) + seen.setdefault(q & 63, len(seen))
+                  for q in codes])
 
 
 Grid = list[list[int | None]]
@@ -162,39 +158,39 @@ def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None
     above and left of it of its colour), as a profile without its diagonal colour (-1) with
     the colour (as a bit) whose component left the frontier for good, and that colour, which
     must then be complete (-1: none); None when a component leaves while another of its colour
-    is still on the frontier (that colour can no longer be connected)."""
+    is still on the frontier (that colour can no longer be connected). A label names one
+    component whatever its colour (:func:`_relabel`), so a code names it too."""
     up = front[c]
     left = front[c - 1] if c else -1
-    up_col = up >> 6 if up >= 0 else -1
     codes = list(front)
-    label = 63  # a fresh label (the relabelling renumbers it)
-    merge = []
-    if up_col == x:
-        merge.append(up & 63)
-    if left >= 0 and left >> 6 == x:
-        merge.append(left & 63)
-    if merge:
-        label = merge[0]
-        for other in merge[1:]:
-            if other != label:
-                codes = [x * 64 + label if q >= 0 and q >> 6 == x and q & 63 == other else q
-                         for q in codes]
+    new = x * 64 + 63  # a fresh label (the relabelling renumbers it)
     must = -1
-    if up >= 0 and up_col != x and up not in codes[:c] + codes[c + 1:]:
-        # the component of the cell above leaves the frontier for good
-        if any(q >= 0 and q >> 6 == up_col for i, q in enumerate(codes) if i != c):
-            return None
-        must = up_col
-    codes[c] = x * 64 + label
+    if up >= 0 and up >> 6 == x:
+        new = up
+        if left >= 0 and left != up and left >> 6 == x:
+            codes = [up if q == left else q for q in codes]
+    else:
+        if left >= 0 and left >> 6 == x:
+            new = left
+        codes[c] = new
+        if up >= 0 and up not in codes:
+            # the component of the cell above leaves the frontier for good
+            colour = up >> 6
+            for q in codes:
+                if q >= 0 and q >> 6 == colour:
+                    return None
+            must = colour
+    codes[c] = new
     return (_relabel(codes), -1, 0 if must < 0 else 1 << must), must
 
 
 def _move(sw: Sweep, front: tuple[int, ...], closed: int, x: int, r: int, c: int
-          ) -> tuple[tuple[int, ...], int, int, int, int] | None:
+          ) -> tuple[tuple[int, ...], int, int, int, int, int] | None:
     """What cell ``(r, c)`` taking colour ``x`` makes of a profile's frontier ``front`` and
     closed colours ``closed``: the new frontier, closed colours, the colour that must then be
-    complete (-1: none), the new profile's :func:`~.frontier_bounds.bound` and its diagonal
-    colour; None when no tally can follow (a component lost, or no bound). The diagonal
+    complete (-1: none), the new profile's :func:`~.frontier_bounds.bound`, its diagonal
+    colour and its enclosed islands (:func:`.frontier_enclosed.enclosed`); None when no tally
+    can follow (a component lost, or no bound). The diagonal
     colour (of the cell above the one placed) serves only the 2x2 rule at the next cell,
     whose left is the cell placed and whose up is the frontier's next cell: it is kept (the
     wall) when both of those are wall and the cell above too, else -1, so profiles differing
@@ -224,7 +220,7 @@ def _move(sw: Sweep, front: tuple[int, ...], closed: int, x: int, r: int, c: int
     wall = sw.k
     diag = wall if (x == wall and up_col == wall and c + 1 < sw.cols
                     and codes[c + 1] >> 6 == wall) else -1
-    return codes, now, must, bound, diag
+    return codes, now, must, bound, diag, enclosed(codes, sw.k)
 
 
 def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | None:
@@ -233,7 +229,8 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     by side), the new profile and each tally with the cell added, dropped when a field passes
     the new profile's :func:`~.frontier_bounds.bound` (one subtraction against the guard
     bits checks every field) or the wall left too few cells (:func:`.frontier_bounds.separated`)
-    or the colour whose component left the frontier is not complete; equal states
+    or the colour whose component left the frontier is not complete or an enclosed island
+    has too few cells for its room (:func:`.frontier_enclosed.lift`); equal states
     merged, adding their numbers and keeping the first witness; with their number. None past
     the deadline; :class:`FrontierTooBig` past the budget.
 
@@ -266,6 +263,11 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     colours = [x << sw.width * cell if sw.width else 0 for x in range(wall + 1)]
     agrees = sw.agree[cell]
     fms = [(GUARD - 1) << p for p in sw.pos]
+    # per colour: the allowed values of ``t & low`` before the step, for a tally that passes
+    # the bound (no field then overflows into its guard bit: the step adds its own bits)
+    oks = [shifted(ok, low, s) for s in steps]
+    rooms: dict[tuple[int, int], tuple[int, int, frozenset[int]]] = {}
+    listed: dict[int, frozenset[int]] = {}
     nxt: States = {}
     made = 0
     for (front, diag, closed), tallies in states.items():
@@ -290,7 +292,13 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                 move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
             if move is None:
                 continue
-            codes, now, must, bound, below = move
+            codes, now, must, bound, below, shut = move
+            lifted, low_x, ok_x = 0, low, oks[x]
+            if shut:  # enclosed islands: the cells they must have (frontier_enclosed)
+                room = rooms.get((shut, x))
+                if room is None:
+                    room = rooms[(shut, x)] = roomy(sw, shut, r, c, low, ok, steps[x], listed)
+                lifted, low_x, ok_x = room
             step = steps[x]
             colour = colours[x]
             agree = agrees[x]
@@ -300,9 +308,14 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                 most = bound - step  # a tally t passes the bound after the step when
                 # most - t keeps every guard bit
                 if out is None:
-                    if low:
+                    if lifted:  # and t + step + lifted keeps them
+                        least = lifted + step
                         out = {t + step: v + colour for t, v in tallies.items()
-                               if most - t & guards == guards and t + step & low in ok}
+                               if most - t & guards == guards and t + least & guards == guards
+                               and t & low_x in ok_x}
+                    elif low_x:
+                        out = {t + step: v + colour for t, v in tallies.items()
+                               if most - t & guards == guards and t & low_x in ok_x}
                     else:
                         out = {t + step: v + colour for t, v in tallies.items()
                                if most - t & guards == guards}
@@ -311,10 +324,10 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
                         made += len(out)
                     continue
                 for t, v in tallies.items():
-                    if most - t & guards != guards:
+                    if most - t & guards != guards or t & low_x not in ok_x:
                         continue
                     t += step
-                    if low and t & low not in ok:
+                    if lifted and t + lifted & guards != guards:
                         continue
                     old = out.get(t)
                     if old is None:
@@ -328,8 +341,11 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if out is None:
                 out = nxt[key] = {}
             for t, v in tallies.items():
+                if t & low_x not in ok_x:
+                    continue
                 t = t + step & agree
-                if bound - t & guards != guards or t & fm != fw or t & low not in ok:
+                if bound - t & guards != guards or t & fm != fw or (
+                        lifted and t + lifted & guards != guards):
                     continue
                 old = out.get(t)
                 if old is None:

@@ -68,9 +68,9 @@ class Sweep:
             {} for _ in range(self.cols)]
         # per column, in the phase: a profile's move by (frontier, closed colours, colour):
         # the new frontier, closed colours, colour that must be complete, bound, diagonal
-        # colour (None: none)
+        # colour, enclosed islands (None: none)
         self.moves: list[dict[tuple[tuple[int, ...], int, int],
-                              tuple[tuple[int, ...], int, int, int, int] | None]] = [
+                              tuple[tuple[int, ...], int, int, int, int, int] | None]] = [
             {} for _ in range(self.cols)]
 
 

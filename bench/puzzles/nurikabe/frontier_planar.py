@@ -61,41 +61,38 @@ def _reduced(seq: tuple[int, ...]) -> tuple[int, ...]:
     """``seq`` with two neighbours of one colour made one cell of their joined components (a
     chord between them crosses nothing) and the cells of a colour already one component left
     out (it needs no chord), again until nothing changes; the components renumbered by first
-    appearance. The reduced frontier has the joins ``seq`` has and no others."""
+    appearance. The reduced frontier has the joins ``seq`` has and no others. A code names its
+    component (labels are distinct across colours); ``root`` maps a joined component's code
+    to the code it was joined to."""
     if not seq:
         return seq
-    parent = list(range(max(seq) + 1))
     cells = list(seq)
+    root: dict[int, int] = {}
     while True:
         kept: list[int] = []
-        before = -1  # the colour of the last cell kept
+        last = -1  # the code of the last cell kept
         for q in cells:
-            if q >> 6 == before:
-                a = kept[-1]
-                while parent[a] != a:
-                    a = parent[a]
-                while parent[q] != q:
-                    q = parent[q]
-                if a != q:
-                    parent[a] = q
+            while q in root:
+                q = root[q]
+            if last >= 0 and q >> 6 == last >> 6:
+                if q != last:
+                    root[q] = last
                 continue
             kept.append(q)
-            before = q >> 6
-        roots: dict[int, set[int]] = {}
+            last = q
+        final = []
         for q in kept:
-            while parent[q] != q:
-                q = parent[q]
-            roots.setdefault(q >> 6, set()).add(q)
-        cells = [q for q in kept if len(roots[q >> 6]) > 1]
-        if len(cells) == len(kept):
+            while q in root:
+                q = root[q]
+            final.append(q)
+        comps: dict[int, int] = {}
+        for q in set(final):
+            comps[q >> 6] = comps.get(q >> 6, 0) + 1
+        cells = [q for q in final if comps[q >> 6] > 1]
+        if len(cells) == len(final):
             break
     names: dict[int, int] = {}
-    out = []
-    for q in cells:
-        while parent[q] != q:
-            q = parent[q]
-        out.append((q >> 6) * 64 + names.setdefault(q, len(names)))
-    return tuple(out)
+    return tuple([q - (q & 63) + names.setdefault(q, len(names)) for q in cells])
 
 
 @lru_cache(maxsize=1 << 18)
