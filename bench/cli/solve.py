@@ -112,11 +112,13 @@ def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
 def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declined: Any) -> Any:
     """The task of the puzzle's declared default, run because ``auto``'s pair declined the
     instance (said in ``out["auto"]`` and on stderr); ``declined`` itself when that default
-    is ``auto`` too."""
+    is ``auto`` too or the pair that declined."""
     from bench.solve import default_choice
 
     fallback = default_choice(puzzle)
-    if "auto" in fallback:
+    same = (fallback[0] == declined.formulation.split("[")[0]
+            and fallback[1] == declined.solver)
+    if "auto" in fallback or same:
         return declined
     out["auto"].update(declined=declined.message, declined_wall_s=declined.wall_s,
                        fallback=" / ".join(fallback))

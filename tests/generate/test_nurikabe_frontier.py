@@ -335,3 +335,16 @@ def test_an_over_strong_room_bound_miscounts(monkeypatch: pytest.MonkeyPatch, na
     exact = count(grid).solutions
     monkeypatch.setattr(frontier_enclosed, name, value)
     assert count(grid).solutions != exact
+
+
+def test_four_clues_count_the_same_with_and_without_the_room_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The room bound's bits hold four colours per island, so it stays off above three clues:
+    on this 4x5 grid of four clues (one solution) the wall's colour 4 read as island 1's bit
+    once made two of the orientations count 0."""
+    grid = random_grid(57, (4,), ((4, 5), (5, 5), (4, 6)), (0.5, 0.8))
+    assert sum(v is not None for row in grid for v in row) == 4
+    turns = range(len(orientations(grid)))
+    counts = [count(grid, turn=t).solutions for t in turns]
+    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
+    assert counts == [count(grid, turn=t).solutions for t in turns] == [1] * len(counts)

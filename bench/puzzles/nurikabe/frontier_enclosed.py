@@ -40,12 +40,15 @@ SIDES = 2
 def enclosed(codes: tuple[int, ...], k: int) -> int:
     """The islands ``y < k`` of the frontier ``codes`` (colour * 64 + label, -1: no cell)
     enclosed by another colour ``x``'s joins (the module docstring), as bits
-    ``1 << 4 * y + x`` (``k`` at most 3). A colour
+    ``1 << 4 * y + x``; 0 (no bound) for more than three clues (``k > 3``), whose wall colour
+    ``k`` would not fit the four bits an island has. A colour
     encloses ``y`` when its first cell is left of ``y``'s first, its last right of ``y``'s
     last, and none of its components has cells on both sides of one of ``y``'s (so the first
     and the last are two components)."""
     first: dict[int, int] = {}
     last: dict[int, int] = {}
+    if k > 3:
+        return 0
     for j, q in enumerate(codes):
         if q >= 0:
             first.setdefault(q >> 6, j)
