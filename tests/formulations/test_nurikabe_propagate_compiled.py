@@ -182,3 +182,20 @@ def test_the_formulation_s_setup_loads_every_compiled_search_before_the_limit() 
     before, after, seconds = json.loads(out.stdout)
     assert before == [0, 0, 0] and min(after) >= 1
     assert isinstance(seconds, float) and seconds > 0.0
+
+
+def test_a_numba_without_a_cache_folder_still_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # numba refuses cache=True with a RuntimeError where it finds no writable cache folder:
+    # the kernels are then compiled without the cache, and they still search
+    import numba
+
+    def refusing(**options: Any) -> Any:
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return numba.njit(**options)
+
+    monkeypatch.setattr(_compiled, "njit", refusing)
+    fn = _compiled._compile(_compiled._label)
+    assert fn is not None and not fn._cache_hits  # a dispatcher with no disk cache
+    lab, count = fn(np.array([1, -1, -1, 0], np.int8), 2, 2)  # two diagonal wall cells
+    assert count == 2 and list(lab) == [1, 0, 0, 2]
