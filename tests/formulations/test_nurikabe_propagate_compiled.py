@@ -26,16 +26,8 @@ pytestmark = pytest.mark.skipif(not _compiled.available(), reason="numba is not 
 
 def _reached(rows: int, cols: int, ina: Any, a: int, gone: int) -> set[int]:
     """The cells of ``ina`` reached from ``a`` without passing through ``gone``."""
-    seen, stack = {a}, [a]
-    while stack:
-        w = stack.pop()
-        r, c = divmod(w, cols)
-        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            u = rr * cols + cc
-            if 0 <= rr < rows and 0 <= cc < cols and u != gone and u not in seen and ina[u]:
-                seen.add(u)
-                stack.append(u)
-    return seen
+    color = [0 if x and i != gone else -1 for i, x in enumerate(ina)]
+    return {int(i) for i in np.flatnonzero(_component(rows, cols, color, a))}
 
 
 def _cases() -> list[tuple[int, int, list[int], int, Any]]:
