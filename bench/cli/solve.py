@@ -113,12 +113,14 @@ def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declin
     """The task of the puzzle's declared default, run because ``auto``'s pair declined the
     instance (said in ``out["auto"]`` and on stderr); ``declined`` itself when that default
     is ``auto`` too or the pair that declined."""
+    from bench.registry import get_formulation
     from bench.solve import default_choice
 
     fallback = default_choice(puzzle)
-    same = (fallback[0] == declined.formulation.split("[")[0]
-            and fallback[1] == declined.solver)
-    if "auto" in fallback or same:
+    if "auto" in fallback:
+        return declined
+    if (get_formulation(puzzle, fallback[0]).label == declined.formulation
+            and fallback[1] == declined.solver):
         return declined
     out["auto"].update(declined=declined.message, declined_wall_s=declined.wall_s,
                        fallback=" / ".join(fallback))

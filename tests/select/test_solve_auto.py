@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,3 +126,21 @@ def test_a_pair_that_declines_the_instance_falls_back_to_the_declared_default(
     assert j["auto"]["fallback"] == f"{default.formulation} / {default.solver}"
     assert j["solver"] == default.solver and j["formulation"].startswith(default.formulation)
     assert j["status"] in ("solved", "timeout")  # the default ran: no "skipped" error
+
+
+@pytest.mark.parametrize("puzzle", ["nurikabe", "fillomino"])
+def test_no_fallback_when_the_declined_pair_is_the_declared_default(puzzle: str) -> None:
+    # the declared default written bare (Nurikabe) or with options (Fillomino) is compared by
+    # its full label with the record's: the pair that declined is not run again
+    import argparse
+    from types import SimpleNamespace
+
+    from bench.cli.solve import _fallback
+    from bench.solve import default_choice
+
+    form, solver = default_choice(puzzle)
+    declined = SimpleNamespace(formulation=get_formulation(puzzle, form).label, solver=solver,
+                               message="declined", wall_s=0.01)
+    out: dict[str, Any] = {"auto": {"pair": f"{form} / {solver}"}}
+    assert _fallback(argparse.Namespace(json=True), out, puzzle, declined) is declined
+    assert "fallback" not in out["auto"]
