@@ -239,13 +239,21 @@ def origins(t: pd.DataFrame) -> pd.Series:
                      dtype=object)
 
 
+def content_digests(t: pd.DataFrame) -> pd.Series:
+    """Each row's instance content digest, the start of its task key ("" for a row without
+    a key)."""
+    if "key" not in t:
+        return pd.Series("", index=t.index, dtype=object)
+    return t["key"].fillna("").astype(str).str.split("|").str[0]
+
+
 def distinct_names(t: pd.DataFrame) -> pd.Series:
     """Instance names that tell instances apart: where one puzzle's name belongs to files of
     different content (a generator's name in two folders), each such name gets its folder,
     ``"gen-nurikabe-20x20-s1-0 (sparse)"``. An instance is known by the content digest that
     starts its task key (the path for keys without one)."""
     path = t["instance_path"].fillna("").astype(str)
-    ident = t["key"].fillna("").astype(str).str.split("|").str[0] if "key" in t else path
+    ident = content_digests(t)
     ident = ident.where(ident.str.startswith("sha256:"), path)
     shared = ident.groupby([t["puzzle"], t["instance"]]).transform("nunique") > 1
     folder = path.map(lambda p: Path(p).parent.name)

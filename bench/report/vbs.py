@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, declines, performance, sgm
+from bench.report.data import PAR_K, content_digests, declines, performance, sgm
 from bench.report.render import Table
 
 
@@ -148,8 +148,7 @@ def in_sample(t: pd.DataFrame) -> bool:
 
     if t["tier"].astype(str).isin(TRAINED_TIERS).any():
         return True
-    keys = t["key"].fillna("").astype(str).str.split("|").str[0] if "key" in t else None
-    return keys is not None and bool(keys.isin(training_digests()).any())
+    return bool(content_digests(t).isin(training_digests()).any())
 
 
 def summary(t: pd.DataFrame) -> pd.DataFrame:

@@ -43,7 +43,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report.data import PAR_K, ReportError, load_run, performance, prepare, sgm
+from bench.report.data import (
+    PAR_K,
+    ReportError,
+    content_digests,
+    load_run,
+    performance,
+    prepare,
+    sgm,
+)
 from bench.select import features
 from bench.select.auto import Rule, choose
 from bench.select.learn import candidates, sbs, stump, tree
@@ -254,8 +262,7 @@ def training_digests() -> frozenset[str]:
     except (ReportError, OSError, ValueError) as e:
         log.warning("auto's training runs not read (%s): in-sample tiers not marked", e)
         return frozenset()
-    keys = pd.concat([tr["key"], la["key"]]).fillna("").astype(str).str.split("|").str[0]
-    return frozenset(k for k in keys if k.startswith("sha256:"))
+    return _learned(pd.concat([tr, la]))
 
 
 def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -276,9 +283,9 @@ def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list
     return par2, pairs
 
 
-def _digests(t: pd.DataFrame) -> pd.Series:
-    """Each prepared row's instance content digest (the start of its task key)."""
-    return t["key"].fillna("").astype(str).str.split("|").str[0]
+def _learned(t: pd.DataFrame) -> frozenset[str]:
+    """The content digests of the instances of rows learned on (rows without one left out)."""
+    return frozenset(d for d in content_digests(t) if d.startswith("sha256:"))
 
 
 def test_sets(t: pd.DataFrame, trained: frozenset[str]) -> list[tuple[str, pd.DataFrame]]:
@@ -287,7 +294,7 @@ def test_sets(t: pd.DataFrame, trained: frozenset[str]) -> list[tuple[str, pd.Da
     of every row outside :data:`TRAINED_TIERS`. Rows of an instance in ``trained`` (content
     digests learned on) are left out of every set: a test set is held out."""
     tiered = bool(t["tier"].isin(TEST_TIERS).any())  # before the trained rows go
-    t = t[~_digests(t).isin(trained)]
+    t = t[~content_digests(t).isin(trained)]
     sets = [(tier, t[t["tier"] == tier]) for tier in TEST_TIERS]
     if not tiered:
         sets = [(SUITE, t[~t["tier"].isin(TRAINED_TIERS)])]
@@ -309,8 +316,7 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
         lad = la[la["puzzle"] == puzzle]
         fr, cr = feature_costs(pd.concat([g, lad]))
         par2, pairs = learning_set(g, lad)
-        trained = frozenset(d for d in _digests(pd.concat([g[~held], lad]))
-                            if d.startswith("sha256:"))
+        trained = _learned(pd.concat([g[~held], lad]))
         if par2.empty or not pairs:
             continue
         par2 = par2[pairs]
@@ -331,7 +337,7 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
             gt = t[t["puzzle"] == puzzle]
             ft, ct = feature_costs(gt) if len(gt) else (fr, cr)
             sets = test_sets(gt, trained)
-            res.trained_out += gt.loc[_digests(gt).isin(trained), "instance"].nunique()
+            res.trained_out += gt.loc[content_digests(gt).isin(trained), "instance"].nunique()
             for tier, rows in sets:
                 tp, to, gaps = _test_matrix(rows)
                 if len(tp):

@@ -188,7 +188,7 @@ def test_test_sets_leave_out_what_was_trained_on_and_judge_a_suite_without_tiers
     sets = train.test_sets(t, frozenset())
     assert [n for n, _ in sets] == [train.SUITE] and sets[0][1]["instance"].nunique() == 20
     few = t[t["instance"].str.contains("cover70")]
-    trained = frozenset(train._digests(few.head(1)))
+    trained = train._learned(few.head(1))
     (name, rows), = train.test_sets(t, trained)
     assert name == train.SUITE
     assert rows["instance"].nunique() == 19
