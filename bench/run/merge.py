@@ -64,6 +64,7 @@ from bench.run.storage import (
     load_environment,
     record_environment,
     samples,
+    stored_results,
 )
 
 #: the identity parts compared per pair across inputs (beside the per-task comparison)
@@ -119,19 +120,22 @@ def _input_lock(folder: Path) -> Iterator[None]:
 
 
 def _read(folder: Path) -> tuple[list[Result], int]:
-    """The input's results (origin run set) and the number of unreadable lines; a journal in
-    which no line is a result is a :class:`MergeError` naming it."""
-    journal = Journal(folder)
+    """The input's results (origin run set) and the number of unreadable lines or rows: its
+    journal's, or a committed run's table's (:func:`bench.run.storage.stored_results`); an
+    input in which nothing is a result is a :class:`MergeError` naming it."""
+    source = Journal(folder).path if Journal(folder).path.is_file() else folder / TABLE
     try:
-        found = journal.results(warn=False)
+        found, skipped = stored_results(folder)
     except OSError as e:
-        raise MergeError(f"{journal.path}: cannot be read ({e.strerror or e})") from None
-    if journal.skipped and not found:
-        raise MergeError(f"{journal.path}: none of its {journal.skipped} line(s) is a result "
-                         "(not a puzzlebench journal, or damaged)")
+        raise MergeError(f"{source}: cannot be read ({e.strerror or e})") from None
+    except ValueError as e:  # pyarrow's ArrowInvalid: not a Parquet file
+        raise MergeError(f"{source}: cannot be read ({e})") from None
+    if skipped and not found:
+        raise MergeError(f"{source}: none of its {skipped} line(s) or row(s) is a result "
+                         "(not a puzzlebench run, or damaged)")
     for r in found:
         r.run = r.run or folder.name
-    return found, journal.skipped
+    return found, skipped
 
 
 def _not_run(r: Result) -> bool:
@@ -209,8 +213,8 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
     folders = [Path(f) for f in inputs]
     out = Path(out)
     for f in folders:
-        if not Journal(f).path.is_file():
-            raise MergeError(f"{f}: no journal.jsonl (not a run folder)")
+        if not (Journal(f).path.is_file() or (f / TABLE).is_file()):
+            raise MergeError(f"{f}: no {JOURNAL} or {TABLE} (not a run folder)")
         if f.resolve() == out.resolve():
             raise MergeError(f"{f}: an input cannot be the --out folder")
     distinct = list({f.resolve(): f for f in folders}.values())
@@ -223,7 +227,7 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         for i, f in enumerate(folders):
             found, bad = _read(f)
             if bad:
-                skipped[str(Journal(f).path)] = bad
+                skipped[str(Journal(f).path if Journal(f).path.is_file() else f / TABLE)] = bad
             for r in found:
                 origin.setdefault(r.sample_id, i)
             everything += found

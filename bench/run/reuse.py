@@ -7,7 +7,9 @@ none for one of ours), limits, seed, repetition and machine. The result is
 copied into the new run's journal whole (every field, its ``run`` -- where it was produced --
 and ``finished`` among them, so the report can say what was reused from where), except what
 the current plan says of the task: its tier, instance name and path (a renamed or moved file,
-a suite that tiers it): only the measurement is reused. Not reused: results
+a suite that tiers it): only the measurement is reused. A source folder is a run's
+(its journal) or a committed run's (``results.parquet`` and ``environment.json`` only: its
+table's rows are read back as results). Not reused: results
 without an identity (folders written before identities were recorded: they match nothing) and
 ``error`` results (an error may be the harness's own, which is not part of the identity), and
 tasks a suite's ladder rule recorded without running (the rule decides them again from the
@@ -29,7 +31,7 @@ from pathlib import Path
 from bench.identity import machine, machine_id, planned_identity
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
-from bench.run.storage import Journal, load_environment
+from bench.run.storage import JOURNAL, TABLE, Journal, load_environment, stored_results
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +47,18 @@ class Sources:
 
     @classmethod
     def load(cls, folders: Iterable[str | Path]) -> Sources:
-        """Read the folders' journals; raise FileNotFoundError naming one that is no run."""
+        """Read the folders' results (a journal, or a committed run's table:
+        :func:`bench.run.storage.stored_results`); raise FileNotFoundError naming one that is
+        no run."""
         src = cls()
         for folder in map(Path, folders):
-            journal = Journal(folder)
-            if not journal.path.is_file():
-                raise FileNotFoundError(f"--reuse {folder}: no journal.jsonl (not a run folder)")
+            try:
+                found, _ = stored_results(folder)
+            except FileNotFoundError as e:
+                raise FileNotFoundError(f"--reuse {e}") from None
             src.folders.append(folder)
             old = 0
-            for r in journal.results():
+            for r in found:
                 if r.formulation == "-":
                     continue
                 if not r.identity:
@@ -130,11 +135,13 @@ def same_machine(folder: Path) -> bool:
 
 def latest_run(candidates: Iterable[str | Path], out: str | Path) -> Path | None:
     """The newest of ``candidates`` (by its environment's date, then its name) that is a run
-    folder made on this machine type, ``out`` itself left out."""
+    folder (a journal, or a committed run's table) made on this machine type, ``out`` itself
+    left out."""
     found = []
     for c in map(Path, candidates):
         if not c.is_dir() or c.resolve() == Path(out).resolve() \
-                or not (c / "journal.jsonl").is_file() or not same_machine(c):
+                or not ((c / JOURNAL).is_file() or (c / TABLE).is_file()) \
+                or not same_machine(c):
             continue
         envs = load_environment(c)
         found.append((str(envs[-1].get("recorded_at", "")), c.name, c))

@@ -15,14 +15,16 @@ journal (``run --reuse``, ``merge``), so a sample stays one sample wherever it i
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import json
 import logging
+import math
 import os
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from bench.records import Result, schema_problem
 from bench.run.atomic import replace_atomic, write_atomic
@@ -42,6 +44,10 @@ _NOT_THE_SAMPLE = frozenset({"run", "run_id", "sample_id", "harness", "tier", "i
                              "instance_path"})
 #: (journal, line, problem) already warned about in this process
 _WARNED: set[tuple[str, int, str]] = set()
+#: the fields a table's missing value leaves at their default (not None): the ones whose
+#: default is not None
+_DEFAULTED = frozenset(f for f, d in Result.__dataclass_fields__.items()
+                       if d.default is not None and d.default_factory is dataclasses.MISSING)
 
 
 class FolderLocked(RuntimeError):
@@ -203,6 +209,69 @@ def results_frame(results: list[Result]) -> pd.DataFrame:
         rows.append(d)
     columns = list(Result.__dataclass_fields__)
     return pd.DataFrame(rows, columns=columns)
+
+
+def _from_cell(value: Any, hint: Any) -> Any:
+    """A Parquet cell as its journal value: a missing value (None, NaN, NA) as None, a numpy
+    scalar as its Python value, a whole float in an integer field (a column holding None)
+    as an int."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer() and _wants_int(hint):
+        return int(value)
+    return value
+
+
+def _wants_int(hint: Any) -> bool:
+    """The field's annotation is ``int`` or ``int | None``."""
+    return hint is int or (int in get_args(hint) and float not in get_args(hint))
+
+
+def table_results(folder: str | Path) -> tuple[list[Result], int]:
+    """The results of the run folder's ``results.parquet`` (the table a committed run keeps
+    when its journal stays local), read back as the journal lines :func:`results_frame` made
+    them from, and the number of rows that are no result (:func:`bench.records.schema_problem`;
+    skipped). A missing value reads as None, a field absent from an older table takes its
+    default; the grid is decoded from its JSON text."""
+    import pandas as pd
+
+    path = Path(folder) / TABLE
+    df = pd.read_parquet(path)
+    hints = get_type_hints(Result)
+    out: list[Result] = []
+    bad = 0
+    for row in df.astype(object).to_dict("records"):
+        data = {k: _from_cell(v, hints.get(k)) for k, v in row.items() if k in hints}
+        data = {k: v for k, v in data.items() if v is not None or k not in _DEFAULTED}
+        if isinstance(data.get("grid"), str):
+            try:
+                data["grid"] = json.loads(data["grid"])
+            except ValueError:
+                bad += 1
+                continue
+        if schema_problem(data):
+            bad += 1
+            continue
+        res = Result.from_dict(data)
+        res.sample_id = res.sample_id or fallback_sample_id(data)
+        out.append(res)
+    return out, bad
+
+
+def stored_results(folder: str | Path) -> tuple[list[Result], int]:
+    """A run folder's results and the number of unreadable lines or rows: its journal's
+    (:meth:`Journal.results`), or, in a folder without one (a committed run keeps only
+    ``results.parquet`` and ``environment.json``), its table's (:func:`table_results`).
+    FileNotFoundError names a folder that has neither."""
+    journal = Journal(folder)
+    if journal.path.is_file():
+        found = journal.results(warn=False)
+        return found, journal.skipped
+    if (Path(folder) / TABLE).is_file():
+        return table_results(folder)
+    raise FileNotFoundError(f"{folder}: no {JOURNAL} or {TABLE} (not a run folder)")
 
 
 def consolidate(folder: str | Path) -> Path:

@@ -197,7 +197,8 @@ def test_a_dry_run_says_what_reuse_would_take_and_a_missing_folder_is_refused(pl
     assert p.returncode == 0 and f"would have reused {n} of {n} tasks" in p.stdout, p.stderr
     p = subprocess.run([*args, "--reuse", str(first.parent / "nothing")], capture_output=True,
                        text=True, env=plug[1], cwd=ROOT, timeout=120)
-    assert p.returncode == 2 and "nothing: no journal.jsonl (not a run folder)" in p.stderr
+    assert p.returncode == 2
+    assert "nothing: no journal.jsonl or results.parquet (not a run folder)" in p.stderr
 
 
 def test_a_pinned_run_reuses_only_pinned_measurements(plug, first):
