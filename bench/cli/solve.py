@@ -62,11 +62,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except KeyError as e:
             out.update(status="error", message=f"{args.instance}: {e.args[0]}")
             return _emit_solve(args, out, inst)
-    if args.formulation or args.solver:
-        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
-        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     from bench.select.rules import is_selector
 
+    if is_selector(args.formulation) or is_selector(args.solver):  # it chooses both halves
+        form = solver = args.formulation if is_selector(args.formulation) else args.solver
+    elif args.formulation or args.solver:
+        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
+        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
         chosen = _auto(args, out, inst, form if is_selector(form) else solver)
         if chosen is None:

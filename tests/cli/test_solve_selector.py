@@ -83,3 +83,16 @@ def test_no_fallback_loop_when_the_fallback_pair_is_the_one_that_declined(
     out: dict[str, Any] = {"auto": {"pair": FALLBACK["nurikabe"]}}
     assert _fallback(argparse.Namespace(json=True), out, "nurikabe", declined) is declined
     assert "fallback" not in out["auto"]
+
+
+def test_a_selector_named_on_the_command_line_looks_up_no_other_half() -> None:
+    """``--formulation robust`` chooses both halves: no solver is looked up for a formulation
+    called ``robust`` (that lookup loads every formulation to find none)."""
+    code = ("import sys, bench.cli.solve as s; "
+            "s._first_solver_for = s._first_formulation_for = lambda *a: 1 / 0; "
+            f"from bench.cli import main; sys.exit(main(['solve', '--json', '--formulation', "
+            f"'robust', {str(SEED)!r}]))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, timeout=180)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["auto"]["selector"] == "robust"
