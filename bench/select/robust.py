@@ -36,11 +36,14 @@ from scipy.stats import wilcoxon
 from bench.report.data import declines
 from bench.select.auto import Rule
 from bench.select.learn import stump, tree
+from bench.select.train import Learned
 
 #: the largest slowdown of S against D (a ratio of per-instance PAR-2 less 1) still accepted
 MARGIN = 0.10
 #: the level of each set's one-sided test
 ALPHA = 0.05
+#: the least time a ratio is taken of (seconds)
+TINY = 1e-6
 
 
 @dataclass(frozen=True)
@@ -62,19 +65,20 @@ class Check:
 
 def check(test: str, s: pd.Series, d: pd.Series, s_ok: pd.Series, d_ok: pd.Series) -> Check:
     """The selector's per-instance PAR-2 ``s`` and answers ``s_ok`` against the default's
-    (``d``, ``d_ok``) on one set; p is 1 (inconclusive) for an empty set."""
-    r = np.log(s.to_numpy(float) / d.to_numpy(float))
+    (``d``, ``d_ok``) on one set; p is 1 (inconclusive) for an empty set. A time of 0 counts
+    as :data:`TINY` seconds (a ratio needs both sides positive)."""
+    r = np.log(np.maximum(s.to_numpy(float), TINY) / np.maximum(d.to_numpy(float), TINY))
     shifted = r - math.log(1 + MARGIN)
     p = float(wilcoxon(shifted, alternative="less").pvalue) if len(r) else 1.0
     return Check(test, len(r), int(s_ok.sum()), int(d_ok.sum()), int((d_ok & ~s_ok).sum()),
                  float(np.exp(r.mean())) if len(r) else math.nan, p)
 
 
-def checks(res: object, selector: str) -> list[Check]:
+def checks(res: Learned, selector: str) -> list[Check]:
     """``selector`` against the declared default on every test set of a
     :class:`bench.select.train.Learned` (none when the puzzle has no declared default)."""
     out = []
-    for t in getattr(res, "tests", []):
+    for t in res.tests:
         if "default" not in t.times or selector not in t.times:
             continue
         out.append(check(t.test, t.times[selector], t.times["default"], t.answered[selector],
@@ -82,7 +86,7 @@ def checks(res: object, selector: str) -> list[Check]:
     return out
 
 
-def verdict(res: object, selector: str) -> tuple[bool, str]:
+def verdict(res: Learned, selector: str) -> tuple[bool, str]:
     """Whether ``selector`` earns the declared default as a robust default (see the module),
     and why not."""
     cs = checks(res, selector)
@@ -138,7 +142,7 @@ def _max_clues(puzzle: str, pair: str) -> int | None:
     return int(most) if isinstance(most, int) else None
 
 
-def markdown(results: list) -> str:
+def markdown(results: list[Learned]) -> str:
     """Per puzzle x selector x test set: answers of the selector and the default, answers
     lost, the geometric mean PAR-2 ratio, the one-sided p and whether the set passes."""
     lines = ["| puzzle | selector | rule | test | n | solved S/D | lost | PAR-2 ratio S/D (GM) "
