@@ -62,11 +62,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except KeyError as e:
             out.update(status="error", message=f"{args.instance}: {e.args[0]}")
             return _emit_solve(args, out, inst)
-    if args.formulation or args.solver:
+    from bench.select.rules import is_selector
+
+    if is_selector(args.formulation) or is_selector(args.solver):  # it chooses both halves
+        form = solver = args.formulation if is_selector(args.formulation) else args.solver
+    elif args.formulation or args.solver:
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
-    if "auto" in (form, solver):  # the per-instance choice (bench.select.rules)
-        chosen = _auto(args, out, inst)
+    if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
+        chosen = _auto(args, out, inst, form if is_selector(form) else solver)
         if chosen is None:
             return _emit_solve(args, out, inst)
         form, solver = chosen
@@ -84,7 +88,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if status == "solved":
         out["grid"] = res.grid
     out.update(build_s=res.build_s, solve_s=res.solve_s, wall_s=res.wall_s,
-               solver_s=res.solver_s, peak_rss_mb=res.peak_rss_mb, iterations=res.iterations)
+               solver_s=res.solver_s, peak_rss_mb=res.peak_rss_mb, iterations=res.iterations,
+               setup_s=getattr(res, "setup_s", None))
     if args.count:
         out["count"] = res.count
     if status != "solved":
@@ -109,16 +114,31 @@ def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
         watchdog.close()
 
 
-def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declined: Any) -> Any:
-    """The task of the puzzle's declared default, run because ``auto``'s pair declined the
-    instance (said in ``out["auto"]`` and on stderr); ``declined`` itself when that default
-    is ``auto`` too or the pair that declined."""
-    from bench.registry import get_formulation
+def fallback_pair(puzzle: str) -> tuple[str, str] | None:
+    """The pair that runs where a selector's pick declines an instance: the puzzle's declared
+    default, or where that is a selector itself, its pair in
+    :data:`bench.select.rules.FALLBACK` (a pair, never a selector: no loop); None when there
+    is none."""
+    from bench.select.rules import FALLBACK, is_selector
     from bench.solve import default_choice
 
     fallback = default_choice(puzzle)
-    if "auto" in fallback:
+    if not any(map(is_selector, fallback)):
+        return fallback
+    pair = FALLBACK.get(puzzle)
+    return (pair.rsplit(" / ", 1)[0], pair.rsplit(" / ", 1)[1]) if pair else None
+
+
+def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declined: Any) -> Any:
+    """The task of :func:`fallback_pair`, run because the selector's pair declined the
+    instance (said in ``out["auto"]`` and on stderr); ``declined`` itself when there is no
+    fallback pair or it is the pair that declined."""
+    from bench.registry import get_formulation
+
+    pick = fallback_pair(puzzle)
+    if pick is None:
         return declined
+    fallback = pick
     if (get_formulation(puzzle, fallback[0]).label == declined.formulation
             and fallback[1] == declined.solver):
         return declined
@@ -131,26 +151,30 @@ def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declin
     return _run(args, *fallback)
 
 
-def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
-    """The formulation and solver of the puzzle's ``auto`` rule for the instance, said on
-    stderr (in the JSON as ``auto``); None, with the error in ``out``, when the puzzle has no
-    rule or its rule reads a feature the instance's features lack."""
+def _auto(args: argparse.Namespace, out: dict[str, Any], inst: Any, name: str
+          ) -> tuple[str, str] | None:
+    """The formulation and solver the selector ``name`` (``auto``, ``robust``: given on the
+    command line or as the declared default) picks for the instance, said on stderr (in the
+    JSON as ``auto``, with ``selector``); None, with the error in ``out``, when the command
+    line names the other half as something else, the puzzle has no rule or its rule reads a
+    feature the instance's features lack."""
     from bench.select.rules import resolve
 
-    if args.formulation and args.solver and args.formulation != args.solver:
-        out.update(status="error", message=f"{args.instance}: auto chooses the formulation and "
-                   f"the solver together; give --formulation auto or --solver auto alone, not "
-                   f"with --{'solver' if args.formulation == 'auto' else 'formulation'} "
-                   f"{args.solver if args.formulation == 'auto' else args.formulation}")
+    form, solver = args.formulation, args.solver
+    if form and solver and form != solver:
+        other, what = (solver, "solver") if form == name else (form, "formulation")
+        out.update(status="error", message=f"{args.instance}: {name} chooses the formulation "
+                   f"and the solver together; give --formulation {name} or --solver {name} "
+                   f"alone, not with --{what} {other}")
         return None
     try:
-        form, solver, choice = resolve(inst)
+        form, solver, choice = resolve(inst, name)
     except (KeyError, ValueError) as e:  # no rule, or a feature its rule reads is missing
         out.update(status="error", message=f"{args.instance}: {e.args[0]}")
         return None
-    out["auto"] = {"pair": choice.pair, "why": choice.why}
+    out["auto"] = {"pair": choice.pair, "why": choice.why, "selector": name}
     if not args.json:
-        print(f"auto chose {choice.pair}: {choice.why}", file=sys.stderr)
+        print(f"{name} chose {choice.pair}: {choice.why}", file=sys.stderr)
     return form, solver
 
 

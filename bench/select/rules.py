@@ -7,8 +7,17 @@ the figures). A puzzle with no rule here has no ``auto``. No puzzle's declared d
 ``auto``: none beats its single best pair on every judged test set (on the default runs'
 hard tier none is below it).
 
-:func:`resolve` is what ``solve --formulation auto`` (or ``--solver auto``) runs: the rule's
-pair for an instance and why. It imports no solver and no pandas.
+:data:`ROBUST` holds the ``robust`` selector of a puzzle: its declared pair with an escape to an
+exact pair where that pair is known to answer what the declared one loses, learned the same way
+with the candidates restricted to those two (:func:`bench.select.robust.candidates`,
+``escape``) and kept here only where it earned the robust-default verdict
+(:func:`bench.select.robust.verdict`; docs/results/2026-11-30-robust-default.md).
+:data:`SELECTORS` names both; a puzzle's declared default may name a selector
+(``Default("robust", "robust")``), and :data:`FALLBACK` is then the pair that runs where the
+selector's pick declines the instance.
+
+:func:`resolve` is what ``solve --formulation auto`` (or ``--solver auto``, or ``robust``) runs:
+the selector's pair for an instance and why. It imports no solver and no pandas.
 """
 
 from __future__ import annotations
@@ -58,19 +67,42 @@ RULES: dict[str, Rule] = {
 }
 
 
-def resolve(inst: Instance) -> tuple[str, str, Choice]:
-    """The formulation and solver ``auto`` runs on a read instance, and the choice with its
-    reason; KeyError when the puzzle has no rule, ValueError when its rule reads a feature the
-    instance's features lack (each with a one-line message)."""
-    rule = RULES.get(inst.puzzle)
+#: the ``robust`` selectors (see the module): the declared pair, with an escape to an exact pair
+ROBUST: dict[str, Rule] = {
+    "nurikabe": Rule("nurikabe", FRONTIER, HYBRID, "clue_density", 0.03851851851851852,
+                     evidence=(
+        f"{_FROM}, the candidates restricted to {HYBRID} and {FRONTIER}: 67 training "
+        f"instances: PAR-2 sum 40.358 s against 81.756 s for the single best {HYBRID}; it "
+        "earned the robust-default verdict on the held-back seeds, the real and hard tiers "
+        "of results/default-20261129-045741 and -043634 and results/nurikabe-hard-20261130")),
+}
+#: the pair a puzzle runs where its selector's pick declines the instance and its declared
+#: default is a selector (the pair the selector's escape leaves)
+FALLBACK: dict[str, str] = {"nurikabe": HYBRID}
+#: the selectors by the name ``solve`` takes in place of a formulation or solver
+SELECTORS: dict[str, dict[str, Rule]] = {"auto": RULES, "robust": ROBUST}
+
+
+def is_selector(name: str | None) -> bool:
+    """Whether a formulation or solver name given to ``solve`` names a selector."""
+    return name in SELECTORS
+
+
+def resolve(inst: Instance, selector: str = "auto") -> tuple[str, str, Choice]:
+    """The formulation and solver the selector ``selector`` (:data:`SELECTORS`) runs on a read
+    instance, and the choice with its reason; KeyError when the puzzle has no rule of that
+    selector, ValueError when its rule reads a feature the instance's features lack (each with
+    a one-line message)."""
+    rule = SELECTORS[selector].get(inst.puzzle)
     if rule is None:
-        raise KeyError(f"no auto rule for {inst.puzzle} (rules: {', '.join(sorted(RULES))})")
+        have = sorted(SELECTORS[selector])
+        raise KeyError(f"no {selector} rule for {inst.puzzle} (rules: {', '.join(have)})")
     feats = features.of_instance(inst) if rule.feature else {}
     try:
         c = choose(rule, feats)
     except KeyError as e:
-        raise ValueError(f"the auto rule of {inst.puzzle} reads the feature {e.args[0]!r}, "
-                         f"which is not one of the instance's features "
+        raise ValueError(f"the {selector} rule of {inst.puzzle} reads the feature "
+                         f"{e.args[0]!r}, which is not one of the instance's features "
                          f"({', '.join(sorted(feats))})") from None
     form, solver = c.pair.rsplit(" / ", 1)
     return form, solver, c

@@ -38,6 +38,7 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,6 +173,10 @@ class Test:
     scores: dict[str, Score] = field(default_factory=dict)
     feature_s: float = 0.0  # auto's feature cost summed over the compared instances
     not_run: int = 0  # tasks of the tier not run (ladder rule, cap), counted unsolved
+    #: per selector: each compared instance's PAR-2 seconds (features' cost included)
+    times: dict[str, pd.Series] = field(default_factory=dict)
+    #: per selector: whether it answered each compared instance
+    answered: dict[str, pd.Series] = field(default_factory=dict)
 
 
 @dataclass
@@ -190,14 +195,22 @@ class Learned:
     features: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: instances of the test runs left out of every test set because they were trained on
     trained_out: int = 0
+    #: further selectors judged beside the stump and the tree (name: rule)
+    extra: dict[str, Rule] = field(default_factory=dict)
 
 
-def _score(par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series, extra: pd.Series,
-           guards: list[str]) -> Score:
-    times = pd.Series([par2.at[i, pick[i]] for i in par2.index], index=par2.index) + extra
-    ans = pd.Series([bool(ok.at[i, pick[i]]) for i in par2.index], index=par2.index)
+def _score(t: Test, key: str, par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series,
+           extra: pd.Series, guards: list[str]) -> None:
+    """``t.scores[key]`` of the picks ``pick`` (instance: pair), and their per-instance
+    times and answers in ``t.times`` and ``t.answered``."""
+    times = pd.Series([par2.at[i, pick[i]] for i in par2.index], index=par2.index,
+                      dtype=float) + extra
+    ans = pd.Series([bool(ok.at[i, pick[i]]) for i in par2.index], index=par2.index,
+                    dtype=bool)
     guard = ok[guards].any(axis=1) if guards else pd.Series(False, index=par2.index)
-    return Score(float(times.sum()), sgm(times), int(ans.sum()), int((guard & ~ans).sum()))
+    t.scores[key] = Score(float(times.sum()), sgm(times), int(ans.sum()),
+                          int((guard & ~ans).sum()))
+    t.times[key], t.answered[key] = times, ans
 
 
 def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
@@ -223,11 +236,11 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     t = Test(puzzle, name, len(have), len(par2) - len(have),
              Score(float(vbs.sum()), sgm(vbs), int(o.any(axis=1).sum()), 0),
              feature_s=float(c.sum()))
-    t.scores["SBS"] = _score(p, o, pd.Series(train_sbs, index=have), zero, fixed)
+    _score(t, "SBS", p, o, pd.Series(train_sbs, index=have), zero, fixed)
     if default:
-        t.scores["default"] = _score(p, o, pd.Series(default, index=have), zero, fixed)
+        _score(t, "default", p, o, pd.Series(default, index=have), zero, fixed)
     for k, pk in picks.items():  # a rule of one pair reads no feature
-        t.scores[k] = _score(p, o, pk.loc[have], c if rules[k].feature else zero, fixed)
+        _score(t, k, p, o, pk.loc[have], c if rules[k].feature else zero, fixed)
     return t
 
 
@@ -301,12 +314,19 @@ def test_sets(t: pd.DataFrame, trained: frozenset[str]) -> list[tuple[str, pd.Da
     return [(name, g) for name, g in sets if len(g)]
 
 
+#: further selectors of one puzzle from its training matrix, features, candidate pairs, declared
+#: default and training rows (as :func:`bench.select.robust.candidates`)
+Extra = Callable[[str, pd.DataFrame, pd.DataFrame, list[str], "str | None", pd.DataFrame],
+                 dict[str, Rule]]
+
+
 def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
-                    tests: list[Path]) -> list[Learned]:
+                    tests: list[Path], extra: Extra | None = None) -> list[Learned]:
     """Per puzzle: rules learned on the training runs' unheld seeds and the ladder runs'
     ladder tier, judged on the held-back seeds and on each of ``tests``' test sets
     (:func:`test_sets`: its real and hard tiers, or the whole of a suite without tiers; an
-    instance learned on is never judged)."""
+    instance learned on is never judged); with ``extra``, the selectors it makes judged
+    beside them."""
     runs_in = training if isinstance(training, list) else [training]
     tr, la = training_rows(runs_in, ladder)
     runs = {p: prepare(load_run(p).df) for p in tests}
@@ -324,9 +344,11 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
         st = stump(str(puzzle), par2, fr, pairs)
         tr2 = tree(str(puzzle), par2, fr, pairs)
         default = declared_pair(str(puzzle), pairs)
-        rules = {"stump": st, "tree": tr2}
+        more = extra(str(puzzle), par2, fr, pairs, default,
+                     pd.concat([g[~held], lad])) if extra else {}
+        rules = {"stump": st, "tree": tr2, **more}
         res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2,
-                      features=fr.loc[par2.index])
+                      features=fr.loc[par2.index], extra=more)
         hp, ho, gaps = _test_matrix(g[held])
         if len(hp):
             res.tests.append(judge_set(str(puzzle), "held back (seeds "

@@ -78,3 +78,33 @@ def test_no_hard_or_real_tier_no_judgement():
     t = run({OTHER: {"hard-1": 0.1}}).assign(tier="ladder")
     tab, lines = defaults.table(t)
     assert tab.empty and lines == []
+
+
+def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_run_is_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A declared default that is a selector (``robust``) is judged by the pair it picks per
+    instance, from the run's rows; an instance whose pick did not run counts unanswered at
+    PAR-2 and in ``not_run``: never "did not run here", never dropped."""
+    from bench.puzzles.base import Default
+    from bench.select import features, rules
+    from bench.select.auto import Rule
+
+    a, b = "a-cover / sat", "b-cover / sat"
+    monkeypatch.setattr(type(get_puzzle("shikaku")), "default", Default("robust", "robust"))
+    monkeypatch.setitem(rules.ROBUST, "shikaku", Rule("shikaku", a, b, "rows", 15.0))
+    # hard-1 and real-1 have 10 rows (a), hard-2 and real-2 have 20 (b)
+    monkeypatch.setattr(features, "of_file", lambda p: {
+        "rows": 10.0 if str(p).endswith("-1.txt") else 20.0})
+    monkeypatch.setattr("bench.suites.locate", lambda p: p)
+    t = run({a: dict.fromkeys(INSTANCES, 1.0),
+             b: {"hard-2": 0.5}})  # b did not run real-2: its pick there is not run
+    tab, lines = defaults.table(t)
+    row = tab.set_index("puzzle").loc["shikaku"]
+    assert row["declared"] == "robust (a pair per instance)"
+    assert row["hard"] == "2/2" and row["real"] == "1/2" and row["not_run"] == 1
+    assert row["robust"] == a  # the only pair that ran every instance
+    assert abs(row["par2_s"] - (1.0 + 0.5 + 1.0 + 20.0) / 4) < 1e-9
+    assert row["x_robust"] == 5.62
+    assert lines == ["shikaku: the declared default is the selector robust; the pairs it picks "
+                     f"have 5.62x the PAR-2 of the robust choice {a} (1 instances' picks did "
+                     "not run here, counted unanswered)."]

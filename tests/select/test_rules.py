@@ -62,3 +62,23 @@ def test_a_name_in_both_the_training_run_and_the_ladder_is_two_instances_with_ow
     assert sparse["clues"] == own["clues"] == 22
     assert abs(sparse["number_mean"] - own["number_mean"]) < 1e-9
     assert ladder["clues"] != sparse["clues"]
+
+
+def test_the_robust_rules_are_the_learned_escape_rules() -> None:
+    """Each :data:`~bench.select.rules.ROBUST` rule is the one learned with the candidates
+    restricted to the declared default and the pairs that decline some training instance
+    (:func:`bench.select.robust.candidates`, ``escape``), with its evidence; and it only ever
+    chooses those pairs."""
+    from bench.select import robust
+    from bench.select.rules import FALLBACK, ROBUST
+
+    learned = train.learn_and_judge([ROOT / r for r in TRAINING], [ROOT / r for r in LADDER], [],
+                                    extra=robust.candidates)
+    for r in learned:
+        if r.puzzle not in ROBUST:
+            continue
+        esc = r.extra["escape"]
+        assert _shape(ROBUST[r.puzzle]) == _shape(esc), r.puzzle
+        assert esc.evidence in ROBUST[r.puzzle].evidence, r.puzzle
+        assert FALLBACK[r.puzzle] == r.default and FALLBACK[r.puzzle] in esc.pairs()
+    assert ROBUST["nurikabe"].pairs() == {FALLBACK["nurikabe"], "frontier / external"}
