@@ -112,8 +112,9 @@ def test_default_choice_is_the_puzzles_declared_default(monkeypatch):
     from bench.backends import get_backend
     from bench.puzzles import get_puzzle
 
-    form, solver = default_choice("nurikabe")
-    assert get_formulation("nurikabe", form).kind in get_backend(solver).kinds
+    form, solver = default_choice("fillomino")  # a declared pair
+    assert get_formulation("fillomino", form).kind in get_backend(solver).kinds
+    assert default_choice("nurikabe") == ("robust", "robust")  # a declared selector
 
     @dataclass(frozen=True)
     class Declared:

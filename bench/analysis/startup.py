@@ -84,11 +84,17 @@ def instance_of(puzzle: str, folder: Path = ROOT / "instances") -> Path:
 
 def case_of(puzzle: str, instance: Path | None = None) -> Case:
     from bench.backends import get_backend
+    from bench.instance import read_instance
+    from bench.select.rules import is_selector, resolve
     from bench.solve import default_choice
 
+    path = instance or instance_of(puzzle)
     formulation, solver = default_choice(puzzle)
+    if is_selector(formulation) or is_selector(solver):  # the pair it picks for the instance
+        name = formulation if is_selector(formulation) else solver
+        formulation, solver, _ = resolve(read_instance(path), name)
     modules = tuple(m for m in get_backend(solver).modules if m not in HARNESS_MODULES)
-    return Case(puzzle, instance or instance_of(puzzle), formulation, solver, modules)
+    return Case(puzzle, path, formulation, solver, modules)
 
 
 def environment(bytecode_cache: bool, cache_dir: str, root: Path = ROOT) -> dict[str, str]:

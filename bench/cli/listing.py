@@ -51,7 +51,7 @@ def _formulation_rows() -> list[dict[str, Any]]:
     for c in formulations():
         var = variant_info(c)
         plugin = plugin_of(c)
-        chosen = defaults.get(c.puzzle)
+        chosen = defaults.get(c.puzzle, {})
         forms.append({
             "puzzle": c.puzzle,
             "name": c.name,
@@ -67,11 +67,13 @@ def _formulation_rows() -> list[dict[str, Any]]:
             "reason": c.available() or "",
             # "default": the formulation's default variant (its parameters' first values);
             # "solve_default": the solver `puzzlebench solve` uses it with, if it is the
-            # puzzle's declared default pair ("" otherwise)
+            # puzzle's declared default pair or a pair its declared selector picks ("" otherwise);
+            # "solve_selector": that selector's name ("" for a declared pair)
             "variants": [{"label": v.label, "exact": v.exact, "lazy": v.lazy,
                           "recommended": v.recommended, "default": i == 0,
-                          "solve_default": chosen[1] if chosen and chosen[0] == v.label
-                          else ""} for i, v in enumerate(var)],
+                          "solve_default": chosen.get(v.label, ("", ""))[0],
+                          "solve_selector": chosen.get(v.label, ("", ""))[1]}
+                         for i, v in enumerate(var)],
             # the distribution of an out-of-tree plugin ("" for a built-in formulation)
             "plugin": (plugin.distribution or plugin.module) if plugin else "",
         })
@@ -122,19 +124,29 @@ def _suites() -> dict[str, dict[str, Any]]:
             for n, s in loaded.items()}
 
 
-def _solve_defaults() -> dict[str, tuple[str, str]]:
-    """Per puzzle, the full label and solver of its declared default pair (what `solve` uses
-    when no formulation is named); a puzzle without one, or whose default does not load, is
-    left out."""
+def _solve_defaults() -> dict[str, dict[str, tuple[str, str]]]:
+    """Per puzzle, what `solve` uses when no formulation is named: the full label of its
+    declared default pair -> (solver, ""), or for a declared selector, the label of every pair
+    the selector can pick -> (solver, the selector's name); a puzzle without one, or whose
+    default does not load, is left out."""
     from bench.puzzles import get_puzzle, puzzle_names
     from bench.registry import get_formulation
+    from bench.select.rules import SELECTORS, is_selector
 
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, dict[str, tuple[str, str]]] = {}
     for name in puzzle_names():
         try:
             declared = getattr(get_puzzle(name), "default", None)
-            if declared is not None:
-                out[name] = (get_formulation(name, declared.formulation).label, declared.solver)
+            if declared is None:
+                continue
+            if is_selector(declared.formulation):
+                rule = SELECTORS[declared.formulation][name]
+                pairs = [p.rsplit(" / ", 1) for p in sorted(rule.pairs())]
+                out[name] = {get_formulation(name, f).label: (s, declared.formulation)
+                             for f, s in pairs}
+            else:
+                out[name] = {get_formulation(name, declared.formulation).label:
+                             (declared.solver, "")}
         except (KeyError, ValueError):
             continue
     return out
@@ -193,10 +205,12 @@ def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> N
 
 def _marks(variant: dict[str, Any], many: bool) -> str:
     """`` (default)`` on a formulation's default variant (when it has several) and
-    ``(solve default, with SOLVER)`` on the puzzle's declared default pair."""
+    ``(solve default, with SOLVER)`` on the puzzle's declared default pair (``(solve default
+    by SELECTOR, with SOLVER)`` on each pair a declared selector picks)."""
     out = " (default)" if many and variant.get("default") else ""
     if variant.get("solve_default"):
-        out += f" (solve default, with {variant['solve_default']})"
+        by = f" by {variant['solve_selector']}" if variant.get("solve_selector") else ""
+        out += f" (solve default{by}, with {variant['solve_default']})"
     return out
 
 

@@ -5,7 +5,7 @@ tree where it saved 5 % of the stump's training PAR-2 sum (Nurikabe), else the s
 docs/results/2026-11-29-auto-training.md and docs/results/2026-11-30-auto-frontier.md have
 the figures). A puzzle with no rule here has no ``auto``. No puzzle's declared default is
 ``auto``: none beats its single best pair on every judged test set (on the default runs'
-hard tier none is below it).
+hard tier none is below it). Nurikabe's declared default is ``robust`` (below).
 
 :data:`ROBUST` holds the ``robust`` selector of a puzzle: its declared pair with an escape to an
 exact pair where that pair is known to answer what the declared one loses, learned the same way

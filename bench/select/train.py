@@ -137,18 +137,27 @@ def _filled(t: pd.DataFrame) -> pd.DataFrame:
 
 def declared_pair(puzzle: str, pairs: list[str]) -> str | None:
     """The run's pair label of the puzzle's declared default (``Puzzle.default``): the same
-    label, else the pair of the same formulation name and solver (the default variant)."""
+    label, else the pair of the same formulation name and solver (the default variant). A
+    declared selector is judged by its pair (:data:`bench.select.rules.FALLBACK`, the pair
+    its escape leaves): a selector to be judged is held against that pair, as before it was
+    declared."""
     from bench.puzzles import get_puzzle
+    from bench.select.rules import FALLBACK, is_selector
 
     d = getattr(get_puzzle(puzzle), "default", None)
     if d is None:
         return None
-    exact = f"{d.formulation} / {d.solver}"
+    form, solver = d.formulation, d.solver
+    if is_selector(form) or is_selector(solver):
+        if puzzle not in FALLBACK:
+            return None
+        form, solver = FALLBACK[puzzle].rsplit(" / ", 1)
+    exact = f"{form} / {solver}"
     if exact in pairs:
         return exact
-    name = d.formulation.split("[")[0]
+    name = form.split("[")[0]
     return next((p for p in pairs if p.split(" / ")[0].split("[")[0] == name
-                 and p.split(" / ")[1] == d.solver), None)
+                 and p.split(" / ")[1] == solver), None)
 
 
 @dataclass(frozen=True)

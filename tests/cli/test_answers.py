@@ -76,7 +76,12 @@ def test_list_columns_stay_aligned_on_long_names():
 
 def test_list_marks_the_default_variants_and_the_solve_default():
     out = cli("list").stdout
+    # Nurikabe's declared default is the selector robust: both pairs it picks are marked
     assert re.search(r"^\s+sat-hybrid\[wall=auto,[^\s]*\] \(lazy\) \(default\) "
+                     r"\(solve default by robust, with cadical195\)$", out, re.MULTILINE), out
+    assert re.search(r"^\s+frontier \(solve default by robust, with external\)$", out,
+                     re.MULTILINE), out
+    assert re.search(r"^\s+sat-regions\[big=8,pieces=3\] \(lazy\) \(default\) "
                      r"\(solve default, with cadical195\)$", out, re.MULTILINE), out
     assert re.search(r"^\s+asp-regions\[size=each\] \(default\)$", out, re.MULTILINE)
     assert re.search(r"^\s+asp-regions\[size=root\]$", out, re.MULTILINE)
@@ -84,6 +89,8 @@ def test_list_marks_the_default_variants_and_the_solve_default():
     nuri = {f["name"]: f for f in data["formulations"] if f["puzzle"] == "nurikabe"}
     assert [v["default"] for v in nuri["sat-hybrid"]["variants"]][:2] == [True, False]
     assert nuri["sat-hybrid"]["variants"][0]["solve_default"] == "cadical195"
+    assert nuri["sat-hybrid"]["variants"][0]["solve_selector"] == "robust"
+    assert nuri["frontier"]["variants"][0]["solve_default"] == "external"
 
 
 BLOCK_PEERS = """

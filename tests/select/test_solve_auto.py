@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from bench.instance import read_instance
-from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 from bench.select.rules import RULES, resolve
 from tests.conftest import ROOT
@@ -121,10 +120,13 @@ def test_a_pair_that_declines_the_instance_falls_back_to_the_declared_default(
     assert form == "frontier"  # the premise: the rule sends this grid to a pair that declines
     j = json.loads(_solve("--formulation", "auto", "--json", "--time-limit", "2",
                           str(path)).stdout)
-    default = get_puzzle("nurikabe").default
+    from bench.cli.solve import fallback_pair
+
+    fallback = fallback_pair("nurikabe")  # the declared default, or its selector's pair
+    assert fallback is not None
     assert j["auto"]["pair"] == "frontier / external" and "at most 3" in j["auto"]["declined"]
-    assert j["auto"]["fallback"] == f"{default.formulation} / {default.solver}"
-    assert j["solver"] == default.solver and j["formulation"].startswith(default.formulation)
+    assert j["auto"]["fallback"] == " / ".join(fallback)
+    assert j["solver"] == fallback[1] and j["formulation"].startswith(fallback[0].split("[")[0])
     assert j["status"] in ("solved", "timeout")  # the default ran: no "skipped" error
 
 
@@ -135,10 +137,11 @@ def test_no_fallback_when_the_declined_pair_is_the_declared_default(puzzle: str)
     import argparse
     from types import SimpleNamespace
 
-    from bench.cli.solve import _fallback
-    from bench.solve import default_choice
+    from bench.cli.solve import _fallback, fallback_pair
 
-    form, solver = default_choice(puzzle)
+    pair = fallback_pair(puzzle)  # the declared default, or its selector's pair
+    assert pair is not None
+    form, solver = pair
     declined = SimpleNamespace(formulation=get_formulation(puzzle, form).label, solver=solver,
                                message="declined", wall_s=0.01)
     out: dict[str, Any] = {"auto": {"pair": f"{form} / {solver}"}}
