@@ -65,11 +65,8 @@ MAX_STATES = 4_000_000
 #: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
 #: are forgotten)
 PLACES = 300_000
-
-
 #: the caches by frontier, emptied after each run
 _CACHES = (enclosed, joinable)
-
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
 _UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 
@@ -154,8 +151,6 @@ def _turned(grid: Sequence[Sequence[int | None]], turn: int
     if not sizes:
         raise ValueError("a grid without clues")
     return rows, cols, clue_at, sizes, origin
-
-
 
 
 def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None:
@@ -364,39 +359,34 @@ def _first(sw: Sweep, every: int) -> States:
 def _sweep(sw: Sweep, every: int) -> tuple[States | None, int]:
     """The states after the last cell (None past the deadline) and the largest number of
     states of one step, from the one state with tally ``every`` (the exclusion bits) and
-    value one colouring."""
+    value one colouring. The cyclic garbage collector is off meanwhile (the states are
+    millions of tuples and dicts without a cycle), and the caches by frontier are emptied
+    after (a long process, the generator, would keep up to a million between runs)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _cells(sw, every)
+        states = _first(sw, every)
+        peak = 1
+        for r in range(sw.rows):
+            for c in range(sw.cols):
+                if sw.deadline is not None and time.perf_counter() >= sw.deadline:
+                    return None, peak
+                stepped = _step(states, sw, r, c)
+                if stepped is None:
+                    return None, peak
+                states, size = stepped
+                peak = max(peak, size)
+                if c == sw.cols - 1:
+                    log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
+                if size > sw.max_states:
+                    raise FrontierTooBig(
+                        f"{size} states at cell ({r}, {c}), over {sw.max_states}")
+        return states, peak
     finally:
         if enabled:
             gc.enable()
-        # the caches by frontier grow with the frontiers met: a long process (the generator)
-        # would keep up to a million of them between runs
         for cache in _CACHES:
             cache.cache_clear()
-
-
-def _cells(sw: Sweep, every: int) -> tuple[States | None, int]:
-    """:func:`_sweep` with the cyclic garbage collector off: the states and caches are
-    millions of tuples and dicts without a cycle, which its passes would scan for none."""
-    states = _first(sw, every)
-    peak = 1
-    for r in range(sw.rows):
-        for c in range(sw.cols):
-            if sw.deadline is not None and time.perf_counter() >= sw.deadline:
-                return None, peak
-            stepped = _step(states, sw, r, c)
-            if stepped is None:
-                return None, peak
-            states, size = stepped
-            peak = max(peak, size)
-            if c == sw.cols - 1:
-                log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
-            if size > sw.max_states:
-                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {sw.max_states}")
-    return states, peak
 
 
 def _accepted(states: States, sw: Sweep) -> tuple[int, int]:
