@@ -4,6 +4,8 @@ three clues (many solutions, none, one), and its answer on committed two-clue pu
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import math
 import random
@@ -13,7 +15,7 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe import frontier, frontier_bounds, frontier_enclosed
+from bench.puzzles.nurikabe import frontier, frontier_bounds, frontier_enclosed, frontier_planar
 from bench.puzzles.nurikabe.frontier import Count, FrontierTooBig, count, orientations
 from bench.puzzles.nurikabe.frontier_bounds import GUARD, spans
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
@@ -348,3 +350,63 @@ def test_four_clues_count_the_same_with_and_without_the_room_bound(
     counts = [count(grid, turn=t).solutions for t in turns]
     monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
     assert counts == [count(grid, turn=t).solutions for t in turns] == [1] * len(counts)
+
+
+def test_the_caches_by_frontier_are_emptied_after_each_run() -> None:
+    """A long process (the generator) keeps no frontier in ``enclosed``'s and ``joinable``'s
+    caches between runs, also when a run stops at the state budget."""
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    caches = (frontier_enclosed.enclosed, frontier_planar.joinable)
+    for run in (lambda: count(grid), lambda: frontier.solve(grid),
+                lambda: count(grid, max_states=100)):
+        enclosed(codes((0, 0), (2, 1), (0, 2)), 2)
+        joinable(codes((0, 0), (1, 1), (0, 2), (1, 3)))
+        assert all(cache.cache_info().currsize > 0 for cache in caches)
+        with contextlib.suppress(FrontierTooBig):
+            run()
+        assert [cache.cache_info().currsize for cache in caches] == [0, 0]
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_the_garbage_collector_is_off_during_a_run_and_as_before_after(
+        monkeypatch: pytest.MonkeyPatch, before: bool) -> None:
+    """The states hold no cycle, so the collector is off while the cells are swept; after the
+    run (also one stopped by the state budget) it is as it was before."""
+    inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
+    grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
+    during: list[bool] = []
+    real = frontier._step
+
+    def spy(*args: object) -> object:
+        during.append(gc.isenabled())
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(frontier, "_step", spy)
+    enabled = gc.isenabled()
+    try:
+        (gc.enable if before else gc.disable)()
+        assert count(grid).solutions == 1
+        with pytest.raises(FrontierTooBig):
+            count(grid, max_states=100)
+        assert gc.isenabled() is before
+    finally:
+        (gc.enable if enabled else gc.disable)()
+    assert during and not any(during)
+
+
+def test_joinable_is_the_search_on_frontiers_with_runs_and_gaps() -> None:
+    """:func:`joinable` answers from the frontier with its empty cells and repeated codes left
+    out: the same answer as the search over chords on the whole frontier, on random frontiers
+    of three colours with runs of one component and empty cells (some not joinable)."""
+    rng = random.Random(11)
+    answers = []
+    for _ in range(3000):
+        front: list[int] = []
+        for _ in range(rng.randint(1, 8)):
+            colour = rng.randint(0, 2)
+            cell = -1 if rng.random() < 0.15 else colour * 64 + colour * 3 + rng.randint(0, 2)
+            front += [cell] * rng.randint(1, 3)
+        answers.append(joinable(tuple(front)))
+        assert answers[-1] == _feasible(_reduced(tuple(q for q in front if q >= 0)))
+    assert answers.count(False) > 50 and answers.count(True) > 50

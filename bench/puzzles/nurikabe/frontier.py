@@ -38,6 +38,7 @@ memory."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import Sequence
@@ -55,6 +56,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
 )
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
+from bench.puzzles.nurikabe.frontier_planar import joinable
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +65,8 @@ MAX_STATES = 4_000_000
 #: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
 #: are forgotten)
 PLACES = 300_000
-
-
+#: the caches by frontier, emptied after each run
+_CACHES = (enclosed, joinable)
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
 _UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 
@@ -149,8 +151,6 @@ def _turned(grid: Sequence[Sequence[int | None]], turn: int
     if not sizes:
         raise ValueError("a grid without clues")
     return rows, cols, clue_at, sizes, origin
-
-
 
 
 def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None:
@@ -307,34 +307,26 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             if must < 0 and agree == -1:
                 most = bound - step  # a tally t passes the bound after the step when
                 # most - t keeps every guard bit
-                if out is None:
-                    if lifted:  # and t + step + lifted keeps them
-                        least = lifted + step
-                        out = {t + step: v + colour for t, v in tallies.items()
-                               if most - t & guards == guards and t + least & guards == guards
-                               and t & low_x in ok_x}
-                    elif low_x:
-                        out = {t + step: v + colour for t, v in tallies.items()
-                               if most - t & guards == guards and t & low_x in ok_x}
-                    else:
-                        out = {t + step: v + colour for t, v in tallies.items()
-                               if most - t & guards == guards}
-                    if out:
-                        nxt[key] = out
-                        made += len(out)
+                if lifted:  # and t + step + lifted keeps them
+                    least = lifted + step
+                    add = {t + step: v + colour for t, v in tallies.items()
+                           if most - t & guards == guards and t + least & guards == guards
+                           and t & low_x in ok_x}
+                elif low_x:
+                    add = {t + step: v + colour for t, v in tallies.items()
+                           if most - t & guards == guards and t & low_x in ok_x}
+                else:
+                    add = {t + step: v + colour for t, v in tallies.items()
+                           if most - t & guards == guards}
+                if not add:
                     continue
-                for t, v in tallies.items():
-                    if most - t & guards != guards or t & low_x not in ok_x:
-                        continue
-                    t += step
-                    if lifted and t + lifted & guards != guards:
-                        continue
-                    old = out.get(t)
-                    if old is None:
-                        out[t] = v + colour
-                        made += 1
-                    else:
-                        out[t] = old + (v & keep)
+                if out is None:
+                    nxt[key] = add
+                else:  # merged: the numbers added, the first witness kept
+                    for t in add.keys() & out.keys():
+                        out[t] += add.pop(t) & keep
+                    out.update(add)
+                made += len(add)
                 continue
             fm = 0 if must < 0 else fms[must]
             fw = 0 if must < 0 else sw.full[must]
@@ -367,23 +359,34 @@ def _first(sw: Sweep, every: int) -> States:
 def _sweep(sw: Sweep, every: int) -> tuple[States | None, int]:
     """The states after the last cell (None past the deadline) and the largest number of
     states of one step, from the one state with tally ``every`` (the exclusion bits) and
-    value one colouring."""
-    states = _first(sw, every)
-    peak = 1
-    for r in range(sw.rows):
-        for c in range(sw.cols):
-            if sw.deadline is not None and time.perf_counter() >= sw.deadline:
-                return None, peak
-            stepped = _step(states, sw, r, c)
-            if stepped is None:
-                return None, peak
-            states, size = stepped
-            peak = max(peak, size)
-            if c == sw.cols - 1:
-                log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
-            if size > sw.max_states:
-                raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {sw.max_states}")
-    return states, peak
+    value one colouring. The cyclic garbage collector is off meanwhile (the states are
+    millions of tuples and dicts without a cycle), and the caches by frontier are emptied
+    after (a long process, the generator, would keep up to a million between runs)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        states = _first(sw, every)
+        peak = 1
+        for r in range(sw.rows):
+            for c in range(sw.cols):
+                if sw.deadline is not None and time.perf_counter() >= sw.deadline:
+                    return None, peak
+                stepped = _step(states, sw, r, c)
+                if stepped is None:
+                    return None, peak
+                states, size = stepped
+                peak = max(peak, size)
+                if c == sw.cols - 1:
+                    log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
+                if size > sw.max_states:
+                    raise FrontierTooBig(
+                        f"{size} states at cell ({r}, {c}), over {sw.max_states}")
+        return states, peak
+    finally:
+        if enabled:
+            gc.enable()
+        for cache in _CACHES:
+            cache.cache_clear()
 
 
 def _accepted(states: States, sw: Sweep) -> tuple[int, int]:

@@ -105,12 +105,26 @@ def _feasible(seq: tuple[int, ...]) -> bool:
 def joinable(codes: tuple[int, ...]) -> bool:
     """Whether the frontier ``codes`` (colour * 64 + label per column, -1: no cell yet) has
     chords joining each colour's components into one with none crossing one of another colour
-    (the module docstring: else it has no completion). With one colour split at most, the
-    chords needed are all of that colour and cross none of another: joinable at once."""
-    labels = set(codes)
-    labels.discard(-1)
+    (the module docstring: else it has no completion). The answer depends only on the order
+    of the components along the frontier: the cells without a colour and the repeats of a
+    code in a run are left out first (:func:`_collapsed`, shared by many frontiers)."""
+    seq = []
+    last = -1
+    for q in codes:
+        if q >= 0 and q != last:
+            seq.append(q)
+            last = q
+    return _collapsed(tuple(seq))
+
+
+@lru_cache(maxsize=1 << 18)
+def _collapsed(seq: tuple[int, ...]) -> bool:
+    """:func:`joinable` of a frontier without empty cells or two equal codes side by side.
+    With one colour split at most, the chords needed are all of that colour and cross none of
+    another: joinable at once."""
+    labels = set(seq)
     colours = [q >> 6 for q in labels]  # one per component
     distinct = set(colours)
     if len(colours) - len(distinct) < 2 or sum(colours.count(x) > 1 for x in distinct) < 2:
         return True
-    return _feasible(_reduced(tuple(q for q in codes if q >= 0)))
+    return _feasible(_reduced(seq))
