@@ -1,6 +1,6 @@
 """Pinned big islands of the Nurikabe generator (:mod:`bench.puzzles.nurikabe.generate.pinned`):
-interlocking combs that no single-cell swap changes, checked by brute force with the rule
-verifier; a produced puzzle is unique by an exact count."""
+interlocking combs that no single-cell swap of one island changes, checked by brute force with
+the rule verifier; and the two-island transfers that still give them another solution."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ import pytest
 from bench.generate import get_generator, instance_from_grid
 from bench.grid import Cell, components, neighbours
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.puzzles.base import Token
+from bench.puzzles.base import Instance, Token
 from bench.puzzles.nurikabe.generate import NurikabeGenerator
 from bench.puzzles.nurikabe.generate.big import ring
 from bench.puzzles.nurikabe.generate.pinned import (
-    generate_pinned,
     pair,
     pinned_solution,
     structure,
     swaps,
+    transfers,
 )
 
 
@@ -90,11 +90,51 @@ def test_generated_combs_have_no_swap_by_the_verifier(seed: int) -> None:
         assert swaps(sol, island) == 0
 
 
-def test_produced_puzzle_is_unique_and_its_combs_stay() -> None:
+def test_two_opposite_transfers_make_another_solution_the_verifier_accepts() -> None:
+    # the flaw that stops the repair: a tooth's tip and the snake's turn cell beside it pass
+    # from one comb to the other, and another pair passes back; sizes and clues unchanged
     gen = generator(big=2, bigmin=20, bigmax=30)
-    inst, sol = generate_pinned(gen, 14, 14, random.Random(1))
-    assert not get_puzzle("nurikabe").verify(inst, sol)
-    assert gen.proof_count(inst) == 1
-    figures = structure(inst, sol, least=20)
-    assert figures["big"] and all(size >= 20 for size in figures["big"])  # type: ignore[union-attr]
-    assert figures["swaps"] == 0
+    rng = random.Random(1)
+    s = next(s for _ in range(20) if (s := pinned_solution(gen, 14, 14, rng)) is not None)
+    sol = s.solution()
+    p, q = (set(s.cells[s.island[r][c]]) for r, c in s.anchors)
+    assert transfers(sol, p, q) > 0 and transfers(sol, q, p) > 0
+    figures = structure(clued(sol, (min(p), min(q))), sol, least=20)
+    assert figures["swaps"] == 0 and figures["transfers"] == transfers(sol, p, q) + transfers(
+        sol, q, p
+    )
+    rows = cols = 14
+    moves = {
+        name: [
+            (x, y)
+            for x in sorted(give)
+            for y in neighbours(x, rows, cols)
+            if sol[y[0]][y[1]] == "#" and any(n in take for n in neighbours(y, rows, cols))
+        ]
+        for name, give, take in (("pq", p, q), ("qp", q, p))
+    }
+    verify = get_puzzle("nurikabe").verify
+    accepted = 0
+    for x1, y1 in moves["pq"]:
+        for x2, y2 in moves["qp"]:
+            if len({x1, y1, x2, y2}) < 4:
+                continue
+            alt = [row[:] for row in sol]
+            for x, y in ((x1, y1), (x2, y2)):
+                alt[x[0]][x[1]], alt[y[0]][y[1]] = "#", "."
+            new_p, new_q = (p - {x1}) | {y2}, (q - {x2}) | {y1}
+            keep = sorted(p & new_p)[0], sorted(q & new_q)[0]  # clue cells in both shapes
+            accepted += not verify(clued(sol, keep), alt)
+    assert accepted > 0
+
+
+def clued(solution: SolutionGrid, keep: tuple[Cell, Cell]) -> Instance:
+    """The puzzle of ``solution`` with a clue on every island: at a cell of ``keep`` if
+    it holds one, else at its first cell."""
+    rows, cols = len(solution), len(solution[0])
+    grid: list[list[Token]] = [[None] * cols for _ in range(rows)]
+    white = [(r, c) for r in range(rows) for c in range(cols) if solution[r][c] == "."]
+    for piece in components(white, rows, cols):
+        r, c = next((v for v in keep if v in piece), min(piece))
+        grid[r][c] = len(piece)
+    return instance_from_grid("nurikabe", grid)

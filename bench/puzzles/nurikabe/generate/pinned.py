@@ -156,6 +156,34 @@ def swaps(solution: SolutionGrid, island: set[Cell]) -> int:
     return count
 
 
+def transfers(solution: SolutionGrid, give: set[Cell], take: set[Cell]) -> int:
+    """The single-cell transfers from island ``give`` to island ``take`` in ``solution``:
+    pairs (``x`` of ``give`` turned black, ``y`` next to ``x`` and to ``take`` turned white,
+    touching no other island) after which both islands are one piece each, the wall one
+    piece and no 2x2 black block exists at ``x``. Each changes both sizes by one, so two in
+    opposite directions make another solution with the same clues; the snake's turn cells of
+    :func:`pair` allow them."""
+    rows, cols = len(solution), len(solution[0])
+    black = {(r, c) for r in range(rows) for c in range(cols) if solution[r][c] == "#"}
+    white = {(r, c) for r in range(rows) for c in range(cols)} - black
+    count = 0
+    for x in sorted(give):
+        for y in neighbours(x, rows, cols):
+            near = {n for n in neighbours(y, rows, cols) if n in white and n != x}
+            if y not in black or not near & take or near - take - give:
+                continue
+            if near & give:
+                continue  # y would join the two islands
+            wall = (black - {y}) | {x}
+            if pool_at(rows, cols, wall, x):
+                continue
+            if all(len(components(b, rows, cols)) == 1 for b in (give - {x}, take | {y})) and (
+                len(components(wall, rows, cols)) == 1
+            ):
+                count += 1
+    return count
+
+
 def pinned_solution(
     gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random
 ) -> NurikabeState | None:
@@ -238,6 +266,7 @@ def structure(inst: Instance, solution: SolutionGrid, least: int = 40) -> dict[s
         "white %": round(100 * len(white) / (rows * cols), 1),
         "big": sorted((len(b) for b in bigs), reverse=True),
         "swaps": sum(swaps(solution, b) for b in bigs),
+        "transfers": sum(transfers(solution, b, d) for b in bigs for d in bigs if b is not d),
         "fenced %": round(100 * fenced / max(1, len(rim)), 1),
     }
 
