@@ -214,14 +214,14 @@ def _would_reuse(args: argparse.Namespace, tasks: list[Any]) -> str:
     problem with a folder given ("" if none)."""
     from collections import Counter
 
-    from bench.run.reuse import Sources, matches, summary
+    from bench.run.reuse import SourceError, Sources, matches, summary
 
     folders = _reuse_folders(args)
     if not folders:
         return ""
     try:
         sources = Sources.load(folders)
-    except FileNotFoundError as e:
+    except SourceError as e:
         return str(e)
     for note in sources.notes():
         _say(note)

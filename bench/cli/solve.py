@@ -40,8 +40,6 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from bench.solve import default_choice
-
     if args.start is None:
         from bench.run.pool import default_start
 
@@ -54,26 +52,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out.update(status="error", message=str(e))
         return _emit_solve(args, out, None)
     out["puzzle"] = inst.puzzle
-    if args.formulation and args.solver:  # both chosen: no need to load every formulation
-        form, solver = args.formulation, args.solver
-    else:
-        try:
-            form, solver = default_choice(inst.puzzle)
-        except KeyError as e:
-            out.update(status="error", message=f"{args.instance}: {e.args[0]}")
-            return _emit_solve(args, out, inst)
-    from bench.select.rules import is_selector
-
-    if is_selector(args.formulation) or is_selector(args.solver):  # it chooses both halves
-        form = solver = args.formulation if is_selector(args.formulation) else args.solver
-    elif args.formulation or args.solver:
-        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
-        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
-    if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
-        chosen = _auto(args, out, inst, form if is_selector(form) else solver)
-        if chosen is None:
-            return _emit_solve(args, out, inst)
-        form, solver = chosen
+    chosen = _choose(args, out, inst)
+    if chosen is None:
+        return _emit_solve(args, out, inst)
+    form, solver = chosen
     out.update(formulation=form, solver=solver)
     res = _run(args, form, solver)
     if res.status == "skipped" and "auto" in out:  # the chosen pair declined the instance
@@ -98,6 +80,41 @@ def cmd_solve(args: argparse.Namespace) -> int:
         out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
     return _emit_solve(args, out, inst)
 
+
+
+def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
+    """The formulation and solver to run: both named; one named and the other completed from
+    the declared default (from a declared selector's fallback pair, never the selector); or
+    a selector's pick (named, or the declared default). None, with the error in ``out``,
+    when there is nothing to run."""
+    from bench.solve import default_choice
+
+    if args.formulation and args.solver:  # both chosen: no need to load every formulation
+        form, solver = args.formulation, args.solver
+    else:
+        try:
+            form, solver = default_choice(inst.puzzle)
+        except KeyError as e:
+            out.update(status="error", message=f"{args.instance}: {e.args[0]}")
+            return None
+    from bench.select.rules import is_selector
+
+    if is_selector(args.formulation) or is_selector(args.solver):  # it chooses both halves
+        form = solver = args.formulation if is_selector(args.formulation) else args.solver
+    elif args.formulation or args.solver:
+        if is_selector(form) or is_selector(solver):  # a declared selector: its pair fills in
+            pair = fallback_pair(inst.puzzle)
+            if pair is None:
+                out.update(status="error", message=f"{args.instance}: the declared default of "
+                           f"{inst.puzzle} is a selector with no fallback pair: name both the "
+                           "formulation and the solver")
+                return None
+            form, solver = pair
+        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
+        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
+    if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
+        return _auto(args, out, inst, form if is_selector(form) else solver)
+    return form, solver
 
 
 def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
@@ -145,7 +162,7 @@ def _fallback(args: argparse.Namespace, out: dict[str, Any], puzzle: str, declin
     out["auto"].update(declined=declined.message, declined_wall_s=declined.wall_s,
                        fallback=" / ".join(fallback))
     if not args.json:
-        print(f"{declined.formulation} declined it ({declined.message}); the declared default "
+        print(f"{declined.formulation} declined it ({declined.message}); the fallback pair "
               f"{' / '.join(fallback)} runs instead", file=sys.stderr)
     out.update(formulation=fallback[0], solver=fallback[1])
     return _run(args, *fallback)

@@ -61,9 +61,12 @@ from bench.run.storage import (
     Journal,
     RunLock,
     consolidate,
+    has_sample_ids,
+    is_run_folder,
     load_environment,
     record_environment,
     samples,
+    source_of,
     stored_results,
 )
 
@@ -123,13 +126,17 @@ def _read(folder: Path) -> tuple[list[Result], int]:
     """The input's results (origin run set) and the number of unreadable lines or rows: its
     journal's, or a committed run's table's (:func:`bench.run.storage.stored_results`); an
     input in which nothing is a result is a :class:`MergeError` naming it."""
-    source = Journal(folder).path if Journal(folder).path.is_file() else folder / TABLE
+    source = source_of(folder)
     try:
         found, skipped = stored_results(folder)
     except OSError as e:
         raise MergeError(f"{source}: cannot be read ({e.strerror or e})") from None
     except ValueError as e:  # pyarrow's ArrowInvalid: not a Parquet file
         raise MergeError(f"{source}: cannot be read ({e})") from None
+    if found and not has_sample_ids(folder):
+        raise MergeError(f"{source}: written before results carried sample ids, so a "
+                         "measurement in it and in another input cannot be told apart; merge "
+                         "the run's journal instead")
     if skipped and not found:
         raise MergeError(f"{source}: none of its {skipped} line(s) or row(s) is a result "
                          "(not a puzzlebench run, or damaged)")
@@ -213,7 +220,7 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
     folders = [Path(f) for f in inputs]
     out = Path(out)
     for f in folders:
-        if not (Journal(f).path.is_file() or (f / TABLE).is_file()):
+        if not is_run_folder(f):
             raise MergeError(f"{f}: no {JOURNAL} or {TABLE} (not a run folder)")
         if f.resolve() == out.resolve():
             raise MergeError(f"{f}: an input cannot be the --out folder")
@@ -227,7 +234,7 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         for i, f in enumerate(folders):
             found, bad = _read(f)
             if bad:
-                skipped[str(Journal(f).path if Journal(f).path.is_file() else f / TABLE)] = bad
+                skipped[str(source_of(f))] = bad
             for r in found:
                 origin.setdefault(r.sample_id, i)
             everything += found

@@ -31,9 +31,13 @@ from pathlib import Path
 from bench.identity import machine, machine_id, planned_identity
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
-from bench.run.storage import JOURNAL, TABLE, Journal, load_environment, stored_results
+from bench.run.storage import Journal, is_run_folder, load_environment, source_of, stored_results
 
 log = logging.getLogger(__name__)
+
+
+class SourceError(ValueError):
+    """A ``--reuse`` folder that is no run folder or cannot be read (one line naming it)."""
 
 
 @dataclass
@@ -48,14 +52,21 @@ class Sources:
     @classmethod
     def load(cls, folders: Iterable[str | Path]) -> Sources:
         """Read the folders' results (a journal, or a committed run's table:
-        :func:`bench.run.storage.stored_results`); raise FileNotFoundError naming one that is
-        no run."""
+        :func:`bench.run.storage.stored_results`); :class:`SourceError` names a folder that
+        is no run or cannot be read (a damaged or unreadable table), in one line. Unreadable
+        lines or rows are skipped with a warning naming the folder."""
         src = cls()
         for folder in map(Path, folders):
             try:
-                found, _ = stored_results(folder)
+                found, skipped = stored_results(folder)
             except FileNotFoundError as e:
-                raise FileNotFoundError(f"--reuse {e}") from None
+                raise SourceError(f"--reuse {e}") from None
+            except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+                raise SourceError(f"--reuse {source_of(folder)}: cannot be read "
+                                  f"({getattr(e, 'strerror', None) or e})") from None
+            if skipped:
+                log.warning("--reuse %s: %d unreadable line(s) or row(s) skipped",
+                            source_of(folder), skipped)
             src.folders.append(folder)
             old = 0
             for r in found:
@@ -140,8 +151,7 @@ def latest_run(candidates: Iterable[str | Path], out: str | Path) -> Path | None
     found = []
     for c in map(Path, candidates):
         if not c.is_dir() or c.resolve() == Path(out).resolve() \
-                or not ((c / JOURNAL).is_file() or (c / TABLE).is_file()) \
-                or not same_machine(c):
+                or not is_run_folder(c) or not same_machine(c):
             continue
         envs = load_environment(c)
         found.append((str(envs[-1].get("recorded_at", "")), c.name, c))

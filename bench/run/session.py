@@ -226,14 +226,14 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     written; a signal does not raise once the folder is taken: :attr:`Outcome.signum` says it
     stopped the run (inside the caller's :func:`~bench.run.interrupt.stop_on_signals`, a signal
     after the table was written is left in the caller's ``Stop.fired``)."""
-    from bench.run.reuse import Sources
+    from bench.run.reuse import SourceError, Sources
     from bench.run.storage import FolderLocked, consolidate
 
     options = options or Options()
     out = Path(out)
     try:
         sources = Sources.load(options.reuse) if options.reuse else None
-    except FileNotFoundError as e:
+    except SourceError as e:
         raise SessionError(str(e)) from None
     outcome = Outcome(out, errors=list(planned.plan.errors),
                       planned=len(planned.plan.tasks))

@@ -233,8 +233,12 @@ def table_results(folder: str | Path) -> tuple[list[Result], int]:
     """The results of the run folder's ``results.parquet`` (the table a committed run keeps
     when its journal stays local), read back as the journal lines :func:`results_frame` made
     them from, and the number of rows that are no result (:func:`bench.records.schema_problem`;
-    skipped). A missing value reads as None, a field absent from an older table takes its
-    default; the grid is decoded from its JSON text."""
+    skipped). Every value equals the journal's; a missing one reads as None, a whole number in
+    an integer field as an int (a float field's whole number stays a float, where the journal
+    may have written an integer), a field absent from an older table takes its default, and
+    the grid is decoded from its JSON text. A table written before results carried a sample
+    id gives its rows a fallback id (:func:`fallback_sample_id`) of the table's row, which
+    differs from the one the journal line would get (:func:`has_sample_ids`)."""
     import pandas as pd
 
     path = Path(folder) / TABLE
@@ -260,18 +264,43 @@ def table_results(folder: str | Path) -> tuple[list[Result], int]:
     return out, bad
 
 
+def has_sample_ids(folder: str | Path) -> bool:
+    """The run folder's results carry their own sample ids: it has a journal (whose readers
+    derive a missing one from the line alike), or a table with a ``sample_id`` on every row."""
+    if Journal(folder).path.is_file():
+        return True
+    import pandas as pd
+
+    try:
+        ids = pd.read_parquet(Path(folder) / TABLE, columns=["sample_id"])["sample_id"]
+    except (KeyError, ValueError):  # no such column (pyarrow's ArrowInvalid is a ValueError)
+        return False
+    return bool(ids.notna().all() and (ids.astype(str) != "").all())
+
+
+def source_of(folder: str | Path) -> Path:
+    """The file a run folder's results are read from: its journal, or in a folder without one
+    (a committed run keeps only ``results.parquet`` and ``environment.json``) its table."""
+    journal = Journal(folder).path
+    return journal if journal.is_file() else Path(folder) / TABLE
+
+
+def is_run_folder(folder: str | Path) -> bool:
+    """The folder holds a journal or a results table."""
+    return source_of(folder).is_file()
+
+
 def stored_results(folder: str | Path) -> tuple[list[Result], int]:
-    """A run folder's results and the number of unreadable lines or rows: its journal's
-    (:meth:`Journal.results`), or, in a folder without one (a committed run keeps only
-    ``results.parquet`` and ``environment.json``), its table's (:func:`table_results`).
-    FileNotFoundError names a folder that has neither."""
+    """A run folder's results and the number of unreadable lines or rows, from
+    :func:`source_of`: the journal's (:meth:`Journal.results`) or the table's
+    (:func:`table_results`). FileNotFoundError names a folder that has neither."""
+    if not is_run_folder(folder):
+        raise FileNotFoundError(f"{folder}: no {JOURNAL} or {TABLE} (not a run folder)")
     journal = Journal(folder)
     if journal.path.is_file():
         found = journal.results(warn=False)
         return found, journal.skipped
-    if (Path(folder) / TABLE).is_file():
-        return table_results(folder)
-    raise FileNotFoundError(f"{folder}: no {JOURNAL} or {TABLE} (not a run folder)")
+    return table_results(folder)
 
 
 def consolidate(folder: str | Path) -> Path:

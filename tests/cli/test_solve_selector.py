@@ -96,3 +96,21 @@ def test_a_selector_named_on_the_command_line_looks_up_no_other_half() -> None:
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, timeout=180)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["auto"]["selector"] == "robust"
+
+
+def _solve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", "solve", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=180)
+
+
+def test_one_half_named_is_filled_from_the_selectors_pair_not_the_selector():
+    # Nurikabe's declared default is the selector robust: a named formulation or solver is
+    # completed from its fallback pair, and a name that is no formulation or no solver is an
+    # error, never a silent run of the selector's pick
+    j = json.loads(_solve("--json", "--formulation", "sat-hybrid", "--time-limit", "30",
+                          str(SEED)).stdout)
+    assert j["status"] == "solved" and j["solver"] == "cadical195" and "auto" not in j
+    for half in ("--formulation", "--solver"):
+        p = _solve("--json", half, "no-such-name", "--time-limit", "10", str(SEED))
+        j = json.loads(p.stdout)
+        assert p.returncode != 0 and j["status"] == "error" and "auto" not in j, j

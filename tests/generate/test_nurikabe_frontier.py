@@ -353,11 +353,12 @@ def test_four_clues_count_the_same_with_and_without_the_room_bound(
 
 
 def test_the_caches_by_frontier_are_emptied_after_each_run() -> None:
-    """A long process (the generator) keeps no frontier in ``enclosed``'s and ``joinable``'s
-    caches between runs, also when a run stops at the state budget."""
+    """A long process (the generator) keeps no frontier in ``enclosed``'s, ``joinable``'s
+    or its helpers' caches between runs, also when a run stops at the state budget."""
     inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
     grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
-    caches = (frontier_enclosed.enclosed, frontier_planar.joinable)
+    caches = (frontier_enclosed.enclosed, frontier_planar.joinable,
+              frontier_planar._collapsed)
     for run in (lambda: count(grid), lambda: frontier.solve(grid),
                 lambda: count(grid, max_states=100)):
         enclosed(codes((0, 0), (2, 1), (0, 2)), 2)
@@ -365,7 +366,7 @@ def test_the_caches_by_frontier_are_emptied_after_each_run() -> None:
         assert all(cache.cache_info().currsize > 0 for cache in caches)
         with contextlib.suppress(FrontierTooBig):
             run()
-        assert [cache.cache_info().currsize for cache in caches] == [0, 0]
+        assert [cache.cache_info().currsize for cache in caches] == [0, 0, 0]
 
 
 @pytest.mark.parametrize("before", [True, False])

@@ -56,7 +56,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
 )
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
-from bench.puzzles.nurikabe.frontier_planar import joinable
+from bench.puzzles.nurikabe.frontier_planar import CACHES as PLANAR_CACHES
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +65,8 @@ MAX_STATES = 4_000_000
 #: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
 #: are forgotten)
 PLACES = 300_000
-#: the caches by frontier, emptied after each run
-_CACHES = (enclosed, joinable)
+#: every cache by frontier, emptied after each run
+_CACHES = (enclosed, *PLANAR_CACHES)
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
 _UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 

@@ -128,3 +128,7 @@ def _collapsed(seq: tuple[int, ...]) -> bool:
     if len(colours) - len(distinct) < 2 or sum(colours.count(x) > 1 for x in distinct) < 2:
         return True
     return _feasible(_reduced(seq))
+
+
+#: this module's caches by frontier (each a functools.lru_cache), for a caller to empty
+CACHES = (joinable, _collapsed, _feasible)
