@@ -12,10 +12,15 @@ neither tier is not judged.
 
 A declared default may be a selector (``Default("robust", "robust")``: a rule of
 :data:`bench.select.rules.SELECTORS` that picks a pair per instance from its features). Its
-figures are then those of the pair it picks for each instance, from the run's rows; an
-instance whose pick did not run here (or declined it: the rows do not hold the time of the
-pair ``solve`` falls back on) counts unanswered at PAR-2 and is counted in ``not_run``, never
-left out.
+figures are then those of the pair it picks for each instance, from the run's rows. Where the
+pick has no row (it did not run here, or declined the instance) the row of the puzzle's
+fallback pair (:data:`bench.select.rules.FALLBACK`, what ``solve`` runs where the pick
+declines) stands in, counted in ``fallback``; where neither has a row the instance counts
+unanswered at PAR-2 and in ``not_run``. A pick is unknown where the instance's file cannot be
+read, or its content digest (:func:`bench.records.instance_digest`) is not the one in the
+row's task key (the file changed since the run, or the key has none), or the run holds two
+files under one (tier, instance) name: such an instance counts unanswered at PAR-2 and in
+``unknown``. No instance is left out.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import pandas as pd
 
 from bench.puzzles import get_puzzle
 from bench.records import OURS
-from bench.report.data import PAR_K, attempted, origins, per_instance
+from bench.report.data import PAR_K, attempted, content_digests, origins, per_instance
 from bench.select.auto import Rule
 
 #: the tiers a default is chosen on: the hard one and the real puzzles
@@ -33,10 +38,18 @@ TIERS = ("hard", "real")
 NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is named. The "
         f"robust choice is the pair of ours with the lowest PAR-{PAR_K} (unsolved at "
         f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, peer packages "
-        "left out; hard and real give answered / instances.")
+        "left out; hard and real give answered / instances. A declared selector is judged by "
+        "the pair it picks per instance: `fallback` counts instances where its pick has no row "
+        "(not run here, or declined) and the fallback pair's row stands in; `not_run` those "
+        "where neither has a row, and `unknown` those whose pick cannot be known (the file is "
+        "unreadable or not the run's content): both counted unanswered.")
 
 COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
-           "robust_real", "robust_par2_s", "x_robust", "not_run"]
+           "robust_real", "robust_par2_s", "x_robust", "fallback", "not_run", "unknown"]
+
+#: a (puzzle, tier, instance) -> (file path, content digest of the run's rows) map; None where
+#: the run holds more than one file (or digest) under that name
+Files = dict[tuple[str, str, str], tuple[str, str] | None]
 
 
 def _params(label: str) -> tuple[str, set[str]]:
@@ -79,33 +92,61 @@ def declared_selector(puzzle: str) -> tuple[str, Rule] | None:
     return (name, rule) if name and rule else None
 
 
-def picked(g: pd.DataFrame, rule: Rule, paths: dict[str, str]) -> tuple[pd.DataFrame, int]:
-    """One puzzle's per-instance rows ``g`` -> the row of the pair ``rule`` picks for each
-    instance (from the features of its file, ``paths``), and how many instances have no row of
-    their pick: for each of those a row of the pick, unanswered at :data:`PAR_K` x the
-    instance's limit (a file that cannot be read has no pick: the same)."""
+def files(t: pd.DataFrame) -> Files:
+    """The run's instance files by (puzzle, tier, instance): each one's path and the content
+    digest of its rows' task keys (:func:`bench.report.data.content_digests`); None where one
+    name has several paths or digests."""
+    out: Files = {}
+    cols = zip(t["puzzle"].astype(str), t["tier"].astype(str), t["instance"].astype(str),
+               t["instance_path"].astype(str), content_digests(t), strict=True)
+    for puzzle, tier, inst, path, digest in cols:
+        key = (puzzle, tier, inst)
+        out[key] = (path, digest) if out.get(key, (path, digest)) == (path, digest) else None
+    return out
+
+
+def pick_of(rule: Rule, file: tuple[str, str] | None) -> str | None:
+    """The pair ``rule`` picks for the instance ``file`` (path, the run's content digest); None
+    (unknown) where the file cannot be read or its digest is not the run's."""
     from bench.instance import InstanceError
+    from bench.records import instance_digest
     from bench.select import features
     from bench.select.auto import choose
     from bench.suites import locate
 
-    rows, missing = [], 0
-    for inst, gi in g.groupby("instance", sort=True):
-        try:
-            feats = features.of_file(locate(paths[str(inst)])) if rule.feature else {}
-            pick = choose(rule, feats).pair
-        except (InstanceError, OSError, KeyError):
-            pick = "(no pick)"
+    if file is None:
+        return None
+    try:
+        path = locate(file[0])
+        if not file[1].startswith("sha256:") or instance_digest(path) != file[1]:
+            return None
+        return choose(rule, features.of_file(path) if rule.feature else {}).pair
+    except (InstanceError, OSError, KeyError, ValueError):
+        return None
+
+
+def picked(g: pd.DataFrame, rule: Rule, paths: Files,
+           fallback: str | None = None) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One puzzle's per-instance rows ``g`` -> per (tier, instance) the row of the pair ``rule``
+    picks (:func:`pick_of`), else the ``fallback`` pair's row; and the counts ``fallback`` (the
+    fallback's row stood in), ``not_run`` (neither has a row) and ``unknown`` (no pick known).
+    An instance in the last two gets a row unanswered at :data:`PAR_K` x its limit."""
+    rows, n = [], {"fallback": 0, "not_run": 0, "unknown": 0}
+    for (puzzle, tier, inst), gi in g.groupby(["puzzle", "tier", "instance"], sort=True):
+        pick = pick_of(rule, paths.get((str(puzzle), str(tier), str(inst))))
         hit = gi[gi["pair"] == pick]
+        if pick is not None and not len(hit) and fallback is not None:
+            hit = gi[gi["pair"] == fallback]
+            n["fallback"] += bool(len(hit))
         if len(hit):
             rows.append(hit.iloc[0])
             continue
-        missing += 1
+        n["not_run" if pick is not None else "unknown"] += 1
         row = gi.iloc[0].copy()
-        row["pair"], row["ok"] = pick, False
+        row["pair"], row["ok"] = pick or "(pick unknown)", False
         row["par2_s"] = PAR_K * float(gi["time_limit"].max())
         rows.append(row)
-    return pd.DataFrame(rows), missing
+    return pd.DataFrame(rows), n
 
 
 def _row(g: pd.DataFrame) -> dict[str, object]:
@@ -115,16 +156,39 @@ def _row(g: pd.DataFrame) -> dict[str, object]:
             "par2_s": float(g["par2_s"].mean())}
 
 
+def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
+              best: float, robust: str) -> tuple[dict[str, object], str]:
+    """A declared selector's table row and sentence (:func:`picked`); ``best`` is the robust
+    choice's PAR-2."""
+    from bench.select.rules import FALLBACK
+
+    chosen, n = picked(g, sel[1], paths, FALLBACK.get(puzzle))
+    ratio = float(chosen["par2_s"].mean()) / best
+    notes = [f"{n['fallback']} instances' picks had no row here and the fallback pair "
+             f"{FALLBACK.get(puzzle)}'s row stands in"] if n["fallback"] else []
+    if n["not_run"]:
+        notes.append(f"{n['not_run']} instances have no row of their pick nor of the fallback "
+                     "pair, counted unanswered")
+    if n["unknown"]:
+        notes.append(f"{n['unknown']} instances' picks are unknown (file unreadable or not the "
+                     "run's content), counted unanswered")
+    line = (f"{puzzle}: the declared default is the selector {sel[0]}; the pairs it picks "
+            f"have {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}"
+            + (f" ({'; '.join(notes)})." if notes else "."))
+    return {"declared": f"{sel[0]} (a pair per instance)", **_row(chosen),
+            "x_robust": round(ratio, 2), **n}, line
+
+
 def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Per puzzle with a hard or real tier: the declared default's answered counts and PAR-2
-    there (a declared selector's: :func:`picked`, with ``not_run``), the robust choice's, and
-    the declared one's PAR-2 as a multiple of the robust choice's (1 when they are the same
-    pair); and one sentence per puzzle."""
+    there (a declared selector's: :func:`picked`, with ``fallback``, ``not_run`` and
+    ``unknown``), the robust choice's, and the declared one's PAR-2 as a multiple of the
+    robust choice's (1 when they are the same pair); and one sentence per puzzle."""
     if t.empty or "tier" not in t:
         return pd.DataFrame(columns=COLUMNS), []
     pi = per_instance(attempted(t))  # a task not run or declined is no measurement
     pi = pi[pi["tier"].isin(TIERS) & origins(pi).eq(OURS)]
-    paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=False))
+    paths = files(t)
     rows, lines = [], []
     for puzzle, g in pi.groupby("puzzle", sort=True):
         n = g.groupby("pair")["instance"].nunique()
@@ -139,14 +203,9 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
              **{f"robust_{k}": v for k, v in per[robust].items()}}
         sel = declared_selector(str(puzzle))
         if sel is not None:
-            chosen, missing = picked(g, sel[1], paths)
-            ratio = float(chosen["par2_s"].mean()) / par2[robust]
-            r.update(declared=f"{sel[0]} (a pair per instance)", **_row(chosen),
-                     x_robust=round(ratio, 2), not_run=missing)
-            lines.append(f"{puzzle}: the declared default is the selector {sel[0]}; the pairs "
-                         f"it picks have {ratio:.2f}x the PAR-{PAR_K} of the robust choice "
-                         f"{robust}" + (f" ({missing} instances' picks did not run here, "
-                                        "counted unanswered)." if missing else "."))
+            fields, line = _selector(str(puzzle), sel, g, paths, par2[robust], robust)
+            r.update(fields)
+            lines.append(line)
         elif len(mine) == 1:
             d = per[mine[0]]
             ratio = par2[mine[0]] / par2[robust]
@@ -162,4 +221,5 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             lines.append(f"{puzzle}: the declared default is {what} ({why}); the robust "
                          f"choice is {robust}.")
         rows.append(r)
-    return pd.DataFrame(rows).reindex(columns=COLUMNS).astype(object).fillna("–"), lines
+    out = pd.DataFrame(rows, columns=COLUMNS, dtype=object)
+    return out.where(out.notna(), "–"), lines

@@ -19,9 +19,11 @@ sets), over the instances where both have a value:
 
 :func:`candidates` makes the selectors judged beside the learned stump and tree: the committed
 rule (:data:`bench.select.rules.RULES`), the rule learned with the candidates restricted to the
-declared default and the exact pairs that decline what they cannot take (``escape``), and the
-declared default with the declining pair wherever that pair's own acceptance test takes the
-instance (``accepts``; a formulation stating ``max_clues``, as Nurikabe's ``frontier``).
+declared default and the exact pairs (their formulation variant's ``is_exact()`` in the
+registry) that decline what they cannot take (``escape``), and the declared default with the
+first of those declining exact pairs (in the order of the candidates) wherever that pair's own
+acceptance test takes the instance (``accepts``; a formulation stating ``max_clues``, as
+Nurikabe's ``frontier``; the other declining pairs get no such rule).
 """
 
 from __future__ import annotations
@@ -107,16 +109,16 @@ def verdict(res: Learned, selector: str) -> tuple[bool, str]:
 def candidates(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str],
                default: str | None, rows: pd.DataFrame) -> dict[str, Rule]:
     """The selectors judged for the robust default beside the learned stump and tree (see the
-    module): ``committed``, and where the declared default is a candidate and some candidate
-    declined a training instance, ``escape`` and (for a declining pair with ``max_clues``)
-    ``accepts``."""
+    module): ``committed``, and where the declared default is a candidate and some exact
+    candidate (:func:`_is_exact`) declined a training instance, ``escape`` and (for the first
+    such pair, where it states ``max_clues``) ``accepts``."""
     from bench.select.rules import RULES
 
     out: dict[str, Rule] = {}
     if puzzle in RULES:
         out["committed"] = RULES[puzzle]
     declined = declines(rows)
-    esc = [p for p in pairs if p in declined.index and p != default]
+    esc = [p for p in pairs if p in declined.index and p != default and _is_exact(puzzle, p)]
     if default is None or default not in pairs or not esc:
         return out
     allowed = [default, *esc]
@@ -128,6 +130,17 @@ def candidates(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list
         out["accepts"] = Rule(puzzle, esc[0], default, "clues", most + 0.5, evidence=(
             f"{esc[0]} where it takes the instance (at most {most} clues), else {default}"))
     return out
+
+
+def _is_exact(puzzle: str, pair: str) -> bool:
+    """Whether the formulation variant of ``pair`` is exact (its ``is_exact()`` in the registry;
+    a label the registry does not know is not)."""
+    from bench.registry import get_formulation
+
+    try:
+        return get_formulation(puzzle, pair.split(" / ")[0]).is_exact()
+    except (KeyError, ValueError):
+        return False
 
 
 def _max_clues(puzzle: str, pair: str) -> int | None:

@@ -22,6 +22,8 @@ the selector's pair for an instance and why. It imports no solver and no pandas.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bench.puzzles.base import Instance
 from bench.select import features
 from bench.select.auto import Choice, Rule, choose
@@ -42,6 +44,11 @@ SHIKAKU_CPSAT = "cpsat-cover / cpsat"
 SHIKAKU_SAT = "sat-cover[card=seqcounter] / cadical195"
 YINYANG = "sat-lazy[implied=all] / cadical195"
 
+#: Nurikabe's clue-density stump: ``frontier`` below the density, else ``sat-hybrid``; the
+#: tree's large-mean branch (:data:`RULES`) and, with its own evidence, the ``robust`` selector
+#: (:data:`ROBUST`)
+NURIKABE_DENSITY = Rule("nurikabe", FRONTIER, HYBRID, "clue_density", 0.03851851851851852)
+
 RULES: dict[str, Rule] = {
     "fillomino": Rule("fillomino", FILLOMINO, FILLOMINO, evidence=(
         f"{_FROM}: 34 training instances; no threshold saved 5% of the single best's PAR-2 "
@@ -51,7 +58,7 @@ RULES: dict[str, Rule] = {
     "nurikabe": Rule(
         "nurikabe",
         Rule("nurikabe", REACH, HYBRID, "rows", 17.0),
-        Rule("nurikabe", FRONTIER, HYBRID, "clue_density", 0.03851851851851852),
+        NURIKABE_DENSITY,
         "number_mean", 11.8, evidence=(
             f"{_FROM}: 67 training instances: PAR-2 sum 30.291 s against 40.358 s for the "
             "stump and 81.756 s for the single best sat-hybrid")),
@@ -69,8 +76,7 @@ RULES: dict[str, Rule] = {
 
 #: the ``robust`` selectors (see the module): the declared pair, with an escape to an exact pair
 ROBUST: dict[str, Rule] = {
-    "nurikabe": Rule("nurikabe", FRONTIER, HYBRID, "clue_density", 0.03851851851851852,
-                     evidence=(
+    "nurikabe": replace(NURIKABE_DENSITY, evidence=(
         f"{_FROM}, the candidates restricted to {HYBRID} and {FRONTIER}: 67 training "
         f"instances: PAR-2 sum 40.358 s against 81.756 s for the single best {HYBRID}; it "
         "earned the robust-default verdict on the held-back seeds, the real and hard tiers "

@@ -405,8 +405,9 @@ def _r(a: float, b: float) -> str:
 
 def markdown(results: list[Learned]) -> str:
     """The rules, and per puzzle x test set the selectors' PAR-2 and SGM as ratios to the
-    VBS, answers and answers lost."""
-    lines = ["| puzzle | training | single best (SBS) | declared default | stump | tree |",
+    VBS, answers and answers lost. The declared default is a pair: a declared selector's
+    fallback pair (:func:`declared_pair`)."""
+    lines = ["| puzzle | training | single best (SBS) | declared default (pair) | stump | tree |",
              "|---|---|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r.puzzle} | {r.training} | {r.sbs} | {r.default} | {r.stump.body()} "

@@ -3,6 +3,8 @@ peers left out), on a hand-made run with a known answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -80,31 +82,120 @@ def test_no_hard_or_real_tier_no_judgement():
     assert tab.empty and lines == []
 
 
-def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_run_is_counted(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A declared default that is a selector (``robust``) is judged by the pair it picks per
-    instance, from the run's rows; an instance whose pick did not run counts unanswered at
-    PAR-2 and in ``not_run``: never "did not run here", never dropped."""
+A, B = "a-cover / sat", "b-cover / sat"
+
+
+@pytest.fixture
+def selector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shikaku declared ``robust``: A on files whose text is at most 15, else B; a file's
+    features are read from its text (``{"rows": float(text)}``)."""
     from bench.puzzles.base import Default
     from bench.select import features, rules
     from bench.select.auto import Rule
 
-    a, b = "a-cover / sat", "b-cover / sat"
     monkeypatch.setattr(type(get_puzzle("shikaku")), "default", Default("robust", "robust"))
-    monkeypatch.setitem(rules.ROBUST, "shikaku", Rule("shikaku", a, b, "rows", 15.0))
-    # hard-1 and real-1 have 10 rows (a), hard-2 and real-2 have 20 (b)
-    monkeypatch.setattr(features, "of_file", lambda p: {
-        "rows": 10.0 if str(p).endswith("-1.txt") else 20.0})
-    monkeypatch.setattr("bench.suites.locate", lambda p: p)
-    t = run({a: dict.fromkeys(INSTANCES, 1.0),
-             b: {"hard-2": 0.5}})  # b did not run real-2: its pick there is not run
+    monkeypatch.setitem(rules.ROBUST, "shikaku", Rule("shikaku", A, B, "rows", 15.0))
+
+    def of_file(p: object) -> dict[str, float]:
+        with open(str(p)) as f:
+            return {"rows": float(f.read())}
+
+    monkeypatch.setattr(features, "of_file", of_file)
+
+
+def files_run(folder: Path, rows: dict[tuple[str, str], int],
+              times: dict[str, dict[tuple[str, str], float]]) -> pd.DataFrame:
+    """A run of instance files written to ``folder`` (``rows[(tier, name)]`` their text, the
+    instance's feature), each keyed by its content digest: ``times[pair][(tier, name)]``
+    seconds, all answered under a 10 s limit."""
+    from bench.records import instance_digest
+
+    paths = {}
+    for (tier, name), text in rows.items():
+        (folder / tier).mkdir(exist_ok=True)
+        paths[tier, name] = folder / tier / f"{name}.txt"
+        paths[tier, name].write_text(str(text))
+    out = []
+    for pair, per in times.items():
+        form, solver = pair.split(" / ")
+        for (tier, name), secs in per.items():
+            out.append(Result(
+                key=f"{instance_digest(paths[tier, name])}|{pair}", puzzle="shikaku",
+                instance=name, instance_path=str(paths[tier, name]), rows=10, cols=10,
+                formulation=form, kind="sat", solver=solver, solver_version="1",
+                status="solved", build_s=0.0, solve_s=secs, time_limit=10.0,
+                tier=tier).__dict__)
+    return prepare(pd.DataFrame(out))
+
+
+FILES = {("hard", "h1"): 10, ("hard", "h2"): 20, ("real", "r1"): 10, ("real", "r2"): 20}
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_run_is_counted(
+        tmp_path: Path) -> None:
+    """A declared default that is a selector (``robust``) is judged by the pair it picks per
+    instance, from the run's rows; an instance where neither its pick nor a fallback pair ran
+    counts unanswered at PAR-2 and in ``not_run`` ("have no row of their pick"), never
+    dropped."""
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0),
+                                    B: {("hard", "h2"): 0.5}})  # B did not run r2
+    # another puzzle's instances of the same tier and names are other files
+    t = pd.concat([t, run({OTHER: {"r1": 1.0, "r2": 1.0}}, puzzle="yinyang")])
     tab, lines = defaults.table(t)
     row = tab.set_index("puzzle").loc["shikaku"]
+    lines = [line for line in lines if line.startswith("shikaku")]
     assert row["declared"] == "robust (a pair per instance)"
-    assert row["hard"] == "2/2" and row["real"] == "1/2" and row["not_run"] == 1
-    assert row["robust"] == a  # the only pair that ran every instance
+    assert row["hard"] == "2/2" and row["real"] == "1/2"
+    assert row["robust"] == A  # the only pair that ran every instance
     assert abs(row["par2_s"] - (1.0 + 0.5 + 1.0 + 20.0) / 4) < 1e-9
     assert row["x_robust"] == 5.62
+    assert (row["not_run"], row["fallback"], row["unknown"]) == (1, 0, 0)
     assert lines == ["shikaku: the declared default is the selector robust; the pairs it picks "
-                     f"have 5.62x the PAR-2 of the robust choice {a} (1 instances' picks did "
-                     "not run here, counted unanswered)."]
+                     f"have 5.62x the PAR-2 of the robust choice {A} (1 instances have no row "
+                     "of their pick nor of the fallback pair, counted unanswered)."]
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_pick_with_no_row_is_replaced_by_the_fallback_pairs_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the pick did not run (or declined: no attempted row), the fallback pair ``solve``
+    runs in its place stands in, counted in ``fallback``; declined is a ``skipped`` row."""
+    from bench.select import rules
+
+    monkeypatch.setitem(rules.FALLBACK, "shikaku", A)
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0),
+                                    B: {("hard", "h2"): 0.5, ("real", "r2"): 0.5}})
+    t.loc[(t["pair"] == B) & (t["instance"] == "r2"), "status"] = "skipped"  # B declined r2
+    row = defaults.table(t)[0].set_index("puzzle").loc["shikaku"]
+    assert row["real"] == "2/2" and abs(row["par2_s"] - (1.0 + 0.5 + 1.0 + 1.0) / 4) < 1e-9
+    assert (row["fallback"], row["not_run"], row["unknown"]) == (1, 0, 0)
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_pick_is_unknown_where_the_file_is_unreadable_or_not_the_runs(tmp_path: Path) -> None:
+    """A file gone, or changed since the run (its digest is not the task key's), has no known
+    pick: counted unanswered in ``unknown``, not as a pick that did not run."""
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0), B: dict.fromkeys(FILES, 0.5)})
+    (tmp_path / "hard" / "h2.txt").unlink()
+    (tmp_path / "real" / "r1.txt").write_text("11")  # still A's side: only the digest tells
+    tab, lines = defaults.table(t)
+    row = tab.set_index("puzzle").loc["shikaku"]
+    assert row["hard"] == "1/2" and row["real"] == "1/2"
+    assert (row["unknown"], row["not_run"], row["fallback"]) == (2, 0, 0)
+    assert "2 instances' picks are unknown (file unreadable or not the run's content)" in lines[0]
+    assert "did not run" not in lines[0]
+
+
+@pytest.mark.usefixtures("selector")
+def test_two_tiers_sharing_an_instance_name_each_have_their_own_file(tmp_path: Path) -> None:
+    """Instances are told apart by (tier, name), each read from its own path: the same
+    content as hard/x and real/x (one name after :func:`prepare`), real/x gone since the
+    run: hard x still has its pick (A), real x's is unknown."""
+    both = {("hard", "x"): 10, ("real", "x"): 10}
+    t = files_run(tmp_path, both, {A: dict.fromkeys(both, 1.0), B: dict.fromkeys(both, 2.0)})
+    (tmp_path / "real" / "x.txt").unlink()
+    row = defaults.table(t)[0].set_index("puzzle").loc["shikaku"]
+    assert row["hard"] == "1/1" and row["real"] == "0/1"
+    assert abs(row["par2_s"] - (1.0 + 20.0) / 2) < 1e-9
+    assert (row["unknown"], row["not_run"], row["fallback"]) == (1, 0, 0)

@@ -81,3 +81,19 @@ def test_the_candidates_are_the_committed_rule_the_escape_and_the_acceptance_rul
     assert c["escape"].pairs() == {D, f} and c["escape"].feature == "clues"
     assert (c["accepts"].feature, c["accepts"].threshold) == ("clues", 3.5)
     assert (c["accepts"].low, c["accepts"].high) == (f, D)
+
+
+def test_a_declining_pair_that_is_not_exact_is_no_escape() -> None:
+    """Only exact pairs escape: ``mip-seed`` (``exact=false`` by default) declining the same
+    instances as ``frontier`` above gives neither ``escape`` nor ``accepts``."""
+    from bench.select import features
+
+    m = "mip-seed / highs"
+    idx = [f"i{k}" for k in range(6)]
+    par2 = pd.DataFrame({D: [10.0, 10.0, 10.0, 0.1, 0.1, 0.1], m: [1.0, 1.0, 1.0, 10.0, 10.0,
+                                                                      10.0]}, index=idx)
+    feats = pd.DataFrame({n: 0.0 for n in features.NAMES}, index=idx)
+    feats["clues"] = [2.0, 2.0, 3.0, 30.0, 40.0, 50.0]
+    rows = pd.DataFrame({"pair": [m] * 3, "instance": idx[3:], "status": ["skipped"] * 3,
+                         "message": [""] * 3})
+    assert set(robust.candidates("nurikabe", par2, feats, [D, m], D, rows)) == {"committed"}
