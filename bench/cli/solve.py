@@ -83,10 +83,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
-    """The formulation and solver to run: both named; one named and the other completed from
-    the declared default (from a declared selector's fallback pair, never the selector); or
-    a selector's pick (named, or the declared default). None, with the error in ``out``,
-    when there is nothing to run."""
+    """The formulation and solver to run: both named; one named and the other the first that
+    fits it (the first available solver of the formulation's kind, the first formulation of
+    the solver's kinds), the declared default's half where none fits (a declared selector's
+    fallback pair's, never the selector); or a selector's pick (named, or the declared
+    default). None, with the error in ``out``, when there is nothing to run."""
     from bench.solve import default_choice
 
     if args.formulation and args.solver:  # both chosen: no need to load every formulation

@@ -39,7 +39,6 @@ from bench.report.data import (
     SGM_SHIFT_S,
     ReportError,
     Run,
-    attempted,
     load_run,
     prepare,
     ran,
@@ -111,7 +110,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
     # defaults are judged on one machine type's times
-    chosen, default_lines = defaults.table(attempted(t) if not several else t.iloc[:0])
+    chosen, default_lines = defaults.table(t if not several else t.iloc[:0])
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "defaults": Table.of(chosen) if len(chosen) else None,
            "default_lines": default_lines, "default_note": defaults.NOTE,

@@ -13,14 +13,15 @@ neither tier is not judged.
 A declared default may be a selector (``Default("robust", "robust")``: a rule of
 :data:`bench.select.rules.SELECTORS` that picks a pair per instance from its features). Its
 figures are then those of the pair it picks for each instance, from the run's rows. Where the
-pick has no row (it did not run here, or declined the instance) the row of the puzzle's
-fallback pair (:data:`bench.select.rules.FALLBACK`, what ``solve`` runs where the pick
-declines) stands in, counted in ``fallback``; where neither has a row the instance counts
-unanswered at PAR-2 and in ``not_run``. A pick is unknown where the instance's file cannot be
-read, or its content digest (:func:`bench.records.instance_digest`) is not the one in the
-row's task key (the file changed since the run, or the key has none), or the run holds two
-files under one (tier, instance) name: such an instance counts unanswered at PAR-2 and in
-``unknown``. No instance is left out.
+pick declined the instance (a ``skipped`` row) the row of the puzzle's fallback pair
+(:data:`bench.select.rules.FALLBACK`, what ``solve`` runs in its place) stands in, counted in
+``fallback`` (the declined task's own short process is not added); where the pick did not run
+here, or declined with no fallback row, the instance counts unanswered at PAR-2 and in
+``not_run``. A pick is unknown where the instance's file cannot be read, its content digest
+(:func:`bench.records.instance_digest`) is not the one in the row's task key (the file
+changed since the run), or the run holds two files under one (tier, instance) name: such an
+instance is left out of the selector's figures and counted in ``unknown``. A key written
+before keys carried a content digest cannot be checked: the file is read as it is.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ import pandas as pd
 
 from bench.puzzles import get_puzzle
 from bench.records import OURS
-from bench.report.data import PAR_K, attempted, content_digests, origins, per_instance
+from bench.report.data import (
+    PAR_K,
+    attempted,
+    content_digests,
+    origins,
+    per_instance,
+    was_declined,
+)
 from bench.select.auto import Rule
 
 #: the tiers a default is chosen on: the hard one and the real puzzles
@@ -39,10 +47,10 @@ NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is 
         f"robust choice is the pair of ours with the lowest PAR-{PAR_K} (unsolved at "
         f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, peer packages "
         "left out; hard and real give answered / instances. A declared selector is judged by "
-        "the pair it picks per instance: `fallback` counts instances where its pick has no row "
-        "(not run here, or declined) and the fallback pair's row stands in; `not_run` those "
-        "where neither has a row, and `unknown` those whose pick cannot be known (the file is "
-        "unreadable or not the run's content): both counted unanswered.")
+        "the pair it picks per instance: `fallback` counts instances its pick declined, where "
+        "the fallback pair's row stands in; `not_run` those whose pick did not run here "
+        "(counted unanswered), and `unknown` those whose pick cannot be known (the file is "
+        "unreadable or not the run's content: left out).")
 
 COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
            "robust_real", "robust_par2_s", "x_robust", "fallback", "not_run", "unknown"]
@@ -107,7 +115,8 @@ def files(t: pd.DataFrame) -> Files:
 
 def pick_of(rule: Rule, file: tuple[str, str] | None) -> str | None:
     """The pair ``rule`` picks for the instance ``file`` (path, the run's content digest); None
-    (unknown) where the file cannot be read or its digest is not the run's."""
+    (unknown) where the file cannot be read or its digest is not the run's (a run's digest
+    that is none, from a key written before keys carried one, is not checked)."""
     from bench.instance import InstanceError
     from bench.records import instance_digest
     from bench.select import features
@@ -118,35 +127,40 @@ def pick_of(rule: Rule, file: tuple[str, str] | None) -> str | None:
         return None
     try:
         path = locate(file[0])
-        if not file[1].startswith("sha256:") or instance_digest(path) != file[1]:
+        if file[1].startswith("sha256:") and instance_digest(path) != file[1]:
             return None
         return choose(rule, features.of_file(path) if rule.feature else {}).pair
     except (InstanceError, OSError, KeyError, ValueError):
         return None
 
 
-def picked(g: pd.DataFrame, rule: Rule, paths: Files,
+def picked(g: pd.DataFrame, rule: Rule, paths: Files, declined: set[tuple[str, ...]],
            fallback: str | None = None) -> tuple[pd.DataFrame, dict[str, int]]:
     """One puzzle's per-instance rows ``g`` -> per (tier, instance) the row of the pair ``rule``
-    picks (:func:`pick_of`), else the ``fallback`` pair's row; and the counts ``fallback`` (the
-    fallback's row stood in), ``not_run`` (neither has a row) and ``unknown`` (no pick known).
-    An instance in the last two gets a row unanswered at :data:`PAR_K` x its limit."""
+    picks (:func:`pick_of`), or where the pick declined it (``declined``: puzzle, tier,
+    instance, pair) the ``fallback`` pair's row; and the counts ``fallback`` (the fallback's
+    row stood in), ``not_run`` (no row: a row unanswered at :data:`PAR_K` x the instance's
+    limit) and ``unknown`` (no pick known: left out)."""
     rows, n = [], {"fallback": 0, "not_run": 0, "unknown": 0}
     for (puzzle, tier, inst), gi in g.groupby(["puzzle", "tier", "instance"], sort=True):
         pick = pick_of(rule, paths.get((str(puzzle), str(tier), str(inst))))
+        if pick is None:
+            n["unknown"] += 1
+            continue
         hit = gi[gi["pair"] == pick]
-        if pick is not None and not len(hit) and fallback is not None:
+        if not len(hit) and fallback is not None \
+                and (str(puzzle), str(tier), str(inst), pick) in declined:
             hit = gi[gi["pair"] == fallback]
             n["fallback"] += bool(len(hit))
         if len(hit):
             rows.append(hit.iloc[0])
             continue
-        n["not_run" if pick is not None else "unknown"] += 1
+        n["not_run"] += 1
         row = gi.iloc[0].copy()
-        row["pair"], row["ok"] = pick or "(pick unknown)", False
+        row["pair"], row["ok"] = pick, False
         row["par2_s"] = PAR_K * float(gi["time_limit"].max())
         rows.append(row)
-    return pd.DataFrame(rows), n
+    return pd.DataFrame(rows, columns=g.columns), n
 
 
 def _row(g: pd.DataFrame) -> dict[str, object]:
@@ -157,21 +171,26 @@ def _row(g: pd.DataFrame) -> dict[str, object]:
 
 
 def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
-              best: float, robust: str) -> tuple[dict[str, object], str]:
+              declined: set[tuple[str, ...]], best: float, robust: str
+              ) -> tuple[dict[str, object], str]:
     """A declared selector's table row and sentence (:func:`picked`); ``best`` is the robust
-    choice's PAR-2."""
+    choice's PAR-2 (over every instance, the selector's over those with a known pick)."""
     from bench.select.rules import FALLBACK
 
-    chosen, n = picked(g, sel[1], paths, FALLBACK.get(puzzle))
+    chosen, n = picked(g, sel[1], paths, declined, FALLBACK.get(puzzle))
+    if n["not_run"] == len(chosen):  # no pick ran here (nor declined): nothing to judge
+        why = "none of the pairs it picks ran here"
+        return ({"declared": f"{sel[0]} ({why})", **n},
+                f"{puzzle}: the declared default is the selector {sel[0]} ({why}); the robust "
+                f"choice is {robust}.")
     ratio = float(chosen["par2_s"].mean()) / best
-    notes = [f"{n['fallback']} instances' picks had no row here and the fallback pair "
+    notes = [f"{n['fallback']} instances' picks declined them and the fallback pair "
              f"{FALLBACK.get(puzzle)}'s row stands in"] if n["fallback"] else []
     if n["not_run"]:
-        notes.append(f"{n['not_run']} instances have no row of their pick nor of the fallback "
-                     "pair, counted unanswered")
+        notes.append(f"{n['not_run']} instances' picks did not run here, counted unanswered")
     if n["unknown"]:
-        notes.append(f"{n['unknown']} instances' picks are unknown (file unreadable or not the "
-                     "run's content), counted unanswered")
+        notes.append(f"{n['unknown']} instances left out: their picks are unknown (the file "
+                     "unreadable or not the run's content)")
     line = (f"{puzzle}: the declared default is the selector {sel[0]}; the pairs it picks "
             f"have {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}"
             + (f" ({'; '.join(notes)})." if notes else "."))
@@ -183,12 +202,16 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Per puzzle with a hard or real tier: the declared default's answered counts and PAR-2
     there (a declared selector's: :func:`picked`, with ``fallback``, ``not_run`` and
     ``unknown``), the robust choice's, and the declared one's PAR-2 as a multiple of the
-    robust choice's (1 when they are the same pair); and one sentence per puzzle."""
+    robust choice's (1 when they are the same pair); and one sentence per puzzle. ``t`` is the
+    run's rows, declined tasks included (they tell where a selector's fallback ran)."""
     if t.empty or "tier" not in t:
         return pd.DataFrame(columns=COLUMNS), []
     pi = per_instance(attempted(t))  # a task not run or declined is no measurement
     pi = pi[pi["tier"].isin(TIERS) & origins(pi).eq(OURS)]
     paths = files(t)
+    gone = t[was_declined(t)]
+    declined = {tuple(map(str, k)) for k in zip(gone["puzzle"], gone["tier"], gone["instance"],
+                                                gone["pair"], strict=True)}
     rows, lines = [], []
     for puzzle, g in pi.groupby("puzzle", sort=True):
         n = g.groupby("pair")["instance"].nunique()
@@ -203,7 +226,8 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
              **{f"robust_{k}": v for k, v in per[robust].items()}}
         sel = declared_selector(str(puzzle))
         if sel is not None:
-            fields, line = _selector(str(puzzle), sel, g, paths, par2[robust], robust)
+            fields, line = _selector(str(puzzle), sel, g, paths, declined, par2[robust],
+                                     robust)
             r.update(fields)
             lines.append(line)
         elif len(mine) == 1:

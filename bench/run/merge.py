@@ -131,7 +131,7 @@ def _read(folder: Path) -> tuple[list[Result], int]:
         found, skipped = stored_results(folder)
     except OSError as e:
         raise MergeError(f"{source}: cannot be read ({e.strerror or e})") from None
-    except ValueError as e:  # pyarrow's ArrowInvalid: not a Parquet file
+    except (ValueError, TypeError, NotImplementedError) as e:  # pyarrow's errors
         raise MergeError(f"{source}: cannot be read ({e})") from None
     if found and not has_sample_ids(folder):
         raise MergeError(f"{source}: written before results carried sample ids, so a "

@@ -61,7 +61,7 @@ class Sources:
                 found, skipped = stored_results(folder)
             except FileNotFoundError as e:
                 raise SourceError(f"--reuse {e}") from None
-            except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+            except (OSError, ValueError, TypeError, NotImplementedError) as e:  # pyarrow's
                 raise SourceError(f"--reuse {source_of(folder)}: cannot be read "
                                   f"({getattr(e, 'strerror', None) or e})") from None
             if skipped:

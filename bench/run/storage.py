@@ -273,8 +273,8 @@ def has_sample_ids(folder: str | Path) -> bool:
 
     try:
         ids = pd.read_parquet(Path(folder) / TABLE, columns=["sample_id"])["sample_id"]
-    except (KeyError, ValueError):  # no such column (pyarrow's ArrowInvalid is a ValueError)
-        return False
+    except (KeyError, ValueError):  # no such column (pyarrow's ArrowInvalid is a ValueError);
+        return False  # a damaged table never gets here: its rows were read before
     return bool(ids.notna().all() and (ids.astype(str) != "").all())
 
 

@@ -104,9 +104,9 @@ def _solve(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_one_half_named_is_filled_from_the_selectors_pair_not_the_selector():
-    # Nurikabe's declared default is the selector robust: a named formulation or solver is
-    # completed from its fallback pair, and a name that is no formulation or no solver is an
-    # error, never a silent run of the selector's pick
+    # Nurikabe's declared default is the selector robust: a named formulation is completed
+    # with a solver that fits it, and a name that is no formulation or no solver is an error,
+    # never a silent run of the selector's pick (the loop below fails on a selector filling in)
     j = json.loads(_solve("--json", "--formulation", "sat-hybrid", "--time-limit", "30",
                           str(SEED)).stdout)
     assert j["status"] == "solved" and j["solver"] == "cadical195" and "auto" not in j

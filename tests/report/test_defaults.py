@@ -135,9 +135,8 @@ FILES = {("hard", "h1"): 10, ("hard", "h2"): 20, ("real", "r1"): 10, ("real", "r
 def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_run_is_counted(
         tmp_path: Path) -> None:
     """A declared default that is a selector (``robust``) is judged by the pair it picks per
-    instance, from the run's rows; an instance where neither its pick nor a fallback pair ran
-    counts unanswered at PAR-2 and in ``not_run`` ("have no row of their pick"), never
-    dropped."""
+    instance, from the run's rows; an instance where its pick did not run counts unanswered
+    at PAR-2 and in ``not_run``, never dropped."""
     t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0),
                                     B: {("hard", "h2"): 0.5}})  # B did not run r2
     # another puzzle's instances of the same tier and names are other files
@@ -152,50 +151,75 @@ def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_ru
     assert row["x_robust"] == 5.62
     assert (row["not_run"], row["fallback"], row["unknown"]) == (1, 0, 0)
     assert lines == ["shikaku: the declared default is the selector robust; the pairs it picks "
-                     f"have 5.62x the PAR-2 of the robust choice {A} (1 instances have no row "
-                     "of their pick nor of the fallback pair, counted unanswered)."]
+                     f"have 5.62x the PAR-2 of the robust choice {A} (1 instances' picks did "
+                     "not run here, counted unanswered)."]
 
 
 @pytest.mark.usefixtures("selector")
-def test_a_pick_with_no_row_is_replaced_by_the_fallback_pairs_row(
+def test_a_pick_that_declined_is_replaced_by_the_fallback_pairs_row_and_one_not_run_is_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the pick did not run (or declined: no attempted row), the fallback pair ``solve``
-    runs in its place stands in, counted in ``fallback``; declined is a ``skipped`` row."""
+    """Where the pick declined the instance (a ``skipped`` row), the fallback pair ``solve``
+    runs in its place stands in, counted in ``fallback``; where the pick did not run at all,
+    ``solve`` would have run it: no stand-in, unanswered and in ``not_run``."""
     from bench.select import rules
 
     monkeypatch.setitem(rules.FALLBACK, "shikaku", A)
     t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0),
-                                    B: {("hard", "h2"): 0.5, ("real", "r2"): 0.5}})
+                                    B: {("real", "r2"): 0.5}})  # B did not run h2
     t.loc[(t["pair"] == B) & (t["instance"] == "r2"), "status"] = "skipped"  # B declined r2
     row = defaults.table(t)[0].set_index("puzzle").loc["shikaku"]
-    assert row["real"] == "2/2" and abs(row["par2_s"] - (1.0 + 0.5 + 1.0 + 1.0) / 4) < 1e-9
-    assert (row["fallback"], row["not_run"], row["unknown"]) == (1, 0, 0)
+    assert row["real"] == "2/2" and row["hard"] == "1/2"
+    assert abs(row["par2_s"] - (1.0 + 20.0 + 1.0 + 1.0) / 4) < 1e-9
+    assert (row["fallback"], row["not_run"], row["unknown"]) == (1, 1, 0)
 
 
 @pytest.mark.usefixtures("selector")
 def test_a_pick_is_unknown_where_the_file_is_unreadable_or_not_the_runs(tmp_path: Path) -> None:
     """A file gone, or changed since the run (its digest is not the task key's), has no known
-    pick: counted unanswered in ``unknown``, not as a pick that did not run."""
+    pick: left out of the figures and counted in ``unknown``, not as a pick that did not
+    run."""
     t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0), B: dict.fromkeys(FILES, 0.5)})
     (tmp_path / "hard" / "h2.txt").unlink()
     (tmp_path / "real" / "r1.txt").write_text("11")  # still A's side: only the digest tells
     tab, lines = defaults.table(t)
     row = tab.set_index("puzzle").loc["shikaku"]
-    assert row["hard"] == "1/2" and row["real"] == "1/2"
+    assert row["hard"] == "1/1" and row["real"] == "1/1"  # h1 (A) and r2 (B)
+    assert abs(row["par2_s"] - (1.0 + 0.5) / 2) < 1e-9
     assert (row["unknown"], row["not_run"], row["fallback"]) == (2, 0, 0)
-    assert "2 instances' picks are unknown (file unreadable or not the run's content)" in lines[0]
+    assert "2 instances left out: their picks are unknown" in lines[0]
     assert "did not run" not in lines[0]
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_key_without_a_content_digest_is_read_from_its_file(tmp_path: Path) -> None:
+    """A run written before task keys carried the instance's content digest cannot be checked
+    against it: the pick is made from the file as it is, not left unknown."""
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0), B: dict.fromkeys(FILES, 0.5)})
+    t["key"] = "path:" + t["instance_path"] + "|" + t["pair"]
+    row = defaults.table(t)[0].set_index("puzzle").loc["shikaku"]
+    assert (row["unknown"], row["hard"], row["real"]) == (0, "2/2", "2/2")
+    assert abs(row["par2_s"] - (1.0 + 0.5 + 1.0 + 0.5) / 4) < 1e-9
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_selector_none_of_whose_picks_ran_is_named_as_such(tmp_path: Path) -> None:
+    t = files_run(tmp_path, FILES, {OTHER: dict.fromkeys(FILES, 1.0)})
+    tab, lines = defaults.table(t)
+    row = tab.set_index("puzzle").loc["shikaku"]
+    assert row["declared"] == "robust (none of the pairs it picks ran here)"
+    assert row["par2_s"] == "–" and row["not_run"] == 4
+    assert "none of the pairs it picks ran here" in lines[0]
 
 
 @pytest.mark.usefixtures("selector")
 def test_two_tiers_sharing_an_instance_name_each_have_their_own_file(tmp_path: Path) -> None:
     """Instances are told apart by (tier, name), each read from its own path: the same
     content as hard/x and real/x (one name after :func:`prepare`), real/x gone since the
-    run: hard x still has its pick (A), real x's is unknown."""
+    run: hard x still has its pick (A), real x's is unknown (left out)."""
     both = {("hard", "x"): 10, ("real", "x"): 10}
     t = files_run(tmp_path, both, {A: dict.fromkeys(both, 1.0), B: dict.fromkeys(both, 2.0)})
     (tmp_path / "real" / "x.txt").unlink()
     row = defaults.table(t)[0].set_index("puzzle").loc["shikaku"]
-    assert row["hard"] == "1/1" and row["real"] == "0/1"
-    assert abs(row["par2_s"] - (1.0 + 20.0) / 2) < 1e-9
+    assert row["hard"] == "1/1" and row["real"] == "–"
+    assert abs(row["par2_s"] - 1.0) < 1e-9
     assert (row["unknown"], row["not_run"], row["fallback"]) == (1, 0, 0)

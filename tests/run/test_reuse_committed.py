@@ -117,7 +117,7 @@ def test_a_damaged_committed_table_is_one_line_naming_it(tmp_path):
     assert len(lines) == 1 and f"{bad / TABLE}: cannot be read" in lines[0], p.stderr
 
 
-def test_a_table_without_sample_ids_is_reused_but_not_merged(committed, tmp_path):
+def test_a_table_without_sample_ids_is_read_but_not_merged(committed, tmp_path):
     run, kept = committed
     old = tmp_path / "old"
     old.mkdir()
