@@ -20,7 +20,8 @@ here, or declined with no fallback row, the instance counts unanswered at PAR-2 
 ``not_run``. A pick is unknown where the instance's file cannot be read, its content digest
 (:func:`bench.records.instance_digest`) is not the one in the row's task key (the file
 changed since the run), or the run holds two files under one (tier, instance) name: such an
-instance is left out of the selector's figures and counted in ``unknown``. A key written
+instance is left out of the selector's figures and of the robust choice's it is compared
+with, and counted in ``unknown``. A key written
 before keys carried a content digest cannot be checked: the file is read as it is.
 """
 
@@ -47,10 +48,11 @@ NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is 
         f"robust choice is the pair of ours with the lowest PAR-{PAR_K} (unsolved at "
         f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, peer packages "
         "left out; hard and real give answered / instances. A declared selector is judged by "
-        "the pair it picks per instance: `fallback` counts instances its pick declined, where "
-        "the fallback pair's row stands in; `not_run` those whose pick did not run here "
+        "the pair it picks per instance, against the robust choice over the same instances: "
+        "`fallback` counts instances its pick declined, where the fallback pair's row stands "
+        "in; `not_run` those whose pick did not run here, or declined with no fallback row "
         "(counted unanswered), and `unknown` those whose pick cannot be known (the file is "
-        "unreadable or not the run's content: left out).")
+        "unreadable or not the run's content: left out of both).")
 
 COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
            "robust_real", "robust_par2_s", "x_robust", "fallback", "not_run", "unknown"]
@@ -171,26 +173,32 @@ def _row(g: pd.DataFrame) -> dict[str, object]:
 
 
 def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
-              declined: set[tuple[str, ...]], best: float, robust: str
-              ) -> tuple[dict[str, object], str]:
-    """A declared selector's table row and sentence (:func:`picked`); ``best`` is the robust
-    choice's PAR-2 (over every instance, the selector's over those with a known pick)."""
+              declined: set[tuple[str, ...]], robust: str) -> tuple[dict[str, object], str]:
+    """A declared selector's table row and sentence (:func:`picked`), its PAR-2 against the
+    robust choice's over the same instances (those with a known pick)."""
     from bench.select.rules import FALLBACK
 
     chosen, n = picked(g, sel[1], paths, declined, FALLBACK.get(puzzle))
-    if n["not_run"] == len(chosen):  # no pick ran here (nor declined): nothing to judge
-        why = "none of the pairs it picks ran here"
+    why = ("no pick can be known here (the files unreadable or not the run's content)"
+           if chosen.empty else "none of the pairs it picks ran here"
+           if n["not_run"] == len(chosen) else "")
+    if why:  # nothing to judge
         return ({"declared": f"{sel[0]} ({why})", **n},
                 f"{puzzle}: the declared default is the selector {sel[0]} ({why}); the robust "
                 f"choice is {robust}.")
-    ratio = float(chosen["par2_s"].mean()) / best
+    known = set(zip(chosen["tier"], chosen["instance"], strict=True))
+    same = pd.Series([k in known for k in zip(g["tier"], g["instance"], strict=True)],
+                     index=g.index)
+    mine = g[(g["pair"] == robust) & same]
+    ratio = float(chosen["par2_s"].mean()) / float(mine["par2_s"].mean())
     notes = [f"{n['fallback']} instances' picks declined them and the fallback pair "
              f"{FALLBACK.get(puzzle)}'s row stands in"] if n["fallback"] else []
     if n["not_run"]:
-        notes.append(f"{n['not_run']} instances' picks did not run here, counted unanswered")
+        notes.append(f"{n['not_run']} instances' picks did not run here (or declined with no "
+                     "row of the fallback pair), counted unanswered")
     if n["unknown"]:
-        notes.append(f"{n['unknown']} instances left out: their picks are unknown (the file "
-                     "unreadable or not the run's content)")
+        notes.append(f"{n['unknown']} instances left out of both: their picks are unknown "
+                     "(the file unreadable or not the run's content)")
     line = (f"{puzzle}: the declared default is the selector {sel[0]}; the pairs it picks "
             f"have {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}"
             + (f" ({'; '.join(notes)})." if notes else "."))
@@ -226,8 +234,7 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
              **{f"robust_{k}": v for k, v in per[robust].items()}}
         sel = declared_selector(str(puzzle))
         if sel is not None:
-            fields, line = _selector(str(puzzle), sel, g, paths, declined, par2[robust],
-                                     robust)
+            fields, line = _selector(str(puzzle), sel, g, paths, declined, robust)
             r.update(fields)
             lines.append(line)
         elif len(mine) == 1:

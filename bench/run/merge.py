@@ -68,6 +68,7 @@ from bench.run.storage import (
     samples,
     source_of,
     stored_results,
+    unreadable_table_errors,
 )
 
 #: the identity parts compared per pair across inputs (beside the per-task comparison)
@@ -129,10 +130,9 @@ def _read(folder: Path) -> tuple[list[Result], int]:
     source = source_of(folder)
     try:
         found, skipped = stored_results(folder)
-    except OSError as e:
-        raise MergeError(f"{source}: cannot be read ({e.strerror or e})") from None
-    except (ValueError, TypeError, NotImplementedError) as e:  # pyarrow's errors
-        raise MergeError(f"{source}: cannot be read ({e})") from None
+    except unreadable_table_errors() as e:
+        raise MergeError(f"{source}: cannot be read "
+                         f"({getattr(e, 'strerror', None) or e})") from None
     if found and not has_sample_ids(folder):
         raise MergeError(f"{source}: written before results carried sample ids, so a "
                          "measurement in it and in another input cannot be told apart; merge "

@@ -31,7 +31,14 @@ from pathlib import Path
 from bench.identity import machine, machine_id, planned_identity
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
-from bench.run.storage import Journal, is_run_folder, load_environment, source_of, stored_results
+from bench.run.storage import (
+    Journal,
+    is_run_folder,
+    load_environment,
+    source_of,
+    stored_results,
+    unreadable_table_errors,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +68,7 @@ class Sources:
                 found, skipped = stored_results(folder)
             except FileNotFoundError as e:
                 raise SourceError(f"--reuse {e}") from None
-            except (OSError, ValueError, TypeError, NotImplementedError) as e:  # pyarrow's
+            except unreadable_table_errors() as e:
                 raise SourceError(f"--reuse {source_of(folder)}: cannot be read "
                                   f"({getattr(e, 'strerror', None) or e})") from None
             if skipped:

@@ -278,6 +278,14 @@ def has_sample_ids(folder: str | Path) -> bool:
     return bool(ids.notna().all() and (ids.astype(str) != "").all())
 
 
+def unreadable_table_errors() -> tuple[type[Exception], ...]:
+    """What reading a damaged or unreadable ``results.parquet`` raises: an OSError, or one of
+    pyarrow's errors (``ArrowInvalid`` is also a ValueError)."""
+    import pyarrow as pa
+
+    return (OSError, ValueError, pa.ArrowException)
+
+
 def source_of(folder: str | Path) -> Path:
     """The file a run folder's results are read from: its journal, or in a folder without one
     (a committed run keeps only ``results.parquet`` and ``environment.json``) its table."""

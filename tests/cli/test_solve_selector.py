@@ -107,9 +107,9 @@ def test_one_half_named_is_filled_from_the_selectors_pair_not_the_selector():
     # Nurikabe's declared default is the selector robust: a named formulation is completed
     # with a solver that fits it, and a name that is no formulation or no solver is an error,
     # never a silent run of the selector's pick (the loop below fails on a selector filling in)
-    j = json.loads(_solve("--json", "--formulation", "sat-hybrid", "--time-limit", "30",
-                          str(SEED)).stdout)
-    assert j["status"] == "solved" and j["solver"] == "cadical195" and "auto" not in j
+    j = json.loads(_solve("--json", "--formulation", "asp-reach[wall=reach]", "--time-limit",
+                          "30", str(SEED)).stdout)
+    assert j["status"] == "solved" and j["solver"] == "clingo" and "auto" not in j
     for half in ("--formulation", "--solver"):
         p = _solve("--json", half, "no-such-name", "--time-limit", "10", str(SEED))
         j = json.loads(p.stdout)

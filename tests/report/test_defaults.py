@@ -152,7 +152,8 @@ def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_ru
     assert (row["not_run"], row["fallback"], row["unknown"]) == (1, 0, 0)
     assert lines == ["shikaku: the declared default is the selector robust; the pairs it picks "
                      f"have 5.62x the PAR-2 of the robust choice {A} (1 instances' picks did "
-                     "not run here, counted unanswered)."]
+                     "not run here (or declined with no row of the fallback pair), counted "
+                     "unanswered)."]
 
 
 @pytest.mark.usefixtures("selector")
@@ -176,18 +177,32 @@ def test_a_pick_that_declined_is_replaced_by_the_fallback_pairs_row_and_one_not_
 @pytest.mark.usefixtures("selector")
 def test_a_pick_is_unknown_where_the_file_is_unreadable_or_not_the_runs(tmp_path: Path) -> None:
     """A file gone, or changed since the run (its digest is not the task key's), has no known
-    pick: left out of the figures and counted in ``unknown``, not as a pick that did not
-    run."""
-    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0), B: dict.fromkeys(FILES, 0.5)})
+    pick: left out of the figures, of the robust choice's it is compared with too, and
+    counted in ``unknown``, not as a pick that did not run."""
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0),
+                                    B: {**dict.fromkeys(FILES, 0.5), ("hard", "h2"): 0.1}})
     (tmp_path / "hard" / "h2.txt").unlink()
     (tmp_path / "real" / "r1.txt").write_text("11")  # still A's side: only the digest tells
     tab, lines = defaults.table(t)
     row = tab.set_index("puzzle").loc["shikaku"]
     assert row["hard"] == "1/1" and row["real"] == "1/1"  # h1 (A) and r2 (B)
     assert abs(row["par2_s"] - (1.0 + 0.5) / 2) < 1e-9
+    assert row["robust"] == B and row["x_robust"] == 1.5  # B's 0.5 + 0.5 on h1 and r2 alone
     assert (row["unknown"], row["not_run"], row["fallback"]) == (2, 0, 0)
-    assert "2 instances left out: their picks are unknown" in lines[0]
+    assert "2 instances left out of both: their picks are unknown" in lines[0]
     assert "did not run" not in lines[0]
+
+
+@pytest.mark.usefixtures("selector")
+def test_a_selector_with_no_known_pick_says_so_not_that_none_ran(tmp_path: Path) -> None:
+    t = files_run(tmp_path, FILES, {A: dict.fromkeys(FILES, 1.0)})
+    for f in FILES:
+        (tmp_path / f[0] / f"{f[1]}.txt").unlink()
+    tab, lines = defaults.table(t)
+    row = tab.set_index("puzzle").loc["shikaku"]
+    assert row["declared"].startswith("robust (no pick can be known here")
+    assert row["unknown"] == 4 and row["par2_s"] == "–"
+    assert "none of the pairs it picks ran" not in lines[0]
 
 
 @pytest.mark.usefixtures("selector")
