@@ -175,26 +175,10 @@ def main(argv: list[str]) -> int:
     """``python -m bench.select.robust TRAINING[,TRAINING...] LADDER[,LADDER...] TEST...``: what
     ``python -m bench.select.train`` prints (the same rules, test sets and strict verdicts),
     then every selector of :func:`candidates` on every test set, and both verdicts of each."""
-    import sys
-    from pathlib import Path
-
-    from bench.report.data import ReportError
     from bench.select import train
-    from bench.select.learn import run_folder
 
-    def folder(a: str) -> Path:
-        return Path(a) if Path(a, "results.parquet").is_file() else run_folder(a)
-
-    if len(argv) < 3:
-        print("usage: python -m bench.select.robust TRAINING[,TRAINING...] "
-              "LADDER[,LADDER...] TEST...", file=sys.stderr)
-        return 2
-    try:
-        results = train.learn_and_judge([folder(a) for a in argv[0].split(",")],
-                                        [folder(a) for a in argv[1].split(",")],
-                                        [folder(a) for a in argv[2:]], extra=candidates)
-    except (FileNotFoundError, ReportError, ValueError) as e:
-        print(f"bench.select.robust: {e}", file=sys.stderr)
+    results = train.judged(argv, "bench.select.robust", extra=candidates)
+    if results is None:
         return 2
     print(train.markdown(results), markdown(results), sep="\n\n", end="\n\n")
     for r in results:

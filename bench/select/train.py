@@ -431,24 +431,33 @@ def markdown(results: list[Learned]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER[,LADDER...] TEST...``
-    (run names or folders)."""
+def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learned] | None:
+    """:func:`learn_and_judge` on the arguments of ``python -m PROG TRAINING[,TRAINING...]
+    LADDER[,LADDER...] TEST...`` (run names or folders); None, with one line on stderr, when
+    they are too few or a run cannot be read."""
     from bench.select.learn import run_folder
 
     def folder(a: str) -> Path:
         return Path(a) if Path(a, "results.parquet").is_file() else run_folder(a)
 
     if len(argv) < 3:
-        print("usage: python -m bench.select.train TRAINING[,TRAINING...] LADDER[,LADDER...] "
-              "TEST...", file=sys.stderr)
-        return 2
+        print(f"usage: python -m {prog} TRAINING[,TRAINING...] LADDER[,LADDER...] TEST...",
+              file=sys.stderr)
+        return None
     try:
-        results = learn_and_judge([folder(a) for a in argv[0].split(",")],
-                                  [folder(a) for a in argv[1].split(",")],
-                                  [folder(a) for a in argv[2:]])
+        return learn_and_judge([folder(a) for a in argv[0].split(",")],
+                               [folder(a) for a in argv[1].split(",")],
+                               [folder(a) for a in argv[2:]], extra=extra)
     except (FileNotFoundError, ReportError, ValueError) as e:
-        print(f"bench.select.train: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bench.select.train TRAINING[,TRAINING...] LADDER[,LADDER...] TEST...``
+    (run names or folders)."""
+    results = judged(argv, "bench.select.train")
+    if results is None:
         return 2
     print(markdown(results))
     print()
