@@ -63,20 +63,32 @@ def test_twenty_percent_slower_or_too_few_instances_is_inconclusive_not_earned()
     assert not ok and "inconclusive" in why
 
 
+IDX = [f"i{k}" for k in range(6)]
+
+
+def _declining(pair: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A training matrix (PAR-2, features) where ``pair`` wins the three few-clue instances
+    and the default ``D`` the three many-clue ones."""
+    from bench.select import features
+
+    par2 = pd.DataFrame({D: [10.0, 10.0, 10.0, 0.1, 0.1, 0.1],
+                         pair: [1.0, 1.0, 1.0, 10.0, 10.0, 10.0]}, index=IDX)
+    feats = pd.DataFrame({n: 0.0 for n in features.NAMES}, index=IDX)
+    feats["clues"] = [2.0, 2.0, 3.0, 30.0, 40.0, 50.0]
+    return par2, feats
+
+
+def _declined(pair: str) -> pd.DataFrame:
+    """``pair``'s rows declining the three many-clue instances."""
+    return pd.DataFrame({"pair": [pair] * 3, "instance": IDX[3:], "status": ["skipped"] * 3,
+                         "message": [""] * 3})
+
+
 def test_the_candidates_are_the_committed_rule_the_escape_and_the_acceptance_rule() -> None:
     """On a training matrix where the declined pair wins the few-clue instances: ``escape`` is
     learned on the default and that pair only, ``accepts`` is the pair's own clue limit."""
     f = "frontier / external"
-    idx = [f"i{k}" for k in range(6)]
-    par2 = pd.DataFrame({D: [10.0, 10.0, 10.0, 0.1, 0.1, 0.1], f: [1.0, 1.0, 1.0, 10.0, 10.0,
-                                                                      10.0]}, index=idx)
-    from bench.select import features
-
-    feats = pd.DataFrame({n: 0.0 for n in features.NAMES}, index=idx)
-    feats["clues"] = [2.0, 2.0, 3.0, 30.0, 40.0, 50.0]
-    rows = pd.DataFrame({"pair": [f] * 3, "instance": idx[3:], "status": ["skipped"] * 3,
-                         "message": [""] * 3})
-    c = robust.candidates("nurikabe", par2, feats, [D, f], D, rows)
+    c = robust.candidates("nurikabe", *_declining(f), [D, f], D, _declined(f))
     assert set(c) == {"committed", "escape", "accepts"}
     assert c["escape"].pairs() == {D, f} and c["escape"].feature == "clues"
     assert (c["accepts"].feature, c["accepts"].threshold) == ("clues", 3.5)
@@ -86,14 +98,6 @@ def test_the_candidates_are_the_committed_rule_the_escape_and_the_acceptance_rul
 def test_a_declining_pair_that_is_not_exact_is_no_escape() -> None:
     """Only exact pairs escape: ``mip-seed`` (``exact=false`` by default) declining the same
     instances as ``frontier`` above gives neither ``escape`` nor ``accepts``."""
-    from bench.select import features
-
     m = "mip-seed / highs"
-    idx = [f"i{k}" for k in range(6)]
-    par2 = pd.DataFrame({D: [10.0, 10.0, 10.0, 0.1, 0.1, 0.1], m: [1.0, 1.0, 1.0, 10.0, 10.0,
-                                                                      10.0]}, index=idx)
-    feats = pd.DataFrame({n: 0.0 for n in features.NAMES}, index=idx)
-    feats["clues"] = [2.0, 2.0, 3.0, 30.0, 40.0, 50.0]
-    rows = pd.DataFrame({"pair": [m] * 3, "instance": idx[3:], "status": ["skipped"] * 3,
-                         "message": [""] * 3})
-    assert set(robust.candidates("nurikabe", par2, feats, [D, m], D, rows)) == {"committed"}
+    assert set(robust.candidates("nurikabe", *_declining(m), [D, m], D,
+                                 _declined(m))) == {"committed"}
