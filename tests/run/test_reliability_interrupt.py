@@ -164,6 +164,44 @@ def test_ctrl_c_right_after_start_is_one_line_and_130(tmp_path, delay):
     assert len(text.splitlines()) == 1 and text.startswith("puzzlebench: interrupted"), text
 
 
+#: a command whose import is hit by Ctrl-C while a class body's ``__set_name__`` runs (as a
+#: dataclass field's does): Python 3.11 wraps the interrupt in "RuntimeError: Error calling
+#: __set_name__", its cause the interrupt; later versions raise the interrupt itself
+WRAPPED = """import os, signal, sys
+import bench.cli
+build = bench.cli.parser
+
+
+class Field:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+def command(args):
+    class Record:
+        grid = Field()
+    return 0
+
+
+class Parser:
+    def parse_args(self, argv):
+        args = build(argv).parse_args(argv)
+        args.func = command
+        return args
+
+
+bench.cli.parser = lambda argv=None: Parser()
+sys.exit(bench.cli.main(["list"]))
+"""
+
+
+def test_ctrl_c_wrapped_by_python_is_still_one_line_and_130():
+    done = subprocess.run([sys.executable, "-c", WRAPPED], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("puzzlebench: interrupted"), done.stderr
+
+
 #: repetitions of one Shikaku task, each with a result in a source run to reuse
 REPS = 300
 
