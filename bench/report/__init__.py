@@ -60,6 +60,7 @@ def environment(env: dict[str, Any]) -> Table:
             ("solver threads", "threads"), ("seed (last invocation)", "seed"),
             ("seeds (last invocation)", "seeds"), ("repeat (last invocation)", "repeat"),
             ("task start", "start"),
+            ("CPU shared by session first (Linux sched_autogroup)", "sched_autogroup"),
             ("executor", "executor"), ("Dask scheduler", "scheduler"),
             ("merged from (this record)", "merged_from")]
     rows = [[label, str(env[k])] for label, k in keys if k in env]

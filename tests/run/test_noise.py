@@ -96,3 +96,15 @@ def test_damaged_samples_are_read_as_none():
     for samples in (7, "x", {"load1": 9}, [None, 3, {"load1": "high", "others_cpu": None}]):
         env = {"calibration": {"start_s": "?"}, "samples": samples, "jobs": "two"}
         assert disturbance(env) == [] and speed(env) is None
+
+
+def test_the_autogroup_switch_is_read_from_the_kernel_and_recorded():
+    from pathlib import Path
+
+    from bench.run.environment import environment
+    from bench.run.noise import AUTOGROUP_SWITCH, autogroup_enabled
+
+    switch = Path(AUTOGROUP_SWITCH)
+    expected = switch.read_text().strip() == "1" if switch.exists() else None
+    assert autogroup_enabled() is expected
+    assert environment()["sched_autogroup"] is expected
