@@ -23,8 +23,6 @@ from bench.backends.base import FOUND, Backend, Outcome, Seeding, Session, Statu
 from bench.backends.kinds import ExternalModel
 from bench.entrypoints import entry_points
 
-#: the peer packages the built-in external formulations call (the environment lists them)
-PEERS = ("puzzlekit",)
 #: the solver version of a task of our own external formulation: it calls no package (its
 #: code is in the result's code digest)
 OWN = "own code"
@@ -79,10 +77,13 @@ class External(Backend):
             return f"{peer} not installed"
 
     def version(self) -> str:
-        """The installed peer packages and the distributions of external plugins (the run's
-        environment record; a task records :meth:`version_of` its formulation's peer)."""
+        """The installed peer packages the external formulations declare, and the
+        distributions of external plugins (the run's environment record; a task records
+        :meth:`version_of` its formulation's peer)."""
+        from bench.registry import declared_peers
+
         dists = set()
-        for name in PEERS:
+        for name in declared_peers():
             try:
                 dists.add(f"{name} {importlib.metadata.version(name)}")
             except importlib.metadata.PackageNotFoundError:
