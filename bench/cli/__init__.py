@@ -60,21 +60,6 @@ def _interrupted(signum: int) -> int:
     return 128 + signum
 
 
-def _signal_cause(error: BaseException) -> int:
-    """The signal behind ``error`` if a Ctrl-C (or a handled SIGTERM) is in its chain of causes,
-    else 0. Python wraps an exception raised inside some callbacks: on 3.11 a signal arriving
-    while a class body's ``__set_name__`` runs (a dataclass field, during an import) surfaces as
-    "RuntimeError: Error calling __set_name__", its cause the interrupt."""
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
-            return int(getattr(cause, "signum", 0) or signal.SIGINT)
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return 0
-
-
 def end_process(code: int) -> NoReturn:
     """End the process as an orderly exit does (the ``atexit`` handlers, logging's flush among
     them, then the standard streams flushed) but without the interpreter's teardown of every
@@ -127,7 +112,9 @@ def _command(argv: list[str] | None, program: bool, stop: Stop) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as e:
-        signum = _signal_cause(e)
-        if not signum:
+        from bench.run.interrupt import wrapped_interrupt  # imported by main already
+
+        wrapped = wrapped_interrupt(e)
+        if wrapped is None:
             raise
-        return _interrupted(signum)
+        return _interrupted(wrapped.signum)

@@ -243,8 +243,8 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
             try:
                 try:
                     stopped = _session(planned, journal, options, sources, outcome, say)
-                except KeyboardInterrupt as e:  # during the environment's last update
-                    stopped = e
+                except (KeyboardInterrupt, Exception) as e:  # during the environment's last
+                    stopped = _stop_of(e)  # update; or an interrupt Python wrapped
                 try:
                     outcome.table = consolidate(out)
                     stop.settle()  # the table is written: a signal now is recorded
@@ -286,6 +286,20 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
         found = matches(plan.tasks, sources, journal.keys(), pinned)
         outcome.reusable = len(found)
         say(summary(Counter(r.run for r in found), len(plan.tasks)))
+
+
+def _stop_of(error: BaseException) -> KeyboardInterrupt:
+    """The interrupt that stopped a session: ``error`` itself, or the one Python wrapped in it
+    (:func:`~bench.run.interrupt.wrapped_interrupt`); ``error`` raised again when it is no
+    interrupt."""
+    from bench.run.interrupt import wrapped_interrupt
+
+    if isinstance(error, KeyboardInterrupt):
+        return error
+    wrapped = wrapped_interrupt(error)
+    if wrapped is None:
+        raise error
+    return wrapped
 
 
 def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
@@ -333,8 +347,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
 
         run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder,
                   fixed=planned.fixed)
-    except KeyboardInterrupt as e:  # the running tasks are killed and not journaled
-        stopped = e
+    except (KeyboardInterrupt, Exception) as e:  # the running tasks are killed and not
+        stopped = _stop_of(e)  # journaled; an interrupt Python wrapped is the same
     finally:
         if recorded:
             with contextlib.suppress(OSError):  # the first write error is the one reported

@@ -202,6 +202,46 @@ def test_ctrl_c_wrapped_by_python_is_still_one_line_and_130():
     assert done.stderr.startswith("puzzlebench: interrupted"), done.stderr
 
 
+#: the run of :data:`RUN`, hit by Ctrl-C while its coordinating process defines a class (as an
+#: import does) in the run's first calibration: on 3.11 the interrupt surfaces wrapped in
+#: "RuntimeError: Error calling __set_name__"
+WRAPPED_IN_RUN = """import os, signal, sys
+import bench.run.noise as noise
+from bench.cli import main
+
+calibrate = noise.calibrate
+
+
+class Field:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+def interrupted(*args):
+    class Record:
+        grid = Field()
+    return calibrate(*args)
+
+
+noise.calibrate = interrupted
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_wrapped_ctrl_c_in_a_run_stops_it_as_any_ctrl_c_does(tmp_path):
+    out = tmp_path / "r"
+    done = subprocess.run([sys.executable, "-c", WRAPPED_IN_RUN, *RUN, "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    # the run's own stop: its table written, the command to resume named
+    assert "interrupted (SIGINT)" in done.stderr and "to resume" in done.stderr, done.stderr
+    assert (out / "results.parquet").exists() and Journal(out).results() == []
+    again = subprocess.run([sys.executable, "-m", "bench.cli", *RUN, "--out", str(out)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert len(pd.read_parquet(out / "results.parquet")) == 28
+
+
 #: repetitions of one Shikaku task, each with a result in a source run to reuse
 REPS = 300
 
