@@ -343,13 +343,9 @@ def formulations(puzzle: str | None = None) -> list[type[Formulation]]:
             if puzzle in (None, p) and n == c.name]
 
 
-def declared_peers() -> list[str]:
-    """The peer distributions the external formulations declare (:attr:`Formulation.peer`),
-    built-in and plugins', importing only the external modules (no modelling layer)."""
-    for puzzle in builtin_puzzles():
-        load_builtin(puzzle, ("external",))
-    load_entry_points(kinds=("external",))
-    return sorted({c.peer for c in _FORMULATIONS.values() if c.peer})
+def registered() -> list[type[Formulation]]:
+    """The formulations registered so far in this process (none loaded for the asking)."""
+    return list(_FORMULATIONS.values())
 
 
 @functools.cache

@@ -39,17 +39,19 @@ CONDITIONS: dict[str, tuple[int, int] | None] = {
     "autogroup 19": (0, 19),
 }
 
-#: a busy loop pinned to a core, its nice and its session's autogroup niceness set first
+#: a busy loop pinned to a core, its nice and its session's autogroup niceness set first; it
+#: ends when its parent (the probe) is gone, so a probe killed midway leaves no loop behind
 HOG = """import os, sys
-core, nice, group = map(int, sys.argv[1:4])
+core, nice, group, parent = map(int, sys.argv[1:5])
 os.sched_setaffinity(0, {core})
 os.nice(nice)
 if group:
     with open("/proc/self/autogroup", "w") as f:
         f.write(str(group))
 print("ready", flush=True)
-while True:
-    pass
+while os.getppid() == parent:
+    for _ in range(100_000):
+        pass
 """
 #: the workload: the calibration loop, ``loops`` iterations, on one core
 WORK = """import os, sys
@@ -82,12 +84,15 @@ def measure(condition: str, core: int, loops: int) -> dict[str, Any]:
     setting = CONDITIONS[condition]
     hog = None
     if setting is not None:
-        hog = subprocess.Popen([sys.executable, "-c", HOG, str(core), *map(str, setting)],
-                               stdout=subprocess.PIPE, start_new_session=True, text=True)
+        hog = subprocess.Popen([sys.executable, "-c", HOG, str(core), *map(str, setting),
+                                str(os.getpid())], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True, text=True)
         assert hog.stdout is not None
         if hog.stdout.readline().strip() != "ready":
             hog.kill()
-            raise RuntimeError(f"the competitor did not start under {condition!r}")
+            _, err = hog.communicate()
+            raise RuntimeError(f"the competitor did not start under {condition!r}: "
+                               + (err.strip().splitlines() or ["no message"])[-1])
     try:
         return {"condition": condition, "core": core, "load1": round(os.getloadavg()[0], 2),
                 **share(core, loops)}
@@ -95,6 +100,12 @@ def measure(condition: str, core: int, loops: int) -> dict[str, Any]:
         if hog is not None:
             hog.kill()
             hog.wait()
+
+
+def conditions() -> list[str]:
+    """The conditions this machine can run: the autogroup one only where the kernel has
+    autogroup (``/proc/self/autogroup`` to write)."""
+    return [c for c in CONDITIONS if c != "autogroup 19" or autogroup_enabled() is not None]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     print(json.dumps({"sched_autogroup": autogroup_enabled()}), flush=True)
     for _ in range(args.rounds):
-        for condition in CONDITIONS:
+        for condition in conditions():
             print(json.dumps(measure(condition, args.core, args.loops)), flush=True)
     return 0
 

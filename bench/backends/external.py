@@ -8,7 +8,7 @@ process, same limits, the answer decoded and checked by our rules and against th
 Which package is needed, whether it is installed, and its one-time set-up (a warm-up solve,
 recorded as ``setup_s``) belong to the formulation
 (:meth:`bench.registry.Formulation.available`, :meth:`~bench.registry.Formulation.setup`), so
-this backend is always available and imports nothing. Whose solver it is, is the
+this backend is always available and imports no solver package. Whose solver it is, is the
 formulation's declaration too (:attr:`~bench.registry.Formulation.peer`), never its kind: a
 task's solver version is that peer's (:meth:`External.version_of`).
 """
@@ -16,6 +16,7 @@ task's solver version is that peer's (:meth:`External.version_of`).
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import time
 from typing import Any, cast
 
@@ -27,6 +28,21 @@ from bench.entrypoints import entry_points
 #: code is in the result's code digest)
 OWN = "own code"
 STATUSES: tuple[Status, ...] = ("optimal", "feasible", "sat", "infeasible", "timeout", "unknown")
+
+
+def declared_peers() -> list[str]:
+    """The peer distributions (:attr:`bench.registry.Formulation.peer`) of the built-in
+    external formulations (their modules imported, no modelling layer; one that fails to
+    import is logged) and of the plugins this process loaded."""
+    from bench.registry import builtin_puzzles, load_builtin, registered
+
+    for puzzle in builtin_puzzles():
+        try:
+            load_builtin(puzzle, ("external",))
+        except Exception as e:  # a broken formulation fails its own tasks, not the record
+            logging.getLogger(__name__).warning("external formulations of %s not read: %s",
+                                                puzzle, e)
+    return sorted({c.peer for c in registered() if c.peer})
 
 
 class ExternalSession(Session):
@@ -77,11 +93,10 @@ class External(Backend):
             return f"{peer} not installed"
 
     def version(self) -> str:
-        """The installed peer packages the external formulations declare, and the
-        distributions of external plugins (the run's environment record; a task records
-        :meth:`version_of` its formulation's peer)."""
-        from bench.registry import declared_peers
-
+        """The installed peer packages the external formulations declare (the built-in ones,
+        and the plugins' this process loaded), and the distributions of external plugins (the
+        run's environment record; a task records :meth:`version_of` its formulation's
+        peer)."""
         dists = set()
         for name in declared_peers():
             try:

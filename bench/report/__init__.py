@@ -63,7 +63,8 @@ def environment(env: dict[str, Any]) -> Table:
             ("CPU shared by session first (Linux sched_autogroup)", "sched_autogroup"),
             ("executor", "executor"), ("Dask scheduler", "scheduler"),
             ("merged from (this record)", "merged_from")]
-    rows = [[label, str(env[k])] for label, k in keys if k in env]
+    rows = [[label, "unknown" if env[k] is None else str(env[k])] for label, k in keys
+            if k in env]
     cal = env.get("calibration")
     if isinstance(cal, dict) and cal.get("start_s") is not None:
         end = cal.get("end_s")

@@ -26,18 +26,20 @@ class Interrupted(KeyboardInterrupt):
 
 
 def wrapped_interrupt(error: BaseException) -> Interrupted | None:
-    """The interrupt behind ``error`` when a Ctrl-C (or a handled SIGTERM) is in its chain of
-    causes, as an :class:`Interrupted`; else None. Python wraps an exception raised in some
-    callbacks: on 3.11 a signal arriving while a class body's ``__set_name__`` runs (a
-    dataclass field, during an import) surfaces as "RuntimeError: Error calling
-    __set_name__", its cause the interrupt."""
+    """The interrupt that ``error`` was raised *from* (its chain of ``__cause__``), as an
+    :class:`Interrupted`, when a Ctrl-C (or a handled SIGTERM) is in it; else None. Python
+    wraps an exception raised in some callbacks: on 3.11 a signal arriving while a class
+    body's ``__set_name__`` runs (a dataclass field, during an import) surfaces as
+    "RuntimeError: Error calling __set_name__", caused by the interrupt. An error raised
+    while an interrupt was being handled (the interrupt only its ``__context__``) is an
+    error of its own, not an interrupt."""
     seen: set[int] = set()
     cause: BaseException | None = error
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, KeyboardInterrupt):
             return Interrupted(int(getattr(cause, "signum", 0) or signal.SIGINT))
         seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
+        cause = cause.__cause__
     return None
 
 

@@ -185,12 +185,11 @@ def test_the_backend_is_listed_and_times_its_call():
     assert outcome.solver_s == outcome.wall_s  # no own time reported: the call is timed
 
 
-
-
 def test_the_environment_lists_the_peers_the_formulations_declare(tmp_path):
     """The backend's version (the run's environment record) names each installed peer package
-    that an external formulation declares, built-in or a plugin's: here a plugin whose
-    formulation calls another installed distribution (pandas) as its solver."""
+    that an external formulation declares, built-in or a loaded plugin's (a run loads the
+    plugins it plans): here a plugin whose formulation calls another installed distribution
+    (pandas) as its solver."""
     import importlib.metadata
 
     from bench.registry import formulations
@@ -198,8 +197,9 @@ def test_the_environment_lists_the_peers_the_formulations_declare(tmp_path):
     calls_pandas = BRUTE.replace('peer = "brute-pkg"', 'peer = "pandas"')
     env = plugin_package(tmp_path, "pandas-brute", "0.1", {"external_brute": calls_pandas},
                          {"shikaku.external.brute": "pandas_brute.external_brute"})
-    shown = subprocess.run([sys.executable, "-c", "from bench.backends.external import "
-                            "External; print(External().version())"], capture_output=True,
+    shown = subprocess.run([sys.executable, "-c", "from bench.registry import load_plugins; "
+                            "load_plugins(); from bench.backends.external import External; "
+                            "print(External().version())"], capture_output=True,
                            text=True, env=env, cwd=ROOT, timeout=120, check=True).stdout
     listed = set(shown.strip().split(", "))
     assert f"pandas {importlib.metadata.version('pandas')}" in listed, shown

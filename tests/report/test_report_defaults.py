@@ -10,6 +10,8 @@ from pathlib import Path
 from bench.records import Result, instance_digest
 from bench.report import write_report
 from bench.run.storage import Journal
+from bench.select.auto import choose
+from bench.select.features import of_file
 from bench.select.rules import FALLBACK, ROBUST
 
 LIMIT = 10.0
@@ -50,6 +52,9 @@ def test_the_summary_counts_a_declined_pick_by_its_fallback_row(tmp_path: Path) 
     dense = files / "dense.txt"  # 10 clues: picked high
     dense.write_text(grid(12, {(r, 1): 2 for r in range(0, 12, 2)}
                           | {(r, 10): 2 for r in range(0, 8, 2)}))
+    rule = ROBUST["nurikabe"]
+    picks = {p.stem: choose(rule, of_file(p)).pair for p in (two, four, dense)}
+    assert picks == {"two": LOW, "four": LOW, "dense": HIGH}, picks
     run = tmp_path / "run"
     run.mkdir()
     Journal(run).extend([

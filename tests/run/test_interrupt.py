@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pandas as pd
 import pytest
@@ -172,3 +172,49 @@ def test_the_command_line_acts_on_a_signal_whose_exception_python_dropped(capfd,
     assert main(["list", "--json"]) == 130
     err = capfd.readouterr().err
     assert err.splitlines() == ["puzzlebench: interrupted; finished results are in the journal"]
+
+
+def _raised(make: Callable[[], None]) -> BaseException:
+    try:
+        make()
+    except BaseException as e:  # the chain under test
+        return e
+    raise AssertionError("nothing raised")
+
+
+def test_an_interrupt_is_found_where_an_error_was_raised_from_it_and_only_there():
+    from bench.run.interrupt import wrapped_interrupt
+
+    def wrapped() -> None:  # as Python 3.11 wraps an interrupt raised in __set_name__
+        try:
+            raise Interrupted(signal.SIGTERM)
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__") from e
+
+    def twice() -> None:
+        try:
+            wrapped()
+        except RuntimeError as e:
+            raise ValueError("again") from e
+
+    def during() -> None:  # an error of its own while a Ctrl-C was handled
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise OSError(28, "No space left on device") from None
+
+    def context_only() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise OSError(28, "No space left on device")  # noqa: B904
+
+    found = wrapped_interrupt(_raised(wrapped))
+    assert isinstance(found, Interrupted) and found.signum == signal.SIGTERM
+    found = wrapped_interrupt(_raised(twice))
+    assert found is not None and found.signum == signal.SIGTERM
+    found = wrapped_interrupt(KeyboardInterrupt())
+    assert found is not None and found.signum == signal.SIGINT
+    assert wrapped_interrupt(_raised(during)) is None
+    assert wrapped_interrupt(_raised(context_only)) is None
+    assert wrapped_interrupt(ValueError("plain")) is None

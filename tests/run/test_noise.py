@@ -98,13 +98,14 @@ def test_damaged_samples_are_read_as_none():
         assert disturbance(env) == [] and speed(env) is None
 
 
-def test_the_autogroup_switch_is_read_from_the_kernel_and_recorded():
-    from pathlib import Path
-
+def test_the_autogroup_switch_is_read_and_recorded(tmp_path, monkeypatch):
+    from bench.run import noise
     from bench.run.environment import environment
-    from bench.run.noise import AUTOGROUP_SWITCH, autogroup_enabled
 
-    switch = Path(AUTOGROUP_SWITCH)
-    expected = switch.read_text().strip() == "1" if switch.exists() else None
-    assert autogroup_enabled() is expected
-    assert environment()["sched_autogroup"] is expected
+    switch = tmp_path / "sched_autogroup_enabled"
+    monkeypatch.setattr(noise, "AUTOGROUP_SWITCH", switch)
+    assert noise.autogroup_enabled() is None  # no such file: not Linux, or no autogroup
+    for text, expected in (("1\n", True), ("0\n", False)):
+        switch.write_text(text)
+        assert noise.autogroup_enabled() is expected
+        assert environment()["sched_autogroup"] is expected
