@@ -13,7 +13,11 @@ session of its own, as a task does, on one core; beside it on the same core, in 
 a busy loop runs: none, at nice 0, at nice 19, and with its session's autogroup at niceness 19.
 The workload's share of the core is its CPU time over its wall time (``os.wait4``'s resource
 usage): about 1.0 alone, 0.5 beside an equal competitor, near 1.0 when the competitor's weight
-is the minimum (nice 19 weighs 15 against nice 0's 1024: 0.986). One JSON line per condition.
+is the minimum (nice 19 weighs 15 against nice 0's 1024: 0.986). A last condition puts the
+busy loop on *another* core: the share stays near 1.0, and the workload's CPU time beside the
+"alone" one's shows what a task on one core pays for work on another (shared caches, memory
+bandwidth, or on a virtual machine two virtual cores on one physical core), which is what
+``--jobs`` above 1 costs each task. One JSON line per condition.
 
     python -m bench.analysis.scheduler --core 1 --loops 20000000 --rounds 3
 """
@@ -31,12 +35,14 @@ from typing import Any
 
 from bench.run.noise import autogroup_enabled
 
-#: the competitor's settings per condition: None (no competitor) or (process nice, autogroup nice)
-CONDITIONS: dict[str, tuple[int, int] | None] = {
+#: the competitor's settings per condition: None (no competitor) or (process nice, autogroup
+#: nice, on another core)
+CONDITIONS: dict[str, tuple[int, int, bool] | None] = {
     "alone": None,
-    "nice 0": (0, 0),
-    "nice 19": (19, 0),
-    "autogroup 19": (0, 19),
+    "nice 0": (0, 0, False),
+    "nice 19": (19, 0, False),
+    "autogroup 19": (0, 19, False),
+    "other core": (0, 0, True),
 }
 
 #: a busy loop pinned to a core, its nice and its session's autogroup niceness set first; it
@@ -84,7 +90,9 @@ def measure(condition: str, core: int, loops: int) -> dict[str, Any]:
     setting = CONDITIONS[condition]
     hog = None
     if setting is not None:
-        hog = subprocess.Popen([sys.executable, "-c", HOG, str(core), *map(str, setting),
+        nice, group, elsewhere = setting
+        where = min(os.sched_getaffinity(0) - {core}) if elsewhere else core
+        hog = subprocess.Popen([sys.executable, "-c", HOG, str(where), str(nice), str(group),
                                 str(os.getpid())], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True, text=True)
         assert hog.stdout is not None
@@ -104,8 +112,11 @@ def measure(condition: str, core: int, loops: int) -> dict[str, Any]:
 
 def conditions() -> list[str]:
     """The conditions this machine can run: the autogroup one only where the kernel has
-    autogroup (``/proc/self/autogroup`` to write)."""
-    return [c for c in CONDITIONS if c != "autogroup 19" or autogroup_enabled() is not None]
+    autogroup (``/proc/self/autogroup`` to write), the other core's only with a second core
+    to use."""
+    return [c for c in CONDITIONS
+            if (c != "autogroup 19" or autogroup_enabled() is not None)
+            and (c != "other core" or len(os.sched_getaffinity(0)) > 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
