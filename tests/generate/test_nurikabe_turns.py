@@ -17,7 +17,7 @@ from bench.grid import Cell, components, neighbours
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.puzzles.base import Instance, Token
 from bench.puzzles.nurikabe.generate import NurikabeGenerator, turns
-from bench.puzzles.nurikabe.generate.pinned import pinned_solution
+from bench.puzzles.nurikabe.generate.pinned import pinned_solution, transfers
 from bench.puzzles.nurikabe.generate.turns import (
     exchanged,
     exchanges,
@@ -170,3 +170,10 @@ def test_layouts_with_exchanges_are_redrawn_before_any_uniqueness_check(
     monkeypatch.setattr(gen, "make_unique", never)
     with pytest.raises(GenerationError):
         turns.generate_turned(gen, 16, 16, random.Random(0))
+
+
+def test_the_one_cell_transfer_count_misses_the_cut_teeth() -> None:
+    # pinned.transfers sees only a tip and the turn cell beside it; the verifier accepts more
+    sol, a, b, _ = combs()
+    tips = transfers(sol, a, b) * transfers(sol, b, a)
+    assert 0 < tips < len(accepted())
