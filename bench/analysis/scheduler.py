@@ -15,9 +15,10 @@ The workload's share of the core is its CPU time over its wall time (``os.wait4`
 usage): about 1.0 alone, 0.5 beside an equal competitor, near 1.0 when the competitor's weight
 is the minimum (nice 19 weighs 15 against nice 0's 1024: 0.986). A last condition puts the
 busy loop on *another* core: the share stays near 1.0, and the workload's CPU time beside the
-"alone" one's shows what a task on one core pays for work on another (shared caches, memory
-bandwidth, or on a virtual machine two virtual cores on one physical core), which is what
-``--jobs`` above 1 costs each task. One JSON line per condition.
+"alone" one's shows what a task on one core pays for compute-bound work on another (on a
+virtual machine, two virtual cores on one physical core would show here). The busy loop
+barely touches memory: the cost of a second solver's cache and memory traffic is not what it
+measures. One JSON line per condition.
 
     python -m bench.analysis.scheduler --core 1 --loops 20000000 --rounds 3
 """

@@ -1,7 +1,8 @@
 """Comb pairs with pinned turns (:mod:`bench.puzzles.nurikabe.generate.turns`): the exchange
-counter against the puzzle's own rule verifier (every counted exchange is another solution,
-every 4-cell recolouring the verifier accepts is counted), the counter with its block test
-taken out failing that check, and the turn ones removing the tip exchanges of
+counter against the puzzle's own rule verifier (every counted exchange is another solution; on
+a small comb pair with no single-island swap, every 4-cell recolouring the verifier accepts is
+counted, which is not so on every grid: the module's docstring names a miss), the counter with
+its block test taken out failing that check, and the turn ones removing the tip exchanges of
 :mod:`.pinned`."""
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def test_exchanges_are_exactly_the_recolourings_the_verifier_accepts() -> None:
     found = exchanges(sol, a, b, CLUES)
     assert found and any(m[2] for m, _ in found)  # tips and cut-off pieces of teeth
     assert flips(found) == accepted()
+    assert len(found) == len(flips(found))  # each exchange counted once
 
 
 def test_without_the_block_rule_the_counter_disagrees_with_the_verifier(
@@ -167,9 +169,18 @@ def test_layouts_with_exchanges_are_redrawn_before_any_uniqueness_check(
     def never(*args: object, **kw: object) -> None:
         raise AssertionError("a uniqueness check was run")
 
+    judged: list[object] = []
+    report = turns.layout_report
+
+    def counted(*args: object, **kw: object) -> dict[str, int]:
+        judged.append(args)
+        return report(*args, **kw)  # type: ignore[arg-type]
+
     monkeypatch.setattr(gen, "make_unique", never)
+    monkeypatch.setattr(turns, "layout_report", counted)
     with pytest.raises(GenerationError):
         turns.generate_turned(gen, 16, 16, random.Random(0))
+    assert judged  # layouts were drawn and judged, not refused before the gate
 
 
 def test_the_one_cell_transfer_count_misses_the_cut_teeth() -> None:

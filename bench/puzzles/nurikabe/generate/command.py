@@ -1,6 +1,6 @@
-"""The command line shared by the many-big-island generators (:mod:`.rigid`, :mod:`.pinned`):
-the common options, and the writing of one puzzle proved unique, with a header naming the
-command that made it."""
+"""The command line shared by the many-big-island generators (:mod:`.rigid`, :mod:`.pinned`,
+:mod:`.turns`): the common options, and the writing of one puzzle proved unique, with a header
+naming the command that made it."""
 
 from __future__ import annotations
 

@@ -17,9 +17,11 @@ cell touches both islands. Every cell of such an island is pinned
 
 They are not pinned against each other (:func:`transfers`): a tooth's tip may turn black while
 the snake's turn cell beside it, which touches the other comb's spine, joins that comb; two
-such transfers in opposite directions keep both sizes and give another solution, which one
-clue per comb rules out at one tip only. The repair (:func:`generate_pinned`) cannot change the
-combs, so it converges only where each comb has at most one transfer its clue can block.
+such transfers in opposite directions keep both sizes and give another solution, which one clue
+per comb rules out at one tip only. These tip transfers are not the only ones: a tooth cut
+below its tip trades the same way (:func:`.turns.exchanges` counts both kinds). The repair
+(:func:`generate_pinned`) cannot change the combs, so it converges only where each comb has at
+most one transfer its clue can block.
 
 A plain comb (teeth on one island with a wall finger between each two) is not pinned: a
 tooth's base cell can be traded for the finger cell beside its tip, a ladder whose rung

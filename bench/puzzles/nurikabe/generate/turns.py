@@ -10,10 +10,17 @@ piece with its one clue, no other island touched, the wall one piece, no 2x2 bla
 block test is the rule checker's own :func:`bench.puzzles.nurikabe.rules.pools`). The flaw
 of the comb pairs of :mod:`.pinned` is the smallest such exchange: A's tooth tip turns black
 and the snake's turn cell beside it joins B, and the same from B to A. A clue
-blocks an exchange only where it sits on ``x`` or ``u``; an island with many exchanges cannot
-be made unique without changing its shape, so a layout of frozen big islands is worth a
-uniqueness proof only if no two of them have an exchange and none has a single-cell swap
-(:func:`.pinned.swaps`).
+blocks an exchange only where it sits on ``x`` or on the cut-off piece; an island with many
+exchanges cannot be made unique without changing its shape, so a layout of frozen big islands
+is worth a uniqueness proof only if one clue per island can block every exchange found
+(:func:`fewest_left` is 0) and none has a single-cell swap (:func:`.pinned.swaps`).
+
+The counter finds the exchanges whose two transfers are each valid on their own (no 2x2 black
+block at ``x`` with only its own ``y`` turned white) and, where nothing is cut off, whose
+``y`` touches ``x``: not every exchange. On a 2x7 grid with clues 3 at (0, 0) and (0, 4),
+solution ``...#...`` over ``#######``, the other solution ``..#...#`` over ``.######`` is
+such a miss (the second transfer's ``y``, (1, 0), does not touch its ``x``, (0, 6)). A layout
+it rejects has an exchange; a layout it passes may still have one.
 
 :func:`turned_pair` removes the turn cells that touch both combs. In an ``h x w`` frame
 (``h = 4m + 3``) comb P has its spine down column 0 and teeth along rows 0, 4, ..., 4m from
