@@ -50,6 +50,7 @@ from __future__ import annotations
 import logging
 import random
 import sys
+from collections.abc import Callable
 
 from bench.generate import (
     GenerationError,
@@ -65,6 +66,53 @@ from bench.puzzles.nurikabe.generate.board import NurikabeState, Wall
 log = logging.getLogger(__name__)
 
 
+def draw_frame(
+    lo: int, hi: int, box: Box, rng: random.Random, w_min: int, short: int
+) -> tuple[bool, tuple[int, int], int, int] | None:
+    """One draw of a comb pair's ``h x w`` frame (``h = 4m + 3``) for ``box``: whether it is
+    turned, the room (rows, cols) seen after the turn, and ``(m, w)`` chosen at random among
+    those with ``w >= w_min`` that fit the room and give each comb ``h + (m + 1)(w - short)``
+    cells, ``lo`` to ``hi``; None if none fits."""
+    r0, r1, c0, c1 = box
+    turn = rng.random() < 0.5
+    rows, cols = (c1 - c0, r1 - r0) if turn else (r1 - r0, c1 - c0)
+    fits = [
+        (m, w)
+        for m in range(1, 8)
+        for w in range(w_min, cols + 1)
+        if 4 * m + 3 <= rows and lo <= 4 * m + 3 + (m + 1) * (w - short) <= hi
+    ]
+    if not fits:
+        return None
+    m, w = rng.choice(fits)
+    return turn, (rows, cols), m, w
+
+
+def place(
+    frame: list[set[Cell]],
+    size: tuple[int, int],
+    room: tuple[int, int],
+    origin: tuple[int, int],
+    turn: bool,
+    rng: random.Random,
+) -> list[set[Cell]]:
+    """The cell sets of an ``h x w`` frame (``size``) placed at a random offset in a box of
+    ``room`` (rows, cols as seen after the turn) whose corner is ``origin``, mirrored at
+    random in each direction, and transposed where ``turn``: one draw of the offset and the
+    mirrors for all the sets, so they keep their places in the frame."""
+    (h, w), (rows, cols), (r0, c0) = size, room, origin
+    dr, dc = rng.randint(0, rows - h), rng.randint(0, cols - w)
+    flip_r, flip_c = rng.random() < 0.5, rng.random() < 0.5
+    placed = []
+    for cells in frame:
+        moved = {
+            ((h - 1 - r if flip_r else r) + dr, (w - 1 - c if flip_c else c) + dc)
+            for r, c in cells
+        }
+        placed.append({(r0 + c, c0 + r) if turn else (r0 + r, c0 + c) for r, c in moved})
+    return placed
+
+
 def pair(
     lo: int, hi: int, box: Box, rng: random.Random, tries: int = 200
 ) -> tuple[set[Cell], set[Cell]] | None:
@@ -75,33 +123,17 @@ def pair(
     has ``h + (m + 1)(w - 3)`` cells; the cells between them are one wall path of width 1
     from the frame's top to its bottom. The frame is placed at random in the box, turned
     and mirrored at random; None if no ``(m, w)`` fits the sizes and the box."""
-    r0, r1, c0, c1 = box
     for _ in range(tries):
-        turn = rng.random() < 0.5
-        rows, cols = (c1 - c0, r1 - r0) if turn else (r1 - r0, c1 - c0)
-        fits = [
-            (m, w)
-            for m in range(1, 8)
-            for w in range(5, cols + 1)
-            if 4 * m + 3 <= rows and lo <= 4 * m + 3 + (m + 1) * (w - 3) <= hi
-        ]
-        if not fits:
+        drawn = draw_frame(lo, hi, box, rng, 5, 3)
+        if drawn is None:
             continue
-        m, w = rng.choice(fits)
+        turn, room, m, w = drawn
         h = 4 * m + 3
         p = {(r, 0) for r in range(h)} | {(r, c) for r in range(0, h, 4) for c in range(1, w - 2)}
         q = {(r, w - 1) for r in range(h)} | {
             (r, c) for r in range(2, h, 4) for c in range(2, w - 1)
         }
-        dr, dc = rng.randint(0, rows - h), rng.randint(0, cols - w)
-        flip_r, flip_c = rng.random() < 0.5, rng.random() < 0.5
-        placed = []
-        for cells in (p, q):
-            moved = {
-                ((h - 1 - r if flip_r else r) + dr, (w - 1 - c if flip_c else c) + dc)
-                for r, c in cells
-            }
-            placed.append({(r0 + c, c0 + r) if turn else (r0 + r, c0 + c) for r, c in moved})
+        placed = place([p, q], (h, w), room, (box[0], box[2]), turn, rng)
         return placed[0], placed[1]
     return None
 
@@ -224,13 +256,29 @@ def pinned_solution(
 def generate_pinned(
     gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random
 ) -> tuple[Instance, SolutionGrid]:
-    """A unique puzzle with ``gen.big`` combs: :func:`pinned_solution`,
-    :meth:`NurikabeGenerator.make_unique` (the combs' edits frozen, only their clues move),
-    :meth:`NurikabeGenerator.sparsify`; a new solution on failure or when a check runs out
-    of conflicts, :class:`GenerationError` after :attr:`NurikabeGenerator.restarts`."""
+    """A unique puzzle with ``gen.big`` combs: :func:`generate_frozen` of
+    :func:`pinned_solution`."""
+    return generate_frozen(gen, rows, cols, rng, pinned_solution, "pinned")
+
+
+def generate_frozen(
+    gen: NurikabeGenerator,
+    rows: int,
+    cols: int,
+    rng: random.Random,
+    draw: Callable[[NurikabeGenerator, int, int, random.Random], NurikabeState | None],
+    name: str,
+    gate: Callable[[NurikabeState], bool] | None = None,
+) -> tuple[Instance, SolutionGrid]:
+    """A unique puzzle from a solution of ``draw`` whose big islands are frozen: a drawn
+    solution that ``gate`` refuses is drawn again before any uniqueness check; then
+    :meth:`NurikabeGenerator.make_unique` (the frozen edits kept, only their clues move) and
+    :meth:`NurikabeGenerator.sparsify`; a new solution on failure or when a check runs out of
+    conflicts, :class:`GenerationError` (naming the ``name`` puzzle) after
+    :attr:`NurikabeGenerator.restarts`."""
     for attempt in range(gen.restarts):
-        s = pinned_solution(gen, rows, cols, rng)
-        if s is None:
+        s = draw(gen, rows, cols, rng)
+        if s is None or (gate is not None and not gate(s)):
             continue
         try:
             clue = gen.make_unique(s, rng, max(gen.least_patience, gen.patience >> attempt))
@@ -242,7 +290,8 @@ def generate_pinned(
             log.info("restart: a check ran out of conflicts")
             continue
         return gen.puzzle_of(s, clue), s.solution()
-    raise GenerationError(f"nurikabe {rows}x{cols}: no pinned puzzle after {gen.restarts} restarts")
+    raise GenerationError(f"nurikabe {rows}x{cols}: no {name} puzzle after {gen.restarts} "
+                          "restarts")
 
 
 def structure(inst: Instance, solution: SolutionGrid, least: int = 40) -> dict[str, object]:

@@ -49,14 +49,19 @@ from functools import partial
 
 import numpy as np
 
-from bench.generate import GenerationError, SolveTimeout
 from bench.grid import Cell, components, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.generate import NurikabeGenerator, command
 from bench.puzzles.nurikabe.generate.big import Box, grow_wall, halo, link, size_range, tiles
 from bench.puzzles.nurikabe.generate.board import NurikabeState, Wall
-from bench.puzzles.nurikabe.generate.pinned import structure, swaps
+from bench.puzzles.nurikabe.generate.pinned import (
+    draw_frame,
+    generate_frozen,
+    place,
+    structure,
+    swaps,
+)
 from bench.puzzles.nurikabe.rules import pools
 
 log = logging.getLogger(__name__)
@@ -77,29 +82,13 @@ def turned_pair(lo: int, hi: int, box: Box, rng: random.Random, tries: int = 200
     """The frame of :func:`frame_cells` with both combs of ``lo`` to ``hi`` cells and teeth
     overlapping by two cells or more (``w >= 10``), placed at random in ``box``, turned and
     mirrored at random; None if no ``(m, w)`` fits."""
-    r0, r1, c0, c1 = box
     for _ in range(tries):
-        turn = rng.random() < 0.5
-        rows, cols = (c1 - c0, r1 - r0) if turn else (r1 - r0, c1 - c0)
-        fits = [
-            (m, w)
-            for m in range(1, 8)
-            for w in range(10, cols + 1)
-            if 4 * m + 3 <= rows and lo <= 4 * m + 3 + (m + 1) * (w - 5) <= hi
-        ]
-        if not fits:
+        drawn = draw_frame(lo, hi, box, rng, 10, 5)
+        if drawn is None:
             continue
-        m, w = rng.choice(fits)
-        h = 4 * m + 3
-        dr, dc = rng.randint(0, rows - h), rng.randint(0, cols - w)
-        flip_r, flip_c = rng.random() < 0.5, rng.random() < 0.5
-        placed = []
-        for cells in frame_cells(m, w):
-            moved = {
-                ((h - 1 - r if flip_r else r) + dr, (w - 1 - c if flip_c else c) + dc)
-                for r, c in cells
-            }
-            placed.append({(r0 + c, c0 + r) if turn else (r0 + r, c0 + c) for r, c in moved})
+        turn, room, m, w = drawn
+        placed = place(list(frame_cells(m, w)), (4 * m + 3, w), room, (box[0], box[2]), turn,
+                       rng)
         return placed[0], placed[1], placed[2]
     return None
 
@@ -295,32 +284,18 @@ def fewest_left(found: list[tuple[Move, Move]], a: set[Cell], b: set[Cell]) -> i
 def generate_turned(
     gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random, strict: bool = True
 ) -> tuple[Instance, SolutionGrid]:
-    """A unique puzzle around :func:`turned_solution`: layouts with a swap of a big island
-    or an exchange between two that one clue each cannot block (:func:`layout_report`,
-    ``left``) are drawn again before any uniqueness check (``strict``; without it every
-    layout goes to the repair, to see where it stalls);
-    then :meth:`NurikabeGenerator.make_unique` (the combs and ones frozen, only their clues
-    move) and :meth:`NurikabeGenerator.sparsify`; a new layout on failure or when a check
-    runs out of conflicts, :class:`GenerationError` after :attr:`NurikabeGenerator.restarts`."""
-    for attempt in range(gen.restarts):
-        s = turned_solution(gen, rows, cols, rng)
-        if s is None:
-            continue
+    """A unique puzzle around :func:`turned_solution` (:func:`.pinned.generate_frozen`, the
+    combs and ones frozen): layouts with a swap of a big island or an exchange between two
+    that one clue each cannot block (:func:`layout_report`, ``left``) are drawn again before
+    any uniqueness check (``strict``; without it every layout goes to the repair, to see
+    where it stalls)."""
+
+    def gate(s: NurikabeState) -> bool:
         report = layout_report(s)
         log.info("layout: %s", report)
-        if strict and (report["swaps"] or report["left"]):
-            continue
-        try:
-            clue = gen.make_unique(s, rng, max(gen.least_patience, gen.patience >> attempt))
-            if clue is None:
-                log.info("restart: no unique puzzle within the rounds")
-                continue
-            gen.sparsify(s, clue, rng)
-        except SolveTimeout:
-            log.info("restart: a check ran out of conflicts")
-            continue
-        return gen.puzzle_of(s, clue), s.solution()
-    raise GenerationError(f"nurikabe {rows}x{cols}: no turned puzzle after {gen.restarts} restarts")
+        return not (strict and (report["swaps"] or report["left"]))
+
+    return generate_frozen(gen, rows, cols, rng, turned_solution, "turned", gate)
 
 
 def main(argv: list[str] | None = None) -> int:
