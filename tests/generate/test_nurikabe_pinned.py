@@ -5,6 +5,7 @@ the rule verifier; and the two-island transfers that still give them another sol
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -128,7 +129,7 @@ def test_two_opposite_transfers_make_another_solution_the_verifier_accepts() -> 
     assert accepted > 0
 
 
-def clued(solution: SolutionGrid, keep: tuple[Cell, Cell]) -> Instance:
+def clued(solution: SolutionGrid, keep: Sequence[Cell]) -> Instance:
     """The puzzle of ``solution`` with a clue on every island: at a cell of ``keep`` if
     it holds one, else at its first cell."""
     rows, cols = len(solution), len(solution[0])

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from bench.generate import GenerationError, get_generator, instance_from_grid
+from bench.generate import GenerationError, get_generator
 from bench.grid import Cell, components, neighbours
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.puzzles.base import Instance, Token
+from bench.puzzles.base import Instance
 from bench.puzzles.nurikabe.generate import NurikabeGenerator, turns
 from bench.puzzles.nurikabe.generate.pinned import pinned_solution, transfers
 from bench.puzzles.nurikabe.generate.turns import (
@@ -26,6 +26,7 @@ from bench.puzzles.nurikabe.generate.turns import (
     layout_report,
     turned_solution,
 )
+from tests.generate.test_nurikabe_pinned import clued
 
 # two interlocking combs of 11 cells (the design of generate/pinned.py), each clue in a corner
 COMBS = (
@@ -50,13 +51,7 @@ def generator(**params: int) -> NurikabeGenerator:
 
 def puzzle(solution: SolutionGrid, keep: list[Cell]) -> Instance:
     """``solution``'s puzzle, each island's clue at its cell in ``keep`` or its first."""
-    rows, cols = len(solution), len(solution[0])
-    grid: list[list[Token]] = [[None] * cols for _ in range(rows)]
-    white = [(r, c) for r in range(rows) for c in range(cols) if solution[r][c] == "."]
-    for piece in components(white, rows, cols):
-        r, c = next((v for v in keep if v in piece), min(piece))
-        grid[r][c] = len(piece)
-    return instance_from_grid("nurikabe", grid)
+    return clued(solution, keep)
 
 
 def flips(found: list[tuple[turns.Move, turns.Move]]) -> set[frozenset[Cell]]:
