@@ -1,7 +1,8 @@
 """`puzzlebench check`: passes a correct formulation and fails, with the reason, one that forbids a
 valid solution, one whose block is not projected onto the cell values, and one whose lazy loop
 does not end; exit code 0 only when every check passes; the instances it solves are package
-data, the same as the repository's."""
+data, the same as the repository's; a puzzle without instances, or tiny boards that hold no
+infeasible or no ambiguous board, are said, never passed in silence."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from itertools import combinations
 import pytest
 
 from bench.backends import get_backend
-from bench.check import Check, check_variant
+from bench.check import Check, check_variant, untested
 from bench.check.tiny import solutions, tiny_cases
 from bench.cli import main
 from bench.instance import Instance
@@ -133,6 +134,25 @@ def test_a_lazy_loop_that_adds_nothing_fails_and_names_separate():
     got = checks(Endless())
     assert got["lazy"].status == "fail"
     assert "separate" in got["lazy"].detail and "did not grow" in got["lazy"].detail
+
+
+def test_a_puzzle_without_instances_skips_the_solve_check_and_says_why(monkeypatch, tmp_path):
+    """A plugin installed without its data/*.txt: the solve check must not pass on 0 of 0."""
+    monkeypatch.setattr(type(get_puzzle("shikaku")), "folder", lambda self: tmp_path)
+    got = checks(Good())
+    assert got["solve"].status == "skip"
+    assert "no shikaku instance with a solution shipped" in got["solve"].detail
+    assert "package data" in got["solve"].detail
+
+
+def test_tiny_boards_without_an_infeasible_or_ambiguous_one_are_named():
+    cases = tiny_cases("shikaku")
+    assert untested(cases) == ""
+    feasible = [c for c in cases if c.solutions]
+    assert "no board without a solution (infeasibility)" in untested(feasible)
+    assert "several" not in untested(feasible)
+    single = [c for c in cases if len(c.solutions) == 1]
+    assert single and "infeasibility" in untested(single) and "counting" in untested(single)
 
 
 def test_a_formulation_without_block_skips_the_count_and_says_what_to_implement():

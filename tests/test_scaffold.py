@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -46,6 +47,16 @@ def test_the_generated_test_calls_check(tmp_path: Path):
     write_plugin("shikaku", "sat", "scaffold-t", tmp_path)
     text = (tmp_path / "tests" / "test_scaffold_t.py").read_text()
     assert "check_variant" in text and 'get_formulation("shikaku", "scaffold-t")' in text
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="no ruff (the lint extra)")
+def test_the_generated_plugin_passes_ruff_on_its_own(tmp_path: Path):
+    """Out of tree, with ruff's default rules and import sorting (the plugin its own first
+    party, puzzlebench a third party)."""
+    write_plugin("shikaku", "sat", "scaffold-r", tmp_path)
+    p = subprocess.run(["ruff", "check", "--isolated", "--extend-select", "I", "."],
+                       cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stdout + p.stderr
 
 
 def test_no_template_no_folder_and_a_taken_folder_are_errors(tmp_path: Path, capsys):

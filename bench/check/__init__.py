@@ -222,6 +222,10 @@ def check_variant(form: Formulation, backend: Backend,
 def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
            notes: Notes) -> Check:
     paths = solve_paths(form.puzzle)
+    if not paths:
+        return Check("solve", where, "skip", f"no {form.puzzle} instance with a solution shipped "
+                     "(data/*.txt beside rules.py; an installed plugin needs them as package "
+                     "data)")
     if form.kind == "mip":
         paths = paths[:1]
     failures: list[str] = []
@@ -242,6 +246,18 @@ def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
     return (Check("solve", where, "fail", "; ".join(failures[:2])) if failures else
             Check("solve", where, "pass", f"{solved} of {len(paths)} solved and checked"
                   f"{skip_note}"))
+
+
+def untested(cases: list[Tiny]) -> str:
+    """What the drawn tiny boards leave untested, as a note for the exact check's line ("" when
+    they hold a board without a solution and one with several): the boards are random draws
+    (:func:`~bench.check.tiny.tiny_cases`), so a puzzle's ``TINY`` may yield neither."""
+    missing = [what for what, ok in (
+        ("no board without a solution (infeasibility)", any(not c.solutions for c in cases)),
+        ("no board with several solutions (counting)", any(len(c.solutions) > 1 for c in cases)))
+        if not ok]
+    return (f"; drawn: {' and '.join(missing)}, so not tested here (other givens in tiny.py's "
+            "TINY make one likelier)") if missing else ""
 
 
 def _unsat(form: Formulation, backend: Backend, where: str, time_limit: float,
@@ -306,7 +322,8 @@ def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: fl
     total = sum(len(c.solutions) for c in cases)
     yield (Check("exact", where, "fail", "; ".join(found_bad[:2])) if found_bad else
            Check("exact", where, "pass", f"{len(cases)} tiny instances agree with brute force "
-                 f"({total} solutions, {sum(not c.solutions for c in cases)} unsatisfiable)"))
+                 f"({total} solutions, {sum(not c.solutions for c in cases)} unsatisfiable)"
+                 f"{untested(cases)}"))
     if not counts:
         yield Check("count", where, "skip", "no block: to count, implement block(inst, model, "
                     "grid) excluding the grid's cell values and return True")

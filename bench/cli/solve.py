@@ -74,7 +74,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
                setup_s=getattr(res, "setup_s", None))
     if args.count:
         out["count"] = res.count
-    if status != "solved":
+    if status == "infeasible" and not message:
+        how = {True: "proved it infeasible", False: "found none: the variant is not exact",
+               None: "reported it infeasible"}[res.exact]
+        out["message"] = f"{args.instance}: no solution ({res.formulation} / {res.solver} {how})"
+    elif status != "solved":
         out["message"] = message or f"{status} (no message from the task)"
     if res.traceback and not args.json:
         out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)

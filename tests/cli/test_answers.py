@@ -30,6 +30,17 @@ def test_solve_count_prints_the_count_without_json():
     assert p.stdout.splitlines()[-1] == "solutions: 1 (all there are)", p.stdout
 
 
+def test_solve_of_a_puzzle_without_solution_says_so_in_one_line():
+    path = ROOT / "bench" / "puzzles" / "shikaku" / "data" / "infeasible" / "shikaku-1x4.txt"
+    p = cli("solve", str(path), "--formulation", "sat-cover", "--solver", "cadical195")
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr.splitlines() == [
+        f"puzzlebench: infeasible: {path}: no solution (sat-cover[card=seqcounter] / cadical195 "
+        "proved it infeasible)"], p.stderr
+    got = json.loads(cli("solve", str(path), "--formulation", "sat-cover", "--json").stdout)
+    assert got["status"] == "infeasible" and "no solution" in got["message"]
+
+
 def test_solve_help_documents_every_argument():
     p = cli("solve", "--help")
     assert p.returncode == 0
