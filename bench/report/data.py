@@ -71,8 +71,10 @@ def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
         elif df.empty:
             why = "no rows"
     except Exception as e:  # pyarrow raises several types for damaged files
-        log.warning("%s: %s", table, e)
-        warnings.append(f"{TABLE} unreadable ({type(e).__name__}); read {JOURNAL} instead")
+        log.debug("%s: %s", table, e)
+        what = (str(e).splitlines() or [""])[0].split(". ")[0]
+        warnings.append(f"{TABLE} unreadable ({type(e).__name__}: {what}); read {JOURNAL} "
+                        "instead")
         return None
     if why:
         warnings.append(f"{TABLE} unusable ({why}); read {JOURNAL} instead")
@@ -105,7 +107,8 @@ def load_run(folder: str | Path) -> Run:
         except OSError as e:
             raise ReportError(f"{journal}: {e.strerror or e}") from None
     if df.empty or "status" not in df:
-        raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on")
+        why = f" ({'; '.join(warnings)})" if warnings else ""
+        raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on{why}")
     for col in Result.__dataclass_fields__:
         if col not in df:
             df[col] = None

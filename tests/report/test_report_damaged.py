@@ -1,6 +1,7 @@
 """A report reads the journal as the run wrote it and renders whatever the run holds: lines
 split on "\\n" only, journal records checked against the result schema, an unusable Parquet
-(another schema, no rows, a directory) replaced by the journal, a run of nothing but memouts."""
+(another schema, no rows, a directory) replaced by the journal, a run of nothing but memouts; a
+folder with a damaged table and no journal is one error line naming the damage."""
 
 from __future__ import annotations
 
@@ -74,6 +75,18 @@ def test_an_unusable_parquet_falls_back_to_the_journal(single_run, tmp_path, dam
     assert any("read journal.jsonl instead" in w for w in loaded.warnings), loaded.warnings
     out = write_report(run, tmp_path / "rep")
     assert (out / "index.html").exists()
+
+
+def test_a_damaged_table_without_a_journal_is_one_line_naming_the_damage(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "results.parquet").write_bytes(b"not parquet\n")
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "report", str(run), "--out",
+                        str(tmp_path / "rep")], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300)
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert f"{run}: no results" in p.stderr and "results.parquet unreadable (" in p.stderr
+    assert not (tmp_path / "rep").exists()
 
 
 def test_a_run_of_nothing_but_memouts_renders(tmp_path):
