@@ -75,8 +75,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.count:
         out["count"] = res.count
     if status == "infeasible" and not message:
-        how = {True: "proved it infeasible", False: "found none: the variant is not exact",
-               None: "reported it infeasible"}[res.exact]
+        how = ("reported it infeasible" if res.exact is None else "proved it infeasible"
+               if res.exact else "found none: the variant is not exact")
         out["message"] = f"{args.instance}: no solution ({res.formulation} / {res.solver} {how})"
     elif status != "solved":
         out["message"] = message or f"{status} (no message from the task)"
