@@ -72,7 +72,7 @@ def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
             why = "no rows"
     except Exception as e:  # pyarrow raises several types for damaged files
         log.debug("%s: %s", table, e)
-        what = (str(e).splitlines() or [""])[0].split(". ")[0]
+        what = (str(e).splitlines() or [""])[0].split(". ")[0].replace(f" '{table}'", "")
         warnings.append(f"{TABLE} unreadable ({type(e).__name__}: {what}); read {JOURNAL} "
                         "instead")
         return None
@@ -107,7 +107,10 @@ def load_run(folder: str | Path) -> Run:
         except OSError as e:
             raise ReportError(f"{journal}: {e.strerror or e}") from None
     if df.empty or "status" not in df:
-        why = f" ({'; '.join(warnings)})" if warnings else ""
+        said = [w.removesuffix(f"; read {JOURNAL} instead") for w in warnings]
+        if not journal.exists():
+            said.append(f"no {JOURNAL}")
+        why = f" ({'; '.join(said)})" if warnings else ""
         raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on{why}")
     for col in Result.__dataclass_fields__:
         if col not in df:

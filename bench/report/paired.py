@@ -53,9 +53,10 @@ _TOL = 1e-9  # statistics equal up to rounding count as "at least as extreme"
 class MaxT:
     """The test of one group: ``best`` (index into the pairs), per pair ``stat`` (T_j, NaN for
     the best and pairs not tested), ``p`` (step-down adjusted, NaN likewise), ``common``
-    (instances both it and the best ran) and ``critical``: the 1 - alpha quantile of the
-    permuted maximum in the last step (among the pairs not separated: a pair left is
-    separated when its T exceeds about this)."""
+    (instances both it and the best ran) and ``critical``: in the last step (among the pairs
+    not separated), the smallest T at which a pair would be separated there
+    (:func:`threshold`); NaN when no T could be, as on 5 instances of two pairs, whose 32 sign
+    patterns leave the most extreme one a p of at least 2/32."""
 
     best: int
     stat: np.ndarray
@@ -110,6 +111,21 @@ def orbit_seed(y: np.ndarray) -> int:
     return SEED ^ int.from_bytes(h.digest()[:8], "little")
 
 
+def threshold(top_null: np.ndarray, permutations: int, alpha: float = ALPHA) -> float:
+    """The smallest T whose p in a step with permuted maxima ``top_null`` is below ``alpha``:
+    the least value v of ``top_null`` with (1 + #{null >= v}) / (permutations + 1) < alpha, the
+    p a T of v gets (the count as :func:`maxt` takes it); NaN when there is none. No larger T
+    is possible: the observed arrangement is one of the permuted ones, so its T is at most the
+    largest of the orbit, which the permutations sample."""
+    every = np.sort(top_null)
+    null = every[np.isfinite(every)]
+    if not len(null):
+        return math.nan
+    at_least = len(every) - np.searchsorted(every, null - _TOL, side="left")
+    ok = (1 + at_least) / (permutations + 1) < alpha
+    return float(null[np.argmax(ok)]) if ok.any() else math.nan
+
+
 def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray | None = None,
          permutations: int = PERMUTATIONS, seed: int | None = None,
          alpha: float = ALPHA) -> MaxT:
@@ -134,7 +150,7 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
         sub = _permuted(y[:, idx], rng, permutations)
         _, ts, _ = _statistics(sub, cand[idx], test[idx])
         top_null = ts.max(axis=-1)  # (permutations,): -inf where nothing is comparable
-        critical = float(np.quantile(top_null, 1 - alpha))
+        critical = threshold(top_null, permutations, alpha)
         order = np.flatnonzero(active)[np.argsort(-t_obs[active], kind="stable")]
         top = order[0]
         here = (1 + np.sum(top_null >= t_obs[top] - _TOL)) / (permutations + 1)

@@ -81,6 +81,9 @@ SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 #: the label of a pair tested apart (another instance set) that is faster than the best on
 #: the instances both ran, shown by the two-sided test
 FASTER = "faster where both ran"
+#: the separable column where no factor could be separated at the group's size
+#: (:func:`bench.report.paired.threshold` has none)
+NONE_SEPARABLE = "none at this size"
 #: the fewest instances in common on which the two-sided exact test of a pair tested apart
 #: can reach p < ALPHA (its smallest p is 2 / 2^n)
 APART_MIN = 6
@@ -99,7 +102,8 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         f"in every permutation) gives p < {ALPHA:g}; '{EQUIVALENT}': the 95 % interval lies "
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
         f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
-        "neither. separable: the smallest factor this group could separate at its size. "
+        "neither. separable: the smallest factor this group could separate at its size "
+        f"('{NONE_SEPARABLE}': none could be). "
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are tested apart against the best on the instances both ran "
@@ -173,8 +177,9 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None) -> list[dict[str,
 @dataclass(frozen=True)
 class Group:
     """One group's comparison: the per-pair table of :func:`compare` and the test's
-    ``critical`` maximum (NaN when nothing was tested) and smallest separable factor (NaN
-    below MIN_INTERVAL instances)."""
+    ``critical`` threshold of T (NaN when nothing was tested or no T could be separated) and
+    smallest separable factor (NaN below MIN_INTERVAL instances or with nothing tested; inf
+    when the test could separate no factor at this size)."""
 
     table: pd.DataFrame
     critical: float
@@ -246,8 +251,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
             r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
                         f"{k} run, {m} in common with the best's {n_best}") + (
                 f", {r['declined']} declined" if r["declined"] else "")
-    sep = (math.exp(critical / math.sqrt(n_best))
-           if math.isfinite(critical) and n_best >= paired.MIN_INTERVAL else math.nan)
+    sep = (math.nan if n_best < paired.MIN_INTERVAL else math.exp(critical / math.sqrt(n_best))
+           if math.isfinite(critical) else math.inf)
     return Group(_frame(rows), critical, sep)
 
 
@@ -373,7 +378,8 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     fast = others[others["verdict"] == FASTER]
     best = " ≈ ".join([str(b["pair"]), *eq["pair"].head(4)]) + (
         f" (+{len(eq) - 4} more equivalent)" if len(eq) > 4 else "")
-    separable = f"≥ {g.separable:.3g}x" if g.separable == g.separable and len(others) else "–"
+    separable = ("–" if g.separable != g.separable or not len(others) else NONE_SEPARABLE
+                 if math.isinf(g.separable) else f"≥ {g.separable:.3g}x")
     row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
            "sgm": _ms(b["sgm_s"], b["sgm_lo"], b["sgm_hi"]), "lead": "–",
            "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
@@ -391,9 +397,10 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
                     f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
         if len(inc):
-            sentence += (f"; {len(inc)} pair(s) inconclusive (this group separates factors "
-                         f"{separable}; a pair of another instance set needs {APART_MIN} "
-                         "instances in common)")
+            can = ("can separate no factor at its size" if separable == NONE_SEPARABLE
+                   else f"separates factors {separable}")
+            sentence += (f"; {len(inc)} pair(s) inconclusive (this group {can}; a pair of "
+                         f"another instance set needs {APART_MIN} instances in common)")
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
         lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")

@@ -87,6 +87,7 @@ def test_a_row_is_what_the_report_computes(row: list[str],
     assert same_pair(best, got["best"]), (best, got["best"])
     assert answered == got["answered"]
     assert close(numbers(sgm), numbers(got["sgm"])), (sgm, got["sgm"])
+    assert sgm.split()[1] == got["sgm"].split()[1], (sgm, got["sgm"])  # the unit
     said = LEAD.match(lead)
     full = COMPUTED_LEAD.match(got["lead"])
     assert said and full, (lead, got["lead"])
@@ -95,3 +96,4 @@ def test_a_row_is_what_the_report_computes(row: list[str],
     factor = numbers(said["numbers"])
     assert factor and close(factor, numbers(full["numbers"])[:len(factor)]), (lead, got["lead"])
     assert close(numbers(separable), numbers(got["separable"])), (separable, got["separable"])
+    assert (separable == verdicts.NONE_SEPARABLE) == (got["separable"] == verdicts.NONE_SEPARABLE)

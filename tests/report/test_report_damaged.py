@@ -86,6 +86,8 @@ def test_a_damaged_table_without_a_journal_is_one_line_naming_the_damage(tmp_pat
                        timeout=300)
     assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
     assert f"{run}: no results" in p.stderr and "results.parquet unreadable (" in p.stderr
+    assert "no journal.jsonl" in p.stderr and "instead" not in p.stderr
+    assert p.stderr.count(str(run)) == 1, p.stderr
     assert not (tmp_path / "rep").exists()
 
 

@@ -396,3 +396,27 @@ def test_the_design_table_shows_seeds_a_task_and_seed_beside_instance_spread():
     assert d["seed spread"] == f"×{math.exp(seed_sd):.2f}"
     assert d["why not run"] == "2: the suite's cap on a pair its pilot showed hopeless"
     assert "unit of analysis is the instance" in V.DESIGN_NOTE
+
+
+def test_the_threshold_is_the_least_null_value_whose_p_is_below_the_level():
+    null = np.random.default_rng(2).normal(size=1000)
+    v = paired.threshold(null, 1000)
+    p = [(1 + np.sum(null >= x - 1e-9)) / 1001 for x in np.sort(null)]
+    k = int(np.searchsorted(np.sort(null), v))
+    assert p[k] < paired.ALPHA <= p[k - 1]
+    assert math.isnan(paired.threshold(np.full(1000, -np.inf), 1000))
+
+
+@pytest.mark.parametrize(("n", "separable"), [(5, V.NONE_SEPARABLE), (6, "≥ ")])
+def test_no_factor_is_separable_where_no_arrangement_of_the_data_reaches_the_level(
+        n: int, separable: str):
+    """Two pairs, one 2-3x slower on every instance: on 5 instances the most extreme of the
+    32 sign patterns (taken twice: the best is chosen again) has p >= 2/32, so nothing can be
+    separated and the separable column says so; on 6 (2/64) the difference is separated."""
+    slow = np.linspace(2.0, 3.0, n)
+    t = frame(np.vstack([np.ones(n), slow]), ["a", "b"])
+    c = V.cell("shikaku", "hard", per_instance(t))
+    assert str(c.row["separable"]).startswith(separable)
+    assert ("separated" in str(c.row["lead"])) == (n == 6)
+    g = V.analyse(per_instance(t))
+    assert math.isinf(g.separable) == (n == 5)
