@@ -3,12 +3,14 @@ islands (real large puzzles hold eight or more islands of 40-50 cells among abou
 
 A stripe (:func:`staircase`) is a width-1 staircase of ``n`` cells, alternately one step right
 and one step down, so it lies on two neighbouring diagonals ``c - r = d, d + 1``. Every stripe
-cell has one 2x2 window (its *outer window*, on the side away from both stripe neighbours)
+cell has a 2x2 window (its *outer window*, on the side away from its stripe neighbours)
 whose other three cells are next to or diagonal to the stripe: with the stripe's halo (the
 cells next to or diagonal to it, :func:`.big.halo`, the diagonals ``d - 2, d - 1`` and
 ``d + 2, d + 3``) black, turning any stripe cell black makes a 2x2 black block, so no stripe
 cell can be traded for a wall cell (no *swap*, :func:`.pinned.swaps`). Each stripe is one
-straight staircase (bends are not made).
+straight staircase (bends are not made). The pinning holds in the solution drawn, where the
+halo is black; the clues do not force the diagonal halo cells black, so another solution may
+give one to a small island beside it and trade the stripe cell next to it for a ring cell.
 Stripes are placed with their diagonals ``gap`` or more apart (:func:`stripe_layout`), so no
 two stripes lie within two cells of each other and no exchange between them is counted
 (:func:`.turns.layout_report`).
@@ -183,9 +185,11 @@ def generate_stripes(
 
 def cpu_budget(seconds: int) -> None:
     """Stop the process's work after ``seconds`` CPU-s: the soft ``RLIMIT_CPU`` signal raises
-    :class:`GenerationError` (at the next Python instruction, after a running solver call)."""
+    :class:`GenerationError` once (at the next Python instruction, after a running solver
+    call); later signals are ignored."""
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # the kernel repeats it every CPU-s
         raise GenerationError(f"CPU budget of {seconds} s spent")
 
     signal.signal(signal.SIGXCPU, stop)
