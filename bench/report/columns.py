@@ -110,8 +110,9 @@ COLUMNS: dict[str, Column] = {
                                        "the best"),
     "inconclusive": Column("inconclusive", "pairs neither separated nor equivalent"),
     "note": Column("note", "what limits the row: few instances, pairs that ran none"),
-    "separable": Column("separable", "the smallest factor this group could separate at its "
-                                     "size"),
+    "separable": Column("separable", "the factor over the best above which a pair still in the "
+                                     "test's last step is separated ('none at this size': no "
+                                     "permuted arrangement reaches p < 0.05)"),
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
                                  "shifted geometric means; '≥': a bound) with its 95 % interval"),
     "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "

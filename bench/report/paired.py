@@ -55,8 +55,9 @@ class MaxT:
     the best and pairs not tested), ``p`` (step-down adjusted, NaN likewise), ``common``
     (instances both it and the best ran) and ``critical``: in the last step (among the pairs
     not separated), the smallest T at which a pair would be separated there
-    (:func:`threshold`); NaN when no T could be, as on 5 instances of two pairs, whose 32 sign
-    patterns leave the most extreme one a p of at least 2/32."""
+    (:func:`threshold`); NaN when no permuted maximum has a p below alpha. On 5 instances of
+    two pairs the exact p of the most extreme arrangement is 2/32, so the permutations' estimate
+    of it is usually, not always, above 0.05: the count is a sample of 1000 draws."""
 
     best: int
     stat: np.ndarray
@@ -114,9 +115,10 @@ def orbit_seed(y: np.ndarray) -> int:
 def threshold(top_null: np.ndarray, permutations: int, alpha: float = ALPHA) -> float:
     """The smallest T whose p in a step with permuted maxima ``top_null`` is below ``alpha``:
     the least value v of ``top_null`` with (1 + #{null >= v}) / (permutations + 1) < alpha, the
-    p a T of v gets (the count as :func:`maxt` takes it); NaN when there is none. No larger T
-    is possible: the observed arrangement is one of the permuted ones, so its T is at most the
-    largest of the orbit, which the permutations sample."""
+    p a T of v gets (the count as :func:`maxt` takes it); NaN when there is none. The observed
+    arrangement is one of the permuted ones, so its T is at most the largest of the orbit; in a
+    step of two pairs on few instances (at most 2^(n-1) values) the permutations hold that
+    largest value, and no larger T can occur."""
     every = np.sort(top_null)
     null = every[np.isfinite(every)]
     if not len(null):

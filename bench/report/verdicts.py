@@ -44,10 +44,15 @@ every tier has one time limit):
   both ran* (:data:`FASTER`: adjusted p < ALPHA and faster there; never ranked above the best,
   whose instance set it did not run); *equivalent* (two one-sided tests: the 95 % interval within
   1/:data:`~bench.report.paired.MARGIN` .. MARGIN, over at least MIN_INTERVAL instances, none
-  censored; :func:`bench.report.paired.equivalent`); *inconclusive* otherwise, with the smallest
-  factor the group can separate at its size: exp(c / sqrt(n)), c the permuted maximum's 95 %
-  quantile, n the instances the best ran. A pair with a wrong answer is never best nor tested
-  ("wrong answers").
+  censored; :func:`bench.report.paired.equivalent`); *inconclusive* otherwise. Beside them the
+  group's separable factor: exp(c / sqrt(n)), c the least T the test's last step would separate
+  (:func:`bench.report.paired.threshold`), n the instances the best ran: a pair still in that
+  step is separated when its ratio of geometric means over the best's instances exceeds it.
+  The threshold comes from the permutations of the data, so it reflects their spread: on 6
+  instances it separates only a pair slower on every instance (the most extreme sign pattern
+  has p = 2/64), whatever the factor; where no permuted value has p below ALPHA (5 instances
+  of two pairs: 2/32) the group separates nothing (:data:`NONE_SEPARABLE`). A pair with a
+  wrong answer is never best nor tested ("wrong answers").
 
 Effort (:func:`effort`): among the pairs of one solver, the SGM of a machine-independent
 counter (conflicts, simplex iterations, nodes, branches) over the instances all of them
@@ -251,8 +256,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
             r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
                         f"{k} run, {m} in common with the best's {n_best}") + (
                 f", {r['declined']} declined" if r["declined"] else "")
-    sep = (math.nan if n_best < paired.MIN_INTERVAL else math.exp(critical / math.sqrt(n_best))
-           if math.isfinite(critical) else math.inf)
+    tested = any(full[j] for j in range(len(clean)) if j != bi)  # the main test compared any
+    sep = (math.nan if n_best < paired.MIN_INTERVAL or not tested else
+           math.exp(critical / math.sqrt(n_best)) if math.isfinite(critical) else math.inf)
     return Group(_frame(rows), critical, sep)
 
 

@@ -5,7 +5,10 @@ diagonals apart, freeze exactly the cells the docstring names, and repeat for a 
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -22,6 +25,7 @@ from bench.puzzles.nurikabe.generate.stripes import (
     stripe_solution,
 )
 from bench.puzzles.nurikabe.generate.turns import layout_report
+from tests.conftest import ROOT
 from tests.generate.test_nurikabe_pinned import generator, verified_swaps
 
 
@@ -112,3 +116,25 @@ def test_the_same_seed_gives_the_same_layout() -> None:
     assert a is not None and b is not None and c is not None
     assert a.solution() == b.solution() and a.anchors == b.anchors
     assert a.solution() != c.solution()
+
+
+def test_the_cpu_budget_stops_work_once_and_disarms() -> None:
+    """A busy loop under a 1 CPU-s budget (user and system time) ends with the budget's error;
+    after disarming, the process's CPU limit is what it was and SIGXCPU is handled as before."""
+    code = (
+        "import resource, signal\n"
+        "from bench.generate import GenerationError\n"
+        "from bench.puzzles.nurikabe.generate.stripes import cpu_budget\n"
+        "before = resource.getrlimit(resource.RLIMIT_CPU)\n"
+        "disarm = cpu_budget(1)\n"
+        "x = 0\n"
+        "try:\n"
+        "    while True:\n"
+        "        x += 1\n"
+        "except GenerationError as e: print(e)\n"
+        "disarm()\n"
+        "print(resource.getrlimit(resource.RLIMIT_CPU) == before,"
+        " signal.getsignal(signal.SIGXCPU) == signal.SIG_DFL)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.stdout.splitlines() == ["CPU budget of 1 s spent", "True True"], p.stdout + p.stderr

@@ -410,9 +410,10 @@ def test_the_threshold_is_the_least_null_value_whose_p_is_below_the_level():
 @pytest.mark.parametrize(("n", "separable"), [(5, V.NONE_SEPARABLE), (6, "≥ ")])
 def test_no_factor_is_separable_where_no_arrangement_of_the_data_reaches_the_level(
         n: int, separable: str):
-    """Two pairs, one 2-3x slower on every instance: on 5 instances the most extreme of the
-    32 sign patterns (taken twice: the best is chosen again) has p >= 2/32, so nothing can be
-    separated and the separable column says so; on 6 (2/64) the difference is separated."""
+    """Two pairs, one 2-3x slower on every instance: on 5 instances the exact p of the most
+    extreme of the 32 sign patterns (taken twice: the best is chosen again) is 2/32, and with
+    these data's permutations nothing is separated and the separable column says so; on 6
+    (2/64) the difference is separated."""
     slow = np.linspace(2.0, 3.0, n)
     t = frame(np.vstack([np.ones(n), slow]), ["a", "b"])
     c = V.cell("shikaku", "hard", per_instance(t))
@@ -420,3 +421,14 @@ def test_no_factor_is_separable_where_no_arrangement_of_the_data_reaches_the_lev
     assert ("separated" in str(c.row["lead"])) == (n == 6)
     g = V.analyse(per_instance(t))
     assert math.isinf(g.separable) == (n == 5)
+
+
+def test_a_group_whose_main_test_compared_no_pair_has_no_separable_figure():
+    """The best ran 8 instances, the only other pair 6 of them: it is tested apart, the main
+    max-T test compares nothing, and the separable column is "–" (not "none at this size")."""
+    n = 8
+    t = frame(np.vstack([np.ones(n), np.linspace(2, 3, n)]), ["a", "b"])
+    t = t[~((t["form"] == "b") & t["instance"].isin(["i00", "i01"]))]
+    c = V.cell("shikaku", "hard", per_instance(t))
+    assert "separated" in str(c.row["lead"]) and c.row["separable"] == "–"
+    assert math.isnan(V.analyse(per_instance(t)).separable)

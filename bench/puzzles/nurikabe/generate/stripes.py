@@ -1,5 +1,5 @@
 """Staircase stripes: big islands that the 2x2 rule pins, for Nurikabe puzzles with many big
-islands (real large puzzles hold eight or more islands of 40-50 cells among about 200 clues).
+islands.
 
 A stripe (:func:`staircase`) is a width-1 staircase of ``n`` cells, alternately one step right
 and one step down, so it lies on two neighbouring diagonals ``c - r = d, d + 1``. Every stripe
@@ -37,6 +37,7 @@ import random
 import resource
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
 
 from bench.generate import GenerationError
@@ -52,7 +53,9 @@ from bench.puzzles.nurikabe.rules import pools
 
 log = logging.getLogger(__name__)
 
-GAP = 9  # the least distance between two stripes' diagonals (module docstring)
+#: the least distance between two stripes' diagonals: a stripe and its halo cover six diagonals
+#: (``d - 2`` to ``d + 3``), so two halos are three diagonals apart
+GAP = 9
 
 
 def staircase(r0: int, c0: int, n: int) -> set[Cell]:
@@ -183,19 +186,26 @@ def generate_stripes(
     return generate_frozen(gen, rows, cols, rng, draw, "stripes", gate)
 
 
-def cpu_budget(seconds: int) -> None:
-    """Stop the process's work after ``seconds`` CPU-s: the soft ``RLIMIT_CPU`` signal raises
-    :class:`GenerationError` once (at the next Python instruction, after a running solver
-    call); later signals are ignored."""
+def cpu_budget(seconds: int) -> Callable[[], None]:
+    """Stop the process's work after ``seconds`` more CPU-s (user and system, as the kernel
+    counts ``RLIMIT_CPU``): the soft limit's SIGXCPU raises :class:`GenerationError` once (at
+    the next Python instruction, after a running solver call); later signals are ignored.
+    Returns the function that disarms it (the limit and the handler put back)."""
 
     def stop(signum: int, frame: FrameType | None) -> None:
         signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # the kernel repeats it every CPU-s
         raise GenerationError(f"CPU budget of {seconds} s spent")
 
-    signal.signal(signal.SIGXCPU, stop)
-    used = int(resource.getrusage(resource.RUSAGE_SELF).ru_utime)
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    resource.setrlimit(resource.RLIMIT_CPU, (used + seconds, hard))
+    before = signal.signal(signal.SIGXCPU, stop)
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    resource.setrlimit(resource.RLIMIT_CPU, (int(use.ru_utime + use.ru_stime) + seconds, hard))
+
+    def disarm() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        signal.signal(signal.SIGXCPU, before)
+
+    return disarm
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,13 +217,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--full-halo", action="store_true", help="freeze the whole halos")
     p.add_argument("--budget", type=int, default=7200, help="CPU seconds (default 7200)")
     a = p.parse_args(argv)
-    cpu_budget(a.budget)
+    disarm = cpu_budget(a.budget)
     opts = f"--gap {a.gap}" + (" --full-halo" if a.full_halo else "")
 
     def make(
         gen: NurikabeGenerator, rows: int, cols: int, rng: random.Random
     ) -> tuple[Instance, SolutionGrid]:
-        return generate_stripes(gen, rows, cols, rng, a.gap, a.full_halo)
+        try:
+            return generate_stripes(gen, rows, cols, rng, a.gap, a.full_halo)
+        finally:  # the proof, the summary and the files are not cut off by the budget
+            disarm()
 
     return command.write_one(
         a,
