@@ -12,8 +12,9 @@ from pathlib import Path
 from tests.docs._blocks import ROOT
 
 ISSUE = re.compile(r"\bissues?[\s-]*#?\d+|\bPR\s*#?\d+", re.IGNORECASE)
-#: "#12" after a space or bracket; .css/.js files (colours) are not scanned
-HASH = re.compile(r"(?:^|[\s(\[,;])#\d{1,5}\b")
+#: "#12" after a space or bracket, not followed by another "#" (a row of a grid picture, "#1##");
+#: .css/.js files (colours) are not scanned
+HASH = re.compile(r"(?:^|[\s(\[,;])#\d{1,5}\b(?!#)")
 #: a reference to the material beside the repository, which a reader of the product lacks
 OUTSIDE = re.compile(r"\.\./shared\b")
 #: a measured time in prose: "took 3.2 s", "solves in about 40 ms", "ran in 12 min"
@@ -42,6 +43,8 @@ def test_the_patterns_catch_what_they_should() -> None:
         "issue 8", "issue-16", "Issue #3", "#3", "PR 7", "#41"}
     assert references("an issue with 3 cells, x[#1]") == ["[#1"]
     assert references("the issue: none; fill '#1f77b4'; 0x#12ab") == []
+    assert references("      17 #1##BB##.#1#   #2#bb#") == []  # a grid picture's rows
+    assert references("as #12.") == ["#12"]
 
 
 def test_no_tracker_references() -> None:
