@@ -432,3 +432,25 @@ def test_a_group_whose_main_test_compared_no_pair_has_no_separable_figure():
     c = V.cell("shikaku", "hard", per_instance(t))
     assert "separated" in str(c.row["lead"]) and c.row["separable"] == "–"
     assert math.isnan(V.analyse(per_instance(t)).separable)
+
+
+def test_a_small_step_takes_every_arrangement_and_its_p_is_the_exact_one():
+    """Two pairs on 8 instances: 2^8 arrangements, fewer than the draws, so the p is the
+    share of sign patterns at least as extreme (brute force here), and on 5 instances no
+    data set of two pairs can be separated (the exact p is at least 2/32)."""
+    import itertools
+
+    rng = np.random.default_rng(1)
+    y = rng.normal(size=(2, 8))
+    y[1] += 0.8
+    d = y[1] - y[0]
+    extreme = sum(abs(np.dot(s, d)) >= abs(d.sum()) - 1e-9
+                  for s in itertools.product([1, -1], repeat=8))
+    assert paired.maxt(y).p[1] == extreme / 256
+    assert len(paired.arrangements(y.T, 1000)) == 256
+    assert paired.arrangements(np.zeros((4, 3)), 1000) is None  # 6^4 = 1296 > 1000
+    for k in range(50):
+        five = np.random.default_rng(k).normal(size=(2, 5))
+        five[1] = five[0] + np.abs(five[1]) + 0.1  # slower on every instance
+        m = paired.maxt(five)
+        assert m.p[1] == 2 / 32 and math.isnan(m.critical)
