@@ -231,15 +231,33 @@ def pinned_solution(
             return None
         combs += found[: gen.big - len(combs)]
     halos = set().union(*(halo(rows, cols, b) for b in combs))
-    wall = Wall(rows, cols, gen.join_weight, gen.small_piece)
-    for v in sorted(halos):
-        wall.blacken(v)
     if any(pool_at(rows, cols, halos, v) for v in halos):
         return None
-    taken = set().union(*combs)
-    if not link(wall, taken, set(), lambda v: True, rng):
+    s = grow_around(gen, rows, cols, combs, halos, rng)
+    if s is not None:
+        s.pinned = halos
+    return s
+
+
+def grow_around(
+    gen: NurikabeGenerator,
+    rows: int,
+    cols: int,
+    islands: list[set[Cell]],
+    black: set[Cell],
+    rng: random.Random,
+) -> NurikabeState | None:
+    """The solution around the big ``islands`` with the cells ``black`` wall: ``black``
+    blackened, linked into one wall (:func:`.big.link`) and the rest grown as in
+    :meth:`NurikabeGenerator.random_solution` (:func:`.big.grow_wall`: small islands up to
+    ``gen.small``, else ``gen.start_island``), the islands kept whole as the state's anchors;
+    None if the link or the growth fails."""
+    wall = Wall(rows, cols, gen.join_weight, gen.small_piece)
+    for v in sorted(black):
+        wall.blacken(v)
+    if not link(wall, set().union(*islands), set(), lambda v: True, rng):
         return None
-    big = {wall.comp[r][c] for b in combs for r, c in [min(b)]}
+    big = {wall.comp[r][c] for b in islands for r, c in [min(b)]}
     target = rng.uniform(*gen.black_share) * rows * cols - sum(
         wall.black(r, c) for r in range(rows) for c in range(cols)
     )
@@ -248,8 +266,7 @@ def pinned_solution(
     ):
         return None
     s = wall.state()
-    s.anchors = [min(b) for b in combs]
-    s.pinned = halos
+    s.anchors = [min(b) for b in islands]
     return s
 
 

@@ -16,7 +16,7 @@ two stripes lie within two cells of each other and no exchange between them is c
 (:func:`.turns.layout_report`).
 
 :func:`stripe_solution` blackens every halo, links the halos into one wall and grows the rest
-as in the generator's random solution (:func:`.big.link`, :func:`.big.grow_wall`). What the
+as in the generator's random solution (:func:`.pinned.grow_around`). What the
 repair (:meth:`NurikabeGenerator.make_unique`) may not change is :func:`frozen_black`: with
 ``full`` the whole halo (as for the snakes of :mod:`.big`), else only the halo cells next to
 a stripe (the diagonals ``d - 1`` and ``d + 2`` and the cells beyond its ends); the cells only
@@ -45,9 +45,9 @@ from bench.grid import Cell, neighbours
 from bench.instance import Instance
 from bench.puzzles import SolutionGrid
 from bench.puzzles.nurikabe.generate import NurikabeGenerator, command
-from bench.puzzles.nurikabe.generate.big import grow_wall, halo, link, size_range
-from bench.puzzles.nurikabe.generate.board import NurikabeState, Wall
-from bench.puzzles.nurikabe.generate.pinned import generate_frozen, structure
+from bench.puzzles.nurikabe.generate.big import halo, size_range
+from bench.puzzles.nurikabe.generate.board import NurikabeState
+from bench.puzzles.nurikabe.generate.pinned import generate_frozen, grow_around, structure
 from bench.puzzles.nurikabe.generate.turns import layout_report
 from bench.puzzles.nurikabe.rules import pools
 
@@ -141,23 +141,9 @@ def surround(
     black = set().union(*(halo(rows, cols, b) for b in stripes))
     if pools(lambda v: v in black, rows, cols):
         return None
-    wall = Wall(rows, cols, gen.join_weight, gen.small_piece)
-    for v in sorted(black):
-        wall.blacken(v)
-    taken = set().union(*stripes)
-    if not link(wall, taken, set(), lambda v: True, rng):
-        return None
-    big = {wall.comp[r][c] for b in stripes for r, c in [min(b)]}
-    target = rng.uniform(*gen.black_share) * rows * cols - sum(
-        wall.black(r, c) for r in range(rows) for c in range(cols)
-    )
-    if not grow_wall(
-        wall, big, (gen.small or gen.start_island, gen.cap(rows, cols)), target, lambda v: True, rng
-    ):
-        return None
-    s = wall.state()
-    s.anchors = [min(b) for b in stripes]
-    s.pinned = frozen_black(rows, cols, stripes, full)
+    s = grow_around(gen, rows, cols, stripes, black, rng)
+    if s is not None:
+        s.pinned = frozen_black(rows, cols, stripes, full)
     return s
 
 
