@@ -88,7 +88,7 @@ def arrangements(y: np.ndarray, most: int) -> np.ndarray | None:
     from, each once per permutation of every row's values among the pairs that ran it:
     (count, instances, pairs), the count being the product over rows of (pairs run)!; None
     when that count exceeds ``most``. Taken whole, they give the permutation distribution
-    exactly (Westfall & Young 1993, the complete enumeration of their section 2.3)."""
+    exactly: the complete permutation distribution, of which :func:`_permuted` draws a sample."""
     ran = ~np.isnan(y)
     sizes = ran.sum(axis=1)
     if math.prod(math.factorial(int(k)) for k in sizes) > most:
