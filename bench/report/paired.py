@@ -37,6 +37,7 @@ import hashlib
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -87,8 +88,8 @@ def arrangements(y: np.ndarray, most: int) -> np.ndarray | None:
     """Every arrangement of ``y`` (instances x pairs, NaN not run) that :func:`_permuted` draws
     from, each once per permutation of every row's values among the pairs that ran it:
     (count, instances, pairs), the count being the product over rows of (pairs run)!; None
-    when that count exceeds ``most``. Taken whole, they give the permutation distribution
-    exactly: the complete permutation distribution, of which :func:`_permuted` draws a sample."""
+    when that count exceeds ``most``. Taken whole, they are the permutation distribution
+    itself, of which :func:`_permuted` draws a sample."""
     ran = ~np.isnan(y)
     sizes = ran.sum(axis=1)
     if math.prod(math.factorial(int(k)) for k in sizes) > most:
@@ -151,7 +152,7 @@ def threshold(top_null: np.ndarray, permutations: int, alpha: float = ALPHA,
     if not len(null):
         return math.nan
     at_least = len(every) - np.searchsorted(every, null - _TOL, side="left")
-    ok = (at_least / len(every) if exact else (1 + at_least) / (permutations + 1)) < alpha
+    ok = _share(at_least, len(every), permutations, exact) < alpha
     return float(null[np.argmax(ok)]) if ok.any() else math.nan
 
 
@@ -182,26 +183,32 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
         sub = whole if whole is not None else _permuted(y[:, idx], rng, permutations)
         _, ts, _ = _statistics(sub, cand[idx], test[idx])
         top_null = ts.max(axis=-1)  # one per arrangement: -inf where nothing is comparable
-        critical = threshold(top_null, permutations, alpha, whole is not None)
+        exact = whole is not None
+        critical = threshold(top_null, permutations, alpha, exact)
         order = np.flatnonzero(active)[np.argsort(-t_obs[active], kind="stable")]
         top = order[0]
-        running = max(running, _p(top_null, t_obs[top], permutations, whole is not None))
+        running = max(running, _p(top_null, t_obs[top], permutations, exact))
         p[top] = running
         active[top] = False
         if running >= alpha:  # stop: the rest keep at least this p
             for j in order[1:]:
-                p[j] = max(running, _p(top_null, t_obs[j], permutations, whole is not None))
+                p[j] = max(running, _p(top_null, t_obs[j], permutations, exact))
             break
         members[top] = False
     return MaxT(best, stat, p, n.astype(int), critical)
 
 
 def _p(top_null: np.ndarray, t: float, permutations: int, exact: bool) -> float:
-    """The p of a statistic ``t`` against a step's maxima: the share at least as large, of
-    every arrangement (``exact``), else of the draws with the observed one counted in
-    ((1 + count) / (permutations + 1), a valid Monte Carlo p)."""
-    count = int(np.sum(top_null >= t - _TOL))
-    return count / len(top_null) if exact else (1 + count) / (permutations + 1)
+    """The p of a statistic ``t`` against a step's maxima (:func:`_share` of those at least as
+    large)."""
+    return float(_share(int(np.sum(top_null >= t - _TOL)), len(top_null), permutations, exact))
+
+
+def _share(count: Any, size: int, permutations: int, exact: bool) -> Any:
+    """The p of ``count`` maxima at least as large (a number or an array of them): their share
+    of every arrangement (``exact``, ``size`` of them), else of the draws with the observed
+    one counted in ((1 + count) / (permutations + 1), a valid Monte Carlo p)."""
+    return count / size if exact else (1 + count) / (permutations + 1)
 
 
 def log_interval(d: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
