@@ -58,9 +58,9 @@ def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
     return results_frame(found)
 
 
-def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
+def _table(table: Path) -> tuple[pd.DataFrame | None, str]:
     """``results.parquet`` when it is a readable results table (a file, of the results
-    schema, with rows), else None with the reason in ``warnings``."""
+    schema, with rows) and "", else None and what is wrong with it."""
     why = ""
     try:
         df = pd.read_parquet(table) if table.is_file() else None
@@ -73,13 +73,10 @@ def _table(table: Path, warnings: list[str]) -> pd.DataFrame | None:
     except Exception as e:  # pyarrow raises several types for damaged files
         log.debug("%s: %s", table, e)
         what = (str(e).splitlines() or [""])[0].split(". ")[0].replace(f" '{table}'", "")
-        warnings.append(f"{TABLE} unreadable ({type(e).__name__}: {what}); read {JOURNAL} "
-                        "instead")
-        return None
+        return None, f"{TABLE} unreadable ({type(e).__name__}: {what})"
     if why:
-        warnings.append(f"{TABLE} unusable ({why}); read {JOURNAL} instead")
-        return None
-    return df
+        return None, f"{TABLE} unusable ({why})"
+    return df, ""
 
 
 def load_run(folder: str | Path) -> Run:
@@ -96,10 +93,10 @@ def load_run(folder: str | Path) -> Run:
     if journal.exists() and not stat.S_ISREG(journal.stat().st_mode):
         raise ReportError(f"{journal}: not a regular file")
     df: pd.DataFrame | None = None
-    source = table
+    source, unusable = table, ""
     if table.exists() and (not journal.exists()
                            or table.stat().st_mtime >= journal.stat().st_mtime):
-        df = _table(table, warnings)
+        df, unusable = _table(table)
     if df is None:
         source = journal
         try:
@@ -107,11 +104,13 @@ def load_run(folder: str | Path) -> Run:
         except OSError as e:
             raise ReportError(f"{journal}: {e.strerror or e}") from None
     if df.empty or "status" not in df:
-        said = [w.removesuffix(f"; read {JOURNAL} instead") for w in warnings]
-        if not journal.exists():
+        said = [*filter(None, [unusable]), *warnings]
+        if said and not journal.exists():
             said.append(f"no {JOURNAL}")
-        why = f" ({'; '.join(said)})" if warnings else ""
+        why = f" ({'; '.join(said)})" if said else ""
         raise ReportError(f"{folder}: no results ({TABLE} or {JOURNAL}) to report on{why}")
+    if unusable:
+        warnings.insert(0, f"{unusable}; read {JOURNAL} instead")
     for col in Result.__dataclass_fields__:
         if col not in df:
             df[col] = None
