@@ -46,7 +46,8 @@ def bench(session: nox.Session) -> None:
     its plan and worst-case cost first (`run --dry-run`), then the tasks: every formulation's
     default variant on the suite's solvers, three tiers a puzzle, the tiers' repeats, seeds
     and time limits as `instances/suites.toml` declares them, within 20 minutes on 2 cores.
-    `-- --seed 3` runs solver seeds disjoint from the default run's (3-5 against 0-2).
+    `-- --seed 3` runs solver seeds disjoint from the default run's (3-5 against 0-2);
+    `-- --dry-run` prints the plan and its cost and stops.
 
     Results are reused from the latest earlier `results/default-*` run made on this machine
     type wherever their identity matches (same instance content, formulation and backend code,
@@ -73,7 +74,10 @@ def bench(session: nox.Session) -> None:
     if reuse and "--reuse-latest" not in args:
         args += ["--reuse-latest", "results/default-*"]
     plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
+    plan = [a for a in plan if a != "--dry-run"]
     session.run("puzzlebench", "run", *plan, "--dry-run")
+    if "--dry-run" in args:  # the plan only: nothing run, no folder, no report
+        return
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])
     report = {"instance": ["seed-*"]}  # kept with the data: the docs site renders the same
     Path(out, "report.json").write_text(json.dumps(report) + "\n", encoding="utf-8")
