@@ -62,6 +62,28 @@ def options_of(text: str) -> dict[str, int]:
     return {k.strip(): int(v) for k, v in pairs}
 
 
+def hook(form: Any, backend: Any, options: dict[str, int], mark: Any) -> None:
+    """Make ``form`` (this instance of it) hand its models the solver ``options`` and
+    ``backend`` (a copy) call ``mark`` once its session has started."""
+    if options:
+        build = form.build
+
+        def build_configured(inst: Any) -> Any:
+            model = build(inst)
+            model.propagator = Configure(options, model.propagator)
+            return model
+
+        form.build = build_configured
+    start = backend.start
+
+    def start_marked(model: Any, options: SolveOptions) -> Any:
+        session = start(model, options)  # the scramble is made here, untimed by the harness
+        mark(SolveStats())
+        return session
+
+    backend.start = start_marked
+
+
 def measure(
     path: str, label: str, solver: str, seed: int, configure: str = "", time_limit: float = 600.0
 ) -> dict[str, Any]:
@@ -77,23 +99,7 @@ def measure(
     def mark(stats: SolveStats, *_: Any) -> None:
         marks.append((stats.solve_s, time.process_time(), stats.effort.get("conflicts", 0.0)))
 
-    if options:
-        build = form.build
-
-        def build_configured(inst: Any) -> Any:
-            model = build(inst)
-            model.propagator = Configure(options, model.propagator)
-            return model
-
-        form.build = build_configured  # type: ignore[method-assign]
-    start = backend.start
-
-    def start_marked(model: Any, options: SolveOptions) -> Any:
-        session = start(model, options)  # the scramble is made here, untimed by the harness
-        mark(SolveStats())
-        return session
-
-    backend.start = start_marked  # type: ignore[method-assign]
+    hook(form, backend, options, mark)
     done = solve(
         inst,
         form,
