@@ -31,8 +31,11 @@ SEPARATOR = re.compile(r"[ \t]+")
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def read_instance(path: str | Path) -> Instance:
-    """Read and validate an instance file; raise :class:`InstanceError` on any problem."""
+def read_instance(path: str | Path, digest: str = "") -> Instance:
+    """Read and validate an instance file; raise :class:`InstanceError` on any problem. With a
+    ``sha256:`` ``digest`` (:func:`bench.records.content_digest`: a planned task's), bytes of
+    another digest are a problem too: the file changed since the task was planned, and the
+    task is of the content it was planned for."""
     p = Path(path)
     try:
         if p.exists() and not p.is_dir() and not p.is_file():  # a FIFO would block forever
@@ -44,6 +47,12 @@ def read_instance(path: str | Path) -> Instance:
         raise InstanceError(p, None, "is a directory, not an instance file") from None
     except OSError as e:
         raise InstanceError(p, None, f"cannot read: {e.strerror}") from None
+    if digest.startswith("sha256:"):
+        from bench.records import content_digest
+
+        if (now := content_digest(data)) != digest:
+            raise InstanceError(p, None, f"changed since the run was planned (content {now}, "
+                                f"planned {digest}): run again to plan it anew")
     return parse_instance(data, p)
 
 

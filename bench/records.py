@@ -122,14 +122,19 @@ def task_key(digest: str, formulation: str, solver: str, seed: int, count: int =
 
 
 def instance_digest(path: str | Path) -> str:
-    """``sha256:`` and the first 16 hex digits of the SHA-256 of the file's bytes; a file that
-    cannot be read is named by its path (``path:...``) instead."""
+    """:func:`content_digest` of the file's bytes; a file that cannot be read is named by its
+    path (``path:...``) instead."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the read
             return f"path:{path}"
         data = Path(path).read_bytes()
     except OSError:
         return f"path:{path}"
+    return content_digest(data)
+
+
+def content_digest(data: bytes) -> str:
+    """``sha256:`` and the first 16 hex digits of the SHA-256 of an instance file's bytes."""
     return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
 
 

@@ -226,7 +226,10 @@ def _would_reuse(args: argparse.Namespace, tasks: list[Any]) -> str:
     for note in sources.notes():
         _say(note)
     pinned = bool(getattr(args, "pin", False)) and getattr(args, "executor", "local") != "dask"
-    taken = Counter(r.run for r in matches(tasks, sources, pinned=pinned))
+    from bench.run.pool import default_start
+
+    start = getattr(args, "start", None) or default_start()
+    taken = Counter(r.run for r in matches(tasks, sources, pinned=pinned, start=start))
     _say(f"would have {summary(taken, len(tasks))}")
     return ""
 

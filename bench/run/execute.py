@@ -57,7 +57,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
             on_start: Callable[[float], None] = lambda d: None) -> Result:
     pinned = pin_self(task.pin)  # run --pin: on its core before anything is read or built
     try:
-        inst = read_instance(task.instance)
+        inst = read_instance(task.instance, task.digest)
     except InstanceError as e:
         return base_result(task, None, "error", str(e), pinned)
     res = base_result(task, inst, "error", pinned_cpu=pinned)

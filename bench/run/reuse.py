@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.identity import machine, machine_id, planned_identity
+from bench.identity import differing_parts, identity, machine, machine_id, planned_identity
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
 from bench.run.storage import (
@@ -108,11 +108,12 @@ def adopt(res: Result, task: Task) -> Result:
 
 
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,
-            pinned: bool = False) -> list[Result]:
+            pinned: bool = False, start: str = "") -> list[Result]:
     """The source result of every task (not among the ``done`` keys) whose identity matches
     and that was measured the way this run measures (``pinned``: ``run --pin``, each task on a
-    core of its own; a pinned and an unpinned measurement are never mixed in one run), taken
-    over by the task (:func:`adopt`)."""
+    core of its own; ``start``: how this run starts its tasks, "fork" or "spawn", "" any; a
+    pinned and an unpinned measurement, or a forked and a spawned one, are never mixed in one
+    run), taken over by the task (:func:`adopt`)."""
     found: list[Result] = []
     done = set(done or ())
     for task in tasks:
@@ -120,18 +121,62 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
             continue
         version = solver_version(task.solver, task.origin)
         res = sources.by_identity.get(planned_identity(task, version))
-        if res is not None and (res.pinned_cpu is not None) == pinned:
+        if res is not None and not _measured_otherwise(res, pinned, start):
             found.append(adopt(res, task))
             done.add(task.key)
     return found
 
 
+def _measured_otherwise(res: Result, pinned: bool, start: str) -> list[str]:
+    """How ``res`` was measured otherwise than a run pinning its tasks or not (``pinned``) and
+    starting them by ``start`` ("" any; a result that does not say how it started matches)."""
+    out = []
+    if (res.pinned_cpu is not None) != pinned:
+        out.append("pinned" if pinned else "not pinned")
+    if start and res.start and res.start != start:
+        out.append(f"started by {res.start}")
+    return out
+
+
+def stale(results: Iterable[Result], tasks: Sequence[Task], pinned: bool = False,
+          start: str = "") -> str:
+    """Why the results a run folder holds for these planned tasks' keys cannot stand for them
+    ("" when they can): a result whose identity differs from the one the task would have here
+    (formulation or backend code, solver version, threads, machine), or one measured otherwise
+    (:func:`_measured_otherwise`). Resuming keeps a key's results and runs only the keys it
+    lacks, so such a result would be reported as this run's. Results without an identity
+    (written before identities were recorded) are not judged."""
+    planned = {t.key: t for t in tasks if t.code}
+    bad: list[tuple[Result, list[str]]] = []
+    here = machine()
+    versions: dict[tuple[str, str], str] = {}
+    for r in results:
+        task = planned.get(r.key)
+        if task is None or r.formulation == "-" or not r.identity:
+            continue
+        at = (task.solver, task.origin)
+        if at not in versions:
+            versions[at] = solver_version(*at)
+        want = {**task.to_dict(), "key": task.key, "solver_version": versions[at], **here}
+        why = differing_parts(r.to_dict(), want) if r.identity != identity(want) else []
+        why += _measured_otherwise(r, pinned, start)
+        if why:
+            bad.append((r, why))
+    if not bad:
+        return ""
+    r, why = bad[0]
+    return (f"{len(bad)} result(s) in this folder were measured otherwise than this run "
+            f"would measure them ({', '.join(why)}: {r.instance}, {r.formulation} / "
+            f"{r.solver}): run into another --out, with --reuse of this folder to take what "
+            "still matches")
+
+
 def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources,
-               pinned: bool = False) -> Counter[str]:
+               pinned: bool = False, start: str = "") -> Counter[str]:
     """Copy into ``journal`` the source result of every task not done there that
     :func:`matches`; return how many were taken from each origin run."""
     taken: Counter[str] = Counter()
-    for res in matches(tasks, sources, journal.keys(), pinned):
+    for res in matches(tasks, sources, journal.keys(), pinned, start):
         journal.append(res)
         taken[res.run] += 1
     return taken

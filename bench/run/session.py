@@ -5,7 +5,13 @@ layer over.
 A session, under the folder's lock (:class:`bench.run.storage.RunLock`) and with Ctrl-C and
 SIGTERM turned into a clean stop (:func:`bench.run.interrupt.stop_on_signals`):
 
-1. refuses a folder holding results of other limits (:func:`bench.run.pool.resume_conflict`);
+1. refuses a folder holding results of other limits (:func:`bench.run.pool.resume_conflict`),
+   or results of the plan's keys measured otherwise than this run would measure them
+   (another code, solver version, threads or machine, pinning or start:
+   :func:`bench.run.reuse.stale`): a resumed run keeps a key's results as its own; then puts
+   back into the journal the results only the folder's table holds
+   (:func:`bench.run.storage.unjournaled`: a committed run's table, the rows of journal lines
+   damaged since), since the table is written from the journal;
 2. when the suite no longer applies its ladder rule, takes out of the journal the results the
    rule recorded as not run, so that those tasks run now (said through ``say``);
 3. records the environment;
@@ -262,19 +268,27 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
 
 
 def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
-             say: Callable[[str], None], pinned: bool = False) -> None:
+             say: Callable[[str], None], pinned: bool = False, start: str = "") -> None:
     """Steps 1 and 2 of a session, and the count of reusable results (said; ``pinned``: the
-    run pins its tasks, and reuses only pinned measurements)."""
+    run pins its tasks, and reuses only pinned measurements; ``start``: how it starts them,
+    and it reuses only measurements started so)."""
     from bench.run.pool import resume_conflict
-    from bench.run.reuse import matches, summary
-    from bench.run.storage import load_environment
+    from bench.run.reuse import matches, stale, summary
+    from bench.run.storage import TABLE, load_environment, unjournaled
 
     plan = planned.plan
     earlier = [int(r["memory_limit_mb"]) for r in load_environment(journal.folder)
                if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
+    lost = unjournaled(journal.folder)
     conflict = resume_conflict(journal, plan, earlier)
+    if not conflict and (why := stale([*journal.results(), *lost], plan.tasks, pinned, start)):
+        conflict = f"{journal.folder}: {why}"
     if conflict:
         raise SessionError(conflict)
+    if lost:  # the journal is the folder's record: what only the table kept goes back in
+        journal.extend(lost)
+        say(f"{len(lost)} result(s) of {journal.folder / TABLE} that {journal.path.name} "
+            "lacked were put back into it")
     if not planned.ladder:
         n = forget_not_run(journal, {t.key for t in plan.tasks})
         if n:
@@ -283,7 +297,7 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     if sources is not None:
         for note in sources.notes():
             say(note)
-        found = matches(plan.tasks, sources, journal.keys(), pinned)
+        found = matches(plan.tasks, sources, journal.keys(), pinned, start)
         outcome.reusable = len(found)
         say(summary(Counter(r.run for r in found), len(plan.tasks)))
 
@@ -319,8 +333,8 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     stopped: KeyboardInterrupt | None = None
     try:
         pinned = options.pin and options.executor != "dask"  # Dask tasks are not pinned
-        _prepare(planned, journal, sources, outcome, say, pinned)
         start = options.start or default_start()
+        _prepare(planned, journal, sources, outcome, say, pinned, start)
         executor = _executor(options, start)
         calibration = {"start_s": calibrate()}
         _record_start(planned, options, start, calibration, out)
@@ -335,7 +349,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
 
         def run(p: Plan) -> None:
             if sources is not None:
-                outcome.reused.update(reuse_into(journal, p.tasks, sources, pinned))
+                outcome.reused.update(reuse_into(journal, p.tasks, sources, pinned, start))
             run_plan(p, journal, jobs=options.jobs, start=start, executor=executor,
                      provenance=provenance, on_result=progress.result,
                      pin=options.pin and executor is None)

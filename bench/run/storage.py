@@ -267,8 +267,11 @@ def table_results(folder: str | Path) -> tuple[list[Result], int]:
 def has_sample_ids(folder: str | Path) -> bool:
     """The run folder's results carry their own sample ids: it has a journal (whose readers
     derive a missing one from the line alike), or a table with a ``sample_id`` on every row."""
-    if Journal(folder).path.is_file():
-        return True
+    return Journal(folder).path.is_file() or _table_has_ids(folder)
+
+
+def _table_has_ids(folder: str | Path) -> bool:
+    """Every row of the folder's ``results.parquet`` carries a sample id."""
     import pandas as pd
 
     try:
@@ -309,6 +312,37 @@ def stored_results(folder: str | Path) -> tuple[list[Result], int]:
         found = journal.results(warn=False)
         return found, journal.skipped
     return table_results(folder)
+
+
+def unjournaled(folder: str | Path) -> list[Result]:
+    """The results of the folder's ``results.parquet`` that its journal does not hold (a
+    committed run's table beside no journal; the rows of journal lines lost or damaged since
+    the table was written): :func:`consolidate` writes the table from the journal alone, so a
+    run into the folder that did not first put them back would drop them. Told by sample id
+    (by task key in a table written before results carried one); a table that cannot be read
+    holds nothing to keep (none)."""
+    import pandas as pd
+
+    path = Path(folder) / TABLE
+    if not path.is_file():
+        return []
+    journal = Journal(folder)
+    held = journal.results(warn=False)
+    try:
+        by_id = _table_has_ids(folder) or not journal.path.is_file()
+        if by_id and held:  # the common case, all held, told from two columns
+            cols = pd.read_parquet(path, columns=["key", "sample_id"])
+            ids = {(r.key, r.sample_id) for r in held}
+            if all(k in ids for k in zip(cols["key"], cols["sample_id"], strict=True)):
+                return []
+        rows, _ = table_results(folder)
+    except unreadable_table_errors():
+        return []
+    if by_id:
+        ids = {(r.key, r.sample_id) for r in held}
+        return [r for r in rows if (r.key, r.sample_id) not in ids]
+    keys = {r.key for r in held}
+    return [r for r in rows if r.key not in keys]
 
 
 def consolidate(folder: str | Path) -> Path:

@@ -248,6 +248,26 @@ def test_two_files_of_one_name_stay_two_instances(tmp_path):
     assert sorted(T.ranking(t)["tasks"]) == [2]
 
 
+def test_a_file_changed_between_runs_is_two_instances_the_latest_under_its_name(tmp_path):
+    """The same path measured with two contents (the file edited between two runs into one
+    folder) is two instances, never pooled: the latest measured keeps the name, the other
+    takes 8 hex digits of its content digest."""
+    (tmp_path / "a").mkdir()
+    x = tmp_path / "a" / "x.txt"
+    out = tmp_path / "run"
+    for src in ("seed-10x10.txt", "seed-36x20.txt"):
+        shutil.copy(ROOT / "instances" / "shikaku" / src, x)
+        p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(x), "--formulation",
+                            "shikaku:cpsat-cover", "--solver", "cpsat", "--time-limit", "20",
+                            "--out", str(out)], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+    t = prepare(load_run(out).df)
+    first = t["key"].str.split("|").str[0].str.removeprefix("sha256:").str[:8]
+    names = dict(zip(t["cells"], t["instance"], strict=True))
+    assert names == {720.0: "x", 100.0: "x@" + first[t["cells"] == 100.0].iloc[0]}
+    assert sorted(T.ranking(t)["tasks"]) == [2]
+
+
 def _skipping(run: Path, out: Path, form: str) -> Path:
     """A copy of ``run`` in which every task of ``form`` was skipped by the formulation."""
     out.mkdir()
