@@ -52,7 +52,7 @@ def read_instance(path: str | Path, digest: str = "") -> Instance:
 
         if (now := content_digest(data)) != digest:
             raise InstanceError(p, None, f"changed since the run was planned (content {now}, "
-                                f"planned {digest}): run again to plan it anew")
+                                f"planned {digest})")
     return parse_instance(data, p)
 
 

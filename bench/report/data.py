@@ -256,8 +256,9 @@ def distinct_names(t: pd.DataFrame) -> pd.Series:
     """Instance names that tell instances apart: where one puzzle's name belongs to files of
     different content (a generator's name in two folders), each such name gets its folder,
     ``"gen-nurikabe-20x20-s1-0 (sparse)"``; where one file held different contents (it
-    changed between the runs that measured it), every content but the latest measured also
-    gets 8 hex digits of its digest, ``"x@5f97a0c1"``: never pooled. An instance is known by
+    changed between the runs that measured it), every content but the latest measured (the
+    least digest among equally late ones) also gets 8 hex digits of its digest,
+    ``"x@5f97a0c1"``: never pooled. An instance is known by
     the content digest that starts its task key (the path for keys without one)."""
     path = t["instance_path"].fillna("").astype(str)
     ident = content_digests(t)
@@ -267,9 +268,12 @@ def distinct_names(t: pd.DataFrame) -> pd.Series:
     folders = folder.groupby([t["puzzle"], t["instance"]]).transform("nunique") > 1
     names = t["instance"].where(~(shared & folders), t["instance"] + " (" + folder + ")")
     when = t["finished"].fillna("").astype(str) if "finished" in t else pd.Series("", t.index)
-    latest = when.groupby([t["puzzle"], names, ident]).transform("max")
-    newest = latest.groupby([t["puzzle"], names]).transform("max")
-    older = shared & (latest < newest) & ident.str.startswith("sha256:")
+    rows = pd.DataFrame({"p": t["puzzle"], "n": names, "i": ident, "w": when})
+    contents = rows.groupby(["p", "n", "i"])["w"].max().reset_index()
+    newest = contents.sort_values(["w", "i"], ascending=[False, True]).drop_duplicates(["p", "n"])
+    kept = set(zip(newest["p"], newest["n"], newest["i"], strict=True))
+    older = pd.Series([k not in kept for k in zip(rows["p"], rows["n"], rows["i"], strict=True)],
+                      index=t.index) & ident.str.startswith("sha256:")
     return names.where(~older, names + "@" + ident.str.removeprefix("sha256:").str[:8])
 
 

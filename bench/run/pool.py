@@ -244,13 +244,14 @@ def _psutil_error(e: BaseException) -> bool:
     return psutil is not None and isinstance(e, psutil.Error)
 
 
-def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = ()) -> str:
+def resume_conflict(journal: Journal, plan: Plan, memory_limits: Sequence[int] = (),
+                    results: Sequence[Result] | None = None) -> str:
     """Why the plan cannot run into this journal's folder ("" if it can): the folder holds
-    results of a tier run under another time limit than the plan gives that tier (any
-    task's, not only the plan's: a report of the folder would mix limits; a suite's tiers
-    may each have their own, and an untiered run is the tier ""), or its earlier runs ran
-    under another memory limit."""
-    results = journal.results()
+    results (``results``: the folder's, default the journal's) of a tier run under another
+    time limit than the plan gives that tier (any task's, not only the plan's: a report of
+    the folder would mix limits; a suite's tiers may each have their own, and an untiered run
+    is the tier ""), or its earlier runs ran under another memory limit."""
+    results = journal.results() if results is None else results
     for tier, limit in sorted({(t.tier, t.time_limit) for t in plan.tasks}):
         other = sorted({r.time_limit for r in results if r.formulation != "-"
                         and r.tier == tier and r.time_limit != limit})

@@ -129,36 +129,45 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
 
 def _measured_otherwise(res: Result, pinned: bool, start: str) -> list[str]:
     """How ``res`` was measured otherwise than a run pinning its tasks or not (``pinned``) and
-    starting them by ``start`` ("" any; a result that does not say how it started matches)."""
+    starting them by ``start`` ("" any; a result that does not say how it started matches).
+    Pinning is judged on answers only: a task killed before it reported carries no pin
+    whatever its run did, and an unanswered task's time is its limit either way."""
     out = []
-    if (res.pinned_cpu is not None) != pinned:
-        out.append("pinned" if pinned else "not pinned")
+    answered = res.status in ("solved", "infeasible", "wrong")
+    if answered and (res.pinned_cpu is not None) != pinned:
+        out.append(f"pinned to cpu {res.pinned_cpu}" if res.pinned_cpu is not None
+                   else "not pinned")
     if start and res.start and res.start != start:
         out.append(f"started by {res.start}")
     return out
 
 
 def stale(results: Iterable[Result], tasks: Sequence[Task], pinned: bool = False,
-          start: str = "") -> str:
+          start: str = "", here: bool = True) -> str:
     """Why the results a run folder holds for these planned tasks' keys cannot stand for them
-    ("" when they can): a result whose identity differs from the one the task would have here
-    (formulation or backend code, solver version, threads, machine), or one measured otherwise
-    (:func:`_measured_otherwise`). Resuming keeps a key's results and runs only the keys it
-    lacks, so such a result would be reported as this run's. Results without an identity
-    (written before identities were recorded) are not judged."""
+    ("" when they can): a result whose identity differs from the one the task would have
+    (formulation or backend code, solver version, threads; and with ``here`` the machine: on
+    a cluster the workers' types, which the client cannot know, are not judged), or one
+    measured otherwise (:func:`_measured_otherwise`). Resuming keeps a key's results and
+    runs only the keys it lacks, so such a result would be reported as this run's. Not judged:
+    results without an identity (written before identities were recorded) and tasks the
+    ladder rule recorded as not run (the rule decides them again)."""
     planned = {t.key: t for t in tasks if t.code}
     bad: list[tuple[Result, list[str]]] = []
-    here = machine()
+    this = machine()
     versions: dict[tuple[str, str], str] = {}
     for r in results:
         task = planned.get(r.key)
-        if task is None or r.formulation == "-" or not r.identity:
+        if task is None or r.formulation == "-" or not r.identity \
+                or r.message.startswith(NOT_RUN):
             continue
         at = (task.solver, task.origin)
         if at not in versions:
             versions[at] = solver_version(*at)
-        want = {**task.to_dict(), "key": task.key, "solver_version": versions[at], **here}
-        why = differing_parts(r.to_dict(), want) if r.identity != identity(want) else []
+        have = r.to_dict()
+        where = this if here else {k: have.get(k) for k in this}
+        want = {**task.to_dict(), "key": task.key, "solver_version": versions[at], **where}
+        why = differing_parts(have, want) if r.identity != identity(want) else []
         why += _measured_otherwise(r, pinned, start)
         if why:
             bad.append((r, why))

@@ -268,10 +268,12 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
 
 
 def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
-             say: Callable[[str], None], pinned: bool = False, start: str = "") -> None:
+             say: Callable[[str], None], pinned: bool = False, start: str = "",
+             here: bool = True) -> None:
     """Steps 1 and 2 of a session, and the count of reusable results (said; ``pinned``: the
     run pins its tasks, and reuses only pinned measurements; ``start``: how it starts them,
-    and it reuses only measurements started so)."""
+    and it reuses only measurements started so; ``here``: its tasks run on this machine, not
+    on a cluster's workers)."""
     from bench.run.pool import resume_conflict
     from bench.run.reuse import matches, stale, summary
     from bench.run.storage import TABLE, load_environment, unjournaled
@@ -279,9 +281,11 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     plan = planned.plan
     earlier = [int(r["memory_limit_mb"]) for r in load_environment(journal.folder)
                if isinstance(r.get("memory_limit_mb"), int) and r.get("tasks")]
-    lost = unjournaled(journal.folder)
-    conflict = resume_conflict(journal, plan, earlier)
-    if not conflict and (why := stale([*journal.results(), *lost], plan.tasks, pinned, start)):
+    held = journal.results()
+    every = [*held, *unjournaled(journal.folder, held)]
+    lost = every[len(held):]
+    conflict = resume_conflict(journal, plan, earlier, every)
+    if not conflict and (why := stale(every, plan.tasks, pinned, start, here)):
         conflict = f"{journal.folder}: {why}"
     if conflict:
         raise SessionError(conflict)
@@ -334,7 +338,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     try:
         pinned = options.pin and options.executor != "dask"  # Dask tasks are not pinned
         start = options.start or default_start()
-        _prepare(planned, journal, sources, outcome, say, pinned, start)
+        _prepare(planned, journal, sources, outcome, say, pinned, start, options.executor != "dask")
         executor = _executor(options, start)
         calibration = {"start_s": calibrate()}
         _record_start(planned, options, start, calibration, out)

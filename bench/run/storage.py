@@ -314,20 +314,20 @@ def stored_results(folder: str | Path) -> tuple[list[Result], int]:
     return table_results(folder)
 
 
-def unjournaled(folder: str | Path) -> list[Result]:
+def unjournaled(folder: str | Path, held: list[Result] | None = None) -> list[Result]:
     """The results of the folder's ``results.parquet`` that its journal does not hold (a
     committed run's table beside no journal; the rows of journal lines lost or damaged since
     the table was written): :func:`consolidate` writes the table from the journal alone, so a
     run into the folder that did not first put them back would drop them. Told by sample id
     (by task key in a table written before results carried one); a table that cannot be read
-    holds nothing to keep (none)."""
+    holds nothing to keep (none). ``held``: the journal's results, when read already."""
     import pandas as pd
 
     path = Path(folder) / TABLE
     if not path.is_file():
         return []
     journal = Journal(folder)
-    held = journal.results(warn=False)
+    held = journal.results(warn=False) if held is None else held
     try:
         by_id = _table_has_ids(folder) or not journal.path.is_file()
         if by_id and held:  # the common case, all held, told from two columns

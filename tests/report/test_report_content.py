@@ -268,6 +268,21 @@ def test_a_file_changed_between_runs_is_two_instances_the_latest_under_its_name(
     assert sorted(T.ranking(t)["tasks"]) == [2]
 
 
+def test_two_contents_measured_equally_late_are_still_two_instances():
+    """Contents of one file whose latest results carry the same time (or none, as results
+    written before times were recorded) are told apart too: the least digest keeps the
+    name."""
+    from bench.report.data import distinct_names
+
+    keys = ["sha256:cccc3333dddd4444|f|s|seed=0", "sha256:aaaa1111bbbb2222|f|s|seed=0"]
+    base = {"puzzle": ["shikaku"] * 2, "instance": ["x"] * 2, "instance_path": ["a/x.txt"] * 2,
+            "key": keys}
+    for finished in ([None, None], ["2026-11-30T10:00:00+00:00"] * 2):
+        assert list(distinct_names(pd.DataFrame({**base, "finished": finished}))) == \
+            ["x@cccc3333", "x"]
+    assert list(distinct_names(pd.DataFrame(base))) == ["x@cccc3333", "x"]
+
+
 def _skipping(run: Path, out: Path, form: str) -> Path:
     """A copy of ``run`` in which every task of ``form`` was skipped by the formulation."""
     out.mkdir()

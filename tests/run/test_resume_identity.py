@@ -109,3 +109,42 @@ def test_a_table_of_other_code_beside_no_journal_is_refused_untouched(tmp_path):
     with pytest.raises(SessionError, match=r"measured otherwise .*\(formulation code: "):
         run_suite(None, tmp_path / "a", PATHS, **SELECT)
     assert _files(tmp_path / "a") == before
+
+
+def test_what_stale_judges_and_what_it_leaves(tmp_path):
+    """Not judged: tasks the ladder rule recorded as not run, the pinning of a task that did
+    not answer (killed before it reported, it carries no pin), the machine of results a
+    cluster's workers made (``here=False``). Judged: an answer's pinning, the machine here."""
+    import dataclasses
+
+    from bench.records import NOT_RUN
+    from bench.run.plan import make_plan
+    from bench.run.reuse import stale
+
+    run_suite(None, tmp_path / "a", PATHS, **SELECT)
+    [res] = Journal(tmp_path / "a").results()
+    tasks = make_plan(None, PATHS, **SELECT).plan.tasks
+    assert stale([res], tasks) == ""
+    assert "(not pinned: " in stale([res], tasks, pinned=True)
+    assert "(pinned to cpu 1: " in stale([dataclasses.replace(res, pinned_cpu=1)], tasks)
+    memout = dataclasses.replace(res, status="memout", grid=None)
+    assert stale([memout], tasks, pinned=True) == ""
+    ladder = dataclasses.replace(res, status="timeout", message=f"{NOT_RUN} ladder rule")
+    assert stale([ladder], tasks, pinned=True) == ""
+    other = res.to_dict() | {"cpu": "another processor", "cores": 64}
+    elsewhere = dataclasses.replace(res, cpu="another processor", cores=64,
+                                    identity=identity(other))
+    assert "(machine: " in stale([elsewhere], tasks)
+    assert stale([elsewhere], tasks, here=False) == ""
+
+
+def test_results_put_back_are_held_to_the_folders_limits(tmp_path):
+    """A committed run's table of one time limit beside a new run of another: refused as
+    a journal of that limit would be, the folder untouched."""
+    run_suite(None, tmp_path / "a", PATHS, **SELECT)
+    (tmp_path / "a" / JOURNAL).unlink()
+    before = _files(tmp_path / "a")
+    other = {**SELECT, "time_limit": 10.0}
+    with pytest.raises(SessionError, match="holds results run with --time-limit 20, not 10"):
+        run_suite(None, tmp_path / "a", [str(SHIKAKU_SEEDS[1])], **other)
+    assert _files(tmp_path / "a") == before
