@@ -161,12 +161,18 @@ def differing_parts(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return out
 
 
+def planned_record(task: Task, solver_version: str, where: dict[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """The identity's columns of a planned task's result when it runs on ``where`` (default:
+    this machine) with the solver at ``solver_version``."""
+    return {**task.to_dict(), "key": task.key, "solver_version": solver_version,
+            **(where or machine())}
+
+
 def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | None = None
                      ) -> str:
-    """The identity a planned task's result will have when it runs on ``where`` (default:
-    this machine) with the solver at ``solver_version``."""
-    return identity({**task.to_dict(), "key": task.key, "solver_version": solver_version,
-                     **(where or machine())})
+    """The identity a planned task's result will have (:func:`planned_record`)."""
+    return identity(planned_record(task, solver_version, where))
 
 
 # -- code digests -------------------------------------------------------------------------

@@ -28,7 +28,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.identity import differing_parts, identity, machine, machine_id, planned_identity
+from bench.identity import (
+    differing_parts,
+    identity,
+    machine,
+    machine_id,
+    planned_identity,
+    planned_record,
+)
 from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
 from bench.run.storage import (
@@ -165,8 +172,7 @@ def stale(results: Iterable[Result], tasks: Sequence[Task], pinned: bool = False
         if at not in versions:
             versions[at] = solver_version(*at)
         have = r.to_dict()
-        where = this if here else {k: have.get(k) for k in this}
-        want = {**task.to_dict(), "key": task.key, "solver_version": versions[at], **where}
+        want = planned_record(task, versions[at], this if here else {k: have.get(k) for k in this})
         why = differing_parts(have, want) if r.identity != identity(want) else []
         why += _measured_otherwise(r, pinned, start)
         if why:

@@ -330,16 +330,15 @@ def unjournaled(folder: str | Path, held: list[Result] | None = None) -> list[Re
     held = journal.results(warn=False) if held is None else held
     try:
         by_id = _table_has_ids(folder) or not journal.path.is_file()
+        ids = {(r.key, r.sample_id) for r in held}
         if by_id and held:  # the common case, all held, told from two columns
             cols = pd.read_parquet(path, columns=["key", "sample_id"])
-            ids = {(r.key, r.sample_id) for r in held}
             if all(k in ids for k in zip(cols["key"], cols["sample_id"], strict=True)):
                 return []
         rows, _ = table_results(folder)
     except unreadable_table_errors():
         return []
     if by_id:
-        ids = {(r.key, r.sample_id) for r in held}
         return [r for r in rows if (r.key, r.sample_id) not in ids]
     keys = {r.key for r in held}
     return [r for r in rows if r.key not in keys]
