@@ -7,7 +7,8 @@ import hashlib
 import os
 import stat
 import types
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
@@ -72,7 +73,10 @@ class Record:
     by another version) are ignored."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(cast(Any, self))
+        """The fields by name, in a new dict. Values are not copied (``dataclasses.asdict``
+        would deep-copy every cell of every solution grid): a nested one is the record's own,
+        to read, never to change in place."""
+        return {f.name: getattr(self, f.name) for f in fields(cast(Any, self))}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Self:
@@ -247,27 +251,38 @@ class Result(Record):
     sample_id: str = ""  # random id of this measurement: merge keeps one line per sample id
 
 
-def _conforms(value: Any, hint: Any) -> bool:
-    """``value`` (decoded JSON) is of the type ``hint`` (a field's annotation)."""
+@functools.cache
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """Whether a decoded JSON value is of the type ``hint`` (a field's annotation), as a test
+    built once per annotation: a JSON true is no number, an int is a float, a union is any of
+    its members, a ``Literal`` one of its values."""
     origin = get_origin(hint)
     if hint is Any:
-        return True
+        return lambda v: True
     if origin is Literal:
-        return value in get_args(hint)
+        values = get_args(hint)
+        return lambda v: v in values
     if origin in (Union, types.UnionType):
-        return any(_conforms(value, h) for h in get_args(hint))
+        members = tuple(_checker(h) for h in get_args(hint))
+        return lambda v: any(c(v) for c in members)
     if hint is type(None):
-        return value is None
-    if isinstance(value, bool):  # a JSON true is no number
-        return hint is bool
+        return lambda v: v is None
+    if hint is bool:
+        return lambda v: isinstance(v, bool)
     if hint is float:
-        return isinstance(value, int | float)
-    return isinstance(hint, type) and isinstance(value, hint)
+        return lambda v: isinstance(v, int | float) and not isinstance(v, bool)
+    if isinstance(hint, type):
+        return lambda v: isinstance(v, hint) and not isinstance(v, bool)
+    return lambda v: False
 
 
 @functools.cache
-def _result_hints() -> dict[str, Any]:
-    return get_type_hints(Result)
+def _result_fields() -> tuple[tuple[str, bool, Any, Callable[[Any], bool]], ...]:
+    """Per field of :class:`Result`: its name, whether a line must hold it, its annotation and
+    its :func:`_checker`."""
+    hints = get_type_hints(Result)
+    return tuple((f.name, f.default is MISSING and f.default_factory is MISSING,
+                  hints[f.name], _checker(hints[f.name])) for f in fields(Result))
 
 
 def schema_problem(d: Any) -> str:
@@ -276,13 +291,11 @@ def schema_problem(d: Any) -> str:
     "ten"``, ``"status": "banana"``). Keys the record does not know are allowed."""
     if not isinstance(d, dict):
         return f"a JSON {type(d).__name__}, not an object"
-    hints = _result_hints()
-    for f in fields(Result):
-        if f.name not in d:
-            if f.default is MISSING and f.default_factory is MISSING:
-                return f"no {f.name!r}"
-        elif not _conforms(d[f.name], hints[f.name]):
-            want = hints[f.name]
+    for key, required, want, conforms in _result_fields():
+        if key not in d:
+            if required:
+                return f"no {key!r}"
+        elif not conforms(d[key]):
             name = want.__name__ if isinstance(want, type) else str(want)
-            return f"{f.name!r} is {d[f.name]!r}, not {name.replace('typing.', '')}"
+            return f"{key!r} is {d[key]!r}, not {name.replace('typing.', '')}"
     return ""

@@ -21,7 +21,15 @@ import numpy as np
 import pandas as pd
 
 from bench.records import NOT_RUN, OURS, Result, row_origin
-from bench.run.storage import ENVIRONMENT, JOURNAL, TABLE, Journal, results_frame, samples
+from bench.run.storage import (
+    ENVIRONMENT,
+    JOURNAL,
+    TABLE,
+    Journal,
+    results_frame,
+    samples,
+    writer,
+)
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +123,26 @@ def load_run(folder: str | Path) -> Run:
         if col not in df:
             df[col] = None
     _known_puzzles(df, source)
-    return Run(folder, df, _environment(folder, warnings), warnings)
+    env = _environment(folder, warnings)
+    if partial := unfinished(folder, env, len(df)):
+        log.warning("%s: %s", folder, partial)
+        warnings.insert(0, partial)
+    return Run(folder, df, env, warnings)
+
+
+def unfinished(folder: Path, env: dict[str, Any], results: int) -> str:
+    """Why the folder's results may not be its whole run ("" when nothing says so): a run
+    holds the folder's lock now, or the latest run's record has no closing calibration, which
+    a run writes only when it ends by itself (an interrupt, a kill or an error leaves none)."""
+    if (pid := writer(folder)) is not None:
+        return (f"a run (pid {pid}) is writing this folder now: this report shows the {results} "
+                "results recorded so far, not the finished run")
+    calibration = env.get("calibration")
+    if isinstance(calibration, dict) and "start_s" in calibration and "end_s" not in calibration:
+        return ("the latest run into this folder stopped before its end (interrupted, killed or "
+                "ended by an error): tasks it planned may be missing from this report; the same "
+                "`puzzlebench run` command resumes it")
+    return ""
 
 
 def _known_puzzles(df: pd.DataFrame, source: Path) -> None:

@@ -197,12 +197,16 @@ def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources,
     return taken
 
 
-def summary(taken: Counter[str], total: int) -> str:
-    """``reused 95 of 103 tasks (90 from q1, 5 from q2); 8 to run``."""
+def summary(taken: Counter[str], total: int, kept: int = 0) -> str:
+    """``reused 95 of 103 tasks (90 from q1, 5 from q2); 8 to run``; ``kept``: tasks of the
+    plan the run folder already holds (a resume), neither reused nor run:
+    ``reused 0 of 30 tasks; 30 already in the run folder; 0 to run``."""
     n = sum(taken.values())
     where = ", ".join(f"{k} from {run}" for run, k in
                       sorted(taken.items(), key=lambda x: (-x[1], x[0])))
-    return f"reused {n} of {total} tasks" + (f" ({where})" if n else "") + f"; {total - n} to run"
+    return (f"reused {n} of {total} tasks" + (f" ({where})" if n else "")
+            + (f"; {kept} already in the run folder" if kept else "")
+            + f"; {total - n - kept} to run")
 
 
 def same_machine(folder: Path) -> bool:

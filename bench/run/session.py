@@ -301,9 +301,11 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     if sources is not None:
         for note in sources.notes():
             say(note)
-        found = matches(plan.tasks, sources, journal.keys(), pinned, start)
+        kept = journal.keys()
+        found = matches(plan.tasks, sources, kept, pinned, start)
         outcome.reusable = len(found)
-        say(summary(Counter(r.run for r in found), len(plan.tasks)))
+        say(summary(Counter(r.run for r in found), len(plan.tasks),
+                    len({t.key for t in plan.tasks} & kept)))
 
 
 def _stop_of(error: BaseException) -> KeyboardInterrupt:

@@ -84,6 +84,27 @@ class RunLock:
             self.fd = None
 
 
+def writer(folder: str | Path) -> str | None:
+    """Who is writing the run folder now: the pid a run wrote into its ``.lock`` ("?" when
+    unreadable) while the run holds the lock, else None. A shared lock is tried and let go at
+    once (as ``merge`` takes its inputs'), so a reader never blocks or disturbs a run."""
+    try:
+        fd = os.open(Path(folder) / LOCK, os.O_RDONLY)
+    except OSError:  # no lock file: no run has written here since locks were kept
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 class Journal:
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)

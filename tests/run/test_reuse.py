@@ -79,6 +79,18 @@ def test_every_result_carries_its_identity_and_provenance(first):
     assert len(set(codes.values())) == 3  # each formulation its own code
 
 
+def test_reusing_the_run_folder_itself_says_its_tasks_are_there_not_that_all_are_to_run(
+        plug, first, tmp_path):
+    """``--reuse X --out X`` resumes X: nothing is reused or run, and the line says so (it
+    said "reused 0 of N tasks; N to run")."""
+    here = tmp_path / "r1"
+    shutil.copytree(first, here)
+    p = run(plug[1], here, "--reuse", str(here))
+    n = 3 * len(SHIKAKU_SEEDS)
+    assert f"reused 0 of {n} tasks; {n} already in the run folder; 0 to run" in p.stdout, p.stdout
+    assert len(journal(here)) == n
+
+
 def test_an_edited_file_reruns_exactly_the_tasks_whose_identity_includes_it(plug, first):
     root, env = plug
     r2 = first.parent / "r2"
