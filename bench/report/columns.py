@@ -114,7 +114,8 @@ COLUMNS: dict[str, Column] = {
                                      "test's last step is separated ('none at this size': no "
                                      "permuted arrangement reaches p < 0.05)"),
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
-                                 "shifted geometric means; '≥': a bound) with its 95 % interval"),
+                                 "geometric means of t + shift, not of SGMs; '≥': a bound) "
+                                 "with its 95 % interval"),
     "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "
                      "pair of another instance set a two-sided paired sign-flip p, Holm-adjusted"),
     "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive (a "

@@ -24,7 +24,8 @@ y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs'
 instance (an unanswered instance at L, a censored time; shift
 :data:`bench.report.data.SGM_SHIFT_S`), and the difference d = y_B - y_A per instance:
 
-- the factor exp(mean d) (the ratio of shifted geometric means B/A) with its 95 % t-interval
+- the factor exp(mean d) (the ratio B/A of the geometric means of t + shift; not the ratio
+  of the SGMs shown, which subtract the shift) with its 95 % t-interval
   (:func:`bench.report.paired.log_interval`; "too few" below
   :data:`bench.report.paired.MIN_INTERVAL` instances);
 - the test: the step-down max-T permutation method of Westfall & Young (1993,
@@ -82,8 +83,8 @@ PAIR_COLUMNS = ["puzzle", "tier", "pair", "instances", "censored", "answers diff
                 "identity differs"]
 PAIR_NOTE = (
     "Over the instances both runs ran (tasks not run left out; each run's seeds and repeats "
-    "of an instance folded to their median): factor B/A, the ratio of shifted geometric "
-    f"means of min(t, L) (L the smaller limit, an unanswered instance at L; shift "
+    "of an instance folded to their median): factor B/A, the ratio of the geometric "
+    f"means of min(t, L) + shift (L the smaller limit, an unanswered instance at L; shift "
     f"{SGM_SHIFT_S * 1000:g} ms) with its 95 % t-interval (none below "
     f"{paired.MIN_INTERVAL} instances); p: the step-down Westfall-Young max-T sign-flip "
     "permutation test over every pair listed (one family). Labels: "

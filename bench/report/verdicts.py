@@ -32,9 +32,10 @@ every tier has one time limit):
 - The best pair: no wrong or disagreeing answer, among those of the reference set the
   lowest mean y. No answered-count rule: a timeout is the largest value an instance can give.
 - Every other pair against the best over the instances both ran: the factor exp(mean of the
-  differences of y) (the ratio of shifted geometric means, "≥" where only the other pair has
-  censored times there: a bound), its 95 % t-interval (:func:`bench.report.paired.log_interval`;
-  "too few" below :data:`~bench.report.paired.MIN_INTERVAL` instances), and the step-down
+  differences of y: the ratio of the geometric means of min(t, L) + shift, not of the SGMs
+  shown, which subtract it; "≥" where only the other pair has censored times there: a bound),
+  its 95 % t-interval (:func:`bench.report.paired.log_interval`; "too few" below
+  :data:`~bench.report.paired.MIN_INTERVAL` instances), and the step-down
   Westfall-Young max-T permutation test of every pair against the best, re-selecting the best
   in every permutation (:func:`bench.report.paired.maxt`; Westfall & Young 1993,
   *Resampling-Based Multiple Testing*): one test per group, selection-aware, exact under
@@ -100,9 +101,10 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
         "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
         f"log(t + shift) ('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); lead: the "
-        "runner-up's factor over the best on the instances both ran (ratio of shifted "
-        "geometric means; '≥': the runner-up has censored times there) with its 95 % "
-        f"t-interval and label. Labels: '{SEPARATED}': the step-down Westfall-Young max-T "
+        "runner-up's factor over the best on the instances both ran (ratio of the "
+        "geometric means of t + shift, not of the sgm shown, which subtracts it; '≥': the "
+        "runner-up has censored times there) with its 95 % t-interval and label. "
+        f"Labels: '{SEPARATED}': the step-down Westfall-Young max-T "
         "permutation test (pair labels permuted within each instance, the best chosen again "
         f"in every permutation) gives p < {ALPHA:g}; '{EQUIVALENT}': the 95 % interval lies "
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
@@ -137,13 +139,13 @@ def sgm_interval(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def ratio_interval(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """The ratio of the shifted geometric means of paired ``a`` and ``b`` (exp of the mean of
-    log(a + shift) - log(b + shift)) with its 95 % t-interval (NaN bounds below 2 pairs)."""
+    """exp of the mean of log(a + shift) - log(b + shift), paired, with its 95 % t-interval
+    (NaN bounds below 2 pairs): the ratio of the geometric means of ``a + shift``, ``b + shift``."""
     d = np.log(np.asarray(a, float) + SGM_SHIFT_S) - np.log(np.asarray(b, float) + SGM_SHIFT_S)
     return paired.log_interval(d)
 
 
-def _censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
     over its pairs, and of answered; NaN / False where the pair did not run the instance."""
     idx = pi.set_index(["instance", "pair"])
@@ -224,7 +226,7 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     clean = [r for r in rows if r["clean"]]
     if not clean:
         return Group(_frame(rows), math.nan, math.nan)
-    y, ok = _censored_log(pi)
+    y, ok = censored_log(pi)
     names = [str(r["pair"]) for r in clean]
     yy = y[names].to_numpy(float).T
     okk = ok[names].to_numpy(bool).T
@@ -403,10 +405,10 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
                     f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
         if len(inc):
-            can = ("can separate no factor at its size" if separable == NONE_SEPARABLE
+            can = ("can separate no factor at this size" if separable == NONE_SEPARABLE
                    else f"separates factors {separable}")
-            sentence += (f"; {len(inc)} pair(s) inconclusive (this group {can}; a pair of "
-                         f"another instance set needs {APART_MIN} instances in common)")
+            sentence += (f"; {len(inc)} pair(s) inconclusive (the test's last step {can}; a "
+                         f"pair of another instance set needs {APART_MIN} instances in common)")
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
         lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,8 @@ class Plan:
     unavailable: dict[str, str] = field(default_factory=dict)
     #: the ``--formulation`` entries that selected some variant
     matched: set[str] = field(default_factory=set)
+    #: another file of an instance's content (path -> the path planned for that content)
+    same: dict[str, str] = field(default_factory=dict)
 
 
 def plan_tasks(
@@ -120,13 +123,12 @@ def plan_tasks(
     each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
     its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
     plan = Plan()
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # content digest -> the path planned for it
     codes: dict[type, str] = {}  # formulation and backend classes' code digests
     for path in instances:
         digest = instance_digest(path)
-        if digest in seen:  # `x.txt` and `./x.txt`, a suite's file also given: one instance
+        if _planned_before(path, digest, seen, plan):
             continue
-        seen.add(digest)
         try:
             inst = read_instance(path)
         except InstanceError as e:
@@ -164,6 +166,22 @@ def plan_tasks(
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
+
+
+def _planned_before(path: str, digest: str, seen: dict[str, str], plan: Plan) -> bool:
+    """Whether an instance of the content ``digest`` is planned already (``seen``: content
+    digest -> the path planned for it; ``path`` is recorded otherwise). `x.txt` and
+    `./x.txt`, or a suite's file also given, are one file; another file of that content is a
+    copy, one instance all the same, said once (``plan.same``)."""
+    if digest not in seen:
+        seen[digest] = path
+        return False
+    first = seen[digest]
+    if os.path.realpath(path) != os.path.realpath(first) and path not in plan.same:
+        log.warning("%s has the same content as %s: one instance, planned (and reported) "
+                    "as %s", path, first, first)
+        plan.same[path] = first
+    return True
 
 
 def default_variants(puzzles: Iterable[str] = ()) -> tuple[str, ...]:

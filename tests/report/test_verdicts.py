@@ -454,3 +454,25 @@ def test_a_small_step_takes_every_arrangement_and_its_p_is_the_exact_one():
         five[1] = five[0] + np.abs(five[1]) + 0.1  # slower on every instance
         m = paired.maxt(five)
         assert m.p[1] == 2 / 32 and math.isnan(m.critical)
+
+
+def test_a_ranking_over_tiers_does_not_call_pairs_equivalent_that_one_tier_shows_apart():
+    """Two tiers of 20 instances: "b" takes 0.7x the best's time on one and 1.45x on the
+    other, so pooled its interval lies inside 1/1.25..1.25, while on each tier alone it lies
+    wholly outside (as the peer against CP-SAT across Shikaku's tiers): the pooled ranking
+    calls it inconclusive, naming the first such tier."""
+    rng = np.random.default_rng(11)
+    base = 10 ** rng.uniform(-2, 0, INSTANCES)
+    a = np.stack([base, base * 0.7])  # on "real", b takes 0.7x the best's time
+    c = np.stack([base, base * 1.45])  # on "hard", 1.45x
+    t = pd.concat([frame(a, ["best", "b"]).assign(tier="real"),
+                   frame(c, ["best", "b"]).assign(tier="hard",
+                                                 instance=lambda d: "h" + d["instance"])])
+    pooled = V.compare(per_instance(t)).set_index("pair")
+    assert pooled.loc["b / cadical195", "verdict"] == V.EQUIVALENT  # what the tiers average to
+    r = T.ranking(t).set_index("pair")
+    assert r.loc["b / cadical195", "verdict"] == (
+        f"{V.INCONCLUSIVE} (equivalent pooled, not on the hard tier)")
+    assert not r.loc["b / cadical195", "tie"]
+    one = T.ranking(t[t["tier"] == "real"]).set_index("pair")  # one tier: not judged by tiers
+    assert not one.loc[:, "verdict"].str.contains("pooled").any()

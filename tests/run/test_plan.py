@@ -191,3 +191,20 @@ def test_an_unavailable_solver_is_said_once_a_plan(caplog):
                           memory_limit_mb=1024)
     assert caplog.text.count("skipping solver cpmpy:gurobi") == 1, caplog.text
     assert "cpmpy:gurobi" in plan.unavailable and plan.tasks
+
+
+def test_two_files_of_one_content_are_one_instance_and_the_plan_says_so(tmp_path, caplog):
+    """A task is known by its instance's content: a copy under another name is planned once,
+    as the first path, with a warning naming both; the same file spelt twice is no copy."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(SHIKAKU_SEEDS[0].read_text())
+    b.write_text(SHIKAKU_SEEDS[0].read_text())
+    sel = Selection((), ("cpsat-cover",), ("cpsat",), False)
+    with caplog.at_level("WARNING", logger="bench.run.plan"):
+        plan = plan_tasks([str(a), str(b), str(tmp_path / "." / "a.txt")], sel, time_limit=5,
+                          memory_limit_mb=1024)
+    assert {t.instance for t in plan.tasks} == {str(a)}
+    assert plan.same == {str(b): str(a)}
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [f"{b} has the same content as {a}: one instance, planned (and reported) "
+                    f"as {a}"], said
