@@ -1,9 +1,8 @@
 """SCIP, CBC and GLPK against HiGHS on each MIP formulation of a run, per puzzle and tier (or the
-tiers of a puzzle pooled): answered counts, and each solver's SGM ratio to HiGHS over the
-instances both answered with its seeded paired bootstrap interval and the Wilcoxon signed-rank
-p, Holm-adjusted over the three solvers of a formulation and tier (the report's interval,
-:func:`bench.report.verdicts.ratio_interval`, on PAR-2 times; this analysis's own pairwise tests
-are below).
+tiers of a puzzle pooled): answered counts, and each solver's ratio to HiGHS of the geometric
+means of the PAR-2 times plus the 10 ms shift over the instances both answered, with its 95 %
+t-interval (the report's, :func:`bench.report.verdicts.ratio_interval`), and the Wilcoxon
+signed-rank p, Holm-adjusted over the three solvers of a formulation and tier.
 
 Usage: ``python -m bench.analysis.mip_solvers RUN [--tier TIER ...] [--pooled]`` (a run or
 report folder); prints a Markdown table, one row per puzzle, formulation and tier that HiGHS

@@ -157,8 +157,10 @@ COLUMNS: dict[str, Column] = {
                                            "modelling layer (CPMpy)"),
     "native": Column("native", "the best pair of the same solver without the layer"),
     "common": Column("both answered", "instances both pairs answered: the ratios' instances"),
-    "build_x": Column("build ×", "layered / native ratio of the build SGMs, 95 % t-interval"),
-    "solve_x": Column("solve ×", "layered / native ratio of the solve SGMs, 95 % t-interval"),
+    "build_x": Column("build ×", "layered / native ratio of the geometric means of build time + "
+                                 "10 ms, 95 % t-interval"),
+    "solve_x": Column("solve ×", "layered / native ratio of the geometric means of solve time + "
+                                 "10 ms, 95 % t-interval"),
     "solver_x": Column("solver's own ×", "layered / native ratio of the solver's own time"),
     "layered_outside_s": Column("layer outside the solver [ms]", "SGM of the layered pair's "
                                 "solve minus its solver's own time", 1000.0),

@@ -123,25 +123,38 @@ def load_run(folder: str | Path) -> Run:
         if col not in df:
             df[col] = None
     _known_puzzles(df, source)
-    env = _environment(folder, warnings)
-    if partial := unfinished(folder, env, len(df)):
+    records = _environment(folder, warnings)
+    if partial := unfinished(folder, records, len(df)):
         log.warning("%s: %s", folder, partial)
         warnings.insert(0, partial)
-    return Run(folder, df, env, warnings)
+    return Run(folder, df, records[-1] if records else {}, warnings)
 
 
-def unfinished(folder: Path, env: dict[str, Any], results: int) -> str:
-    """Why the folder's results may not be its whole run ("" when nothing says so): a run
-    holds the folder's lock now, or the latest run's record has no closing calibration, which
-    a run writes only when it ends by itself (an interrupt, a kill or an error leaves none)."""
+def _stopped(record: dict[str, Any]) -> bool:
+    """The run of this environment record began its tasks and did not end by itself: no
+    closing calibration, which a run writes only then (an interrupt, a kill or an error that
+    ended its tasks' loop leaves none)."""
+    calibration = record.get("calibration")
+    return isinstance(calibration, dict) and "start_s" in calibration \
+        and "end_s" not in calibration
+
+
+def unfinished(folder: Path, records: list[dict[str, Any]], results: int) -> str:
+    """Why the folder's results may not be whole runs ("" when nothing says so): a run holds
+    the folder's lock now; the latest run into it stopped before its end; or, for a ``merge``
+    whose inputs' records are the latest, one of those inputs did."""
     if (pid := writer(folder)) is not None:
         return (f"a run (pid {pid}) is writing this folder now: this report shows the {results} "
                 "results recorded so far, not the finished run")
-    calibration = env.get("calibration")
-    if isinstance(calibration, dict) and "start_s" in calibration and "end_s" not in calibration:
+    if not records or "merged_from" not in records[-1]:
         return ("the latest run into this folder stopped before its end (interrupted, killed or "
                 "ended by an error): tasks it planned may be missing from this report; the same "
-                "`puzzlebench run` command resumes it")
+                "`puzzlebench run` command resumes it") if records and _stopped(records[-1]) else ""
+    after = max((i + 1 for i, r in enumerate(records) if "merge" in r), default=0)
+    last = {str(r["merged_from"]): r for r in records[after:] if "merged_from" in r}
+    if stopped := [name for name, r in last.items() if _stopped(r)]:
+        return (f"merged from {len(stopped)} run folder(s) whose latest run stopped before its "
+                f"end ({', '.join(stopped)}): tasks they planned may be missing from this report")
     return ""
 
 
@@ -160,22 +173,23 @@ def _known_puzzles(df: pd.DataFrame, source: Path) -> None:
                           + (f"; {len(bad) - 1} more unknown" if len(bad) > 1 else ""))
 
 
-def _environment(folder: Path, warnings: list[str]) -> dict[str, Any]:
+def _environment(folder: Path, warnings: list[str]) -> list[dict[str, Any]]:
+    """The folder's environment records (the objects among them), oldest first; none when
+    the file is missing or cannot be read (said in ``warnings``)."""
     path = folder / ENVIRONMENT
     if not path.exists():
-        return {}
+        return []
     try:
         records = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         warnings.append(f"{ENVIRONMENT} unreadable ({e.__class__.__name__})")
-        return {}
+        return []
     if isinstance(records, dict):
         records = [records]
     if not isinstance(records, list):
         warnings.append(f"{ENVIRONMENT} is not a list of records")
-        return {}
-    dicts = [r for r in records if isinstance(r, dict)]
-    return dicts[-1] if dicts else {}
+        return []
+    return [r for r in records if isinstance(r, dict)]
 
 
 _GEN = re.compile(r"^gen-[a-z]+-(\d+x\d+)")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+import bench.report.efforts as efforts
 import bench.report.figures as figures
 import bench.report.peers as peers
 import bench.report.pictures as pictures
@@ -201,7 +202,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
     sec.extra.extend(vbs.extra(puzzle, every))  # the virtual best per tier, each pair's share
-    eff, eff_lines = verdicts.effort(t)
+    eff, eff_lines = efforts.effort(t)
     if len(eff):
         sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
                           "solver (" + (" ".join(eff_lines) or "the two orders agree") + ")",

@@ -17,7 +17,6 @@ from bench.report.data import (
     ran,
     sgm,
 )
-from bench.report.paired import MIN_INTERVAL, log_interval
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -26,9 +25,9 @@ from bench.report.verdicts import (
     MARGIN,
     SEPARATED,
     TOO_FEW,
-    censored_log,
     compare,
     factor,
+    label,
 )
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
@@ -185,37 +184,12 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
-    r["verdict"] = [f"{x} ({k})" if k else x for x, k in zip(r["verdict"], r["run"],
-                                                               strict=True)]
+    r["verdict"] = [label(v.loc[p]) for p in r["pair"]]
     r["interval"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" if a == a else TOO_FEW
                      for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
-    for i in r.index[r["verdict"] == EQUIVALENT]:
-        if tier := tier_apart(pi, str(r.at[0, "pair"]), str(r.at[i, "pair"])):
-            r.at[i, "verdict"] = f"{INCONCLUSIVE} (equivalent pooled, not on the {tier} tier)"
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
-
-
-def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
-    """The first tier on which ``pair``'s factor over ``best`` is shown outside the equivalence
-    margin (its 95 % interval, over at least MIN_INTERVAL instances both ran, wholly outside
-    1/MARGIN .. MARGIN), "" when none is: a ranking that pools tiers calls two pairs
-    equivalent only when no tier shows them apart, since opposite effects on two tiers can
-    average to an interval inside the margin."""
-    if "tier" not in pi or pi["tier"].nunique() < 2:
-        return ""
-    for tier, g in pi.groupby("tier", sort=True):
-        y, _ = censored_log(g)
-        if best not in y or pair not in y:
-            continue
-        d = (y[pair] - y[best]).dropna().to_numpy(float)
-        if len(d) < MIN_INTERVAL:
-            continue
-        _, lo, hi = log_interval(d)
-        if lo > MARGIN or hi < 1 / MARGIN:
-            return str(tier)
-    return ""
 
 
 def _x_best(pi: pd.DataFrame, pairs: list[str]) -> list[float]:

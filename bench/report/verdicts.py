@@ -55,9 +55,7 @@ every tier has one time limit):
   of two pairs: 2/32) the group separates nothing (:data:`NONE_SEPARABLE`). A pair with a
   wrong answer is never best nor tested ("wrong answers").
 
-Effort (:func:`effort`): among the pairs of one solver, the SGM of a machine-independent
-counter (conflicts, simplex iterations, nodes, branches) over the instances all of them
-answered, ranked beside time; where the two orders differ, a sentence says so.
+The effort table beside the verdicts: :mod:`bench.report.efforts`.
 """
 
 from __future__ import annotations
@@ -71,7 +69,6 @@ import pandas as pd
 
 import bench.report.paired as paired
 import bench.report.signflip as signflip
-from bench.effort import ranking
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
 from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
@@ -120,12 +117,6 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best.")
-#: effort counters, in the order of preference, per model kind (bench.effort)
-EFFORT = ranking()
-
-
-def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.exp(np.mean(np.log(x + SGM_SHIFT_S), axis=axis)) - SGM_SHIFT_S
 
 
 def sgm_interval(x: np.ndarray) -> tuple[float, float, float]:
@@ -177,6 +168,7 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None) -> list[dict[str,
                      "common": 0, "ratio": math.nan, "ratio_lo": math.nan,
                      "ratio_hi": math.nan, "censored": "", "p": math.nan,
                      "verdict": "" if not p["wrong"].any() else "wrong answers", "run": "",
+                     "apart": "",
                      "declined": int(declined.get(pair, 0))})
     return rows
 
@@ -258,6 +250,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
             r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
                         f"{k} run, {m} in common with the best's {n_best}") + (
                 f", {r['declined']} declined" if r["declined"] else "")
+    for r in clean:  # a group that pools tiers: equivalent only where no tier shows it apart
+        if r["verdict"] == EQUIVALENT and (tier := tier_apart(pi, b["pair"], r["pair"])):
+            r["verdict"], r["apart"] = INCONCLUSIVE, tier
     tested = any(full[j] for j in range(len(clean)) if j != bi)  # the main test compared any
     sep = (math.nan if n_best < paired.MIN_INTERVAL or not tested else
            math.exp(critical / math.sqrt(n_best)) if math.isfinite(critical) else math.inf)
@@ -317,6 +312,28 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
+    """The first tier (in the order of ``pi``) on which ``pair``'s factor over ``best`` is
+    shown outside the equivalence margin (its 95 % interval, over at least MIN_INTERVAL
+    instances both ran, wholly outside 1/MARGIN .. MARGIN), "" when none is: a group that
+    pools tiers (the ranking, a pooled matrix row) calls two pairs equivalent only when no
+    tier shows them apart, since opposite effects on two tiers can average to an interval
+    inside the margin."""
+    if "tier" not in pi or pi["tier"].nunique() < 2:
+        return ""
+    for tier, g in pi.groupby("tier", sort=False):
+        y, _ = censored_log(g)
+        if best not in y or pair not in y:
+            continue
+        d = (y[pair] - y[best]).dropna().to_numpy(float)
+        if len(d) < paired.MIN_INTERVAL:
+            continue
+        _, lo, hi = paired.log_interval(d)
+        if lo > paired.MARGIN or hi < 1 / paired.MARGIN:
+            return str(tier)
+    return ""
+
+
 def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame:
     """The per-pair table of :func:`analyse`."""
     return analyse(pi, declined).table
@@ -336,8 +353,11 @@ def factor(row: pd.Series) -> str:
 
 def label(row: pd.Series) -> str:
     """The verdict word with "k of n run" (or "k run, m in common ...") where the pair ran
-    another instance set than the best."""
-    return str(row["verdict"]) + (f" ({row['run']})" if row.get("run") else "")
+    another instance set than the best, and "equivalent pooled, not on the T tier" where a
+    tier alone showed apart a pair the pooled tiers call equivalent (:func:`tier_apart`)."""
+    return str(row["verdict"]) + "".join(
+        f" ({x})" for x in (f"equivalent pooled, not on the {row.get('apart')} tier"
+                            if row.get("apart") else "", row.get("run") or "") if x)
 
 
 def _ms(est: float, lo: float, hi: float) -> str:
@@ -465,36 +485,3 @@ def _matrix_row(puzzle: str, tier: str, sub: pd.DataFrame, gone: pd.DataFrame,
                                               f"{len(absent)} pair(s) ran none") if x)
     lines += c.lines
     return c.row
-
-
-def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Per puzzle and solver with at least two formulations: each pair's SGM (shift 1) of an effort
-    counter and of its time over the instances all of them answered, both ranks, and a
-    sentence per solver where the ranks differ."""
-    rows, lines = [], []
-    for (puzzle, solver), g in t[t["ok"]].groupby(["puzzle", "solver"], sort=True):
-        kind = str(g["kind"].iloc[0])
-        metric = next((m for m in EFFORT.get(kind, ()) if m in g and g[m].notna().any()), None)
-        if metric is None or g["pair"].nunique() < 2:
-            continue
-        g = g[g[metric].notna()]
-        med = g.groupby(["pair", "instance"]).agg(e=(metric, "median"), s=("par2_s", "median"))
-        e, s = med["e"].unstack("pair").dropna(), med["s"].unstack("pair").dropna()
-        common = e.index.intersection(s.index)
-        if len(common) == 0 or e.shape[1] < 2:
-            continue
-        es = np.exp(np.log(e.loc[common].astype(float) + 1).mean()) - 1
-        ts = _sgm(s.loc[common].to_numpy(float), axis=0)
-        tab = pd.DataFrame({"puzzle": puzzle, "solver": solver, "pair": e.columns, "metric": metric,
-                            "effort": es.to_numpy(), "time_s": ts, "common": len(common)})
-        tab["effort_rank"] = tab["effort"].rank(method="min").astype(int)
-        tab["time_rank"] = tab["time_s"].rank(method="min").astype(int)
-        rows.append(tab.sort_values("time_rank"))
-        te, tt = tab["effort"].to_numpy(), tab["time_s"].to_numpy()
-        if np.any((tt[:, None] < tt[None, :]) & (te[:, None] > te[None, :])):
-            by_t = " < ".join(tab.sort_values("time_s")["pair"].str.split(" / ").str[0])
-            by_e = " < ".join(tab.sort_values("effort")["pair"].str.split(" / ").str[0])
-            lines.append(f"{puzzle}, {solver}: time and {metric} disagree over "
-                         f"{len(common)} common instances: by time {by_t}; by {metric} {by_e}.")
-    out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
-    return out, lines

@@ -200,8 +200,9 @@ def _line(tab: pd.DataFrame, n: int, common: int, what: str) -> str:
 def layer_cost(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Each layered pair (a solver of :data:`ENGINES`) against the best native pair of its
     engine (``t``: one puzzle's prepared task rows; those that did not run are dropped), over
-    the instances both answered: the ratios layered / native of the SGMs of build, solve and
-    the solver's own time, each with its 95 % t-interval ('too few' below MIN_INTERVAL), and
+    the instances both answered: the ratios layered / native of the geometric means of build,
+    solve and the solver's own time, each plus the 10 ms shift, with its 95 % t-interval
+    ('too few' below MIN_INTERVAL), and
     the layered pair's time outside the solver (SGM); and a sentence per row."""
     t = _one_puzzle(t)
     rows: list[dict[str, object]] = []

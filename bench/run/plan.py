@@ -177,7 +177,8 @@ def _planned_before(path: str, digest: str, seen: dict[str, str], plan: Plan) ->
         seen[digest] = path
         return False
     first = seen[digest]
-    if os.path.realpath(path) != os.path.realpath(first) and path not in plan.same:
+    real = os.path.realpath(path)
+    if real != os.path.realpath(first) and real not in map(os.path.realpath, plan.same):
         log.warning("%s has the same content as %s: one instance, planned (and reported) "
                     "as %s", path, first, first)
         plan.same[path] = first

@@ -332,7 +332,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
     from bench.run.reuse import reuse_into
 
     out, plan = journal.folder, planned.plan
-    recorded = False
+    recorded = failed = False  # failed: an interrupt or an error ended the tasks' loop
     calibration: dict[str, float] = {}
     executor = None
     monitor: Monitor | None = None
@@ -345,8 +345,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
         calibration = {"start_s": calibrate()}
         _record_start(planned, options, start, calibration, out)
         recorded = True
-        # the Parquet writer, imported before the tasks (not beside them, not after an
-        # interrupt)
+        # the Parquet writer, imported before the tasks (not beside them, after an interrupt)
         import pandas  # noqa: F401
         import pyarrow.parquet  # noqa: F401
 
@@ -367,13 +366,14 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
 
         run_gated(plan, planned.under, run, journal.results, ladder=planned.ladder,
                   fixed=planned.fixed)
-    except (KeyboardInterrupt, Exception) as e:  # the running tasks are killed and not
-        stopped = _stop_of(e)  # journaled; an interrupt Python wrapped is the same
+    except (KeyboardInterrupt, Exception) as e:  # the running tasks are killed, not journaled
+        failed = True  # an error goes on up from here; an interrupt (wrapped or not) stops
+        stopped = _stop_of(e)
     finally:
-        if recorded:
+        if recorded:  # a loop that failed gets no closing calibration: it did not end
             with contextlib.suppress(OSError):  # the first write error is the one reported
-                outcome.disturbed = _record_end(out, executor, monitor, calibration,
-                                                stopped is not None, options.jobs)
+                outcome.disturbed = _record_end(out, executor, monitor, calibration, failed,
+                                                options.jobs)
     if stopped is not None:
         return stopped
     outcome.not_run = _not_run(planned, journal)

@@ -22,6 +22,8 @@ import json
 import logging
 import math
 import os
+import stat
+import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
@@ -54,6 +56,19 @@ class FolderLocked(RuntimeError):
     """Another run is writing the run folder."""
 
 
+def _flock_soon(fd: int, tries: int = 20, pause_s: float = 0.005) -> None:
+    """Take ``fd``'s exclusive lock, trying again for about 0.1 s before giving up
+    (``BlockingIOError``): a report holds a folder's lock shared for an instant
+    (:func:`writer`), which must not turn a starting run away."""
+    for _ in range(tries - 1):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            time.sleep(pause_s)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 class RunLock:
     """An exclusive lock on a run folder while a run writes it (``flock``: released by the
     kernel however the run ends, so a killed run leaves no stale lock)."""
@@ -66,7 +81,7 @@ class RunLock:
         self.folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _flock_soon(fd)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
             os.close(fd)
@@ -87,12 +102,15 @@ class RunLock:
 def writer(folder: str | Path) -> str | None:
     """Who is writing the run folder now: the pid a run wrote into its ``.lock`` ("?" when
     unreadable) while the run holds the lock, else None. A shared lock is tried and let go at
-    once (as ``merge`` takes its inputs'), so a reader never blocks or disturbs a run."""
+    once (as ``merge`` takes its inputs'); the file is opened without blocking and without
+    following a link, and anything but a regular file is no lock (a FIFO would block)."""
     try:
-        fd = os.open(Path(folder) / LOCK, os.O_RDONLY)
+        fd = os.open(Path(folder) / LOCK, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:  # no lock file: no run has written here since locks were kept
         return None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -1,16 +1,24 @@
 """A report of a run folder that is not a whole run says so (bench/report/data.py
-``unfinished``): while a run holds the folder's lock, and after a run that stopped before its
-end; a finished run gets no such note. Real processes, a real lock and a real interrupted run."""
+``unfinished``): while a run holds the folder's lock, after a run that stopped before its end
+(an interrupt, an error of the harness) and for a merge of such a run; a finished run gets no
+such note. Real processes, a real lock and a real interrupted run."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 import signal
 import subprocess
 import sys
+import threading
+
+import pytest
 
 from bench.report.data import load_run
-from bench.run.storage import RunLock, writer
-from tests.conftest import ROOT
+from bench.run.plan import Plan, make_plan
+from bench.run.storage import LOCK, RunLock, writer
+from tests.conftest import ROOT, SHIKAKU_SEEDS
 from tests.run.test_reliability_interrupt import RUN, start_run, wait_for_results
 
 HOLD = ("import sys\nfrom bench.run.storage import RunLock\n"
@@ -30,12 +38,55 @@ def test_a_folder_whose_lock_another_process_holds_is_reported_as_being_written(
         notes = load_run(folder).warnings
         assert notes and notes[0].startswith(f"a run (pid {holder.pid}) is writing this folder"), \
             notes
-        with RunLock(tmp_path / "other"):  # the reader let its own try go: a run may start
-            pass
     finally:
         holder.communicate("", timeout=30)
     assert writer(folder) is None  # the kernel let the lock go with the process
+    with RunLock(folder):  # and the reader let its own try go: a run may take the folder
+        pass
     assert not any("writing this folder" in w for w in load_run(folder).warnings)
+
+
+def test_a_lock_that_is_no_regular_file_is_no_run_and_never_blocks_the_report(tmp_path,
+                                                                           single_run):
+    folder = tmp_path / "run"
+    shutil.copytree(single_run, folder)
+    (folder / LOCK).unlink(missing_ok=True)
+    os.mkfifo(folder / LOCK)  # opened plainly for reading, a FIFO waits for a writer
+    assert writer(folder) is None
+    assert not any("writing this folder" in w for w in load_run(folder).warnings)
+
+
+def test_a_run_starting_while_a_report_holds_the_lock_for_an_instant_takes_the_folder(
+        tmp_path):
+    folder = tmp_path / "r"
+    folder.mkdir()
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # as a report's try holds it
+    threading.Timer(0.03, fcntl.flock, (fd, fcntl.LOCK_UN)).start()
+    try:
+        with RunLock(folder):
+            pass
+    finally:
+        os.close(fd)
+
+
+def test_a_run_whose_task_loop_ends_on_an_error_is_reported_as_stopped(tmp_path, monkeypatch):
+    """An error of the harness (not of a task, which is a result) ends the loop after one of
+    two tasks: the record gets no closing calibration, and the report says so."""
+    import bench.run.session as session
+
+    def one_then_fail(plan: Plan, under: float, run, *args: object, **kw: object) -> None:
+        run(Plan(tasks=plan.tasks[:1]))
+        raise RuntimeError("a fault of the harness")
+
+    monkeypatch.setattr(session, "run_gated", one_then_fail)
+    planned = make_plan(None, [str(p) for p in SHIKAKU_SEEDS[:2]], formulations=["cpsat-cover"],
+                        solvers=["cpsat"], time_limit=20.0)
+    with pytest.raises(RuntimeError, match="a fault of the harness"):
+        session.run_session(planned, tmp_path / "r")
+    run = load_run(tmp_path / "r")
+    assert len(run.df) == 1 and "end_s" not in run.env["calibration"]
+    assert run.warnings[0].startswith("the latest run into this folder stopped before its end")
 
 
 def test_a_run_stopped_before_its_end_is_reported_as_such_until_a_resume_finishes_it(tmp_path):
@@ -54,6 +105,13 @@ def test_a_run_stopped_before_its_end_is_reported_as_such_until_a_resume_finishe
     assert p.returncode == 0, p.stderr
     assert "stopped before its end" in p.stderr, p.stderr  # said where the command is run
     assert "stopped before its end" in (tmp_path / "page" / "summary.md").read_text()
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "merge", str(out), "--out",
+                        str(tmp_path / "merged")], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr
+    notes = load_run(tmp_path / "merged").warnings  # nothing ran into it: no resume advice
+    assert notes[0] == ("merged from 1 run folder(s) whose latest run stopped before its end "
+                        f"({out}): tasks they planned may be missing from this report"), notes
     p = subprocess.run([sys.executable, "-m", "bench.cli", *RUN, "--out", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr

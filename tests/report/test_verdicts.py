@@ -68,17 +68,6 @@ def test_a_pair_with_one_wrong_answer_and_the_lowest_times_is_not_best_and_is_na
     assert "fast / cadical195 (1)" in T.verdict("shikaku", t, rank)
 
 
-def test_effort_and_time_disagreement_is_said():
-    x = np.array([[1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 6.0, 8.0, 10.0]]) / 100
-    t = frame(x, ["a", "b"])
-    t["conflicts"] = np.where(t["form"] == "a", 500.0, 100.0)  # a faster, b fewer conflicts
-    tab, lines = V.effort(t)
-    assert set(tab["effort_rank"]) == {1, 2}
-    assert len(lines) == 1 and "by time a < b; by conflicts b < a" in lines[0]
-    t["conflicts"] = np.where(t["form"] == "a", 100.0, 500.0)
-    assert V.effort(t)[1] == []
-
-
 def growth(statuses: dict[float, str], pair: str = "p / s") -> pd.DataFrame:
     """Per-instance rows of one pair, one instance per size (cells) with the given status."""
     rows = []
@@ -459,20 +448,32 @@ def test_a_small_step_takes_every_arrangement_and_its_p_is_the_exact_one():
 def test_a_ranking_over_tiers_does_not_call_pairs_equivalent_that_one_tier_shows_apart():
     """Two tiers of 20 instances: "b" takes 0.7x the best's time on one and 1.45x on the
     other, so pooled its interval lies inside 1/1.25..1.25, while on each tier alone it lies
-    wholly outside (as the peer against CP-SAT across Shikaku's tiers): the pooled ranking
-    calls it inconclusive, naming the first such tier."""
+    wholly outside: the pooled ranking and the matrix's pooled row call it inconclusive,
+    naming the first such tier; so do they for a "b" that ran 39 of the 40 instances."""
     rng = np.random.default_rng(11)
     base = 10 ** rng.uniform(-2, 0, INSTANCES)
     a = np.stack([base, base * 0.7])  # on "real", b takes 0.7x the best's time
     c = np.stack([base, base * 1.45])  # on "hard", 1.45x
     t = pd.concat([frame(a, ["best", "b"]).assign(tier="real"),
                    frame(c, ["best", "b"]).assign(tier="hard",
-                                                 instance=lambda d: "h" + d["instance"])])
+                                                 instance=lambda d: "h" + d["instance"])],
+                  ignore_index=True)
     pooled = V.compare(per_instance(t)).set_index("pair")
-    assert pooled.loc["b / cadical195", "verdict"] == V.EQUIVALENT  # what the tiers average to
+    b = pooled.loc["b / cadical195"]
+    assert 1 / paired.MARGIN < b["ratio_lo"] < b["ratio_hi"] < paired.MARGIN  # the average
+    assert (b["verdict"], b["apart"]) == (V.INCONCLUSIVE, "real")
     r = T.ranking(t).set_index("pair")
     assert r.loc["b / cadical195", "verdict"] == (
-        f"{V.INCONCLUSIVE} (equivalent pooled, not on the hard tier)")
+        f"{V.INCONCLUSIVE} (equivalent pooled, not on the real tier)")
+    assert not r.loc["b / cadical195", "tie"]
+    m, _ = V.matrix(t)
+    row = m[m["tier"] == "pooled"].iloc[0]
+    assert (row["best"], row["equivalent"], row["inconclusive"]) == ("best / cadical195", "0",
+                                                                      "1"), row.to_dict()
+    fewer = t[(t["form"] != "b") | (t["instance"] != "i00")]  # b ran 39 of the 40
+    r = T.ranking(fewer).set_index("pair")
+    assert r.loc["b / cadical195", "verdict"] == (
+        f"{V.INCONCLUSIVE} (equivalent pooled, not on the real tier) (39 of 40 run)")
     assert not r.loc["b / cadical195", "tie"]
     one = T.ranking(t[t["tier"] == "real"]).set_index("pair")  # one tier: not judged by tiers
     assert not one.loc[:, "verdict"].str.contains("pooled").any()

@@ -201,7 +201,8 @@ def test_two_files_of_one_content_are_one_instance_and_the_plan_says_so(tmp_path
     b.write_text(SHIKAKU_SEEDS[0].read_text())
     sel = Selection((), ("cpsat-cover",), ("cpsat",), False)
     with caplog.at_level("WARNING", logger="bench.run.plan"):
-        plan = plan_tasks([str(a), str(b), str(tmp_path / "." / "a.txt")], sel, time_limit=5,
+        plan = plan_tasks([str(a), str(b), str(tmp_path / "." / "a.txt"),
+                           str(tmp_path / "." / "b.txt")], sel, time_limit=5,
                           memory_limit_mb=1024)
     assert {t.instance for t in plan.tasks} == {str(a)}
     assert plan.same == {str(b): str(a)}

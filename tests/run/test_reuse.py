@@ -81,8 +81,8 @@ def test_every_result_carries_its_identity_and_provenance(first):
 
 def test_reusing_the_run_folder_itself_says_its_tasks_are_there_not_that_all_are_to_run(
         plug, first, tmp_path):
-    """``--reuse X --out X`` resumes X: nothing is reused or run, and the line says so (it
-    said "reused 0 of N tasks; N to run")."""
+    """``--reuse X --out X`` resumes X: nothing is reused or run, and the reuse line counts
+    the tasks already there apart from those to run."""
     here = tmp_path / "r1"
     shutil.copytree(first, here)
     p = run(plug[1], here, "--reuse", str(here))
