@@ -345,7 +345,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
         calibration = {"start_s": calibrate()}
         _record_start(planned, options, start, calibration, out)
         recorded = True
-        # the Parquet writer, imported before the tasks (not beside them, after an interrupt)
+        # the Parquet writer, imported before the tasks: not beside them, nor after an interrupt
         import pandas  # noqa: F401
         import pyarrow.parquet  # noqa: F401
 
@@ -405,9 +405,10 @@ def _record_start(planned: Planned, options: Options, start: str,
 
 def _record_end(out: Path, executor: Any, monitor: Any, calibration: dict[str, float],
                 stopped: bool, jobs: int) -> list[str]:
-    """The run's closing calibration (none for a stopped run: it ends at once), the machine
-    samples and the workers' environments added to its record; why the machine was disturbed
-    (:func:`bench.run.noise.disturbance`), recorded too."""
+    """The run's closing calibration (none when an interrupt or an error ended its task loop,
+    ``stopped``: it ends at once), the machine samples and the workers' environments added to
+    its record; why the machine was disturbed (:func:`bench.run.noise.disturbance`), recorded
+    too."""
     from bench.run.noise import calibrate, disturbance
     from bench.run.storage import update_environment
 

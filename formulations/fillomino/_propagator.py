@@ -44,6 +44,7 @@ from typing import Any
 from pysat.engines import Propagator
 
 from bench.backends.kinds import SatAssignment
+from bench.backends.propagators import Scrambled
 from bench.puzzles.fillomino import encoding_sat as fillomino_sat
 from bench.puzzles.fillomino.encoding_sat import BIG, Regions
 
@@ -55,7 +56,7 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_clauses",
 OPEN = 1 << 30
 
 
-class FillominoPropagator(Propagator):
+class FillominoPropagator(Scrambled, Propagator):
     """The region cuts of ``reg`` as an IPASIR-UP propagator; ``infer=False`` only checks
     complete assignments (python-sat then connects it as a lazy propagator: no notifications)."""
 
@@ -113,22 +114,7 @@ class FillominoPropagator(Propagator):
         variables; ``sign[v] == -1``: v is negated in the solver (a seeded scramble). With
         ``infer``, chronological backtracking is off (the undo trail is popped level by
         level)."""
-        self.reset()
-        self.sign = None if sign is None else list(sign)
-        if self.infer:
-            solver.configure({"chrono": 0})
-        solver.connect_propagator(self)
-        for x in self.observed:
-            solver.observe(x)
-
-    def _out(self, lit: int) -> int:
-        """A model literal as the solver sees it (and back: the sign is an involution)."""
-        s = self.sign
-        if s is not None:
-            v = lit if lit > 0 else -lit
-            if v < len(s):
-                return lit * s[v]
-        return lit
+        self.attach(solver, sign, {"chrono": 0} if self.infer else {})
 
     def counters(self) -> dict[str, float]:
         """The effort since the last call: callbacks, seconds in them, clauses handed over,

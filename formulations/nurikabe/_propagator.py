@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 from pysat.engines import Propagator
 
+from bench.backends.propagators import Scrambled
 from formulations.nurikabe._bits import Bits
 from formulations.nurikabe._compiled import warm
 from formulations.nurikabe._cutstep import CutStep
@@ -82,7 +83,7 @@ COUNTERS = ("propagator_calls", "propagator_s", "propagator_inferences", "propag
             "propagator_clauses", "propagator_model_checks", "propagator_model_rejections")
 
 
-class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Propagator):
+class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Propagator):
     """Wall connectivity and island reachability over a ``rows`` x ``cols`` grid: ``black``
     holds every cell's "black" variable (reading order), ``islands`` the islands reasoned
     about here (none: the CNF joins islands itself), ``clues`` every clue cell, ``blacks``
@@ -199,21 +200,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Propagator):
         Chronological backtracking is turned off: the trail here is undone level by level
         (and CaDiCaL 1.9.5 through python-sat has crashed with it on); ``options`` (CaDiCaL
         option names and values) are set beside it."""
-        self.reset()
-        self.sign = None if sign is None else list(sign)
-        solver.configure({**self.options, "chrono": 0})
-        solver.connect_propagator(self)
-        for x in self.observed:
-            solver.observe(x)
-
-    def _out(self, lit: int) -> int:
-        """A model literal as the solver sees it (and back: the sign is an involution)."""
-        s = self.sign
-        if s is not None:
-            v = lit if lit > 0 else -lit
-            if v < len(s):
-                return lit * s[v]
-        return lit
+        self.attach(solver, sign, {**self.options, "chrono": 0})
 
     def tallies(self) -> dict[str, int]:
         """The work done since the start, by kind: the wall relabelled, a level's state

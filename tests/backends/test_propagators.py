@@ -1,0 +1,79 @@
+"""The propagators' shared part (bench/backends/propagators.py): a model literal maps to the
+solver's through the seeded scramble's signs and back, and ``attach`` connects a real
+CaDiCaL 1.9.5 so that its complete models reach ``check_model`` in the solver's literals."""
+
+from __future__ import annotations
+
+from pysat.engines import Propagator
+from pysat.solvers import Solver
+
+from bench.backends.propagators import Scrambled
+
+
+class Watch(Scrambled, Propagator):
+    """Rejects every model in which model variable 1 is true (a clause handed over)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observed = [1, 2]
+        self.models: list[list[int]] = []
+        self.pending: list[int] = []
+
+    def reset(self) -> None:
+        self.models, self.pending = [], []
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        pass
+
+    def on_new_level(self) -> None:
+        pass
+
+    def on_backtrack(self, to: int) -> None:
+        pass
+
+    def decide(self) -> int:
+        return 0
+
+    def propagate(self) -> list[int]:
+        return []
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return []
+
+    def check_model(self, model: list[int]) -> bool:
+        ours = [self._out(x) for x in model]  # back to the model's literals
+        self.models.append(ours)
+        if 1 in ours:
+            self.pending = [self._out(-1)]
+            return False
+        return True
+
+    def has_clause(self) -> bool:
+        return bool(self.pending)
+
+    def add_clause(self) -> list[int]:
+        clause, self.pending = self.pending, []
+        return clause
+
+
+def test_the_signs_map_literals_both_ways_and_leave_unscrambled_ones():
+    p = Watch()
+    p.sign = [0, -1, 1]
+    assert [p._out(x) for x in (1, -1, 2, -2, 3)] == [-1, 1, 2, -2, 3]
+    assert all(p._out(p._out(x)) == x for x in (1, -1, 2, -2))
+    p.sign = None
+    assert p._out(-1) == -1
+
+
+def test_attach_connects_and_a_scrambled_solver_still_refuses_what_the_propagator_refuses():
+    """The solver sees variable 1 negated; a model "1 or 2" where the propagator refuses 1
+    ends with 1 false and 2 true, in the model's literals."""
+    for sign in (None, [0, -1, 1]):
+        p = Watch()
+        with Solver(name="cadical195") as s:
+            p.attach(s, sign, {"chrono": 0})
+            s.add_clause([p._out(1), p._out(2)])
+            assert s.solve()
+            model = [p._out(x) for x in s.get_model()[:2]]
+        assert -1 in model and 2 in model, (sign, model)
+        assert p.models and 2 in p.models[-1]
