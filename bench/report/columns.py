@@ -161,7 +161,8 @@ COLUMNS: dict[str, Column] = {
                                  "10 ms, 95 % t-interval"),
     "solve_x": Column("solve ×", "layered / native ratio of the geometric means of solve time + "
                                  "10 ms, 95 % t-interval"),
-    "solver_x": Column("solver's own ×", "layered / native ratio of the solver's own time"),
+    "solver_x": Column("solver's own ×", "layered / native ratio of the geometric means of "
+                                         "the solver's own time + 10 ms"),
     "layered_outside_s": Column("layer outside the solver [ms]", "SGM of the layered pair's "
                                 "solve minus its solver's own time", 1000.0),
 }

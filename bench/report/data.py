@@ -142,7 +142,8 @@ def _stopped(record: dict[str, Any]) -> bool:
 def unfinished(folder: Path, records: list[dict[str, Any]], results: int) -> str:
     """Why the folder's results may not be whole runs ("" when nothing says so): a run holds
     the folder's lock now; the latest run into it stopped before its end; or, for a ``merge``
-    whose inputs' records are the latest, one of those inputs did."""
+    whose inputs' records are the latest, the latest run of one of its inputs did (an input
+    is its records' ``merged_from``: a merge of a merge names the inner inputs too)."""
     if (pid := writer(folder)) is not None:
         return (f"a run (pid {pid}) is writing this folder now: this report shows the {results} "
                 "results recorded so far, not the finished run")
@@ -150,8 +151,7 @@ def unfinished(folder: Path, records: list[dict[str, Any]], results: int) -> str
         return ("the latest run into this folder stopped before its end (interrupted, killed or "
                 "ended by an error): tasks it planned may be missing from this report; the same "
                 "`puzzlebench run` command resumes it") if records and _stopped(records[-1]) else ""
-    after = max((i + 1 for i, r in enumerate(records) if "merge" in r), default=0)
-    last = {str(r["merged_from"]): r for r in records[after:] if "merged_from" in r}
+    last = {str(r["merged_from"]): r for r in records if "merged_from" in r}  # per input
     if stopped := [name for name, r in last.items() if _stopped(r)]:
         return (f"merged from {len(stopped)} run folder(s) whose latest run stopped before its "
                 f"end ({', '.join(stopped)}): tasks they planned may be missing from this report")

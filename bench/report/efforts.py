@@ -21,9 +21,10 @@ def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Per puzzle and solver with at least two formulations: each pair's SGM (shift 1) of an effort
-    counter and of its time over the instances all of them answered, both ranks, and a
-    sentence per solver where the ranks differ."""
+    """Per puzzle and solver with at least two formulations: each pair's SGM of an effort
+    counter (shift 1) and of its time (shift :data:`~bench.report.data.SGM_SHIFT_S`) over the
+    instances all of them answered, both ranks, and a sentence per solver where the ranks
+    differ."""
     rows, lines = [], []
     for (puzzle, solver), g in t[t["ok"]].groupby(["puzzle", "solver"], sort=True):
         kind = str(g["kind"].iloc[0])

@@ -36,7 +36,9 @@ LEGEND: list[tuple[str, str]] = [
                 f"(p < {ALPHA:g}), with the factor and its 95 % interval"),
     (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
                  "of the best"),
-    (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best"),
+    (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best (or, over "
+                   "tiers pooled, equivalent while one tier alone shows it outside the margin: "
+                   "the tier is named)"),
     (FASTER, "a pair of another instance set (it declined some instances) faster than the "
              f"best on the instances both ran, by a two-sided paired sign-flip test "
              f"(Holm-adjusted p < {ALPHA:g}); never ranked above the best"),

@@ -106,7 +106,9 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         f"in every permutation) gives p < {ALPHA:g}; '{EQUIVALENT}': the 95 % interval lies "
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
         f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
-        "neither. separable: the factor over the best above which a pair still in the test's "
+        "neither, or equivalent over tiers pooled while one tier alone shows the factor outside "
+        "the margin ('equivalent pooled, not on the T tier'). separable: the factor over the "
+        "best above which a pair still in the test's "
         f"last step is separated ('{NONE_SEPARABLE}': none could be). "
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
@@ -213,7 +215,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     when no pair can be best); ``run``:
     "k of n run" for a pair that ran k of the best's n instances, "k run, m in common with
     the best's n" for another set (", d declined" where it declined some), ``declined`` the
-    instances it declined. Best first, then by factor (:func:`_frame`)."""
+    instances it declined; ``apart``: for a group of several tiers, the tier that shows apart
+    a pair the pooled test calls equivalent (:func:`tier_apart`; its verdict is then
+    "inconclusive"), else "". Best first, then by factor (:func:`_frame`)."""
     rows = _order(pi, declined)
     clean = [r for r in rows if r["clean"]]
     if not clean:
@@ -375,6 +379,18 @@ class Cell:
     lines: list[str]
 
 
+def _inconclusive(inc: pd.DataFrame, separable: str) -> str:
+    """A cell sentence's clause on its inconclusive pairs ``inc`` ("" when none)."""
+    if not len(inc):
+        return ""
+    can = ("can separate no factor at this size" if separable == NONE_SEPARABLE
+           else f"separates factors {separable}")
+    n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
+    return (f"; {len(inc)} pair(s) inconclusive (the test's last step {can}; a pair of another "
+            f"instance set needs {APART_MIN} instances in common"
+            f"{f'; {n} equivalent pooled, but apart on a tier' if n else ''})")
+
+
 def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
          declined: pd.Series | None = None) -> Cell:
     """The verdict of one group of per-instance rows of tasks attempted (``not_run``: the
@@ -424,11 +440,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
                     f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
-        if len(inc):
-            can = ("can separate no factor at this size" if separable == NONE_SEPARABLE
-                   else f"separates factors {separable}")
-            sentence += (f"; {len(inc)} pair(s) inconclusive (the test's last step {can}; a "
-                         f"pair of another instance set needs {APART_MIN} instances in common)")
+        sentence += _inconclusive(inc, separable)
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
         lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")

@@ -258,7 +258,9 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
                                          timespec="seconds")})
             for f in folders:
                 for env in load_environment(f):
-                    record_environment(tmp, {**env, "merged_from": str(f)})
+                    inner = env.get("merged_from")  # an input that is itself a merge
+                    record_environment(tmp, {**env, "merged_from": f"{f}: {inner}" if inner
+                                             else str(f)})
             consolidate(tmp)
             _publish(tmp, out)
         finally:

@@ -44,7 +44,7 @@ from typing import Any
 from pysat.engines import Propagator
 
 from bench.backends.kinds import SatAssignment
-from bench.backends.propagators import Scrambled
+from bench.encodings.propagators import Scrambled
 from bench.puzzles.fillomino import encoding_sat as fillomino_sat
 from bench.puzzles.fillomino.encoding_sat import BIG, Regions
 

@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 from pysat.engines import Propagator
 
-from bench.backends.propagators import Scrambled
+from bench.encodings.propagators import Scrambled
 from formulations.nurikabe._bits import Bits
 from formulations.nurikabe._compiled import warm
 from formulations.nurikabe._cutstep import CutStep

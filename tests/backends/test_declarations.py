@@ -41,8 +41,8 @@ def test_the_derived_tables_equal_the_declarations():
 
 def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
     """The tables as they were written by hand, but SCIP, which passes its seed, now seeded."""
+    import bench.report.efforts as efforts
     import bench.report.instances as instances
-    import bench.report.verdicts as verdicts
 
     sat = {b.name for b in backends_for("sat")}
     cpmpy = {"cpmpy:ortools", "cpmpy:pumpkin", "cpmpy:exact", "cpmpy:z3"}
@@ -57,7 +57,7 @@ def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
     assert instances.EFFORT == labels() == {
         "conflicts": "conflicts", "decisions": "decisions", "branches": "branches",
         "simplex_iterations": "simplex it.", "nodes": "nodes"}
-    assert verdicts.EFFORT == ranking() == {"sat": ("conflicts", "decisions"),
+    assert efforts.EFFORT == ranking() == {"sat": ("conflicts", "decisions"),
                                             "cpsat": ("conflicts", "branches"),
                                             "mip": ("simplex_iterations", "nodes")}
 

@@ -52,8 +52,14 @@ def test_a_lock_that_is_no_regular_file_is_no_run_and_never_blocks_the_report(tm
     shutil.copytree(single_run, folder)
     (folder / LOCK).unlink(missing_ok=True)
     os.mkfifo(folder / LOCK)  # opened plainly for reading, a FIFO waits for a writer
-    assert writer(folder) is None
-    assert not any("writing this folder" in w for w in load_run(folder).warnings)
+    signal.signal(signal.SIGALRM, signal.default_int_handler)
+    signal.alarm(20)  # a reader that waits fails the test (KeyboardInterrupt) instead of hanging
+    try:
+        assert writer(folder) is None
+        assert not any("writing this folder" in w for w in load_run(folder).warnings)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def test_a_run_starting_while_a_report_holds_the_lock_for_an_instant_takes_the_folder(
@@ -62,11 +68,13 @@ def test_a_run_starting_while_a_report_holds_the_lock_for_an_instant_takes_the_f
     folder.mkdir()
     fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # as a report's try holds it
-    threading.Timer(0.03, fcntl.flock, (fd, fcntl.LOCK_UN)).start()
+    release = threading.Timer(0.03, fcntl.flock, (fd, fcntl.LOCK_UN))
+    release.start()
     try:
         with RunLock(folder):
             pass
     finally:
+        release.join()
         os.close(fd)
 
 
@@ -112,6 +120,13 @@ def test_a_run_stopped_before_its_end_is_reported_as_such_until_a_resume_finishe
     notes = load_run(tmp_path / "merged").warnings  # nothing ran into it: no resume advice
     assert notes[0] == ("merged from 1 run folder(s) whose latest run stopped before its end "
                         f"({out}): tasks they planned may be missing from this report"), notes
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "merge", str(tmp_path / "merged"),
+                        "--out", str(tmp_path / "merged2")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    notes = load_run(tmp_path / "merged2").warnings  # a merge of a merge: the inner input
+    assert notes[0].startswith("merged from 1 run folder(s) whose latest run stopped before "
+                               f"its end ({tmp_path / 'merged'}: {out})"), notes
     p = subprocess.run([sys.executable, "-m", "bench.cli", *RUN, "--out", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr

@@ -1,4 +1,4 @@
-"""The propagators' shared part (bench/backends/propagators.py): a model literal maps to the
+"""The propagators' shared part (bench/encodings/propagators.py): a model literal maps to the
 solver's through the seeded scramble's signs and back, and ``attach`` connects a real
 CaDiCaL 1.9.5 so that its complete models reach ``check_model`` in the solver's literals."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from pysat.engines import Propagator
 from pysat.solvers import Solver
 
-from bench.backends.propagators import Scrambled
+from bench.encodings.propagators import Scrambled
 
 
 class Watch(Scrambled, Propagator):
@@ -72,8 +72,11 @@ def test_attach_connects_and_a_scrambled_solver_still_refuses_what_the_propagato
         p = Watch()
         with Solver(name="cadical195") as s:
             p.attach(s, sign, {"chrono": 0})
+            assert p.sign == sign and (sign is None or p.sign is not sign)  # a copy
             s.add_clause([p._out(1), p._out(2)])
             assert s.solve()
-            model = [p._out(x) for x in s.get_model()[:2]]
+            raw = s.get_model()[:2]
+            model = [p._out(x) for x in raw]
         assert -1 in model and 2 in model, (sign, model)
+        assert (1 if sign else -1) in raw  # scrambled: the solver's 1 is the model's -1
         assert p.models and 2 in p.models[-1]

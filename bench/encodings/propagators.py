@@ -1,8 +1,10 @@
-"""What every IPASIR-UP propagator of a SAT model (``SatModel.propagator``, connected by
-:class:`bench.backends.sat.SatBackend`) shares with the backend: the connection to a freshly
-built python-sat solver and the seeded scramble's literal mapping (the backend may negate
-variables, ``sign[v] == -1``; a propagator reasons over the model's literals and speaks the
-solver's)."""
+"""What every IPASIR-UP propagator of a SAT model (``SatModel.propagator``, connected by the
+SAT backend's session, :class:`bench.backends.sat.SatSession`) shares: the connection to a
+freshly built python-sat solver and the seeded scramble's literal mapping (the session may
+negate variables, ``sign[v] == -1``, :class:`bench.backends.sat.Scramble`; a propagator
+reasons over the model's literals and speaks the solver's). Here, not among the backends, so
+that it enters the code digest of each formulation whose propagator uses it
+(:mod:`bench.identity`)."""
 
 from __future__ import annotations
 
