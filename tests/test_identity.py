@@ -136,6 +136,27 @@ def test_a_backends_code_covers_its_module_and_what_it_imports_only():
                      "bench.effort"}
 
 
+def test_every_backend_module_a_formulation_imports_enters_a_digest_of_its_results():
+    """A formulation's digest leaves ``bench.backends`` to the backends' own digests, so a
+    backend module a formulation imports must be one its kind's backends import: else a
+    change to it would change no digest of the results it shapes, and a resume or
+    ``--reuse`` would take them as current."""
+    from bench.backends import backends_for
+    from bench.identity import BACKEND_PACKAGES, NOT_FOLLOWED
+    from bench.registry import formulations
+
+    missed = []
+    for puzzle in ("fillomino", "nurikabe", "shakashaka", "shikaku", "yinyang"):
+        for cls in formulations(puzzle):
+            used = {m for m in code_files(cls.__module__, exclude=NOT_FOLLOWED)
+                    if m.startswith("bench.backends")}
+            covered = set().union(*(code_files(type(b).__module__, BACKEND_PACKAGES,
+                                               exclude=NOT_FOLLOWED)
+                                    for b in backends_for(cls.kind)))
+            missed += [f"{puzzle}/{cls.name}: {m}" for m in sorted(used - covered)]
+    assert missed == []
+
+
 BASE = Task(str(SHIKAKU_SEEDS[0]), "cpsat-cover", "cpsat", 3.0, 4096, 0, 1, 0, 0,
             code="code-a", backend_code="code-b")
 
