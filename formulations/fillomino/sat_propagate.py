@@ -25,8 +25,6 @@ from typing import Any, ClassVar
 
 from bench.instance import Instance
 from bench.models import SatModel, Value
-from bench.puzzles.fillomino import encoding_sat as fillomino_sat
-from bench.puzzles.fillomino.encoding import layout
 from bench.registry import formulation
 from formulations.fillomino.sat_regions import SatRegions
 
@@ -44,16 +42,12 @@ class SatPropagate(SatRegions):
     solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
 
     def build(self, inst: Instance) -> SatModel:
+        """The CNF of ``sat-regions``, and the propagator over its region variables."""
         from formulations.fillomino._propagator import FillominoPropagator
 
-        m = SatModel()
-        lay = layout(inst)
-        big = self.params["big"]
-        named, codes = fillomino_sat.given_codes(lay, big)
-        reg = fillomino_sat.encode(m, inst.rows, inst.cols, codes, big, named,
-                                   self.params["pieces"], given=frozenset(lay.given))
-        m.handles.update(regions=reg)
-        m.propagator = FillominoPropagator(reg, infer=self.params["infer"] != "none")
+        m = super().build(inst)
+        m.propagator = FillominoPropagator(m.handles["regions"],
+                                           infer=self.params["infer"] != "none")
         return m
 
     def separate(self, inst: Instance, model: SatModel, value: Value) -> int:
