@@ -1,17 +1,30 @@
 """Driving ``sat-propagate``'s propagator through a real CaDiCaL solve for the tests that
 compare two versions of it: a propagator class swapped in, a scramble, a conflict budget, and a
-record of what it handed the solver."""
+record of what it handed the solver; and the harness's own solve of a formulation label, shared
+by the propagator tests of every puzzle."""
 
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from pysat.solvers import Solver
 
-from bench.instance import read_instance
+from bench.backends import SolveOptions, get_backend
+from bench.instance import Instance, read_instance
 from bench.registry import get_formulation
+from bench.solve import Solved, solve
 from formulations.nurikabe._propagator import NurikabePropagator
+
+
+def solve_label(puzzle: str, inst: Instance, label: str, solver: str = "cadical195",
+                seed: int = 0, count: int | None = None) -> Solved:
+    """The harness's solve of ``puzzle``'s SAT formulation ``label`` on ``inst`` with
+    ``solver``, ``seed`` and ``count`` as ``puzzlebench solve`` passes them, 60 s to finish."""
+    form = get_formulation(puzzle, label, ["sat"])
+    return solve(inst, form, get_backend(solver), time.perf_counter() + 60, count=count,
+                 options=SolveOptions(seed=seed))
 
 
 def drive(path: Path, cls: type, conflicts: int, seed: int = 0,

@@ -8,13 +8,11 @@ the refusal of solvers without IPASIR-UP."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 from pysat.solvers import Solver
 
-from bench.backends import SolveOptions, get_backend
 from bench.backends.kinds import SatAssignment
 from bench.grid import Cell
 from bench.instance import Instance, read_instance
@@ -23,9 +21,10 @@ from bench.puzzles import get_puzzle
 from bench.puzzles.fillomino import encoding_sat as fillomino_sat
 from bench.puzzles.fillomino.encoding import layout
 from bench.registry import get_formulation
-from bench.solve import Solved, solve
+from bench.solve import Solved
 from formulations.fillomino._propagator import FillominoPropagator
 from tests.conftest import INSTANCES
+from tests.formulations.propagator_run import solve_label
 from tests.formulations.test_fillomino_regions import brute_force, instance
 
 Grid = tuple[tuple[int, ...], ...]
@@ -150,9 +149,7 @@ def test_a_propagator_accepting_every_assignment_finds_non_solutions_on_a_tiny_g
 
 def run(inst: Instance, label: str, solver: str = "cadical195", seed: int = 0,
         count: int | None = None) -> Solved:
-    form = get_formulation("fillomino", label, ["sat"])
-    return solve(inst, form, get_backend(solver), time.perf_counter() + 60, count=count,
-                 options=SolveOptions(seed=seed))
+    return solve_label("fillomino", inst, label, solver, seed, count)
 
 
 @pytest.mark.parametrize("label", VARIANTS)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +23,9 @@ from bench.instance import Instance, read_instance
 from bench.models import SatModel
 from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
-from bench.solve import Solved, solve
+from bench.solve import Solved
 from formulations.nurikabe._propagator import NurikabePropagator
-from tests.formulations.propagator_run import Traced, drive
+from tests.formulations.propagator_run import Traced, drive, solve_label
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = [ROOT / "instances" / "nurikabe" / name for name in
@@ -43,9 +42,7 @@ def solution(path: Path) -> list[list[str]]:
 
 def run(inst: Instance, label: str, solver: str = "cadical195", seed: int = 0,
         count: int | None = None) -> Solved:
-    form = get_formulation("nurikabe", label, ["sat"])
-    return solve(inst, form, get_backend(solver), time.perf_counter() + 60, count=count,
-                 options=SolveOptions(seed=seed))
+    return solve_label("nurikabe", inst, label, solver, seed, count)
 
 
 @pytest.mark.parametrize("label", VARIANTS)
