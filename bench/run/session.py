@@ -285,7 +285,8 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     every = [*held, *unjournaled(journal.folder, held)]
     lost = every[len(held):]
     conflict = resume_conflict(journal, plan, earlier, every)
-    if not conflict and (why := stale(every, plan.tasks, pinned, start, here)):
+    if not conflict and (why := stale(every, plan.tasks, pinned,
+                                      _judged_start(journal.folder, start), here)):
         conflict = f"{journal.folder}: {why}"
     if conflict:
         raise SessionError(conflict)
@@ -306,6 +307,17 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
         outcome.reusable = len(found)
         say(summary(Counter(r.run for r in found), len(plan.tasks),
                     len({t.key for t in plan.tasks} & kept)))
+
+
+def _judged_start(folder: Path, start: str) -> str:
+    """The start method a resume judges the folder's results by: ``start``, unless every run
+    that recorded tasks into the folder started its tasks by ``start`` too, when "" (judge
+    none). A run that forks spawns a task whose fork failed, and that result says "spawn";
+    the run it belongs to started by ``start``, so its resume takes it as the run's own."""
+    from bench.run.storage import load_environment
+
+    runs = [r.get("start") for r in load_environment(folder) if r.get("tasks")]
+    return "" if runs and all(s == start for s in runs) else start
 
 
 def _stop_of(error: BaseException) -> KeyboardInterrupt:

@@ -75,6 +75,30 @@ def test_results_started_otherwise_are_neither_resumed_nor_reused(tmp_path):
     assert res.start == "spawn"
 
 
+def _spawned(folder: Path) -> None:
+    """Mark the journal's results as spawned, as a forking run records a task whose fork
+    failed (bench.run.pool falls back to spawning it)."""
+    path = folder / JOURNAL
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        data["start"] = "spawn"
+        lines.append(json.dumps(data))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_forking_runs_spawned_fallback_is_resumed_as_its_own_but_not_by_another_start(
+        tmp_path):
+    run_suite(None, tmp_path / "a", PATHS, options=Options(start="fork"), **SELECT)
+    _spawned(tmp_path / "a")
+    again = run_suite(None, tmp_path / "a", PATHS, options=Options(start="fork"), **SELECT)
+    assert again.results == 1
+    assert [r.start for r in Journal(tmp_path / "a").results()] == ["spawn"]
+    run_suite(None, tmp_path / "b", PATHS, options=Options(start="spawn"), **SELECT)
+    with pytest.raises(SessionError, match=r"started by spawn"):
+        run_suite(None, tmp_path / "b", PATHS, options=Options(start="fork"), **SELECT)
+
+
 def test_a_run_puts_back_what_only_the_table_holds_and_runs_nothing_twice(tmp_path):
     """A committed run keeps its table and no journal; a journal that lost lines since the
     table was written is the same case for the rows it lost. A run into the folder puts
