@@ -64,6 +64,7 @@ from bench.run.storage import (
     has_sample_ids,
     is_run_folder,
     load_environment,
+    open_lock,
     record_environment,
     samples,
     source_of,
@@ -104,13 +105,16 @@ def _input_lock(folder: Path) -> Iterator[None]:
     one (a read-only copy) is being written by nobody."""
     path = folder / LOCK
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except PermissionError:
         try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            yield
-            return
+            fd = open_lock(folder, os.O_RDWR | os.O_CREAT)
+        except PermissionError:
+            try:
+                fd = open_lock(folder, os.O_RDONLY)
+            except FileNotFoundError:
+                yield
+                return
+    except FolderLocked as e:
+        raise MergeError(str(e)) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
@@ -241,9 +245,8 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         kept, superseded = supersede(samples(everything))
         try:
             locks.enter_context(RunLock(out))
-        except FolderLocked:
-            raise MergeError(f"{out} is being written by another run or merge; wait for it "
-                             "to finish or use another --out") from None
+        except FolderLocked as e:
+            raise MergeError(str(e)) from None
         if (out / JOURNAL).exists() or (out / TABLE).exists():
             raise MergeError(f"{out} already holds results: merge into a new --out folder")
         _stale_temporaries(out)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import fcntl
 import hashlib
 import json
@@ -69,6 +70,40 @@ def _flock_soon(fd: int, tries: int = 20, pause_s: float = 0.005) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
+def open_lock(folder: str | Path, flags: int) -> int:
+    """Open the run folder's ``.lock`` with ``flags`` (``os.O_RDWR | os.O_CREAT`` to create
+    it), without following a link and without blocking; raise :class:`FolderLocked` naming
+    it when it is anything but a regular file (a link would let the pid written into it
+    overwrite another file, a FIFO would block a reader), OSError as ``os.open`` does else."""
+    path = Path(folder) / LOCK
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError as e:
+        if e.errno != errno.ELOOP:
+            raise
+        fd = -1
+    if fd < 0 or not stat.S_ISREG(os.fstat(fd).st_mode):
+        if fd >= 0:
+            os.close(fd)
+        raise FolderLocked(f"{path}: not a regular file (a link, FIFO or device): no run "
+                           "writes a folder whose lock it cannot trust; remove it")
+    return fd
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock on ``fd``, for a message: the pid a run or a merge wrote into it
+    while that process lives, else a reader (a merge reading its input or a report holds the
+    lock shared and writes no pid)."""
+    pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return "by another process: a merge or a report reading it"
+    except PermissionError:
+        pass
+    return f"by another run or merge (pid {pid})"
+
+
 class RunLock:
     """An exclusive lock on a run folder while a run writes it (``flock``: released by the
     kernel however the run ends, so a killed run leaves no stale lock)."""
@@ -79,14 +114,14 @@ class RunLock:
 
     def __enter__(self) -> RunLock:
         self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_lock(self.folder, os.O_RDWR | os.O_CREAT)
         try:
             _flock_soon(fd)
         except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            holder = _holder(fd)
             os.close(fd)
-            raise FolderLocked(f"{self.folder} is being written by another run (pid {holder}); "
-                               "wait for it to finish or use another --out") from None
+            raise FolderLocked(f"{self.folder} is held {holder}; wait for it to finish or "
+                               "use another --out") from None
         with contextlib.suppress(OSError):  # the pid is for the message only
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -102,15 +137,13 @@ class RunLock:
 def writer(folder: str | Path) -> str | None:
     """Who is writing the run folder now: the pid a run wrote into its ``.lock`` ("?" when
     unreadable) while the run holds the lock, else None. A shared lock is tried and let go at
-    once (as ``merge`` takes its inputs'); the file is opened without blocking and without
-    following a link, and anything but a regular file is no lock (a FIFO would block)."""
+    once (as ``merge`` takes its inputs'); the lock is opened as :func:`open_lock` opens it,
+    and anything but a regular file is no lock."""
     try:
-        fd = os.open(Path(folder) / LOCK, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    except OSError:  # no lock file: no run has written here since locks were kept
-        return None
+        fd = open_lock(folder, os.O_RDONLY)
+    except (OSError, FolderLocked):  # no lock file: no run has written here since locks
+        return None                  # were kept
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -203,7 +203,7 @@ def test_two_merges_into_one_out_do_not_mix(large, tmp_path):
     codes = sorted(p.returncode for p in procs)
     assert codes == [0, 2], done
     refused = done[[p.returncode for p in procs].index(2)][1]
-    assert "being written by another run or merge" in refused or "already holds results" \
+    assert "held by another run or merge" in refused or "already holds results" \
         in refused, refused
     rows = journal(out)
     assert len(rows) == 400 * TASKS

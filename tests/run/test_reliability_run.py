@@ -4,6 +4,7 @@ the run with one line and leaves the journal readable."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -69,9 +70,45 @@ def test_a_second_run_on_a_locked_folder_is_refused(tmp_path):
     out = tmp_path / "r"
     with RunLock(out):
         p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST)
-    one_line_error(p, "is being written by another run")
+    one_line_error(p, "is held by another run or merge (pid")
     assert not (out / "journal.jsonl").exists()
     assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST).returncode == 0
+
+
+def test_a_run_refused_while_a_reader_holds_the_lock_names_no_dead_pid(tmp_path):
+    """A merge reading the folder (or a report) holds its lock shared and writes no pid:
+    the pid in ``.lock`` is the last run's, which has ended."""
+    out = tmp_path / "r"
+    out.mkdir()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    (out / ".lock").write_text(f"{gone.pid}\n")
+    fd = os.open(out / ".lock", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST)
+    finally:
+        os.close(fd)
+    one_line_error(p, "is held by another process: a merge or a report reading it")
+    assert str(gone.pid) not in p.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "merge"])
+def test_a_lock_file_that_is_a_link_is_refused_and_its_target_left_alone(tmp_path, command):
+    """A run writes its pid into ``.lock``: through a link it would overwrite the target."""
+    first = tmp_path / "first"
+    assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(first), *FAST).returncode == 0
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    folder = first if command == "merge" else tmp_path / "r"
+    folder.mkdir(exist_ok=True)
+    (folder / ".lock").unlink(missing_ok=True)
+    (folder / ".lock").symlink_to(target)
+    args = ([str(folder), "--out", str(tmp_path / "m")] if command == "merge"
+            else [str(SHIKAKU_SEEDS[0]), "--out", str(folder), *FAST])
+    p = cli(command, *args)
+    one_line_error(p, ".lock: not a regular file (a link, FIFO or device)")
+    assert target.read_text() == "keep me\n"
 
 
 def test_a_worker_that_exits_early_is_an_error_with_a_message():
