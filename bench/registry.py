@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import itertools
 import logging
 import pkgutil
 from collections.abc import Iterable, Iterator
@@ -301,26 +300,52 @@ def _loading_plugins() -> Iterator[None]:
 def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = None,
                       name: str | None = None) -> None:
     """Import the plugin modules whose entry points match; a failing or mismatching plugin is
-    logged and its registrations undone, and the harness goes on."""
+    logged once and its registrations undone, and the harness goes on. Each entry point is
+    judged on its own, a module declaring several included: it must register its
+    formulation, for a puzzle that is registered."""
     wanted = None if kinds is None else set(kinds)
     for p in plugins():
-        if (p.module in _imported or puzzle not in (None, p.puzzle)
-                or name not in (None, p.name) or (wanted is not None and p.kind not in wanted)):
+        if (puzzle not in (None, p.puzzle) or name not in (None, p.name)
+                or (wanted is not None and p.kind not in wanted)):
             continue
-        _imported.add(p.module)
-        before = dict(_FORMULATIONS)
-        try:
-            with _loading_plugins():
-                importlib.import_module(p.module)
-        except Exception as e:  # a broken third-party plugin must not take the harness down
-            _FORMULATIONS.clear()
-            _FORMULATIONS.update(before)
-            log.error("formulation plugin %s.%s.%s (%s) skipped: %s",
-                      p.puzzle, p.kind, p.name, p.module, e)
+        if p.module not in _imported:
+            _imported.add(p.module)
+            before = dict(_FORMULATIONS)
+            try:
+                with _loading_plugins():
+                    importlib.import_module(p.module)
+            except Exception as e:  # a broken third-party plugin must not take the harness down
+                _FORMULATIONS.clear()
+                _FORMULATIONS.update(before)
+                _judged.add(p.module)
+                log.error("formulation plugin %s.%s.%s (%s) skipped: %s",
+                          p.puzzle, p.kind, p.name, p.module, e)
+                continue
+        if p.module in _judged or p in _judged:
             continue
-        if _FORMULATIONS.get((p.puzzle, p.name)) is None:
-            log.error("formulation plugin %s (%s) registered no formulation %s for %s",
-                      p.module, p.kind, p.name, p.puzzle)
+        _judged.add(p)
+        _judge(p)
+
+
+#: plugin entry points judged (and modules given up on) in this process: each logged once
+_judged: set[Plugin | str] = set()
+
+
+def _judge(p: Plugin) -> None:
+    """Log why the imported plugin ``p`` registered nothing usable: no formulation under its
+    name, or one for a puzzle no one registered (undone: no task could read its puzzle)."""
+    from bench.puzzles import puzzle_names
+
+    if _FORMULATIONS.get((p.puzzle, p.name)) is None:
+        log.error("formulation plugin %s (%s) registered no formulation %s for %s",
+                  p.module, p.kind, p.name, p.puzzle)
+    elif p.puzzle not in puzzle_names():
+        for key in [k for k, c in _FORMULATIONS.items()
+                    if k[0] == p.puzzle and c.__module__ == p.module]:
+            del _FORMULATIONS[key]
+        log.error("formulation plugin %s.%s.%s (%s) skipped: no puzzle %r is registered "
+                  "(known: %s)", p.puzzle, p.kind, p.name, p.module, p.puzzle,
+                  ", ".join(puzzle_names()))
 
 
 _all_loaded = False
@@ -443,54 +468,8 @@ def get_formulation(puzzle: str, label: str, kinds: Iterable[str] = ()) -> Formu
     return cls(**params)
 
 
-def variants(cls: type[Formulation]) -> list[Formulation]:
-    """Every point of a formulation's parameter grid."""
-    keys = list(cls.parameters)
-    return [cls(**dict(zip(keys, vals, strict=True)))
-            for vals in itertools.product(*(cls.parameters[k] for k in keys))]
-
-
-def recommended(cls: type[Formulation]) -> list[Formulation]:
-    """The variants a run compares when it names ``cls`` (its ``sweep``), default first."""
-    if cls.sweep is None:
-        return variants(cls)
-    keys = list(cls.sweep)
-    out = [cls(**dict(zip(keys, vals, strict=True)))
-           for vals in itertools.product(*(cls.sweep[k] for k in keys))]
-    default = cls()
-    rest = [v for v in out if v.params != default.params]
-    return [default, *rest]
-
-
-_recommended: dict[type[Formulation], frozenset[str]] = {}
-
-
-def recommended_labels(cls: type[Formulation]) -> frozenset[str]:
-    """The labels of :func:`recommended` (cached per class)."""
-    if cls not in _recommended:
-        _recommended[cls] = frozenset(v.label for v in recommended(cls))
-    return _recommended[cls]
-
-
 def plugin_of(cls: type[Formulation]) -> Plugin | None:
     """The entry point that declared ``cls`` (None for a built-in or test formulation)."""
     return next((p for p in plugins()
                  if p.module == cls.__module__ and (p.puzzle, p.name) == (cls.puzzle, cls.name)),
                 None)
-
-
-@dataclass(frozen=True)
-class VariantInfo:
-    """What `puzzlebench list` reports per variant."""
-
-    label: str
-    exact: bool
-    lazy: bool
-    #: in the formulation's ``sweep`` (run when the formulation is named)
-    recommended: bool = True
-
-
-def variant_info(cls: type[Formulation]) -> list[VariantInfo]:
-    swept = {v.label for v in recommended(cls)}
-    return [VariantInfo(v.label, v.is_exact(), v.is_lazy(), v.label in swept)
-            for v in variants(cls)]

@@ -80,8 +80,14 @@ def phase(name: str, form: Formulation) -> Iterator[None]:
         raise PhaseError(describe(e, name, form)) from e
 
 
-def cannot_count(form: Formulation) -> str:
+def cannot_count(form: Formulation, blocked: object = False) -> str:
+    """Why ``form`` cannot count: it has no ``block`` of its own, or (``blocked`` anything but
+    False) its ``block`` returned that instead of True."""
     cls = type(form)
+    if blocked is not False and getattr(cls, "block", None) is not Formulation.block:
+        return (f"{form.label} cannot count solutions: block(inst, model, grid) on "
+                f"{cls.__qualname__} ({cls.__module__}) returned {blocked!r}: return True "
+                "once the grid is excluded (False: this model cannot exclude it)")
     return (f"{form.label} cannot count solutions: implement block(inst, model, grid) on "
             f"{cls.__qualname__} ({cls.__module__}), adding a constraint that excludes the "
             f"grid's cell values, and return True")
@@ -204,6 +210,12 @@ class Loop:
         assert outcome.value is not None
         with phase("decode", self.form):
             grid = self.form.decode(self.inst, self.model, outcome.value)
+        if not isinstance(grid, list):
+            cls = type(self.form)
+            raise PhaseError(Failure("decode", f"{self.form.label}: decode of "
+                                     f"{cls.__qualname__} ({cls.__module__}) returned "
+                                     f"{type(grid).__name__}, not the solution grid (a list "
+                                     "of rows)", ""))
         return grid, get_puzzle(self.inst.puzzle).verify(self.inst, grid)
 
     def run(self, count: int | None) -> Solved:
@@ -231,7 +243,7 @@ class Loop:
                 return
             if not blocked:
                 found.count_status = "error"
-                found.count_message = cannot_count(self.form)
+                found.count_message = cannot_count(self.form, blocked)
                 return
             outcome = self.settle()
             if outcome.value is None:

@@ -105,7 +105,8 @@ def _yes(flag: bool) -> str:
 
 def catalogue_page() -> str:
     """Per puzzle: the formulations (kind, default variant, description), then every variant."""
-    from bench.registry import formulations, variant_info
+    from bench.registry import formulations
+    from bench.variants import variant_info
 
     forms = formulations()
     total = sum(len(variant_info(c)) for c in forms)

@@ -20,9 +20,10 @@ import tests.examples.shikaku.cpsat_mine  # noqa: F401  (the README example join
 from bench.backends import Backend, backends_for
 from bench.instance import read_instance
 from bench.records import Task
-from bench.registry import Formulation, formulations, variants
+from bench.registry import Formulation, formulations
 from bench.run.execute import execute
 from bench.suites import load_suites
+from bench.variants import variants
 from tests.conftest import INSTANCES, ROOT
 
 INFEASIBLE = ROOT / "tests" / "data" / "infeasible"

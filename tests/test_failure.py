@@ -78,6 +78,24 @@ class NoBlock(Cover):
 
 
 @formulation
+class DecodesNothing(Cover):
+    name = "test-fail-decodes-none"
+
+    def decode(self, inst: Instance, model: SatModel, value: Value) -> SolutionGrid:
+        super().decode(inst, model, value)  # the grid made, the return forgotten
+        return None  # type: ignore[return-value]
+
+
+@formulation
+class BlocksSilently(Cover):
+    name = "test-fail-blocks-none"
+
+    def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
+        super().block(inst, model, grid)  # the clause added, the return forgotten
+        return None  # type: ignore[return-value]
+
+
+@formulation
 class Skips(Cover):
     name = "test-fail-skips"
 
@@ -119,6 +137,20 @@ def test_counting_without_block_says_what_to_implement():
     res = execute(Task(SEED, "test-fail-noblock", "cadical195", 20.0, count=2))
     assert res.status == "error"
     assert "implement block(inst, model, grid)" in res.message and "NoBlock" in res.message
+
+
+def test_a_decode_returning_no_grid_is_an_error_of_decode_naming_the_class():
+    res = execute(Task(SEED, "test-fail-decodes-none", "cadical195", 20.0))
+    assert (res.status, res.phase) == ("error", "decode")
+    assert "DecodesNothing" in res.message and "returned NoneType, not the solution grid" \
+        in res.message and "solver" not in res.message
+
+
+def test_a_block_returning_none_is_told_to_return_true_not_to_implement_block():
+    res = execute(Task(SEED, "test-fail-blocks-none", "cadical195", 20.0, count=2))
+    assert res.status == "error"
+    assert "BlocksSilently" in res.message and "returned None: return True" in res.message
+    assert "implement block" not in res.message
 
 
 def test_skip_and_unsupported_make_a_skipped_task_with_the_reason():

@@ -8,8 +8,9 @@ from typing import Any, ClassVar
 import pytest
 
 from bench.labels import close_matches, normal_label, normal_pair, parse_label
-from bench.registry import formulation, get_formulation, recommended, variants
+from bench.registry import formulation, get_formulation
 from bench.run.pool import Selection
+from bench.variants import recommended, variants
 from tests.test_check import Cover
 
 

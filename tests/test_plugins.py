@@ -112,3 +112,40 @@ def test_the_readme_example_passes_the_project_checks(tool):
     res = subprocess.run([exe, *tool[1:], str(EXAMPLE)], capture_output=True, text=True,
                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+ORPHAN = SPY.replace("SatSpy", "CpsatOrphan").replace('"sat-spy"', '"cpsat-orphan"') \
+    .replace('kind = "sat"', 'kind = "cpsat"').replace('puzzle = "shikaku"', 'puzzle = "shikaku2"')
+
+#: two entry points into one module, whose second class was never decorated
+PAIR = SPY.replace("SatSpy", "CpsatOne").replace('"sat-spy"', '"cpsat-one"') \
+    .replace('kind = "sat"', 'kind = "cpsat"') + '''
+
+class CpsatTwo(CpsatOne):
+    name = "cpsat-two"
+'''
+
+
+@pytest.fixture(scope="module")
+def mistaken_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return plugin_package(
+        tmp_path_factory.mktemp("mistaken"), "mistaken-pkg", "0.1",
+        {"cpsat_orphan": ORPHAN, "cpsat_pair": PAIR},
+        {"shikaku2.cpsat.cpsat-orphan": "mistaken_pkg.cpsat_orphan",
+         "shikaku.cpsat.cpsat-one": "mistaken_pkg.cpsat_pair",
+         "shikaku.cpsat.cpsat-two": "mistaken_pkg.cpsat_pair"})
+
+
+def test_a_plugin_of_an_unknown_puzzle_or_an_undecorated_class_is_named_once(mistaken_env):
+    listed = cli(mistaken_env, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    names = {(f["puzzle"], f["name"]) for f in json.loads(listed.stdout)["formulations"]}
+    assert ("shikaku", "cpsat-one") in names
+    assert not {("shikaku2", "cpsat-orphan"), ("shikaku", "cpsat-two")} & names
+    assert "no puzzle 'shikaku2' is registered" in listed.stderr
+    assert "registered no formulation cpsat-two for shikaku" in listed.stderr
+    for name, needle in (("cpsat-orphan", "shikaku2"), ("cpsat-two", "cpsat-two for")):
+        checked = cli(mistaken_env, "check", name)
+        assert checked.returncode != 0 and "Traceback" not in checked.stderr, checked.stderr
+        assert sum(needle in line and "ERROR" in line
+                   for line in checked.stderr.splitlines()) <= 1, checked.stderr

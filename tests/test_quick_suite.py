@@ -12,9 +12,10 @@ import pytest
 
 from bench.instance import read_instance
 from bench.records import Task
-from bench.registry import formulations, variants
+from bench.registry import formulations
 from bench.run.execute import execute
 from bench.suites import load_suites
+from bench.variants import variants
 from tests.test_conformance import TIME_LIMIT, solver_for
 
 

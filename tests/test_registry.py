@@ -13,11 +13,10 @@ from bench.registry import (
     formulations,
     get_formulation,
     parse_label,
-    variant_info,
     variant_label,
-    variants,
 )
 from bench.solve import default_choice
+from bench.variants import variant_info, variants
 
 
 def test_labels_round_trip():

@@ -112,8 +112,12 @@ def _command(argv: list[str] | None, program: bool, stop: Stop) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as e:
+        from bench.registry import PluginError  # imported by whatever raised it
         from bench.run.interrupt import wrapped_interrupt  # imported by main already
 
+        if isinstance(e, PluginError):  # a formulation module in the wrong place: one line
+            print(f"puzzlebench: {e}", file=sys.stderr)
+            return 2
         wrapped = wrapped_interrupt(e)
         if wrapped is None:
             raise

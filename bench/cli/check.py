@@ -26,9 +26,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from bench.check import Check, check_variant, solver_for
-    from bench.registry import EVERY, formulations, get_formulation, parse_label, recommended
+    from bench.registry import EVERY, formulations, get_formulation, parse_label
     from bench.registry import close_matches as close
     from bench.run.pool import split_puzzle
+    from bench.variants import recommended
 
     puzzle, label = split_puzzle(args.name.strip())
     puzzle = puzzle or args.puzzle or ""
@@ -46,7 +47,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for cls in classes:
         try:
             if params == {EVERY: EVERY}:
-                from bench.registry import variants
+                from bench.variants import variants
 
                 forms = variants(cls)
             elif params or name != cls.name:

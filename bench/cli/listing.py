@@ -44,7 +44,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _formulation_rows() -> list[dict[str, Any]]:
     """Every formulation as `list --json` reports it."""
     from bench.backends import backends_for
-    from bench.registry import formulations, plugin_of, variant_info
+    from bench.registry import formulations, plugin_of
+    from bench.variants import variant_info
 
     forms: list[dict[str, Any]] = []
     defaults = _solve_defaults()

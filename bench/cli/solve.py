@@ -119,6 +119,13 @@ def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[s
         solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
     if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
         return _auto(args, out, inst, form if is_selector(form) else solver)
+    from bench.backends import get_backend
+
+    try:
+        get_backend(solver)
+    except KeyError as e:  # before a task process starts for it
+        out.update(status="error", message=f"--solver {solver!r}: {e.args[0]}")
+        return None
     return form, solver
 
 

@@ -18,16 +18,10 @@ from bench.backends import backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
 from bench.records import NOT_RUN, Result, Task, instance_digest, origin_of
-from bench.registry import (
-    EVERY,
-    Formulation,
-    formulations,
-    parse_label,
-    recommended_labels,
-    variants,
-)
+from bench.registry import EVERY, Formulation, formulations, parse_label
 from bench.run.execute import base_result
 from bench.suites import Suite, family
+from bench.variants import recommended_labels, variants
 
 if TYPE_CHECKING:  # pandas is slow to import: only the dry run's estimate needs it
     pass
@@ -399,6 +393,25 @@ def close_formulation(want: str) -> str:
     return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
 
 
+def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
+    """Why a ``--puzzle`` or ``--solver`` names nothing ("" when each names something): a
+    misspelt name would otherwise drop its tasks silently. A solver may be named for one
+    puzzle (``PUZZLE:SOLVER``)."""
+    from bench.puzzles import puzzle_names
+
+    known = puzzle_names()
+    for name in puzzles:
+        if name not in known:
+            return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
+    for name in solvers:
+        head, _, rest = name.partition(":")
+        try:
+            get_backend(rest if head in known and rest else name)
+        except KeyError as e:
+            return f"--solver {name!r}: {e.args[0]}"
+    return ""
+
+
 def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
               puzzles: Sequence[str] = (), formulations: Sequence[str] = (),
               add: Sequence[str] = (), solvers: Sequence[str] = (),
@@ -427,6 +440,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         sel.check()
     except ValueError as e:
         raise PlanError(str(e)) from None
+    if why := unknown_names(puzzles, solvers):
+        raise PlanError(why)
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
     unmatched = [f for f in (*formulations, *add) if f not in plan.matched]

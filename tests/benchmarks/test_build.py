@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bench.instance import read_instance
-from bench.registry import formulations, variants
+from bench.registry import formulations
+from bench.variants import variants
 from tests.conftest import INSTANCES, SHIKAKU_SEEDS
 
 # fixed instances: the Shikaku seeds, the largest Nurikabe seed and a real 24x14 Nurikabe

@@ -71,6 +71,38 @@ def test_missing_file(tmp_path):
     assert p.returncode != 0 and "no such file" in json.loads(p.stdout)["message"]
 
 
+def test_an_unknown_solver_is_named_before_any_task_starts():
+    for extra in ((), ("--json",)):
+        p = cli("solve", str(SHIKAKU_SEEDS[0]), "--solver", "cadical", *extra)
+        assert p.returncode == 1 and "Traceback" not in p.stderr
+        assert "--solver 'cadical': unknown solver 'cadical' (known: " in p.stdout + p.stderr
+        assert "fork failed" not in p.stderr and "WARNING" not in p.stderr, p.stderr
+
+
+def test_a_builtin_formulation_in_the_wrong_file_is_one_line_naming_the_right_one(tmp_path):
+    import shutil
+
+    for part in ("bench", "formulations"):
+        shutil.copytree(ROOT / part, tmp_path / part,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "formulations" / "shikaku" / "sat_oops.py").write_text(
+        "from bench.models import SatModel\n"
+        "from bench.registry import Formulation, formulation\n\n\n"
+        "@formulation\n"
+        "class Oops(Formulation[SatModel]):\n"
+        "    name = 'sat-oops'\n"
+        "    kind = 'cpsat'\n"
+        "    description = 'its kind is not its file name'\n")
+    env = {"PYTHONPATH": str(tmp_path)}
+    for args in (("list",), ("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover")):
+        p = cli(*args, env=env, cwd=tmp_path)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        assert p.stderr.strip().splitlines() == [
+            "puzzlebench: Oops (shikaku, cpsat) is defined in formulations.shikaku.sat_oops; "
+            "a built-in formulation must be in formulations/shikaku/cpsat_*.py"], p.stderr
+
+
 def test_infeasible_instance_is_infeasible_not_error(write):
     p = write("inf.txt", "puzzle: shikaku\n\n2 . .\n. 3 .\n")  # areas sum to 5, not 6
     out = json.loads(cli("solve", str(p), "--json").stdout)

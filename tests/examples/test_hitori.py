@@ -29,8 +29,9 @@ from bench.check.tiny import solutions, tiny_cases
 from bench.generate import generate_one, generator_names
 from bench.instance import parse_instance
 from bench.puzzles import get_puzzle, puzzle_names, registry
-from bench.registry import formulations, variants
+from bench.registry import formulations
 from bench.report.pictures import svg
+from bench.variants import variants
 from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "examples" / "hitori"

@@ -14,8 +14,9 @@ import pytest
 from bench.instance import parse_instance
 from bench.puzzles import get_puzzle
 from bench.records import Task
-from bench.registry import formulations, variants
+from bench.registry import formulations
 from bench.run.execute import execute
+from bench.variants import variants
 from tests.conftest import ROOT
 
 #: (puzzle, instance grid, values an open cell may take)

@@ -13,7 +13,8 @@ import pytest
 
 from bench.backends import get_backend
 from bench.check import check_variant
-from bench.registry import formulations, variants
+from bench.registry import formulations
+from bench.variants import variants
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("cpmpy") is None,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.registry import formulations, get_formulation, variants
+from bench.registry import formulations, get_formulation
+from bench.variants import variants
 
 LABELS = {
     "nurikabe": [

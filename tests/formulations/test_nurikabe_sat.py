@@ -13,9 +13,10 @@ import pytest
 from bench.instance import Instance, read_instance
 from bench.puzzles import get_puzzle
 from bench.records import Task
-from bench.registry import formulations, variants
+from bench.registry import formulations
 from bench.run.execute import execute
 from bench.run.pool import run_task
+from bench.variants import variants
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT / "instances" / "nurikabe").glob("seed-p0*.txt"))

@@ -14,10 +14,10 @@ import pytest
 
 from bench.instance import read_instance
 from bench.records import Result, Task
-from bench.registry import variants
 from bench.run.execute import execute
 from bench.run.pool import Plan, run_plan
 from bench.run.storage import Journal
+from bench.variants import variants
 from formulations.shakashaka.mip_seed import TYPE_OF, MipSeed
 from tests.conftest import INSTANCES, builtin_formulations, usable_backends
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bench.records import Task
-from bench.registry import variants
 from bench.run.pool import Plan, run_plan
 from bench.run.storage import Journal
+from bench.variants import variants
 from tests.conftest import SHIKAKU_SEEDS, builtin_formulations, usable_backends
 
 PAIRS = [(cls.name, b.name) for cls in builtin_formulations("shikaku")

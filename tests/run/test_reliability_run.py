@@ -38,6 +38,8 @@ def one_line_error(p: subprocess.CompletedProcess[str], needle: str) -> None:
     (("--time-limit", "-1"), "must be a positive number"),
     (("--time-limit", "nan"), "must be a positive number"),
     (("--memory-limit", "0"), "must be at least 1"),
+    (("--solver", "minisat22", "--solver", "cadical"), "--solver 'cadical': unknown solver"),
+    (("--puzzle", "shikku"), "--puzzle 'shikku': no such puzzle (known: fillomino"),
 ])
 def test_bad_run_options_are_one_line_errors(tmp_path, extra, needle):
     p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(tmp_path / "r"), *extra)
