@@ -116,7 +116,11 @@ def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[s
                 return None
             form, solver = pair
         form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
-        solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
+        try:
+            solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
+        except (KeyError, ValueError) as e:  # no such formulation: no solver to name
+            out.update(status="error", message=str(e.args[0] if e.args else e))
+            return None
     if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
         return _auto(args, out, inst, form if is_selector(form) else solver)
     from bench.backends import get_backend
@@ -248,13 +252,12 @@ def _first_formulation_for(puzzle: str, solver: str | None, fallback: str) -> st
 
 
 def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:
+    """The first available solver of the formulation ``form``'s kind, else ``fallback``;
+    KeyError or ValueError when ``form`` names no formulation of ``puzzle``."""
     from bench.backends import backends_for
     from bench.registry import get_formulation
 
-    try:
-        kind = get_formulation(puzzle, form).kind
-    except (KeyError, ValueError):
-        return fallback
+    kind = get_formulation(puzzle, form).kind
     return next((b.name for b in backends_for(kind) if b.available() is None), fallback)
 
 

@@ -79,6 +79,13 @@ def test_an_unknown_solver_is_named_before_any_task_starts():
         assert "fork failed" not in p.stderr and "WARNING" not in p.stderr, p.stderr
 
 
+def test_an_unknown_formulation_names_no_solver_it_never_ran():
+    p = cli("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "nosuch", "--json")
+    out = json.loads(p.stdout)
+    assert p.returncode == 1 and out["status"] == "error" and out["solver"] is None
+    assert out["message"].startswith("no formulation 'nosuch' for shikaku; known: ")
+
+
 def test_a_builtin_formulation_in_the_wrong_file_is_one_line_naming_the_right_one(tmp_path):
     import shutil
 
