@@ -149,3 +149,8 @@ def test_a_plugin_of_an_unknown_puzzle_or_an_undecorated_class_is_named_once(mis
         assert checked.returncode != 0 and "Traceback" not in checked.stderr, checked.stderr
         assert sum(needle in line and "ERROR" in line
                    for line in checked.stderr.splitlines()) <= 1, checked.stderr
+    solved = cli(mistaken_env, "solve", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-two",
+                 "--json")
+    assert json.loads(solved.stdout)["status"] == "error"
+    assert solved.stderr.count("registered no formulation cpsat-two for shikaku") == 1, \
+        solved.stderr

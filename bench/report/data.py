@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import NOT_RUN, OURS, Result, row_origin
+from bench.run.lock import writer
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
@@ -28,7 +29,8 @@ from bench.run.storage import (
     Journal,
     results_frame,
     samples,
-    writer,
+    table_current,
+    unjournaled,
 )
 
 log = logging.getLogger(__name__)
@@ -60,7 +62,8 @@ class Run:
 
 def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
     journal = Journal(folder)
-    found = samples(journal.results())  # the run's own reader: lines split on "\n" only
+    held = journal.results()  # the run's own reader: lines split on "\n" only
+    found = samples([*held, *unjournaled(folder, held)])  # rows only the table holds too
     if journal.skipped:
         warnings.append(f"{journal.skipped} unreadable line(s) in {JOURNAL} skipped")
     return results_frame(found)
@@ -102,8 +105,7 @@ def load_run(folder: str | Path) -> Run:
         raise ReportError(f"{journal}: not a regular file")
     df: pd.DataFrame | None = None
     source, unusable = table, ""
-    if table.exists() and (not journal.exists()
-                           or table.stat().st_mtime >= journal.stat().st_mtime):
+    if table.exists() and table_current(folder):
         df, unusable = _table(table)
     if df is None:
         source = journal

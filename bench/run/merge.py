@@ -25,7 +25,7 @@ whose results differ in code, versions or limits into one pair per identity
 ``differs``.
 
 Locks and atomicity: the merge holds every input's run lock (the ``.lock`` that ``run`` holds
-exclusively while it writes, :class:`bench.run.storage.RunLock`) shared while it reads them, so
+exclusively while it writes, :class:`bench.run.lock.RunLock`) shared while it reads them, so
 a run in progress is refused, not half read, and merges may read one input together; and the
 output's exclusively, so two merges (or a run) into one ``--out`` cannot mix. It writes the
 merged folder into a temporary folder beside ``--out`` (``.NAME.merge-*``) and renames its
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import fcntl
 import os
 import shutil
@@ -52,19 +53,16 @@ from pathlib import Path
 
 from bench.identity import differing_parts
 from bench.records import NOT_RUN, Result
+from bench.run.lock import LOCK, FolderLocked, RunLock, open_lock
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
-    LOCK,
     TABLE,
-    FolderLocked,
     Journal,
-    RunLock,
     consolidate,
     has_sample_ids,
     is_run_folder,
     load_environment,
-    open_lock,
     record_environment,
     samples,
     source_of,
@@ -102,19 +100,19 @@ def _input_lock(folder: Path) -> Iterator[None]:
     """Hold the input's run lock (its ``.lock``, which ``run`` holds exclusively while it
     writes) shared: a folder a run or a merge is writing is refused, other merges may read it
     too, and no run starts on it meanwhile. A folder that never had a lock file and cannot get
-    one (a read-only copy) is being written by nobody."""
+    one (a read-only copy), or whose ``.lock`` is no lock a run could hold (a link: a run
+    refuses such a folder), is being written by nobody."""
     path = folder / LOCK
     try:
         try:
             fd = open_lock(folder, os.O_RDWR | os.O_CREAT)
-        except PermissionError:
-            try:
-                fd = open_lock(folder, os.O_RDONLY)
-            except FileNotFoundError:
-                yield
-                return
-    except FolderLocked as e:
-        raise MergeError(str(e)) from None
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            fd = open_lock(folder, os.O_RDONLY)
+    except (FileNotFoundError, FolderLocked):  # no lock a run could hold: nobody writes it
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

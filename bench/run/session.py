@@ -2,7 +2,7 @@
 and :func:`run_session` runs a plan into a run folder, which the ``run`` command is a thin
 layer over.
 
-A session, under the folder's lock (:class:`bench.run.storage.RunLock`) and with Ctrl-C and
+A session, under the folder's lock (:class:`bench.run.lock.RunLock`) and with Ctrl-C and
 SIGTERM turned into a clean stop (:func:`bench.run.interrupt.stop_on_signals`):
 
 1. refuses a folder holding results of other limits (:func:`bench.run.pool.resume_conflict`),
@@ -43,8 +43,9 @@ from bench.records import NOT_RUN, Result, Task
 from bench.run.atomic import replace_atomic
 from bench.run.interrupt import stop_on_signals
 from bench.run.ladder import run_ladder
+from bench.run.lock import RunLock
 from bench.run.plan import Plan, Planned, make_plan
-from bench.run.storage import JOURNAL, Journal, RunLock
+from bench.run.storage import JOURNAL, Journal
 
 log = logging.getLogger(__name__)
 
@@ -232,8 +233,9 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     written; a signal does not raise once the folder is taken: :attr:`Outcome.signum` says it
     stopped the run (inside the caller's :func:`~bench.run.interrupt.stop_on_signals`, a signal
     after the table was written is left in the caller's ``Stop.fired``)."""
+    from bench.run.lock import FolderLocked
     from bench.run.reuse import SourceError, Sources
-    from bench.run.storage import FolderLocked, consolidate
+    from bench.run.storage import consolidate
 
     options = options or Options()
     out = Path(out)

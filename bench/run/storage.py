@@ -14,17 +14,12 @@ journal (``run --reuse``, ``merge``), so a sample stays one sample wherever it i
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import errno
-import fcntl
 import hashlib
 import json
 import logging
 import math
 import os
-import stat
-import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
@@ -40,8 +35,9 @@ log = logging.getLogger(__name__)
 JOURNAL = "journal.jsonl"
 TABLE = "results.parquet"
 ENVIRONMENT = "environment.json"
-LOCK = ".lock"
 RUN_ID = "run-id"
+#: the table's metadata key: the size in bytes of the journal it was written from
+JOURNAL_BYTES = b"puzzlebench.journal_bytes"
 #: fields left out of a fallback sample id: provenance a copy may change, not the measurement
 _NOT_THE_SAMPLE = frozenset({"run", "run_id", "sample_id", "harness", "tier", "instance",
                              "instance_path"})
@@ -51,109 +47,6 @@ _WARNED: set[tuple[str, int, str]] = set()
 #: default is not None
 _DEFAULTED = frozenset(f for f, d in Result.__dataclass_fields__.items()
                        if d.default is not None and d.default_factory is dataclasses.MISSING)
-
-
-class FolderLocked(RuntimeError):
-    """Another run is writing the run folder."""
-
-
-def _flock_soon(fd: int, tries: int = 20, pause_s: float = 0.005) -> None:
-    """Take ``fd``'s exclusive lock, trying again for about 0.1 s before giving up
-    (``BlockingIOError``): a report holds a folder's lock shared for an instant
-    (:func:`writer`), which must not turn a starting run away."""
-    for _ in range(tries - 1):
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            time.sleep(pause_s)
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def open_lock(folder: str | Path, flags: int) -> int:
-    """Open the run folder's ``.lock`` with ``flags`` (``os.O_RDWR | os.O_CREAT`` to create
-    it), without following a link and without blocking; raise :class:`FolderLocked` naming
-    it when it is anything but a regular file (a link would let the pid written into it
-    overwrite another file, a FIFO would block a reader), OSError as ``os.open`` does else."""
-    path = Path(folder) / LOCK
-    try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-    except OSError as e:
-        if e.errno != errno.ELOOP:
-            raise
-        fd = -1
-    if fd < 0 or not stat.S_ISREG(os.fstat(fd).st_mode):
-        if fd >= 0:
-            os.close(fd)
-        raise FolderLocked(f"{path}: not a regular file (a link, FIFO or device): no run "
-                           "writes a folder whose lock it cannot trust; remove it")
-    return fd
-
-
-def _holder(fd: int) -> str:
-    """Who holds the lock on ``fd``, for a message: the pid a run or a merge wrote into it
-    while that process lives, else a reader (a merge reading its input or a report holds the
-    lock shared and writes no pid)."""
-    pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
-    try:
-        os.kill(int(pid), 0)
-    except (ValueError, ProcessLookupError):
-        return "by another process: a merge or a report reading it"
-    except PermissionError:
-        pass
-    return f"by another run or merge (pid {pid})"
-
-
-class RunLock:
-    """An exclusive lock on a run folder while a run writes it (``flock``: released by the
-    kernel however the run ends, so a killed run leaves no stale lock)."""
-
-    def __init__(self, folder: str | Path) -> None:
-        self.folder = Path(folder)
-        self.fd: int | None = None
-
-    def __enter__(self) -> RunLock:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = open_lock(self.folder, os.O_RDWR | os.O_CREAT)
-        try:
-            _flock_soon(fd)
-        except BlockingIOError:
-            holder = _holder(fd)
-            os.close(fd)
-            raise FolderLocked(f"{self.folder} is held {holder}; wait for it to finish or "
-                               "use another --out") from None
-        with contextlib.suppress(OSError):  # the pid is for the message only
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self.fd = fd
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-def writer(folder: str | Path) -> str | None:
-    """Who is writing the run folder now: the pid a run wrote into its ``.lock`` ("?" when
-    unreadable) while the run holds the lock, else None. A shared lock is tried and let go at
-    once (as ``merge`` takes its inputs'); the lock is opened as :func:`open_lock` opens it,
-    and anything but a regular file is no lock."""
-    try:
-        fd = open_lock(folder, os.O_RDONLY)
-    except (OSError, FolderLocked):  # no lock file: no run has written here since locks
-        return None                  # were kept
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-        except OSError:
-            return None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return None
-    finally:
-        os.close(fd)
 
 
 class Journal:
@@ -417,27 +310,62 @@ def unjournaled(folder: str | Path, held: list[Result] | None = None) -> list[Re
 
 
 def consolidate(folder: str | Path) -> Path:
-    """Write ``results.parquet`` from the journal's :func:`samples`."""
+    """Write ``results.parquet`` from the journal's :func:`samples`, noting in the table's
+    metadata the size of the journal it was written from (:func:`table_current`). The size is
+    taken before the journal is read: a line appended meanwhile leaves the table older than
+    its journal, never newer."""
     folder = Path(folder)
-    df = results_frame(samples(Journal(folder).results()))
+    journal = Journal(folder)
+    size = journal.path.stat().st_size if journal.path.is_file() else 0
+    df = results_frame(samples(journal.results()))
     path = folder / TABLE
-    replace_atomic(path, lambda tmp: df.to_parquet(tmp, index=False))
+    replace_atomic(path, lambda tmp: _write_table(df, tmp, size))
     return path
 
 
-def load_results(folder: str | Path) -> pd.DataFrame:
-    """The run's table: the Parquet file if present and current, else straight from the journal."""
+def _write_table(df: pd.DataFrame, path: Path, journal_bytes: int) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = {**(table.schema.metadata or {}), JOURNAL_BYTES: str(journal_bytes).encode()}
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def table_current(folder: str | Path) -> bool:
+    """The folder's ``results.parquet`` holds every result of its journal: there is no
+    journal, or the journal is the size the table was written from (an append-only journal
+    grows with each result; a copy of the folder keeps sizes, not times). A table that does
+    not say (written by an older version) is current when it is not older than the journal;
+    one whose metadata cannot be read is left to its reader to judge (current)."""
     folder = Path(folder)
     table, journal = folder / TABLE, folder / JOURNAL
-    if table.exists() and (
-        not journal.exists() or table.stat().st_mtime >= journal.stat().st_mtime
-    ):
+    if not journal.exists():
+        return True
+    try:
+        import pyarrow.parquet as pq
+
+        meta = pq.read_schema(table).metadata or {}
+    except Exception:  # pyarrow raises several types for damaged files
+        return True
+    if JOURNAL_BYTES in meta:
+        return bool(meta[JOURNAL_BYTES] == str(journal.stat().st_size).encode())
+    return table.stat().st_mtime >= journal.stat().st_mtime
+
+
+def load_results(folder: str | Path) -> pd.DataFrame:
+    """The run's table: the Parquet file if present and current (:func:`table_current`), else
+    from the journal, with the rows only the table holds (:func:`unjournaled`)."""
+    folder = Path(folder)
+    table, journal = folder / TABLE, folder / JOURNAL
+    if table.exists() and table_current(folder):
         import pandas as pd
 
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
-    return results_frame(samples(Journal(folder).results()))
+    held = Journal(folder).results()
+    return results_frame(samples([*held, *unjournaled(folder, held)]))
 
 
 def record_environment(folder: str | Path, env: dict[str, Any]) -> None:

@@ -16,12 +16,12 @@ import threading
 import pytest
 
 from bench.report.data import load_run
+from bench.run.lock import LOCK, RunLock, writer
 from bench.run.plan import Plan, make_plan
-from bench.run.storage import LOCK, RunLock, writer
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 from tests.run.test_reliability_interrupt import RUN, start_run, wait_for_results
 
-HOLD = ("import sys\nfrom bench.run.storage import RunLock\n"
+HOLD = ("import sys\nfrom bench.run.lock import RunLock\n"
         "with RunLock(sys.argv[1]):\n    print('held', flush=True)\n    sys.stdin.read()\n")
 
 
@@ -131,3 +131,33 @@ def test_a_run_stopped_before_its_end_is_reported_as_such_until_a_resume_finishe
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert not any("stopped before" in w for w in load_run(out).warnings)
+
+
+def test_a_table_older_than_its_journal_in_content_is_not_read_whatever_its_time(tmp_path):
+    """A run that journaled results and died before its table write leaves the table behind
+    the journal; a copy of the folder (``cp -r``) makes the table look as new as the journal.
+    The table says which journal it was written from, so the report reads the journal, and
+    keeps a row only the table holds (a journal line lost since)."""
+    import pandas as pd
+
+    from bench.run.storage import JOURNAL, TABLE, Journal, load_results
+
+    fast = ("--formulation", "sat-cover[card=seqcounter]", "--solver", "minisat22")
+    out = tmp_path / "run"
+    for seed in SHIKAKU_SEEDS[:2]:
+        p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(seed), "--out",
+                            str(out), *fast], capture_output=True, text=True, cwd=ROOT,
+                           timeout=300)
+        assert p.returncode == 0, p.stderr
+        if seed == SHIKAKU_SEEDS[0]:
+            shutil.copy(out / TABLE, tmp_path / "first.parquet")
+    shutil.copy(tmp_path / "first.parquet", out / TABLE)  # the second run died before it
+    os.utime(out / JOURNAL, (1_000_000_000, 1_000_000_000))  # the copy's times: table newer
+    [lost] = [r for r in Journal(out).results() if r.instance == SHIKAKU_SEEDS[0].stem]
+    lines = (out / JOURNAL).read_text().splitlines(keepends=True)
+    kept = [ln for ln in lines if lost.sample_id not in ln]
+    (out / JOURNAL).write_text("".join(kept))  # the first result's line lost since
+    os.utime(out / JOURNAL, (1_000_000_000, 1_000_000_000))
+    for frame in (load_run(out).df, load_results(out)):
+        assert sorted(frame["instance"]) == sorted(p.stem for p in SHIKAKU_SEEDS[:2])
+    assert len(pd.read_parquet(out / TABLE)) == 1

@@ -13,9 +13,10 @@ import subprocess
 import pytest
 
 from bench.records import Task
+from bench.run.lock import RunLock
 from bench.run.measure import Measured
 from bench.run.pool import _result
-from bench.run.storage import Journal, RunLock
+from bench.run.storage import Journal
 from tests.cli.test_cli import cli
 from tests.conftest import SHIKAKU_SEEDS
 
@@ -95,22 +96,41 @@ def test_a_run_refused_while_a_reader_holds_the_lock_names_no_dead_pid(tmp_path)
     assert str(gone.pid) not in p.stderr
 
 
-@pytest.mark.parametrize("command", ["run", "merge"])
-def test_a_lock_file_that_is_a_link_is_refused_and_its_target_left_alone(tmp_path, command):
-    """A run writes its pid into ``.lock``: through a link it would overwrite the target."""
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_lock_file_that_is_a_link_is_refused_by_a_run_and_no_lock_to_a_merge(tmp_path, link):
+    """A run writes its pid into ``.lock``: through a link it would overwrite the target.
+    A merge only reads its input: a folder whose lock is a link is being written by no run
+    (a run refuses it), so it is merged."""
     first = tmp_path / "first"
     assert cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(first), *FAST).returncode == 0
     target = tmp_path / "precious.txt"
     target.write_text("keep me\n")
-    folder = first if command == "merge" else tmp_path / "r"
-    folder.mkdir(exist_ok=True)
-    (folder / ".lock").unlink(missing_ok=True)
-    (folder / ".lock").symlink_to(target)
-    args = ([str(folder), "--out", str(tmp_path / "m")] if command == "merge"
-            else [str(SHIKAKU_SEEDS[0]), "--out", str(folder), *FAST])
-    p = cli(command, *args)
-    one_line_error(p, ".lock: not a regular file (a link, FIFO or device)")
+    (first / ".lock").unlink()
+    if link == "symbolic":
+        (first / ".lock").symlink_to(target)
+    else:
+        os.link(target, first / ".lock")
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(first), *FAST)
+    one_line_error(p, ".lock: not a regular file of its own (a link, FIFO or device)")
+    merged = cli("merge", str(first), "--out", str(tmp_path / "m"))
+    assert merged.returncode == 0, merged.stderr
+    assert len(Journal(tmp_path / "m").results()) == 1
     assert target.read_text() == "keep me\n"
+
+
+def test_a_run_refused_while_another_run_holds_the_lock_names_it_whatever_its_pid(tmp_path):
+    """The holder is told by the lock's kind, not by whether its pid is visible here (a run in
+    another pid namespace, or one that has not written its pid yet)."""
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / ".lock").write_text("not-a-pid\n")
+    fd = os.open(out / ".lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        p = cli("run", str(SHIKAKU_SEEDS[0]), "--out", str(out), *FAST)
+    finally:
+        os.close(fd)
+    one_line_error(p, "is held by another run or merge (pid not-a-pid)")
 
 
 def test_a_worker_that_exits_early_is_an_error_with_a_message():

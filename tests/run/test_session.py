@@ -8,9 +8,10 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from bench.run.lock import RunLock
 from bench.run.plan import PlanError, make_plan
 from bench.run.session import Options, SessionError, run_session, run_suite
-from bench.run.storage import Journal, RunLock
+from bench.run.storage import Journal
 from tests.conftest import SHIKAKU_SEEDS
 
 PATHS = [str(SHIKAKU_SEEDS[0])]
