@@ -8,6 +8,7 @@ build, after each solve) so a task killed from outside still reports what it got
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import time
@@ -177,7 +178,7 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
         res.checked = not problems
         res.status = "solved" if not problems else "wrong"
         res.message = "; ".join(problems[:3])
-        known, note = checked_known(task, inst)
+        known, note = checked_known(task.instance, inst)
         if known is not None and not problems:
             res.known = not note and rules.same(inst, solved.grid, known)
             if not res.known:
@@ -194,7 +195,7 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
     elif solved.status == "infeasible":
         res.status = "infeasible"
         res.count = 0 if task.count else None
-        known, note = checked_known(task, inst)
+        known, note = checked_known(task.instance, inst)
         if known is not None and not note:  # an inexact model cut it off
             res.known = False
             res.message = "infeasible, but the instance has a known solution (.sol)"
@@ -241,12 +242,12 @@ def known_solution(instance_path: str) -> SolutionGrid | None:
         return None
 
 
-def checked_known(task: Task, inst: Instance) -> tuple[SolutionGrid | None, str]:
-    """The known solution and a one-line note on what is wrong with it ("" when nothing): an
-    unreadable ``.sol`` is not used (None); one that breaks the rules is still compared (a
-    solved grid then differs from it), and the note says so."""
+def checked_known(instance: str, inst: Instance) -> tuple[SolutionGrid | None, str]:
+    """The known solution of the ``instance`` file and a one-line note on what is wrong with
+    it ("" when nothing): an unreadable ``.sol`` is not used (None); one that breaks the rules
+    is still compared (a solved grid then differs from it), and the note says so."""
     try:
-        known = read_known_solution(task.instance)
+        known = read_known_solution(instance)
     except KnownSolutionError as e:
         log.warning("%s", e)
         return None, f"known solution not used: {e}"
@@ -254,8 +255,48 @@ def checked_known(task: Task, inst: Instance) -> tuple[SolutionGrid | None, str]
         return None, ""
     problems = get_puzzle(inst.puzzle).verify(inst, known)
     if problems:
-        note = f"known solution {Path(task.instance).with_suffix('.sol')} breaks the rules " \
+        note = f"known solution {Path(instance).with_suffix('.sol')} breaks the rules " \
                f"({problems[0]})"
         log.warning("%s", note)
         return known, note
     return known, ""
+
+
+#: an instance path -> the instance and its known solution with the note on it, or None
+Known = dict[str, tuple[Instance, SolutionGrid | None, str] | None]
+
+
+def rejudged(res: Result, cache: Known | None = None) -> Result:
+    """``res`` with its verdict against the known solution taken again from the ``.sol``
+    beside its instance as that file is now, as :func:`conclude` takes it: a solved grid that
+    passed the rules is compared with it, and an infeasible answer is wrong where one exists.
+    The verdict is no measurement: a ``.sol`` added, corrected or removed since the task ran
+    changes it, and a result kept or reused must not carry the old one. ``res`` itself when
+    the verdict is unchanged or nothing decides it (another status, an instance that cannot be
+    read now). ``cache``: the instances and known solutions read so far, by path."""
+    solved = res.status == "solved" and res.grid is not None and bool(res.checked)
+    if not (solved or res.status == "infeasible"):
+        return res
+    cache = {} if cache is None else cache
+    if res.instance_path not in cache:
+        try:
+            inst = read_instance(res.instance_path)
+            cache[res.instance_path] = (inst, *checked_known(res.instance_path, inst))
+        except InstanceError:
+            cache[res.instance_path] = None
+    if (found := cache[res.instance_path]) is None:
+        return res
+    inst, known, note = found
+    if solved:
+        same = (known is not None and not note and res.grid is not None
+                and get_puzzle(inst.puzzle).same(inst, res.grid, known))
+        verdict = None if known is None else same
+        message = "; ".join(filter(None, ["" if verdict is not False else
+                                          "differs from the known solution (.sol)", note]))
+    else:
+        verdict = False if known is not None and not note else None
+        message = ("infeasible, but the instance has a known solution (.sol)"
+                   if verdict is False else note)
+    if (verdict, message) == (res.known, res.message):
+        return res
+    return dataclasses.replace(res, known=verdict, message=message)

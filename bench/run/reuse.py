@@ -37,11 +37,13 @@ from bench.identity import (
     planned_record,
 )
 from bench.records import NOT_RUN, Result, Task
+from bench.run.execute import Known, rejudged
 from bench.run.outcome import solver_version
 from bench.run.storage import (
     Journal,
     is_run_folder,
     load_environment,
+    samples,
     source_of,
     stored_results,
     unreadable_table_errors,
@@ -104,14 +106,29 @@ class Sources:
                 self.without_identity.items()]
 
 
-def adopt(res: Result, task: Task) -> Result:
+def adopt(res: Result, task: Task, cache: Known | None = None) -> Result:
     """A copy of a source result as the planned ``task``'s: every field of the measurement
     kept, the task's key, tier, instance path and name (the file's stem) taken from the plan,
-    and a result written before origins were recorded takes the task's origin (the identity
-    matched, so the formulation is the same)."""
-    return dataclasses.replace(res, key=task.key, tier=task.tier, instance_path=task.instance,
-                               instance=Path(task.instance).stem,
-                               origin=res.origin or task.origin)
+    a result written before origins were recorded takes the task's origin (the identity
+    matched, so the formulation is the same), and its verdict against the known solution is
+    taken again from the task's ``.sol`` (:func:`bench.run.execute.rejudged`)."""
+    return rejudged(dataclasses.replace(res, key=task.key, tier=task.tier,
+                                        instance_path=task.instance,
+                                        instance=Path(task.instance).stem,
+                                        origin=res.origin or task.origin), cache)
+
+
+def rejudge_into(journal: Journal, held: Sequence[Result], keys: set[str]) -> int:
+    """Append to ``journal`` each of its results ``held`` for these task keys whose verdict
+    against the known solution changed since it was recorded (a ``.sol`` added, corrected or
+    removed: :func:`bench.run.execute.rejudged`), the same sample with the new verdict (the
+    latest line of a sample wins); how many."""
+    cache: Known = {}
+    changed = [new for r in samples(list(held)) if r.key in keys
+               if (new := rejudged(r, cache)) is not r]
+    if changed:
+        journal.extend(changed)
+    return len(changed)
 
 
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,
@@ -123,13 +140,14 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
     run), taken over by the task (:func:`adopt`)."""
     found: list[Result] = []
     done = set(done or ())
+    cache: Known = {}
     for task in tasks:
         if task.key in done or not task.code:
             continue
         version = solver_version(task.solver, task.origin)
         res = sources.by_identity.get(planned_identity(task, version))
         if res is not None and not _measured_otherwise(res, pinned, start):
-            found.append(adopt(res, task))
+            found.append(adopt(res, task, cache))
             done.add(task.key)
     return found
 

@@ -277,7 +277,7 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     and it reuses only measurements started so; ``here``: its tasks run on this machine, not
     on a cluster's workers)."""
     from bench.run.pool import resume_conflict
-    from bench.run.reuse import matches, stale, summary
+    from bench.run.reuse import matches, rejudge_into, stale, summary
     from bench.run.storage import TABLE, load_environment, unjournaled
 
     plan = planned.plan
@@ -296,6 +296,9 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
         journal.extend(lost)
         say(f"{len(lost)} result(s) of {journal.folder / TABLE} that {journal.path.name} "
             "lacked were put back into it")
+    if n := rejudge_into(journal, every, {t.key for t in plan.tasks}):
+        say(f"{n} result(s) in {journal.path} judged again: their known solution (.sol) "
+            "changed since they ran")
     if not planned.ladder:
         n = forget_not_run(journal, {t.key for t in plan.tasks})
         if n:

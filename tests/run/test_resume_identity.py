@@ -15,8 +15,8 @@ import pytest
 
 from bench.identity import identity
 from bench.run.session import Options, SessionError, run_suite
-from bench.run.storage import JOURNAL, TABLE, Journal, unjournaled
-from tests.conftest import SHIKAKU_SEEDS
+from bench.run.storage import JOURNAL, TABLE, Journal, samples, unjournaled
+from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 PATHS = [str(SHIKAKU_SEEDS[0])]
 SELECT: dict[str, Any] = {"formulations": ["cpsat-cover"], "solvers": ["cpsat"],
@@ -172,3 +172,33 @@ def test_results_put_back_are_held_to_the_folders_limits(tmp_path):
     with pytest.raises(SessionError, match="holds results run with --time-limit 20, not 10"):
         run_suite(None, tmp_path / "a", [str(SHIKAKU_SEEDS[1])], **other)
     assert _files(tmp_path / "a") == before
+
+
+def test_a_changed_known_solution_judges_kept_and_reused_results_again(tmp_path):
+    """The verdict against the ``.sol`` beside an instance is no measurement: a resume and a
+    reuse take it again from the file as it is now."""
+    import shutil
+
+    source = ROOT / "instances" / "shikaku" / "gen-shikaku-10x10-s1-0.txt"
+    inst = tmp_path / "p.txt"
+    shutil.copy(source, inst)
+    right = source.with_suffix(".sol").read_text()
+    grid = json.loads(right)
+    wrong = json.dumps([list(reversed(row)) for row in grid])  # the mirror: same format
+    assert wrong != json.dumps(grid)
+    (tmp_path / "p.sol").write_text(wrong)
+    run_suite(None, tmp_path / "a", [str(inst)], **SELECT)
+    [first] = Journal(tmp_path / "a").results()
+    assert first.status == "solved" and first.known is False
+    (tmp_path / "p.sol").write_text(right)
+    said: list[str] = []
+    run_suite(None, tmp_path / "a", [str(inst)], say=said.append, **SELECT)
+    assert any("1 result(s)" in s and "judged again" in s for s in said), said
+    [kept] = samples(Journal(tmp_path / "a").results())
+    assert (kept.known, kept.message, kept.sample_id) == (True, "", first.sample_id)
+    assert pd.read_parquet(tmp_path / "a" / TABLE)["known"].tolist() == [True]
+    (tmp_path / "p.sol").write_text(wrong)
+    run_suite(None, tmp_path / "b", [str(inst)], options=Options(reuse=[tmp_path / "a"]),
+              **SELECT)
+    [reused] = Journal(tmp_path / "b").results()
+    assert reused.known is False and "differs from the known solution" in reused.message
