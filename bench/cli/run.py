@@ -254,9 +254,12 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
     for err in errors:  # unreadable instances; tasks a suite recorded not run are no error
         if not err.message.startswith(NOT_RUN):
             print(f"puzzlebench: error: {err.message}", file=sys.stderr)
+    said = {err.key for err in errors}
     bad = df[df["status"].isin(["error", "wrong"])]
     for _, row in bad.iterrows():
         if row["formulation"] != "-":
             print(f"puzzlebench: {row['status']}: {row['instance']} {row['formulation']} "
                   f"{row['solver']}: {row['message']}", file=sys.stderr)
+        elif row["key"] not in said:  # an instance file unreadable in an earlier invocation
+            print(f"puzzlebench: error: {row['message']} (recorded earlier)", file=sys.stderr)
     return 1 if len(bad) else 0

@@ -40,12 +40,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.records import NOT_RUN, Result, Task
-from bench.run.atomic import replace_atomic
 from bench.run.interrupt import stop_on_signals
 from bench.run.ladder import run_ladder
 from bench.run.lock import RunLock
 from bench.run.plan import Plan, Planned, make_plan
-from bench.run.storage import JOURNAL, Journal
+from bench.run.storage import JOURNAL, Journal, forget
 
 log = logging.getLogger(__name__)
 
@@ -192,27 +191,20 @@ def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
 def forget_not_run(journal: Journal, keys: set[str]) -> int:
     """Take out of the journal the results the ladder rule recorded as not run for these task
     keys (the journal rewritten in one step, every other line kept byte for byte); how many."""
-    if not journal.path.is_file():
-        return 0
-    drop = {r.key for r in journal.results() if r.key in keys and r.message.startswith(NOT_RUN)}
-    if not drop:
-        return 0
-    import json
+    return forget(journal, {r.key for r in journal.results() if r.key in keys
+                             and r.message.startswith(NOT_RUN)}, NOT_RUN)
 
-    kept: list[bytes] = []
-    n = 0
-    for line in journal.path.read_bytes().split(b"\n"):
-        try:
-            data = json.loads(line.decode("utf-8")) if line.strip() else None
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and data.get("key") in drop \
-                and str(data.get("message", "")).startswith(NOT_RUN):
-            n += 1
-            continue
-        kept.append(line)
-    replace_atomic(journal.path, lambda tmp: tmp.write_bytes(b"\n".join(kept)))
-    return n
+
+def forget_fixed(journal: Journal, plan: Plan) -> int:
+    """Take out of the journal the error rows of instance files (formulation "-") that this
+    plan reads again and plans under another key: the file was unreadable, or changed after it
+    was planned, and is readable now, so its tasks run and the old row no longer describes
+    the folder's data. How many."""
+    paths = {t.instance for t in plan.tasks} | {e.instance_path for e in plan.errors}
+    keys = {t.key for t in plan.tasks} | {e.key for e in plan.errors}
+    return forget(journal, {r.key for r in journal.results() if r.formulation == "-"
+                             and r.status == "error" and r.instance_path in paths
+                             and r.key not in keys}, "")
 
 
 def _executor(options: Options, start: str) -> Any:
@@ -296,6 +288,9 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
         journal.extend(lost)
         say(f"{len(lost)} result(s) of {journal.folder / TABLE} that {journal.path.name} "
             "lacked were put back into it")
+    if n := forget_fixed(journal, plan):
+        say(f"{n} error row(s) of instance files in {journal.path} dropped: the files are "
+            "readable now and their tasks are planned")
     if n := rejudge_into(journal, every, {t.key for t in plan.tasks}):
         say(f"{n} result(s) in {journal.path} judged again: their known solution (.sol) "
             "changed since they ran")

@@ -153,6 +153,27 @@ def fallback_sample_id(data: dict[str, Any]) -> str:
     return "legacy-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
+def forget(journal: Journal, drop: set[str], prefix: str = "") -> int:
+    """Take out the journal's lines of these keys whose message starts with ``prefix`` (the
+    journal rewritten in one step, every other line kept byte for byte); how many."""
+    if not drop or not journal.path.is_file():
+        return 0
+    kept: list[bytes] = []
+    n = 0
+    for line in journal.path.read_bytes().split(b"\n"):
+        try:
+            data = json.loads(line.decode("utf-8")) if line.strip() else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and data.get("key") in drop \
+                and str(data.get("message", "")).startswith(prefix):
+            n += 1
+            continue
+        kept.append(line)
+    replace_atomic(journal.path, lambda tmp: tmp.write_bytes(b"\n".join(kept)))
+    return n
+
+
 def samples(results: list[Result]) -> list[Result]:
     """The distinct results of a journal: one per sample (task key and ``sample_id``), the
     latest line winning. Two measurements are two samples whatever their folder's name or

@@ -133,6 +133,25 @@ def test_a_run_refused_while_another_run_holds_the_lock_names_it_whatever_its_pi
     one_line_error(p, "is held by another run or merge (pid not-a-pid)")
 
 
+def test_an_unreadable_file_fixed_later_leaves_no_error_row_and_an_old_one_is_said(tmp_path):
+    folder = tmp_path / "set"
+    folder.mkdir()
+    shutil.copy(SHIKAKU_SEEDS[0], folder / "good.txt")
+    (folder / "empty.txt").write_text("")
+    out = tmp_path / "r"
+    first = cli("run", str(folder), "--out", str(out), *FAST)
+    assert first.returncode == 1 and "empty.txt" in first.stderr
+    again = cli("run", str(folder / "good.txt"), "--out", str(out), *FAST)
+    assert again.returncode == 1  # the folder still holds the error: it is said, not silent
+    assert "empty.txt" in again.stderr and "(recorded earlier)" in again.stderr
+    shutil.copy(SHIKAKU_SEEDS[1], folder / "empty.txt")
+    fixed = cli("run", str(folder), "--out", str(out), *FAST)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "1 error row(s) of instance files" in fixed.stdout + fixed.stderr
+    statuses = sorted(r.status for r in Journal(out).results())
+    assert statuses == ["solved", "solved"]
+
+
 def test_a_worker_that_exits_early_is_an_error_with_a_message():
     task = Task(str(SHIKAKU_SEEDS[0]), "sat-cover", "minisat22")
     partial = {"key": task.key, "puzzle": "shikaku", "instance": "x", "instance_path": "x",
