@@ -87,10 +87,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ``out`` cannot be made."""
     run = load_run(run_dir)
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:  # an existing file, a path under a file, a read-only parent
-        raise ReportError(f"cannot write {out}: {e.strerror or e}") from None
+    _make_folder(out)
     t, apart = identities.apart(prepare(run.df))  # a pair of several identities: split
     run.warnings.extend(apart)
     scatter = _scatter_pairs(scatter, t)
@@ -142,6 +139,15 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     _write_html(ctx, out / "index.html")
     (out / "summary.md").write_text(markdown_text(_markdown(ctx)), encoding="utf-8")
     return out
+
+
+def _make_folder(out: Path) -> None:
+    """Make the report folder ``out``; one that cannot be made (an existing file, a path under
+    a file, a read-only parent) is a :class:`ReportError` naming it and the problem."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"cannot write {out}: {e.strerror or e}") from None
 
 
 def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | None:
