@@ -251,11 +251,17 @@ class Result(Record):
     sample_id: str = ""  # random id of this measurement: merge keeps one line per sample id
 
 
+#: the range of a signed 64-bit integer: an integer field's values in a results table
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 @functools.cache
 def _checker(hint: Any) -> Callable[[Any], bool]:
     """Whether a decoded JSON value is of the type ``hint`` (a field's annotation), as a test
     built once per annotation: a JSON true is no number, an int is a float, a union is any of
-    its members, a ``Literal`` one of its values."""
+    its members, a ``Literal`` one of its values. An integer (also in a float field) must lie
+    in the signed 64-bit range, which is what a Parquet column holds (a JSON float is always a
+    float64: the decoder reads one too large as ``inf``)."""
     origin = get_origin(hint)
     if hint is Any:
         return lambda v: True
@@ -269,8 +275,12 @@ def _checker(hint: Any) -> Callable[[Any], bool]:
         return lambda v: v is None
     if hint is bool:
         return lambda v: isinstance(v, bool)
+    lo, hi = INT64_MIN, INT64_MAX
     if hint is float:
-        return lambda v: isinstance(v, int | float) and not isinstance(v, bool)
+        return lambda v: isinstance(v, float) or (
+            isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi)
+    if hint is int:
+        return lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
     if isinstance(hint, type):
         return lambda v: isinstance(v, hint) and not isinstance(v, bool)
     return lambda v: False
@@ -288,7 +298,8 @@ def _result_fields() -> tuple[tuple[str, bool, Any, Callable[[Any], bool]], ...]
 def schema_problem(d: Any) -> str:
     """Why a decoded journal line is not a :class:`Result` ("" when it is one): not an
     object, a required field missing, or a field of the wrong type or value (``"rows":
-    "ten"``, ``"status": "banana"``). Keys the record does not know are allowed."""
+    "ten"``, ``"status": "banana"``, an integer beyond 64 bits). Keys the record does not know
+    are allowed."""
     if not isinstance(d, dict):
         return f"a JSON {type(d).__name__}, not an object"
     for key, required, want, conforms in _result_fields():
@@ -296,6 +307,10 @@ def schema_problem(d: Any) -> str:
             if required:
                 return f"no {key!r}"
         elif not conforms(d[key]):
+            v = d[key]
             name = want.__name__ if isinstance(want, type) else str(want)
-            return f"{key!r} is {d[key]!r}, not {name.replace('typing.', '')}"
+            if isinstance(v, int) and not isinstance(v, bool) and not (
+                    INT64_MIN <= v <= INT64_MAX):
+                return f"{key!r} is an integer of {len(str(abs(v)))} digits, beyond 64 bits"
+            return f"{key!r} is {v!r}, not {name.replace('typing.', '')}"
     return ""

@@ -23,14 +23,18 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Write the report; on Ctrl-C (or SIGTERM) say what is so: the run folder is as it was
-    (a report only reads it) and the report folder may be incomplete."""
+    """Write the report; a report folder or file that cannot be written is one line (exit
+    2); on Ctrl-C (or SIGTERM) say what is so: the run folder is as it was (a report only
+    reads it) and the report folder may be incomplete."""
     from bench.report import ReportError, write_report
 
     try:
         out = write_report(args.results, args.out, args.instance, args.scatter)
     except ReportError as e:
         return fail(f"{e}; no report written")
+    except OSError as e:  # a file of the report that cannot be written (a folder in its way)
+        where = e.filename or args.out or "the report folder"
+        return fail(f"cannot write {where}: {e.strerror or e}; the report is incomplete")
     except KeyboardInterrupt as e:
         where = args.out or "the report folder"
         print(f"puzzlebench: report interrupted; {where} may hold an incomplete report (run "

@@ -83,10 +83,11 @@ def environment(env: dict[str, Any]) -> Table:
 def write_report(run_dir: str | Path, out: str | Path | None = None,
                  instances: list[str] | None = None, scatter: list[str] | None = None) -> Path:
     """Write ``index.html`` and ``summary.md`` (and figures) for a run folder; raise
-    :class:`ReportError` (writing nothing) when there is nothing to report."""
+    :class:`ReportError` (writing nothing) when there is nothing to report or the folder
+    ``out`` cannot be made."""
     run = load_run(run_dir)
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
-    out.mkdir(parents=True, exist_ok=True)
+    _make_folder(out)
     t, apart = identities.apart(prepare(run.df))  # a pair of several identities: split
     run.warnings.extend(apart)
     scatter = _scatter_pairs(scatter, t)
@@ -140,6 +141,15 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     return out
 
 
+def _make_folder(out: Path) -> None:
+    """Make the report folder ``out``; one that cannot be made (an existing file, a path under
+    a file, a read-only parent) is a :class:`ReportError` naming it and the problem."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"cannot write {out}: {e.strerror or e}") from None
+
+
 def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | None:
     """The ``--scatter`` pairs as the report names them (any spacing around ``/``); a pair
     the run does not have, or not exactly two, is a :class:`ReportError` naming close ones."""
@@ -157,10 +167,12 @@ def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | No
 
 
 def _copy_parquet(run: Run, out: Path) -> str:
+    """``results.parquet`` of the run's rows in ``out``; where they do not make a Parquet
+    table (a value no column type holds), the run's journal copied instead."""
     target = out / "results.parquet"
     try:
         run.df.to_parquet(target, index=False)
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, OverflowError):
         shutil.copyfile(run.folder / "journal.jsonl", out / "journal.jsonl")
         return "journal.jsonl"
     return target.name

@@ -3,7 +3,7 @@
 - ``mixed_run``: Shikaku solved by two pairs; Nurikabe 5x5 solved and 40x40 timed out (GLPK,
   1 s limit: the 5x5 solves within it on a loaded machine) and memout (CaDiCaL sat-tree,
   130 MB limit);
-- ``error_run``: every task errors (CP-SAT rejects ``--threads -3`` as an invalid model);
+- ``error_run``: every task errors (an out-of-tree CP-SAT formulation whose build raises);
 - ``single_run``: one task.
 """
 
@@ -17,7 +17,28 @@ from pathlib import Path
 import pytest
 
 from bench.run.storage import consolidate
-from tests.conftest import ROOT
+from tests.conftest import ROOT, plugin_package
+
+#: a CP-SAT formulation whose build always raises: every task of it is an ``error``
+BROKEN = '''
+from bench.models import CpsatModel
+from bench.registry import Formulation, formulation
+
+
+@formulation
+class CpsatBroken(Formulation[CpsatModel]):
+    puzzle = "shikaku"
+    name = "cpsat-broken"
+    kind = "cpsat"
+    description = "a build that always raises"
+    exact = True
+
+    def build(self, inst):
+        raise RuntimeError("cpsat-broken: its build raises by design")
+
+    def decode(self, inst, model, value):
+        raise AssertionError("never built")
+'''
 
 SUITE = '[t]\nversion = 1\ndescription = "report test"\ntime_limit = 5\ninstances = [{}]\n'
 
@@ -33,8 +54,9 @@ def _root(tmp: Path, files: list[str]) -> Path:
     return root
 
 
-def run(root: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PUZZLEBENCH_ROOT": str(root), "PYTHONPATH": str(ROOT)}
+def run(root: Path, out: Path, *args: str,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {}), "PUZZLEBENCH_ROOT": str(root)}
     p = subprocess.run([sys.executable, "-m", "bench.cli", "run", "--suite", "t", "--out",
                         str(out), *args], capture_output=True, text=True, env=env,
                        cwd=root, timeout=300)
@@ -67,7 +89,10 @@ def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def error_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("errors")
     root = _root(tmp, ["shikaku/seed-10x10.txt"])
-    run(root, tmp / "run", "--formulation", "cpsat-cover", "--threads", "-3")
+    (tmp / "plugin").mkdir()
+    env = plugin_package(tmp / "plugin", "broken-pkg", "0.1", {"cpsat_broken": BROKEN},
+                         {"shikaku.cpsat.cpsat-broken": "broken_pkg.cpsat_broken"})
+    run(root, tmp / "run", "--formulation", "cpsat-broken", env=env)
     return tmp / "run"
 
 

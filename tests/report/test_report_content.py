@@ -122,7 +122,7 @@ def test_all_error_run_names_no_best_pair(error_run, tmp_path):
     md = (out / "summary.md").read_text()
     html = (out / "index.html").read_text()
     assert "no best pair" in md and 'class="best"' not in html and "★" not in md
-    assert "invalid model" in md  # the error message is listed
+    assert "its build raises by design" in md  # the error message is listed
 
 
 def test_single_task_run(single_run, tmp_path):

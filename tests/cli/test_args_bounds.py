@@ -1,0 +1,65 @@
+"""The task options' bounds (:mod:`bench.cli.args`) through the real command line: a value no
+solver or results table takes is one argparse error line and exit 2, before any task runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.cli.args import MAX_MEMORY_MB, MAX_SEED
+from tests.conftest import ROOT, SHIKAKU_SEEDS
+
+
+def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          timeout=300)
+
+
+#: (option, value, what the error line says)
+BAD = [
+    ("--seed", "99999999999999999999999", f"must be 0 .. {MAX_SEED}"),
+    ("--seed", str(MAX_SEED + 1), f"must be 0 .. {MAX_SEED}"),
+    ("--seed", "-1", f"must be 0 .. {MAX_SEED}"),  # HiGHS and SCIP refuse a negative seed
+    ("--memory-limit", "99999999999999999999", f"must be 1 .. {MAX_MEMORY_MB}"),
+    ("--memory-limit", "0", "must be 1 .."),
+    ("--threads", "-1", "must be 1 .."),  # CP-SAT: "invalid model: " with no reason
+    ("--threads", "0", "must be 1 .."),  # 0 is "all cores" to CP-SAT, HiGHS and SCIP
+    ("--count", "-1", "must be at least 0"),
+]
+
+
+@pytest.mark.parametrize("command", ["run", "solve"])
+@pytest.mark.parametrize(("option", "value", "says"), BAD)
+def test_an_option_out_of_range_is_one_line(tmp_path, command, option, value, says):
+    out = ["--out", str(tmp_path / "run")] if command == "run" else []
+    p = cli(command, str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", *out,
+            option, value)
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr
+    # argparse's usage (its first line "usage:", the rest indented), then one error line
+    lines = [x for x in p.stderr.splitlines() if not x.startswith(("usage:", " "))]
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"puzzlebench {command}: error: argument {option}: {says}")
+    assert lines[0].endswith(f"not {value}")
+    assert not (tmp_path / "run").exists()  # nothing ran, no folder made
+
+
+def test_the_bounds_themselves_are_taken(tmp_path):
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--dry-run",
+            "--out", str(tmp_path / "run"), "--seed", str(MAX_SEED), "--memory-limit",
+            str(MAX_MEMORY_MB), "--count", "0", "--threads", "1")
+    assert p.returncode == 0, p.stderr
+
+
+def test_the_largest_seed_reaches_a_seeded_solver(tmp_path):
+    """CP-SAT takes the largest seed (a 32-bit int): the task solves, it does not error."""
+    p = cli("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--json",
+            "--seed", str(MAX_SEED), "--time-limit", "30")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["status"] == "solved"
