@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.cli.args import add_pin_option, add_task_options, fail, positive_int
+from bench.cli.args import MAX_SEED, add_pin_option, add_task_options, fail, positive_int
 
 if TYPE_CHECKING:
     from bench.run.plan import Planned
@@ -90,6 +90,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.pin and _pin_problem(args):  # before --jobs is checked: one line
         return fail(_pin_problem(args))
     args.jobs = _jobs(args)
+    if args.seed + args.seeds - 1 > MAX_SEED:
+        return fail(f"--seed {args.seed} --seeds {args.seeds} runs seeds up to "
+                    f"{args.seed + args.seeds - 1}, past {MAX_SEED} (the largest every seeded "
+                    "solver takes)")
     try:
         planned = make_plan(
             args.suite, args.instances, puzzles=args.puzzle or (),

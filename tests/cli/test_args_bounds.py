@@ -63,3 +63,13 @@ def test_the_largest_seed_reaches_a_seeded_solver(tmp_path):
             "--seed", str(MAX_SEED), "--time-limit", "30")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["status"] == "solved"
+
+
+def test_seeds_past_the_largest_seed_are_one_line(tmp_path):
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--out",
+            str(tmp_path / "run"), "--seed", str(MAX_SEED - 1), "--seeds", "3")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.strip() == (f"puzzlebench: --seed {MAX_SEED - 1} --seeds 3 runs seeds up "
+                                f"to {MAX_SEED + 1}, past {MAX_SEED} (the largest every "
+                                "seeded solver takes)")
+    assert not (tmp_path / "run").exists()
