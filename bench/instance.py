@@ -113,7 +113,8 @@ def text_lines(data: bytes | str, path: str | Path) -> list[str]:
 
 
 def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], int]:
-    """The ``key: value`` lines before the first blank line, and the index of that line."""
+    """The ``key: value`` lines before the first blank line, and the index of that line; the
+    ``puzzle`` key (it decides how the grid is read) at most once."""
     header: dict[str, str] = {}
     i = 0
     while i < len(lines) and lines[i].strip():
@@ -122,6 +123,8 @@ def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], in
             key, sep, value = line.partition(":")
             if not sep or not key.strip() or " " in key.strip():
                 raise InstanceError(path, i + 1, f"expected 'key: value' header line, got {line!r}")
+            if key.strip() == "puzzle" and "puzzle" in header:  # which rules read the grid
+                raise InstanceError(path, i + 1, "a second 'puzzle:' header line")
             header[key.strip()] = value.strip()
         i += 1
     return header, i

@@ -35,6 +35,8 @@ def parse_label(label: str) -> tuple[str, dict[str, str]]:
         k, sep, v = part.partition("=")
         if not sep or not k.strip():
             raise ValueError(f"malformed parameter {part!r} in {label!r} (expected key=value)")
+        if k.strip() in params:
+            raise ValueError(f"parameter {k.strip()!r} given twice in {label!r}")
         params[k.strip()] = v.strip()
     return m["name"].strip(), params
 

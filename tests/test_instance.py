@@ -37,6 +37,8 @@ def test_header_comments_are_ignored():
         ("puzzle: shikaku\n\n", None, "no grid"),
         ("puzzle: shikaku\n\n2 .\n\n2 .\n", 4, "blank line inside the grid"),
         ("puzzle shikaku\n\n2 .\n", 1, "expected 'key: value'"),
+        ("puzzle: shikaku\npuzzle: nurikabe\n\n2 .\n. 2\n", 2,
+         "a second 'puzzle:' header line"),
     ],
 )
 def test_malformed_instances_name_file_line_and_problem(write, content, line, needle):

@@ -42,6 +42,8 @@ def test_unknown_names_values_and_parameters_list_close_matches():
         get_formulation("shikaku", "test-swept[b=z]")
     with pytest.raises(ValueError, match="every variant"):
         get_formulation("shikaku", "test-swept[*]")
+    with pytest.raises(ValueError, match="parameter 'b' given twice"):
+        parse_label("test-swept[b=x, b=y]")
 
 
 def test_a_named_formulation_runs_its_sweep_and_name_star_the_grid():

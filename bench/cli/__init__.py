@@ -55,8 +55,9 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def _interrupted(signum: int) -> int:
-    """The one line of a command stopped by a signal; its exit code."""
-    print("puzzlebench: interrupted; finished results are in the journal", file=sys.stderr)
+    """The one line of a command stopped by a signal; its exit code. (A run says where its
+    finished results are kept itself; a merge writes nothing until it has finished.)"""
+    print("puzzlebench: interrupted", file=sys.stderr)
     return 128 + signum
 
 

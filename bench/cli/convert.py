@@ -189,7 +189,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         inst = read_instance(args.instance)
         print(encode_puzzlink(inst))
-    except (InstanceError, ConversionError, KeyError) as e:
-        print(f"{args.instance}: {e}", file=sys.stderr)
+    except InstanceError as e:  # names the file (and line) itself
+        print(f"puzzlebench: {e}", file=sys.stderr)
+        return 1
+    except (ConversionError, KeyError) as e:
+        print(f"puzzlebench: {args.instance}: {e.args[0] if e.args else e}", file=sys.stderr)
         return 1
     return 0

@@ -98,7 +98,8 @@ def load_run(folder: str | Path) -> Run:
     file: every name in a run folder is data, never a path, and a report is of known puzzles."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise ReportError(f"{folder}: no such run folder")
+        raise ReportError(f"{folder}: not a run folder (a file: name the folder that holds "
+                          "it)" if folder.exists() else f"{folder}: no such run folder")
     warnings: list[str] = []
     table, journal = folder / TABLE, folder / JOURNAL
     if journal.exists() and not stat.S_ISREG(journal.stat().st_mode):

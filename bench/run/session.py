@@ -132,9 +132,10 @@ class Outcome:
             return ""
         word = "interrupted" if self.signum == signal.SIGINT else "terminated"
         where = f"{self.journal}" + (f" and {self.table}" if self.table else "")
-        return (f"{word} ({signal.Signals(self.signum).name}): {self.results} finished "
-                f"results kept in {where}; run the same command again to resume (unfinished "
-                "tasks run then)")
+        kept = (f"{self.results} finished results kept in {where}" if self.results
+                else "no task had finished")
+        return (f"{word} ({signal.Signals(self.signum).name}): {kept}; run the same command "
+                "again to resume (unfinished tasks run then)")
 
 
 # -- the order of a run: first runs, the gate, the ladder -----------------------------------

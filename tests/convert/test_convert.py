@@ -323,6 +323,10 @@ def test_export_cli_prints_the_url(tmp_path: Path, capsys) -> None:
     bad.write_text("puzzle: shikaku\n\n2 y\n")
     assert run_cli(["export", str(bad), "--to", "puzzlink"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert run_cli(["export", str(empty), "--to", "puzzlink"]) == 1
+    assert capsys.readouterr().err == f"puzzlebench: {empty}: empty file\n"
 
 
 def test_imported_instances_are_committed() -> None:

@@ -104,3 +104,12 @@ def test_a_run_of_nothing_but_memouts_renders(tmp_path):
                        timeout=300)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
     assert (tmp_path / "rep" / "index.html").exists()
+
+
+def test_a_file_of_a_run_folder_named_as_the_run_says_so(single_run, tmp_path):
+    from bench.report.data import ReportError
+
+    with pytest.raises(ReportError, match="not a run folder \\(a file: name the folder"):
+        load_run(single_run / "results.parquet")
+    with pytest.raises(ReportError, match="no such run folder"):
+        load_run(tmp_path / "nowhere")

@@ -171,7 +171,7 @@ def test_the_command_line_acts_on_a_signal_whose_exception_python_dropped(capfd,
     monkeypatch.setattr(bench.cli, "parser", marked)
     assert main(["list", "--json"]) == 130
     err = capfd.readouterr().err
-    assert err.splitlines() == ["puzzlebench: interrupted; finished results are in the journal"]
+    assert err.splitlines() == ["puzzlebench: interrupted"]
 
 
 def _raised(make: Callable[[], None]) -> BaseException:

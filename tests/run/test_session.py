@@ -81,3 +81,15 @@ def test_a_session_says_progress_samples_the_machine_and_counts_what_the_gate_di
 def test_a_run_that_ran_every_task_says_nothing_was_left_out(tmp_path):
     outcome = run_session(make_plan(None, PATHS, **SELECT), tmp_path / "q")
     assert outcome.not_run_line() == "" and outcome.planned == 1
+
+
+def test_a_run_stopped_before_any_task_finished_names_no_journal_it_did_not_write(tmp_path):
+    import signal
+
+    from bench.run.session import Outcome
+
+    none = Outcome(out=tmp_path, signum=signal.SIGINT).stopped()
+    assert none.startswith("interrupted (SIGINT): no task had finished;")
+    assert "journal" not in none and "resume" in none
+    some = Outcome(out=tmp_path, results=2, signum=signal.SIGTERM).stopped()
+    assert some.startswith(f"terminated (SIGTERM): 2 finished results kept in {tmp_path}")

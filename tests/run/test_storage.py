@@ -27,3 +27,19 @@ def test_append_to_a_new_and_to_a_clean_journal(tmp_path):
         journal.append(result(k))
     assert [r.key for r in journal.results()] == ["x", "y", "z"]
     assert journal.path.read_text().count("\n") == 3
+
+
+def test_a_damaged_environment_file_is_kept_aside_not_overwritten(tmp_path, caplog):
+    from bench.run.storage import ENVIRONMENT, load_environment, record_environment
+
+    record_environment(tmp_path, {"run": 1})
+    damaged = (tmp_path / ENVIRONMENT).read_text()[:-8]  # a torn copy of one record
+    (tmp_path / ENVIRONMENT).write_text(damaged)
+    record_environment(tmp_path, {"run": 2})
+    assert load_environment(tmp_path) == [{"run": 2}]
+    assert (tmp_path / f"{ENVIRONMENT}.unreadable-0").read_text() == damaged
+    assert "kept as" in caplog.text
+    (tmp_path / ENVIRONMENT).write_text("[]\n")  # an empty list is no damage
+    record_environment(tmp_path, {"run": 3})
+    assert load_environment(tmp_path) == [{"run": 3}]
+    assert not (tmp_path / f"{ENVIRONMENT}.unreadable-1").exists()
