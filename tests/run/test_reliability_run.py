@@ -38,7 +38,7 @@ def one_line_error(p: subprocess.CompletedProcess[str], needle: str) -> None:
     (("--time-limit", "0"), "must be a positive number"),
     (("--time-limit", "-1"), "must be a positive number"),
     (("--time-limit", "nan"), "must be a positive number"),
-    (("--memory-limit", "0"), "must be at least 1"),
+    (("--memory-limit", "0"), "must be 1 .."),
     (("--solver", "minisat22", "--solver", "cadical"), "--solver 'cadical': unknown solver"),
     (("--puzzle", "shikku"), "--puzzle 'shikku': no such puzzle (known: fillomino"),
 ])
