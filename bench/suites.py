@@ -24,15 +24,23 @@ hopeless on the tier run only on its first ``cap`` instances of their puzzle (in
 order), with their lowest seed; each other instance's task is recorded as not run (never
 scored), so the report shows the pair as "k of n run". ``python -m bench.run.tiers --pilot``
 derives the list from a pilot run.
+
+Every problem of the file (not UTF-8, not TOML, an unknown field, a value of the wrong type or
+out of its range, an unsupported glob) is a :class:`SuitesFileError` (a ``ValueError``) whose
+one line names the file as read, the suite (and tier), the field, what it must be and what it
+is; the checks are the tables :data:`SUITE_FIELDS` and :data:`TIER_FIELDS`, applied where the
+file is read (:func:`load_suites`). A missing file is a ``FileNotFoundError`` naming it.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 
@@ -102,6 +110,8 @@ class Suite:
     #: earlier run folders (relative to the project root) a dry run estimates the time from
     #: when not given ``--estimate``
     estimate: tuple[str, ...] = ()
+    #: the suites file this suite was read from, as read ("" when not read from a file)
+    source: str = field(default="", repr=False, compare=False)
 
     def instances(self) -> list[str]:
         """Instance paths, relative to the cwd when inside it, in a stable order."""
@@ -115,9 +125,15 @@ class Suite:
         groups = [(t.name, t.patterns) for t in self.tiers] or [("", self.patterns)]
         for tier, patterns in groups:
             for pattern in patterns:
-                matches = sorted(base.glob(pattern))
+                where = f"{self.source}: suite {self.name}" if self.source else \
+                    f"suite {self.name}"
+                try:
+                    matches = sorted(base.glob(pattern))
+                except (ValueError, NotImplementedError) as e:  # a glob the checks let through
+                    raise SuitesFileError(f"{where}: instances glob {pattern!r} is not "
+                                          f"supported: {e}") from None
                 if not matches:
-                    raise FileNotFoundError(f"suite {self.name}: no instance matches {pattern!r}")
+                    raise FileNotFoundError(f"{where}: no instance matches {pattern!r}")
                 for p in matches:
                     out.setdefault(_display(p), tier)
         return out
@@ -157,49 +173,161 @@ def _display(p: Path) -> str:
         return str(p.resolve())
 
 
+class SuitesFileError(ValueError):
+    """A problem of the suites file, in one line: the file as read, the suite (and tier), the
+    field, what it must be and what it is."""
+
+
+#: a field's check: (what it must be, the types its value may have, the range the value must
+#: lie in (None: any), the type of every item of a list or table value (None: no check))
+Field = tuple[str, tuple[type, ...], Callable[[Any], bool] | None, type | None]
+
+_GLOBS: Field = ("a non-empty list of glob strings", (list,), lambda v: len(v) > 0, str)
+_SECONDS: Field = ("a positive finite number of seconds", (int, float),
+                   lambda v: 0 < v < math.inf, None)
+_AT_LEAST_1: Field = ("an integer of 1 or more", (int,), lambda v: v >= 1, None)
+
+#: the fields of a suite (``[NAME]``), the ranges as the CLI's options take them
+SUITE_FIELDS: dict[str, Field] = {
+    "version": _AT_LEAST_1,
+    "description": ("a string", (str,), None, None),
+    "time_limit": _SECONDS,
+    "instances": _GLOBS,
+    "tiers": ("a table of tier tables ([SUITE.tiers.TIER])", (dict,), None, dict),
+    "formulations": ("a list of formulation labels (strings)", (list,), None, str),
+    "variants": ("'all' or 'default'", (str,), lambda v: v in ("all", "default"), None),
+    "solvers": ("a list of solver names (strings)", (list,), None, str),
+    "repeat_under": ("a finite number of seconds, 0 or more (0: no gate)", (int, float),
+                     lambda v: 0 <= v < math.inf, None),
+    "ladder_rule": ("true, false or a list of tier names", (bool, list), None, str),
+    "estimate": ("a list of run folders (strings)", (list,), None, str),
+}
+#: the fields of a tier (``[SUITE.tiers.TIER]``)
+TIER_FIELDS: dict[str, Field] = {
+    "instances": _GLOBS,
+    "time_limit": _SECONDS,
+    "repeats": _AT_LEAST_1,
+    "seeds": _AT_LEAST_1,
+    "cap": ("an integer, 0 or more", (int,), lambda v: v >= 0, None),
+    "capped": ("a list of PUZZLE:FORMULATION/SOLVER strings", (list,), None, str),
+}
+
+
+def _kind(v: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string",
+             list: "a list", dict: "a table"}
+    return names.get(type(v), f"a {type(v).__name__}")
+
+
+def _value(v: Any) -> str:
+    """``v`` as the file writes it, shortened."""
+    text = ("true" if v else "false") if isinstance(v, bool) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _found(v: Any) -> str:
+    return _kind(v) if isinstance(v, dict) else f"{_kind(v)}: {_value(v)}"
+
+
+def _checked(where: str, table: dict[str, Any], fields: dict[str, Field]) -> dict[str, Any]:
+    """``table`` when every key is one of ``fields`` and every value passes its check; else a
+    :class:`SuitesFileError` naming ``where`` and the first bad field."""
+    for key, v in table.items():
+        if key not in fields:
+            raise SuitesFileError(f"{where}: unknown field {key!r} (known: {', '.join(fields)})")
+        expected, types, ok, items = fields[key]
+        if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
+            raise SuitesFileError(f"{where}: {key} must be {expected}, not {_found(v)}")
+        if items is not None and isinstance(v, list | dict):
+            bad = [x for x in (v.values() if isinstance(v, dict) else v)
+                   if not isinstance(x, items)]
+            if bad:
+                raise SuitesFileError(f"{where}: {key} must be {expected}, not "
+                                      f"{_kind(v)} holding {_found(bad[0])}")
+        if ok is not None and not ok(v):
+            raise SuitesFileError(f"{where}: {key} must be {expected}, not {_value(v)}")
+    for pattern in table.get("instances", ()):
+        if why := _unsupported(pattern):
+            raise SuitesFileError(f"{where}: instances glob {pattern!r} {why}")
+    return table
+
+
+def _unsupported(pattern: str) -> str:
+    """Why ``pattern`` is no glob under the instances folder ("" when it is one)."""
+    if not pattern:
+        return "is empty"
+    if PurePosixPath(pattern).is_absolute() or PureWindowsPath(pattern).anchor:
+        return "is absolute: globs are relative to the instances folder"
+    if any("**" in part and part != "**" for part in pattern.split("/")):
+        return "is not supported: '**' must be a whole path component"
+    return ""
+
+
 def _tier(suite: str, name: str, v: dict[str, Any]) -> Tier:
+    where = f"{suite}, tier {name}"
+    v = _checked(where, v, TIER_FIELDS)
+    if "instances" not in v:
+        raise SuitesFileError(f"{where}: instances is missing ({_GLOBS[0]})")
     if "repeats" in v and "seeds" in v:
-        raise ValueError(f"suite {suite}, tier {name}: declare `repeats` or `seeds`, not both")
-    capped = tuple(str(p) for p in v.get("capped", ()))
-    cap = int(v.get("cap", 0))
+        raise SuitesFileError(f"{where}: declare `repeats` or `seeds`, not both")
+    capped = tuple(v.get("capped", ()))
+    cap = v.get("cap", 0)
     bad = [p for p in capped if ":" not in p or "/" not in p]
     if bad:
-        raise ValueError(f"suite {suite}, tier {name}: capped pair {bad[0]!r} is not "
-                         "PUZZLE:FORMULATION/SOLVER")
+        raise SuitesFileError(f"{where}: capped pair {bad[0]!r} is not PUZZLE:FORMULATION/SOLVER")
     if capped and cap < 1:
-        raise ValueError(f"suite {suite}, tier {name}: `capped` needs a `cap` of 1 or more")
-    return Tier(name, tuple(v["instances"]), int(v.get("repeats", 1)),
+        raise SuitesFileError(f"{where}: `capped` needs a `cap` of 1 or more")
+    return Tier(name, tuple(v["instances"]), v.get("repeats", 1),
                 float(v["time_limit"]) if "time_limit" in v else None,
-                int(v.get("seeds", 1)), capped, cap)
+                v.get("seeds", 1), capped, cap)
 
 
-def _suite(name: str, s: dict[str, Any]) -> Suite:
-    tiers = tuple(_tier(name, str(t), dict(v)) for t, v in dict(s.get("tiers", {})).items())
+def _suite(source: str, name: str, s: Any) -> Suite:
+    where = f"{source}: suite {name}"
+    if not isinstance(s, dict):
+        raise SuitesFileError(f"{where} must be a table ([{name}] and its fields), not "
+                              f"{_found(s)}")
+    s = _checked(where, s, SUITE_FIELDS)
+    tiers = tuple(_tier(where, str(t), v) for t, v in s.get("tiers", {}).items())
+    if "instances" in s and tiers:
+        raise SuitesFileError(f"{where}: declare `instances` or `tiers`, not both (a tiered "
+                              "suite's instances are its tiers')")
     rule = s.get("ladder_rule", False)
-    ladder_tiers = tuple(str(t) for t in rule) if isinstance(rule, list) else ()
+    ladder_tiers = tuple(rule) if isinstance(rule, list) else ()
     unknown = set(ladder_tiers) - {t.name for t in tiers}
     if unknown:
-        raise ValueError(f"suite {name}: ladder_rule names no tier {sorted(unknown)[0]!r}")
+        raise SuitesFileError(f"{where}: ladder_rule names no tier {sorted(unknown)[0]!r}")
     patterns = tuple(s.get("instances", ())) or tuple(p for t in tiers for p in t.patterns)
     if not patterns:
-        raise ValueError(f"suite {name}: no instances (an `instances` list or tiers)")
-    variants = str(s.get("variants", "all"))
-    if variants not in ("all", "default"):
-        raise ValueError(f"suite {name}: variants must be 'all' or 'default', not {variants!r}")
-    return Suite(name=name, version=int(s.get("version", 1)),
-                 description=str(s.get("description", "")),
+        raise SuitesFileError(f"{where}: no instances (an `instances` list or tiers)")
+    return Suite(name=name, version=s.get("version", 1), description=s.get("description", ""),
                  time_limit=float(s.get("time_limit", 60)), patterns=patterns,
                  formulations=tuple(s.get("formulations", ())), tiers=tiers,
-                 variants=variants, solvers=tuple(s.get("solvers", ())),
+                 variants=s.get("variants", "all"), solvers=tuple(s.get("solvers", ())),
                  repeat_under=float(s.get("repeat_under", 0.0)),
                  ladder_rule=bool(rule), ladder_tiers=ladder_tiers,
-                 estimate=tuple(str(f) for f in s.get("estimate", ())))
+                 estimate=tuple(s.get("estimate", ())), source=source)
 
 
 def load_suites(path: Path | None = None) -> dict[str, Suite]:
+    """The suites of ``path`` (default: the project's ``instances/suites.toml``) by name;
+    raises :class:`SuitesFileError` for any problem of the file, ``FileNotFoundError`` (naming
+    it) when there is none."""
     path = path or instances_dir() / "suites.toml"
-    data = tomllib.loads(path.read_text())
-    return {name: _suite(name, s) for name, s in data.items()}
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no suites file: {path} not found") from None
+    except OSError as e:
+        raise SuitesFileError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise SuitesFileError(f"{path}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at "
+                              f"offset {e.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SuitesFileError(f"{path}: not valid TOML: {str(e).splitlines()[0]}") from None
+    return {name: _suite(str(path), name, s) for name, s in data.items()}
 
 
 def get_suite(name: str) -> Suite:
