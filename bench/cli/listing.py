@@ -108,7 +108,7 @@ def _suites() -> dict[str, dict[str, Any]]:
     """The project's suites (``instances/suites.toml``) as `list --suites` shows them."""
     import tomllib
 
-    from bench.suites import instances_dir, load_suites
+    from bench.suites import SuitesFileError, instances_dir, load_suites
 
     path = instances_dir() / "suites.toml"
     if not path.is_file():
@@ -116,13 +116,15 @@ def _suites() -> dict[str, dict[str, Any]]:
                           f"folder, or set PUZZLEBENCH_ROOT to one)")
     try:
         loaded = load_suites(path)
+        return {n: {"version": s.version, "description": s.description,
+                    "instances": s.instances(), "formulations": list(s.formulations)}
+                for n, s in loaded.items()}
+    except SuitesFileError as e:  # names the file, suite and field itself
+        raise SuitesError(str(e)) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
-            ValueError) as e:
-        raise SuitesError(f"{path}: cannot read the suites: "
-                          f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    return {n: {"version": s.version, "description": s.description,
-                "instances": s.instances(), "formulations": list(s.formulations)}
-            for n, s in loaded.items()}
+            ValueError) as e:  # a glob matching nothing names the file itself
+        text = str(e.args[0] if isinstance(e, FileNotFoundError) and e.args else e)
+        raise SuitesError(text.splitlines()[0] if text else type(e).__name__) from None
 
 
 def _solve_defaults() -> dict[str, dict[str, tuple[str, str]]]:

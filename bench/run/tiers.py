@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         t = pd.concat([prepare(load_run(r).df) for r in args.runs], ignore_index=True)
         suite = get_suite(args.suite).tier_of() if args.suite else {}
-    except (ReportError, KeyError, FileNotFoundError) as e:
+    except (ReportError, KeyError, FileNotFoundError, ValueError) as e:
         print(f"bench.run.tiers: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
     out = classify(t)
