@@ -198,9 +198,8 @@ def forget_not_run(journal: Journal, keys: set[str]) -> int:
 
 def forget_fixed(journal: Journal, plan: Plan) -> int:
     """Take out of the journal the error rows of instance files (formulation "-") that this
-    plan reads again and plans under another key: the file was unreadable, or changed after it
-    was planned, and is readable now, so its tasks run and the old row no longer describes
-    the folder's data. How many."""
+    plan reads again and plans under another key: the file was unreadable and is readable now,
+    so its tasks run and the old row no longer describes the folder's data. How many."""
     paths = {t.instance for t in plan.tasks} | {e.instance_path for e in plan.errors}
     keys = {t.key for t in plan.tasks} | {e.key for e in plan.errors}
     return forget(journal, {r.key for r in journal.results() if r.formulation == "-"
