@@ -123,10 +123,9 @@ class Suite:
         base = instances_dir()
         out: dict[str, str] = {}
         groups = [(t.name, t.patterns) for t in self.tiers] or [("", self.patterns)]
+        where = f"{self.source}: suite {self.name}" if self.source else f"suite {self.name}"
         for tier, patterns in groups:
             for pattern in patterns:
-                where = f"{self.source}: suite {self.name}" if self.source else \
-                    f"suite {self.name}"
                 try:
                     matches = sorted(base.glob(pattern))
                 except (ValueError, NotImplementedError) as e:  # a glob the checks let through

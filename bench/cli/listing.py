@@ -106,9 +106,7 @@ class SuitesError(Exception):
 
 def _suites() -> dict[str, dict[str, Any]]:
     """The project's suites (``instances/suites.toml``) as `list --suites` shows them."""
-    import tomllib
-
-    from bench.suites import SuitesFileError, instances_dir, load_suites
+    from bench.suites import instances_dir, load_suites
 
     path = instances_dir() / "suites.toml"
     if not path.is_file():
@@ -119,10 +117,7 @@ def _suites() -> dict[str, dict[str, Any]]:
         return {n: {"version": s.version, "description": s.description,
                     "instances": s.instances(), "formulations": list(s.formulations)}
                 for n, s in loaded.items()}
-    except SuitesFileError as e:  # names the file, suite and field itself
-        raise SuitesError(str(e)) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError,
-            ValueError) as e:  # a glob matching nothing names the file itself
+    except (OSError, KeyError, TypeError, ValueError) as e:  # a suites error names the file
         text = str(e.args[0] if isinstance(e, FileNotFoundError) and e.args else e)
         raise SuitesError(text.splitlines()[0] if text else type(e).__name__) from None
 

@@ -27,10 +27,9 @@ from bench.run.storage import (
     JOURNAL,
     TABLE,
     Journal,
+    every_sample,
     results_frame,
-    samples,
     table_current,
-    unjournaled,
 )
 
 log = logging.getLogger(__name__)
@@ -62,8 +61,7 @@ class Run:
 
 def _journal_frame(folder: Path, warnings: list[str]) -> pd.DataFrame:
     journal = Journal(folder)
-    held = journal.results()  # the run's own reader: lines split on "\n" only
-    found = samples([*held, *unjournaled(folder, held)])  # rows only the table holds too
+    found = every_sample(journal)  # the run's own reader: lines split on "\n" only
     if journal.skipped:
         warnings.append(f"{journal.skipped} unreadable line(s) in {JOURNAL} skipped")
     return results_frame(found)

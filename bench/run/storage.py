@@ -385,8 +385,15 @@ def load_results(folder: str | Path) -> pd.DataFrame:
         return pd.read_parquet(table)
     if not journal.exists():
         raise FileNotFoundError(f"{folder}: no {TABLE} or {JOURNAL} (not a run folder)")
-    held = Journal(folder).results()
-    return results_frame(samples([*held, *unjournaled(folder, held)]))
+    return results_frame(every_sample(Journal(folder)))
+
+
+def every_sample(journal: Journal) -> list[Result]:
+    """The :func:`samples` of the journal's results and of the rows only the folder's table
+    holds (:func:`unjournaled`): what a reader takes when the table is not current. The
+    journal's count of unreadable lines is left in ``journal.skipped``."""
+    held = journal.results()
+    return samples([*held, *unjournaled(journal.folder, held)])
 
 
 def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
