@@ -3,12 +3,15 @@
 An instance file is a header of ``key: value`` lines (``puzzle`` required, ``#`` lines are
 comments), one blank line, then the grid: one line per row, cells separated by single spaces.
 
-Accepted knowingly beyond the letter of that contract (as every writer here emits the strict
-form): runs of spaces and tabs between cells, LF, CRLF or CR line ends, a leading UTF-8
-byte-order mark. Rejected with the line named: any other control character (a form feed, a
-vertical tab, NUL, U+2028), non-ASCII tokens (full-width or Arabic-Indic digits), non-UTF-8
-bytes, FIFOs and other non-regular files. Reading never raises anything but
-:class:`InstanceError`, whose message names the file, the line and the problem on one line.
+Accepted knowingly beyond the letter of that contract (as every writer here emits the strict form):
+runs of spaces and tabs between cells and around a row or a header line, spaces around a header
+line's colon, more than one blank line (or a line of only spaces and tabs) between the header and
+the grid and after the grid, LF, CRLF or CR line ends, a leading UTF-8 byte-order mark, leading
+zeros in a number (``02`` is 2, and is written back as ``2``). Rejected with the line named: any
+other control character (a form feed, a vertical tab, NUL, U+2028), non-ASCII tokens (full-width or
+Arabic-Indic digits), non-UTF-8 bytes, FIFOs and other non-regular files. Reading never raises
+anything but :class:`InstanceError`, whose message names the file, the line and the problem on one
+line.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from pathlib import Path
 from bench.puzzles.base import Grid, Instance, InstanceError, Token
 from bench.puzzles.registry import get_puzzle
 
-__all__ = ["Grid", "Instance", "InstanceError", "Token", "format_instance", "instance_from_tokens",
-           "parse_instance", "read_instance"]
+__all__ = ["Grid", "Instance", "InstanceError", "Token", "check_header", "format_instance",
+           "instance_from_tokens", "parse_instance", "read_instance"]
 
 
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -37,6 +40,8 @@ def read_instance(path: str | Path, digest: str = "") -> Instance:
     another digest are a problem too: the file changed since the task was planned, and the
     task is of the content it was planned for."""
     p = Path(path)
+    if not str(path):  # Path("") is the working directory
+        raise InstanceError("''", None, "empty path, not an instance file")
     try:
         if p.exists() and not p.is_dir() and not p.is_file():  # a FIFO would block forever
             raise InstanceError(p, None, "not a regular file (a FIFO, socket or device)")
@@ -66,7 +71,9 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
     try:
         puzzle = get_puzzle(header["puzzle"])
     except KeyError:
-        raise InstanceError(path, 1, f"unknown puzzle {header['puzzle']!r}") from None
+        line = next(n for n, text in enumerate(lines, 1)
+                    if text.strip().partition(":")[0].strip() == "puzzle")
+        raise InstanceError(path, line, f"unknown puzzle {header['puzzle']!r}") from None
     while i < len(lines) and not lines[i].strip():
         i += 1
     rows = parse_grid(lines, i, path, puzzle.parse_token)
@@ -121,7 +128,7 @@ def parse_header(lines: list[str], path: str | Path) -> tuple[dict[str, str], in
         line = lines[i].strip()
         if not line.startswith("#"):
             key, sep, value = line.partition(":")
-            if not sep or not key.strip() or " " in key.strip():
+            if not sep or not key.strip() or any(ch.isspace() for ch in key.strip()):
                 raise InstanceError(path, i + 1, f"expected 'key: value' header line, got {line!r}")
             if key.strip() == "puzzle" and "puzzle" in header:  # which rules read the grid
                 raise InstanceError(path, i + 1, "a second 'puzzle:' header line")
@@ -168,6 +175,16 @@ def format_instance(inst: Instance) -> str:
     return "\n".join([*head, "", *body]) + "\n"
 
 
+def check_header(header: dict[str, str], path: str | Path) -> None:
+    """Raise :class:`InstanceError` on a header entry that cannot be written as one ``key:
+    value`` line and read back the same: an empty key, a key with whitespace or a colon, a
+    value with a line end or another control character."""
+    for k, v in header.items():
+        if not k or any(ch.isspace() for ch in k) or ":" in k or CONTROL.search(k + v) \
+                or LINE_END.search(v):
+            raise InstanceError(path, None, f"bad header entry {k!r}: {v!r}")
+
+
 def instance_from_tokens(
     puzzle: str, header: dict[str, str], grid: Sequence[Sequence[str]], path: str | Path,
     lines: Sequence[int] | None = None,
@@ -176,9 +193,7 @@ def instance_from_tokens(
     runs. Problems are re-raised as :class:`InstanceError` on ``path``, with the line from
     ``lines`` (the source line of each grid row) or, without it, the grid row in the message."""
     head = {"puzzle": puzzle, **{k: v for k, v in header.items() if k != "puzzle"}}
-    for k, v in head.items():
-        if not k or any(ch.isspace() for ch in k) or ":" in k or "\n" in v or "\r" in v:
-            raise InstanceError(path, None, f"bad header entry {k!r}: {v!r}")
+    check_header(head, path)
     text = "".join(f"{k}: {v}\n" for k, v in head.items()) + "\n"
     first = len(head) + 2
     text += "".join(" ".join(row) + "\n" for row in grid)

@@ -39,6 +39,10 @@ def test_header_comments_are_ignored():
         ("puzzle shikaku\n\n2 .\n", 1, "expected 'key: value'"),
         ("puzzle: shikaku\npuzzle: nurikabe\n\n2 .\n. 2\n", 2,
          "a second 'puzzle:' header line"),
+        ("# exported by X\npuzzle: sudoku\n\n1 2\n", 2, "unknown puzzle 'sudoku'"),
+        ("puzzle: shikaku\nke\ty: 1\n\n2 .\n. 2\n", 2, "expected 'key: value'"),
+        pytest.param("puzzle: nurikabe\n\n" + "9" * 5000 + " .\n", 3,
+                     "of 5000 digits: at most 100", id="5000-digits"),
     ],
 )
 def test_malformed_instances_name_file_line_and_problem(write, content, line, needle):
@@ -61,3 +65,12 @@ def test_missing_file_and_directory(tmp_path):
         read_instance(tmp_path / "nope.txt")
     with pytest.raises(InstanceError, match="directory"):
         read_instance(tmp_path)
+
+
+def test_an_empty_path_is_not_the_working_directory():
+    with pytest.raises(InstanceError, match="empty path"):
+        read_instance("")
+
+
+def test_leading_zeros_read_as_the_number():
+    assert parse_instance("puzzle: nurikabe\n\n02 .\n. .\n").grid[0][0] == 2

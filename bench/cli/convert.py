@@ -33,7 +33,7 @@ from bench.convert.formats import (
     read_janko,
     write_instance,
 )
-from bench.instance import Instance, InstanceError, read_instance
+from bench.instance import Instance, InstanceError, check_header, read_instance
 
 LICENCE_WORDS = re.compile(r"\b(mit|licen[cs]e|copyright)\b", re.IGNORECASE)
 
@@ -118,8 +118,11 @@ def _import_janko(path: Path, text: str, extra: dict[str, str], out: Path) -> Pa
 
 
 def _with_header(inst: Instance, extra: dict[str, str]) -> Instance:
+    """``inst`` with the header entries ``extra`` added; InstanceError (on the instance's
+    path) for an entry that would not read back as one header line."""
     from dataclasses import replace
 
+    check_header(extra, inst.path)
     return replace(inst, header={**inst.header, **extra})
 
 

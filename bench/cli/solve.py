@@ -66,6 +66,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         status, message = "error", f"skipped: {message}"
     elif status not in CONTRACT_STATUSES:  # "wrong": the grid failed the rule verifier
         status, message = "error", f"solution failed the rule verifier: {message}"
+    elif status == "infeasible" and res.exact is False:  # none found, nothing proved
+        status, message = "error", (f"{args.instance}: no solution found, which proves nothing: "
+                                    f"{res.formulation} is not exact (it may cut solutions off)")
+    elif status == "infeasible" and res.known is False:  # contradicted by the .sol beside it
+        status, message = "error", (f"{args.instance}: {res.formulation} / {res.solver} found "
+                                    "no solution, but the instance has a known one (.sol)")
     out.update(formulation=res.formulation, status=status)
     if status == "solved":
         out["grid"] = res.grid
@@ -75,8 +81,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.count:
         out["count"] = res.count
     if status == "infeasible" and not message:
-        how = ("reported it infeasible" if res.exact is None else "proved it infeasible"
-               if res.exact else "found none: the variant is not exact")
+        how = "reported it infeasible" if res.exact is None else "proved it infeasible"
         out["message"] = f"{args.instance}: no solution ({res.formulation} / {res.solver} {how})"
     elif status != "solved":
         out["message"] = message or f"{status} (no message from the task)"
@@ -263,7 +268,11 @@ def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:
 
 
 def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int:
+    """Print ``out`` (the contract's JSON, or the grid and times); the exit code. The
+    contract's time fields are always there, null where no task ran."""
     code = 0 if out["status"] == "solved" else 1
+    for key in ("build_s", "solve_s", "wall_s"):
+        out.setdefault(key, None)
     if args.json:
         print(json.dumps(out))
         return code

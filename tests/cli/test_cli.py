@@ -43,6 +43,34 @@ def test_solve_json_contract():
     assert len(out["grid"]) == 20 and all(len(r) == 36 for r in out["grid"])
 
 
+@pytest.mark.parametrize("extra", [(), ("--solver", "nosuch"), ("--formulation", "nosuch"),
+                                   ("--formulation", "sat-hybrid[bogus=1]")])
+def test_solve_json_names_every_contract_field_when_no_task_ran(write, extra):
+    """The contract's fields are there, null, where no task ran (they were left out)."""
+    inst = write("n.txt", "puzzle: nurikabe\n\n1 .\n. .\n")
+    for path in (inst, inst.parent / "missing.txt") if extra else (inst.parent / "m.txt",):
+        p = cli("solve", str(path), "--json", *extra)
+        out = json.loads(p.stdout)
+        assert p.returncode == 1 and out["status"] == "error"
+        assert {"puzzle", "instance", "formulation", "solver", "status", "build_s", "solve_s",
+                "wall_s"} <= set(out)
+
+
+@pytest.mark.parametrize("sol", [None, "[[1, 3], [3, 3]]"])
+def test_solve_json_infeasible_only_when_proved(write, sol):
+    """``mip-seed``'s default variant is not exact: finding no solution proves nothing, and
+    the contract's ``infeasible`` would be a false claim (the instance has one)."""
+    inst = write("f.txt", "puzzle: fillomino\n\n1 .\n. .\n")
+    if sol:
+        write("f.sol", sol)
+    p = cli("solve", str(inst), "--json", "--formulation", "mip-seed", "--solver", "highs")
+    out = json.loads(p.stdout)
+    assert p.returncode == 1 and out["status"] == "error", out
+    assert "not exact" in out["message"]
+    solved = json.loads(cli("solve", str(inst), "--json").stdout)
+    assert solved["status"] == "solved" and solved["grid"] == [[1, 3], [3, 3]]
+
+
 def test_solve_with_chosen_formulation_and_solver_renders_text():
     p = cli("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "mip-cover", "--solver", "highs")
     assert p.returncode == 0, p.stderr

@@ -370,3 +370,15 @@ def test_import_refuses_a_fifo_at_once(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     p = cli("import", str(fifo), "--out", str(tmp_path / "o"), timeout=60)
     assert p.returncode == 1 and f"{fifo}: not a regular file" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("licence", ["CC-BY\n\n# . .", "CC\rjunk", "a\x0cb"])
+def test_janko_import_refuses_a_header_value_that_would_not_read_back(
+        licence: str, tmp_path: Path) -> None:
+    """A ``--licence`` with a line end wrote a file its own reader refused, and exit 0."""
+    from tests.cli.test_cli import cli
+
+    p = cli("import", str(JANKO_FILES[0]), "--out", str(tmp_path), "--licence", licence)
+    assert p.returncode != 0
+    assert "bad header entry 'licence'" in p.stderr
+    assert not list(tmp_path.rglob("*.txt"))
