@@ -76,7 +76,10 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         raise InstanceError(path, line, f"unknown puzzle {header['puzzle']!r}") from None
     while i < len(lines) and not lines[i].strip():
         i += 1
-    rows = parse_grid(lines, i, path, puzzle.parse_token)
+    try:
+        rows = parse_grid(lines, i, path, puzzle.parse_token)
+    except InstanceError as e:
+        raise InstanceError(path, e.line, e.problem, puzzle.name) from None
     inst = Instance(
         puzzle=puzzle.name,
         path=str(path),
@@ -86,7 +89,8 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
         name=Path(str(path)).stem,
     )
     for r, problem in puzzle.validate(inst):
-        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem)
+        raise InstanceError(path, inst.line_of_row(r) if r is not None else None, problem,
+                            puzzle.name)
     return inst
 
 

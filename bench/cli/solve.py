@@ -48,8 +48,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                            "formulation": args.formulation, "solver": args.solver}
     try:
         inst = read_instance(args.instance)
-    except InstanceError as e:
-        out.update(status="error", message=str(e))
+    except InstanceError as e:  # the puzzle is named where the header was read
+        out.update(puzzle=e.puzzle, status="error", message=str(e))
         return _emit_solve(args, out, None)
     out["puzzle"] = inst.puzzle
     chosen = _choose(args, out, inst)

@@ -32,12 +32,15 @@ SolutionGrid = list[list[Any]]
 
 
 class InstanceError(Exception):
-    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``."""
+    """A malformed instance: ``str(err)`` is ``"<file>:<line>: <problem>"``; ``puzzle`` is the
+    puzzle its header names when the problem was found after reading it, else None."""
 
-    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
+    def __init__(self, path: str | Path, line: int | None, problem: str,
+                 puzzle: str | None = None) -> None:
         self.path = str(path)
         self.line = line
         self.problem = problem
+        self.puzzle = puzzle
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {problem}")
 

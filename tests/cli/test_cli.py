@@ -56,6 +56,15 @@ def test_solve_json_names_every_contract_field_when_no_task_ran(write, extra):
                 "wall_s"} <= set(out)
 
 
+def test_solve_json_names_the_puzzle_of_a_file_refused_after_its_header(write):
+    out = json.loads(cli("solve", str(write("big.txt", "puzzle: nurikabe\n\n9 .\n. .\n")),
+                         "--json").stdout)
+    assert out["status"] == "error" and "larger than the grid" in out["message"]
+    assert out["puzzle"] == "nurikabe"
+    out = json.loads(cli("solve", str(write("u.txt", "puzzle: sudoku\n\n9\n")), "--json").stdout)
+    assert out["puzzle"] is None
+
+
 @pytest.mark.parametrize("sol", [None, "[[1, 3], [3, 3]]"])
 def test_solve_json_infeasible_only_when_proved(write, sol):
     """``mip-seed``'s default variant is not exact: finding no solution proves nothing, and
