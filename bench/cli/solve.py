@@ -28,13 +28,14 @@ def add_commands(subparsers: Any) -> None:
     so.add_argument("--json", action="store_true",
                     help="print one JSON object (status, grid, times, count) instead of the "
                     "grid")
-    so.add_argument("--formulation", help="name or name[key=value], or auto: the pair the "
-                    "puzzle's learned rule picks from the instance's features, said with its "
-                    "reason (default: the puzzle's declared default, else the first "
-                    "registered formulation)")
-    so.add_argument("--solver", help="a solver name from `puzzlebench list`, or auto (as "
-                    "--formulation auto) (default: the puzzle's declared default, else the "
-                    "first available solver of the formulation's kind)")
+    so.add_argument("--formulation", help="name or name[key=value], or a selector: auto (the "
+                    "pair the puzzle's learned rule picks from the instance's features) or "
+                    "robust (Nurikabe: frontier where few clues cover the grid, else "
+                    "sat-hybrid), said with its reason (default: the puzzle's declared "
+                    "default, else the first registered formulation)")
+    so.add_argument("--solver", help="a solver name from `puzzlebench list`, or a selector "
+                    "(as --formulation auto or robust) (default: the puzzle's declared "
+                    "default, else the first available solver of the formulation's kind)")
     add_task_options(so, 60.0)
     so.set_defaults(func=cmd_solve, end_now=True)  # leaves no thread or child behind
 
