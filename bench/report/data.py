@@ -125,7 +125,7 @@ def load_run(folder: str | Path) -> Run:
             df[col] = None
     _known_puzzles(df, source)
     records = _environment(folder, warnings)
-    if partial := unfinished(folder, records, len(df)):
+    if partial := unfinished(folder, records, df):
         log.warning("%s: %s", folder, partial)
         warnings.insert(0, partial)
     return Run(folder, df, records[-1] if records else {}, warnings)
@@ -140,23 +140,63 @@ def _stopped(record: dict[str, Any]) -> bool:
         and "end_s" not in calibration
 
 
-def unfinished(folder: Path, records: list[dict[str, Any]], results: int) -> str:
-    """Why the folder's results may not be whole runs ("" when nothing says so): a run holds
-    the folder's lock now; the latest run into it stopped before its end; or, for a ``merge``
-    whose inputs' records are the latest, the latest run of one of its inputs did (an input
-    is its records' ``merged_from``: a merge of a merge names the inner inputs too)."""
+def unfinished(folder: Path, records: list[dict[str, Any]], df: pd.DataFrame) -> str:
+    """Why the folder's results ``df`` may not be whole runs ("" when nothing says so): a run
+    holds the folder's lock now; the latest run into it stopped before its end
+    (:func:`stopped_note`); or, for a ``merge`` whose inputs' records are the latest, the
+    latest run of one of its inputs did (an input is its records' ``merged_from``: a merge of
+    a merge names the inner inputs too)."""
     if (pid := writer(folder)) is not None:
-        return (f"a run (pid {pid}) is writing this folder now: this report shows the {results} "
+        return (f"a run (pid {pid}) is writing this folder now: this report shows the {len(df)} "
                 "results recorded so far, not the finished run")
     if not records or "merged_from" not in records[-1]:
-        return ("the latest run into this folder stopped before its end (interrupted, killed or "
-                "ended by an error): tasks it planned may be missing from this report; the same "
-                "`puzzlebench run` command resumes it") if records and _stopped(records[-1]) else ""
+        return stopped_note(records, df) if records and _stopped(records[-1]) else ""
     last = {str(r["merged_from"]): r for r in records if "merged_from" in r}  # per input
     if stopped := [name for name, r in last.items() if _stopped(r)]:
         return (f"merged from {len(stopped)} run folder(s) whose latest run stopped before its "
                 f"end ({', '.join(stopped)}): tasks they planned may be missing from this report")
     return ""
+
+
+def stopped_note(records: list[dict[str, Any]], df: pd.DataFrame) -> str:
+    """What a report can tell of the latest run, which stopped before its end: how many of
+    its planned tasks have no result. A run records how many tasks it planned (its record's
+    ``tasks``), not which, so the count is exact only where every task result in the folder
+    is of its plan: it is the only run into the folder (its record the folder's only one),
+    and its suite caps no pair (a capped pair's rows are recorded, not planned). Elsewhere
+    the folder's other results may or may not be of its plan: fewer task results than
+    planned tasks bound the missing ones from below, and as many say nothing. A record
+    without ``tasks`` (written before runs recorded it) tells nothing of the plan."""
+    head = ("the latest run into this folder stopped before its end (interrupted, killed or "
+            "ended by an error)")
+    resume = "; the same `puzzlebench run` command resumes it"
+    planned = records[-1].get("tasks")
+    if not isinstance(planned, int) or isinstance(planned, bool) or planned < 0:
+        return (f"{head}: it did not record how many tasks it planned, so whether some have "
+                f"no result is not known{resume}")
+    tasks = df[df["formulation"].fillna("-") != "-"]  # an unreadable instance's row: no task
+    have = int(tasks["key"].nunique())
+    alone = len(records) == 1 and not _caps(records[-1])  # a record per run into the folder
+    if alone and have >= planned:
+        return (f"{head} after each of its {planned} planned tasks had a result: none is "
+                "missing, but the run has no closing calibration (its machine's speed at the "
+                "end is not known)")
+    if alone or have < planned:
+        bound = "" if alone else "at least "
+        return (f"{head}: {bound}{planned - have} of its {planned} planned tasks have no "
+                f"result{resume}")
+    return (f"{head}: it planned {planned} tasks and this folder holds results of {have} "
+            "tasks of this and earlier runs, but a run records how many tasks it planned, not "
+            f"which, so whether some of its tasks have no result is not known{resume}")
+
+
+def _caps(record: dict[str, Any]) -> bool:
+    """The run of this record may have recorded rows of tasks it did not plan: its suite caps
+    a pair in a tier (:func:`bench.run.plan.make_plan`), or its record does not say."""
+    tiers = record.get("tiers")
+    if not isinstance(tiers, dict):
+        return True
+    return any(not isinstance(t, dict) or bool(t.get("capped")) for t in tiers.values())
 
 
 def _known_puzzles(df: pd.DataFrame, source: Path) -> None:

@@ -17,6 +17,23 @@ results it has).
 Among several samples of one identity (a merged folder) the latest is taken. A planned task's
 identity names this machine: results made on other machine types (a cluster's workers) are
 reused only by a run on their type.
+
+How a task's process started (``fork`` from a template or ``spawn``) is no part of the
+identity but is judged beside it (:func:`matches`): a run does not take the results of a run
+that started its tasks otherwise (a spawned task's ``wall_s`` and ``overhead_s`` include a
+fresh interpreter and its imports, and its ``peak_rss_mb`` every page those imports touched,
+with no ``base_rss_mb``). The start judged is the source run's, not the task process's: a
+forking run spawns a task whose fork failed (:func:`bench.run.pool.run_task`), and that
+result, which says ``spawn``, is taken by a forking run when every run that recorded tasks
+into its folder started by fork (:func:`run_start`), as a resume of that folder keeps it as
+the run's own (``bench.run.session``): one run's results are the same wherever they are
+taken. The measurement is the one that run reports: its build and solve times (the times a
+report compares) are taken inside the task process from the start of the build, after the
+task's modules are imported, either way (a module a formulation imports only inside its build
+counts in a spawned task's build and not in a forked one's); its overhead and memory are a
+spawned process's, beside forked ones in its own run as in the run that takes it. A result
+that says ``spawn`` from a folder of spawning runs, or of runs that started otherwise than
+each other, is judged by its own start: a forking run does not take it.
 """
 
 from __future__ import annotations
@@ -64,6 +81,8 @@ class Sources:
     by_identity: dict[str, Result] = field(default_factory=dict)
     #: folder -> results it holds without an identity (never reused)
     without_identity: dict[str, int] = field(default_factory=dict)
+    #: identity -> :func:`run_start` of the folder its result was taken from
+    run_starts: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, folders: Iterable[str | Path]) -> Sources:
@@ -84,6 +103,7 @@ class Sources:
                 log.warning("--reuse %s: %d unreadable line(s) or row(s) skipped",
                             source_of(folder), skipped)
             src.folders.append(folder)
+            started = run_start(folder)
             old = 0
             for r in found:
                 if r.formulation == "-":
@@ -95,6 +115,7 @@ class Sources:
                     have = src.by_identity.get(r.identity)
                     if have is None or r.finished >= have.finished:
                         src.by_identity[r.identity] = r
+                        src.run_starts[r.identity] = started
             if old:
                 src.without_identity[str(folder)] = old
         return src
@@ -145,24 +166,37 @@ def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = Non
         if task.key in done or not task.code:
             continue
         version = solver_version(task.solver, task.origin)
-        res = sources.by_identity.get(planned_identity(task, version))
-        if res is not None and not _measured_otherwise(res, pinned, start):
+        ident = planned_identity(task, version)
+        res = sources.by_identity.get(ident)
+        if res is not None and not _measured_otherwise(res, pinned, start,
+                                                       sources.run_starts.get(ident, "")):
             found.append(adopt(res, task, cache))
             done.add(task.key)
     return found
 
 
-def _measured_otherwise(res: Result, pinned: bool, start: str) -> list[str]:
+def run_start(folder: Path) -> str:
+    """The start method every run that recorded tasks into ``folder`` started its tasks by
+    (its environment records' ``start``), "" when they differ or none says."""
+    starts = {r.get("start") for r in load_environment(folder) if r.get("tasks")}
+    one = starts.pop() if len(starts) == 1 else ""
+    return one if isinstance(one, str) else ""
+
+
+def _measured_otherwise(res: Result, pinned: bool, start: str,
+                        source_start: str = "") -> list[str]:
     """How ``res`` was measured otherwise than a run pinning its tasks or not (``pinned``) and
-    starting them by ``start`` ("" any; a result that does not say how it started matches).
-    Pinning is judged on answers only: a task killed before it reported carries no pin
-    whatever its run did, and an unanswered task's time is its limit either way."""
+    starting them by ``start`` ("" any; a result that does not say how it started matches;
+    one whose source run started by ``start``, ``source_start``, is that run's own fallback
+    and matches: the module's docstring). Pinning is judged on answers only: a task killed
+    before it reported carries no pin whatever its run did, and an unanswered task's time is
+    its limit either way."""
     out = []
     answered = res.status in ("solved", "infeasible", "wrong")
     if answered and (res.pinned_cpu is not None) != pinned:
         out.append(f"pinned to cpu {res.pinned_cpu}" if res.pinned_cpu is not None
                    else "not pinned")
-    if start and res.start and res.start != start:
+    if start and res.start and res.start != start and source_start != start:
         out.append(f"started by {res.start}")
     return out
 
