@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from bench.bounds import MAX_RUNS
+
 
 def project_root() -> Path:
     """The folder holding ``instances/``: $PUZZLEBENCH_ROOT, the source checkout, or the cwd."""
@@ -185,6 +187,10 @@ _GLOBS: Field = ("a non-empty list of glob strings", (list,), lambda v: len(v) >
 _SECONDS: Field = ("a positive finite number of seconds", (int, float),
                    lambda v: 0 < v < math.inf, None)
 _AT_LEAST_1: Field = ("an integer of 1 or more", (int,), lambda v: v >= 1, None)
+#: the runs of each task of a tier (:data:`bench.bounds.MAX_RUNS`, as ``run --repeat`` and
+#: ``--seeds`` take them)
+_RUNS: Field = (f"an integer, 1 .. {MAX_RUNS} (every run of every task is planned before any "
+                "starts)", (int,), lambda v: 1 <= v <= MAX_RUNS, None)
 
 #: the fields of a suite (``[NAME]``), the ranges as the CLI's options take them
 SUITE_FIELDS: dict[str, Field] = {
@@ -205,8 +211,8 @@ SUITE_FIELDS: dict[str, Field] = {
 TIER_FIELDS: dict[str, Field] = {
     "instances": _GLOBS,
     "time_limit": _SECONDS,
-    "repeats": _AT_LEAST_1,
-    "seeds": _AT_LEAST_1,
+    "repeats": _RUNS,
+    "seeds": _RUNS,
     "cap": ("an integer, 0 or more", (int,), lambda v: v >= 0, None),
     "capped": ("a list of PUZZLE:FORMULATION/SOLVER strings", (list,), None, str),
 }

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.bounds import MAX_RUNS, MAX_SEED
 from bench.suites import SuitesFileError, load_suites
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
@@ -117,6 +118,9 @@ def test_a_bad_suites_file_is_one_line_through_the_cli(tmp_path, text, said):
         assert p.stderr.startswith("puzzlebench: ") and f"{path}: {said}\n" in p.stderr, args
     assert not (tmp_path / "out").exists()  # nothing run, nothing written
 
+
+#: what a tier's ``repeats`` and ``seeds`` must be (:data:`bench.bounds.MAX_RUNS`)
+RUNS = f"an integer, 1 .. {MAX_RUNS} (every run of every task is planned before any starts)"
 
 #: (name, the file, what the error says after the file's path)
 CASES = [
@@ -238,22 +242,57 @@ CASES = [
     (
         "tier-repeats-0",
         TIERED + "repeats = 0\n",
-        "suite s, tier t: repeats must be an integer of 1 or more, not 0",
+        f"suite s, tier t: repeats must be {RUNS}, not 0",
     ),
     (
         "tier-repeats-float",
         TIERED + "repeats = 2.5\n",
-        "suite s, tier t: repeats must be an integer of 1 or more, not a float: 2.5",
+        f"suite s, tier t: repeats must be {RUNS}, not a float: 2.5",
     ),
     (
         "tier-repeats-bool",
         TIERED + "repeats = true\n",
-        "suite s, tier t: repeats must be an integer of 1 or more, not a boolean: true",
+        f"suite s, tier t: repeats must be {RUNS}, not a boolean: true",
     ),
     (
         "tier-seeds-negative",
         TIERED + "seeds = -3\n",
-        "suite s, tier t: seeds must be an integer of 1 or more, not -3",
+        f"suite s, tier t: seeds must be {RUNS}, not -3",
+    ),
+    (
+        "tier-repeats-past-most",
+        TIERED + "repeats = 10001\n",
+        f"suite s, tier t: repeats must be {RUNS}, not 10001",
+    ),
+    (
+        "tier-repeats-2-40",
+        TIERED + "repeats = 1099511627776\n",
+        f"suite s, tier t: repeats must be {RUNS}, not 1099511627776",
+    ),
+    (
+        "tier-repeats-10-12",
+        TIERED + "repeats = 1000000000000\n",
+        f"suite s, tier t: repeats must be {RUNS}, not 1000000000000",
+    ),
+    (
+        "tier-seeds-past-most",
+        TIERED + "seeds = 10001\n",
+        f"suite s, tier t: seeds must be {RUNS}, not 10001",
+    ),
+    (
+        "tier-seeds-2-40",
+        TIERED + "seeds = 1099511627776\n",
+        f"suite s, tier t: seeds must be {RUNS}, not 1099511627776",
+    ),
+    (
+        "tier-seeds-10-12",
+        TIERED + "seeds = 1000000000000\n",
+        f"suite s, tier t: seeds must be {RUNS}, not 1000000000000",
+    ),
+    (
+        "tier-seeds-past-int64",
+        TIERED + "seeds = 99999999999999999999\n",
+        f"suite s, tier t: seeds must be {RUNS}, not 99999999999999999999",
     ),
     (
         "tier-cap-negative",
@@ -291,18 +330,23 @@ def test_every_bad_field_is_one_line_naming_file_suite_field_and_value(tmp_path,
 
 
 def test_the_edges_of_every_range_are_accepted(tmp_path):
-    """The smallest valid values load as written (the checks are not stricter than the CLI)."""
+    """The smallest valid values, and the largest runs of a task, load as written (the checks
+    are not stricter than the CLI)."""
     text = (
         HEAD + "time_limit = 0.001\nrepeat_under = 0\nladder_rule = false\n"
         'variants = "all"\nestimate = []\n'
         '[s.tiers.t]\ninstances = ["shikaku/a.txt"]\nrepeats = 1\ntime_limit = 1e-9\n'
         'cap = 0\n[s.tiers.u]\ninstances = ["shikaku/*.txt"]\nseeds = 1\n'
+        f'[s.tiers.v]\ninstances = ["shikaku/*.txt"]\nrepeats = {MAX_RUNS}\n'
+        f'[s.tiers.w]\ninstances = ["shikaku/*.txt"]\nseeds = {MAX_RUNS}\n'
     )
     s = load_suites(project(tmp_path, text) / "instances" / "suites.toml")["s"]
     assert (s.version, s.time_limit, s.repeat_under, s.ladder_rule) == (1, 0.001, 0.0, False)
     assert [(t.name, t.repeats, t.seeds, t.time_limit, t.cap) for t in s.tiers] == [
         ("t", 1, 1, 1e-9, 0),
         ("u", 1, 1, None, 0),
+        ("v", MAX_RUNS, 1, None, 0),
+        ("w", 1, MAX_RUNS, None, 0),
     ]
 
 
@@ -328,3 +372,24 @@ def test_the_committed_suites_file_loads_and_names_itself():
     suites = load_suites(ROOT / "instances" / "suites.toml")
     assert {"quick", "default"} <= set(suites)
     assert {s.source for s in suites.values()} == {str(ROOT / "instances" / "suites.toml")}
+
+
+@pytest.mark.parametrize(
+    ("field", "says"),
+    [("seeds", "seeds = 3"), ("repeats", "repeats = 3, run as seeds by a seeded solver")],
+)
+def test_a_tiers_seeds_past_the_largest_seed_are_one_line(tmp_path, field, says):
+    """A tier's declared seeds (and a seeded solver's repeats, run as seeds) start at
+    ``--seed``: past :data:`bench.bounds.MAX_SEED` the run is refused before any task, as
+    ``--seeds`` is, not left to fail in the solver."""
+    root = project(tmp_path, TIERED + f"{field} = 3\n")
+    for args in (("--dry-run",), ("--out", str(tmp_path / "out"))):
+        p = cli(root, "run", "--suite", "s", "--seed", str(MAX_SEED - 1), *args)
+        assert (p.returncode, p.stdout) == (2, ""), (args, p.stderr)
+        assert p.stderr == (
+            f"puzzlebench: --seed {MAX_SEED - 1} (suite s, tier t: {says}) runs seeds up to "
+            f"{MAX_SEED + 1}, past {MAX_SEED} (the largest every seeded solver takes)\n"
+        ), args
+    assert not (tmp_path / "out").exists()
+    p = cli(root, "run", "--suite", "s", "--seed", str(MAX_SEED - 2), "--dry-run")
+    assert p.returncode == 0 and "3 tasks" in p.stdout, p.stdout + p.stderr  # the last fits

@@ -7,6 +7,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from bench.bounds import MAX_INT64, MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED, MAX_THREADS
+
 
 def positive_float(text: str) -> float:
     try:
@@ -16,20 +18,6 @@ def positive_float(text: str) -> float:
     if not v > 0 or v == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
     return v
-
-
-#: the largest solver seed: every seeded solver takes a 32-bit int (CP-SAT ``random_seed``,
-#: HiGHS ``random_seed`` and SCIP ``randomization/randomseedshift`` 0 .. 2**31-1), and CBC's
-#: ``-randomCbcSeed`` and Exact are given the seed + 1
-MAX_SEED = 2**31 - 2
-#: the largest memory limit in MB: 2**37 MB is 2**57 bytes, the largest virtual address
-#: space of a Linux process (x86-64 with 5-level paging)
-MAX_MEMORY_MB = 2**37
-#: the largest thread count: the solvers' thread options are 32-bit ints (CP-SAT
-#: ``num_workers``, HiGHS ``threads``, SCIP ``lp/threads``)
-MAX_THREADS = 2**31 - 1
-#: the largest integer a results table holds (a signed 64-bit Parquet column)
-MAX_INT64 = 2**63 - 1
 
 
 def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
@@ -53,6 +41,30 @@ def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
 def positive_int(text: str) -> int:
     """An integer of at least 1 that a results table holds (at most 2**63 - 1)."""
     return bounded_int(1, MAX_INT64)(text)
+
+
+#: ``run --jobs``: tasks at a time, each a process (:data:`bench.bounds.MAX_JOBS`)
+jobs_count = bounded_int(1, MAX_JOBS, "a process each: the most a Linux system holds")
+#: ``run --repeat`` and ``--seeds``: the runs of each task (:data:`bench.bounds.MAX_RUNS`)
+runs_count = bounded_int(1, MAX_RUNS, "every run of every task is planned before any starts")
+
+
+def runs_problem(seed: int, seeds: int, repeat: int) -> str:
+    """Why ``--seed``, ``--seeds`` and ``--repeat`` together cannot run ("" when they can):
+    the seeds past :data:`MAX_SEED`, or more than :data:`MAX_RUNS` runs of each task."""
+    if seeds * repeat > MAX_RUNS:
+        return (f"--repeat {repeat} --seeds {seeds} runs each task {seeds * repeat} times, "
+                f"more than {MAX_RUNS} (every run of every task is planned before any starts)")
+    return seeds_past(seed, seed + seeds - 1, f"--seeds {seeds}")
+
+
+def seeds_past(seed: int, top: int, how: str) -> str:
+    """The line of a run whose seeds reach past :data:`MAX_SEED` ("" when ``top``, its largest
+    seed, does not): ``--seed SEED HOW runs seeds up to TOP, past MAX_SEED ...``."""
+    if top <= MAX_SEED:
+        return ""
+    return (f"--seed {seed} {how} runs seeds up to {top}, past {MAX_SEED} (the largest every "
+            "seeded solver takes)")
 
 
 def add_task_options(sp: argparse.ArgumentParser, time_default: float | None) -> None:

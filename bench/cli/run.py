@@ -21,7 +21,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.cli.args import MAX_SEED, add_pin_option, add_task_options, fail, positive_int
+from bench.bounds import MAX_RUNS
+from bench.cli.args import (
+    add_pin_option,
+    add_task_options,
+    fail,
+    jobs_count,
+    runs_count,
+    runs_problem,
+    seeds_past,
+)
 
 if TYPE_CHECKING:
     from bench.run.plan import Planned
@@ -45,7 +54,7 @@ def add_commands(subparsers: Any) -> None:
                     help="a named formulation (or every one) runs its whole parameter grid")
     ru.add_argument("--solver", action="append",
                     help="a solver, or PUZZLE:SOLVER for that puzzle's tasks only; repeatable")
-    ru.add_argument("--jobs", type=positive_int, default=None,
+    ru.add_argument("--jobs", type=jobs_count, default=None,
                     help="tasks at a time (<= cores; default 1); with --executor dask and no "
                     "--scheduler, the local cluster's single-threaded workers (default: one "
                     "per core)")
@@ -53,10 +62,12 @@ def add_commands(subparsers: Any) -> None:
                     help="run tasks here (default) or on a Dask cluster (extra 'dask')")
     ru.add_argument("--scheduler", metavar="ADDRESS",
                     help="Dask scheduler, e.g. tcp://HOST:8786 (default: start a LocalCluster)")
-    ru.add_argument("--repeat", type=positive_int, default=1, metavar="N",
-                    help="run every task N times with the same seed (timing noise)")
-    ru.add_argument("--seeds", type=positive_int, default=1, metavar="K",
-                    help="run every task with solver seeds SEED .. SEED+K-1 (solver variance)")
+    ru.add_argument("--repeat", type=runs_count, default=1, metavar="N",
+                    help=f"run every task N times with the same seed (timing noise; N times "
+                    f"--seeds at most {MAX_RUNS})")
+    ru.add_argument("--seeds", type=runs_count, default=1, metavar="K",
+                    help=f"run every task with solver seeds SEED .. SEED+K-1 (solver variance; "
+                    f"at most {MAX_RUNS}, and SEED+K-1 a solver seed)")
     ru.add_argument("--add-formulation", action="append", metavar="LABEL",
                     help="run these formulations (a name: every variant) besides the suite's "
                     "or --formulation's selection")
@@ -90,10 +101,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.pin and _pin_problem(args):  # before --jobs is checked: one line
         return fail(_pin_problem(args))
     args.jobs = _jobs(args)
-    if args.seed + args.seeds - 1 > MAX_SEED:
-        return fail(f"--seed {args.seed} --seeds {args.seeds} runs seeds up to "
-                    f"{args.seed + args.seeds - 1}, past {MAX_SEED} (the largest every seeded "
-                    "solver takes)")
+    if problem := runs_problem(args.seed, args.seeds, args.repeat):
+        return fail(problem)
     try:
         planned = make_plan(
             args.suite, args.instances, puzzles=args.puzzle or (),
@@ -107,6 +116,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("puzzlebench: interrupted while planning: nothing was run or written",
               file=sys.stderr)
         return 128 + getattr(e, "signum", signal.SIGINT)
+    if problem := _tier_seeds_past(args.seed, planned):
+        return fail(problem)
     if args.dry_run:  # the plan and its cost, nothing run
         text, error = dry_run(planned.plan, args.jobs, args.estimate or planned.estimate,
                               planned.under, planned.ladder, planned.fixed)
@@ -153,6 +164,19 @@ def _session(planned: Planned, out: str, options: Options) -> int:
         print(f"puzzlebench: {outcome.stopped()}", file=sys.stderr)
         return 128 + outcome.signum
     return code
+
+
+def _tier_seeds_past(seed: int, planned: Planned) -> str:
+    """Why the plan cannot run ("" when it can): a suite tier's ``seeds`` (or its ``repeats``,
+    run as seeds by a seeded solver) from ``--seed`` reach past the largest solver seed (a
+    plan without the tiers' runs has ``--seeds``', checked before planning)."""
+    s, top = planned.suite, max(planned.plan.tasks, key=lambda t: t.seed, default=None)
+    tier = next((t for t in s.tiers if t.name == top.tier), None) if s and top else None
+    if s is None or top is None or tier is None:
+        return ""
+    field = f"seeds = {tier.seeds}" if tier.seeds > 1 else (
+        f"repeats = {tier.repeats}, run as seeds by a seeded solver")
+    return seeds_past(seed, top.seed, f"(suite {s.name}, tier {tier.name}: {field})")
 
 
 def _before_start(signum: int) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.cli.args import MAX_MEMORY_MB, MAX_SEED
+from bench.bounds import MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 
@@ -73,3 +73,52 @@ def test_seeds_past_the_largest_seed_are_one_line(tmp_path):
                                 f"to {MAX_SEED + 1}, past {MAX_SEED} (the largest every "
                                 "seeded solver takes)")
     assert not (tmp_path / "run").exists()
+
+
+#: ``run``'s own counts: (option, value, what the error line says)
+RUN_BAD = [
+    ("--repeat", str(MAX_RUNS + 1), f"must be 1 .. {MAX_RUNS} (every run of every task is planned"),
+    ("--repeat", "99999999999999999999", f"must be 1 .. {MAX_RUNS}"),
+    ("--repeat", "0", f"must be 1 .. {MAX_RUNS}"),
+    ("--seeds", str(MAX_RUNS + 1), f"must be 1 .. {MAX_RUNS} (every run of every task is planned"),
+    ("--seeds", "99999999999999999999", f"must be 1 .. {MAX_RUNS}"),
+    ("--jobs", str(MAX_JOBS + 1), f"must be 1 .. {MAX_JOBS} (a process each"),
+    ("--jobs", "99999999999999999999", f"must be 1 .. {MAX_JOBS}"),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "says"), RUN_BAD)
+def test_a_run_count_out_of_range_is_one_line(option, value, says):
+    """Refused while parsing, before a task is planned (``--dry-run``: a plan of that many
+    runs would otherwise be made, held and printed)."""
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--dry-run",
+            option, value)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    lines = [x for x in p.stderr.splitlines() if not x.startswith(("usage:", " "))]
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"puzzlebench run: error: argument {option}: {says}")
+    assert lines[0].endswith(f"not {value}")
+    assert p.stdout == ""  # no plan printed
+
+
+def test_repeat_times_seeds_past_the_most_runs_is_one_line():
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--dry-run",
+            "--repeat", "100", "--seeds", "101")
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr == (f"puzzlebench: --repeat 100 --seeds 101 runs each task 10100 times, "
+                        f"more than {MAX_RUNS} (every run of every task is planned before any "
+                        "starts)\n")
+
+
+def test_the_run_counts_take_their_bounds():
+    """The largest values pass the types (a plan of that size is not made here: parsing is
+    what the bound governs)."""
+    from bench.cli.args import jobs_count, runs_count, runs_problem
+
+    assert runs_count(str(MAX_RUNS)) == MAX_RUNS and runs_count("1") == 1
+    assert jobs_count(str(MAX_JOBS)) == MAX_JOBS
+    assert runs_problem(0, 100, 100) == ""  # 10,000 runs of each task: the most
+    assert runs_problem(0, MAX_RUNS, 1) == runs_problem(MAX_SEED - MAX_RUNS + 1, MAX_RUNS, 1) == ""
+    assert runs_problem(MAX_SEED - MAX_RUNS + 2, MAX_RUNS, 1).endswith(
+        f"runs seeds up to {MAX_SEED + 1}, past {MAX_SEED} (the largest every seeded solver "
+        "takes)")
