@@ -152,11 +152,15 @@ def plan_tasks(
                             log.warning("skipping solver %s: %s", b.name, b.available())
                         plan.unavailable[b.name] = b.available() or ""
                         continue
-                    code = codes.setdefault(cls, formulation_code(cls))
+                    if cls not in codes:  # a digest reads and hashes source files
+                        codes[cls] = formulation_code(cls)
+                    if type(b) not in codes:
+                        codes[type(b)] = backend_code(type(b))
+                    code, bcode = codes[cls], codes[type(b)]
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
                              threads, count, rep, digest, code=code, origin=origin_of(cls.peer),
-                             backend_code=codes.setdefault(type(b), backend_code(type(b))))
+                             backend_code=bcode)
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan

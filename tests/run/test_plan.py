@@ -209,3 +209,21 @@ def test_two_files_of_one_content_are_one_instance_and_the_plan_says_so(tmp_path
     said = [r.getMessage() for r in caplog.records]
     assert said == [f"{b} has the same content as {a}: one instance, planned (and reported) "
                     f"as {a}"], said
+
+
+def test_each_code_digest_is_computed_once_a_plan(monkeypatch):
+    """A digest reads and hashes source files: once per formulation and backend class, not once
+    per task (a suite's dry run of 30,000 tasks took minutes)."""
+    import bench.run.plan as plan_module
+
+    calls: list[type] = []
+    for name in ("formulation_code", "backend_code"):
+        real = getattr(plan_module, name)
+        monkeypatch.setattr(plan_module, name,
+                            lambda cls, real=real: calls.append(cls) or real(cls))
+    plan = plan_tasks(SHIKAKU_SEEDS[:2], Selection((), ("mip-cover", "cpsat-cover"),
+                                                   ("highs", "cpsat")),
+                      time_limit=20, memory_limit_mb=2048, repeat=3, seeds=2)
+    assert len(plan.tasks) == 2 * 2 * 3 * 2
+    assert len(calls) == len(set(calls)) == 4  # two formulations, two backends
+    assert len({t.backend_code for t in plan.tasks}) == 2
