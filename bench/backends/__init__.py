@@ -11,8 +11,10 @@ returning backends (a family: one class serving several solver names, each with 
 availability). Built-ins come first, in their declared order (the order `puzzlebench list`
 shows them and defaults are tried), then other distributions' backends. Where ``bench`` is
 imported from a source checkout, the built-ins are read from its ``pyproject.toml`` rather than
-from the installed metadata, which an editable install refreshes only on reinstalling. A
-backend that fails to load, or clashes with a known name or kind, is logged and left out. The
+from the installed metadata, which an editable install refreshes only on reinstalling. An
+entry point naming a class is declared under that class's ``name`` (one spelling for
+``--solver``, results and reports). A backend that fails to load, is declared under another
+name, or clashes with a known name or kind, is logged and left out. The
 backend modules import only the standard library at the top; a solver package is imported when
 a backend is used, so listing the backends costs no solver import.
 
@@ -27,9 +29,10 @@ Solver facts the harness relies on:
   (``--tmlim``), CBC (``-sec``), SCIP (``limits/time``) and clingo (its asynchronous search
   cancelled) stop themselves at the time limit; clingo's grounding is not interruptible.
   python-sat can interrupt only some solvers (Glucose, MiniSat: a timer calls
-  ``interrupt``); CaDiCaL 1.9.5, Kissat and Lingeling raise NotImplementedError on it, so
+  ``interrupt``); CaDiCaL, Kissat and Lingeling raise NotImplementedError on it, so
   they run uninterrupted and the runner's hard limit (killing the task process) stops them.
-  ``SatBackend.interruptible`` records which.
+  ``SatBackend.interruptible`` records which; one declared interruptible on an engine python-sat
+  cannot interrupt is unavailable, with that reason.
 * The HiGHS clash. OR-tools and highspy each bundle their own build of HiGHS; loading both into
   one process crashes or misbehaves. A task process therefore imports only its kind's solver
   package (``Backend.modules``): a CP-SAT task never imports highspy, a HiGHS task never imports
@@ -147,13 +150,21 @@ def entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
 def _load(ep: importlib.metadata.EntryPoint) -> list[Backend]:
     """The backends an entry point declares: a Backend subclass, or a function returning
     backends."""
-    return _backends_of(ep.load(), ep.value)
+    return _backends_of(ep.load(), ep.name, ep.value)
 
 
-def _backends_of(obj: Any, value: str) -> list[Backend]:
-    """The backends of an entry point's object (its ``value``, for the message)."""
+def _backends_of(obj: Any, entry: str, value: str) -> list[Backend]:
+    """The backends of the entry point ``entry = value`` whose object is ``obj``. A class is
+    one solver and must be declared under its own ``name`` (the name ``--solver``, results
+    and reports use, and the one a source checkout looks up by entry point alone); a
+    family's function names none of its solvers."""
     if isinstance(obj, type) and issubclass(obj, Backend):
-        return [obj()]
+        backend = obj()
+        own = getattr(backend, "name", None)
+        if isinstance(own, str) and own and own != entry:
+            raise TypeError(f"the entry point is named {entry!r} but {obj.__qualname__}.name "
+                            f"is {own!r}: name the entry point {own} (or the solver {entry})")
+        return [backend]
     if callable(obj):
         found = list(obj())
         wrong = [b for b in found if not isinstance(b, Backend)]
@@ -185,6 +196,8 @@ def _problem(b: Backend, names: dict[str, Backend]) -> str:
 
 #: backend name -> the distribution that registered it
 _SOURCES: dict[str, str] = {}
+#: entry-point name -> why it was left out (it failed to load), for :func:`get_backend`
+_LEFT_OUT: dict[str, str] = {}
 _BACKENDS: list[Backend] | None = None
 
 
@@ -200,6 +213,7 @@ def all_backends() -> list[Backend]:
             except Exception as e:  # a broken third-party backend must not take the harness down
                 log.error("solver backend %s = %s (%s) skipped: %s", ep.name, ep.value,
                           dist or "no distribution", e)
+                _LEFT_OUT[ep.name] = f"{ep.value} ({dist or 'no distribution'}) was left out: {e}"
                 continue
             for b in loaded:
                 problem = _problem(b, names)
@@ -241,6 +255,8 @@ def get_backend(name: str) -> Backend:
     for b in backends:
         if b.name == name:
             return b
+    if name in _LEFT_OUT:
+        raise KeyError(f"unknown solver {name!r}: its entry point {_LEFT_OUT[name]}")
     known_names = ", ".join(b.name for b in backends)
     raise KeyError(f"unknown solver {name!r} (known: {known_names})")
 
@@ -264,7 +280,7 @@ def _builtin_backend(name: str) -> Backend | None:
         obj: Any = importlib.import_module(module.strip())
         for part in filter(None, attr.strip().split(".")):
             obj = getattr(obj, part)
-        loaded = _backends_of(obj, value)
+        loaded = _backends_of(obj, name, value)
     except Exception:  # all_backends logs it
         return None
     if len(loaded) != 1 or loaded[0].name != name or _problem(loaded[0], {}):

@@ -10,6 +10,7 @@ memory layout is the model's. Seed 0 is the model as built.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 import threading
@@ -162,6 +163,32 @@ class SatSession(Session):
             self.solver = None
 
 
+@functools.cache
+def interrupt_refused(pysat_name: str) -> str:
+    """Why python-sat's solver ``pysat_name`` cannot run under a timer's interrupt ("" when it
+    can): the calls :meth:`SatSession.solve` makes on an interruptible backend
+    (``solve_limited(expect_interrupt=True)``, ``interrupt``, ``clear_interrupt``), made once per
+    process on an empty formula. python-sat raises NotImplementedError from those its engine
+    lacks (CaDiCaL's and Kissat's ``interrupt``, Lingeling's ``solve_limited``); a solver it
+    cannot start is named too (a listed engine this build left out, such as CryptoMiniSat
+    without pycryptosat)."""
+    from pysat.solvers import Solver
+
+    try:
+        solver = Solver(name=pysat_name, use_timer=True)
+    except Exception as e:
+        return f"it cannot start it: {type(e).__name__}: {e}"
+    try:
+        solver.solve_limited(expect_interrupt=True)
+        solver.interrupt()
+        solver.clear_interrupt()
+    except NotImplementedError as e:
+        return str(e).strip() or "NotImplementedError"
+    finally:
+        solver.delete()
+    return ""
+
+
 class SatBackend(Backend):
     kinds: tuple[ModelKind, ...] = ("sat",)
     package = "python-sat"
@@ -172,8 +199,10 @@ class SatBackend(Backend):
     session = SatSession
     pysat_name: str  # python-sat's name of the solver
     solver_version: str
-    #: python-sat can interrupt only some solvers (Glucose, MiniSat); CaDiCaL 1.9.5, Kissat and
-    #: Lingeling raise NotImplementedError, so the runner's hard limit stops them instead
+    #: python-sat can interrupt only some solvers (Glucose, MiniSat, the Maple family);
+    #: CaDiCaL, Kissat and Lingeling raise NotImplementedError, so they declare False and the
+    #: runner's hard limit stops them instead; one declared True that python-sat cannot
+    #: interrupt is unavailable, with the reason (:func:`interrupt_refused`)
     interruptible: bool = True
     #: connects a model's IPASIR-UP propagator (``SatModel.propagator``)
     propagates: bool = False
@@ -185,6 +214,12 @@ class SatBackend(Backend):
 
         if not hasattr(SolverNames, self.pysat_name):
             return f"this python-sat build has no {self.pysat_name}"
+        if self.interruptible:
+            refused = interrupt_refused(self.pysat_name)
+            if refused:
+                return (f"declared interruptible, but python-sat cannot interrupt "
+                        f"{self.pysat_name} ({refused}): set interruptible = False in "
+                        f"{type(self).__qualname__} (the runner's hard limit then stops it)")
         return None
 
     def version(self) -> str:

@@ -55,8 +55,9 @@ class Miscounted(SatBackend):
 def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return plugin_package(
         tmp_path_factory.mktemp("backends"), "plug-pkg", "0.3", {"family": FAMILY},
-        {"plug": "plug_pkg.family:solvers", "clash": "plug_pkg.family:Clash",
-         "miscounted": "plug_pkg.family:Miscounted", "broken": "plug_pkg.missing:Nothing"},
+        {"plug": "plug_pkg.family:solvers", "cpsat": "plug_pkg.family:Clash",
+         "plug-miscounted": "plug_pkg.family:Miscounted",
+         "broken": "plug_pkg.missing:Nothing"},
         group="puzzlebench.backends")
 
 
@@ -149,3 +150,74 @@ def test_an_install_without_backend_entry_points_says_to_reinstall(tmp_path):
     res = cli(env, "list", "--json", cwd=tmp_path)
     assert json.loads(res.stdout)["solvers"] == []
     assert "puzzlebench.backends" in res.stderr and "reinstall" in res.stderr
+
+
+MISTAKES = '''
+"""Two mistakes a new solver plugin makes, and the fix of the second."""
+
+from bench.backends.sat import SatBackend
+
+
+class Misnamed(SatBackend):
+    name = "plug-misnamed"  # declared under another entry-point name: refused
+    pysat_name = "glucose3"
+    solver_version = "Glucose 3"
+
+
+class Cadical153(SatBackend):
+    name = "plug-cadical153"  # left interruptible: python-sat cannot interrupt CaDiCaL
+    pysat_name = "cadical153"
+    solver_version = "CaDiCaL 1.5.3"
+    incremental = True
+
+
+class Cadical153Fixed(Cadical153):
+    name = "plug-cadical153-fixed"
+    interruptible = False
+'''
+
+
+@pytest.fixture(scope="module")
+def mistaken_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return plugin_package(
+        tmp_path_factory.mktemp("mistaken-backends"), "oops-pkg", "0.1",
+        {"mistakes": MISTAKES},
+        {"misnamed": "oops_pkg.mistakes:Misnamed",
+         "plug-cadical153": "oops_pkg.mistakes:Cadical153",
+         "plug-cadical153-fixed": "oops_pkg.mistakes:Cadical153Fixed"},
+        group="puzzlebench.backends")
+
+
+def test_a_solver_entry_point_named_unlike_its_solver_is_refused_in_one_line(mistaken_env):
+    listed = cli(mistaken_env, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    names = {s["name"] for s in json.loads(listed.stdout)["solvers"]}
+    assert not {"misnamed", "plug-misnamed"} & names  # neither spelling: it is one or the other
+    errors = [ln for ln in listed.stderr.splitlines() if "misnamed" in ln]
+    assert len(errors) == 1 and "Traceback" not in listed.stderr, listed.stderr
+    assert "'misnamed'" in errors[0] and "name the entry point plug-misnamed" in errors[0]
+    # the spelling the user reads in the plugin's pyproject.toml says why it is unknown
+    solved = cli(mistaken_env, "solve", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover",
+                 "--solver", "misnamed", "--json")
+    out = json.loads(solved.stdout)
+    assert out["status"] == "error" and "name the entry point plug-misnamed" in out["message"]
+
+
+def test_an_interruptible_solver_python_sat_cannot_interrupt_is_skipped_not_failed(
+        mistaken_env, tmp_path):
+    listed = json.loads(cli(mistaken_env, "list", "--json").stdout)
+    solvers = {s["name"]: s for s in listed["solvers"]}
+    wrong, fixed = solvers["plug-cadical153"], solvers["plug-cadical153-fixed"]
+    assert not wrong["available"] and "interruptible = False" in wrong["reason"]
+    assert fixed["available"]
+    out = tmp_path / "out"
+    res = cli(mistaken_env, "run", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover",
+              "--solver", "plug-cadical153", "--solver", "plug-cadical153-fixed",
+              "--out", str(out), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    said = [ln for ln in res.stderr.splitlines() if "plug-cadical153:" in ln or
+            "plug-cadical153 " in ln]
+    assert len(said) == 1 and "interruptible = False" in said[0], res.stderr
+    df = pd.read_parquet(out / "results.parquet")
+    assert set(df["solver"]) == {"plug-cadical153-fixed"}  # no task of the refused one ran
+    assert set(df["status"]) == {"solved"} and df["checked"].all()

@@ -1,4 +1,5 @@
-"""The python-sat backend: a task's seed scrambles the model (python-sat's solvers take none)."""
+"""The python-sat backend: a task's seed scrambles the model (python-sat's solvers take none); a
+solver declared interruptible that python-sat cannot interrupt is unavailable, with the fix."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import time
 import pytest
 from pysat.solvers import Solver
 
-from bench.backends import SolveOptions, get_backend
+from bench.backends import SolveOptions, backends_for, get_backend
 from bench.backends.kinds import SatAssignment
-from bench.backends.sat import Scramble
+from bench.backends.sat import SatBackend, Scramble
 from bench.instance import read_instance
 from bench.models import SatModel
 from bench.registry import get_formulation
@@ -85,3 +86,71 @@ def test_seeds_change_the_search_not_the_answer():
     assert [r.status for r in runs] == ["solved"] * 4
     assert all(r.grid == runs[0].grid for r in runs)
     assert len({r.stats.effort["conflicts"] for r in runs}) > 1
+
+
+#: python-sat engines a timer can interrupt, and ones it refuses (NotImplementedError)
+INTERRUPTIBLE = ("glucose3", "glucose4", "minisat22", "maplechrono")
+UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195", "cadical300", "kissat404",
+                   "lingeling")
+
+
+class DeclaredInterruptible(SatBackend):
+    """A solver left at the default ``interruptible = True``, on the engine of the test."""
+
+    name = "declared-interruptible"
+    solver_version = "whichever"
+
+    def __init__(self, pysat_name: str) -> None:
+        self.pysat_name = pysat_name
+
+
+@pytest.mark.parametrize("engine", UNINTERRUPTIBLE)
+def test_a_solver_declared_interruptible_that_python_sat_cannot_interrupt_is_unavailable(engine):
+    reason = DeclaredInterruptible(engine).available()
+    assert reason is not None and "\n" not in reason
+    assert engine in reason and "interruptible = False" in reason
+    assert "DeclaredInterruptible" in reason  # the class to change
+    fixed = DeclaredInterruptible(engine)
+    fixed.interruptible = False
+    assert fixed.available() is None
+
+
+@pytest.mark.parametrize("engine", INTERRUPTIBLE)
+def test_an_interruptible_engine_stays_available_and_stops_at_the_time_limit(engine):
+    backend = DeclaredInterruptible(engine)
+    assert backend.available() is None
+    m = SatModel()
+    for _ in range(60):
+        m.fresh()
+    m.extend(planted(3))
+    session = backend.start(m, SolveOptions())
+    out = session.solve(10)
+    session.close()
+    assert out.status == "sat" and satisfied(out.value, m.clauses)
+    # 12 pigeons in 11 holes: far past 0.2 s for CDCL, so the timer's interrupt ends it
+    holes = pigeonhole(12, 11)
+    session = backend.start(holes, SolveOptions())
+    out = session.solve(0.2)
+    session.close()
+    assert out.status == "timeout" and out.wall_s < 5
+
+
+def pigeonhole(pigeons: int, holes: int) -> SatModel:
+    """Each pigeon in some hole, no two in one: unsatisfiable when pigeons > holes."""
+    m = SatModel()
+    x = [[m.fresh() for _ in range(holes)] for _ in range(pigeons)]
+    m.extend(x)
+    m.extend([[-x[p][h], -x[q][h]] for h in range(holes)
+              for p in range(pigeons) for q in range(p + 1, pigeons)])
+    return m
+
+
+def test_the_built_in_sat_solvers_declare_what_python_sat_can_interrupt():
+    from bench.backends.sat import interrupt_refused
+
+    assert {e: interrupt_refused(e) == "" for e in INTERRUPTIBLE + UNINTERRUPTIBLE} == {
+        e: e in INTERRUPTIBLE for e in INTERRUPTIBLE + UNINTERRUPTIBLE}
+    for b in backends_for("sat"):
+        assert isinstance(b, SatBackend)
+        assert b.interruptible == (interrupt_refused(b.pysat_name) == ""), b.name
+        assert b.available() is None, b.name
