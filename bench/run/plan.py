@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -152,11 +152,8 @@ def plan_tasks(
                             log.warning("skipping solver %s: %s", b.name, b.available())
                         plan.unavailable[b.name] = b.available() or ""
                         continue
-                    if cls not in codes:  # a digest reads and hashes source files
-                        codes[cls] = formulation_code(cls)
-                    if type(b) not in codes:
-                        codes[type(b)] = backend_code(type(b))
-                    code, bcode = codes[cls], codes[type(b)]
+                    code = _once(codes, cls, formulation_code)
+                    bcode = _once(codes, type(b), backend_code)
                     plan.tasks += [
                         Task(path, form.label, b.name, time_limit, memory_limit_mb, seed + s,
                              threads, count, rep, digest, code=code, origin=origin_of(cls.peer),
@@ -164,6 +161,14 @@ def plan_tasks(
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
+
+
+def _once(codes: dict[type, str], cls: type, digest: Callable[[type], str]) -> str:
+    """``digest(cls)``, computed once a plan (``codes``): a digest reads and hashes source
+    files."""
+    if cls not in codes:
+        codes[cls] = digest(cls)
+    return codes[cls]
 
 
 def _planned_before(path: str, digest: str, seen: dict[str, str], plan: Plan) -> bool:
