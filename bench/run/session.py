@@ -313,11 +313,11 @@ def _judged_start(folder: Path, start: str) -> str:
     """The start method a resume judges the folder's results by: ``start``, unless every run
     that recorded tasks into the folder started its tasks by ``start`` too, when "" (judge
     none). A run that forks spawns a task whose fork failed, and that result says "spawn";
-    the run it belongs to started by ``start``, so its resume takes it as the run's own."""
-    from bench.run.storage import load_environment
+    the run it belongs to started by ``start``, so its resume takes it as the run's own
+    (:func:`bench.run.reuse.run_start`, which ``--reuse`` judges by too)."""
+    from bench.run.reuse import run_start
 
-    runs = [r.get("start") for r in load_environment(folder) if r.get("tasks")]
-    return "" if runs and all(s == start for s in runs) else start
+    return "" if run_start(folder) == start else start
 
 
 def _stop_of(error: BaseException) -> KeyboardInterrupt:
