@@ -181,11 +181,12 @@ def format_instance(inst: Instance) -> str:
 
 def check_header(header: dict[str, str], path: str | Path) -> None:
     """Raise :class:`InstanceError` on a header entry that cannot be written as one ``key:
-    value`` line and read back the same: an empty key, a key with whitespace or a colon, a
-    value with a line end or another control character."""
+    value`` line and read back (the reader strips the spaces around a value): an empty key, a
+    key with whitespace or a colon or starting with ``#`` (a comment line), a value with a line
+    end or another control character."""
     for k, v in header.items():
-        if not k or any(ch.isspace() for ch in k) or ":" in k or CONTROL.search(k + v) \
-                or LINE_END.search(v):
+        if not k or any(ch.isspace() for ch in k) or ":" in k or k.startswith("#") \
+                or CONTROL.search(k + v) or LINE_END.search(v):
             raise InstanceError(path, None, f"bad header entry {k!r}: {v!r}")
 
 

@@ -43,6 +43,8 @@ def test_header_comments_are_ignored():
         ("puzzle: shikaku\nke\ty: 1\n\n2 .\n. 2\n", 2, "expected 'key: value'"),
         pytest.param("puzzle: nurikabe\n\n" + "9" * 5000 + " .\n", 3,
                      "of 5000 digits: at most 100", id="5000-digits"),
+        pytest.param("puzzle: nurikabe\n\n" + "0" * 5000 + "1 .\n", 3,
+                     "of 5001 digits: at most 100", id="5001-digits-leading-zeros"),
     ],
 )
 def test_malformed_instances_name_file_line_and_problem(write, content, line, needle):
@@ -74,3 +76,13 @@ def test_an_empty_path_is_not_the_working_directory():
 
 def test_leading_zeros_read_as_the_number():
     assert parse_instance("puzzle: nurikabe\n\n02 .\n. .\n").grid[0][0] == 2
+
+
+@pytest.mark.parametrize("entry", [{"#a": "x"}, {"a b": "x"}, {"a": "x\ny"}, {"a": "x\x0cy"},
+                                   {"": "x"}, {"a:b": "x"}])
+def test_a_header_entry_that_would_not_read_back_is_refused(entry):
+    from bench.instance import check_header
+
+    with pytest.raises(InstanceError, match="bad header entry"):
+        check_header(entry, "f.txt")
+    check_header({"licence": "CC BY 4.0"}, "f.txt")

@@ -50,6 +50,22 @@ class SatSpy(Formulation[SatModel]):
     description = "must not be imported by a cpsat task"
 '''
 
+#: an exact formulation that wrongly finds no solution: it forbids every rectangle
+WRONG = '''
+from bench.registry import formulation
+from mine_pkg.cpsat_mine import CpsatMine
+
+
+@formulation
+class CpsatNone(CpsatMine):
+    name = "cpsat-none"
+
+    def build(self, inst):
+        m = super().build(inst)
+        m.model.add(sum(m.handles["x"]) == 0)
+        return m
+'''
+
 LIAR = SPY.replace("SatSpy", "CpsatLiar").replace('"sat-spy"', '"cpsat-other"') \
     .replace('kind = "sat"', 'kind = "cpsat"')
 
@@ -60,11 +76,12 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     env = plugin_package(
         root, "mine-pkg", "0.1",
         {"cpsat_mine": EXAMPLE.read_text(), "cpsat_probe": PROBE, "sat_spy": SPY,
-         "cpsat_liar": LIAR},
+         "cpsat_liar": LIAR, "cpsat_none": WRONG},
         {"shikaku.cpsat.cpsat-mine": "mine_pkg.cpsat_mine",
          "shikaku.cpsat.cpsat-probe": "mine_pkg.cpsat_probe",
          "shikaku.sat.sat-spy": "mine_pkg.sat_spy",
          "shikaku.cpsat.cpsat-liar": "mine_pkg.cpsat_liar",
+         "shikaku.cpsat.cpsat-none": "mine_pkg.cpsat_none",
          "badly-named": "mine_pkg.sat_spy"})
     return {**env, "PROBE_OUT": str(root / "probe.json")}
 
@@ -90,6 +107,23 @@ def test_the_readme_example_solves_as_a_plugin(plugin_env):
                              "--formulation", "cpsat-mine").stdout)
         assert out["status"] == "solved", out
         assert out["solver"] == "cpsat"
+
+
+def test_solve_json_says_error_where_the_known_solution_contradicts_infeasible(plugin_env,
+                                                                                 tmp_path):
+    """An exact formulation's ``infeasible`` against a ``.sol`` beside the instance is an
+    error saying so, not the contract's ``infeasible``; without the ``.sol`` it stands."""
+    seed = SHIKAKU_SEEDS[0]
+    alone = tmp_path / seed.name
+    alone.write_text(seed.read_text())
+    out = json.loads(cli(plugin_env, "solve", str(alone), "--json",
+                         "--formulation", "cpsat-none", "--solver", "cpsat").stdout)
+    assert out["status"] == "infeasible", out
+    solved = json.loads(cli(plugin_env, "solve", str(alone), "--json").stdout)
+    alone.with_suffix(".sol").write_text(json.dumps(solved["grid"]))
+    out = json.loads(cli(plugin_env, "solve", str(alone), "--json",
+                         "--formulation", "cpsat-none", "--solver", "cpsat").stdout)
+    assert out["status"] == "error" and "known one (.sol)" in out["message"], out
 
 
 def test_a_task_imports_only_its_own_plugin_module_and_kind(plugin_env):

@@ -164,21 +164,32 @@ class SatSession(Session):
 
 
 @functools.cache
+def start_refused(pysat_name: str) -> str:
+    """Why python-sat cannot start its solver ``pysat_name`` ("" when it can): a listed engine
+    this build left out, such as CryptoMiniSat without pycryptosat."""
+    from pysat.solvers import Solver
+
+    try:
+        Solver(name=pysat_name).delete()
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+    return ""
+
+
+@functools.cache
 def interrupt_refused(pysat_name: str) -> str:
     """Why python-sat's solver ``pysat_name`` cannot run under a timer's interrupt ("" when it
     can): the calls :meth:`SatSession.solve` makes on an interruptible backend
     (``solve_limited(expect_interrupt=True)``, ``interrupt``, ``clear_interrupt``), made once per
-    process on an empty formula. python-sat raises NotImplementedError from those its engine
-    lacks (CaDiCaL's and Kissat's ``interrupt``, Lingeling's ``solve_limited``); a solver it
-    cannot start is named too (a listed engine this build left out, such as CryptoMiniSat
-    without pycryptosat)."""
+    process on a one-clause formula (MapleSAT's limited solve crashes the process on an empty
+    one). python-sat raises NotImplementedError from those its engine lacks (CaDiCaL's and
+    Kissat's ``interrupt``, Lingeling's ``solve_limited``). The engine must start
+    (:func:`start_refused`)."""
     from pysat.solvers import Solver
 
+    solver = Solver(name=pysat_name, use_timer=True)
     try:
-        solver = Solver(name=pysat_name, use_timer=True)
-    except Exception as e:
-        return f"it cannot start it: {type(e).__name__}: {e}"
-    try:
+        solver.add_clause([1])
         solver.solve_limited(expect_interrupt=True)
         solver.interrupt()
         solver.clear_interrupt()
@@ -214,6 +225,8 @@ class SatBackend(Backend):
 
         if not hasattr(SolverNames, self.pysat_name):
             return f"this python-sat build has no {self.pysat_name}"
+        if cannot := start_refused(self.pysat_name):
+            return f"python-sat cannot start {self.pysat_name} ({cannot})"
         if self.interruptible:
             refused = interrupt_refused(self.pysat_name)
             if refused:

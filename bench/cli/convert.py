@@ -156,6 +156,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 fail(src.strip(), _problem(e))
             continue
         p = Path(src)
+        if not src:  # Path("") is the working directory
+            fail("''", "empty path, not a file or URL")
+            continue
         try:
             if p.exists() and not p.is_file():  # a FIFO or a device would block the read
                 fail(src, "not a regular file")

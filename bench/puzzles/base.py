@@ -86,7 +86,7 @@ MAX_DIGITS = 100
 def parse_positive_int(tok: str, what: str = "clue") -> int:
     if not (tok.isascii() and tok.isdigit()):
         raise ValueError(f"illegal token {tok!r} (expected '.' or a positive integer {what})")
-    if len(tok.lstrip("0")) > MAX_DIGITS:  # int() refuses over 4300 digits, naming sys settings
+    if len(tok) > MAX_DIGITS:  # int() refuses over 4300 digits, naming sys settings
         raise ValueError(f"illegal {what} of {len(tok)} digits: at most {MAX_DIGITS}")
     v = int(tok)
     if v < 1:

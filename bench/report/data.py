@@ -165,8 +165,10 @@ def stopped_note(records: list[dict[str, Any]], df: pd.DataFrame) -> str:
     is of its plan: it is the only run into the folder (its record the folder's only one),
     and its suite caps no pair (a capped pair's rows are recorded, not planned). Elsewhere
     the folder's other results may or may not be of its plan: fewer task results than
-    planned tasks bound the missing ones from below, and as many say nothing. A record
-    without ``tasks`` (written before runs recorded it) tells nothing of the plan."""
+    planned tasks bound the missing ones from below, and as many say nothing. Where the
+    suite's repetition gate may leave further repetitions out (:func:`_gated`; they leave no
+    row), the count of an alone run is an upper bound, and elsewhere nothing can be said. A
+    record without ``tasks`` tells nothing of the plan."""
     head = ("the latest run into this folder stopped before its end (interrupted, killed or "
             "ended by an error)")
     resume = "; the same `puzzlebench run` command resumes it"
@@ -177,17 +179,40 @@ def stopped_note(records: list[dict[str, Any]], df: pd.DataFrame) -> str:
     tasks = df[df["formulation"].fillna("-") != "-"]  # an unreadable instance's row: no task
     have = int(tasks["key"].nunique())
     alone = len(records) == 1 and not _caps(records[-1])  # a record per run into the folder
+    gated = _gated(records[-1])
     if alone and have >= planned:
         return (f"{head} after each of its {planned} planned tasks had a result: none is "
                 "missing, but the run has no closing calibration (its machine's speed at the "
                 "end is not known)")
-    if alone or have < planned:
-        bound = "" if alone else "at least "
-        return (f"{head}: {bound}{planned - have} of its {planned} planned tasks have no "
-                f"result{resume}")
+    if alone or (have < planned and not gated):
+        bound = "at most " if gated else "" if alone else "at least "
+        verb = "has" if planned - have == 1 and not bound else "have"
+        why = (" (the count includes the further repetitions the repetition gate may leave "
+               f"out: one runs only where its first run answered in under {gated:g} s)"
+               if gated else "")
+        return (f"{head}: {bound}{planned - have} of its {planned} planned tasks {verb} no "
+                f"result{why}{resume}")
     return (f"{head}: it planned {planned} tasks and this folder holds results of {have} "
-            "tasks of this and earlier runs, but a run records how many tasks it planned, not "
-            f"which, so whether some of its tasks have no result is not known{resume}")
+            "tasks, not all of them necessarily of its plan (earlier runs', a capped pair's), "
+            "and a run records how many tasks it planned, not which"
+            + (", nor the repetitions its repetition gate leaves out" if gated else "")
+            + f": whether some of its tasks have no result is not known{resume}")
+
+
+def _gated(record: dict[str, Any]) -> float:
+    """The repetition gate's threshold (``repeat_under`` s) where it may have left further
+    repetitions of the record's run out (:func:`bench.run.session.gate`): a positive threshold
+    and more than one run of a task (``repeat``, ``seeds`` or a tier's ``repeats``,
+    ``seeds``); else 0."""
+    under = record.get("repeat_under")
+    if not isinstance(under, (int, float)) or isinstance(under, bool) or not under > 0:
+        return 0.0
+    counts = [record.get("repeat"), record.get("seeds")]
+    tiers = record.get("tiers")
+    for t in tiers.values() if isinstance(tiers, dict) else ():
+        if isinstance(t, dict):
+            counts += [t.get("repeats"), t.get("seeds")]
+    return float(under) if any(isinstance(n, int) and n > 1 for n in counts) else 0.0
 
 
 def _caps(record: dict[str, Any]) -> bool:

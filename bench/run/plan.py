@@ -370,11 +370,14 @@ class Planned:
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
     """Instance files from paths: a folder gives its ``*.txt`` files, a glob its matches, in a
-    stable order without repeats; a path matching nothing is an error (FileNotFoundError)."""
+    stable order without repeats; a path matching nothing, and an empty path (``Path("")`` is
+    the working directory), are errors (FileNotFoundError)."""
     import glob
 
     out: list[str] = []
     for arg in paths:
+        if not arg:
+            raise FileNotFoundError("'': empty path, not an instance file or folder")
         p = Path(arg)
         if p.is_dir():
             found = sorted(str(q) for q in p.glob("*.txt"))

@@ -89,7 +89,7 @@ def test_seeds_change_the_search_not_the_answer():
 
 
 #: python-sat engines a timer can interrupt, and ones it refuses (NotImplementedError)
-INTERRUPTIBLE = ("glucose3", "glucose4", "minisat22", "maplechrono")
+INTERRUPTIBLE = ("glucose3", "glucose4", "minisat22", "maplechrono", "maplesat")
 UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195", "cadical300", "kissat404",
                    "lingeling")
 
@@ -113,6 +113,18 @@ def test_a_solver_declared_interruptible_that_python_sat_cannot_interrupt_is_una
     fixed = DeclaredInterruptible(engine)
     fixed.interruptible = False
     assert fixed.available() is None
+
+
+@pytest.mark.parametrize("interruptible", [True, False])
+@pytest.mark.parametrize("engine", ["cryptosat", "minisatgh"])
+def test_a_listed_engine_python_sat_cannot_start_is_unavailable(engine, interruptible):
+    """python-sat lists these names, but this install cannot start them: unavailable whatever
+    the declaration, with no advice to change it."""
+    backend = DeclaredInterruptible(engine)
+    backend.interruptible = interruptible
+    reason = backend.available()
+    assert reason is not None and f"python-sat cannot start {engine}" in reason
+    assert "interruptible" not in reason
 
 
 @pytest.mark.parametrize("engine", INTERRUPTIBLE)

@@ -46,7 +46,7 @@ def test_solve_json_contract():
 @pytest.mark.parametrize("extra", [(), ("--solver", "nosuch"), ("--formulation", "nosuch"),
                                    ("--formulation", "sat-hybrid[bogus=1]")])
 def test_solve_json_names_every_contract_field_when_no_task_ran(write, extra):
-    """The contract's fields are there, null, where no task ran (they were left out)."""
+    """The contract's fields are there, null, where no task ran."""
     inst = write("n.txt", "puzzle: nurikabe\n\n1 .\n. .\n")
     for path in (inst, inst.parent / "missing.txt") if extra else (inst.parent / "m.txt",):
         p = cli("solve", str(path), "--json", *extra)

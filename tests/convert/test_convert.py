@@ -375,10 +375,15 @@ def test_import_refuses_a_fifo_at_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("licence", ["CC-BY\n\n# . .", "CC\rjunk", "a\x0cb"])
 def test_janko_import_refuses_a_header_value_that_would_not_read_back(
         licence: str, tmp_path: Path) -> None:
-    """A ``--licence`` with a line end wrote a file its own reader refused, and exit 0."""
+    """A ``--licence`` with a line end would write a file the reader refuses: refused, no file."""
     from tests.cli.test_cli import cli
 
     p = cli("import", str(JANKO_FILES[0]), "--out", str(tmp_path), "--licence", licence)
     assert p.returncode != 0
     assert "bad header entry 'licence'" in p.stderr
     assert not list(tmp_path.rglob("*.txt"))
+
+
+def test_import_of_an_empty_path_is_one_failure(tmp_path: Path, capsys) -> None:
+    assert run_cli(["import", "", "--out", str(tmp_path / "out")]) == 1
+    assert "'': empty path, not a file or URL" in capsys.readouterr().err

@@ -87,3 +87,26 @@ def test_a_run_killed_after_its_last_result_says_none_is_missing(tmp_path):
                     "but the run has no closing calibration (its machine's speed at the end is "
                     "not known)")
     assert "may be missing" not in note
+
+
+def test_the_note_reads_the_record_it_has():
+    """Without a recorded plan size nothing is said of it; the repetition gate's repetitions
+    (they leave no row) make an alone run's count an upper bound; a capped suite's rows make
+    it unknown; an unreadable instance's row is no task."""
+    import pandas as pd
+
+    from bench.report.data import stopped_note
+
+    rows = pd.DataFrame({"key": ["a", "b", "c"], "formulation": ["f", "f", "-"]})
+    assert "did not record how many tasks" in stopped_note([{}], rows)
+    alone = stopped_note([{"tasks": 3, "tiers": {}}], rows)
+    assert alone == f"{HEAD}: 1 of its 3 planned tasks has no result{RESUME}"
+    gated = {"tasks": 5, "repeat_under": 1.0, "tiers": {"t": {"repeats": 3, "capped": []}}}
+    note = stopped_note([gated], rows)
+    assert note.startswith(f"{HEAD}: at most 3 of its 5 planned tasks have no result (the "
+                           "count includes the further repetitions") and "1 s)" in note
+    capped = {"tasks": 5, "tiers": {"t": {"repeats": 1, "capped": ["p:f/s"]}}}
+    assert stopped_note([capped], rows) == f"{HEAD}: at least 3 of its 5 planned tasks have " \
+        f"no result{RESUME}"
+    both = {"tasks": 5, "repeat_under": 1.0, "tiers": {"t": {"repeats": 3, "capped": ["p:f/s"]}}}
+    assert "is not known" in stopped_note([both], rows)

@@ -213,7 +213,7 @@ def test_two_files_of_one_content_are_one_instance_and_the_plan_says_so(tmp_path
 
 def test_each_code_digest_is_computed_once_a_plan(monkeypatch):
     """A digest reads and hashes source files: once per formulation and backend class, not once
-    per task (a suite's dry run of 30,000 tasks took minutes)."""
+    per task."""
     import bench.run.plan as plan_module
 
     calls: list[type] = []
@@ -227,3 +227,10 @@ def test_each_code_digest_is_computed_once_a_plan(monkeypatch):
     assert len(plan.tasks) == 2 * 2 * 3 * 2
     assert len(calls) == len(set(calls)) == 4  # two formulations, two backends
     assert len({t.backend_code for t in plan.tasks}) == 2
+
+
+def test_an_empty_path_is_not_the_working_directory():
+    from bench.run.plan import expand_paths
+
+    with pytest.raises(FileNotFoundError, match="empty path"):
+        expand_paths([""])
