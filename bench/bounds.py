@@ -1,6 +1,7 @@
 """The ranges a task's numbers must lie in, defined once for the command line
-(:mod:`bench.cli.args`) and the suites file (:mod:`bench.suites`): each bound is what a solver,
-the operating system or the run's plan can take, with the reason beside it."""
+(:mod:`bench.cli.args`), the suites file (:mod:`bench.suites`) and the journal's records
+(:mod:`bench.records`): each bound is what a solver, the operating system, the run's plan or a
+results table can take, with the reason beside it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ MAX_MEMORY_MB = 2**37
 #: the largest thread count: the solvers' thread options are 32-bit ints (CP-SAT
 #: ``num_workers``, HiGHS ``threads``, SCIP ``lp/threads``)
 MAX_THREADS = 2**31 - 1
-#: the largest integer a results table holds (a signed 64-bit Parquet column)
-MAX_INT64 = 2**63 - 1
+#: the range of the integers a results table holds (a signed 64-bit Parquet column)
+MIN_INT64, MAX_INT64 = -(2**63), 2**63 - 1
 #: the most runs of one task (``run --repeat`` times ``--seeds``, a suite tier's ``repeats``
 #: or ``seeds``): a run plans every run of every task, each held in memory as a task, before
 #: the first one starts, so the count multiplies the plan of every (instance, formulation,

@@ -12,6 +12,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Self, Union, cast, get_args, get_origin, get_type_hints
 
+from bench.bounds import MAX_INT64, MIN_INT64
+
 #: ``skipped``: the formulation declined the instance (:meth:`bench.registry.Formulation.skip`,
 #: its reason in ``message``): neither a failure nor a solve
 TaskStatus = Literal["solved", "infeasible", "timeout", "memout", "error", "wrong", "skipped"]
@@ -251,9 +253,6 @@ class Result(Record):
     sample_id: str = ""  # random id of this measurement: merge keeps one line per sample id
 
 
-#: the range of a signed 64-bit integer: an integer field's values in a results table
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-
 
 @functools.cache
 def _checker(hint: Any) -> Callable[[Any], bool]:
@@ -275,7 +274,7 @@ def _checker(hint: Any) -> Callable[[Any], bool]:
         return lambda v: v is None
     if hint is bool:
         return lambda v: isinstance(v, bool)
-    lo, hi = INT64_MIN, INT64_MAX
+    lo, hi = MIN_INT64, MAX_INT64
     if hint is float:
         return lambda v: isinstance(v, float) or (
             isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi)
@@ -310,7 +309,7 @@ def schema_problem(d: Any) -> str:
             v = d[key]
             name = want.__name__ if isinstance(want, type) else str(want)
             if isinstance(v, int) and not isinstance(v, bool) and not (
-                    INT64_MIN <= v <= INT64_MAX):
+                    MIN_INT64 <= v <= MAX_INT64):
                 return f"{key!r} is an integer of {len(str(abs(v)))} digits, beyond 64 bits"
             return f"{key!r} is {v!r}, not {name.replace('typing.', '')}"
     return ""

@@ -38,11 +38,6 @@ def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
     return parse
 
 
-def positive_int(text: str) -> int:
-    """An integer of at least 1 that a results table holds (at most 2**63 - 1)."""
-    return bounded_int(1, MAX_INT64)(text)
-
-
 #: ``run --jobs``: tasks at a time, each a process (:data:`bench.bounds.MAX_JOBS`)
 jobs_count = bounded_int(1, MAX_JOBS, "a process each: the most a Linux system holds")
 #: ``run --repeat`` and ``--seeds``: the runs of each task (:data:`bench.bounds.MAX_RUNS`)
