@@ -1,6 +1,8 @@
 """`puzzlebench new-formulation`: every template writes a plugin whose formulation passes the
 conformance checks as generated (imported from its folder here; installed with pip into a
-virtual environment in the slow test), and a request without a template is a one-line error."""
+virtual environment in the slow test), and a request without a template is a one-line error
+naming where to start. `puzzlebench new-puzzle`: the puzzle package it writes passes the same
+checks and this repository's lint as generated."""
 
 from __future__ import annotations
 
@@ -11,14 +13,21 @@ import subprocess
 import sys
 import tomllib
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import bench.registry
 from bench.check import check_variant, solver_for
 from bench.cli import main
-from bench.registry import get_formulation
-from bench.scaffold import TEMPLATES, write_plugin
+from bench.instance import read_instance
+from bench.puzzles import Puzzle, get_puzzle, puzzle_names
+from bench.puzzles import registry as puzzle_registry
+from bench.registry import formulations, get_formulation
+from bench.scaffold import MAX_NAME, TEMPLATES, ScaffoldError, write_plugin
+from bench.scaffold.puzzle import FILES, write_puzzle
+from bench.scaffold.puzzle import MAX_NAME as PUZZLE_MAX_NAME
 from tests.conftest import ROOT
 
 
@@ -46,7 +55,8 @@ def test_the_generated_formulation_passes_check(tmp_path: Path, puzzle: str, kin
 def test_the_generated_test_calls_check(tmp_path: Path):
     write_plugin("shikaku", "sat", "scaffold-t", tmp_path)
     text = (tmp_path / "tests" / "test_scaffold_t.py").read_text()
-    assert "check_variant" in text and 'get_formulation("shikaku", "scaffold-t")' in text
+    assert "check_variant" in text and 'get_formulation("shikaku", NAME)' in text
+    assert 'NAME = "scaffold-t"' in text
 
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="no ruff (the lint extra)")
@@ -102,6 +112,7 @@ def test_the_templates_are_package_data():
     folder = ROOT / "bench" / "scaffold" / "templates"
     used = {folder / f"{f}.tmpl" for files in TEMPLATES.values() for f in files}
     used |= {folder / f"{f}.tmpl" for f in ("pyproject.toml", "README.md", "test.py")}
+    used |= {folder / f"puzzle_{f}.tmpl" for f in FILES}
     assert used <= shipped and all(p.is_file() for p in used)
 
 
@@ -150,3 +161,134 @@ def test_a_name_of_a_built_in_formulation_is_refused(tmp_path: Path, name: str):
         f"{name} (formulations.shikaku.{name.split('-')[0]}_cover); choose another name"], \
         p.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="no ruff (the lint extra)")
+@pytest.mark.parametrize(("puzzle", "kind"), sorted(TEMPLATES))
+def test_the_longest_name_passes_this_repositorys_ruff(tmp_path: Path, puzzle: str, kind: str):
+    """Copied into ``formulations/`` (the in-tree route), the module meets this repository's
+    lint rules, its line length included, whatever the name's length."""
+    write_plugin(puzzle, kind, "n" * MAX_NAME, tmp_path)
+    p = subprocess.run(["ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),
+                        "."], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_the_readme_links_nowhere_false(tmp_path: Path):
+    write_plugin("shikaku", "sat", "scaffold-readme", tmp_path)
+    assert "](https://github.com/)" not in (tmp_path / "README.md").read_text()
+
+
+def test_no_template_names_the_puzzles_own_formulations_and_their_files(tmp_path: Path):
+    with pytest.raises(ScaffoldError) as e:
+        write_plugin("nurikabe", "sat", "x", tmp_path / "a")
+    message = str(e.value)
+    assert "start from one of nurikabe's sat formulations" in message
+    assert f"sat-lazy ({Path('formulations', 'nurikabe', 'sat_lazy.py')})" in message
+    assert "built-in" not in message  # a plugin puzzle's formulations are not built in
+
+
+def test_no_template_for_a_puzzle_without_formulations_says_where_to_begin(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    class Toy(Puzzle):
+        name = "toy"
+
+    puzzle_names()
+    monkeypatch.setitem(puzzle_registry._PUZZLES, "toy", Toy())
+    with pytest.raises(ScaffoldError) as e:
+        write_plugin("toy", "sat", "x", tmp_path / "a")
+    assert "toy has no formulation yet" in str(e.value)
+    assert "docs/adding-a-puzzle.md" in str(e.value)
+
+
+@pytest.fixture
+def registries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The puzzle and formulation registries put back after the test, and the modules of the
+    packages it wrote forgotten."""
+    puzzle_names()
+    formulations()
+    for module, names in ((puzzle_registry, ("_PUZZLES", "_modules")),
+                          (bench.registry, ("_FORMULATIONS", "_imported"))):
+        for name in names:
+            monkeypatch.setattr(module, name, type(getattr(module, name))(getattr(module, name)))
+    yield
+    for name in [m for m in sys.modules if m.startswith("puzzlebench_scaffold")]:
+        del sys.modules[name]
+
+
+def test_the_generated_puzzle_passes_check_as_generated(tmp_path: Path, registries: None,
+                                                        monkeypatch: pytest.MonkeyPatch):
+    files = write_puzzle("scaffold_toy", tmp_path)
+    package = tmp_path / "puzzlebench_scaffold_toy"
+    assert {f.relative_to(tmp_path).as_posix() for f in files} >= {
+        "pyproject.toml", "puzzlebench_scaffold_toy/rules.py", "puzzlebench_scaffold_toy/tiny.py",
+        "puzzlebench_scaffold_toy/sat_direct.py", "tests/test_scaffold_toy.py"}
+    project = tomllib.loads((tmp_path / "pyproject.toml").read_text())["project"]
+    assert project["entry-points"] == {
+        "puzzlebench.puzzles": {"scaffold_toy": "puzzlebench_scaffold_toy"},
+        "puzzlebench.formulations": {
+            "scaffold_toy.sat.sat-direct": "puzzlebench_scaffold_toy.sat_direct"}}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("puzzlebench_scaffold_toy.rules")
+    importlib.import_module("puzzlebench_scaffold_toy.sat_direct")
+    rules = get_puzzle("scaffold_toy")
+    assert rules.folder() == package
+    assert [p.name for p in rules.check_instances()] == ["scaffold_toy-6x6.txt"]
+    assert [p.name for p in rules.infeasible_instances()] == ["scaffold_toy-2x2.txt"]
+    inst = read_instance(rules.check_instances()[0])
+    assert rules.verify(inst, [[0] * inst.cols for _ in range(inst.rows)])
+    form = get_formulation("scaffold_toy", "sat-direct")
+    backend = solver_for(form)
+    assert backend is not None
+    results = list(check_variant(form, backend))
+    assert [c.status for c in results] == ["pass"] * 4, [c.line() for c in results]
+    assert rules.draw([[0, 1]], [[0, None]]) is not None
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="no ruff (the lint extra)")
+def test_the_generated_puzzle_passes_ruff_in_and_out_of_this_repository(tmp_path: Path):
+    write_puzzle("p" * PUZZLE_MAX_NAME, tmp_path)
+    for config in (["--config", str(ROOT / "pyproject.toml")],
+                   ["--isolated", "--extend-select", "I"]):
+        p = subprocess.run(["ruff", "check", "--no-cache", *config, "."], cwd=tmp_path,
+                           capture_output=True, text=True, check=False)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize(("name", "error"), [
+    ("Bad-Name", "puzzle name 'Bad-Name': lower-case letters, digits and '_'"),
+    ("nurikabe", "puzzle name 'nurikabe' is taken"),
+    ("p" * 41, "puzzle name of 41 characters: at most 40"),
+])
+def test_a_bad_puzzle_name_is_one_line_and_writes_nothing(tmp_path: Path, name: str,
+                                                          error: str):
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "new-puzzle", name, "--out",
+                        str(tmp_path / "p")], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert error in p.stderr and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_pip_installs_the_new_puzzle_and_check_passes_from_the_command(tmp_path: Path):
+    """The closing sequence of `new-puzzle`: pip install -e, puzzlebench check, list, solve."""
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    python = str(env_dir / "bin" / "python")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plugin = tmp_path / "plugin"
+    new = [sys.executable, "-m", "bench.cli", "new-puzzle", "mypuzzle", "--out", str(plugin)]
+    assert subprocess.run(new, env=env, cwd=ROOT, timeout=60).returncode == 0
+    pip = subprocess.run([python, "-m", "pip", "install", "--no-deps", "-e", str(plugin)],
+                         capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([python, "-m", "bench.cli", *args], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=300)
+
+    check = cli("check", "mypuzzle:sat-direct")
+    assert check.returncode == 0 and check.stdout.count("PASS") == 4, check.stdout + check.stderr
+    assert "[plugin: puzzlebench-mypuzzle]" in cli("list").stdout
+    solved = cli("solve", str(plugin / "puzzlebench_mypuzzle" / "data" / "mypuzzle-6x6.txt"))
+    assert solved.returncode == 0 and "sat-direct / " in solved.stdout, solved.stderr

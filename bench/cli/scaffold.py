@@ -1,4 +1,5 @@
-"""``puzzlebench new-formulation PUZZLE KIND NAME --out DIR`` (:mod:`bench.scaffold`)."""
+"""``puzzlebench new-formulation PUZZLE KIND NAME --out DIR`` (:mod:`bench.scaffold`) and
+``puzzlebench new-puzzle NAME --out DIR`` (:mod:`bench.scaffold.puzzle`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "--formulation` and the report call it)")
     nf.add_argument("--out", required=True, metavar="DIR", help="the folder to create")
     nf.set_defaults(func=cmd_new)
+    np = sub.add_parser("new-puzzle", help="write an installable puzzle package (rules, tiny "
+                        "boards, picture, instances and a SAT formulation) to start from")
+    np.add_argument("name", metavar="NAME", help="the puzzle's name (the `puzzle:` header of "
+                    "its instance files)")
+    np.add_argument("--out", required=True, metavar="DIR", help="the folder to create")
+    np.set_defaults(func=cmd_new_puzzle)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -28,4 +35,18 @@ def cmd_new(args: argparse.Namespace) -> int:
     for f in files:
         print(f"wrote {f}")
     print(f"next: pip install -e {args.out} && puzzlebench check {args.name}")
+    return 0
+
+
+def cmd_new_puzzle(args: argparse.Namespace) -> int:
+    from bench.scaffold import ScaffoldError
+    from bench.scaffold.puzzle import write_puzzle
+
+    try:
+        files = write_puzzle(args.name, args.out)
+    except ScaffoldError as e:
+        return fail(str(e))
+    for f in files:
+        print(f"wrote {f}")
+    print(f"next: pip install -e {args.out} && puzzlebench check {args.name}:sat-direct")
     return 0

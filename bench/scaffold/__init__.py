@@ -10,12 +10,14 @@ Templates exist for the puzzle x kind pairs in :data:`TEMPLATES` (files in ``tem
 :class:`string.Template` text): Shikaku's rectangle cover in each of ``sat``, ``cpsat``,
 ``mip``, ``asp`` and ``cpmpy``; Yin-Yang and Nurikabe in ``asp``, whose reachability rules state
 connectivity in a few lines. Shakashaka, Fillomino and the other kinds of Yin-Yang and
-Nurikabe need encodings (connectivity, regions) whose shortest correct form is a built-in
-formulation (``formulations/<puzzle>/``, listed by ``puzzlebench list``).
+Nurikabe need encodings (connectivity, regions) whose shortest correct form is an existing
+formulation: for a pair without a template the error names the puzzle's formulations and their
+files. A new puzzle's package is :mod:`bench.scaffold.puzzle`'s.
 """
 
 from __future__ import annotations
 
+import inspect
 import keyword
 import os
 import re
@@ -63,8 +65,8 @@ def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Pat
         raise ScaffoldError(f"no model kind {kind!r} (one of {', '.join(KINDS)})")
     if (puzzle, kind) not in TEMPLATES:
         have = ", ".join(f"{p} {k}" for p, k in TEMPLATES)
-        raise ScaffoldError(f"no template for {puzzle} {kind} (templates: {have}); start from "
-                            f"a built-in {puzzle} formulation (puzzlebench list)")
+        raise ScaffoldError(f"no template for {puzzle} {kind} (templates: {have}); "
+                            + _start_from(puzzle, kind))
     if not _NAME.match(name):
         raise ScaffoldError(f"formulation name {name!r}: lower-case letters, digits and '-', "
                             "starting with a letter")
@@ -87,8 +89,8 @@ def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Pat
     files: dict[Path, str] = {
         root / "pyproject.toml": _template("pyproject.toml").substitute(values),
         root / "README.md": _template("README.md").substitute(values),
-        root / package / "__init__.py": f'"""{values["dist"]}: puzzlebench formulation '
-                                        f'{name}."""\n',
+        root / package / "__init__.py": '"""A puzzlebench formulation plugin (its entry points: '
+                                        'pyproject.toml)."""\n',
         root / "tests" / f"test_{ident}.py": _template("test.py").substitute(values),
     }
     for file in TEMPLATES[puzzle, kind]:
@@ -96,6 +98,29 @@ def write_plugin(puzzle: str, kind: str, name: str, out: str | Path) -> list[Pat
         files[root / package / f"{module}{suffix}"] = _template(file).substitute(values)
     _write_all(root, files)
     return list(files)
+
+
+def _start_from(puzzle: str, kind: str) -> str:
+    """Where a formulation of a pair without a template begins: the puzzle's formulations of
+    ``kind`` (else of any kind) and their files, or the page that writes a puzzle's first."""
+    from bench.registry import formulations
+
+    forms = formulations(puzzle)
+    same = [cls for cls in forms if cls.kind == kind]
+    if not forms:
+        return (f"{puzzle} has no formulation yet: write its first as "
+                "docs/adding-a-puzzle.md shows (section 6)")
+    listed = ", ".join(f"{cls.name} ({_source(cls)})" for cls in same or forms)
+    return f"start from one of {puzzle}'s {kind + ' ' if same else ''}formulations: {listed}"
+
+
+def _source(cls: type) -> str:
+    """The file of ``cls``'s module, relative to the working folder when under it."""
+    path = Path(inspect.getfile(cls))
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _not_taken(puzzle: str, name: str) -> None:
