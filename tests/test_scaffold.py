@@ -292,3 +292,12 @@ def test_pip_installs_the_new_puzzle_and_check_passes_from_the_command(tmp_path:
     assert "[plugin: puzzlebench-mypuzzle]" in cli("list").stdout
     solved = cli("solve", str(plugin / "puzzlebench_mypuzzle" / "data" / "mypuzzle-6x6.txt"))
     assert solved.returncode == 0 and "sat-direct / " in solved.stdout, solved.stderr
+
+
+def test_the_module_shown_in_writing_a_formulation_is_what_the_command_writes(tmp_path: Path):
+    page = (ROOT / "docs" / "writing-a-formulation.md").read_text()
+    shown = page[page.index("from __future__"):]
+    shown = shown[:shown.index("```")]
+    write_plugin("shikaku", "sat", "mine", tmp_path)
+    written = (tmp_path / "puzzlebench_mine" / "sat_mine.py").read_text()
+    assert written.endswith(shown)
