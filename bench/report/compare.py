@@ -21,13 +21,17 @@ the machinery of the report's verdicts (:mod:`bench.report.paired`). A task that
 each run's samples of a (pair, instance) (its seeds and repetitions) are folded to their
 median PAR-2 time, so runs on different seeds still pair by instance. The value is
 y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs' limits on the
-instance (an unanswered instance at L, a censored time; shift
+instance (an unanswered instance at L, a censored time; so is a time answered above L in the
+run with the larger limit: capped at L it is known only to exceed L; an instance is answered
+by a strict majority of its samples, so exactly half is unanswered; shift
 :data:`bench.report.data.SGM_SHIFT_S`), and the difference d = y_B - y_A per instance:
 
 - the factor exp(mean d) (the ratio B/A of the geometric means of t + shift; not the ratio
   of the SGMs shown, which subtract the shift) with its 95 % t-interval
   (:func:`bench.report.paired.log_interval`; "too few" below
-  :data:`bench.report.paired.MIN_INTERVAL` instances);
+  :data:`bench.report.paired.MIN_INTERVAL` instances); where a run has censored times the
+  factor is a bound ("≥" where only B has: B/A is at least it, and only the interval's lower
+  end is a bound too; "≤" where only A has; "both censored": neither estimate nor bound);
 - the test: the step-down max-T permutation method of Westfall & Young (1993,
   *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair compared (all
   puzzles and tiers: one family), with the studentised statistic |T_j| = |mean d| /
@@ -36,10 +40,11 @@ instance (an unanswered instance at L, a censored time; shift
   differences are flipped together for every pair that ran it (keeping the pairs'
   dependence) (:func:`bench.report.signflip.sign_flip_maxt`). A timeout at the shared limit is
   exchangeable like any time: no special treatment;
-- labels: *changed* (adjusted p < :data:`ALPHA`: "slower" or "faster" by the factor and its
+- labels: *changed* (adjusted p < :data:`ALPHA` over at least MIN_INTERVAL instances, the
+  same minimum as the interval's: "slower" or "faster" by the factor and its
   interval); *equivalent* (two one-sided tests at the 1.25x margin,
   :func:`bench.report.paired.equivalent`: the interval inside 1/1.25 .. 1.25 over at least
-  MIN_INTERVAL instances, none unanswered in either run and none answered otherwise, such as
+  MIN_INTERVAL instances, none censored in either run and none answered otherwise, such as
   solved in one and infeasible in the other); *inconclusive* otherwise, with the instances
   it rests on.
 
@@ -79,18 +84,24 @@ CSV_COLUMNS = ["puzzle", "pair", "instance", "key", "status_a", "status_b", "par
 
 
 PAIR_COLUMNS = ["puzzle", "tier", "pair", "instances", "censored", "answers differ", "factor",
-                "factor_lo", "factor_hi", "p", "label", "status changes", "tasks beyond noise",
-                "identity differs"]
+                "bound", "factor_lo", "factor_hi", "p", "label", "status changes",
+                "tasks beyond noise", "identity differs"]
 PAIR_NOTE = (
     "Over the instances both runs ran (tasks not run left out; each run's seeds and repeats "
     "of an instance folded to their median): factor B/A, the ratio of the geometric "
-    f"means of min(t, L) + shift (L the smaller limit, an unanswered instance at L; shift "
+    f"means of min(t, L) + shift (L the smaller limit; an unanswered instance, or one "
+    f"answered above L in the run with the larger limit, is censored at L; shift "
     f"{SGM_SHIFT_S * 1000:g} ms) with its 95 % t-interval (none below "
-    f"{paired.MIN_INTERVAL} instances); p: the step-down Westfall-Young max-T sign-flip "
+    f"{paired.MIN_INTERVAL} instances); bound: '≥' where only B has censored times (B/A is "
+    "then at least the factor; only the interval's lower end is shown), '≤' where only A "
+    "has, 'both censored' where both have (the factor is then neither estimate nor bound); "
+    "p: the step-down Westfall-Young max-T sign-flip "
     "permutation test over every pair listed (one family). Labels: "
-    f"'{CHANGED}' p < {ALPHA:g}; '{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
+    f"'{CHANGED}' p < {ALPHA:g} over at least {paired.MIN_INTERVAL} instances; "
+    f"'{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
     f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
-    f"otherwise); '{INCONCLUSIVE}' neither. censored: instances unanswered in either run; "
+    f"otherwise); '{INCONCLUSIVE}' neither. censored: instances unanswered in either run, or "
+    "answered above L; "
     "answers differ: instances whose status differs (e.g. solved and infeasible).")
 
 
@@ -109,10 +120,11 @@ def _identities(t: pd.DataFrame) -> list[str]:
 
 
 def per_key(t: pd.DataFrame) -> pd.DataFrame:
-    """One row per task key: the median PAR-2 time of its samples, ``ok`` when at least half
-    answered, its status (``a/b`` when samples disagree), ``spread`` max/min, ``samples``, the
-    first sample's identity columns and ``idents``, the distinct identities of its samples
-    (JSON texts of their identity columns; samples without one left out)."""
+    """One row per task key: the median PAR-2 time of its samples, ``ok`` when a strict
+    majority answered (exactly half: unanswered), its status (``a/b`` when samples
+    disagree), ``spread`` max/min, ``samples``, the first sample's identity columns and
+    ``idents``, the distinct identities of its samples (JSON texts of their identity
+    columns; samples without one left out)."""
     ident = IDENTITY_COLUMNS
     t = t.assign(_ident=_identities(t))
     g = t.groupby("key", sort=False)
@@ -124,7 +136,7 @@ def per_key(t: pd.DataFrame) -> pd.DataFrame:
                 status=("status", lambda s: "/".join(sorted(set(s)))),
                 idents=("_ident", lambda s: tuple(sorted({x for x in s if x}))),
                 **{c: (c, "first") for c in ident if c in t}).reset_index()
-    out["ok"] = out["ok"] >= 0.5
+    out["ok"] = out["ok"] > 0.5
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
     return out
 
@@ -199,8 +211,8 @@ def _unit(key: str) -> str:
 
 def _fold(t: pd.DataFrame) -> pd.DataFrame:
     """Per (puzzle, pair, unit): the tasks that ran (not skipped) folded to the median PAR-2
-    time, ``ok`` when at least half answered, the largest limit, the tier and instance, the
-    statuses seen."""
+    time, ``ok`` when a strict majority answered (exactly half: unanswered), the largest
+    limit, the tier and instance, the statuses seen."""
     t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
     if t.empty:
         return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
@@ -210,16 +222,17 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
         par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
         tier=("tier", "first"), instance=("instance", "first"),
         status=("status", lambda x: "/".join(sorted(set(x))))).reset_index()
-    out["ok"] = out["ok"] >= 0.5
+    out["ok"] = out["ok"] > 0.5
     return out
 
 
 def paired_instances(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     """Per (puzzle, pair, unit) both runs ran: ``tier``, ``instance``, ``limit`` (the shared
     limit L: the smaller of the two; NaN where neither recorded one), ``y_a``/``y_b``
-    = log(min(PAR-2, L) + shift) (the PAR-2 time itself without a limit), ``censored`` (an
-    unanswered side), ``answers_differ`` (the statuses differ, e.g. solved and infeasible)
-    and ``d`` = y_b - y_a."""
+    = log(min(PAR-2, L) + shift) (the PAR-2 time itself without a limit), ``censored_a``,
+    ``censored_b`` (that side unanswered, or answered above L: its time is known only to
+    exceed L), ``censored`` (either), ``answers_differ`` (the statuses differ, e.g. solved
+    and infeasible) and ``d`` = y_b - y_a."""
     fa, fb = _fold(ta), _fold(tb)
     m = fa.merge(fb.drop(columns=["instance"]), on=["puzzle", "pair", "unit"],
                  suffixes=("_a", "_b"))
@@ -229,7 +242,11 @@ def paired_instances(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     cap = m["limit"].fillna(np.inf).to_numpy(float)
     for side in ("a", "b"):
         m[f"y_{side}"] = np.log(np.fmin(m[f"par2_s_{side}"].to_numpy(float), cap) + SGM_SHIFT_S)
-    m["censored"] = ~m["ok_a"] | ~m["ok_b"]
+    # a side is censored at L where it is unanswered, or answered above L (a run with the
+    # larger limit): capped at L, its time is a bound, not a measurement
+    for side in ("a", "b"):
+        m[f"censored_{side}"] = ~m[f"ok_{side}"] | (m[f"par2_s_{side}"] > m["limit"])
+    m["censored"] = m["censored_a"] | m["censored_b"]
     m["answers_differ"] = m["status_a"] != m["status_b"]
     m["tier"] = m["tier_a"].where(m["tier_a"].fillna("") != "", m["tier_b"]).fillna("")
     m["d"] = m["y_b"] - m["y_a"]
@@ -262,35 +279,61 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
         n = len(g)
         if n < paired.MIN_INTERVAL:
             lo = hi = math.nan
+        bound = BOUNDS[bool(g["censored_a"].any()), bool(g["censored_b"].any())]
+        if bound:  # a bound: only the side it bounds from is an interval end
+            lo, hi = (lo if bound == AT_LEAST else math.nan,
+                      hi if bound == AT_MOST else math.nan)
         cens = int(g["censored"].sum())
         other = int(g["answers_differ"].sum())
         pj = float(test.p[j])
-        verdict = (CHANGED if pj < ALPHA else EQUIVALENT if paired.equivalent(
-            lo, hi, n, cens + other > 0) else INCONCLUSIVE)
+        verdict = (CHANGED if pj < ALPHA and n >= paired.MIN_INTERVAL else EQUIVALENT
+                   if paired.equivalent(lo, hi, n, cens + other > 0) else INCONCLUSIVE)
         rows.append({"puzzle": puzzle, "tier": tier, "pair": pair, "instances": n,
-                     "censored": cens, "answers differ": other, "factor": est,
+                     "censored": cens, "answers differ": other, "factor": est, "bound": bound,
                      "factor_lo": lo, "factor_hi": hi, "p": pj, "verdict": verdict,
-                     "label": _label(verdict, est, lo, hi, n, cens, other)})
+                     "label": _label(verdict, est, lo, hi, n, cens, other, bound)})
     return pd.DataFrame(rows)
 
 
+AT_LEAST, AT_MOST, BOTH = "≥", "≤", "both censored"
+#: (A censored on some instance, B censored on some): what the factor B/A is. B's times
+#: capped at L make B/A too small (a lower bound), A's too large (an upper bound); both: the
+#: capped ratio is neither
+BOUNDS = {(False, False): "", (False, True): AT_LEAST, (True, False): AT_MOST,
+          (True, True): BOTH}
+
+
+def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple[str, str]:
+    """The factor and its interval: ("2.01x", " [1.81–2.23]") (faster: A/B), or a bound where
+    a run's times are censored: ("≥ 2.01x", " (95 %: ≥ 1.81)"), ("1.3x", " (both censored)")."""
+    if faster:  # A/B: the bounds swap
+        est, lo, hi = 1 / est, 1 / hi, 1 / lo
+        bound = {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
+    if bound == BOTH:
+        return f"{est:.3g}x", f" ({BOTH})"
+    if bound:
+        end = lo if bound == AT_LEAST else hi
+        return f"{bound} {est:.3g}x", f" (95 %: {bound} {end:.3g})" if end == end else ""
+    return f"{est:.3g}x", f" [{lo:.3g}–{hi:.3g}]" if lo == lo else ""
+
+
 def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
-           other: int) -> str:
+           other: int, bound: str = "") -> str:
     """The verdict in words: "changed: 2.01x slower [1.81–2.23]" (faster: the factor A/B and
-    its interval), "equivalent (within 1.25x)", "inconclusive (n instances)"."""
+    its interval; a bound where a run's times are censored, :func:`_factor`: "changed:
+    ≥ 2.01x slower (95 %: ≥ 1.81)"), "equivalent (within 1.25x)", "inconclusive (n
+    instances)"."""
     if verdict == CHANGED:
-        if est > 1:
-            return f"{CHANGED}: {est:.3g}x slower [{lo:.3g}–{hi:.3g}]" if lo == lo else \
-                f"{CHANGED}: {est:.3g}x slower"
-        return f"{CHANGED}: {1 / est:.3g}x faster [{1 / hi:.3g}–{1 / lo:.3g}]" if lo == lo \
-            else f"{CHANGED}: {1 / est:.3g}x faster"
+        faster = est < 1
+        head, tail = _factor(est, lo, hi, bound, faster)
+        return f"{CHANGED}: {head} {'faster' if faster else 'slower'}{tail}"
     if verdict == EQUIVALENT:
         return f"{EQUIVALENT} (within {paired.MARGIN:g}x)"
     why = f"{n} instance{'s' if n != 1 else ''}"
     if n < paired.MIN_INTERVAL:
         why += ", too few for an interval"
     elif cens:
-        why += f", {cens} unanswered in a run"
+        why += f", {cens} censored in a run"
     elif other:
         why += f", {other} answered otherwise"
     return f"{INCONCLUSIVE} ({why})"

@@ -293,7 +293,10 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     """Task rows (not unreadable-instance rows) with the columns the report compares:
 
     - ``pair`` "formulation / solver", ``form`` the formulation without its variant;
-    - ``ok``: a correct answer (solved, or infeasible where no exact formulation solved it);
+    - ``ok``: a correct answer: solved, or infeasible where no exact formulation solved the
+      instance; an inexact formulation's infeasible (``exact`` False: it may miss solutions)
+      only where an exact formulation also answered infeasible on the instance, else it is
+      unanswered (not wrong: "none found" is no claim of infeasibility);
       ``disagree``: infeasible although another exact formulation solved the instance;
     - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
       PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
@@ -310,12 +313,16 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     t["pair"] = t["formulation"] + " / " + t["solver"]
     t["form"] = t["formulation"].str.split("[").str[0]
     t["origin"] = origins(t)
-    solved_by_exact = t[(t["status"] == "solved") & (t["exact"].fillna(True).astype(bool))
+    solved_by_exact = t[(t["status"] == "solved") & t["exact"].fillna(True).astype(bool)
                         & (t["checked"].fillna(True).astype(bool))].groupby("instance").size()
     t["disagree"] = (t["status"] == "infeasible") & t["instance"].isin(solved_by_exact.index)
     wrong = (t["status"] == "wrong") | t["known"].eq(False) | t["checked"].eq(False)
     t["wrong"] = wrong
-    t["ok"] = t["status"].isin(("solved", "infeasible")) & ~t["disagree"] & ~wrong
+    exact = t["exact"].fillna(True).astype(bool)
+    infeasible = t["status"] == "infeasible"
+    by_exact = t[infeasible & exact].groupby("instance").size()
+    unproven = infeasible & ~exact & ~t["instance"].isin(by_exact.index)
+    t["ok"] = t["status"].isin(("solved", "infeasible")) & ~t["disagree"] & ~wrong & ~unproven
     own = t["build_s"].astype(float).fillna(0) + t["solve_s"].astype(float).fillna(0)
     limit = t["time_limit"].astype(float)
     t["time_s"] = np.where(t["ok"], own, np.nan)
@@ -443,7 +450,9 @@ def declines(t: pd.DataFrame) -> pd.Series:
 
 def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, pair, instance): repeats and seeds folded to the median PAR-2 time,
-    ``ok`` when at least half of the repeats answered correctly, ``spread`` max/min time,
+    ``ok`` when a strict majority of the repeats answered correctly (exactly half is
+    unanswered: the median of such an even count lies between an answer and a failure, above
+    the limit), ``spread`` max/min time,
     ``wrong`` the wrong or disagreeing answers, ``timeouts``/``memouts``/``errors`` the
     repetitions that ended so (each status apart: only a timeout is a censored time)."""
     keys = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
@@ -458,7 +467,7 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
                 variables=("variables", "max"), wrong=("_wrong", "sum"),
                 timeouts=("_to", "sum"), memouts=("_mo", "sum"),
                 errors=("_er", "sum"), skipped=("_sk", "sum")).reset_index()
-    out["ok"] = out["ok_frac"] >= 0.5
+    out["ok"] = out["ok_frac"] > 0.5
     out["time_s"] = out["par2_s"].where(out["ok"])
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
     return out

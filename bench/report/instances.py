@@ -82,7 +82,7 @@ def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
     r: Any
     for r in a.reset_index().itertuples(index=False):
         out.setdefault((str(r.puzzle), str(r.instance)), []).append(
-            [str(r.pair), r.letters, bool(r.ok >= 0.5), _num(r.med), _num(r.lo), _num(r.hi),
+            [str(r.pair), r.letters, bool(r.ok > 0.5), _num(r.med), _num(r.lo), _num(r.hi),
              int(r.n), _effort(r) if r.n else str(r.why), _num(r.peak, 3),
              _flag(r.chk, int(r.nchk)), _flag(r.kno, int(r.nkno))])
     for v in out.values():
