@@ -34,14 +34,20 @@ COLUMNS: dict[str, Column] = {
     "tier": Column("tier", "difficulty tier of the instance"),
     "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (its own solver in "
                            "the task process)"),
-    "tasks": Column("tasks", "tasks run: instances x repeats x seeds"),
-    "solved": Column("solved", "instances answered correctly: solved and checked, or proved "
+    "tasks": Column("tasks", "in the ranking: instances run (an instance's repeats and seeds "
+                             "folded into one)"),
+    "solved": Column("solved", "instances (not tasks) answered correctly by a strict majority "
+                               "of their repeats and seeds: solved and checked, or proved "
                                "infeasible where no exact formulation solved them"),
-    "timeout": Column("timeout", "tasks stopped at the time limit"),
-    "memout": Column("memout", "tasks stopped at the memory limit"),
-    "wrong": Column("wrong", "answers the rule verifier or the known solution rejected, and "
-                             "'infeasible' where an exact formulation solved the instance"),
-    "error": Column("error", "tasks that ended in an error"),
+    "timeout": Column("timeout", "tasks (every repeat and seed, not instances) stopped at the "
+                                 "time limit"),
+    "memout": Column("memout", "tasks (every repeat and seed, not instances) stopped at the "
+                               "memory limit"),
+    "wrong": Column("wrong", "tasks (every repeat and seed, not instances) whose answer the "
+                             "rule verifier or the known solution rejected, and 'infeasible' "
+                             "where an exact formulation solved the instance"),
+    "error": Column("error", "tasks (every repeat and seed, not instances) that ended in an "
+                             "error"),
     "par2_s": Column(f"{_PAR} [s]", f"mean build + solve time, an unanswered task counted at "
                                      f"{PAR_K}x the time limit"),
     "sgm_s": Column("SGM [ms]", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})",

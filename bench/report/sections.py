@@ -181,6 +181,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     rank = tables.ranking(t)  # over the tasks attempted
     page_matrix, md_matrix, key, more = _matrix(puzzle, t, rank)
     every = ran(t)  # with the declined tasks: the virtual best's tables count them
+    whole = t  # with the tasks not run: their reasons
     t = attempted(t)
     pi = per_instance(t)
     fold = tables.folded(rank)
@@ -188,7 +189,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
     cols = tables.rank_columns(rank)
     hidden = RANK_HIDDEN | {c for c in ("iterations", "setup_s") if c in rank and
                             (rank[c].isna() | (rank[c].astype(str) == "")).all()}
-    verdict = tables.verdict(puzzle, t, rank)
+    verdict = tables.verdict(puzzle, t, rank, whole)
     sec = Section(name, f"On {machine[1]}: {verdict}" if machine else verdict,
                   Table.of(fold, cols, marks=_marks(fold), hidden=hidden),
                   Table.of(rank, cols, marks=_marks(rank), hidden=hidden), page_matrix,

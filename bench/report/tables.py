@@ -220,8 +220,10 @@ def _secs(v: float) -> str:
     return f"{v * 1000:.3g} ms" if v < 1 else f"{v:.3g} s"
 
 
-def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
-    """One line in words, every number from the ranking."""
+def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
+            whole: pd.DataFrame | None = None) -> str:
+    """One line in words, every number from the ranking; ``whole``: the task rows with those
+    that did not run (for the reasons of :func:`_not_apart`; default ``t``)."""
     n = t["instance"].nunique()
     if r.empty or not r.loc[0, "best"]:
         errs = int((t["status"] == "error").sum())
@@ -229,7 +231,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
                 f"({errs} of {len(t)} tasks ended in error); no best pair.")
     b = r.iloc[0]
     total = float(per_instance(t[t["pair"] == b["pair"]])["time_s"].sum())
-    line = (f"{puzzle}: {b['pair']} solves {b['solved']}/{n} in {_secs(total)} total "
+    apart = _not_apart(r, t if whole is None else whole)
+    line = (f"{puzzle}: {b['pair']}{apart} solves {b['solved']}/{n} in {_secs(total)} total "
             f"(SGM {_secs(b['sgm_s'])})")
     others = []
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
@@ -263,6 +266,23 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame) -> str:
                  + ", ".join(f"{p} ({w})" for p, w in zip(bad["pair"], bad["wrong"],
                                                           strict=True)))
     return line + "."
+
+
+def _not_apart(r: pd.DataFrame, t: pd.DataFrame) -> str:
+    """" (best, not separated from X: its label)" where the runner-up (the next clean pair of
+    the ranking ``r``) is not separated from the best, its label saying why ("k of n run"
+    where it ran fewer of the best's instances), and where some of its tasks (``t``: the
+    puzzle's task rows) did not run, the most frequent reason recorded; else ""."""
+    rest = r.iloc[1:]
+    rest = rest[rest["clean"].astype(bool)] if "clean" in rest else rest
+    if not len(rest) or str(rest.iloc[0]["verdict"]).startswith(SEPARATED):
+        return ""
+    o = rest.iloc[0]
+    gone = t[(t["pair"] == o["pair"]) & did_not_run(t)]
+    msg = gone["message"].fillna("").astype(str) if "message" in gone else gone["pair"]
+    why = (f"; {len(gone)} of its tasks not run: {msg.value_counts().index[0]}"
+           if len(gone) and msg.str.len().max() > 0 else "")
+    return f" (best, not separated from {o['pair']}: {o['verdict']}{why})"
 
 
 def _declined_words(row: pd.Series) -> str:

@@ -33,27 +33,27 @@ every tier has one time limit):
   lowest mean y. No answered-count rule: a timeout is the largest value an instance can give.
 - Every other pair against the best over the instances both ran: the factor exp(mean of the
   differences of y: the ratio of the geometric means of min(t, L) + shift, not of the SGMs
-  shown, which subtract it; "≥" where only the other pair has censored times there: a bound),
-  its 95 % t-interval (:func:`bench.report.paired.log_interval`; "too few" below
-  :data:`~bench.report.paired.MIN_INTERVAL` instances), and the step-down
-  Westfall-Young max-T permutation test of every pair against the best, re-selecting the best
-  in every permutation (:func:`bench.report.paired.maxt`; Westfall & Young 1993,
-  *Resampling-Based Multiple Testing*): one test per group, selection-aware, exact under
-  censoring at the shared limit.
-- Labels: *separated* (adjusted p < :data:`ALPHA`: slower than the best, by the factor and
-  interval shown); for a pair of another instance set, tested apart two-sided, *faster where
-  both ran* (:data:`FASTER`: adjusted p < ALPHA and faster there; never ranked above the best,
-  whose instance set it did not run); *equivalent* (two one-sided tests: the 95 % interval within
-  1/:data:`~bench.report.paired.MARGIN` .. MARGIN, over at least MIN_INTERVAL instances, none
-  censored; :func:`bench.report.paired.equivalent`); *inconclusive* otherwise. Beside them the
-  group's separable factor: exp(c / sqrt(n)), c the least T the test's last step would separate
-  (:func:`bench.report.paired.threshold`), n the instances the best ran: a pair still in that
-  step is separated when its ratio of geometric means over the best's instances exceeds it.
-  The threshold comes from the permutations of the data, so it reflects their spread: on 6
-  instances it separates only a pair slower on every instance (the most extreme sign pattern
-  has p = 2/64), whatever the factor; where no permuted value has p below ALPHA (5 instances
-  of two pairs: 2/32) the group separates nothing (:data:`NONE_SEPARABLE`). A pair with a
-  wrong answer is never best nor tested ("wrong answers").
+  shown; where censored times cap it a bound, :func:`factor`), its 95 % t-interval
+  (:func:`bench.report.paired.log_interval`; "too few" below
+  :data:`~bench.report.paired.MIN_INTERVAL` instances), and a step-down max-T permutation test
+  of every pair against the best, re-selecting the best in every permutation
+  (:func:`bench.report.paired.maxt`, a variant of Westfall & Young 1993, *Resampling-Based
+  Multiple Testing*, algorithm 2.8): one test per group (error control per group, not over
+  the page), selection-aware, exact under censoring at the shared limit.
+- Labels: *separated* (adjusted p < :data:`ALPHA` over at least MIN_INTERVAL instances:
+  slower than the best, by the factor shown); for a pair of another instance set, tested
+  apart two-sided, *faster where both ran* (:data:`FASTER`: adjusted p < ALPHA and faster
+  there; never ranked above the best, whose instance set it did not run); *equivalent* (two
+  one-sided tests: the 95 % interval within 1/MARGIN .. MARGIN over at least MIN_INTERVAL
+  instances, none censored; :func:`bench.report.paired.equivalent`); *inconclusive*
+  otherwise. Beside them the group's separable factor: exp(c / sqrt(n)), c the least T the
+  test's last step would separate (:func:`bench.report.paired.threshold`), n the instances
+  the best ran: a pair still in that step is separated when its ratio of geometric means
+  exceeds it (:data:`ALL_SEPARATED` where no pair is left in it). It reflects the data's
+  spread: on 6 instances only a pair slower on every instance is separated (p = 2/64);
+  where no permuted value has p below ALPHA (5 instances of two pairs: 2/32) the group
+  separates nothing (:data:`NONE_SEPARABLE`). A pair with a wrong answer is never best nor
+  tested ("wrong answers").
 
 The effort table beside the verdicts: :mod:`bench.report.efforts`.
 """
@@ -74,12 +74,15 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
+from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
+from bench.report.wording import TOO_FEW as TOO_FEW
+from bench.report.wording import factor as factor
+from bench.report.wording import label as label
 
 ALPHA = paired.ALPHA
 MARGIN = paired.MARGIN
 SEED = paired.SEED
 FEW = "few instances"
-TOO_FEW = "too few"
 SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 #: the label of a pair tested apart (another instance set) that is faster than the best on
 #: the instances both ran, shown by the two-sided test
@@ -87,6 +90,9 @@ FASTER = "faster where both ran"
 #: the separable column where no factor could be separated at the group's size
 #: (:func:`bench.report.paired.threshold` has none)
 NONE_SEPARABLE = "none at this size"
+#: the separable column where every pair of the best's instance set is separated: no pair is
+#: left in the test's last step, whose threshold would only echo the last pair's own factor
+ALL_SEPARATED = "– (all separated)"
 #: the fewest instances in common on which the two-sided exact test of a pair tested apart
 #: can reach p < ALPHA (its smallest p is 2 / 2^n)
 APART_MIN = 6
@@ -99,17 +105,26 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
         f"log(t + shift) ('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); lead: the "
         "runner-up's factor over the best on the instances both ran (ratio of the "
-        "geometric means of t + shift, not of the sgm shown, which subtracts it; '≥': the "
-        "runner-up has censored times there) with its 95 % t-interval and label. "
+        "geometric means of t + shift, not of the sgm shown, which subtracts it) with its 95 % "
+        "t-interval and label; where censored times make the factor a bound, the bound and "
+        "the interval's one end that bounds it: '≥ f (95 %: ≥ a)' where only the runner-up "
+        "has censored times there, '≤ f (95 %: ≤ b)' where only the best has, "
+        f"'f ({BOTH_CENSORED})' where both have (neither estimate nor bound). "
         f"Labels: '{SEPARATED}': the step-down Westfall-Young max-T "
         "permutation test (pair labels permuted within each instance, the best chosen again "
-        f"in every permutation) gives p < {ALPHA:g}; '{EQUIVALENT}': the 95 % interval lies "
+        f"in every permutation) gives p < {ALPHA:g} over at least {paired.MIN_INTERVAL} "
+        f"instances (its null: the pairs' times are exchangeable on every instance, so a "
+        f"pair whose times differ from the best's in spread alone can be separated); "
+        f"'{EQUIVALENT}': the 95 % interval lies "
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
         f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
         "neither, or equivalent over tiers pooled while one tier alone shows the factor outside "
         "the margin ('equivalent pooled, not on the T tier'). separable: the factor over the "
         "best above which a pair still in the test's "
-        f"last step is separated ('{NONE_SEPARABLE}': none could be). "
+        f"last step is separated ('{NONE_SEPARABLE}': none could be; '{ALL_SEPARATED}': no "
+        "pair left in it). Error control is per cell (each row's test holds its level over "
+        "that row's pairs), not over the page: with many cells some separation by chance is "
+        "expected. "
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are tested apart against the best on the instances both ran "
@@ -246,7 +261,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
         p = float(pvals[j])
         r.update(common=int(both.sum()), ratio=est, ratio_lo=lo, ratio_hi=hi, p=p,
                  censored=cens,
-                 verdict=(FASTER if not full[j] and est < 1 else SEPARATED) if p < ALPHA
+                 verdict=(FASTER if not full[j] and est < 1 else SEPARATED)
+                 if p < ALPHA and len(d) >= paired.MIN_INTERVAL
                  else EQUIVALENT if paired.equivalent(lo, hi, len(d), bool(cens))
                  else INCONCLUSIVE)
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
@@ -343,27 +359,6 @@ def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame
     return analyse(pi, declined).table
 
 
-def factor(row: pd.Series) -> str:
-    """"2.1x [1.6–2.8]" (or "≥ 2.1x ..." where only the pair has censored times on the
-    common instances, "≤ 0.1x ..." where only the best has: the factor is then a bound;
-    "too few" in place of an interval below MIN_INTERVAL instances)."""
-    ratio, lo, hi = row["ratio"], row["ratio_lo"], row["ratio_hi"]
-    if ratio != ratio:
-        return "–"
-    bound = {"other": "≥ ", "best": "≤ "}.get(str(row.get("censored")), "")
-    iv = f"[{lo:.3g}–{hi:.3g}]" if lo == lo else f"({TOO_FEW}: {int(row['common'])})"
-    return f"{bound}{ratio:.3g}x {iv}"
-
-
-def label(row: pd.Series) -> str:
-    """The verdict word with "k of n run" (or "k run, m in common ...") where the pair ran
-    another instance set than the best, and "equivalent pooled, not on the T tier" where a
-    tier alone showed apart a pair the pooled tiers call equivalent (:func:`tier_apart`)."""
-    return str(row["verdict"]) + "".join(
-        f" ({x})" for x in (f"equivalent pooled, not on the {row.get('apart')} tier"
-                            if row.get("apart") else "", row.get("run") or "") if x)
-
-
 def _ms(est: float, lo: float, hi: float) -> str:
     if est != est:
         return "–"
@@ -383,10 +378,14 @@ def _inconclusive(inc: pd.DataFrame, separable: str) -> str:
     """A cell sentence's clause on its inconclusive pairs ``inc`` ("" when none)."""
     if not len(inc):
         return ""
-    can = ("can separate no factor at this size" if separable == NONE_SEPARABLE
-           else f"separates factors {separable}")
+    can = ("the test's last step can separate no factor at this size; "
+           if separable == NONE_SEPARABLE else
+           f"the test's last step separates factors {separable}; "
+           if separable.startswith("≥") else
+           f"fewer than {paired.MIN_INTERVAL} instances separate no pair; "
+           if int(inc["common"].max()) < paired.MIN_INTERVAL else "")
     n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
-    return (f"; {len(inc)} pair(s) inconclusive (the test's last step {can}; a pair of another "
+    return (f"; {len(inc)} pair(s) inconclusive ({can}a pair of another "
             f"instance set needs {APART_MIN} instances in common"
             f"{f'; {n} equivalent pooled, but apart on a tier' if n else ''})")
 
@@ -422,7 +421,9 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     fast = others[others["verdict"] == FASTER]
     best = " ≈ ".join([str(b["pair"]), *eq["pair"].head(4)]) + (
         f" (+{len(eq) - 4} more equivalent)" if len(eq) > 4 else "")
-    separable = ("–" if g.separable != g.separable or not len(others) else NONE_SEPARABLE
+    left = others[(others["run"].fillna("") == "") & (others["verdict"] != SEPARATED)]
+    separable = ("–" if g.separable != g.separable or not len(others) else ALL_SEPARATED
+                 if not len(left) else NONE_SEPARABLE
                  if math.isinf(g.separable) else f"≥ {g.separable:.3g}x")
     row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
            "sgm": _ms(b["sgm_s"], b["sgm_lo"], b["sgm_hi"]), "lead": "–",

@@ -1,0 +1,42 @@
+"""The words of a verdict row (:mod:`bench.report.verdicts`): the factor over the best, as an
+estimate with its 95 % interval or, where censored times cap it, as a bound; and the label."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+#: in place of an interval below :data:`bench.report.paired.MIN_INTERVAL` instances
+TOO_FEW = "too few"
+#: the factor's mark where both the pair and the best have censored times on the instances
+#: both ran: the ratio of the capped times is then neither an estimate nor a bound
+BOTH_CENSORED = "both censored"
+
+
+def factor(row: pd.Series) -> str:
+    """"2.1x [1.6–2.8]"; where the factor is a bound, the bound and the one end of the interval
+    that bounds it: "≥ 2.1x (95 %: ≥ 1.6)" where only the pair has censored times on the
+    common instances (its times capped at the limit: the true factor is at least this), "≤
+    0.1x (95 %: ≤ 0.3)" where only the best has; "1.3x (both censored)" where both have;
+    "too few" in place of an interval below MIN_INTERVAL instances."""
+    ratio, lo, hi = row["ratio"], row["ratio_lo"], row["ratio_hi"]
+    if ratio != ratio:
+        return "–"
+    few = f" ({TOO_FEW}: {int(row['common'])})"
+    cens = str(row.get("censored"))
+    if cens == "both":
+        return f"{ratio:.3g}x ({BOTH_CENSORED})" + (few if lo != lo else "")
+    if cens in ("other", "best"):
+        mark, end = ("≥", lo) if cens == "other" else ("≤", hi)
+        return f"{mark} {ratio:.3g}x " + (f"(95 %: {mark} {end:.3g})" if end == end
+                                          else few.strip())
+    return f"{ratio:.3g}x " + (f"[{lo:.3g}–{hi:.3g}]" if lo == lo else few.strip())
+
+
+def label(row: pd.Series) -> str:
+    """The verdict word with "k of n run" (or "k run, m in common ...") where the pair ran
+    another instance set than the best, and "equivalent pooled, not on the T tier" where a
+    tier alone showed apart a pair the pooled tiers call equivalent
+    (:func:`bench.report.verdicts.tier_apart`)."""
+    return str(row["verdict"]) + "".join(
+        f" ({x})" for x in (f"equivalent pooled, not on the {row.get('apart')} tier"
+                            if row.get("apart") else "", row.get("run") or "") if x)
