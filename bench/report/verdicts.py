@@ -92,7 +92,7 @@ FASTER = "faster where both ran"
 NONE_SEPARABLE = "none at this size"
 #: the separable column where every pair of the best's instance set is separated: no pair is
 #: left in the test's last step, whose threshold would only echo the last pair's own factor
-ALL_SEPARATED = "– (all separated)"
+ALL_SEPARATED = "– (no pair left)"
 #: the fewest instances in common on which the two-sided exact test of a pair tested apart
 #: can reach p < ALPHA (its smallest p is 2 / 2^n)
 APART_MIN = 6
@@ -121,10 +121,10 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "neither, or equivalent over tiers pooled while one tier alone shows the factor outside "
         "the margin ('equivalent pooled, not on the T tier'). separable: the factor over the "
         "best above which a pair still in the test's "
-        f"last step is separated ('{NONE_SEPARABLE}': none could be; '{ALL_SEPARATED}': no "
-        "pair left in it). Error control is per cell (each row's test holds its level over "
-        "that row's pairs), not over the page: with many cells some separation by chance is "
-        "expected. "
+        f"last step is separated ('{NONE_SEPARABLE}': none could be; '{ALL_SEPARATED}': every "
+        "pair of the best's instance set is separated). Error control is per cell (each "
+        "row's test holds its level over that row's pairs), not over the page: with many "
+        "cells some separation by chance is expected. "
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are tested apart against the best on the instances both ran "
@@ -260,8 +260,7 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
             (bool((~okk[j][both]).any()), bool((~okk[bi][both]).any())), "")
         p = float(pvals[j])
         r.update(common=int(both.sum()), ratio=est, ratio_lo=lo, ratio_hi=hi, p=p,
-                 censored=cens,
-                 verdict=(FASTER if not full[j] and est < 1 else SEPARATED)
+                 censored=cens, verdict=(FASTER if not full[j] and est < 1 else SEPARATED)
                  if p < ALPHA and len(d) >= paired.MIN_INTERVAL
                  else EQUIVALENT if paired.equivalent(lo, hi, len(d), bool(cens))
                  else INCONCLUSIVE)
@@ -374,16 +373,16 @@ class Cell:
     lines: list[str]
 
 
-def _inconclusive(inc: pd.DataFrame, separable: str) -> str:
-    """A cell sentence's clause on its inconclusive pairs ``inc`` ("" when none)."""
+def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
+    """A cell sentence's clause on its inconclusive pairs ``inc`` ("" when none; ``few``: the
+    best ran fewer than MIN_INTERVAL instances)."""
     if not len(inc):
         return ""
     can = ("the test's last step can separate no factor at this size; "
            if separable == NONE_SEPARABLE else
            f"the test's last step separates factors {separable}; "
            if separable.startswith("≥") else
-           f"fewer than {paired.MIN_INTERVAL} instances separate no pair; "
-           if int(inc["common"].max()) < paired.MIN_INTERVAL else "")
+           f"fewer than {paired.MIN_INTERVAL} instances separate no pair; " if few else "")
     n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
     return (f"; {len(inc)} pair(s) inconclusive ({can}a pair of another "
             f"instance set needs {APART_MIN} instances in common"
@@ -441,7 +440,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
                     f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
-        sentence += _inconclusive(inc, separable)
+        sentence += _inconclusive(inc, separable, int(b["instances"]) < paired.MIN_INTERVAL)
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
         lines.insert(0, sentence + (f" [{row['note']}]" if row["note"] else "") + ".")
