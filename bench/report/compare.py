@@ -305,7 +305,7 @@ BOUNDS = {(False, False): "", (False, True): AT_LEAST, (True, False): AT_MOST,
 
 def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple[str, str]:
     """The factor and its interval: ("2.01x", " [1.81–2.23]") (faster: A/B), or a bound where
-    a run's times are censored: ("≥ 2.01x", " (95 %: ≥ 1.81)"), ("1.3x", " (both censored)")."""
+    a run's times are censored: ("≥ 2.01x", " [≥ 1.81]"), ("1.3x", " (both censored)")."""
     if faster:  # A/B: the bounds swap
         est, lo, hi = 1 / est, 1 / hi, 1 / lo
         bound = {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
@@ -313,7 +313,7 @@ def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple
         return f"{est:.3g}x", f" ({BOTH})"
     if bound:
         end = lo if bound == AT_LEAST else hi
-        return f"{bound} {est:.3g}x", f" (95 %: {bound} {end:.3g})" if end == end else ""
+        return f"{bound} {est:.3g}x", f" [{bound} {end:.3g}]" if end == end else ""
     return f"{est:.3g}x", f" [{lo:.3g}–{hi:.3g}]" if lo == lo else ""
 
 
@@ -321,7 +321,7 @@ def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
            other: int, bound: str = "") -> str:
     """The verdict in words: "changed: 2.01x slower [1.81–2.23]" (faster: the factor A/B and
     its interval; a bound where a run's times are censored, :func:`_factor`: "changed:
-    ≥ 2.01x slower (95 %: ≥ 1.81)"), "equivalent (within 1.25x)", "inconclusive (n
+    ≥ 2.01x slower [≥ 1.81]"), "equivalent (within 1.25x)", "inconclusive (n
     instances)"."""
     if verdict == CHANGED:
         faster = est < 1

@@ -32,8 +32,10 @@ from bench.report.verdicts import (
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
 LEGEND: list[tuple[str, str]] = [
-    (SEPARATED, f"slower than the cell's best pair by the max-T permutation test "
-                f"(p < {ALPHA:g}), with the factor and its 95 % interval"),
+    (SEPARATED, f"its times differ from the cell's best pair's by the max-T permutation "
+                f"test (p < {ALPHA:g}, over at least 5 instances; its null is that the pairs' "
+                "times are exchangeable, so a wider spread alone can separate), with the "
+                "factor and its 95 % interval saying by how much"),
     (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
                  "of the best"),
     (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best (or, over "

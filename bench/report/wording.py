@@ -14,9 +14,9 @@ BOTH_CENSORED = "both censored"
 
 def factor(row: pd.Series) -> str:
     """"2.1x [1.6–2.8]"; where the factor is a bound, the bound and the one end of the interval
-    that bounds it: "≥ 2.1x (95 %: ≥ 1.6)" where only the pair has censored times on the
+    that bounds it: "≥ 2.1x [≥ 1.6]" where only the pair has censored times on the
     common instances (its times capped at the limit: the true factor is at least this), "≤
-    0.1x (95 %: ≤ 0.3)" where only the best has; "1.3x (both censored)" where both have;
+    0.1x [≤ 0.3]" where only the best has; "1.3x (both censored)" where both have;
     "too few" in place of an interval below MIN_INTERVAL instances."""
     ratio, lo, hi = row["ratio"], row["ratio_lo"], row["ratio_hi"]
     if ratio != ratio:
@@ -24,10 +24,10 @@ def factor(row: pd.Series) -> str:
     few = f" ({TOO_FEW}: {int(row['common'])})"
     cens = str(row.get("censored"))
     if cens == "both":
-        return f"{ratio:.3g}x ({BOTH_CENSORED})" + (few if lo != lo else "")
+        return f"{ratio:.3g}x ({BOTH_CENSORED}" + (f"; {few[2:]}" if lo != lo else ")")
     if cens in ("other", "best"):
         mark, end = ("≥", lo) if cens == "other" else ("≤", hi)
-        return f"{mark} {ratio:.3g}x " + (f"(95 %: {mark} {end:.3g})" if end == end
+        return f"{mark} {ratio:.3g}x " + (f"[{mark} {end:.3g}]" if end == end
                                           else few.strip())
     return f"{ratio:.3g}x " + (f"[{lo:.3g}–{hi:.3g}]" if lo == lo else few.strip())
 

@@ -27,7 +27,7 @@ def test_a_censored_factor_is_a_bound_with_one_end_and_both_censored_is_marked()
     _time_out(t, "b", [0, 1, 2])  # only the other pair censored: a lower bound
     row = V.compare(per_instance(t)).set_index("pair").loc["b / cadical195"]
     text = V.factor(row)
-    assert text.startswith("≥ ") and "(95 %: ≥ " in text and "[" not in text, text
+    assert text.startswith("≥ ") and "x [≥ " in text and "–" not in text, text
     _time_out(t, "a", [3])  # the best censored too: neither estimate nor bound
     row = V.compare(per_instance(t)).set_index("pair").loc["b / cadical195"]
     assert row["censored"] == "both"
