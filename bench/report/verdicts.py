@@ -155,15 +155,14 @@ def ratio_interval(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
-    over its pairs, and of answered; NaN / False where the pair did not run the instance."""
+    over its pairs, and of answered below L (an answer above L, by a pair with a larger limit,
+    is censored at L like no answer); NaN / False where the pair did not run the instance."""
     idx = pi.set_index(["instance", "pair"])
     wide = idx["par2_s"].unstack("pair")
-    lim = pi.groupby("instance")["time_limit"].min().reindex(wide.index)
-    ok = idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0
-    w = wide.to_numpy(float)
-    # capped at the limit; a row without a recorded limit is taken as it is
-    y = np.where(np.isnan(w), np.nan,
-                 np.log(np.fmin(w, lim.to_numpy(float)[:, None]) + SGM_SHIFT_S))
+    w, cap = wide.to_numpy(float), pi.groupby("instance")["time_limit"].min().reindex(
+        wide.index).to_numpy(float)[:, None]  # a row without a recorded limit: as it is
+    ok = (idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0) & ~(w > cap)
+    y = np.where(np.isnan(w), np.nan, np.log(np.fmin(w, cap) + SGM_SHIFT_S))
     return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 

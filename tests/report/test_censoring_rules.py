@@ -2,8 +2,9 @@
 on small run folders written through the real writers (:class:`bench.records.Result`,
 :class:`bench.run.storage.Journal`, :func:`bench.run.storage.consolidate`):
 
-- a time answered above the shared limit L of two runs (the run with the larger limit) is
-  censored at L like an unanswered one: the factor is then a bound, never "equivalent";
+- a time answered above the shared limit L of two runs (the run with the larger limit), or
+  of two pairs of one run, is censored at L like an unanswered one: the factor is then a
+  bound, never "equivalent";
 - an instance is answered only by a strict majority of its samples: one solved and one
   timed out is unanswered, never a folded time above the limit taken as measured;
 - an inexact formulation's "infeasible" (it may cut solutions off) is an answer only where
@@ -16,10 +17,15 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from bench.records import Result
+from bench.report import verdicts as V
 from bench.report.compare import compare, paired_instances
 from bench.report.data import PAR_K, load_run, per_instance, prepare
 from tests.report.test_compare_pairs import PAIRS, result, write
+from tests.report.test_verdicts import frame
 
 F, S, K = PAIRS[2]  # mip-a / highs
 
@@ -97,3 +103,15 @@ def test_an_inexact_infeasible_is_an_answer_only_where_an_exact_pair_agrees(tmp_
     assert (inexact["par2_s"] == PAR_K * 600.0).all()  # unanswered: PAR-2, never 1 s
     t = prepare(load_run(_infeasible(tmp_path / "agreed", exact_too=True)).df)
     assert t["ok"].all(), t[["formulation", "status", "exact", "ok"]]
+
+
+def test_the_report_censors_an_answer_above_the_limit_another_pair_ran_under():
+    # one run, two pairs on the same 8 instances: a at a 3 s limit (2.60-2.95 s), b at 10 s
+    # and 1.45-1.73x slower (every time above 3 s): b's times capped at 3 s are a bound
+    n = 8
+    ta = np.linspace(2.6, 2.95, n)
+    tb = ta * np.linspace(1.45, 1.73, n)[::-1]
+    t = pd.concat([frame(ta[None, :], ["a"], limit=3.0), frame(tb[None, :], ["b"])])
+    row = V.compare(per_instance(t)).set_index("pair").loc["b / cadical195"]
+    assert row["censored"] == "other" and row["verdict"] != V.EQUIVALENT, row
+    assert V.factor(row).startswith("≥ "), V.factor(row)
