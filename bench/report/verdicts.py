@@ -383,9 +383,12 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
            if separable.startswith("≥") else
            f"fewer than {paired.MIN_INTERVAL} instances separate no pair; " if few else "")
     n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
-    return (f"; {len(inc)} pair(s) inconclusive ({can}a pair of another "
-            f"instance set needs {APART_MIN} instances in common"
-            f"{f'; {n} equivalent pooled, but apart on a tier' if n else ''})")
+    other = int((inc["run"].fillna("") != "").sum())  # of another instance set
+    why = [x for x in (
+        can.removesuffix("; "),
+        f"a pair of another instance set needs {APART_MIN} instances in common" if other else "",
+        f"{n} equivalent pooled, but apart on a tier" if n else "") if x]
+    return f"; {len(inc)} pair(s) inconclusive" + (f" ({'; '.join(why)})" if why else "")
 
 
 def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,

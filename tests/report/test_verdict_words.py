@@ -47,6 +47,8 @@ def test_no_pair_is_separated_on_fewer_instances_than_an_interval_needs():
     assert c.row["separated"] == "0 of 7"
     assert "separates factors –" not in c.lines[0], c.lines[0]
     assert f"fewer than {paired.MIN_INTERVAL} instances separate no pair" in c.lines[0]
+    # every pair ran the best's instances: no clause about pairs of another instance set
+    assert "another instance set" not in c.lines[0], c.lines[0]
 
 
 def test_the_headline_names_a_best_not_separated_from_the_runner_up_and_why_it_did_not_run():
