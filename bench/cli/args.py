@@ -20,6 +20,19 @@ def positive_float(text: str) -> float:
     return v
 
 
+def interval_seconds(text: str) -> float:
+    """An argument type: a finite number of seconds, 0 or more (0: never), else a one-line
+    argparse error (nan, inf and negative numbers are refused, not read as 0)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds, 0 or more (0: none), not {text}")
+    return v
+
+
 def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
     """An argument type: an integer in ``low .. high``, else a one-line argparse error naming
     the range (and ``what`` it is)."""

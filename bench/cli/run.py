@@ -26,6 +26,7 @@ from bench.cli.args import (
     add_pin_option,
     add_task_options,
     fail,
+    interval_seconds,
     jobs_count,
     runs_count,
     runs_problem,
@@ -83,7 +84,7 @@ def add_commands(subparsers: Any) -> None:
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
                     help="with --dry-run: estimate the time from these earlier runs' times")
-    ru.add_argument("--progress", type=float, default=30.0, metavar="SECONDS",
+    ru.add_argument("--progress", type=interval_seconds, default=30.0, metavar="SECONDS",
                     help="when stdout is not a terminal (a log file), print a progress line "
                     "this often (default 30; 0: none)")
     add_task_options(ru, None)
@@ -131,7 +132,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                       scheduler=args.scheduler or "", reuse=folders,
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
                       seeds=args.seeds, repeat=args.repeat, pin=args.pin,
-                      progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
+                      progress_s=0.0 if sys.stdout.isatty() else args.progress)
     return _session(planned, args.out, options)
 
 
