@@ -30,6 +30,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
         return fail(f"cannot write {e.filename or args.out}: {e.strerror or e}")
     for path, n in m.skipped.items():
         print(f"puzzlebench: {path}: {n} unreadable line(s) skipped", file=sys.stderr)
+    for path, known in m.stopped.items():  # a report of the merged folder says it too
+        print(f"puzzlebench: {path}: its latest run stopped before its end: {known}",
+              file=sys.stderr)
     where = ", ".join(f"{n} from {run}" for run, n in m.runs.most_common())
     print(f"{m.results} results in {m.table} ({where})"
           + (f"; {m.duplicates} met twice (the same sample in two inputs) written once"
