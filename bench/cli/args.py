@@ -33,6 +33,19 @@ def interval_seconds(text: str) -> float:
     return v
 
 
+def path_arg(what: str) -> Callable[[str], str]:
+    """An argument type: a path as given, refusing the empty one (``Path("")`` is the current
+    folder: an empty ``--out`` would write there, an empty input would read it) with a
+    one-line argparse error naming ``what`` it should be."""
+
+    def parse(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError(f"an empty path names no {what}")
+        return text
+
+    return parse
+
+
 def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
     """An argument type: an integer in ``low .. high``, else a one-line argparse error naming
     the range (and ``what`` it is)."""

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(subparsers: Any) -> None:
@@ -15,12 +15,13 @@ def add_commands(subparsers: Any) -> None:
                                "whether it changed (a family-wise permutation test over the "
                                "instances both ran), which identity parts differ and which "
                                "tasks changed status or time beyond the noise")
-    cp.add_argument("run_a", metavar="RUN_A")
-    cp.add_argument("run_b", metavar="RUN_B")
-    cp.add_argument("--out", metavar="FILE", help="also write the Markdown to FILE")
+    cp.add_argument("run_a", metavar="RUN_A", type=path_arg("run folder"))
+    cp.add_argument("run_b", metavar="RUN_B", type=path_arg("run folder"))
+    cp.add_argument("--out", metavar="FILE", type=path_arg("file"),
+                    help="also write the Markdown to FILE")
     cp.add_argument("--all", action="store_true",
                     help="list every task that changed (default: the first 50)")
-    cp.add_argument("--csv", metavar="FILE",
+    cp.add_argument("--csv", metavar="FILE", type=path_arg("file"),
                     help="also write every paired task (changed or not) to FILE as CSV")
     cp.set_defaults(func=cmd_compare)
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bounds import MAX_INT64
-from bench.cli.args import bounded_int
+from bench.cli.args import bounded_int, path_arg
 
 SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -50,7 +50,7 @@ def add_commands(subparsers: Any) -> None:
     ge.add_argument("--count", type=bounded_int(1, MAX_INT64), default=1, metavar="K",
                     help="instances to generate, at least 1 (default 1); instance i does not "
                     "depend on K")
-    ge.add_argument("--out", required=True, metavar="DIR",
+    ge.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
                     help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>[-<NAME><N>...]-<i>.txt")
     ge.add_argument("--param", action="append", default=[], metavar="NAME=N",
                     help="set an integer parameter of the puzzle's generator (repeatable; "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -14,8 +14,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "runs included) into one, each result keeping its origin run and "
                         "machine; results of one identity from different runs are kept as "
                         "further samples")
-    mp.add_argument("runs", nargs="+", metavar="RUN")
-    mp.add_argument("--out", metavar="DIR", required=True)
+    mp.add_argument("runs", nargs="+", metavar="RUN", type=path_arg("run folder"))
+    mp.add_argument("--out", metavar="DIR", required=True, type=path_arg("folder"))
     mp.set_defaults(func=cmd_merge)
 
 

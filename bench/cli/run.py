@@ -28,6 +28,7 @@ from bench.cli.args import (
     fail,
     interval_seconds,
     jobs_count,
+    path_arg,
     runs_count,
     runs_problem,
     seeds_past,
@@ -46,7 +47,8 @@ def add_commands(subparsers: Any) -> None:
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")
-    ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
+    ru.add_argument("--out", metavar="DIR", type=path_arg("folder"),
+                    help="the run folder (required unless --dry-run)")
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append",
                     help="a name (its recommended variants), NAME[*] (every variant), a "
@@ -73,6 +75,7 @@ def add_commands(subparsers: Any) -> None:
                     help="run these formulations (a name: every variant) besides the suite's "
                     "or --formulation's selection")
     ru.add_argument("--reuse", nargs="+", action="extend", metavar="RUN_DIR",
+                    type=path_arg("run folder"),
                     help="take the finished results of these runs whose identity (instance "
                     "content, formulation and backend code, solver version, limits, seed, "
                     "repetition, machine) matches a planned task's; run only the rest")
@@ -83,6 +86,7 @@ def add_commands(subparsers: Any) -> None:
                     help="print the plan (tasks per puzzle and pair, worst-case time at the "
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
+                    type=path_arg("run folder"),
                     help="with --dry-run: estimate the time from these earlier runs' times")
     ru.add_argument("--progress", type=interval_seconds, default=30.0, metavar="SECONDS",
                     help="when stdout is not a terminal (a log file), print a progress line "

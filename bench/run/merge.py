@@ -52,6 +52,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.identity import differing_parts
 from bench.records import NOT_RUN, Result
@@ -147,12 +148,16 @@ def _read(folder: Path) -> tuple[list[Result], int]:
     if skipped and not found:
         raise MergeError(f"{source}: none of its {skipped} line(s) or row(s) is a result "
                          "(not a puzzlebench run, or damaged)")
+    if not found:
+        raise MergeError(f"{source}: holds no result (a run that recorded none): nothing to "
+                         "merge from it")
     for r in found:
         r.run = r.run or folder.name
     return found, skipped
 
 
-def _stopped_in(folder: Path, found: list[Result]) -> dict[str, str]:
+def _stopped_in(folder: Path, records: list[dict[str, Any]], found: list[Result]
+                ) -> dict[str, str]:
     """What is known of the input's latest run where it stopped before its end (or of its
     inputs', for a merged input): how many of its planned tasks have no result in the input
     (:func:`bench.report.stopped.input_stopped`), counted here, where the input's results are
@@ -163,7 +168,7 @@ def _stopped_in(folder: Path, found: list[Result]) -> dict[str, str]:
 
     df = pd.DataFrame({"formulation": [r.formulation for r in found],
                        "key": [r.key for r in found]})
-    return input_stopped(folder, load_environment(folder), df)
+    return input_stopped(folder, records, df)
 
 
 def _not_run(r: Result) -> bool:
@@ -253,11 +258,12 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         origin: dict[str, int] = {}
         skipped: dict[str, int] = {}
         stopped: dict[str, str] = {}
+        envs = [load_environment(f) for f in folders]  # read once: a damaged one warns once
         for i, f in enumerate(folders):
             found, bad = _read(f)
             if bad:
                 skipped[str(source_of(f))] = bad
-            stopped |= _stopped_in(f, found)
+            stopped |= _stopped_in(f, envs[i], found)
             for r in found:
                 origin.setdefault(r.sample_id, i)
             everything += found
@@ -279,8 +285,8 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
                                      "stopped": stopped,
                                      "recorded_at": dt.datetime.now(dt.UTC).isoformat(
                                          timespec="seconds")})
-            for f in folders:
-                for env in load_environment(f):
+            for f, records in zip(folders, envs, strict=True):
+                for env in records:
                     inner = env.get("merged_from")  # an input that is itself a merge
                     record_environment(tmp, {**env, "merged_from": f"{f}: {inner}" if inner
                                              else str(f)})
