@@ -56,7 +56,8 @@ def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
         if not low <= v <= high:
-            span = f"at least {low}" if high == MAX_INT64 else f"{low} .. {high}"
+            # the 64-bit top is named only to a value past it ("at least 1" misleads there)
+            span = f"at least {low}" if high == MAX_INT64 and v < low else f"{low} .. {high}"
             raise argparse.ArgumentTypeError(
                 f"must be {span}{f' ({what})' if what else ''}, not {text}")
         return v

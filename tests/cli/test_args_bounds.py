@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bounds import MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED
+from bench.bounds import MAX_INT64, MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 
@@ -31,6 +31,8 @@ BAD = [
     ("--threads", "-1", "must be 1 .."),  # CP-SAT: "invalid model: " with no reason
     ("--threads", "0", "must be 1 .."),  # 0 is "all cores" to CP-SAT, HiGHS and SCIP
     ("--count", "-1", "must be at least 0"),
+    # past the 64-bit top the range is named, not "at least 0" (which the value is)
+    ("--count", "99999999999999999999", f"must be 0 .. {MAX_INT64}"),
 ]
 
 
@@ -146,6 +148,7 @@ def test_a_progress_interval_takes_0_and_positive_seconds():
     ("--seed", "-1", "must be at least 0 (a seed of the file's name and header), not -1"),
     ("--count", "-1", "must be at least 1, not -1"),
     ("--count", "0", "must be at least 1, not 0"),
+    ("--count", "99999999999999999999", f"must be 1 .. {MAX_INT64}, not 99999999999999999999"),
 ])
 def test_a_generate_seed_or_count_out_of_range_is_one_line(tmp_path, option, value, says):
     """``generate --seed -N`` would repeat ``--seed N``'s instances (``random.Random`` seeds
