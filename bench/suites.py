@@ -269,6 +269,8 @@ def _unsupported(pattern: str) -> str:
         return "is absolute: globs are relative to the instances folder"
     if any("**" in part and part != "**" for part in pattern.split("/")):
         return "is not supported: '**' must be a whole path component"
+    if ".." in pattern.replace("\\", "/").split("/"):
+        return "leaves the instances folder ('..'): globs are relative to it"
     return ""
 
 

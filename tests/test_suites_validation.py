@@ -326,6 +326,12 @@ CASES = [
         "'shikaku/a.txt'",
     ),
     (
+        "glob-leaving-the-instances-folder",
+        HEAD + 'instances = ["../../*.txt"]\n',
+        "suite s: instances glob '../../*.txt' leaves the instances folder ('..'): globs are "
+        "relative to it",
+    ),
+    (
         "tier-absolute-glob",
         HEAD + '[s.tiers.t]\ninstances = ["/tmp/*.txt"]\n',
         "suite s, tier t: instances glob '/tmp/*.txt' is absolute",
@@ -383,6 +389,10 @@ def test_a_glob_matching_nothing_and_a_missing_file_name_the_file(tmp_path, monk
     path.mkdir()
     with pytest.raises(SuitesFileError, match=f"^{path}: cannot read the file: "):
         load_suites()
+    # `list --suites` says what is there, not "not found"
+    p = cli(root, "list", "--suites")
+    assert (p.returncode, p.stderr) == (2, f"puzzlebench: {path}: cannot read the file: Is a "
+                                           "directory\n"), p.stderr
 
 
 def test_the_committed_suites_file_loads_and_names_itself():
