@@ -30,6 +30,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from bench.report import ReportError
     from bench.report.compare import compare_markdown
 
+    if args.out and args.csv and Path(args.out).resolve() == Path(args.csv).resolve():
+        return fail(f"--out and --csv name one file ({args.out}): the Markdown would replace "
+                    "the CSV")
+    if problem := next(filter(None, map(_run_file, (args.out, args.csv))), ""):
+        return fail(problem)
     try:
         text = compare_markdown(args.run_a, args.run_b, limit=None if args.all else 50,
                                 csv=args.csv)
@@ -41,3 +46,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return fail(f"cannot write {e.filename}: {e.strerror or e}")
     print(text)
     return 0
+
+
+def _run_file(path: str | None) -> str:
+    """Why writing ``path`` would destroy a run's data ("" when it would not): it is one of a
+    run folder's own files (journal, results table, environment record, run id)."""
+    from bench.run.storage import ENVIRONMENT, JOURNAL, RUN_ID, TABLE, is_run_folder
+
+    p = Path(path or "")
+    if path and p.name in (JOURNAL, TABLE, ENVIRONMENT, RUN_ID) and is_run_folder(p.parent):
+        return (f"{path}: the {p.name} of the run folder {p.parent}; writing the comparison "
+                "there would destroy its results (name another file)")
+    return ""

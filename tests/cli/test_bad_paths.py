@@ -1,8 +1,9 @@
 """An empty path on the command line (:func:`bench.cli.args.path_arg`) is one argparse error
 line naming the argument and exit 2, and nothing is read from or written to the current folder
 (``Path("")`` is the current folder: ``merge --out ''`` wrote the merged run there, ``generate
---out ''`` its instances). A merge input that holds no result is one line naming it. One real
-run of one small Shikaku instance on CP-SAT."""
+--out ''`` its instances). A merge input that holds no result is one line naming it, and
+``compare --out``/``--csv`` do not write over a run folder's own files (or one over the other).
+One real run of one small Shikaku instance on CP-SAT."""
 
 from __future__ import annotations
 
@@ -86,3 +87,27 @@ def test_a_damaged_environment_of_a_merge_input_is_said_once(finished, tmp_path)
     p = cli("merge", str(damaged), "--out", str(tmp_path / "m"), cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.count("environment.json") == 1, p.stderr
+
+
+@pytest.mark.parametrize("option", ["--out", "--csv"])
+@pytest.mark.parametrize("name", ["journal.jsonl", "results.parquet", "environment.json"])
+def test_compare_does_not_write_over_a_run_folders_own_file(finished, tmp_path, option, name):
+    import shutil
+
+    victim = tmp_path / "v"
+    shutil.copytree(finished, victim)
+    before = (victim / name).read_bytes()
+    p = cli("compare", finished, finished, option, str(victim / name), cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr == (f"puzzlebench: {victim / name}: the {name} of the run folder {victim}; "
+                        "writing the comparison there would destroy its results (name another "
+                        "file)\n")
+    assert (victim / name).read_bytes() == before
+
+
+def test_compare_refuses_one_file_for_out_and_csv(finished, tmp_path):
+    p = cli("compare", finished, finished, "--out", "c.md", "--csv", "./c.md", cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr == ("puzzlebench: --out and --csv name one file (c.md): the Markdown would "
+                        "replace the CSV\n")
+    assert not (tmp_path / "c.md").exists()
