@@ -156,6 +156,10 @@ def _session(planned: Planned, out: str, options: Options) -> int:
         except KeyboardInterrupt as e:  # before the session took the folder: nothing written
             return _before_start(getattr(e, "signum", signal.SIGINT))
         except OSError as e:  # a read-only or full disk: the journal keeps what was written
+            if options.executor == "dask" and e.errno is None and not e.filename:
+                # no file's error: Dask's own (a scheduler it cannot reach, a lost cluster)
+                return fail(f"the Dask cluster ({options.scheduler or 'local'}) failed: {e}; "
+                            f"{out} keeps every result journaled before")
             return fail(f"cannot write the run folder {out}: "
                         f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
         code = 0
@@ -200,6 +204,26 @@ def _executor_problem(args: argparse.Namespace) -> str:
         return "--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'"
     if args.scheduler and args.executor != "dask":
         return "--scheduler needs --executor dask"
+    return _scheduler_problem(args.scheduler) if args.scheduler else ""
+
+
+def _scheduler_problem(address: str) -> str:
+    """Why ``address`` is no Dask scheduler address ("" when it is one), by Dask's own parser
+    and its list of schemes (``tcp://HOST:PORT``, a bare ``HOST:PORT``, ``tls://``, ...):
+    said before the run folder is made, not as a traceback from the connection."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < int(port) < 65536:
+                raise ValueError(f"no host, or port {port} is not 1 .. 65535")
+    except (ValueError, TypeError) as e:
+        return (f"--scheduler {address!r} is no Dask scheduler address ({e}); e.g. "
+                "tcp://HOST:8786")
     return ""
 
 
