@@ -77,11 +77,13 @@ def input_stopped(folder: Path, records: list[dict[str, Any]], df: pd.DataFrame
 
 def stopped_note(records: list[dict[str, Any]], df: pd.DataFrame) -> str:
     """What a report can tell of the latest run, which stopped before its end
-    (:func:`stopped_known`), with the command that resumes it."""
+    (:func:`stopped_known`), with the command that resumes it where tasks may have no
+    result."""
     head = ("the latest run into this folder stopped before its end (interrupted, killed or "
             "ended by an error)")
     joint, known = stopped_known(records, df, "this folder")
-    return f"{head}{joint}{known}; the same `puzzlebench run` command resumes it"
+    resume = "" if joint == " after " else "; the same `puzzlebench run` command resumes it"
+    return f"{head}{joint}{known}{resume}"  # none missing: nothing to resume
 
 
 def stopped_known(records: list[dict[str, Any]], df: pd.DataFrame, where: str
