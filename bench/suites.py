@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from bench.bounds import MAX_RUNS
+from bench.bounds import MAX_INT64, MAX_RUNS
 
 
 def project_root() -> Path:
@@ -186,7 +186,11 @@ Field = tuple[str, tuple[type, ...], Callable[[Any], bool] | None, type | None]
 _GLOBS: Field = ("a non-empty list of glob strings", (list,), lambda v: len(v) > 0, str)
 _SECONDS: Field = ("a positive finite number of seconds", (int, float),
                    lambda v: 0 < v < math.inf, None)
-_AT_LEAST_1: Field = ("an integer of 1 or more", (int,), lambda v: v >= 1, None)
+#: a suite's ``version`` and a tier's ``cap`` are written into the run's environment record:
+#: they are held to the integers the project records (:data:`bench.bounds.MAX_INT64`, a
+#: results table's signed 64-bit int), so every reader of the record takes them as one int
+_VERSION: Field = (f"an integer, 1 .. {MAX_INT64}", (int,), lambda v: 1 <= v <= MAX_INT64, None)
+_CAP: Field = (f"an integer, 0 .. {MAX_INT64}", (int,), lambda v: 0 <= v <= MAX_INT64, None)
 #: the runs of each task of a tier (:data:`bench.bounds.MAX_RUNS`, as ``run --repeat`` and
 #: ``--seeds`` take them)
 _RUNS: Field = (f"an integer, 1 .. {MAX_RUNS} (every run of every task is planned before any "
@@ -194,7 +198,7 @@ _RUNS: Field = (f"an integer, 1 .. {MAX_RUNS} (every run of every task is planne
 
 #: the fields of a suite (``[NAME]``), the ranges as the CLI's options take them
 SUITE_FIELDS: dict[str, Field] = {
-    "version": _AT_LEAST_1,
+    "version": _VERSION,
     "description": ("a string", (str,), None, None),
     "time_limit": _SECONDS,
     "instances": _GLOBS,
@@ -213,7 +217,7 @@ TIER_FIELDS: dict[str, Field] = {
     "time_limit": _SECONDS,
     "repeats": _RUNS,
     "seeds": _RUNS,
-    "cap": ("an integer, 0 or more", (int,), lambda v: v >= 0, None),
+    "cap": _CAP,
     "capped": ("a list of PUZZLE:FORMULATION/SOLVER strings", (list,), None, str),
 }
 
@@ -265,6 +269,8 @@ def _unsupported(pattern: str) -> str:
         return "is absolute: globs are relative to the instances folder"
     if any("**" in part and part != "**" for part in pattern.split("/")):
         return "is not supported: '**' must be a whole path component"
+    if ".." in pattern.replace("\\", "/").split("/"):
+        return "leaves the instances folder ('..'): globs are relative to it"
     return ""
 
 

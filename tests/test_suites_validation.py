@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bounds import MAX_RUNS, MAX_SEED
+from bench.bounds import MAX_INT64, MAX_RUNS, MAX_SEED
 from bench.suites import SuitesFileError, load_suites
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
@@ -43,6 +43,10 @@ def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
     )
 
+
+#: what a suite's ``version`` and a tier's ``cap`` must be (:data:`bench.bounds.MAX_INT64`)
+VERSION = f"an integer, 1 .. {MAX_INT64}"
+CAP = f"an integer, 0 .. {MAX_INT64}"
 
 #: (name, the file, what the one line says after the file's path)
 CLI_CASES = (
@@ -79,7 +83,7 @@ CLI_CASES = (
         (
             "version-text",
             HEAD.replace("version = 1", 'version = "x"') + GLOB,
-            "suite s: version must be an integer of 1 or more, not a string: 'x'",
+            f"suite s: version must be {VERSION}, not a string: 'x'",
         ),
     ]
     + [
@@ -127,12 +131,17 @@ CASES = [
     (
         "version-0",
         HEAD.replace("version = 1", "version = 0") + GLOB,
-        "suite s: version must be an integer of 1 or more, not 0",
+        f"suite s: version must be {VERSION}, not 0",
+    ),
+    (
+        "version-past-int64",
+        HEAD.replace("version = 1", f"version = {MAX_INT64 + 1}") + GLOB,
+        f"suite s: version must be {VERSION}, not {MAX_INT64 + 1}",
     ),
     (
         "version-float",
         HEAD.replace("version = 1", "version = 1.5") + GLOB,
-        "suite s: version must be an integer of 1 or more, not a float: 1.5",
+        f"suite s: version must be {VERSION}, not a float: 1.5",
     ),
     (
         "time-limit-bool",
@@ -297,7 +306,12 @@ CASES = [
     (
         "tier-cap-negative",
         TIERED + "cap = -1\n",
-        "suite s, tier t: cap must be an integer, 0 or more, not -1",
+        f"suite s, tier t: cap must be {CAP}, not -1",
+    ),
+    (
+        "tier-cap-past-int64",
+        TIERED + "cap = 99999999999999999999\ncapped = [\"shikaku:cpsat-cover/cpsat\"]\n",
+        f"suite s, tier t: cap must be {CAP}, not 99999999999999999999",
     ),
     (
         "tier-capped-string",
@@ -310,6 +324,12 @@ CASES = [
         HEAD + '[s.tiers.t]\ninstances = "shikaku/a.txt"\n',
         "suite s, tier t: instances must be a non-empty list of glob strings, not a string: "
         "'shikaku/a.txt'",
+    ),
+    (
+        "glob-leaving-the-instances-folder",
+        HEAD + 'instances = ["../../*.txt"]\n',
+        "suite s: instances glob '../../*.txt' leaves the instances folder ('..'): globs are "
+        "relative to it",
     ),
     (
         "tier-absolute-glob",
@@ -339,6 +359,8 @@ def test_the_edges_of_every_range_are_accepted(tmp_path):
         'cap = 0\n[s.tiers.u]\ninstances = ["shikaku/*.txt"]\nseeds = 1\n'
         f'[s.tiers.v]\ninstances = ["shikaku/*.txt"]\nrepeats = {MAX_RUNS}\n'
         f'[s.tiers.w]\ninstances = ["shikaku/*.txt"]\nseeds = {MAX_RUNS}\n'
+        f'[s.tiers.x]\ninstances = ["shikaku/*.txt"]\ncap = {MAX_INT64}\n'
+        'capped = ["shikaku:cpsat-cover/cpsat"]\n'
     )
     s = load_suites(project(tmp_path, text) / "instances" / "suites.toml")["s"]
     assert (s.version, s.time_limit, s.repeat_under, s.ladder_rule) == (1, 0.001, 0.0, False)
@@ -347,6 +369,7 @@ def test_the_edges_of_every_range_are_accepted(tmp_path):
         ("u", 1, 1, None, 0),
         ("v", MAX_RUNS, 1, None, 0),
         ("w", 1, MAX_RUNS, None, 0),
+        ("x", 1, 1, None, MAX_INT64),
     ]
 
 
@@ -366,6 +389,10 @@ def test_a_glob_matching_nothing_and_a_missing_file_name_the_file(tmp_path, monk
     path.mkdir()
     with pytest.raises(SuitesFileError, match=f"^{path}: cannot read the file: "):
         load_suites()
+    # `list --suites` says what is there, not "not found"
+    p = cli(root, "list", "--suites")
+    assert (p.returncode, p.stderr) == (2, f"puzzlebench: {path}: cannot read the file: Is a "
+                                           "directory\n"), p.stderr
 
 
 def test_the_committed_suites_file_loads_and_names_itself():

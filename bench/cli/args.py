@@ -20,6 +20,32 @@ def positive_float(text: str) -> float:
     return v
 
 
+def interval_seconds(text: str) -> float:
+    """An argument type: a finite number of seconds, 0 or more (0: never), else a one-line
+    argparse error (nan, inf and negative numbers are refused, not read as 0)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds, 0 or more (0: none), not {text}")
+    return v
+
+
+def path_arg(what: str) -> Callable[[str], str]:
+    """An argument type: a path as given, refusing the empty one (``Path("")`` is the current
+    folder: an empty ``--out`` would write there, an empty input would read it) with a
+    one-line argparse error naming ``what`` it should be."""
+
+    def parse(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError(f"an empty path names no {what}")
+        return text
+
+    return parse
+
+
 def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
     """An argument type: an integer in ``low .. high``, else a one-line argparse error naming
     the range (and ``what`` it is)."""
@@ -30,7 +56,8 @@ def bounded_int(low: int, high: int, what: str = "") -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
         if not low <= v <= high:
-            span = f"at least {low}" if high == MAX_INT64 else f"{low} .. {high}"
+            # the 64-bit top is named only to a value past it ("at least 1" misleads there)
+            span = f"at least {low}" if high == MAX_INT64 and v < low else f"{low} .. {high}"
             raise argparse.ArgumentTypeError(
                 f"must be {span}{f' ({what})' if what else ''}, not {text}")
         return v

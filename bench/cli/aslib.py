@@ -6,14 +6,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(subparsers: Any) -> None:
     sp = subparsers.add_parser("aslib", help="export a run's results as ASlib scenarios "
                                "(algorithm_runs.arff, feature_values.arff, description.txt)")
-    sp.add_argument("results", metavar="RESULTS_DIR", help="a run folder")
-    sp.add_argument("--out", metavar="DIR", required=True,
+    sp.add_argument("results", metavar="RESULTS_DIR", type=path_arg("run folder"),
+                    help="a run folder")
+    sp.add_argument("--out", metavar="DIR", required=True, type=path_arg("folder"),
                     help="the folder to write one scenario folder per puzzle and tier into")
     sp.set_defaults(func=cmd_aslib)
 

@@ -4,8 +4,12 @@ one line per check, exit 0 only when every check passes."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from bench.cli.args import fail, positive_float
+
+if TYPE_CHECKING:
+    from bench.check import Check
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -26,10 +30,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from bench.check import Check, check_variant, solver_for
-    from bench.registry import EVERY, formulations, get_formulation, parse_label
     from bench.registry import close_matches as close
+    from bench.registry import formulations, parse_label
     from bench.run.pool import split_puzzle
-    from bench.variants import recommended
 
     puzzle, label = split_puzzle(args.name.strip())
     puzzle = puzzle or args.puzzle or ""
@@ -43,44 +46,53 @@ def cmd_check(args: argparse.Namespace) -> int:
         where = f" for {puzzle}" if puzzle else ""
         return fail(f"no formulation {name!r}{where}{close(name, known)} "
                      "(see `puzzlebench list`)")
+    try:
+        forms = [(cls, form) for cls in classes for form in _forms(cls, name, label, params)]
+    except (KeyError, ValueError) as e:
+        return fail(str(e.args[0] if e.args else e))
     lines: list[Check] = []
-    for cls in classes:
+    for cls, form in forms:
         try:
-            if params == {EVERY: EVERY}:
-                from bench.variants import variants
-
-                forms = variants(cls)
-            elif params or name != cls.name:
-                forms = [get_formulation(cls.puzzle, label)]
-            else:
-                forms = recommended(cls)
-        except (KeyError, ValueError) as e:
+            backend = solver_for(form, args.solver)
+        except KeyError as e:
             return fail(str(e.args[0] if e.args else e))
-        for form in forms:
-            try:
-                backend = solver_for(form, args.solver)
-            except KeyError as e:
-                return fail(str(e.args[0] if e.args else e))
-            if backend is None or backend.available() is not None or (
-                    form.kind not in backend.kinds):
-                why = (f"solver {backend.name} does not take {form.kind} models"
-                       if backend and form.kind not in backend.kinds else
-                       f"no available {form.kind} solver")
-                check = Check("solver", f"{cls.puzzle}/{form.label}", "fail", why)
-                print(check.line(), flush=True)
-                lines.append(check)
-                continue
-            unavailable = cls.available()
-            if unavailable:
-                check = Check("setup", f"{cls.puzzle}/{form.label}", "fail", unavailable)
-                print(check.line(), flush=True)
-                lines.append(check)
-                continue
-            for check in check_variant(form, backend, args.time_limit):
-                print(check.line(), flush=True)
-                lines.append(check)
+        if args.solver and backend is not None and form.kind not in backend.kinds:
+            # the options conflict, the formulation is not at fault: no check, no FAIL line
+            return fail(f"--solver {backend.name} does not take {form.kind} models "
+                        f"({cls.puzzle}/{form.label} is a {form.kind} formulation)")
+        if backend is None or backend.available() is not None or (
+                form.kind not in backend.kinds):
+            why = (f"solver {backend.name} does not take {form.kind} models"
+                   if backend and form.kind not in backend.kinds else
+                   f"no available {form.kind} solver")
+            lines.append(_said(Check("solver", f"{cls.puzzle}/{form.label}", "fail", why)))
+            continue
+        if unavailable := cls.available():
+            lines.append(_said(Check("setup", f"{cls.puzzle}/{form.label}", "fail",
+                                     unavailable)))
+            continue
+        lines += [_said(check) for check in check_variant(form, backend, args.time_limit)]
     failed = sum(c.status == "fail" for c in lines)
     passed = sum(c.status == "pass" for c in lines)
     print(f"{passed} passed, {failed} failed, {len(lines) - passed - failed} not applicable")
     return 1 if failed else 0
 
+
+
+def _forms(cls: Any, name: str, label: str, params: dict[str, Any]) -> list[Any]:
+    """The variants of formulation class ``cls`` that ``NAME[...]`` (``label``) selects: every
+    one (``NAME[*]``), the one labelled, or the recommended ones."""
+    from bench.registry import EVERY, get_formulation
+    from bench.variants import recommended, variants
+
+    if params == {EVERY: EVERY}:
+        return list(variants(cls))
+    if params or name != cls.name:
+        return [get_formulation(cls.puzzle, label)]
+    return list(recommended(cls))
+
+
+def _said(check: Check) -> Check:
+    """Print the check's line (as it finishes) and return it."""
+    print(check.line(), flush=True)
+    return check

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.cli.args import path_arg
 from bench.convert.formats import (
     ConversionError,
     decode_puzzlink,
@@ -44,7 +45,7 @@ def add_commands(subparsers: Any) -> None:
         "import", help="import puzz.link URLs or janko.at files as instance files")
     im.add_argument("sources", nargs="+", metavar="SOURCE",
                     help="a puzz.link URL, a janko.at file, or a text file of URLs")
-    im.add_argument("--out", required=True, metavar="DIR",
+    im.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
                     help="write DIR/<puzzle>/<name>.txt (and .sol)")
     im.add_argument("--licence", metavar="TEXT",
                     help="licence: header for every instance (default: from the URL file)")

@@ -8,9 +8,10 @@ parsed arguments and returns the exit code.
 have exactly one solution, with its unique solution beside it as ``<name>.sol`` (a JSON grid),
 and prints each path with the time it took. ``--solutions`` is accepted for compatibility: the
 ``.sol`` file is always written. A bad ``--size`` or ``--param``, an unknown puzzle or
-parameter, or a puzzle without a generator is a one-line error and exit code 2; a generator
-that cannot make the puzzle (gives up, or finds no room for what the parameters ask, such as
-``big`` islands on a small grid) is a one-line error and exit code 1. A parameter given is
+parameter, a puzzle without a generator, a ``--seed`` below 0 or a ``--count`` below 1 is a
+one-line error and exit code 2; a generator that cannot make the puzzle (gives up, or finds no
+room for what the parameters ask, such as ``big`` islands on a small grid) is a one-line error
+and exit code 1. A parameter given is
 part of the file name even at its default value (``--param big=0`` writes ``...-big0-0``).
 Each file's header records its recipe and the generator's version
 (:mod:`bench.generate.provenance`).
@@ -30,6 +31,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.bounds import MAX_INT64
+from bench.cli.args import bounded_int, path_arg
+
 SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
 
@@ -39,10 +43,14 @@ def add_commands(subparsers: Any) -> None:
         "generate", help="generate random instances with exactly one solution")
     ge.add_argument("puzzle", metavar="PUZZLE")
     ge.add_argument("--size", required=True, metavar="RxC", help="rows x columns, e.g. 10x10")
-    ge.add_argument("--seed", required=True, type=int, metavar="N")
-    ge.add_argument("--count", type=int, default=1, metavar="K",
-                    help="instances to generate (default 1); instance i does not depend on K")
-    ge.add_argument("--out", required=True, metavar="DIR",
+    # random.Random seeds with the seed's absolute value: -N would repeat N's instances
+    ge.add_argument("--seed", required=True, metavar="N",
+                    type=bounded_int(0, MAX_INT64, "a seed of the file's name and header"),
+                    help="the generator's seed, 0 or more")
+    ge.add_argument("--count", type=bounded_int(1, MAX_INT64), default=1, metavar="K",
+                    help="instances to generate, at least 1 (default 1); instance i does not "
+                    "depend on K")
+    ge.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
                     help="write DIR/gen-<puzzle>-<R>x<C>-s<seed>[-<NAME><N>...]-<i>.txt")
     ge.add_argument("--param", action="append", default=[], metavar="NAME=N",
                     help="set an integer parameter of the puzzle's generator (repeatable; "
@@ -102,8 +110,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
         check_size(args.puzzle, rows, cols)
     except (ValueError, GenerationError) as e:
         return fail(str(e), 2)
-    if args.count < 1:
-        return fail(f"bad --count {args.count}: must be at least 1", 2)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -109,7 +109,7 @@ def _suites() -> dict[str, dict[str, Any]]:
     from bench.suites import instances_dir, load_suites
 
     path = instances_dir() / "suites.toml"
-    if not path.is_file():
+    if not path.exists():  # a folder or another non-file there: load_suites names it
         raise SuitesError(f"no suites here: {path} not found (run inside a puzzlebench project "
                           f"folder, or set PUZZLEBENCH_ROOT to one)")
     try:

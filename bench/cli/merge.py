@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -14,8 +14,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "runs included) into one, each result keeping its origin run and "
                         "machine; results of one identity from different runs are kept as "
                         "further samples")
-    mp.add_argument("runs", nargs="+", metavar="RUN")
-    mp.add_argument("--out", metavar="DIR", required=True)
+    mp.add_argument("runs", nargs="+", metavar="RUN", type=path_arg("run folder"))
+    mp.add_argument("--out", metavar="DIR", required=True, type=path_arg("folder"))
     mp.set_defaults(func=cmd_merge)
 
 
@@ -30,6 +30,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
         return fail(f"cannot write {e.filename or args.out}: {e.strerror or e}")
     for path, n in m.skipped.items():
         print(f"puzzlebench: {path}: {n} unreadable line(s) skipped", file=sys.stderr)
+    for path, known in m.stopped.items():  # a report of the merged folder says it too
+        print(f"puzzlebench: {path}: its latest run stopped before its end: {known}",
+              file=sys.stderr)
     where = ", ".join(f"{n} from {run}" for run, n in m.runs.most_common())
     print(f"{m.results} results in {m.table} ({where})"
           + (f"; {m.duplicates} met twice (the same sample in two inputs) written once"

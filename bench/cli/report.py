@@ -7,13 +7,13 @@ import signal
 import sys
 from typing import Any
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(subparsers: Any) -> None:
     rp = subparsers.add_parser("report", help="write reports/<run>/index.html and summary.md")
-    rp.add_argument("results", metavar="RESULTS_DIR")
-    rp.add_argument("--out", metavar="REPORT_DIR")
+    rp.add_argument("results", metavar="RESULTS_DIR", type=path_arg("run folder"))
+    rp.add_argument("--out", metavar="REPORT_DIR", type=path_arg("folder"))
     rp.add_argument("--instance", action="append", metavar="PATTERN",
                     help="add a per-instance table for instance names matching PATTERN")
     rp.add_argument("--scatter", action="append", metavar="PAIR",

@@ -26,7 +26,9 @@ from bench.cli.args import (
     add_pin_option,
     add_task_options,
     fail,
+    interval_seconds,
     jobs_count,
+    path_arg,
     runs_count,
     runs_problem,
     seeds_past,
@@ -45,7 +47,8 @@ def add_commands(subparsers: Any) -> None:
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")
-    ru.add_argument("--out", metavar="DIR", help="the run folder (required unless --dry-run)")
+    ru.add_argument("--out", metavar="DIR", type=path_arg("folder"),
+                    help="the run folder (required unless --dry-run)")
     ru.add_argument("--puzzle", action="append")
     ru.add_argument("--formulation", action="append",
                     help="a name (its recommended variants), NAME[*] (every variant), a "
@@ -72,6 +75,7 @@ def add_commands(subparsers: Any) -> None:
                     help="run these formulations (a name: every variant) besides the suite's "
                     "or --formulation's selection")
     ru.add_argument("--reuse", nargs="+", action="extend", metavar="RUN_DIR",
+                    type=path_arg("run folder"),
                     help="take the finished results of these runs whose identity (instance "
                     "content, formulation and backend code, solver version, limits, seed, "
                     "repetition, machine) matches a planned task's; run only the rest")
@@ -82,8 +86,9 @@ def add_commands(subparsers: Any) -> None:
                     help="print the plan (tasks per puzzle and pair, worst-case time at the "
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
+                    type=path_arg("run folder"),
                     help="with --dry-run: estimate the time from these earlier runs' times")
-    ru.add_argument("--progress", type=float, default=30.0, metavar="SECONDS",
+    ru.add_argument("--progress", type=interval_seconds, default=30.0, metavar="SECONDS",
                     help="when stdout is not a terminal (a log file), print a progress line "
                     "this often (default 30; 0: none)")
     add_task_options(ru, None)
@@ -131,7 +136,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                       scheduler=args.scheduler or "", reuse=folders,
                       memory_limit_mb=args.memory_limit, threads=args.threads, seed=args.seed,
                       seeds=args.seeds, repeat=args.repeat, pin=args.pin,
-                      progress_s=0.0 if sys.stdout.isatty() else max(0.0, args.progress))
+                      progress_s=0.0 if sys.stdout.isatty() else args.progress)
     return _session(planned, args.out, options)
 
 
@@ -151,6 +156,10 @@ def _session(planned: Planned, out: str, options: Options) -> int:
         except KeyboardInterrupt as e:  # before the session took the folder: nothing written
             return _before_start(getattr(e, "signum", signal.SIGINT))
         except OSError as e:  # a read-only or full disk: the journal keeps what was written
+            if options.executor == "dask" and e.errno is None and not e.filename:
+                # no file's error: Dask's own (a scheduler it cannot reach, a lost cluster)
+                return fail(f"the Dask cluster ({options.scheduler or 'local'}) failed: {e}; "
+                            f"{out} keeps every result journaled before")
             return fail(f"cannot write the run folder {out}: "
                         f"{e.strerror or e}{f' ({e.filename})' if e.filename else ''}")
         code = 0
@@ -195,6 +204,26 @@ def _executor_problem(args: argparse.Namespace) -> str:
         return "--executor dask needs dask.distributed: pip install 'puzzlebench[dask]'"
     if args.scheduler and args.executor != "dask":
         return "--scheduler needs --executor dask"
+    return _scheduler_problem(args.scheduler) if args.scheduler else ""
+
+
+def _scheduler_problem(address: str) -> str:
+    """Why ``address`` is no Dask scheduler address ("" when it is one), by Dask's own parser
+    and its list of schemes (``tcp://HOST:PORT``, a bare ``HOST:PORT``, ``tls://``, ...):
+    said before the run folder is made, not as a traceback from the connection."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < int(port) < 65536:
+                raise ValueError(f"no host, or port {port} is not 1 .. 65535")
+    except (ValueError, TypeError) as e:
+        return (f"--scheduler {address!r} is no Dask scheduler address ({e}); e.g. "
+                "tcp://HOST:8786")
     return ""
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import NOT_RUN, OURS, Result, row_origin
-from bench.run.lock import writer
+from bench.report.stopped import unfinished
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
@@ -129,99 +129,6 @@ def load_run(folder: str | Path) -> Run:
         log.warning("%s: %s", folder, partial)
         warnings.insert(0, partial)
     return Run(folder, df, records[-1] if records else {}, warnings)
-
-
-def _stopped(record: dict[str, Any]) -> bool:
-    """The run of this environment record began its tasks and did not end by itself: no
-    closing calibration, which a run writes only then (an interrupt, a kill or an error that
-    ended its tasks' loop leaves none)."""
-    calibration = record.get("calibration")
-    return isinstance(calibration, dict) and "start_s" in calibration \
-        and "end_s" not in calibration
-
-
-def unfinished(folder: Path, records: list[dict[str, Any]], df: pd.DataFrame) -> str:
-    """Why the folder's results ``df`` may not be whole runs ("" when nothing says so): a run
-    holds the folder's lock now; the latest run into it stopped before its end
-    (:func:`stopped_note`); or, for a ``merge`` whose inputs' records are the latest, the
-    latest run of one of its inputs did (an input is its records' ``merged_from``: a merge of
-    a merge names the inner inputs too)."""
-    if (pid := writer(folder)) is not None:
-        return (f"a run (pid {pid}) is writing this folder now: this report shows the {len(df)} "
-                "results recorded so far, not the finished run")
-    if not records or "merged_from" not in records[-1]:
-        return stopped_note(records, df) if records and _stopped(records[-1]) else ""
-    last = {str(r["merged_from"]): r for r in records if "merged_from" in r}  # per input
-    if stopped := [name for name, r in last.items() if _stopped(r)]:
-        return (f"merged from {len(stopped)} run folder(s) whose latest run stopped before its "
-                f"end ({', '.join(stopped)}): tasks they planned may be missing from this report")
-    return ""
-
-
-def stopped_note(records: list[dict[str, Any]], df: pd.DataFrame) -> str:
-    """What a report can tell of the latest run, which stopped before its end: how many of
-    its planned tasks have no result. A run records how many tasks it planned (its record's
-    ``tasks``), not which, so the count is exact only where every task result in the folder
-    is of its plan: it is the only run into the folder (its record the folder's only one),
-    and its suite caps no pair (a capped pair's rows are recorded, not planned). Elsewhere
-    the folder's other results may or may not be of its plan: fewer task results than
-    planned tasks bound the missing ones from below, and as many say nothing. Where the
-    suite's repetition gate may leave further repetitions out (:func:`_gated`; they leave no
-    row), the count of an alone run is an upper bound, and elsewhere nothing can be said. A
-    record without ``tasks`` tells nothing of the plan."""
-    head = ("the latest run into this folder stopped before its end (interrupted, killed or "
-            "ended by an error)")
-    resume = "; the same `puzzlebench run` command resumes it"
-    planned = records[-1].get("tasks")
-    if not isinstance(planned, int) or isinstance(planned, bool) or planned < 0:
-        return (f"{head}: it did not record how many tasks it planned, so whether some have "
-                f"no result is not known{resume}")
-    tasks = df[df["formulation"].fillna("-") != "-"]  # an unreadable instance's row: no task
-    have = int(tasks["key"].nunique())
-    alone = len(records) == 1 and not _caps(records[-1])  # a record per run into the folder
-    gated = _gated(records[-1])
-    if alone and have >= planned:
-        return (f"{head} after each of its {planned} planned tasks had a result: none is "
-                "missing, but the run has no closing calibration (its machine's speed at the "
-                "end is not known)")
-    if alone or (have < planned and not gated):
-        bound = "at most " if gated else "" if alone else "at least "
-        verb = "has" if planned - have == 1 and not bound else "have"
-        why = (" (the count includes the further repetitions the repetition gate may leave "
-               f"out: one runs only where its first run answered in under {gated:g} s)"
-               if gated else "")
-        return (f"{head}: {bound}{planned - have} of its {planned} planned tasks {verb} no "
-                f"result{why}{resume}")
-    return (f"{head}: it planned {planned} tasks and this folder holds results of {have} "
-            "tasks, not all of them necessarily of its plan (earlier runs', a capped pair's), "
-            "and a run records how many tasks it planned, not which"
-            + (", nor the repetitions its repetition gate leaves out" if gated else "")
-            + f": whether some of its tasks have no result is not known{resume}")
-
-
-def _gated(record: dict[str, Any]) -> float:
-    """The repetition gate's threshold (``repeat_under`` s) where it may have left further
-    repetitions of the record's run out (:func:`bench.run.session.gate`): a positive threshold
-    and more than one run of a task (``repeat``, ``seeds`` or a tier's ``repeats``,
-    ``seeds``); else 0."""
-    under = record.get("repeat_under")
-    if not isinstance(under, (int, float)) or isinstance(under, bool) or not under > 0:
-        return 0.0
-    counts = [record.get("repeat"), record.get("seeds")]
-    tiers = record.get("tiers")
-    for t in tiers.values() if isinstance(tiers, dict) else ():
-        if isinstance(t, dict):
-            counts += [t.get("repeats"), t.get("seeds")]
-    return float(under) if any(isinstance(n, int) and n > 1 for n in counts) else 0.0
-
-
-def _caps(record: dict[str, Any]) -> bool:
-    """The run of this record may have recorded rows of tasks it did not plan: its suite caps
-    a pair in a tier (:func:`bench.run.plan.make_plan`), or its record does not say."""
-    tiers = record.get("tiers")
-    if not isinstance(tiers, dict):
-        return True
-    return any(not isinstance(t, dict) or bool(t.get("capped")) for t in tiers.values())
 
 
 def _known_puzzles(df: pd.DataFrame, source: Path) -> None:

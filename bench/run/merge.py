@@ -34,7 +34,9 @@ complete journal or none) next, the Parquet table last; an interrupted merge lea
 in ``--out`` (report and compare refuse it, a rerun proceeds) and its temporary folder is
 removed by the next merge into the same ``--out``. The inputs' environment records
 are appended to the merged folder's, each marked with the input it came from, after a
-``merge`` record listing the inputs.
+``merge`` record listing the inputs and, under ``stopped``, what is known of each input whose
+latest run stopped before its end: how many of its planned tasks have no result in that input
+(:func:`bench.report.stopped.input_stopped`; a report of the merged folder repeats it).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench.identity import differing_parts
 from bench.records import NOT_RUN, Result
@@ -93,6 +96,9 @@ class Merged:
     differs: dict[str, list[str]] = field(default_factory=dict)
     #: input journal -> unreadable lines skipped in it
     skipped: dict[str, int] = field(default_factory=dict)
+    #: input -> how many of the planned tasks of its latest run, which stopped before its end,
+    #: have no result in it (:func:`bench.report.stopped.input_stopped`)
+    stopped: dict[str, str] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -142,9 +148,27 @@ def _read(folder: Path) -> tuple[list[Result], int]:
     if skipped and not found:
         raise MergeError(f"{source}: none of its {skipped} line(s) or row(s) is a result "
                          "(not a puzzlebench run, or damaged)")
+    if not found:
+        raise MergeError(f"{source}: holds no result (a run that recorded none): nothing to "
+                         "merge from it")
     for r in found:
         r.run = r.run or folder.name
     return found, skipped
+
+
+def _stopped_in(folder: Path, records: list[dict[str, Any]], found: list[Result]
+                ) -> dict[str, str]:
+    """What is known of the input's latest run where it stopped before its end (or of its
+    inputs', for a merged input): how many of its planned tasks have no result in the input
+    (:func:`bench.report.stopped.input_stopped`), counted here, where the input's results are
+    still its own."""
+    import pandas as pd
+
+    from bench.report.stopped import input_stopped
+
+    df = pd.DataFrame({"formulation": [r.formulation for r in found],
+                       "key": [r.key for r in found]})
+    return input_stopped(folder, records, df)
 
 
 def _not_run(r: Result) -> bool:
@@ -233,10 +257,13 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         everything: list[Result] = []
         origin: dict[str, int] = {}
         skipped: dict[str, int] = {}
+        stopped: dict[str, str] = {}
+        envs = [load_environment(f) for f in folders]  # read once: a damaged one warns once
         for i, f in enumerate(folders):
             found, bad = _read(f)
             if bad:
                 skipped[str(source_of(f))] = bad
+            stopped |= _stopped_in(f, envs[i], found)
             for r in found:
                 origin.setdefault(r.sample_id, i)
             everything += found
@@ -255,10 +282,11 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
             # the merge record first: a report shows the last record, an input's machine and
             # versions
             record_environment(tmp, {"merge": [str(f) for f in folders], "differs": differs,
+                                     "stopped": stopped,
                                      "recorded_at": dt.datetime.now(dt.UTC).isoformat(
                                          timespec="seconds")})
-            for f in folders:
-                for env in load_environment(f):
+            for f, records in zip(folders, envs, strict=True):
+                for env in records:
                     inner = env.get("merged_from")  # an input that is itself a merge
                     record_environment(tmp, {**env, "merged_from": f"{f}: {inner}" if inner
                                              else str(f)})
@@ -268,4 +296,4 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
             shutil.rmtree(tmp, ignore_errors=True)
     runs = Counter(r.run for r in kept if r.formulation != "-")
     return Merged(out / TABLE, len(kept), runs, len(everything) - len(kept) - superseded,
-                  superseded, differs, skipped)
+                  superseded, differs, skipped, stopped)

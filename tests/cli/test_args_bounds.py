@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bounds import MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED
+from bench.bounds import MAX_INT64, MAX_JOBS, MAX_MEMORY_MB, MAX_RUNS, MAX_SEED
 from tests.conftest import ROOT, SHIKAKU_SEEDS
 
 
@@ -31,6 +31,8 @@ BAD = [
     ("--threads", "-1", "must be 1 .."),  # CP-SAT: "invalid model: " with no reason
     ("--threads", "0", "must be 1 .."),  # 0 is "all cores" to CP-SAT, HiGHS and SCIP
     ("--count", "-1", "must be at least 0"),
+    # past the 64-bit top the range is named, not "at least 0" (which the value is)
+    ("--count", "99999999999999999999", f"must be 0 .. {MAX_INT64}"),
 ]
 
 
@@ -122,3 +124,41 @@ def test_the_run_counts_take_their_bounds():
     assert runs_problem(MAX_SEED - MAX_RUNS + 2, MAX_RUNS, 1).endswith(
         f"runs seeds up to {MAX_SEED + 1}, past {MAX_SEED} (the largest every seeded solver "
         "takes)")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "-0.5"])
+def test_a_progress_interval_not_finite_or_negative_is_one_line(value):
+    """``run --progress`` takes a finite number of seconds, 0 or more: nan, inf and a negative
+    number are refused, not read as "no progress lines"."""
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--dry-run",
+            f"--progress={value}")  # = : argparse takes "-inf" for an option otherwise
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    lines = [x for x in p.stderr.splitlines() if not x.startswith(("usage:", " "))]
+    assert lines == [f"puzzlebench run: error: argument --progress: must be a finite number "
+                     f"of seconds, 0 or more (0: none), not {value}"], p.stderr
+
+
+def test_a_progress_interval_takes_0_and_positive_seconds():
+    from bench.cli.args import interval_seconds
+
+    assert interval_seconds("0") == 0.0 and interval_seconds("2.5") == 2.5
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--seed", "-1", "must be at least 0 (a seed of the file's name and header), not -1"),
+    ("--count", "-1", "must be at least 1, not -1"),
+    ("--count", "0", "must be at least 1, not 0"),
+    ("--count", "99999999999999999999", f"must be 1 .. {MAX_INT64}, not 99999999999999999999"),
+])
+def test_a_generate_seed_or_count_out_of_range_is_one_line(tmp_path, option, value, says):
+    """``generate --seed -N`` would repeat ``--seed N``'s instances (``random.Random`` seeds
+    with the absolute value) under another name: refused while parsing, nothing written."""
+    other = {"--seed": "0", "--count": "1"}
+    other.pop(option)
+    (name, v), = other.items()
+    p = cli("generate", "shikaku", "--size", "5x5", option, value, name, v,
+            "--out", str(tmp_path / "gen"))
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    lines = [x for x in p.stderr.splitlines() if not x.startswith(("usage:", " "))]
+    assert lines == [f"puzzlebench generate: error: argument {option}: {says}"], p.stderr
+    assert not (tmp_path / "gen").exists()

@@ -20,3 +20,14 @@ def test_check_refuses_a_time_limit_that_is_not_a_positive_number(limit):
     assert p.stdout == "", p.stdout  # no check ran
     assert "--time-limit: must be a positive number of seconds" in p.stderr, p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_check_with_a_solver_that_does_not_take_the_formulation_is_one_line():
+    """``--solver`` and the formulation conflict: a bad-input line and exit 2, not a FAIL
+    line of a check (the formulation is not at fault) and exit 1."""
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "check", "cpsat-cover", "--puzzle",
+                        "shikaku", "--solver", "minisat22"], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert (p.returncode, p.stdout) == (2, ""), (p.stdout, p.stderr)
+    assert p.stderr == ("puzzlebench: --solver minisat22 does not take cpsat models "
+                        "(shikaku/cpsat-cover is a cpsat formulation)\n")

@@ -117,16 +117,21 @@ def test_a_run_stopped_before_its_end_is_reported_as_such_until_a_resume_finishe
                         str(tmp_path / "merged")], cwd=ROOT, capture_output=True, text=True,
                        timeout=600)
     assert p.returncode == 0, p.stderr
-    notes = load_run(tmp_path / "merged").warnings  # nothing ran into it: no resume advice
+    # what the input's report said of it, counted at merge time (no resume advice: nothing
+    # ran into the merged folder)
+    known = load_run(out).warnings[0].split(" (interrupted, killed or ended by an error)")[1]
+    known = known.removeprefix(": ").removeprefix(" after ").split("; the same `puzzlebench")[0]
+    notes = load_run(tmp_path / "merged").warnings
     assert notes[0] == ("merged from 1 run folder(s) whose latest run stopped before its end "
-                        f"({out}): tasks they planned may be missing from this report"), notes
+                        f"(each as it was when merged): {out}: {known}"), notes
     p = subprocess.run([sys.executable, "-m", "bench.cli", "merge", str(tmp_path / "merged"),
                         "--out", str(tmp_path / "merged2")], cwd=ROOT, capture_output=True,
                        text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     notes = load_run(tmp_path / "merged2").warnings  # a merge of a merge: the inner input
-    assert notes[0].startswith("merged from 1 run folder(s) whose latest run stopped before "
-                               f"its end ({tmp_path / 'merged'}: {out})"), notes
+    assert notes[0] == ("merged from 1 run folder(s) whose latest run stopped before its end "
+                        f"(each as it was when merged): {tmp_path / 'merged'}: {out}: {known}"), \
+        notes
     p = subprocess.run([sys.executable, "-m", "bench.cli", *RUN, "--out", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr

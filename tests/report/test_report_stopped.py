@@ -95,7 +95,7 @@ def test_the_note_reads_the_record_it_has():
     it unknown; an unreadable instance's row is no task."""
     import pandas as pd
 
-    from bench.report.data import stopped_note
+    from bench.report.stopped import stopped_note
 
     rows = pd.DataFrame({"key": ["a", "b", "c"], "formulation": ["f", "f", "-"]})
     assert "did not record how many tasks" in stopped_note([{}], rows)
