@@ -17,14 +17,15 @@ if TYPE_CHECKING:
     from bench.run.interrupt import Stop
 
 DESCRIPTION = ("Benchmark solver formulations of grid puzzles: list, solve, run, report, "
-               "compare, merge, import, export, generate, check, new-formulation, aslib.")
+               "compare, merge, import, export, generate, check, new-formulation, new-puzzle, "
+               "aslib.")
 
 
 #: each command's module (beside this one), in the order `puzzlebench --help` lists them
 COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report",
             "compare": "compare", "merge": "merge", "import": "convert",
             "export": "convert", "generate": "generate", "check": "check",
-            "new-formulation": "scaffold", "aslib": "aslib"}
+            "new-formulation": "scaffold", "new-puzzle": "scaffold", "aslib": "aslib"}
 
 
 #: the commands a SIGTERM stops cleanly like a Ctrl-C (their work is in child processes or in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.cli.args import fail
+from bench.cli.args import fail, path_arg
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -15,13 +15,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     nf.add_argument("kind", metavar="KIND")
     nf.add_argument("name", metavar="NAME", help="the formulation's name (what `check`, `run "
                     "--formulation` and the report call it)")
-    nf.add_argument("--out", required=True, metavar="DIR", help="the folder to create")
+    nf.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
+                    help="the folder to create")
     nf.set_defaults(func=cmd_new)
     np = sub.add_parser("new-puzzle", help="write an installable puzzle package (rules, tiny "
                         "boards, picture, instances and a SAT formulation) to start from")
     np.add_argument("name", metavar="NAME", help="the puzzle's name (the `puzzle:` header of "
                     "its instance files)")
-    np.add_argument("--out", required=True, metavar="DIR", help="the folder to create")
+    np.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
+                    help="the folder to create")
     np.set_defaults(func=cmd_new_puzzle)
 
 

@@ -50,6 +50,8 @@ CASES = [
     (("run", *TASK, "--dry-run", "--estimate", ""), "--estimate", "run folder"),
     (("generate", "shikaku", "--size", "5x5", "--seed", "1", "--out", ""), "--out", "folder"),
     (("import", G, "--out", ""), "--out", "folder"),
+    (("new-formulation", "shikaku", "sat", "x", "--out", ""), "--out", "folder"),
+    (("new-puzzle", "x", "--out", ""), "--out", "folder"),
 ]
 
 
