@@ -7,7 +7,8 @@ The parts (:func:`identity_parts`), each a column of the result:
 - the puzzle and the formulation variant (its label);
 - ``code``: the code that made and judged the answer (:func:`formulation_code`): the
   formulation's module, its puzzle's rules (the verifier), and the code every task runs
-  (:func:`task_files`: reading the instance, the solve loop, the registry, the records);
+  (:func:`task_files`: reading the instance, the solve loop, the registry, the records, and
+  the judging rules, :mod:`bench.judge`);
 - the solver's name, ``solver_version`` and ``backend_code`` (:func:`backend_code`: the
   backend's module and what it imports);
 - the limits (time, memory, threads), the solution count asked, the seed and the repetition;
@@ -15,7 +16,14 @@ The parts (:func:`identity_parts`), each a column of the result:
 
 ``identity`` is the SHA-256 of those parts. The harness's own version (``harness``) is recorded
 beside it, not in it: a change to the run, report or command-line layers (which measure,
-record and present results) does not rerun a formulation's tasks.
+record and present results) does not rerun a formulation's tasks. What decides a result's
+status, ``checked`` and ``known`` (the checker's verdict, the known solution's, the time limit
+rule, a killed or crashed task's status) is judging, not measuring: it lives in
+:mod:`bench.judge`, outside the run layer, and is a root of :func:`task_files`
+(:data:`JUDGE_MODULES`), so a change to it changes every result's ``code``. A task checks its
+planned ``code`` and ``backend_code`` against the files on disk when it starts
+(:func:`bench.run.execute.execute`): code edited after planning gives an error result, never
+an answer recorded under the planned digest.
 
 A module's code digest is derived from the source, not from what happens to be imported
 (``sys.modules`` depends on import order, and a fork-server template preloads every
@@ -60,6 +68,8 @@ FORMULATION_EXCLUDED = (*NOT_FOLLOWED, "bench.backends")
 BACKEND_PACKAGES = ("bench",)
 #: the task process's modules: what they import (outside :data:`NOT_FOLLOWED`) every task runs
 TASK_MODULES = ("bench.run.task", "bench.run.execute")
+#: the judging rules (status, checked, known), in every result's code whoever imports them
+JUDGE_MODULES = ("bench.judge",)
 #: the machine parts of an identity, as result columns
 MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
 
@@ -297,8 +307,9 @@ def task_files() -> dict[str, Path]:
     """The code every task runs whatever its formulation and solver: the modules the task
     process (:data:`TASK_MODULES`) imports outside the run, report and command-line layers
     (reading the instance, the solve loop, the answer's check, the registry, the records),
-    with what they import under ``bench`` (backends left to each backend's digest)."""
-    roots: set[str] = set()
+    and the judging rules (:data:`JUDGE_MODULES`), with what they import under ``bench``
+    (backends left to each backend's digest)."""
+    roots: set[str] = set(JUDGE_MODULES)
     for module in TASK_MODULES:
         path = _origin(module)
         if path is None:
