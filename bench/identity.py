@@ -70,6 +70,9 @@ BACKEND_PACKAGES = ("bench",)
 TASK_MODULES = ("bench.run.task", "bench.run.execute")
 #: the judging rules (status, checked, known), in every result's code whoever imports them
 JUDGE_MODULES = ("bench.judge",)
+#: not followed from the task process's modules: this module, which names results (the task
+#: process imports it to check its planned code, :func:`changed_code`) but makes none
+TASK_EXCLUDED = (*FORMULATION_EXCLUDED, "bench.identity")
 #: the machine parts of an identity, as result columns
 MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
 
@@ -200,9 +203,20 @@ def _parse(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[ast.AST, .
     return data, tuple(n for n in ast.walk(tree) if isinstance(n, keep))
 
 
-def _nodes(path: Path) -> tuple[bytes, tuple[ast.AST, ...]]:
+@functools.cache
+def _summarised(name: str, path: str, mtime_ns: int, size: int
+                ) -> tuple[bytes, frozenset[str], frozenset[str]]:
+    """Module ``name``'s file: the SHA-256 of its bytes, the modules it imports
+    (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached as
+    :func:`_parse` is, so an unchanged file costs a ``stat`` when its digest is taken again."""
+    data, nodes = _parse(path, mtime_ns, size)
+    return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
+            frozenset(_patterns(nodes)))
+
+
+def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[str]]:
     st = path.stat()
-    return _parse(str(path), st.st_mtime_ns, st.st_size)
+    return _summarised(name, str(path), st.st_mtime_ns, st.st_size)
 
 
 def _origin(name: str) -> Path | None:
@@ -278,9 +292,9 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
                 raise ImportError(f"no Python source for module {name!r}")
             continue
         files[name] = path
-        _, nodes = _nodes(path)
-        patterns |= _patterns(nodes)
-        todo += sorted(n for n in _imports(name, path, nodes)
+        _, imports, named = _summary(name, path)
+        patterns |= named
+        todo += sorted(n for n in imports
                        if _under(n, follow) and not _under(n, exclude) and n not in files)
     folders = {p.parent for p in files.values()}
     for folder in sorted(folders):
@@ -314,10 +328,10 @@ def task_files() -> dict[str, Path]:
         path = _origin(module)
         if path is None:
             continue
-        roots |= {n for n in _imports(module, path, _nodes(path)[1])
-                  if _under(n, ("bench",)) and not _under(n, FORMULATION_EXCLUDED)
+        roots |= {n for n in _summary(module, path)[1]
+                  if _under(n, ("bench",)) and not _under(n, TASK_EXCLUDED)
                   and _origin(n) is not None}
-    return _walk(sorted(roots), FORMULATION_PACKAGES, FORMULATION_EXCLUDED)
+    return _walk(sorted(roots), FORMULATION_PACKAGES, TASK_EXCLUDED)
 
 
 def puzzle_module(puzzle: str) -> str:
@@ -334,9 +348,10 @@ def puzzle_module(puzzle: str) -> str:
 def _digest(files: dict[str, Path]) -> str:
     h = hashlib.sha256()
     for name in sorted(files):
-        data, _ = _nodes(files[name]) if files[name].suffix == ".py" \
-            else (files[name].read_bytes(), ())
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        path = files[name]
+        sha = _summary(name, path)[0] if path.suffix == ".py" \
+            else hashlib.sha256(path.read_bytes()).digest()
+        h.update(name.encode() + b"\0" + sha)
     return "code-" + h.hexdigest()[:16]
 
 
@@ -375,3 +390,20 @@ def backend_code(cls: type) -> str:
     """The code digest of a backend class: its module and what it imports under ``bench``
     (outside the run, report and command-line layers) or its own top-level package."""
     return code_digest(cls.__module__, BACKEND_PACKAGES, own=True, exclude=NOT_FOLLOWED)
+
+
+def changed_code(task: Task, formulation: type, backend: type) -> str:
+    """What of a planned task's code changed on disk since the run was planned, in one line
+    ("" when nothing did, or the task has no planned digest): its formulation's code
+    (:func:`formulation_code` against ``task.code``) or its solver's (:func:`backend_code`
+    against ``task.backend_code``). A task process imports what is on disk when it starts;
+    its result is recorded under the planned digests, so it must run only the planned code.
+    Each file is read, parsed and hashed again only where its size or mtime changed
+    (:func:`_summarised`)."""
+    if task.code and (now := formulation_code(formulation)) != task.code:
+        return (f"the code of {task.formulation} changed since the run was planned "
+                f"({now or 'its source not found'}, planned {task.code})")
+    if task.backend_code and (now := backend_code(backend)) != task.backend_code:
+        return (f"the code of solver {task.solver} changed since the run was planned "
+                f"({now or 'its source not found'}, planned {task.backend_code})")
+    return ""

@@ -16,6 +16,7 @@ from pathlib import Path
 from bench.backends import Backend, SolveOptions, get_backend
 from bench.effort import known
 from bench.failure import describe
+from bench.identity import changed_code
 from bench.instance import Instance, InstanceError, read_instance
 from bench.judge import (  # the judging rules; the names kept here are their old home
     Known as Known,
@@ -87,6 +88,10 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     if chosen is None:
         return res
     backend, form = chosen
+    changed = changed_code(task, type(form), type(backend))
+    if changed:  # as an instance file changed since the plan (read_instance)
+        res.message = changed
+        return res
     try:
         res.setup_s = form.setup()  # before the deadline: not counted against the time limit
     except Exception as e:  # MemoryError is one too: the task process makes it a memout
