@@ -7,7 +7,8 @@ The parts (:func:`identity_parts`), each a column of the result:
 - the puzzle and the formulation variant (its label);
 - ``code``: the code that made and judged the answer (:func:`formulation_code`): the
   formulation's module, its puzzle's rules (the verifier), and the code every task runs
-  (:func:`task_files`: reading the instance, the solve loop, the registry, the records);
+  (:func:`task_files`: reading the instance, the solve loop, the registry, the records, and
+  the judging rules, :mod:`bench.judge`);
 - the solver's name, ``solver_version`` and ``backend_code`` (:func:`backend_code`: the
   backend's module and what it imports);
 - the limits (time, memory, threads), the solution count asked, the seed and the repetition;
@@ -15,7 +16,14 @@ The parts (:func:`identity_parts`), each a column of the result:
 
 ``identity`` is the SHA-256 of those parts. The harness's own version (``harness``) is recorded
 beside it, not in it: a change to the run, report or command-line layers (which measure,
-record and present results) does not rerun a formulation's tasks.
+record and present results) does not rerun a formulation's tasks. What decides a result's
+status, ``checked`` and ``known`` (the checker's verdict, the known solution's, the time limit
+rule, a killed or crashed task's status) is judging, not measuring: it lives in
+:mod:`bench.judge`, outside the run layer, and is a root of :func:`task_files`
+(:data:`JUDGE_MODULES`), so a change to it changes every result's ``code``. A task checks its
+planned ``code`` and ``backend_code`` against the files on disk when it starts
+(:func:`bench.run.execute.execute`): code edited after planning gives an error result, never
+an answer recorded under the planned digest.
 
 A module's code digest is derived from the source, not from what happens to be imported
 (``sys.modules`` depends on import order, and a fork-server template preloads every
@@ -60,6 +68,11 @@ FORMULATION_EXCLUDED = (*NOT_FOLLOWED, "bench.backends")
 BACKEND_PACKAGES = ("bench",)
 #: the task process's modules: what they import (outside :data:`NOT_FOLLOWED`) every task runs
 TASK_MODULES = ("bench.run.task", "bench.run.execute")
+#: the judging rules (status, checked, known), in every result's code whoever imports them
+JUDGE_MODULES = ("bench.judge",)
+#: not followed from the task process's modules: this module, which names results (the task
+#: process imports it to check its planned code, :func:`changed_code`) but makes none
+TASK_EXCLUDED = (*FORMULATION_EXCLUDED, "bench.identity")
 #: the machine parts of an identity, as result columns
 MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
 
@@ -190,9 +203,20 @@ def _parse(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[ast.AST, .
     return data, tuple(n for n in ast.walk(tree) if isinstance(n, keep))
 
 
-def _nodes(path: Path) -> tuple[bytes, tuple[ast.AST, ...]]:
+@functools.cache
+def _summarised(name: str, path: str, mtime_ns: int, size: int
+                ) -> tuple[bytes, frozenset[str], frozenset[str]]:
+    """Module ``name``'s file: the SHA-256 of its bytes, the modules it imports
+    (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached as
+    :func:`_parse` is, so an unchanged file costs a ``stat`` when its digest is taken again."""
+    data, nodes = _parse(path, mtime_ns, size)
+    return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
+            frozenset(_patterns(nodes)))
+
+
+def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[str]]:
     st = path.stat()
-    return _parse(str(path), st.st_mtime_ns, st.st_size)
+    return _summarised(name, str(path), st.st_mtime_ns, st.st_size)
 
 
 def _origin(name: str) -> Path | None:
@@ -268,9 +292,9 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
                 raise ImportError(f"no Python source for module {name!r}")
             continue
         files[name] = path
-        _, nodes = _nodes(path)
-        patterns |= _patterns(nodes)
-        todo += sorted(n for n in _imports(name, path, nodes)
+        _, imports, named = _summary(name, path)
+        patterns |= named
+        todo += sorted(n for n in imports
                        if _under(n, follow) and not _under(n, exclude) and n not in files)
     folders = {p.parent for p in files.values()}
     for folder in sorted(folders):
@@ -297,16 +321,17 @@ def task_files() -> dict[str, Path]:
     """The code every task runs whatever its formulation and solver: the modules the task
     process (:data:`TASK_MODULES`) imports outside the run, report and command-line layers
     (reading the instance, the solve loop, the answer's check, the registry, the records),
-    with what they import under ``bench`` (backends left to each backend's digest)."""
-    roots: set[str] = set()
+    and the judging rules (:data:`JUDGE_MODULES`), with what they import under ``bench``
+    (backends left to each backend's digest)."""
+    roots: set[str] = set(JUDGE_MODULES)
     for module in TASK_MODULES:
         path = _origin(module)
         if path is None:
             continue
-        roots |= {n for n in _imports(module, path, _nodes(path)[1])
-                  if _under(n, ("bench",)) and not _under(n, FORMULATION_EXCLUDED)
+        roots |= {n for n in _summary(module, path)[1]
+                  if _under(n, ("bench",)) and not _under(n, TASK_EXCLUDED)
                   and _origin(n) is not None}
-    return _walk(sorted(roots), FORMULATION_PACKAGES, FORMULATION_EXCLUDED)
+    return _walk(sorted(roots), FORMULATION_PACKAGES, TASK_EXCLUDED)
 
 
 def puzzle_module(puzzle: str) -> str:
@@ -323,9 +348,10 @@ def puzzle_module(puzzle: str) -> str:
 def _digest(files: dict[str, Path]) -> str:
     h = hashlib.sha256()
     for name in sorted(files):
-        data, _ = _nodes(files[name]) if files[name].suffix == ".py" \
-            else (files[name].read_bytes(), ())
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        path = files[name]
+        sha = _summary(name, path)[0] if path.suffix == ".py" \
+            else hashlib.sha256(path.read_bytes()).digest()
+        h.update(name.encode() + b"\0" + sha)
     return "code-" + h.hexdigest()[:16]
 
 
@@ -364,3 +390,20 @@ def backend_code(cls: type) -> str:
     """The code digest of a backend class: its module and what it imports under ``bench``
     (outside the run, report and command-line layers) or its own top-level package."""
     return code_digest(cls.__module__, BACKEND_PACKAGES, own=True, exclude=NOT_FOLLOWED)
+
+
+def changed_code(task: Task, formulation: type, backend: type) -> str:
+    """What of a planned task's code changed on disk since the run was planned, in one line
+    ("" when nothing did, or the task has no planned digest): its formulation's code
+    (:func:`formulation_code` against ``task.code``) or its solver's (:func:`backend_code`
+    against ``task.backend_code``). A task process imports what is on disk when it starts;
+    its result is recorded under the planned digests, so it must run only the planned code.
+    Each file is read, parsed and hashed again only where its size or mtime changed
+    (:func:`_summarised`)."""
+    if task.code and (now := formulation_code(formulation)) != task.code:
+        return (f"the code of {task.formulation} changed since the run was planned "
+                f"({now or 'its source not found'}, planned {task.code})")
+    if task.backend_code and (now := backend_code(backend)) != task.backend_code:
+        return (f"the code of solver {task.solver} changed since the run was planned "
+                f"({now or 'its source not found'}, planned {task.backend_code})")
+    return ""

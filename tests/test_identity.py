@@ -202,3 +202,66 @@ def test_a_result_without_code_has_no_identity_and_differences_are_named():
         ["formulation code", "machine"]
     assert differing_parts(row, {**row, "solver_version": "2", "time_limit": 9}) == \
         ["solver version", "limits"]
+
+
+def test_the_judging_rules_are_in_every_results_code():
+    """What decides a result's status, ``checked`` and ``known`` (the checker's verdict, the
+    time limit rule, a killed task's status, the known solution's verdict) is in
+    :func:`task_files`, whichever module calls it."""
+    import inspect
+
+    from bench.run import execute, outcome, reuse
+
+    files = {p.resolve() for p in task_files().values()}
+    for rule in (execute.conclude, execute.over_time_limit, execute.failed, outcome.ended,
+                 outcome.memory_status, reuse.rejudged, execute.checked_known):
+        assert Path(inspect.getsourcefile(rule) or "").resolve() in files, rule.__name__
+    # measuring stays out, and so does the digest machinery (the task process imports it)
+    assert not any(n.startswith(("bench.run", "bench.identity")) for n in task_files())
+
+
+DIGESTS = """
+import json
+from bench.identity import formulation_code
+from bench.registry import formulations
+print(json.dumps({f"{p}/{c.name}": formulation_code(c) for p in ("shikaku", "nurikabe")
+                  for c in formulations(p) if c.__module__.startswith("formulations.")}))
+"""
+
+
+def test_editing_the_judging_code_changes_every_results_code(tmp_path):
+    """A real copy of ``bench`` and ``formulations``: an edit to the judging rules changes
+    every formulation's ``code`` (and so every identity); an edit to the run layer's
+    measuring code changes none."""
+    import json
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    for pkg in ("bench", "formulations"):
+        shutil.copytree(root / pkg, tmp_path / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def digests() -> dict[str, str]:
+        out = subprocess.run([sys.executable, "-c", DIGESTS], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True).stdout
+        return json.loads(out.splitlines()[-1])
+
+    before = digests()
+    assert len(before) > 4 and all(before.values())
+    judge = tmp_path / "bench" / "judge.py"
+    text = judge.read_text()
+    judge.write_text(text.replace('res.status = "solved" if not problems else "wrong"',
+                                  'res.status = "wrong"', 1))
+    assert judge.read_text() != text
+    after = digests()
+    assert set(after) == set(before)
+    assert all(after[k] != before[k] for k in before)
+    judge.write_text(text)
+    assert digests() == before
+    execute = tmp_path / "bench" / "run" / "execute.py"
+    measuring = execute.read_text()
+    execute.write_text(measuring.replace("PROGRESS_S = 0.25", "PROGRESS_S = 0.5"))
+    assert execute.read_text() != measuring
+    assert digests() == before

@@ -8,8 +8,6 @@ build, after each solve) so a task killed from outside still reports what it got
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -17,13 +15,36 @@ from pathlib import Path
 
 from bench.backends import Backend, SolveOptions, get_backend
 from bench.effort import known
-from bench.failure import Failure, describe
+from bench.failure import describe
+from bench.identity import changed_code
 from bench.instance import Instance, InstanceError, read_instance
-from bench.puzzles import SolutionGrid, get_puzzle
+from bench.judge import (  # the judging rules; the names kept here are their old home
+    Known as Known,
+)
+from bench.judge import (
+    KnownSolutionError as KnownSolutionError,
+)
+from bench.judge import (
+    checked_known as checked_known,
+)
+from bench.judge import (
+    conclude,
+    failed,
+    over_time_limit,
+)
+from bench.judge import (
+    known_solution as known_solution,
+)
+from bench.judge import (
+    read_known_solution as read_known_solution,
+)
+from bench.judge import (
+    rejudged as rejudged,
+)
 from bench.records import Result, Task, TaskStatus, origin_of
 from bench.registry import Formulation, get_formulation
 from bench.run.pin import pin_self
-from bench.solve import Solved, SolveStats, solve
+from bench.solve import SolveStats, solve
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +88,10 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     if chosen is None:
         return res
     backend, form = chosen
+    changed = changed_code(task, type(form), type(backend))
+    if changed:  # as an instance file changed since the plan (read_instance)
+        res.message = changed
+        return res
     try:
         res.setup_s = form.setup()  # before the deadline: not counted against the time limit
     except Exception as e:  # MemoryError is one too: the task process makes it a memout
@@ -107,11 +132,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
                    on_built=built, on_round=round_)
     copy_stats(res, solved.stats, "")
     conclude(res, solved, task, inst)
-    took = (res.build_s or 0.0) + (res.solve_s or 0.0)
-    # the same limit for every solver
-    if took > task.time_limit and res.status not in ("error", "skipped"):
-        res.status, res.grid, res.checked = "timeout", None, None
-        res.message = f"build + solve took {took:.2f} s, past the {task.time_limit:g} s limit"
+    over_time_limit(res, task.time_limit)
     return res
 
 
@@ -144,13 +165,6 @@ def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulati
     return backend, form
 
 
-def failed(res: Result, failure: Failure) -> None:
-    """An error of the formulation or its solver: status, one-line message, phase, traceback."""
-    res.status, res.message = "error", failure.message
-    res.phase, res.traceback = failure.phase, failure.traceback
-    res.grid, res.checked = None, None
-
-
 def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
     """The solve's statistics so far into the result."""
     res.iterations = stats.iterations
@@ -160,143 +174,3 @@ def copy_stats(res: Result, stats: SolveStats, message: str) -> None:
             setattr(res, key, value)
     res.constraints = stats.constraints
     res.message = message
-
-
-def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
-    """The task's status and message from what :func:`bench.solve.solve` found, the known
-    solution (``.sol``) compared."""
-    rules = get_puzzle(inst.puzzle)
-    if solved.failure is not None and solved.grid is None:
-        failed(res, solved.failure)
-        return
-    if solved.status == "skipped":
-        res.status, res.message = "skipped", solved.message
-        return
-    if solved.grid is not None:
-        problems = solved.problems
-        res.grid = solved.grid
-        res.checked = not problems
-        res.status = "solved" if not problems else "wrong"
-        res.message = "; ".join(problems[:3])
-        known, note = checked_known(task.instance, inst)
-        if known is not None and not problems:
-            res.known = not note and rules.same(inst, solved.grid, known)
-            if not res.known:
-                res.message = "differs from the known solution (.sol)"
-        if note:
-            res.message = "; ".join(filter(None, [res.message, note]))
-        if solved.count_status:
-            res.status, res.message = solved.count_status, solved.count_message
-            if solved.failure is not None:
-                res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
-            if solved.count_status == "wrong":
-                res.checked = False
-        res.count = solved.count
-    elif solved.status == "infeasible":
-        res.status = "infeasible"
-        res.count = 0 if task.count else None
-        known, note = checked_known(task.instance, inst)
-        if known is not None and not note:  # an inexact model cut it off
-            res.known = False
-            res.message = "infeasible, but the instance has a known solution (.sol)"
-        elif note:
-            res.message = note
-    elif solved.status == "timeout":
-        res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
-    elif solved.status == "error":
-        res.status, res.message = "error", solved.message
-    else:
-        res.status, res.message = "error", f"solver stopped with status {solved.status}"
-
-
-class KnownSolutionError(ValueError):
-    """A ``NAME.sol`` beside an instance that cannot serve as its known solution; one line."""
-
-
-def read_known_solution(instance_path: str) -> SolutionGrid | None:
-    """The known solution stored beside an instance (``NAME.sol``, a JSON grid), None when
-    there is none; :class:`KnownSolutionError` when there is one that cannot be read."""
-    sol = Path(instance_path).with_suffix(".sol")
-    if not sol.exists():
-        return None
-    if not sol.is_file():  # a FIFO would hang the task
-        raise KnownSolutionError(f"{sol}: not a regular file")
-    try:
-        grid = json.loads(sol.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise KnownSolutionError(f"{sol}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise KnownSolutionError(f"{sol}: not UTF-8 text (byte {e.start})") from None
-    except ValueError as e:
-        raise KnownSolutionError(f"{sol}: not JSON ({str(e).splitlines()[0]})") from None
-    if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
-        raise KnownSolutionError(f"{sol}: not a JSON list of rows")
-    return grid
-
-
-def known_solution(instance_path: str) -> SolutionGrid | None:
-    """:func:`read_known_solution`, None for a ``.sol`` that cannot be read."""
-    try:
-        return read_known_solution(instance_path)
-    except KnownSolutionError:
-        return None
-
-
-def checked_known(instance: str, inst: Instance) -> tuple[SolutionGrid | None, str]:
-    """The known solution of the ``instance`` file and a one-line note on what is wrong with
-    it ("" when nothing): an unreadable ``.sol`` is not used (None); one that breaks the rules
-    is still compared (a solved grid then differs from it), and the note says so."""
-    try:
-        known = read_known_solution(instance)
-    except KnownSolutionError as e:
-        log.warning("%s", e)
-        return None, f"known solution not used: {e}"
-    if known is None:
-        return None, ""
-    problems = get_puzzle(inst.puzzle).verify(inst, known)
-    if problems:
-        note = f"known solution {Path(instance).with_suffix('.sol')} breaks the rules " \
-               f"({problems[0]})"
-        log.warning("%s", note)
-        return known, note
-    return known, ""
-
-
-#: an instance path -> the instance and its known solution with the note on it, or None
-Known = dict[str, tuple[Instance, SolutionGrid | None, str] | None]
-
-
-def rejudged(res: Result, cache: Known | None = None) -> Result:
-    """``res`` with its verdict against the known solution taken again from the ``.sol``
-    beside its instance as that file is now, as :func:`conclude` takes it: a solved grid that
-    passed the rules is compared with it, and an infeasible answer is wrong where one exists.
-    The verdict is no measurement: a ``.sol`` added, corrected or removed since the task ran
-    changes it, and a result kept or reused must not carry the old one. ``res`` itself when
-    the verdict is unchanged or nothing decides it (another status, an instance that cannot be
-    read now). ``cache``: the instances and known solutions read so far, by path."""
-    solved = res.status == "solved" and res.grid is not None and bool(res.checked)
-    if not (solved or res.status == "infeasible"):
-        return res
-    cache = {} if cache is None else cache
-    if res.instance_path not in cache:
-        try:
-            inst = read_instance(res.instance_path)
-            cache[res.instance_path] = (inst, *checked_known(res.instance_path, inst))
-        except InstanceError:
-            cache[res.instance_path] = None
-    if (found := cache[res.instance_path]) is None:
-        return res
-    inst, known, note = found
-    if solved:
-        same = (known is not None and not note and res.grid is not None
-                and get_puzzle(inst.puzzle).same(inst, res.grid, known))
-        verdict = None if known is None else same
-        message = "; ".join(filter(None, ["" if verdict is not False else
-                                          "differs from the known solution (.sol)", note]))
-    else:
-        verdict = False if known is not None and not note else None
-        message = ("infeasible, but the instance has a known solution (.sol)"
-                   if verdict is False else note)
-    if (verdict, message) == (res.known, res.message):
-        return res
-    return dataclasses.replace(res, known=verdict, message=message)

@@ -53,8 +53,8 @@ from bench.identity import (
     planned_identity,
     planned_record,
 )
+from bench.judge import Known, rejudged
 from bench.records import NOT_RUN, Result, Task
-from bench.run.execute import Known, rejudged
 from bench.run.outcome import solver_version
 from bench.run.storage import (
     Journal,
@@ -132,7 +132,7 @@ def adopt(res: Result, task: Task, cache: Known | None = None) -> Result:
     kept, the task's key, tier, instance path and name (the file's stem) taken from the plan,
     a result written before origins were recorded takes the task's origin (the identity
     matched, so the formulation is the same), and its verdict against the known solution is
-    taken again from the task's ``.sol`` (:func:`bench.run.execute.rejudged`)."""
+    taken again from the task's ``.sol`` (:func:`bench.judge.rejudged`)."""
     return rejudged(dataclasses.replace(res, key=task.key, tier=task.tier,
                                         instance_path=task.instance,
                                         instance=Path(task.instance).stem,
@@ -142,7 +142,7 @@ def adopt(res: Result, task: Task, cache: Known | None = None) -> Result:
 def rejudge_into(journal: Journal, held: Sequence[Result], keys: set[str]) -> int:
     """Append to ``journal`` each of its results ``held`` for these task keys whose verdict
     against the known solution changed since it was recorded (a ``.sol`` added, corrected or
-    removed: :func:`bench.run.execute.rejudged`), the same sample with the new verdict (the
+    removed: :func:`bench.judge.rejudged`), the same sample with the new verdict (the
     latest line of a sample wins); how many."""
     cache: Known = {}
     changed = [new for r in samples(list(held)) if r.key in keys

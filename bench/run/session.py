@@ -388,7 +388,7 @@ def _session(planned: Planned, journal: Journal, options: Options, sources: Any,
                                                 options.jobs)
     if stopped is not None:
         return stopped
-    outcome.not_run = _not_run(planned, journal)
+    outcome.not_run = _not_run(planned, journal, say)
     if sources is not None and sum(outcome.reused.values()) < outcome.reusable:
         say(f"{outcome.reusable - sum(outcome.reused.values())} of the reusable results were "
             "not taken: the suite's repetition gate or ladder rule left their tasks out, as "
@@ -461,11 +461,18 @@ class _Progress:
                   f"{elapsed:.0f} s elapsed")
 
 
-def _not_run(planned: Planned, journal: Journal) -> Counter[str]:
+def _not_run(planned: Planned, journal: Journal,
+             say: Callable[[str], None] = lambda s: None) -> Counter[str]:
     """Planned tasks that a finished run did not run, by reason: recorded not run by the
-    ladder rule, or left out of the journal by the repetition gate."""
+    ladder rule, or left out of the journal by the repetition gate. Says how to run again the
+    planned tasks whose results are errors, which a resume keeps."""
     keys = {t.key for t in planned.plan.tasks}
     results = [r for r in journal.results(warn=False) if r.key in keys]
+    if n := sum(r.status == "error" for r in results):
+        say(f"{n} task(s) ended in error (a crash, a kill from outside, code changed since the "
+            f"plan): running this command again keeps them; to run them again, run with a new "
+            f"--out and --reuse {journal.folder} (an error is never reused, the other results "
+            "are)")
     out: Counter[str] = Counter()
     out["ladder rule"] = sum(r.message.startswith(NOT_RUN) for r in results)
     missing = len(keys - {r.key for r in results})

@@ -198,10 +198,13 @@ def warm(kinds: str) -> None:
     """Run in a fork-server template before it forks tasks: the one-time set-up every task
     would otherwise repeat (puzzle rules, backend registry and versions, which read package
     metadata, the built-in formulations of these kinds, and the table of plugin entry points,
-    whose reading scans every installed distribution's metadata)."""
+    whose reading scans every installed distribution's metadata), and the code digests of
+    those backends and formulations, so that a forked task's check of its planned code
+    (:func:`bench.identity.changed_code`) parses no file that did not change since."""
     from bench.backends import all_backends
+    from bench.identity import backend_code, formulation_code
     from bench.puzzles import puzzle_names
-    from bench.registry import load_builtin, plugins
+    from bench.registry import load_builtin, plugins, registered
 
     wanted = set(kinds.split(","))
     for b in all_backends():
@@ -211,12 +214,16 @@ def warm(kinds: str) -> None:
             version = b.version()
             b.version = functools.partial(str, version)  # type: ignore[method-assign]
             b.preload()
+            backend_code(type(b))
     for name in puzzle_names():
         try:
             load_builtin(name, wanted)
         except Exception as e:  # a broken formulation fails its own tasks, not the template
             logging.getLogger(__name__).warning("preloading %s formulations failed: %s: %s",
                                                 name, type(e).__name__, e)
+    for cls in registered():
+        if cls.kind in wanted:
+            formulation_code(cls)
     plugins()
 
 

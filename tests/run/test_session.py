@@ -93,3 +93,27 @@ def test_a_run_stopped_before_any_task_finished_names_no_journal_it_did_not_writ
     assert "journal" not in none and "resume" in none
     some = Outcome(out=tmp_path, results=2, signum=signal.SIGTERM).stopped()
     assert some.startswith(f"terminated (SIGTERM): 2 finished results kept in {tmp_path}")
+
+
+def test_a_run_with_error_results_says_how_to_run_them_again(tmp_path):
+    """An error result is kept by a resume; the session says so and names the way to run it
+    again (a new ``--out`` with ``--reuse``), which runs it and takes the rest."""
+    from dataclasses import replace
+
+    planned = make_plan(None, [str(SHIKAKU_SEEDS[0]), str(SHIKAKU_SEEDS[1])], **SELECT)
+    good = planned.plan.tasks[1]
+    # the first task's code on disk is no longer the planned one: an error of that task
+    planned.plan.tasks[0] = replace(planned.plan.tasks[0], code="code-0000000000000000")
+    said: list[str] = []
+    run_session(planned, tmp_path / "a", say=said.append)
+    statuses = {r.key: r.status for r in Journal(tmp_path / "a").results()}
+    assert statuses == {planned.plan.tasks[0].key: "error", good.key: "solved"}
+    note = [s for s in said if "ended in error" in s]
+    assert len(note) == 1 and note[0].startswith("1 task(s) ended in error")
+    assert f"a new --out and --reuse {tmp_path / 'a'}" in note[0]
+    said.clear()
+    again = run_suite(None, tmp_path / "b", [str(SHIKAKU_SEEDS[0]), str(SHIKAKU_SEEDS[1])],
+                      options=Options(reuse=[tmp_path / "a"]), say=said.append, **SELECT)
+    assert dict(again.reused) == {"a": 1}
+    assert {r.status for r in Journal(tmp_path / "b").results()} == {"solved"}
+    assert not any("ended in error" in s for s in said)

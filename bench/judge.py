@@ -1,0 +1,265 @@
+"""The judging rules: what decides a task's ``status``, ``message``, ``checked`` and ``known``
+from what the solve found and what the harness saw. Pure functions, no measuring.
+
+The task process calls :func:`conclude` and :func:`over_time_limit` (bench/run/execute.py); the
+runner calls :func:`ended` and :func:`memory_status` on what it measured of a killed or crashed
+task (bench/run/outcome.py); a reused or kept result is judged again against the ``.sol``
+beside its instance with :func:`rejudged` (bench/run/reuse.py). This module lies outside the
+run layer so that it enters every result's code digest (:func:`bench.identity.task_files`):
+a change to how results are judged changes every result's identity, and no run reuses a
+verdict the current rules would not give.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from pathlib import Path
+from typing import Literal
+
+from bench.failure import Failure, died_of
+from bench.instance import Instance, InstanceError, read_instance
+from bench.puzzles import SolutionGrid, get_puzzle
+from bench.records import Result, Task
+from bench.solve import Solved
+
+log = logging.getLogger(__name__)
+
+
+def failed(res: Result, failure: Failure) -> None:
+    """An error of the formulation or its solver: status, one-line message, phase, traceback."""
+    res.status, res.message = "error", failure.message
+    res.phase, res.traceback = failure.phase, failure.traceback
+    res.grid, res.checked = None, None
+
+
+def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
+    """The task's status and message from what :func:`bench.solve.solve` found, the known
+    solution (``.sol``) compared."""
+    rules = get_puzzle(inst.puzzle)
+    if solved.failure is not None and solved.grid is None:
+        failed(res, solved.failure)
+        return
+    if solved.status == "skipped":
+        res.status, res.message = "skipped", solved.message
+        return
+    if solved.grid is not None:
+        problems = solved.problems
+        res.grid = solved.grid
+        res.checked = not problems
+        res.status = "solved" if not problems else "wrong"
+        res.message = "; ".join(problems[:3])
+        known, note = checked_known(task.instance, inst)
+        if known is not None and not problems:
+            res.known = not note and rules.same(inst, solved.grid, known)
+            if not res.known:
+                res.message = "differs from the known solution (.sol)"
+        if note:
+            res.message = "; ".join(filter(None, [res.message, note]))
+        if solved.count_status:
+            res.status, res.message = solved.count_status, solved.count_message
+            if solved.failure is not None:
+                res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
+            if solved.count_status == "wrong":
+                res.checked = False
+        res.count = solved.count
+    elif solved.status == "infeasible":
+        res.status = "infeasible"
+        res.count = 0 if task.count else None
+        known, note = checked_known(task.instance, inst)
+        if known is not None and not note:  # an inexact model cut it off
+            res.known = False
+            res.message = "infeasible, but the instance has a known solution (.sol)"
+        elif note:
+            res.message = note
+    elif solved.status == "timeout":
+        res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
+    elif solved.status == "error":
+        res.status, res.message = "error", solved.message
+    else:
+        res.status, res.message = "error", f"solver stopped with status {solved.status}"
+
+
+def over_time_limit(res: Result, time_limit: float) -> None:
+    """The same time limit for every solver: an answer whose build and solve together took
+    longer than ``time_limit`` is a ``timeout`` (its grid dropped), whatever it found."""
+    took = (res.build_s or 0.0) + (res.solve_s or 0.0)
+    if took > time_limit and res.status not in ("error", "skipped"):
+        res.status, res.grid, res.checked = "timeout", None, None
+        res.message = f"build + solve took {took:.2f} s, past the {time_limit:g} s limit"
+
+
+class KnownSolutionError(ValueError):
+    """A ``NAME.sol`` beside an instance that cannot serve as its known solution; one line."""
+
+
+def read_known_solution(instance_path: str) -> SolutionGrid | None:
+    """The known solution stored beside an instance (``NAME.sol``, a JSON grid), None when
+    there is none; :class:`KnownSolutionError` when there is one that cannot be read."""
+    sol = Path(instance_path).with_suffix(".sol")
+    if not sol.exists():
+        return None
+    if not sol.is_file():  # a FIFO would hang the task
+        raise KnownSolutionError(f"{sol}: not a regular file")
+    try:
+        grid = json.loads(sol.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise KnownSolutionError(f"{sol}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise KnownSolutionError(f"{sol}: not UTF-8 text (byte {e.start})") from None
+    except ValueError as e:
+        raise KnownSolutionError(f"{sol}: not JSON ({str(e).splitlines()[0]})") from None
+    if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
+        raise KnownSolutionError(f"{sol}: not a JSON list of rows")
+    return grid
+
+
+def known_solution(instance_path: str) -> SolutionGrid | None:
+    """:func:`read_known_solution`, None for a ``.sol`` that cannot be read."""
+    try:
+        return read_known_solution(instance_path)
+    except KnownSolutionError:
+        return None
+
+
+def checked_known(instance: str, inst: Instance) -> tuple[SolutionGrid | None, str]:
+    """The known solution of the ``instance`` file and a one-line note on what is wrong with
+    it ("" when nothing): an unreadable ``.sol`` is not used (None); one that breaks the rules
+    is still compared (a solved grid then differs from it), and the note says so."""
+    try:
+        known = read_known_solution(instance)
+    except KnownSolutionError as e:
+        log.warning("%s", e)
+        return None, f"known solution not used: {e}"
+    if known is None:
+        return None, ""
+    problems = get_puzzle(inst.puzzle).verify(inst, known)
+    if problems:
+        note = f"known solution {Path(instance).with_suffix('.sol')} breaks the rules " \
+               f"({problems[0]})"
+        log.warning("%s", note)
+        return known, note
+    return known, ""
+
+
+#: an instance path -> the instance and its known solution with the note on it, or None
+Known = dict[str, tuple[Instance, SolutionGrid | None, str] | None]
+
+
+def rejudged(res: Result, cache: Known | None = None) -> Result:
+    """``res`` with its verdict against the known solution taken again from the ``.sol``
+    beside its instance as that file is now, as :func:`conclude` takes it: a solved grid that
+    passed the rules is compared with it, and an infeasible answer is wrong where one exists.
+    The verdict is no measurement: a ``.sol`` added, corrected or removed since the task ran
+    changes it, and a result kept or reused must not carry the old one. ``res`` itself when
+    the verdict is unchanged or nothing decides it (another status, an instance that cannot be
+    read now). ``cache``: the instances and known solutions read so far, by path."""
+    solved = res.status == "solved" and res.grid is not None and bool(res.checked)
+    if not (solved or res.status == "infeasible"):
+        return res
+    cache = {} if cache is None else cache
+    if res.instance_path not in cache:
+        try:
+            inst = read_instance(res.instance_path)
+            cache[res.instance_path] = (inst, *checked_known(res.instance_path, inst))
+        except InstanceError:
+            cache[res.instance_path] = None
+    if (found := cache[res.instance_path]) is None:
+        return res
+    inst, known, note = found
+    if solved:
+        same = (known is not None and not note and res.grid is not None
+                and get_puzzle(inst.puzzle).same(inst, res.grid, known))
+        verdict = None if known is None else same
+        message = "; ".join(filter(None, ["" if verdict is not False else
+                                          "differs from the known solution (.sol)", note]))
+    else:
+        verdict = False if known is not None and not note else None
+        message = ("infeasible, but the instance has a known solution (.sol)"
+                   if verdict is False else note)
+    if (verdict, message) == (res.known, res.message):
+        return res
+    return dataclasses.replace(res, known=verdict, message=message)
+
+#: what a task says when an allocation failed under its RLIMIT_DATA (the messages of OpenBLAS
+#: in cbc, a solver's thread stack, C++ new, Python's allocator, Rust's allocator in Pumpkin:
+#: "memory allocation of N bytes failed" before it aborts, MiniSat's and Glucose's
+#: ``OutOfMemoryException``)
+OUT_OF_MEMORY = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
+                 "Memory allocation", "can't start new thread", "memory allocation of",
+                 "OutOfMemoryException")
+
+#: the last lines of a failed task's stderr searched for why it failed (a fatal error's
+#: first line stands above its stack dump: up to 100 frames a thread)
+STDERR_SEEN = 400
+
+#: a task that died of SIGSEGV (itself, or a solver child whose failure it reported) with its
+#: measured peak at least this fraction of its memory limit is a ``memout``. Under RLIMIT_DATA
+#: the kernel refuses an allocation when the process's reserved data (thread stacks and malloc
+#: arenas included) reaches the limit, while the harness measures resident memory, which is
+#: lower: CBC that dereferences a refused allocation dies with its tree's resident peak at
+#: about half to two thirds of the limit; a genuine crash far below the limit stays ``error``
+SEGV_AT_LIMIT = 0.5
+
+
+def memory_crash(returncode: int | None, said: list[str], peak_mb: float,
+                 limit_mb: float | None) -> bool:
+    """Whether a failed task died of SIGSEGV at its memory limit (:data:`SEGV_AT_LIMIT`):
+    ``returncode`` the task process's exit, ``said`` its message and the end of its stderr
+    (where a solver child's signal is named, :func:`bench.failure.died_of`)."""
+    if not limit_mb or peak_mb < SEGV_AT_LIMIT * limit_mb:
+        return False
+    text = "\n".join(said)
+    return died_of(returncode) == "SIGSEGV" or "SIGSEGV" in text or "Segmentation fault" in text
+
+
+#: how the harness killed a task (:attr:`bench.run.measure.Measured.killed`)
+Killed = Literal["timeout", "memout", "interrupted"]
+
+
+def ended(res: Result, killed: Killed | None, returncode: int | None, final: bool,
+          stderr_tail: list[str], limit: str) -> None:
+    """The status of a task from how its process ended: ``killed`` by the harness (at a limit,
+    named by ``limit``, or ``interrupted``), exited other than 0, or without its final result
+    (an ``error`` saying the last line of its stderr, or its exit); else what it wrote."""
+    if killed == "interrupted":  # the runner raises TaskInterrupted instead of this result
+        res.status, res.message = "error", "killed when the run was interrupted"
+        res.grid, res.checked = None, None
+    elif killed:
+        res.status = killed
+        res.message = f"killed by the harness at {limit}" + (f" ({res.message})" if res.message
+                                                            else "")
+        res.grid, res.checked = None, None
+    elif returncode != 0 or not final:
+        res.status = "error"
+        res.message = stderr_tail[-1] if stderr_tail else (
+            f"worker exited with {returncode}" + ("" if final else " before writing its result"))
+        res.grid, res.checked = None, None
+
+
+def memory_status(res: Result, memory_limit_mb: float | None, killed: Killed | None,
+                  returncode: int | None, stderr_tail: list[str], peak: float,
+                  killed_by_kernel: int) -> None:
+    """Make a failed task ``memout`` where memory ended it: an allocation refused under its
+    limit that the task or its solver said (:data:`OUT_OF_MEMORY`), a SIGSEGV at its limit
+    (:func:`memory_crash`), or the kernel's kill in its memory cgroup."""
+    # the whole tail: a fatal error's dump (one line per frame) ends far below its first line
+    said = [res.message, *stderr_tail[-STDERR_SEEN:]]
+    if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
+        res.status = "memout"
+        res.message = (f"an allocation was refused under the {memory_limit_mb} MB limit "
+                       f"({res.message[:120]})")
+    if res.status == "error" and not killed and memory_crash(
+            returncode, said, peak, memory_limit_mb):
+        res.status = "memout"
+        res.message = (f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
+                       f"{memory_limit_mb} MB limit: an allocation refused under the "
+                       f"limit ({res.message[:120]})")
+        res.grid, res.checked = None, None
+    if killed_by_kernel and res.status != "memout" and killed != "timeout":
+        res.status = "memout"
+        res.message = (f"killed by the kernel at the {memory_limit_mb} MB limit of the "
+                       f"task's memory cgroup ({killed_by_kernel} process(es); "
+                       f"{res.message[:120]})")
+        res.grid, res.checked = None, None
