@@ -190,10 +190,9 @@ def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | No
 
 # -- code digests -------------------------------------------------------------------------
 
-@functools.cache
-def _parse(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[ast.AST, ...]]:
-    """A file's bytes and the import and string nodes of its AST (cached by path, mtime and
-    size: an edited file is read again)."""
+def _parse(path: str) -> tuple[bytes, tuple[ast.AST, ...]]:
+    """A file's bytes and the import and string nodes of its AST (read each time; the caller,
+    :func:`_summarised`, caches by the file's ``stat``)."""
     data = Path(path).read_bytes()
     try:
         tree = ast.parse(data, filename=path)
@@ -204,19 +203,20 @@ def _parse(path: str, mtime_ns: int, size: int) -> tuple[bytes, tuple[ast.AST, .
 
 
 @functools.cache
-def _summarised(name: str, path: str, mtime_ns: int, size: int
+def _summarised(name: str, path: str, mtime_ns: int, size: int, ctime_ns: int, inode: int
                 ) -> tuple[bytes, frozenset[str], frozenset[str]]:
     """Module ``name``'s file: the SHA-256 of its bytes, the modules it imports
-    (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached as
-    :func:`_parse` is, so an unchanged file costs a ``stat`` when its digest is taken again."""
-    data, nodes = _parse(path, mtime_ns, size)
+    (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached by the file's
+    ``stat`` (its change time and inode too, which a copy keeping the modification time does
+    not keep), so an unchanged file costs a ``stat`` when its digest is taken again."""
+    data, nodes = _parse(path)
     return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
             frozenset(_patterns(nodes)))
 
 
 def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[str]]:
     st = path.stat()
-    return _summarised(name, str(path), st.st_mtime_ns, st.st_size)
+    return _summarised(name, str(path), st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
 
 
 def _origin(name: str) -> Path | None:

@@ -265,3 +265,22 @@ def test_editing_the_judging_code_changes_every_results_code(tmp_path):
     execute.write_text(measuring.replace("PROGRESS_S = 0.25", "PROGRESS_S = 0.5"))
     assert execute.read_text() != measuring
     assert digests() == before
+
+
+def test_an_edit_keeping_size_and_modification_time_still_changes_the_file_digest(tmp_path):
+    """A copy that keeps the modification time (``cp -p``, ``rsync -t``) of a file of the same
+    size is still read again: the digest cache is keyed by the change time and inode too."""
+    import os
+
+    from bench import identity
+
+    f = tmp_path / "mod.py"
+    f.write_text("X = 1\n")
+    st = f.stat()
+    before = identity._summary("mod", f)[0]
+    g = tmp_path / "new.py"
+    g.write_text("X = 2\n")  # same size
+    os.utime(g, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(g, f)
+    assert (f.stat().st_size, f.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    assert identity._summary("mod", f)[0] != before

@@ -53,7 +53,7 @@ def _run_file(path: str | None) -> str:
     run folder's own files (journal, results table, environment record, run id)."""
     from bench.run.storage import ENVIRONMENT, JOURNAL, RUN_ID, TABLE, is_run_folder
 
-    p = Path(path or "")
+    p = Path(path or "").resolve()  # a link to a run's file is that file
     if path and p.name in (JOURNAL, TABLE, ENVIRONMENT, RUN_ID) and is_run_folder(p.parent):
         return (f"{path}: the {p.name} of the run folder {p.parent}; writing the comparison "
                 "there would destroy its results (name another file)")

@@ -17,6 +17,7 @@ from bench.report.data import (
     ran,
     sgm,
 )
+from bench.report.paired import MIN_INTERVAL
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -33,7 +34,8 @@ from bench.report.verdicts import (
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
 LEGEND: list[tuple[str, str]] = [
     (SEPARATED, f"its times differ from the cell's best pair's by the max-T permutation "
-                f"test (p < {ALPHA:g}, over at least 5 instances; its null is that the pairs' "
+                f"test (p < {ALPHA:g}, over at least {MIN_INTERVAL} instances; its null is that "
+                "the pairs' "
                 "times are exchangeable, so a wider spread alone can separate), with the "
                 "factor and its 95 % interval saying by how much"),
     (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
@@ -277,6 +279,7 @@ def _not_apart(r: pd.DataFrame, t: pd.DataFrame) -> str:
     puzzle's task rows) did not run, the most frequent reason recorded; else ""."""
     rest = r.iloc[1:]
     rest = rest[rest["clean"].astype(bool)] if "clean" in rest else rest
+    rest = rest[rest["verdict"] != "declined all"]  # not tested: nothing to be separated from
     if not len(rest) or str(rest.iloc[0]["verdict"]).startswith(SEPARATED):
         return ""
     o = rest.iloc[0]

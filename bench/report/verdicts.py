@@ -74,7 +74,9 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
+from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
+from bench.report.wording import NONE_SEPARABLE as NONE_SEPARABLE
 from bench.report.wording import TOO_FEW as TOO_FEW
 from bench.report.wording import factor as factor
 from bench.report.wording import label as label
@@ -87,12 +89,6 @@ SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
 #: the label of a pair tested apart (another instance set) that is faster than the best on
 #: the instances both ran, shown by the two-sided test
 FASTER = "faster where both ran"
-#: the separable column where no factor could be separated at the group's size
-#: (:func:`bench.report.paired.threshold` has none)
-NONE_SEPARABLE = "none at this size"
-#: the separable column where every pair of the best's instance set is separated: no pair is
-#: left in the test's last step, whose threshold would only echo the last pair's own factor
-ALL_SEPARATED = "– (no pair left)"
 #: the fewest instances in common on which the two-sided exact test of a pair tested apart
 #: can reach p < ALPHA (its smallest p is 2 / 2^n)
 APART_MIN = 6

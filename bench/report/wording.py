@@ -1,5 +1,6 @@
 """The words of a verdict row (:mod:`bench.report.verdicts`): the factor over the best, as an
-estimate with its 95 % interval or, where censored times cap it, as a bound; and the label."""
+estimate with its 95 % interval or, where censored times cap it, as a bound; the label; and
+the separable column's two words."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ TOO_FEW = "too few"
 #: the factor's mark where both the pair and the best have censored times on the instances
 #: both ran: the ratio of the capped times is then neither an estimate nor a bound
 BOTH_CENSORED = "both censored"
+#: the separable column where no factor could be separated at the group's size
+#: (:func:`bench.report.paired.threshold` has none)
+NONE_SEPARABLE = "none at this size"
+#: the separable column where every pair of the best's instance set is separated: no pair is
+#: left in the test's last step, whose threshold would only echo the last pair's own factor
+ALL_SEPARATED = "– (no pair left)"
 
 
 def factor(row: pd.Series) -> str:

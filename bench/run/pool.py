@@ -67,6 +67,9 @@ def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:
     # the worker imports `bench` from wherever this process did (installed or source tree)
     here = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
+    # and nothing else: `python -m` would put the working folder first on sys.path, where a
+    # `bench/` (another checkout) would shadow this one
+    env["PYTHONSAFEPATH"] = "1"
     return env
 
 

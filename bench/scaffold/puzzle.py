@@ -19,6 +19,9 @@ from pathlib import Path
 from bench.scaffold import ScaffoldError, _template, _write_all
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+#: class names the generated modules import: a puzzle class of one of them would shadow it
+_TAKEN = frozenset({"Any", "Formulation", "Instance", "Iterable", "Puzzle", "SatModel",
+                    "SolutionGrid", "TinyBoards", "Token", "Value"})
 #: the longest puzzle name: it names the package folder, its files and the test file
 MAX_NAME = 40
 
@@ -45,6 +48,10 @@ def write_puzzle(name: str, out: str | Path) -> list[Path]:
         raise ScaffoldError(f"puzzle name {name!r}: lower-case letters, digits and '_', "
                             "starting with a letter (it is the entry point's name and the "
                             "`puzzle:` header of its instance files)")
+    cls = "".join(p.capitalize() for p in name.split("_") if p)
+    if cls in _TAKEN:
+        raise ScaffoldError(f"puzzle name {name!r}: its class {cls} would shadow a name the "
+                            "generated modules import; choose another name")
     if len(name) > MAX_NAME:
         raise ScaffoldError(f"puzzle name of {len(name)} characters: at most {MAX_NAME}")
     if name in puzzle_names():
@@ -57,7 +64,7 @@ def write_puzzle(name: str, out: str | Path) -> list[Path]:
         raise ScaffoldError(f"{root} exists and is not empty")
     package = f"puzzlebench_{name}"
     values = {"name": name, "package": package, "dist": f"puzzlebench-{name.replace('_', '-')}",
-              "cls": "".join(p.capitalize() for p in name.split("_") if p)}
+              "cls": cls}
     files: dict[Path, str] = {
         root / path.format(package=package, name=name):
             _template(f"puzzle_{template}").substitute(values)

@@ -113,3 +113,11 @@ def test_compare_refuses_one_file_for_out_and_csv(finished, tmp_path):
     assert p.stderr == ("puzzlebench: --out and --csv name one file (c.md): the Markdown would "
                         "replace the CSV\n")
     assert not (tmp_path / "c.md").exists()
+
+
+def test_compare_refuses_a_link_to_a_run_folders_own_file(finished, tmp_path):
+    from bench.cli.compare import _run_file
+
+    link = tmp_path / "out.md"
+    link.symlink_to(Path(finished) / "journal.jsonl")
+    assert "the journal.jsonl of the run folder" in _run_file(str(link))

@@ -62,3 +62,13 @@ def test_the_headline_names_a_best_not_separated_from_the_runner_up_and_why_it_d
     line = T.verdict("shikaku", kept, T.ranking(kept), t)
     assert "(best, not separated from b / cadical195: " in line, line
     assert "(6 of 8 run); 2 of its tasks not run: " + NOT_RUN in line, line
+
+
+def test_the_headline_never_calls_a_pair_that_declined_every_instance_not_separated():
+    from bench.report.tables import _not_apart
+
+    r = pd.DataFrame([{"pair": "a / s", "clean": True, "verdict": "best"},
+                      {"pair": "b / s", "clean": True, "verdict": "declined all"}])
+    t = pd.DataFrame({"pair": ["a / s", "b / s"], "status": ["solved", "skipped"],
+                      "message": ["", "declines"], "formulation": ["a", "b"]})
+    assert _not_apart(r, t) == ""
