@@ -10,7 +10,10 @@ State is kept incrementally: every observed assignment the solver reports
 the island whose ownership literal it is); ``propagate`` recomputes just that, from the
 current partial assignment, and returns every literal it infers. What it derived (the wall's
 labelling, each island's search) is kept per level when the level opens and restored as a
-whole on backtrack, since it was derived from exactly the assignments that remain. The solver
+whole on backtrack, since it was derived from exactly the assignments that remain; a level
+opened with nothing changed since the last one was kept (no assignment, backtrack or
+propagation work in between: the solver deciding variables nobody observes, one level each)
+shares that level's record, so the memory per such level stays a few list slots. The solver
 may report a literal handed to it only after a later level opened; such a literal keeps the
 level it was handed over at, and a literal handed over at a level still open is never handed
 over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
@@ -153,6 +156,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         self.trail: list[int] = []
         self.marks: list[int] = []
         self.snaps: list[tuple[Any, ...] | None] = []  # per level: the state when it opened
+        self.same = False  # the derived state is still what ``snaps[-1]`` holds
         # the literals handed to the solver at each open level, and the level of each; one
         # reported only after a later level opened (the solver notifies lazily) keeps its
         # level in ``late`` so that a backtrack above that level does not undo it here
@@ -232,6 +236,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         every assigned literal, so its cases stay in one frame without a call per case."""
         t0 = time.perf_counter()
         self.calls += 1
+        self.same = False
         lit = self._out(lit)
         var = lit if lit > 0 else -lit
         if self.val[var]:
@@ -295,16 +300,24 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
 
     def on_new_level(self) -> None:
         """Open a level: its trail mark and the derived state as it stands (restored as a
-        whole when the search comes back to this level)."""
+        whole when the search comes back to this level); the last level's record itself when
+        nothing changed since it was made (its per-island lists are copied on restore then)."""
         t0 = time.perf_counter()
         self.calls += 1
-        self.marks.append(len(self.trail))
-        self.sent_marks.append(len(self.sent_trail))
-        self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
-                           self.extra, len(self.extra), list(self.ball), list(self.room),
-                           self.wall_dirty, self.size_dirty,
-                           self.cut_dirty or self.cut_stale, self.cut_out, self.shadow,
-                           set(self.reach_dirty) if self.reach_dirty else None))
+        snaps = self.snaps
+        if self.same and snaps:  # the same marks too: no int object made per level
+            self.marks.append(self.marks[-1])
+            self.sent_marks.append(self.sent_marks[-1])
+            snaps.append(snaps[-1])
+        else:
+            self.marks.append(len(self.trail))
+            self.sent_marks.append(len(self.sent_trail))
+            snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
+                          self.extra, len(self.extra), list(self.ball), list(self.room),
+                          self.wall_dirty, self.size_dirty,
+                          self.cut_dirty or self.cut_stale, self.cut_out, self.shadow,
+                          set(self.reach_dirty) if self.reach_dirty else None))
+            self.same = True
         self.seconds += time.perf_counter() - t0
 
     def on_backtrack(self, to: int) -> None:
@@ -314,6 +327,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         again instead. Over 60 lines: one frame for a callback of every conflict."""
         t0 = time.perf_counter()
         self.calls += 1
+        self.same = False
         if to < len(self.marks):
             cut = self.marks[to]
             snap = self.snaps[to]
@@ -359,6 +373,8 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
                  n, ball, room, self.wall_dirty, self.size_dirty, cut_dirty, self.cut_out,
                  self.shadow, dirty) = snap
                 del self.extra[n:]
+                if self.snaps and self.snaps[-1] is snap:  # shared with the level that stays
+                    ball, room = list(ball), list(room)
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
             # the articulation search of the level that stays found all it can find in the
@@ -380,6 +396,9 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         self.calls += 1
         out: list[int] = []
         if self.infer and self.pending is None:
+            if (self.wall_dirty or self.size_dirty or self.reach_dirty or self.close_dirty
+                    or self.cut_new or self.cut_dirty or not len(self.marks)):
+                self.same = False  # the searches below may change the derived state
             found: dict[int, Why] = {}
             if self.wall_dirty:
                 self.wall_dirty = self.size_dirty = False
@@ -454,6 +473,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         t0 = time.perf_counter()
         self.calls += 1
         self.checks += 1
+        self.same = False
         clause = self.violated([self._out(x) for x in model])
         if clause is not None:
             self.rejections += 1
