@@ -10,7 +10,11 @@ State is kept incrementally: every observed assignment the solver reports
 the island whose ownership literal it is); ``propagate`` recomputes just that, from the
 current partial assignment, and returns every literal it infers. What it derived (the wall's
 labelling, each island's search) is kept per level when the level opens and restored as a
-whole on backtrack, since it was derived from exactly the assignments that remain. The solver
+whole on backtrack, since it was derived from exactly the assignments that remain. Levels
+opened one after another with nothing changed in between (no assignment, backtrack or
+propagation work) are one run with one record, so a level takes no memory of its own:
+CaDiCaL 1.9.5 can notify millions of levels in a row with nothing else, more than the
+formula has variables. The solver
 may report a literal handed to it only after a later level opened; such a literal keeps the
 level it was handed over at, and a literal handed over at a level still open is never handed
 over again. CaDiCaL takes the handed literals one at a time, propagating after each, and drops
@@ -63,6 +67,7 @@ from __future__ import annotations
 
 import logging
 import time
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -151,8 +156,14 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         self.val = [0] * n  # model polarity: 1 true, -1 false, 0 unassigned
         self.fixed = [False] * n
         self.trail: list[int] = []
+        # the levels open (``depth``) as runs: levels opened one after another with nothing
+        # changed in between share one entry, which starts at level ``starts[r]`` and holds
+        # the trail mark, the sent-trail mark and the state when its levels opened
+        self.depth = 0
+        self.starts: list[int] = []
         self.marks: list[int] = []
-        self.snaps: list[tuple[Any, ...] | None] = []  # per level: the state when it opened
+        self.snaps: list[tuple[Any, ...]] = []
+        self.same = False  # the derived state is still what ``snaps[-1]`` holds
         # the literals handed to the solver at each open level, and the level of each; one
         # reported only after a later level opened (the solver notifies lazily) keeps its
         # level in ``late`` so that a backtrack above that level does not undo it here
@@ -232,6 +243,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         every assigned literal, so its cases stay in one frame without a call per case."""
         t0 = time.perf_counter()
         self.calls += 1
+        self.same = False
         lit = self._out(lit)
         var = lit if lit > 0 else -lit
         if self.val[var]:
@@ -243,7 +255,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
             self.fixed[var] = bool(fixed)
             self.trail.append(var)
             level = self.sent.get(lit)
-            if level is not None and level < len(self.marks):
+            if level is not None and level < self.depth:
                 self.late[var] = level
                 self.lates += 1
             k, c = self.island_of[var], self.cell_of[var]
@@ -295,16 +307,22 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
 
     def on_new_level(self) -> None:
         """Open a level: its trail mark and the derived state as it stands (restored as a
-        whole when the search comes back to this level)."""
+        whole when the search comes back to this level), or, when nothing changed since the
+        last level's were kept, the level joins that level's run (a restore into a run that
+        keeps levels copies its per-island lists, which the state then changes in place)."""
         t0 = time.perf_counter()
         self.calls += 1
-        self.marks.append(len(self.trail))
-        self.sent_marks.append(len(self.sent_trail))
-        self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
-                           self.extra, len(self.extra), list(self.ball), list(self.room),
-                           self.wall_dirty, self.size_dirty,
-                           self.cut_dirty or self.cut_stale, self.cut_out, self.shadow,
-                           set(self.reach_dirty) if self.reach_dirty else None))
+        if not (self.same and self.snaps):  # else the level joins the last run
+            self.starts.append(self.depth)
+            self.marks.append(len(self.trail))
+            self.sent_marks.append(len(self.sent_trail))
+            self.snaps.append((self.lab, self.labl, self.la, self.anchor, self.wsize, self.wtail,
+                               self.extra, len(self.extra), list(self.ball), list(self.room),
+                               self.wall_dirty, self.size_dirty,
+                               self.cut_dirty or self.cut_stale, self.cut_out, self.shadow,
+                               set(self.reach_dirty) if self.reach_dirty else None))
+            self.same = True
+        self.depth += 1
         self.seconds += time.perf_counter() - t0
 
     def on_backtrack(self, to: int) -> None:
@@ -314,18 +332,21 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         again instead. Over 60 lines: one frame for a callback of every conflict."""
         t0 = time.perf_counter()
         self.calls += 1
-        if to < len(self.marks):
-            cut = self.marks[to]
-            snap = self.snaps[to]
-            del self.marks[to:]
-            del self.snaps[to:]
+        self.same = False
+        if to < self.depth:
+            r = bisect_right(self.starts, to) - 1  # the run of level ``to + 1``
+            cut, snap, sm = self.marks[r], self.snaps[r], self.sent_marks[r]
+            shared = self.starts[r] < to  # the run keeps levels that stay open
+            keep = r + 1 if shared else r
+            del self.starts[keep:], self.marks[keep:], self.snaps[keep:]
+            self.depth = to
             sent, late, val = self.sent, self.late, self.val
-            for lit in self.sent_trail[self.sent_marks[to]:]:
+            for lit in self.sent_trail[sm:]:
                 sent.pop(lit, None)
                 if not val[lit if lit > 0 else -lit]:
                     self.dropped += 1  # never reported: the solver met a conflict first
-            del self.sent_trail[self.sent_marks[to]:]
-            del self.sent_marks[to:]
+            del self.sent_trail[sm:]
+            del self.sent_marks[keep:]
             val, fixed, island_of, cell_of = self.val, self.fixed, self.island_of, self.cell_of
             color, col, close_dirty = self.color, self.col, self.close_dirty
             refused = self.refused
@@ -359,6 +380,8 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
                  n, ball, room, self.wall_dirty, self.size_dirty, cut_dirty, self.cut_out,
                  self.shadow, dirty) = snap
                 del self.extra[n:]
+                if shared:  # the record stays with the levels below: keep it intact
+                    ball, room = list(ball), list(room)
                 self.ball, self.room = ball, room
                 self.reach_dirty = set(dirty) if dirty else set()
             # the articulation search of the level that stays found all it can find in the
@@ -380,6 +403,9 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         self.calls += 1
         out: list[int] = []
         if self.infer and self.pending is None:
+            if (self.wall_dirty or self.size_dirty or self.reach_dirty or self.close_dirty
+                    or self.cut_new or self.cut_dirty or not self.depth):
+                self.same = False  # the searches below may change the derived state
             found: dict[int, Why] = {}
             if self.wall_dirty:
                 self.wall_dirty = self.size_dirty = False
@@ -399,7 +425,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
                 self.cut_dirty = self.cut_stale = self.cut_owed = False
                 if self.la:
                     self._cut(found)
-            level = len(self.marks)
+            level = self.depth
             for lit, tail in found.items():
                 if lit in self.sent:
                     continue  # handed over at a level still open: the solver has it
@@ -454,6 +480,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         t0 = time.perf_counter()
         self.calls += 1
         self.checks += 1
+        self.same = False
         clause = self.violated([self._out(x) for x in model])
         if clause is not None:
             self.rejections += 1

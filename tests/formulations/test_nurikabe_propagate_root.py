@@ -23,7 +23,7 @@ class AtRoot(Traced):
     root_handed: list[int]
 
     def propagate(self) -> list[int]:
-        level = len(self.marks)
+        level = self.depth
         out = super().propagate()
         if not level:
             self.root_handed.extend(out)
