@@ -133,7 +133,8 @@ def _input_lock(folder: Path) -> Iterator[None]:
 
 def _read(folder: Path) -> tuple[list[Result], int]:
     """The input's results (origin run set) and the number of unreadable lines or rows: its
-    journal's, or a committed run's table's (:func:`bench.run.storage.stored_results`); an
+    journal's with the rows only its table holds, or a committed run's table's
+    (:func:`bench.run.storage.stored_results`); an
     input in which nothing is a result is a :class:`MergeError` naming it."""
     source = source_of(folder)
     try:

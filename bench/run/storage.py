@@ -289,14 +289,15 @@ def is_run_folder(folder: str | Path) -> bool:
 
 def stored_results(folder: str | Path) -> tuple[list[Result], int]:
     """A run folder's results and the number of unreadable lines or rows, from
-    :func:`source_of`: the journal's (:meth:`Journal.results`) or the table's
-    (:func:`table_results`). FileNotFoundError names a folder that has neither."""
+    :func:`source_of`: the journal's (:meth:`Journal.results`) with the rows only the table
+    holds (:func:`unjournaled`: lines lost or damaged since the table was written), or the
+    table's (:func:`table_results`). FileNotFoundError names a folder that has neither."""
     if not is_run_folder(folder):
         raise FileNotFoundError(f"{folder}: no {JOURNAL} or {TABLE} (not a run folder)")
     journal = Journal(folder)
     if journal.path.is_file():
         found = journal.results(warn=False)
-        return found, journal.skipped
+        return [*found, *unjournaled(folder, found)], journal.skipped
     return table_results(folder)
 
 

@@ -295,3 +295,18 @@ def test_one_label_in_two_puzzles_is_two_pairs_to_the_identity_check():
     changed = [*apart, result("nurikabe", "code-n2", "s3")]
     assert differences(changed, {"s1": 0, "s2": 1, "s3": 1}) == {
         "formulation code": ["nurikabe: cpsat-tree / cpsat"]}
+
+
+@pytest.mark.parametrize("keep", [0, 2], ids=["emptied", "truncated"])
+def test_merge_keeps_the_rows_only_the_table_holds(twins, tmp_path, keep):
+    """A journal emptied or cut short after the table was written: the rows only
+    results.parquet still holds are merged too, as `report` and a resumed `run` read them."""
+    a, b = twins
+    damaged = tmp_path / "damaged"
+    shutil.copytree(a, damaged)
+    lines = (damaged / "journal.jsonl").read_text().splitlines(keepends=True)
+    (damaged / "journal.jsonl").write_text("".join(lines[:keep]))
+    out = tmp_path / "M"
+    p = cli("merge", str(damaged), str(b), "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert len(pd.read_parquet(out / "results.parquet")) == 2 * TASKS, p.stdout
