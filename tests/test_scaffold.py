@@ -259,7 +259,9 @@ def test_the_generated_puzzle_passes_ruff_in_and_out_of_this_repository(tmp_path
     ("Bad-Name", "puzzle name 'Bad-Name': lower-case letters, digits and '_'"),
     ("nurikabe", "puzzle name 'nurikabe' is taken"),
     ("p" * 41, "puzzle name of 41 characters: at most 40"),
-    ("instance", "its class Instance would shadow a name the generated modules import"),
+    ("instance", "its class Instance would shadow a name the generated modules use"),
+    ("none", "its class None would shadow a name the generated modules use"),
+    ("value_error", "its class ValueError would shadow a name the generated modules use"),
 ])
 def test_a_bad_puzzle_name_is_one_line_and_writes_nothing(tmp_path: Path, name: str,
                                                           error: str):

@@ -277,7 +277,7 @@ class Template:
         self.preload = tuple(preload)
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.run.forkserver", str(os.getpid()),
+            [sys.executable, "-P", "-m", "bench.run.forkserver", str(os.getpid()),  # -P: SAFE_M
              *([] if prefork else [NO_PREFORK]), *self.preload],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
         )

@@ -58,6 +58,10 @@ GRACE_S = 0.5
 SPARE_WAIT_S = 10.0
 #: thread-count variables fixed for every task process (BLAS pools inside numpy, OpenMP)
 THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+#: how a task or template process runs a harness module: ``-P`` keeps the working folder off
+#: ``sys.path`` (``-m`` would put it first, where a ``bench/`` of another checkout would shadow
+#: the harness this run started with); not inherited by what the task starts
+SAFE_M = ("-P", "-m")
 
 
 def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:
@@ -67,9 +71,6 @@ def task_env(threads: int, watchdog: Watchdog | None = None) -> dict[str, str]:
     # the worker imports `bench` from wherever this process did (installed or source tree)
     here = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
-    # and nothing else: `python -m` would put the working folder first on sys.path, where a
-    # `bench/` (another checkout) would shadow this one
-    env["PYTHONSAFEPATH"] = "1"
     return env
 
 
@@ -176,7 +177,7 @@ def run_task(task: Task, grace_s: float = GRACE_S, templates: Templates | None =
             if stop is None or not stop.is_set():
                 log.warning("fork failed (%s); spawning this task instead", e)
         if m is None and (stop is None or not stop.is_set()):
-            m = run_measured([sys.executable, "-m", "bench.run.task", *args], limits,
+            m = run_measured([sys.executable, *SAFE_M, "bench.run.task", *args], limits,
                              env=task_env(task.threads, watchdog), stderr_path=errlog,
                              track=track, stop=stop)
         data = _read_json(out)

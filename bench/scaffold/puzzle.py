@@ -12,6 +12,7 @@ the author then replaces the rules file by file (``docs/adding-a-puzzle.md``).
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 from pathlib import Path
@@ -49,9 +50,9 @@ def write_puzzle(name: str, out: str | Path) -> list[Path]:
                             "starting with a letter (it is the entry point's name and the "
                             "`puzzle:` header of its instance files)")
     cls = "".join(p.capitalize() for p in name.split("_") if p)
-    if cls in _TAKEN:
+    if cls in _TAKEN or keyword.iskeyword(cls) or hasattr(builtins, cls):
         raise ScaffoldError(f"puzzle name {name!r}: its class {cls} would shadow a name the "
-                            "generated modules import; choose another name")
+                            "generated modules use; choose another name")
     if len(name) > MAX_NAME:
         raise ScaffoldError(f"puzzle name of {len(name)} characters: at most {MAX_NAME}")
     if name in puzzle_names():

@@ -75,3 +75,69 @@ def test_a_backtrack_through_shared_levels_restores_each_as_it_was() -> None:
     prop.on_backtrack(0)
     assert prop.ball == ball and prop.room == room
     assert prop.propagate() == []
+
+
+#: bookkeeping and counters, not the derived state a backtrack restores
+_NOT_STATE = {"calls", "seconds", "restores", "reasons", "checks", "clauses", "cuts",
+              "dropped", "inferences", "lates", "rejections", "relabels", "steps",
+              "marks", "snaps", "starts", "sent_marks", "depth", "same", "cut_owed",
+              "graph", "bits",
+              "close_dirty"}  # islands to look at again: a backtrack may add (never drop) some
+
+
+def _state(prop: NurikabePropagator) -> dict[str, object]:
+    import copy
+
+    import numpy as np
+
+    out: dict[str, object] = {}
+    for k, v in vars(prop).items():
+        if k in _NOT_STATE or callable(v):
+            continue
+        out[k] = v.tolist() if isinstance(v, np.ndarray) else copy.deepcopy(v)
+    return out
+
+
+def test_backtracks_into_and_between_runs_restore_the_whole_state_of_their_level() -> None:
+    """Levels 1-2 empty (one run), level 3 opened empty but then assigned (the run must end
+    there), levels 4-5 empty (a new run), an assignment at 5: backtracks to 4, 3, 2 (the
+    middle of the first run), a replay of level 3, 1, an assignment with no propagate before
+    the next level, and 0 each give back the whole derived state the level had, as a deep
+    copy taken when the next level opened shows."""
+    prop, _ = _root_fixpoint()
+    k = max(range(len(prop.islands)), key=lambda i: prop.room[i] - prop.islands[i].size)
+    cells = [c for c, x in prop.islands[k].own.items()
+             if prop.ball[k][0] >> c & 1 and not prop.val[x] and c != prop.islands[k].root]
+    assert len(cells) >= 2
+    seen = {0: _state(prop)}
+
+    def level(n: int, lit: int | None = None, propagate: bool = True) -> None:
+        prop.on_new_level()
+        if lit is not None:
+            prop.on_assignment(lit)
+        while propagate and (out := prop.propagate()):
+            for x in out:
+                prop.on_assignment(x)
+        seen[n] = _state(prop)
+
+    def back(to: int) -> None:
+        prop.on_backtrack(to)
+        assert prop.depth == to
+        assert _state(prop) == seen[to], [k for k, v in _state(prop).items() if v != seen[to][k]]
+
+    level(1)
+    level(2)
+    level(3, -prop.islands[k].own[cells[0]])
+    level(4)
+    level(5, -prop.islands[k].own[cells[-1]])
+    assert seen[3] != seen[2] and seen[5] != seen[4]  # the assignments changed the state
+    back(4)
+    back(3)
+    back(2)
+    level(3, -prop.islands[k].own[cells[0]])
+    back(1)
+    # an assignment the solver notifies before the next level, with no propagate between
+    level(2, -prop.islands[k].own[cells[-1]], propagate=False)
+    level(3)
+    back(2)
+    back(0)
