@@ -398,7 +398,7 @@ def changed_code(task: Task, formulation: type, backend: type) -> str:
     (:func:`formulation_code` against ``task.code``) or its solver's (:func:`backend_code`
     against ``task.backend_code``). A task process imports what is on disk when it starts;
     its result is recorded under the planned digests, so it must run only the planned code.
-    Each file is read, parsed and hashed again only where its size or mtime changed
+    Each file is read, parsed and hashed again only where its ``stat`` changed
     (:func:`_summarised`)."""
     if task.code and (now := formulation_code(formulation)) != task.code:
         return (f"the code of {task.formulation} changed since the run was planned "

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from pathlib import Path
 
 from bench.cli.args import fail, path_arg
 
@@ -28,27 +30,29 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from bench.scaffold import ScaffoldError, write_plugin
+    from bench.scaffold import write_plugin
 
-    try:
-        files = write_plugin(args.puzzle, args.kind, args.name, args.out)
-    except ScaffoldError as e:
-        return fail(str(e))
-    for f in files:
-        print(f"wrote {f}")
-    print(f"next: pip install -e {args.out} && puzzlebench check {args.name}")
-    return 0
+    return _written(lambda: write_plugin(args.puzzle, args.kind, args.name, args.out),
+                    args.out, args.name)
 
 
 def cmd_new_puzzle(args: argparse.Namespace) -> int:
-    from bench.scaffold import ScaffoldError
     from bench.scaffold.puzzle import write_puzzle
 
+    return _written(lambda: write_puzzle(args.name, args.out), args.out,
+                    f"{args.name}:sat-direct")
+
+
+def _written(write: Callable[[], list[Path]], out: str, check: str) -> int:
+    """Run a scaffold writer: each file written, then the next step (install ``out``, check
+    ``check``); a :class:`~bench.scaffold.ScaffoldError` is one error line."""
+    from bench.scaffold import ScaffoldError
+
     try:
-        files = write_puzzle(args.name, args.out)
+        files = write()
     except ScaffoldError as e:
         return fail(str(e))
     for f in files:
         print(f"wrote {f}")
-    print(f"next: pip install -e {args.out} && puzzlebench check {args.name}:sat-direct")
+    print(f"next: pip install -e {out} && puzzlebench check {check}")
     return 0
