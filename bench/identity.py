@@ -34,8 +34,12 @@ module's own top-level package (a plugin's own helpers), except bench's run, rep
 command-line layers (:data:`NOT_FOLLOWED`) and, for a formulation,
 ``bench.backends`` (the backend's own part). A package's ``__init__`` counts only where it is
 imported by name. Data files count too: a file beside one of those modules (``.lp`` rules)
-whose name one of them spells in a string constant or an f-string (its fields as wildcards:
-``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``). The digest
+whose name one of them spells in a string constant or an f-string of its code (its fields as
+wildcards: ``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``; a bare
+suffix, as in ``Path(__file__).with_suffix(".lp")``, the module's own name with it). Prose
+names nothing: a docstring or any other string standing as a statement of its own, which
+the code never uses, nor the pattern of a glob on a literal subfolder, which lists files in
+no digest's folder (:func:`_code_nodes`); so a stray ``notes.txt`` changes no digest. The digest
 hashes each file's module name (or file name) and bytes, so moving the repository changes
 nothing and editing one module changes exactly the results whose code imports it: a puzzle's
 rules reach its own formulations' results, an encoding those of the formulations that import
@@ -53,7 +57,8 @@ import importlib.util
 import json
 import os
 import platform
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +80,8 @@ JUDGE_MODULES = ("bench.judge",)
 TASK_EXCLUDED = (*FORMULATION_EXCLUDED, "bench.identity")
 #: the machine parts of an identity, as result columns
 MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
+#: a string that is a file suffix only (``".lp"``)
+SUFFIX = re.compile(r"\.\w+")
 
 
 def cpu_model() -> str:
@@ -191,15 +198,58 @@ def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | No
 # -- code digests -------------------------------------------------------------------------
 
 def _parse(path: str) -> tuple[bytes, tuple[ast.AST, ...]]:
-    """A file's bytes and the import and string nodes of its AST (read each time; the caller,
-    :func:`_summarised`, caches by the file's ``stat``)."""
+    """A file's bytes and the import and string nodes of its code (:func:`_code_nodes`; read
+    each time: the caller, :func:`_summarised`, caches by the file's ``stat``)."""
     data = Path(path).read_bytes()
     try:
         tree = ast.parse(data, filename=path)
     except SyntaxError:  # its bytes still count; it imports nothing we can see
         return data, ()
-    keep = (ast.Import, ast.ImportFrom, ast.Constant, ast.JoinedStr)
-    return data, tuple(n for n in ast.walk(tree) if isinstance(n, keep))
+    return data, tuple(_code_nodes(tree))
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant)
+                                               and isinstance(node.value, str))
+
+
+def _subfolder_glob(node: ast.AST) -> ast.Call | None:
+    """``node`` when it is ``(X / "sub").glob(pattern)`` (or ``rglob``) on a literal
+    subfolder, else None."""
+    if not (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("glob", "rglob")):
+        return None
+    on = node.func.value
+    sub = (isinstance(on, ast.BinOp) and isinstance(on.op, ast.Div)
+           and isinstance(on.right, ast.Constant) and isinstance(on.right.value, str)
+           and on.right.value not in ("", ".", ".."))
+    return node if sub else None
+
+
+def _code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """The import statements and the strings (constants, f-strings) of a module's code, in no
+    order. Not a string that is a statement of its own: a docstring (of the module, a class
+    or a function) or any other bare string (an attribute's docstring), which the code never
+    uses, so a file name it mentions is prose, not a file the code reads. Not the pieces of
+    an f-string either (the f-string counts whole, :func:`_patterns`), nor its format specs
+    (``{x:.2f}``), which name no file. Nor the pattern of a glob on a literal subfolder
+    (``(folder / "data").glob("*.txt")``): it lists that subfolder, no digest's folder, and
+    would take every ``.txt`` file beside the code."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Expr) and _is_text(node.value):
+            continue
+        if (call := _subfolder_glob(node)) is not None:
+            todo += [call.func, *call.args[1:], *call.keywords]
+            continue
+        if isinstance(node, ast.JoinedStr):
+            yield node
+            todo += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Constant)):
+            yield node
+        todo += ast.iter_child_nodes(node)
 
 
 @functools.cache
@@ -211,7 +261,7 @@ def _summarised(name: str, path: str, mtime_ns: int, size: int, ctime_ns: int, i
     not keep), so an unchanged file costs a ``stat`` when its digest is taken again."""
     data, nodes = _parse(path)
     return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
-            frozenset(_patterns(nodes)))
+            frozenset(_patterns(nodes, Path(path).stem)))
 
 
 def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[str]]:
@@ -250,9 +300,10 @@ def _imports(name: str, path: Path, nodes: Iterable[ast.AST]) -> set[str]:
     return out
 
 
-def _patterns(nodes: Iterable[ast.AST]) -> set[str]:
+def _patterns(nodes: Iterable[ast.AST], stem: str) -> set[str]:
     """File names spelled in string constants and f-strings (fields as ``*``) that look like
-    file names (a dot and some literal text besides)."""
+    file names (a dot and some literal text besides); a bare suffix (``".lp"``) also names
+    the module's own file with it (``stem``: ``Path(__file__).with_suffix(".lp")``)."""
     out: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -265,6 +316,8 @@ def _patterns(nodes: Iterable[ast.AST]) -> set[str]:
         base = text.rsplit("/", 1)[-1]
         if "." in base and "\n" not in base and len(base) < 200 and base.strip("*."):
             out.add(base)
+        if SUFFIX.fullmatch(text):
+            out.add(stem + text)
     return out
 
 

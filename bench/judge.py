@@ -1,13 +1,21 @@
 """The judging rules: what decides a task's ``status``, ``message``, ``checked`` and ``known``
 from what the solve found and what the harness saw. Pure functions, no measuring.
 
-The task process calls :func:`conclude` and :func:`over_time_limit` (bench/run/execute.py); the
+The task process calls :func:`conclude` and :func:`over_time_limit` (bench/run/execute.py), and
+:func:`out_of_memory` or :func:`crashed` on what its solve raised (bench/run/task.py); the
 runner calls :func:`ended` and :func:`memory_status` on what it measured of a killed or crashed
 task (bench/run/outcome.py); a reused or kept result is judged again against the ``.sol``
 beside its instance with :func:`rejudged` (bench/run/reuse.py). This module lies outside the
 run layer so that it enters every result's code digest (:func:`bench.identity.task_files`):
 a change to how results are judged changes every result's identity, and no run reuses a
 verdict the current rules would not give.
+
+It imports the standard library and the small modules whose records it reads: the task and
+result records (:mod:`bench.records`), the instance (:mod:`bench.instance`), the puzzle rules
+that check a grid (:mod:`bench.puzzles`) and the failure record (:mod:`bench.failure`); the
+solve's record (:class:`bench.solve.Solved`) for its type only. Never the formulations, the
+backends or the run, report and command-line layers: they would enter every result's code
+digest, or import this module back.
 """
 
 from __future__ import annotations
@@ -16,13 +24,15 @@ import dataclasses
 import json
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bench.failure import Failure, died_of
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import Result, Task
-from bench.solve import Solved
+
+if TYPE_CHECKING:  # the solve loop imports the backends and the registry
+    from bench.solve import Solved
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +42,22 @@ def failed(res: Result, failure: Failure) -> None:
     res.status, res.message = "error", failure.message
     res.phase, res.traceback = failure.phase, failure.traceback
     res.grid, res.checked = None, None
+
+
+def out_of_memory(res: Result, error: MemoryError) -> None:
+    """An allocation refused inside the task process (Python's allocator, or a solver's that
+    raises :class:`MemoryError`, bench.backends.mip): ``memout``, its answer dropped."""
+    res.status = "memout"
+    res.message = "MemoryError inside the task process" + (f": {error}" if str(error) else "")
+    res.grid, res.checked = None, None
+
+
+def crashed(res: Result, error: Exception, trace: str) -> None:
+    """An exception out of the task's solve (a crash in a formulation or its solver): an
+    ``error`` saying its type and the first line of its text, with its traceback."""
+    res.status = "error"
+    res.message = (f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__])[0]
+    res.traceback = trace
 
 
 def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:

@@ -36,17 +36,37 @@ def programs(wall):
     return [HERE / "own.lp", HERE / f"connect_{{wall}}.lp", helper.SIZE, RULES]
 '''
 OTHER = "from {pkg} import helper\n"
+#: a module whose prose (its docstrings, a bare string) names files its code never reads, and
+#: whose rules are the ``.lp`` file of its own name (the ASP scaffold's ``with_suffix``)
+DOCUMENTED = '''"""Its notes are the files beside it: idplug/*.txt"""
+from pathlib import Path
+
+RULES = Path(__file__).with_suffix(".lp")
+"""The rules: documented.lp; not idplug/extra.lp"""
+
+
+class Rules:
+    """Documented in idplug/README.md"""
+
+    def path(self) -> Path:
+        """See idplug/notes.md"""
+        f"{RULES}.cfg"
+        return RULES
+'''
 
 
 def package(root: Path, pkg: str) -> Path:
     """A plugin package: ``form`` imports ``helper`` and ``rules`` and names three data
-    files; ``other`` imports only ``helper``; ``unused.py`` and ``stray.lp`` nobody names."""
+    files; ``other`` imports only ``helper``; ``unused.py`` and ``stray.lp`` nobody names;
+    ``documented`` reads ``documented.lp`` and only its prose names the rest."""
     d = root / pkg
     d.mkdir(parents=True)
     files = {"__init__.py": "", "helper.py": HELPER, "rules.py": "RULES = 1\n",
              "form.py": FORM.format(pkg=pkg), "other.py": OTHER.format(pkg=pkg),
              "unused.py": "X = 1\n", "own.lp": "a.\n", "connect_edge.lp": "e.\n",
-             "connect_reach.lp": "r.\n", "stray.lp": "s.\n"}
+             "connect_reach.lp": "r.\n", "stray.lp": "s.\n", "documented.py": DOCUMENTED,
+             "documented.lp": "d.\n", "extra.lp": "x.\n", "README.md": "read me\n",
+             "notes.md": "n\n"}
     for name, text in files.items():
         (d / name).write_text(text)
     return d
@@ -78,6 +98,28 @@ def test_a_formulations_code_covers_its_imports_and_the_data_files_it_names(plug
     assert again["form"] != after["form"] and again["other"] != after["other"]
     (d / "connect_edge.lp").write_text("e2.\n")  # named through an f-string
     assert code_digest("idplug.form") != again["form"]
+
+
+def test_files_only_a_docstring_or_bare_string_names_are_not_in_the_code(plug):
+    """A docstring (module, class, function), an attribute's docstring and a bare f-string
+    name no file the code reads: a stray ``notes.txt`` beside the module changes nothing. A
+    bare suffix names the module's own file with it (``Path(__file__).with_suffix(".lp")``,
+    how the ASP scaffold reads its rules)."""
+    d, _ = plug
+    files = code_files("idplug.documented")
+    assert set(files) == {"idplug.documented", "idplug/documented.lp"}
+    before = code_digest("idplug.documented")
+    (d / "notes.txt").write_text("a stray note\n")
+    (d / "x.cfg").write_text("c\n")
+    # what the rule before took from this prose, which names them all
+    prose = {"idplug/notes.txt", "idplug/extra.lp", "idplug/README.md", "idplug/notes.md",
+             "idplug/x.cfg"}
+    assert _data_files(files) == _data_files(files, "prose") == prose
+    for name in ("README.md", "extra.lp", "notes.md"):
+        (d / name).write_text("edited\n")
+    assert code_digest("idplug.documented") == before
+    (d / "documented.lp").write_text("d2.\n")
+    assert code_digest("idplug.documented") != before
 
 
 def test_a_moved_package_keeps_its_code_digest(plug, tmp_path_factory, monkeypatch):
@@ -206,15 +248,18 @@ def test_a_result_without_code_has_no_identity_and_differences_are_named():
 
 def test_the_judging_rules_are_in_every_results_code():
     """What decides a result's status, ``checked`` and ``known`` (the checker's verdict, the
-    time limit rule, a killed task's status, the known solution's verdict) is in
+    time limit rule, a killed task's status, the known solution's verdict, what the task's
+    solve raised) is in
     :func:`task_files`, whichever module calls it."""
     import inspect
 
+    from bench import judge
     from bench.run import execute, outcome, reuse
 
     files = {p.resolve() for p in task_files().values()}
     for rule in (execute.conclude, execute.over_time_limit, execute.failed, outcome.ended,
-                 outcome.memory_status, reuse.rejudged, execute.checked_known):
+                 outcome.memory_status, reuse.rejudged, execute.checked_known,
+                 judge.out_of_memory, judge.crashed):
         assert Path(inspect.getsourcefile(rule) or "").resolve() in files, rule.__name__
     # measuring stays out, and so does the digest machinery (the task process imports it)
     assert not any(n.startswith(("bench.run", "bench.identity")) for n in task_files())
@@ -284,3 +329,101 @@ def test_an_edit_keeping_size_and_modification_time_still_changes_the_file_diges
     os.replace(g, f)
     assert (f.stat().st_size, f.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
     assert identity._summary("mod", f)[0] != before
+
+
+def _old_patterns(path: Path, part: str) -> set[str]:
+    """File names as the rule before prose was left out read them from a module: every
+    string constant and f-string (and each f-string's pieces), docstrings too (``part`` "all"),
+    or only those of its string statements, docstrings and bare strings ("prose"), or only
+    the rest ("code")."""
+    import ast
+
+    from bench import identity as ident
+
+    tree = ast.parse(path.read_bytes())
+    strings = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))]
+    prose = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Expr) and ident._is_text(s.value)
+             for n in ast.walk(s)}
+    keep = {"all": strings, "prose": [n for n in strings if id(n) in prose],
+            "code": [n for n in strings if id(n) not in prose]}[part]
+    return ident._patterns(keep, "")
+
+
+def _data_files(files: dict[str, Path], part: str = "all") -> set[str]:
+    """The data files beside ``files``' modules that :func:`_old_patterns` names."""
+    import fnmatch
+
+    modules = [p for p in files.values() if p.suffix == ".py"]
+    patterns = set().union(*(_old_patterns(p, part) for p in modules))
+    return {f"{d.name}/{f.name}" for d in {p.parent for p in modules} for f in d.iterdir()
+            if f.is_file() and f.suffix not in (".py", ".pyc")
+            and any(fnmatch.fnmatchcase(f.name, p) for p in patterns)}
+
+
+def test_every_data_file_the_code_names_is_still_in_the_digests():
+    """Each built-in formulation's, backend's and the task's digest keeps every data file the
+    rule before prose was left out took, but those only a docstring or bare string named;
+    the files it adds are its modules' own (a bare suffix). The ``.lp`` rules are all in."""
+    from bench.backends import all_backends
+    from bench.identity import BACKEND_PACKAGES, NOT_FOLLOWED
+    from bench.puzzles import puzzle_names
+    from bench.registry import formulations
+
+    digests = {f"{p}/{c.name}": formulation_files(c) for p in puzzle_names()
+               for c in formulations(p) if c.__module__.startswith("formulations.")}
+    digests |= {b.name: code_files(type(b).__module__, BACKEND_PACKAGES, exclude=NOT_FOLLOWED)
+                for b in all_backends()}
+    digests["task"] = task_files()
+    used: set[str] = set()
+    for name, files in digests.items():
+        now = {n for n, p in files.items() if p.suffix != ".py"}
+        old = _data_files(files)
+        lost = old - now
+        assert lost <= _data_files(files, "prose") - _data_files(files, "code"), (name, lost)
+        stems = {p.stem for p in files.values() if p.suffix == ".py"}
+        assert all(Path(n).stem in stems for n in now - old), (name, sorted(now - old))
+        used |= now
+    root = Path(__file__).resolve().parents[1]
+    assert used == {f"{p.parent.name}/{p.name}" for p in (root / "formulations").rglob("*.lp")}
+    assert len(digests) > 20 and used
+
+
+STRAY = """
+import json, sys
+from pathlib import Path
+from bench.identity import formulation_code
+from bench.puzzles import puzzle_names
+from bench.registry import formulations
+
+def digests():
+    return {f"{p}/{c.name}": formulation_code(c) for p in puzzle_names()
+            for c in formulations(p) if c.__module__.startswith("formulations.")}
+
+before = digests()
+for folder in sys.argv[1:]:
+    for name in ("notes.txt", "README.md", "todo.lp.orig"):
+        (Path(folder) / name).write_text("a stray note\\n")
+print(json.dumps([before, digests()]))
+"""
+
+
+def test_a_stray_note_in_a_formulation_folder_changes_no_digest(tmp_path):
+    """A real copy of ``bench`` and ``formulations``: ``notes.txt`` (and the like) dropped
+    beside every formulation, encoding and puzzle's rules changes no formulation's ``code``,
+    though the puzzle base's code globs ``*.txt`` (in a puzzle's ``data/`` subfolder)."""
+    import json
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    for pkg in ("bench", "formulations"):
+        shutil.copytree(root / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    folders = [tmp_path / "formulations", *(tmp_path / "formulations").glob("[!_]*/"),
+               tmp_path / "bench", tmp_path / "bench" / "encodings", tmp_path / "bench" / "puzzles",
+               *(tmp_path / "bench" / "puzzles").glob("[!_]*/")]
+    assert len(folders) > 10
+    out = subprocess.run([sys.executable, "-c", STRAY, *map(str, folders)], cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True,
+                         text=True, check=True).stdout
+    before, after = json.loads(out.splitlines()[-1])
+    assert len(before) > 20 and all(before.values()) and after == before

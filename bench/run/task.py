@@ -115,6 +115,7 @@ def main(*argv: str) -> int:
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children}))
 
+    from bench.judge import crashed, out_of_memory
     from bench.run.execute import base_result, execute
 
     try:
@@ -122,15 +123,11 @@ def main(*argv: str) -> int:
         res.rep = task.rep
     except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.mip)
         res = last[0] if last else base_result(task, None, "memout")
-        res.status = "memout"
-        res.message = "MemoryError inside the task process" + (f": {e}" if str(e) else "")
-        res.grid, res.checked = None, None
+        out_of_memory(res, e)
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
         traceback.print_exc()
         res = last[0] if last else base_result(task, None, "error")
-        res.status, res.message = "error", (f"{type(e).__name__}: {e}".splitlines()
-                                            or [type(e).__name__])[0]
-        res.traceback = traceback.format_exc()
+        crashed(res, e, traceback.format_exc())
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children,
