@@ -28,8 +28,9 @@ COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report
             "new-formulation": "scaffold", "new-puzzle": "scaffold", "aslib": "aslib"}
 
 
-#: the commands a SIGTERM stops cleanly like a Ctrl-C (their work is in child processes or in
-#: Python); elsewhere it keeps its default, ending the process at once, even inside a solver
+#: the commands that SIGTERM, SIGHUP and SIGQUIT stop cleanly like a Ctrl-C
+#: (:data:`bench.run.interrupt.STOPS`; their work is in child processes or in Python);
+#: elsewhere these keep their default, ending the process at once, even inside a solver
 #: library's call, where Python would run no handler until the call returns
 TERM_STOPS = ("run", "report")
 
@@ -77,19 +78,19 @@ def end_process(code: int) -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; its exit code. Ctrl-C at any point from here on (the commands' imports
-    included) ends with one line and 130, never a traceback, and so does SIGTERM (143) for
-    the commands of :data:`TERM_STOPS`: one handler holds from here to the end
-    (:func:`bench.run.interrupt.stop_on_signals`; a command's own is this one). A signal
-    whose exception Python dropped (raised inside a callback, such as an import lock's,
-    which Python reports as "Exception ignored") is kept in the handler's record, silently
-    (:func:`bench.run.interrupt.unraised_kept`): ``run`` then starts no session, and any
-    command that goes on ends with the signal's code."""
-    from bench.run.interrupt import stop_on_signals, unraised_kept
+    """Run the command line; its exit code. Ctrl-C at any point from here on (the commands'
+    imports included) ends with one line and 130, never a traceback, and so do SIGTERM,
+    SIGHUP and SIGQUIT (128 + the signal's number) for the commands of :data:`TERM_STOPS`:
+    one handler holds from here to the end (:func:`bench.run.interrupt.stop_on_signals`; a
+    command's own is this one). A signal whose exception Python dropped (raised inside a
+    callback, such as an import lock's, which Python reports as "Exception ignored") is kept
+    in the handler's record, silently (:func:`bench.run.interrupt.unraised_kept`): ``run``
+    then starts no session, and any command that goes on ends with the signal's code."""
+    from bench.run.interrupt import STOPS, stop_on_signals, unraised_kept
 
     program = argv is None  # the process's own command line: its end is this process's
     word = _command_word(sys.argv[1:] if argv is None else argv)
-    signums = (signal.SIGINT, signal.SIGTERM) if word in TERM_STOPS else (signal.SIGINT,)
+    signums = STOPS if word in TERM_STOPS else (signal.SIGINT,)
     with stop_on_signals(signums, deaf=True) as stop, unraised_kept(stop):
         return _command(argv, program, stop)
 

@@ -5,9 +5,9 @@
 exit code. ``run [PATH...] [--suite NAME] --out DIR`` plans the tasks (the suite's tiers,
 repeats and limits unless the flags say otherwise) and runs the session (the folder's lock,
 reuse, the tasks into the folder's journal, ``results.parquet``), then prints a summary;
-``--dry-run`` prints the plan and its cost and runs nothing. Ctrl-C or SIGTERM stops the run
-at once: running tasks are killed and not journaled, the Parquet of what finished is written,
-exit 130 or 143.
+``--dry-run`` prints the plan and its cost and runs nothing. Ctrl-C, SIGTERM, SIGHUP (a closed
+terminal) or SIGQUIT stops the run at once: running tasks are killed and not journaled, the
+Parquet of what finished is written, exit 128 + the signal's number (130, 143, 129, 131).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Stopping a run: the first SIGINT or SIGTERM becomes :class:`Interrupted` in the main
-thread; the runner then starts no further task and kills the running ones, which raise
-:class:`TaskInterrupted` instead of giving a result (nothing false is journaled, and a resumed
-run runs them); the command writes the Parquet of what finished and says how to resume."""
+"""Stopping a run: the first of :data:`STOPS` (SIGINT, SIGTERM, SIGHUP, SIGQUIT) becomes
+:class:`Interrupted` in the main thread; the runner then starts no further task and kills the
+running ones, which raise :class:`TaskInterrupted` instead of giving a result (nothing false is
+journaled, and a resumed run runs them); the command writes the Parquet of what finished and
+says how to resume."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+#: the signals that stop a run cleanly: Ctrl-C, SIGTERM, SIGHUP (its terminal closed, or the
+#: ssh session that ran it ended) and SIGQUIT (Ctrl-\, whose default would end the run at
+#: once with a core dump, its running tasks left to the watchdog and its table unwritten)
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
 
 class TaskInterrupted(Exception):
     """The run was stopped (:class:`Interrupted`) before this task finished: it has no result
@@ -18,7 +24,7 @@ class TaskInterrupted(Exception):
 
 
 class Interrupted(KeyboardInterrupt):
-    """A run stopped by a signal (SIGINT, SIGTERM): ``signum`` says which."""
+    """A run stopped by a signal (one of :data:`STOPS`): ``signum`` says which."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
@@ -88,8 +94,7 @@ def unraised_kept(stop: Stop) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def stop_on_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM),
-                    deaf: bool = False) -> Iterator[Stop]:
+def stop_on_signals(signums: Sequence[int] = STOPS, deaf: bool = False) -> Iterator[Stop]:
     """While inside, the first of these signals raises :class:`Interrupted` in the main
     thread (or, once :meth:`Stop.settle` was called, is only recorded) and later ones are
     ignored, so a second Ctrl-C cannot cut short the clean-up (the running tasks killed, the

@@ -7,7 +7,11 @@ already set by the run that made it, else the input folder's name), ``run_id`` a
 their ``sample_id`` (with their task key), never by folder name or time: two measurements of
 one task are two samples even when their folders share a name and they were recorded in the
 same second; the same sample met twice (a run that reused another's result, a folder merged
-again) is written once (:func:`bench.run.storage.samples`).
+again) is written once (:func:`bench.run.storage.samples`). One sample whose measurement
+differs between two inputs (:func:`measured`: every field but the
+provenance, origin and verdict a copy may change) is damaged or forged in one of them: the
+merge refuses, naming the sample and both inputs, and writes nothing
+(:func:`sample_conflict`).
 
 A task a suite's ladder rule recorded as not run (a ``timeout`` whose message starts
 :data:`bench.records.NOT_RUN`) is no measurement: where another input measured the same task
@@ -45,6 +49,7 @@ import contextlib
 import datetime as dt
 import errno
 import fcntl
+import math
 import os
 import shutil
 import tempfile
@@ -79,8 +84,70 @@ PAIR_PARTS = (("code", "formulation code"), ("backend_code", "backend code"),
 
 
 class MergeError(Exception):
-    """An input that is no run folder (or no journal), a run in progress, or an output that
-    already holds results or is being written."""
+    """An input that is no run folder (or no journal), a run in progress, two inputs holding
+    different measurements of one sample, or an output that already holds results or is
+    being written."""
+
+
+#: what a copy of a sample may hold otherwise than the sample (:func:`measured`): the sample's
+#: own id and key, its provenance (the folder it was produced in, set where empty; the
+#: harness; the plan's tier, instance name and path, :func:`bench.run.reuse.adopt`), its
+#: origin (filled in where empty) and its verdict against the known solution (taken again,
+#: :func:`bench.judge.rejudged`)
+NOT_MEASURED = frozenset({"key", "sample_id", "run", "run_id", "harness", "tier", "instance",
+                          "instance_path", "origin", "known"})
+
+
+def measured(res: Result) -> dict[str, Any]:
+    """The measurement ``res`` holds, which every copy of one sample holds alike: every field
+    but those a copy may change (:data:`NOT_MEASURED`, and the ``message`` of a solved or
+    infeasible result, which is its verdict's note); a missing float (None or NaN, which a
+    table reads back as None) as None. A number compares by value, so a table's ``3.0`` is a
+    journal's ``3``."""
+    data = {k: v for k, v in res.to_dict().items() if k not in NOT_MEASURED}
+    if res.status in ("solved", "infeasible"):
+        data.pop("message", None)
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
+
+
+def sample_conflict(inputs: list[tuple[str | Path, list[Result]]]) -> str:
+    """Why these inputs (a folder, its results) cannot be combined ("" when they can): one
+    sample (task key and ``sample_id``) whose measurement (:func:`measured`) differs between
+    two inputs. A sample is one measurement, so one of the two is damaged or forged, and
+    keeping either would be a guess. Within one input the latest line of a sample is the
+    sample (:func:`bench.run.storage.samples`: a verdict taken again is appended). Not
+    judged: results without ``finished`` (written before results recorded their time), whose
+    fallback sample id is their task key's and tells no two measurements apart."""
+    seen: dict[tuple[str, str], tuple[str | Path, dict[str, Any]]] = {}
+    for folder, results in inputs:
+        for r in samples(results):
+            if not r.finished:
+                continue
+            content = measured(r)
+            first = seen.setdefault((r.key, r.sample_id), (folder, content))
+            if first[1] != content:
+                fields = sorted(k for k in content.keys() | first[1].keys()
+                                if content.get(k) != first[1].get(k))
+                return (f"task {r.key} ({r.instance}, {r.formulation} / {r.solver}), sample "
+                        f"{r.sample_id}: {first[0]} and {folder} hold "
+                        f"different measurements of this one sample ({', '.join(fields[:4])}"
+                        f"{' ...' if len(fields) > 4 else ''} differ): one of them is damaged "
+                        "or forged")
+    return ""
+
+
+def folders_conflict(folders: Sequence[str | Path]) -> str:
+    """:func:`sample_conflict` of these run folders' results (``run --reuse``'s sources; a
+    folder named twice is read once, and fewer than two folders cannot conflict: ""); a
+    folder that cannot be read is left to its reader to report."""
+    distinct = list({Path(f).resolve(): Path(f) for f in folders}.values())
+    if len(distinct) < 2:
+        return ""
+    read: list[tuple[str | Path, list[Result]]] = []
+    for f in distinct:
+        with contextlib.suppress(*unreadable_table_errors()):  # FileNotFoundError among them
+            read.append((f, stored_results(f)[0]))
+    return sample_conflict(read)
 
 
 @dataclass
@@ -256,6 +323,7 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         for f in distinct:
             locks.enter_context(_input_lock(f))
         everything: list[Result] = []
+        each: list[tuple[str | Path, list[Result]]] = []
         origin: dict[str, int] = {}
         skipped: dict[str, int] = {}
         stopped: dict[str, str] = {}
@@ -268,6 +336,9 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
             for r in found:
                 origin.setdefault(r.sample_id, i)
             everything += found
+            each.append((f, found))
+        if conflict := sample_conflict(each):
+            raise MergeError(f"{conflict}; nothing merged")
         kept, superseded = supersede(samples(everything))
         try:
             locks.enter_context(RunLock(out))

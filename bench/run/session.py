@@ -2,8 +2,8 @@
 and :func:`run_session` runs a plan into a run folder, which the ``run`` command is a thin
 layer over.
 
-A session, under the folder's lock (:class:`bench.run.lock.RunLock`) and with Ctrl-C and
-SIGTERM turned into a clean stop (:func:`bench.run.interrupt.stop_on_signals`):
+A session, under the folder's lock (:class:`bench.run.lock.RunLock`) and with Ctrl-C, SIGTERM,
+SIGHUP and SIGQUIT turned into a clean stop (:func:`bench.run.interrupt.stop_on_signals`):
 
 1. refuses a folder holding results of other limits (:func:`bench.run.pool.resume_conflict`),
    or results of the plan's keys measured otherwise than this run would measure them
@@ -221,11 +221,14 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     """Run ``planned`` into the run folder ``out`` (created; a folder holding a run of the
     same limits is resumed: the tasks journaled there are not run again). ``say`` gets the
     lines a user should read (what was reused, what the ladder rule's change reruns). Raises
-    :class:`SessionError` when the run cannot start, OSError when the folder cannot be
-    written; a signal does not raise once the folder is taken: :attr:`Outcome.signum` says it
-    stopped the run (inside the caller's :func:`~bench.run.interrupt.stop_on_signals`, a signal
-    after the table was written is left in the caller's ``Stop.fired``)."""
+    :class:`SessionError` when the run cannot start (two ``reuse`` folders holding different
+    measurements of one sample among the reasons: :func:`bench.run.merge.sample_conflict`),
+    OSError when the folder cannot be written; a signal does not raise once the folder is
+    taken: :attr:`Outcome.signum` says it stopped the run (inside the caller's
+    :func:`~bench.run.interrupt.stop_on_signals`, a signal after the table was written is left
+    in the caller's ``Stop.fired``)."""
     from bench.run.lock import FolderLocked
+    from bench.run.merge import folders_conflict
     from bench.run.reuse import SourceError, Sources
     from bench.run.storage import consolidate
 
@@ -233,6 +236,8 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     out = Path(out)
     try:
         sources = Sources.load(options.reuse) if options.reuse else None
+        if conflict := folders_conflict(options.reuse):  # one sample, two measurements
+            raise SourceError(f"--reuse: {conflict}; nothing was run")
     except SourceError as e:
         raise SessionError(str(e)) from None
     outcome = Outcome(out, errors=list(planned.plan.errors),
@@ -475,8 +480,7 @@ def _not_run(planned: Planned, journal: Journal,
             "are)")
     out: Counter[str] = Counter()
     out["ladder rule"] = sum(r.message.startswith(NOT_RUN) for r in results)
-    missing = len(keys - {r.key for r in results})
-    if missing:
+    if missing := len(keys - {r.key for r in results}):
         out["repetition gate" if planned.under > 0 else "not run"] = missing
     return out
 

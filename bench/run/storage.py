@@ -20,6 +20,7 @@ import json
 import logging
 import math
 import os
+import shutil
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
@@ -308,41 +309,80 @@ def unjournaled(folder: str | Path, held: list[Result] | None = None) -> list[Re
     run into the folder that did not first put them back would drop them. Told by sample id
     (by task key in a table written before results carried one); a table that cannot be read
     holds nothing to keep (none). ``held``: the journal's results, when read already."""
-    import pandas as pd
-
-    path = Path(folder) / TABLE
-    if not path.is_file():
-        return []
-    journal = Journal(folder)
-    held = journal.results(warn=False) if held is None else held
     try:
-        by_id = _table_has_ids(folder) or not journal.path.is_file()
-        ids = {(r.key, r.sample_id) for r in held}
-        if by_id and held:  # the common case, all held, told from two columns
-            cols = pd.read_parquet(path, columns=["key", "sample_id"])
-            if all(k in ids for k in zip(cols["key"], cols["sample_id"], strict=True)):
-                return []
-        rows, _ = table_results(folder)
+        return _unheld(Path(folder), held)[0]
     except unreadable_table_errors():
         return []
+
+
+def _unheld(folder: Path, held: list[Result] | None = None) -> tuple[list[Result], int]:
+    """:func:`unjournaled`, and the number of the table's rows that are no result (counted
+    only where some row is not held: the common case reads two columns); raises what reading
+    a damaged table raises (:func:`unreadable_table_errors`)."""
+    import pandas as pd
+
+    path = folder / TABLE
+    if not path.is_file():
+        return [], 0
+    journal = Journal(folder)
+    held = journal.results(warn=False) if held is None else held
+    by_id = _table_has_ids(folder) or not journal.path.is_file()
+    ids = {(r.key, r.sample_id) for r in held}
+    if by_id and held:  # the common case, all held, told from two columns
+        cols = pd.read_parquet(path, columns=["key", "sample_id"])
+        if all(k in ids for k in zip(cols["key"], cols["sample_id"], strict=True)):
+            return [], 0
+    rows, bad = table_results(folder)
     if by_id:
-        return [r for r in rows if (r.key, r.sample_id) not in ids]
+        return [r for r in rows if (r.key, r.sample_id) not in ids], bad
     keys = {r.key for r in held}
-    return [r for r in rows if r.key not in keys]
+    return [r for r in rows if r.key not in keys], bad
 
 
 def consolidate(folder: str | Path) -> Path:
     """Write ``results.parquet`` from the journal's :func:`samples`, noting in the table's
     metadata the size of the journal it was written from (:func:`table_current`). The size is
     taken before the journal is read: a line appended meanwhile leaves the table older than
-    its journal, never newer."""
+    its journal, never newer. A table there that holds what the journal does not is kept
+    beside it first (:func:`_keep_unheld`)."""
     folder = Path(folder)
     journal = Journal(folder)
     size = journal.path.stat().st_size if journal.path.is_file() else 0
-    df = results_frame(samples(journal.results()))
+    held = journal.results()
+    _keep_unheld(folder, held)
+    df = results_frame(samples(held))
     path = folder / TABLE
     replace_atomic(path, lambda tmp: _write_table(df, tmp, size))
     return path
+
+
+def _keep_unheld(folder: Path, held: list[Result]) -> Path | None:
+    """The folder's ``results.parquet`` kept as ``results.parquet.damaged-N`` (a hard link,
+    else a copy; its path) when writing the table from the journal would lose what it holds:
+    rows that are no result, results the journal lacks (:func:`_unheld`), or a table that
+    cannot be read at all. Said in one warning naming both files, as a damaged journal line
+    is skipped with a warning and kept in the journal: nothing is dropped unseen."""
+    path = folder / TABLE
+    try:
+        lacked, bad = _unheld(folder, held)
+    except unreadable_table_errors() as e:
+        why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
+    else:
+        if not (lacked or bad):
+            return None
+        why = ", ".join(filter(None, [f"{bad} row(s) are no result" if bad else "",
+                                      f"{len(lacked)} result(s) are not in {JOURNAL}"
+                                      if lacked else ""]))
+    n = 0
+    while (aside := path.with_name(f"{TABLE}.damaged-{n}")).exists():
+        n += 1
+    try:
+        os.link(path, aside)
+    except OSError:  # a file system without hard links
+        shutil.copy2(path, aside)
+    log.warning("%s: %s; kept as %s before the table is written again from %s", path, why,
+                aside, JOURNAL)
+    return aside
 
 
 def _write_table(df: pd.DataFrame, path: Path, journal_bytes: int) -> None:

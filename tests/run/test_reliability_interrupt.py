@@ -1,7 +1,8 @@
-"""Stopping a run: the first Ctrl-C (SIGINT) or SIGTERM starts no further task, kills the
-running ones without journaling them, writes the Parquet of what finished, says how to resume
-and exits (130, 143) within a generous bound; a resume runs the interrupted tasks. A task
-process killed before it created its stderr file is a result like any other."""
+"""Stopping a run: the first Ctrl-C (SIGINT), SIGTERM, SIGHUP (a closed terminal) or SIGQUIT
+starts no further task, kills the running ones without journaling them, writes the Parquet of
+what finished, says how to resume and exits (130, 143, 129, 131) within a generous bound; a
+resume runs the interrupted tasks. A task process killed before it created its stderr file is
+a result like any other."""
 
 from __future__ import annotations
 
@@ -51,7 +52,9 @@ def wait_for_results(out: Path, n: int, proc: subprocess.Popen[str]) -> None:
 
 
 @pytest.mark.parametrize(("signum", "code", "word"), [(signal.SIGINT, 130, "interrupted"),
-                                                      (signal.SIGTERM, 143, "terminated")])
+                                                      (signal.SIGTERM, 143, "terminated"),
+                                                      (signal.SIGHUP, 129, "terminated"),
+                                                      (signal.SIGQUIT, 131, "terminated")])
 def test_a_signal_stops_the_run_keeps_what_finished_and_a_resume_runs_the_rest(
         tmp_path, signum, code, word):
     out = tmp_path / "r"
@@ -70,6 +73,7 @@ def test_a_signal_stops_the_run_keeps_what_finished_and_a_resume_runs_the_rest(
     assert before <= len(results) <= before + 1, (before, len(results))
     assert all(r.status == "solved" for r in results), [(r.status, r.message) for r in results]
     assert word in err and "to resume" in err, err
+    assert f"({signal.Signals(signum).name})" in err, err
     df = pd.read_parquet(out / "results.parquet")
     assert sorted(df["key"]) == sorted(r.key for r in results)
     done = {r.key for r in results}
