@@ -11,9 +11,11 @@ form; the puzzle and size are then checked against the URL). The comment lines r
 a run of URLs that mention a licence (``MIT``, ``licence``/``license``, ``copyright``) become
 the ``licence:`` header of those URLs' instances, unless ``--licence`` is given. Each source
 or URL that fails prints one line ``<source>: <problem>`` on stderr; the others still import,
-and the exit code is 1 if anything failed.
+and the exit code is 2 (bad input, as every command's) if anything failed, with a last line
+``imported N, failed M`` unless the one source given failed alone.
 
-``export INSTANCE --to puzzlink`` prints the canonical puzz.link URL of an instance file.
+``export INSTANCE --to puzzlink`` prints the canonical puzz.link URL of an instance file; an
+instance it cannot read or convert is one line naming the file and the problem, exit 2.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.cli.args import path_arg
+from bench.cli.args import fail, path_arg
 from bench.convert.formats import (
     ConversionError,
     decode_puzzlink,
@@ -37,12 +39,20 @@ from bench.convert.formats import (
 from bench.instance import Instance, InstanceError, check_header, read_instance
 
 LICENCE_WORDS = re.compile(r"\b(mit|licen[cs]e|copyright)\b", re.IGNORECASE)
+#: the problem of a source holding NUL bytes
+BINARY = "binary file (contains NUL bytes), not text"
+#: ``import``'s and ``export``'s exit codes, in their help
+IMPORT_EXIT = ("Exit codes: 0 every source imported; 2 a source could not be read or "
+               "converted (one line each naming it; the others are still imported).")
+EXPORT_EXIT = ("Exit codes: 0 the URL printed; 2 the instance file cannot be read or "
+               "converted (one line naming it and the problem).")
 
 
 def add_commands(subparsers: Any) -> None:
     """Add the ``import`` and ``export`` subcommands to an argparse subparsers object."""
     im = subparsers.add_parser(
-        "import", help="import puzz.link URLs or janko.at files as instance files")
+        "import", help="import puzz.link URLs or janko.at files as instance files",
+        description="Import puzz.link URLs or janko.at files as instance files. " + IMPORT_EXIT)
     im.add_argument("sources", nargs="+", metavar="SOURCE",
                     help="a puzz.link URL, a janko.at file, or a text file of URLs")
     im.add_argument("--out", required=True, metavar="DIR", type=path_arg("folder"),
@@ -51,8 +61,9 @@ def add_commands(subparsers: Any) -> None:
                     help="licence: header for every instance (default: from the URL file)")
     im.set_defaults(func=cmd_import)
 
-    ex = subparsers.add_parser("export", help="print an instance in another format")
-    ex.add_argument("instance", metavar="INSTANCE")
+    ex = subparsers.add_parser("export", help="print an instance in another format",
+                               description="Print an instance in another format. " + EXPORT_EXIT)
+    ex.add_argument("instance", metavar="INSTANCE", help="the instance file")
     ex.add_argument("--to", required=True, choices=["puzzlink"])
     ex.set_defaults(func=cmd_export)
 
@@ -139,7 +150,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     failed = written = 0
     errors = (ConversionError, InstanceError, OSError)
 
-    def fail(where: str, problem: str) -> None:
+    def failed_(where: str, problem: str) -> None:
         nonlocal failed
         failed += 1
         print(f"{where}: {problem}", file=sys.stderr)
@@ -154,30 +165,20 @@ def cmd_import(args: argparse.Namespace) -> int:
             try:
                 done(_import_url(src, forced, out))
             except errors as e:
-                fail(src.strip(), _problem(e))
+                failed_(src.strip(), _problem(e))
             continue
         p = Path(src)
-        if not src:  # Path("") is the working directory
-            fail("''", "empty path, not a file or URL")
-            continue
-        try:
-            if p.exists() and not p.is_file():  # a FIFO or a device would block the read
-                fail(src, "not a regular file")
-                continue
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            fail(src, "no such file (and not a URL)")
-            continue
-        except (OSError, UnicodeDecodeError) as e:
-            fail(src, f"cannot read: {e}")
+        text, problem = _read_source(src)
+        if problem:
+            failed_(src or "''", problem)
             continue
         if re.search(r"^\s*\[setup\]\s*$", text, re.MULTILINE | re.IGNORECASE):
             try:
                 done(_import_janko(p, text, forced, out))
             except InstanceError as e:
-                fail(e.path if e.line is None else f"{e.path}:{e.line}", e.problem)
+                failed_(e.path if e.line is None else f"{e.path}:{e.line}", e.problem)
             except errors as e:
-                fail(src, _problem(e))
+                failed_(src, _problem(e))
             continue
         any_url = False
         for no, url, extra, expect in url_lines(text):
@@ -185,11 +186,42 @@ def cmd_import(args: argparse.Namespace) -> int:
             try:
                 done(_import_url(url, {**extra, **forced}, out, expect))
             except errors as e:
-                fail(f"{src}:{no}: {url}", _problem(e))
+                failed_(f"{src}:{no}: {url}", _problem(e))
         if not any_url:
-            fail(src, "no URLs and no [setup] section: nothing to import")
-    print(f"imported {written}, failed {failed}", file=sys.stderr)
-    return 1 if failed else 0
+            failed_(src, "no URLs and no [setup] section: nothing to import")
+    if written or failed > 1:  # one bad source alone: its line alone
+        print(f"imported {written}, failed {failed}", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _read_source(src: str) -> tuple[str, str]:
+    """The text of the source file ``src``, or "" and its problem in one line: an empty path
+    (``Path("")`` is the working directory), no such file, not a regular file (a FIFO or a
+    device would block the read), unreadable, not UTF-8, binary."""
+    p = Path(src)
+    if not src:
+        return "", "empty path, not a file or URL"
+    try:
+        if p.exists() and not p.is_file():
+            return "", "not a regular file"
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "", "no such file (and not a URL)"
+    except UnicodeDecodeError as e:
+        return "", _undecodable(e)
+    except OSError as e:
+        return "", f"cannot read: {e.strerror or e}"
+    if "\x00" in text:  # UTF-8 all the same (NUL bytes alone): no text of URLs
+        return "", BINARY
+    return text, ""
+
+
+def _undecodable(e: UnicodeDecodeError) -> str:
+    """The problem of a source that is not UTF-8 text: binary (it holds a NUL byte) or the
+    first byte that is not UTF-8."""
+    if b"\x00" in e.object:
+        return BINARY
+    return f"not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset {e.start})"
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -197,9 +229,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         inst = read_instance(args.instance)
         print(encode_puzzlink(inst))
     except InstanceError as e:  # names the file (and line) itself
-        print(f"puzzlebench: {e}", file=sys.stderr)
-        return 1
+        return fail(str(e))
     except (ConversionError, KeyError) as e:
-        print(f"puzzlebench: {args.instance}: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 1
+        return fail(f"{args.instance}: {e.args[0] if e.args else e}")
     return 0

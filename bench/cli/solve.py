@@ -15,7 +15,18 @@ from bench.records import Task
 #: `solve --json` statuses of the interchange contract; a grid the rule verifier rejects is an
 #: error
 CONTRACT_STATUSES = ("solved", "infeasible", "timeout", "memout", "error")
-
+#: the exit code of a solve that ran and did not solve (any status but ``solved``)
+NOT_SOLVED = 1
+#: the exit code of bad input, where no task ran: an instance file that cannot be read, a
+#: formulation, solver or parameter that does not exist or does not fit, a selector that cannot
+#: choose (as argparse's own usage errors, and every other command's bad input)
+BAD_INPUT = 2
+EXIT_CODES = ("Exit codes: 0 solved; 1 the solve ran and did not solve (infeasible, timeout, "
+              "memout, or an error of the task: the formulation or solver failed, declined "
+              "the instance, or its grid failed the rule verifier); 2 bad input, nothing run "
+              "(an instance file that cannot be read, an unknown or unfitting formulation, "
+              "solver or parameter, a selector that cannot choose; with --json the JSON, "
+              "status error and a message naming the problem, is still printed).")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -23,7 +34,7 @@ def add_commands(subparsers: Any) -> None:
         "solve", help="solve one instance file",
         description="Solve one instance file in a task process of its own, under the same "
         "limits and checks as a benchmark task; print the grid (or, with --json, the "
-        "interchange contract's JSON). Exit 0 when solved, 1 otherwise.")
+        "interchange contract's JSON). " + EXIT_CODES)
     so.add_argument("instance", help="the instance file (its first line names the puzzle)")
     so.add_argument("--json", action="store_true",
                     help="print one JSON object (status, grid, times, count) instead of the "
@@ -51,11 +62,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         inst = read_instance(args.instance)
     except InstanceError as e:  # the puzzle is named where the header was read
         out.update(puzzle=e.puzzle, status="error", message=str(e))
-        return _emit_solve(args, out, None)
+        return _emit_solve(args, out, None, BAD_INPUT)
     out["puzzle"] = inst.puzzle
     chosen = _choose(args, out, inst)
     if chosen is None:
-        return _emit_solve(args, out, inst)
+        return _emit_solve(args, out, inst, BAD_INPUT)
     form, solver = chosen
     out.update(formulation=form, solver=solver)
     res = _run(args, form, solver)
@@ -125,18 +136,44 @@ def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[s
         try:
             solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
         except (KeyError, ValueError) as e:  # no such formulation: no solver to name
-            out.update(status="error", message=str(e.args[0] if e.args else e))
+            out.update(status="error", message=f"--formulation {form!r}: "
+                       f"{e.args[0] if e.args else e}")
             return None
     if is_selector(form) or is_selector(solver):  # a per-instance choice (bench.select.rules)
         return _auto(args, out, inst, form if is_selector(form) else solver)
-    from bench.backends import get_backend
-
-    try:
-        get_backend(solver)
-    except KeyError as e:  # before a task process starts for it
-        out.update(status="error", message=f"--solver {solver!r}: {e.args[0]}")
+    # a pair the command line names is checked here; the declared default's, by its tests
+    problem = pair_problem(inst.puzzle, form, solver, args.formulation or args.solver)
+    if problem:  # before a task process starts for it
+        out.update(status="error", message=problem)
         return None
     return form, solver
+
+
+def pair_problem(puzzle: str, form: str, solver: str, named: bool = True) -> str:
+    """Why ``form`` / ``solver`` cannot run on an instance of ``puzzle`` ("" when it can): an
+    unknown solver and, where the command line ``named`` either, an unknown formulation,
+    parameter or value, a formulation whose model kind the solver does not take or that
+    refuses it. The formulation's modules of the solver's kinds are imported here (its solver
+    library is not)."""
+    from bench.backends import get_backend
+    from bench.registry import get_formulation
+    from bench.run.names import solver_problem
+
+    try:
+        backend = get_backend(solver)
+    except KeyError as e:  # said briefly, with the close names
+        return f"--solver {solver!r}: {solver_problem(solver) or e.args[0]}"
+    if not named:
+        return ""
+    try:
+        formulation = get_formulation(puzzle, form, backend.kinds)
+    except (KeyError, ValueError) as e:
+        return f"--formulation {form!r}: {e.args[0] if e.args else e}"
+    if formulation.kind not in backend.kinds:
+        return (f"--formulation {form!r} is a {formulation.kind} model, which solver {solver} "
+                f"does not take (it takes {', '.join(backend.kinds)})")
+    refused = formulation.refuses(solver)
+    return f"--formulation {form!r} {refused}" if refused else ""
 
 
 def _run(args: argparse.Namespace, form: str, solver: str) -> Any:
@@ -268,10 +305,12 @@ def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:
 
 
 
-def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> int:
-    """Print ``out`` (the contract's JSON, or the grid and times); the exit code. The
+def _emit_solve(args: argparse.Namespace, out: dict[str, Any], inst: Any,
+                code: int = NOT_SOLVED) -> int:
+    """Print ``out`` (the contract's JSON, or the grid and times); the exit code: 0 when
+    solved, else ``code`` (:data:`NOT_SOLVED`, or :data:`BAD_INPUT` where no task ran). The
     contract's time fields are always there, null where no task ran."""
-    code = 0 if out["status"] == "solved" else 1
+    code = 0 if out["status"] == "solved" else code
     for key in ("build_s", "solve_s", "wall_s"):
         out.setdefault(key, None)
     if args.json:

@@ -20,6 +20,13 @@ from bench.instance import InstanceError, read_instance
 from bench.records import NOT_RUN, Result, Task, instance_digest, origin_of
 from bench.registry import EVERY, Formulation, formulations, parse_label
 from bench.run.execute import base_result
+from bench.run.names import (
+    close_formulation,
+    formulation_problem,
+    split_puzzle,
+    suite_problem,
+    unknown_names,
+)
 from bench.suites import Suite, family
 from bench.variants import recommended_labels, variants
 
@@ -27,13 +34,6 @@ if TYPE_CHECKING:  # pandas is slow to import: only the dry run's estimate needs
     pass
 
 log = logging.getLogger(__name__)
-
-
-def split_puzzle(want: str) -> tuple[str, str]:
-    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
-    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
-    head, sep, rest = want.partition(":")
-    return (head, rest) if sep and "[" not in head else ("", want)
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,8 @@ class Plan:
     matched: set[str] = field(default_factory=set)
     #: another file of an instance's content (path -> the path planned for that content)
     same: dict[str, str] = field(default_factory=dict)
+    #: the puzzles of the instances read (none: no instance could be read)
+    puzzles: set[str] = field(default_factory=set)
 
 
 def plan_tasks(
@@ -113,9 +115,8 @@ def plan_tasks(
     repeat: int = 1,
     seeds: int = 1,
 ) -> Plan:
-    """Every selected (instance, variant, solver), for solver seeds ``seed .. seed+seeds-1``,
-    each ``repeat`` times (rep 0..repeat-1, same seed: timing noise). An instance is known by
-    its content (:func:`bench.records.instance_digest`): a file named twice is planned once."""
+    """Every selected (instance, variant, solver), for seeds ``seed .. seed+seeds-1``, each
+    ``repeat`` times (same seed: timing noise); a file named twice is planned once (by content)."""
     plan = Plan()
     seen: dict[str, str] = {}  # content digest -> the path planned for it
     codes: dict[type, str] = {}  # formulation and backend classes' code digests
@@ -130,6 +131,7 @@ def plan_tasks(
                         digest=digest)
             plan.errors.append(base_result(task, None, "error", str(e)))
             continue
+        plan.puzzles.add(inst.puzzle)
         if selection.puzzles and inst.puzzle not in selection.puzzles:
             continue
         for cls in formulations(inst.puzzle):
@@ -391,36 +393,38 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def close_formulation(want: str) -> str:
-    """Close matches of a ``--formulation`` entry among the registered names and variants
-    (``, did you mean ...``; "" when none)."""
-    from bench.registry import close_matches
-
-    name = parse_label(split_puzzle(want)[1])[0]
-    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
-    hint = close_matches(name, known)
-    if hint or name not in known:
-        return hint
-    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
-    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
-
-
-def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
-    """Why a ``--puzzle`` or ``--solver`` names nothing ("" when each names something): a
-    misspelt name would otherwise drop its tasks silently. A solver may be named for one
-    puzzle (``PUZZLE:SOLVER``)."""
-    from bench.puzzles import puzzle_names
-
-    known = puzzle_names()
-    for name in puzzles:
-        if name not in known:
-            return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
-    for name in solvers:
-        head, _, rest = name.partition(":")
+def _puzzles_of(paths: Iterable[str]) -> set[str]:
+    """The puzzles of the instance files that can be read."""
+    out = set()
+    for path in paths:
         try:
-            get_backend(rest if head in known and rest else name)
-        except KeyError as e:
-            return f"--solver {name!r}: {e.args[0]}"
+            out.add(read_instance(path).puzzle)
+        except (InstanceError, OSError):
+            continue
+    return out
+
+
+def _unplanned(plan: Plan, options: dict[str, Sequence[str]]) -> str:
+    """Why the plan cannot run ("" when it can): no instance could be read (the first one's
+    problem, naming its file), an entry of a formulation option (``options``: option -> its
+    entries) selects no variant (what in it is unknown: the formulation, with the known names
+    of the instances' puzzles, a parameter or a value), or no task matches at all."""
+    if plan.errors and not plan.puzzles:
+        more = f"; {len(plan.errors) - 1} more unreadable" if len(plan.errors) > 1 else ""
+        return f"{plan.errors[0].message} (no readable instance: nothing to run{more})"
+    unmatched = [(o, w) for o, entries in options.items() for w in entries
+                 if w not in plan.matched]
+    if unmatched:
+        option, want = unmatched[0]
+        if why := formulation_problem(want, plan.puzzles):
+            return f"{option} {want!r} selects no formulation variant: {why}"
+        if (puzzle := split_puzzle(want)[0]) and puzzle not in plan.puzzles:
+            return (f"{option} {want!r} selects no formulation variant: no instance of "
+                    f"{puzzle} here (these are {', '.join(sorted(plan.puzzles))})")
+        return (f"{option} {want!r} selects no formulation variant of these instances"
+                f"{close_formulation(want)} (see `puzzlebench list`)")
+    if not plan.tasks and not plan.errors:
+        return "no task matches the selection (see `puzzlebench list`)"
     return ""
 
 
@@ -444,6 +448,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         raise PlanError(str(e.args[0] if e.args else e)) from None
     if not instances:
         raise PlanError("run needs --suite NAME or instance paths")
+    if s is not None and (why := suite_problem(s, lambda: _puzzles_of(instances))):
+        raise PlanError(why)
     limit = time_limit if time_limit is not None else s.time_limit if s else 60.0
     chosen = (tuple(formulations) or suite_formulations(s)) + tuple(add)
     every = all_variants or bool(s and s.variants == "all" and not formulations)
@@ -456,13 +462,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         raise PlanError(why)
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
-    unmatched = [f for f in (*formulations, *add) if f not in plan.matched]
-    if unmatched:
-        raise PlanError(f"--formulation {unmatched[0]!r} selects no formulation variant of "
-                        f"these instances{close_formulation(unmatched[0])} (see `puzzlebench "
-                        "list`)")
-    if not plan.tasks and not plan.errors:
-        raise PlanError("no task matches the selection (see `puzzlebench list`)")
+    if why := _unplanned(plan, {"--formulation": formulations, "--add-formulation": add}):
+        raise PlanError(why)
     tiered = repeat == seeds == 1
     under = tier_plan(plan, s, tiered, time_limit is None)
     fixed = frozenset(s.seeds_of()) if s and tiered else frozenset()

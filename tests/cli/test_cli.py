@@ -46,12 +46,12 @@ def test_solve_json_contract():
 @pytest.mark.parametrize("extra", [(), ("--solver", "nosuch"), ("--formulation", "nosuch"),
                                    ("--formulation", "sat-hybrid[bogus=1]")])
 def test_solve_json_names_every_contract_field_when_no_task_ran(write, extra):
-    """The contract's fields are there, null, where no task ran."""
+    """The contract's fields are there, null, where no task ran (bad input: exit 2)."""
     inst = write("n.txt", "puzzle: nurikabe\n\n1 .\n. .\n")
     for path in (inst, inst.parent / "missing.txt") if extra else (inst.parent / "m.txt",):
         p = cli("solve", str(path), "--json", *extra)
         out = json.loads(p.stdout)
-        assert p.returncode == 1 and out["status"] == "error"
+        assert p.returncode == 2 and out["status"] == "error"
         assert {"puzzle", "instance", "formulation", "solver", "status", "build_s", "solve_s",
                 "wall_s"} <= set(out)
 
@@ -111,16 +111,18 @@ def test_missing_file(tmp_path):
 def test_an_unknown_solver_is_named_before_any_task_starts():
     for extra in ((), ("--json",)):
         p = cli("solve", str(SHIKAKU_SEEDS[0]), "--solver", "cadical", *extra)
-        assert p.returncode == 1 and "Traceback" not in p.stderr
-        assert "--solver 'cadical': unknown solver 'cadical' (known: " in p.stdout + p.stderr
+        assert p.returncode == 2 and "Traceback" not in p.stderr
+        assert "--solver 'cadical': unknown solver 'cadical' (did you mean cadical" in (
+            p.stdout + p.stderr) and "(known: cpsat, " in p.stdout + p.stderr
         assert "fork failed" not in p.stderr and "WARNING" not in p.stderr, p.stderr
 
 
 def test_an_unknown_formulation_names_no_solver_it_never_ran():
     p = cli("solve", str(SHIKAKU_SEEDS[0]), "--formulation", "nosuch", "--json")
     out = json.loads(p.stdout)
-    assert p.returncode == 1 and out["status"] == "error" and out["solver"] is None
-    assert out["message"].startswith("no formulation 'nosuch' for shikaku; known: ")
+    assert p.returncode == 2 and out["status"] == "error" and out["solver"] is None
+    assert out["message"].startswith("--formulation 'nosuch': no formulation 'nosuch' for "
+                                     "shikaku; known: ")
 
 
 def test_a_builtin_formulation_in_the_wrong_file_is_one_line_naming_the_right_one(tmp_path):

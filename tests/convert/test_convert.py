@@ -295,7 +295,7 @@ def test_import_cli_keeps_going_and_names_failures(tmp_path: Path, capsys) -> No
     out = tmp_path / "out"
     code = run_cli(["import", str(urls), str(janko), "https://puzz.link/p?heyawake/1/1/g",
                     str(tmp_path / "missing.txt"), "--out", str(out)])
-    assert code == 1
+    assert code == 2  # bad input, as every command's
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 6  # 5 failures and the summary
     assert err[0].startswith(f"{urls}:3: https://puzz.link/p?nurikabe/5/5/g5k2o1k.g: '?' clue")
@@ -321,11 +321,11 @@ def test_export_cli_prints_the_url(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out == "https://puzz.link/p?yinyang/5/5/016612300\n"
     bad = tmp_path / "bad.txt"
     bad.write_text("puzzle: shikaku\n\n2 y\n")
-    assert run_cli(["export", str(bad), "--to", "puzzlink"]) == 1
+    assert run_cli(["export", str(bad), "--to", "puzzlink"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    assert run_cli(["export", str(empty), "--to", "puzzlink"]) == 1
+    assert run_cli(["export", str(empty), "--to", "puzzlink"]) == 2
     assert capsys.readouterr().err == f"puzzlebench: {empty}: empty file\n"
 
 
@@ -369,7 +369,7 @@ def test_import_refuses_a_fifo_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "f.txt"
     os.mkfifo(fifo)
     p = cli("import", str(fifo), "--out", str(tmp_path / "o"), timeout=60)
-    assert p.returncode == 1 and f"{fifo}: not a regular file" in p.stderr, p.stderr
+    assert p.returncode == 2 and f"{fifo}: not a regular file" in p.stderr, p.stderr
 
 
 @pytest.mark.parametrize("licence", ["CC-BY\n\n# . .", "CC\rjunk", "a\x0cb"])
@@ -385,5 +385,5 @@ def test_janko_import_refuses_a_header_value_that_would_not_read_back(
 
 
 def test_import_of_an_empty_path_is_one_failure(tmp_path: Path, capsys) -> None:
-    assert run_cli(["import", "", "--out", str(tmp_path / "out")]) == 1
+    assert run_cli(["import", "", "--out", str(tmp_path / "out")]) == 2
     assert "'': empty path, not a file or URL" in capsys.readouterr().err

@@ -82,9 +82,9 @@ def test_auto_brings_no_pandas_onto_solve_s_path() -> None:
                                   ("--formulation", "sat-lazy", "--solver", "auto")])
 def test_auto_with_an_explicit_other_half_is_one_clear_error(args: tuple[str, ...]) -> None:
     """auto chooses formulation and solver together: a pair half given beside it would be
-    ignored, so it is refused with one line naming the file, and exit 1."""
+    ignored, so it is refused with one line naming the file, and exit 2 (bad input)."""
     proc = _solve(str(ROOT / "instances" / SEEDS["yinyang"]), *args)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "auto chooses the formulation and the solver together" in lines[0]
     assert SEEDS["yinyang"] in lines[0]
@@ -92,7 +92,7 @@ def test_auto_with_an_explicit_other_half_is_one_clear_error(args: tuple[str, ..
 
 def test_a_rule_reading_a_missing_feature_is_one_clear_error() -> None:
     """A rule that reads a feature the instance's features lack ends `solve` with one line
-    naming the file, the puzzle and the feature, and exit 1: not a bare feature name."""
+    naming the file, the puzzle and the feature, and exit 2: not a bare feature name."""
     path = str(ROOT / "instances" / SEEDS["yinyang"])
     code = ("import sys; from bench.select import rules; from bench.select.auto import Rule; "
             "rules.RULES['yinyang'] = Rule('yinyang', rules.YINYANG, rules.YINYANG, "
@@ -100,7 +100,7 @@ def test_a_rule_reading_a_missing_feature_is_one_clear_error() -> None:
             f"sys.exit(main(['solve', '--formulation', 'auto', {path!r}]))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, timeout=120)
-    assert p.returncode == 1, p.stderr
+    assert p.returncode == 2, p.stderr
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1, p.stderr
     assert SEEDS["yinyang"] in lines[0] and "no_such_feature" in lines[0]

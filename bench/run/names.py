@@ -1,0 +1,167 @@
+"""Why a name of a run's selection names nothing: a ``--formulation``/``--solver``/``--puzzle``
+entry of the command line, or a ``formulations``/``solvers``/``capped`` entry of a suite. Each
+answer is one line naming the entry, what is unknown in it (the formulation, a parameter, a
+value, the puzzle, the solver) and, briefly, the known names it could have meant (the
+formulations of its puzzle, the parameter's values), so a misspelt name is refused before
+anything runs instead of silently selecting nothing (:func:`bench.run.plan.make_plan`).
+
+A formulation entry is ``[PUZZLE:]NAME[key=value,...]`` (``NAME[*]``: every variant); its
+name may be an alias. A solver entry is ``SOLVER`` or ``PUZZLE:SOLVER``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from bench.labels import EVERY, close_matches, parse_label
+
+if TYPE_CHECKING:
+    from bench.registry import Formulation
+    from bench.suites import Suite
+
+#: the known names an error line lists before it says how many more there are
+BRIEF = 12
+
+
+def split_puzzle(want: str) -> tuple[str, str]:
+    """``"nurikabe:mip-flow"`` -> ``("nurikabe", "mip-flow")``: a selection entry may name the
+    puzzle it is for (formulation names repeat across puzzles); without one, ``("", want)``."""
+    head, sep, rest = want.partition(":")
+    return (head, rest) if sep and "[" not in head else ("", want)
+
+
+def brief(names: Sequence[str]) -> str:
+    """``names`` joined, the first :data:`BRIEF` of them and how many more (``puzzlebench
+    list`` lists them all)."""
+    if len(names) <= BRIEF:
+        return ", ".join(names) or "none"
+    return f"{', '.join(names[:BRIEF])}, ... ({len(names) - BRIEF} more: `puzzlebench list`)"
+
+
+def _named(cls: type[Formulation], name: str) -> bool:
+    return name == cls.name or name in cls.aliases
+
+
+def formulation_problem(want: str, puzzles: Iterable[str]) -> str:
+    """Why the formulation entry ``want`` names no variant of a formulation of its puzzle (the
+    one it names, else any of ``puzzles``): a malformed label, an unknown puzzle, formulation
+    name, parameter or value; "" when it names one."""
+    from bench.puzzles import puzzle_names
+    from bench.registry import formulations
+
+    puzzle, label = split_puzzle(want)
+    try:
+        name, params = parse_label(label)
+    except ValueError as e:
+        return str(e)
+    known = puzzle_names()
+    if puzzle and puzzle not in known:
+        return f"no puzzle {puzzle!r}{close_matches(puzzle, known)} (known: {', '.join(known)})"
+    scope = [puzzle] if puzzle else sorted(set(puzzles))
+    classes = [c for p in scope for c in formulations(p) if _named(c, name)]
+    if not classes:
+        names = sorted({c.name for p in scope for c in formulations(p)})
+        aliases = {a for p in scope for c in formulations(p) for a in c.aliases}
+        elsewhere = sorted({c.puzzle for c in formulations() if _named(c, name)} - set(scope))
+        where = f" (it is a formulation of {', '.join(elsewhere)})" if elsewhere else ""
+        return (f"no formulation {name!r} for {', '.join(scope) or 'these instances'}"
+                f"{close_matches(name, [*names, *aliases])}{where}; known: {brief(names)}")
+    problems = [parameter_problem(c, params) for c in classes]
+    return "" if "" in problems else problems[0]
+
+
+def parameter_problem(cls: type[Formulation], params: dict[str, str]) -> str:
+    """Why ``params`` (a label's ``key=value`` pairs, as text) name no variant of ``cls``: a
+    parameter it does not have or a value the parameter does not take; "" when they name one
+    (or are ``[*]``)."""
+    if params == {EVERY: EVERY}:
+        return ""
+    for key, value in params.items():
+        if key not in cls.parameters:
+            return (f"{cls.name} has no parameter {key!r}{close_matches(key, cls.parameters)} "
+                    f"(its parameters: {', '.join(cls.parameters) or 'none'})")
+        choices = [str(c) for c in cls.parameters[key]]
+        if value not in choices:
+            return (f"{cls.name} has no {key}={value!r}{close_matches(value, choices)} "
+                    f"({key}: {', '.join(choices)})")
+    return ""
+
+
+def solver_problem(name: str) -> str:
+    """Why the solver entry ``name`` (``SOLVER`` or ``PUZZLE:SOLVER``) names no solver ("" when
+    it names one)."""
+    from bench.backends import all_backends, get_backend
+    from bench.puzzles import puzzle_names
+
+    head, _, rest = name.partition(":")
+    solver = rest if head in puzzle_names() and rest else name
+    try:
+        get_backend(solver)
+    except KeyError as e:
+        if "(known: " not in str(e.args[0]):  # a solver whose entry point was left out
+            return str(e.args[0])
+        names = [b.name for b in all_backends()]
+        return (f"unknown solver {solver!r}{close_matches(solver, names)} "
+                f"(known: {brief(names)})")
+    return ""
+
+
+def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
+    """Why a ``--puzzle`` or ``--solver`` names nothing ("" when each names something): a
+    misspelt name would otherwise drop its tasks silently. A solver may be named for one
+    puzzle (``PUZZLE:SOLVER``)."""
+    from bench.puzzles import puzzle_names
+
+    known = puzzle_names()
+    for name in puzzles:
+        if name not in known:
+            return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
+    for name in solvers:
+        if why := solver_problem(name):
+            return f"--solver {name!r}: {why}"
+    return ""
+
+
+def close_formulation(want: str) -> str:
+    """Close matches of a ``--formulation`` entry among the registered names and variants
+    (``, did you mean ...``; "" when none)."""
+    from bench.registry import formulations
+    from bench.variants import variants
+
+    name = parse_label(split_puzzle(want)[1])[0]
+    known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
+    hint = close_matches(name, known)
+    if hint or name not in known:
+        return hint
+    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
+    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
+
+
+def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:
+    """Why the suite names a formulation, solver or capped pair that does not exist (one line
+    naming the suites file, the suite, the entry and what is unknown in it; "" when every
+    entry names something). An entry without a puzzle may name a formulation of any puzzle;
+    the known names said are those of ``near()`` (the puzzles of the suite's instances),
+    called only when an entry is unknown."""
+    from bench.puzzles import puzzle_names
+
+    where = f"{suite.source}: suite {suite.name}" if suite.source else f"suite {suite.name}"
+    every = puzzle_names()
+    for want in suite.formulations:
+        said = formulation_problem(want, every)
+        if said.startswith("no formulation "):  # unknown everywhere: its instances' names
+            said = formulation_problem(want, near() or every) or said
+        if said:
+            return f"{where}: formulations entry {want!r}: {said}"
+    for name in suite.solvers:
+        if why := solver_problem(name):
+            return f"{where}: solvers entry {name!r}: {why}"
+    for tier in suite.tiers:
+        for pair in tier.capped:
+            puzzle, _, rest = pair.partition(":")
+            form, _, solver = rest.rpartition("/")
+            why = formulation_problem(f"{puzzle}:{form}", every) or solver_problem(solver)
+            if why:
+                return f"{where}, tier {tier.name}: capped pair {pair!r}: {why}"
+    return ""

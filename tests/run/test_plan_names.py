@@ -1,0 +1,150 @@
+"""A name of a run's selection that names nothing is one line, exit 2, before any run folder is
+made (:mod:`bench.run.names`): a suite's ``formulations``, ``solvers`` or ``capped`` entry (the
+line names the suites file, the suite, the entry, what is unknown in it and the known names of
+its puzzle), a ``--formulation``/``--add-formulation``/``--solver`` option (an unknown
+formulation, parameter or value, a puzzle the instances are not of), and a run whose instances
+are all unreadable (the first one's file and problem)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.run.names import formulation_problem, solver_problem, suite_problem
+from bench.run.plan import PlanError, make_plan
+from bench.suites import load_suites
+from tests.cli.test_cli import cli
+from tests.conftest import ROOT, SHIKAKU_SEEDS
+
+SHIKAKU_KNOWN = "known: asp-cover, cpmpy-cover, cpsat-cover, cpsat-sugar, mip-cover"
+
+
+def project(tmp_path: Path, entries: str) -> Path:
+    """A project folder with one Shikaku instance and a suite ``s`` with ``entries``."""
+    root = tmp_path / "proj"
+    (root / "instances" / "shikaku").mkdir(parents=True)
+    (root / "instances" / "shikaku" / "a.txt").write_text(SHIKAKU_SEEDS[0].read_text())
+    (root / "instances" / "suites.toml").write_text(
+        f'[s]\nversion = 1\ninstances = ["shikaku/a.txt"]\n{entries}\n')
+    return root
+
+
+#: (the suite's entries, what its one line says after "FILE: suite s")
+SUITE_CASES = [
+    ('formulations = ["cpsat-cover", "cpsat-covr"]\nsolvers = ["cpsat"]',
+     ": formulations entry 'cpsat-covr': no formulation 'cpsat-covr' for shikaku (did you "
+     f"mean cpsat-cover, sat-cover, cpsat-sugar?); {SHIKAKU_KNOWN}"),
+    ('formulations = ["shikaku:cpsat-covr"]',
+     ": formulations entry 'shikaku:cpsat-covr': no formulation 'cpsat-covr' for shikaku"),
+    ('formulations = ["nurikab:sat-hybrid"]',
+     ": formulations entry 'nurikab:sat-hybrid': no puzzle 'nurikab' (did you mean "
+     "nurikabe?) (known: fillomino, nurikabe, shakashaka, shikaku, yinyang)"),
+    ('formulations = ["sat-hybrid[wall=bogus]"]',
+     ": formulations entry 'sat-hybrid[wall=bogus]': sat-hybrid has no wall='bogus' "
+     "(wall: auto, cut, anchor, tree)"),
+    ('formulations = ["nurikabe:sat-hybrid[wal=auto]"]',
+     ": formulations entry 'nurikabe:sat-hybrid[wal=auto]': sat-hybrid has no parameter "
+     "'wal' (did you mean wall?) (its parameters: wall, islands, enclose, card)"),
+    ('formulations = ["cpsat-cover"]\nsolvers = ["cpsat", "shikaku:cpsatt"]',
+     ": solvers entry 'shikaku:cpsatt': unknown solver 'cpsatt' (did you mean cpsat?) "
+     "(known: cpsat, "),
+    ('[s.tiers.t]\ninstances = ["shikaku/a.txt"]\ncap = 1\n'
+     'capped = ["shikaku:cpsat-cover/cpsatt"]',
+     ", tier t: capped pair 'shikaku:cpsat-cover/cpsatt': unknown solver 'cpsatt'"),
+]
+
+
+@pytest.mark.parametrize(("entries", "said"), SUITE_CASES,
+                         ids=["name", "puzzle-name", "puzzle", "value", "parameter", "solver",
+                              "capped"])
+def test_a_suite_naming_what_does_not_exist_is_one_line_naming_it(
+        tmp_path, monkeypatch, entries, said):
+    if "[s.tiers.t]" in entries:  # a tiered suite declares no instances of its own
+        root = project(tmp_path, "")
+        text = (root / "instances" / "suites.toml").read_text()
+        (root / "instances" / "suites.toml").write_text(
+            text.replace('instances = ["shikaku/a.txt"]\n', "", 1) + entries + "\n")
+    else:
+        root = project(tmp_path, entries)
+    monkeypatch.setenv("PUZZLEBENCH_ROOT", str(root))
+    with pytest.raises(PlanError) as e:
+        make_plan("s")
+    line = str(e.value)
+    assert line.startswith(f"{root / 'instances' / 'suites.toml'}: suite s{said}"), line
+    assert "\n" not in line
+
+
+def test_a_suite_with_an_unknown_formulation_exits_2_and_makes_no_run_folder(tmp_path):
+    root = project(tmp_path, 'formulations = ["cpsat-covr"]')
+    out = tmp_path / "out"
+    p = cli("run", "--suite", "s", "--out", str(out), env={"PUZZLEBENCH_ROOT": str(root)},
+            cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr.splitlines() == [
+        f"puzzlebench: {root / 'instances' / 'suites.toml'}: suite s: formulations entry "
+        "'cpsat-covr': no formulation 'cpsat-covr' for shikaku (did you mean cpsat-cover, "
+        f"sat-cover, cpsat-sugar?); {SHIKAKU_KNOWN}, mip-sugar, puzzlekit, sat-cover"]
+    assert not out.exists()
+
+
+#: (the options, what the one line says)
+OPTION_CASES = [
+    (("--formulation", "cpsat-covr"),
+     "--formulation 'cpsat-covr' selects no formulation variant: no formulation 'cpsat-covr' "
+     "for shikaku (did you mean cpsat-cover, sat-cover, cpsat-sugar?); " + SHIKAKU_KNOWN),
+    (("--formulation", "cpsat-cover[card=x]"),
+     "--formulation 'cpsat-cover[card=x]' selects no formulation variant: cpsat-cover has no "
+     "parameter 'card' (its parameters: none)"),
+    (("--formulation", "sat-cover", "--add-formulation", "sat-cover[card=ladderr]"),
+     "--add-formulation 'sat-cover[card=ladderr]' selects no formulation variant: sat-cover "
+     "has no card='ladderr' (did you mean ladder?) (card: "),
+    (("--formulation", "sat-hybrid"),
+     "--formulation 'sat-hybrid' selects no formulation variant: no formulation 'sat-hybrid' "
+     "for shikaku (it is a formulation of nurikabe); " + SHIKAKU_KNOWN),
+    (("--formulation", "nurikabe:sat-hybrid"),
+     "--formulation 'nurikabe:sat-hybrid' selects no formulation variant: no instance of "
+     "nurikabe here (these are shikaku)"),
+    (("--solver", "cpsatt"),
+     "--solver 'cpsatt': unknown solver 'cpsatt' (did you mean cpsat?) (known: cpsat, "),
+]
+
+
+@pytest.mark.parametrize(("options", "said"), OPTION_CASES,
+                         ids=["name", "parameter", "value", "puzzle", "other-puzzle", "solver"])
+def test_an_option_naming_what_does_not_exist_is_one_line_naming_it(options, said):
+    kw: dict[str, list[str]] = {"formulations": [], "add": [], "solvers": []}
+    for flag, value in zip(options[::2], options[1::2], strict=True):
+        kw[{"--formulation": "formulations", "--add-formulation": "add",
+            "--solver": "solvers"}[flag]].append(value)
+    with pytest.raises(PlanError) as e:
+        make_plan(None, [str(SHIKAKU_SEEDS[0])], **kw)  # type: ignore[arg-type]
+    assert str(e.value).startswith(said), str(e.value)
+
+
+def test_a_label_of_known_names_and_values_names_nothing_wrong():
+    assert formulation_problem("sat-hybrid[wall=cut]", ["nurikabe"]) == ""
+    assert formulation_problem("nurikabe:sat-hybrid[*]", []) == ""
+    assert formulation_problem("sat-tree", ["nurikabe"]) == ""  # an alias
+    assert solver_problem("fillomino:scip") == "" and solver_problem("cpmpy:ortools") == ""
+
+
+def test_the_committed_suites_name_only_what_exists():
+    for suite in load_suites(ROOT / "instances" / "suites.toml").values():
+        assert suite_problem(suite, lambda: ()) == "", suite.name
+
+
+def test_a_run_whose_every_instance_is_unreadable_is_one_line_naming_the_file(tmp_path):
+    empty, latin = tmp_path / "empty.txt", tmp_path / "latin.txt"
+    empty.write_text("")
+    latin.write_bytes(b"puzzle: shikaku\nsource: caf\xe9\n\n2 . .\n. . 2\n")
+    with pytest.raises(PlanError) as e:
+        make_plan(None, [str(empty), str(latin)], formulations=["cpsat-cover"])
+    assert str(e.value) == (f"{empty}: empty file (no readable instance: nothing to run; "
+                            "1 more unreadable)")
+    out = tmp_path / "out"
+    p = cli("run", str(latin), "--out", str(out), cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr.splitlines() == [f"puzzlebench: {latin}: not UTF-8 text (byte 27) (no "
+                                     "readable instance: nothing to run)"]
+    assert not out.exists()
