@@ -267,6 +267,8 @@ class Cadical300(SatBackend):
     incremental = True
     interruptible = False
     description = "CaDiCaL 3.0.0 (incremental; no in-process time limit, the hard limit applies)"
+    propagates = True
+    effort = Cadical195.effort
 
 
 class Glucose4(SatBackend):

@@ -70,7 +70,7 @@ class SatPropagate(SatBlackCells):
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
     #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
     #: python-sat too, but has not been checked here)
-    solvers: ClassVar[tuple[str, ...]] = ("cadical195",)
+    solvers: ClassVar[tuple[str, ...]] = ("cadical195", "cadical300")
 
     def setup(self) -> float:
         """Import the propagator and load (on a cold cache, compile) its compiled searches

@@ -1,5 +1,6 @@
 """sat-propagate (wall connectivity and island reachability as an IPASIR-UP propagator in
-CaDiCaL 1.9.5): small instances solved and equal to their .sol files, seeded scrambles, the
+CaDiCaL 1.9.5 and 3.0): small instances solved and equal to their .sol files on both, seeded
+scrambles, the
 refusal of other solvers, the model check's clause when propagation is off, and every reason
 and clause the propagator gives being implied by the puzzle.
 
@@ -45,10 +46,11 @@ def run(inst: Instance, label: str, solver: str = "cadical195", seed: int = 0,
     return solve_label("nurikabe", inst, label, solver, seed, count)
 
 
+@pytest.mark.parametrize("solver", ["cadical195", "cadical300"])
 @pytest.mark.parametrize("label", VARIANTS)
 @pytest.mark.parametrize("path", SMALL, ids=lambda p: p.stem)
-def test_small_instances_equal_their_solution_files(path: Path, label: str) -> None:
-    res = run(read_instance(path), label, count=2)
+def test_small_instances_equal_their_solution_files(path: Path, label: str, solver: str) -> None:
+    res = run(read_instance(path), label, solver=solver, count=2)
     assert res.status == "solved", res.message
     assert res.grid == solution(path)
     assert res.count == 1  # unique: counting blocks with plain clauses beside the propagator
@@ -68,14 +70,14 @@ def test_a_seeded_scramble_reads_the_propagator_through_the_signs() -> None:
 def test_other_solvers_are_refused_with_a_reason(solver: str) -> None:
     res = run(read_instance(SMALL[0]), "sat-propagate", solver=solver)
     assert res.status == "skipped"
-    assert "runs only on cadical195" in res.message and solver in res.message
+    assert "runs only on cadical195, cadical300" in res.message and solver in res.message
 
 
 def test_check_skips_other_solvers_with_the_reason() -> None:
     form = get_formulation("nurikabe", "sat-propagate", ["sat"])
     checks = list(check_variant(form, get_backend("glucose4"), 30))
     assert [(c.name, c.status) for c in checks] == [("solver", "skip")]
-    assert checks[0].detail == "runs only on cadical195, not glucose4"
+    assert checks[0].detail == "runs only on cadical195, cadical300, not glucose4"
 
 
 def test_a_backend_without_ipasir_up_does_not_drop_the_propagator() -> None:
