@@ -33,10 +33,13 @@ formulation of a kind): the module's file and, transitively, every module it nam
 module's own top-level package (a plugin's own helpers), except bench's run, report and
 command-line layers (:data:`NOT_FOLLOWED`) and, for a formulation,
 ``bench.backends`` (the backend's own part). A package's ``__init__`` counts only where it is
-imported by name. Data files count too: a file beside one of those modules (``.lp`` rules)
-whose name one of them spells in a string constant or an f-string of its code (its fields as
+imported by name. Data files count too: a file beside a module (``.lp`` rules)
+whose name it spells in a string constant or an f-string of its code (its fields as
 wildcards: ``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``; a bare
-suffix, as in ``Path(__file__).with_suffix(".lp")``, the module's own name with it). Prose
+suffix, as in ``Path(__file__).with_suffix(".lp")``, the module's own name with it). A name
+names files in its own module's folder only, or, joined to a name the module imports
+(``SHARED / "grid.lp"``, ``SHARED`` from ``formulations._asp``), in that module's folder
+(:func:`_patterns`): ``"model.lp"`` in a backend names no ``model.lp`` of another folder. Prose
 names nothing: a docstring or any other string standing as a statement of its own, which
 the code never uses, nor the pattern of a glob on a literal subfolder, which lists files in
 no digest's folder (:func:`_code_nodes`); so a stray ``notes.txt`` changes no digest. The digest
@@ -50,18 +53,21 @@ it, a backend module its solvers' results, and a shared module (``bench.grid``,
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import fnmatch
 import functools
 import hashlib
 import importlib.util
 import json
-import os
-import platform
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.machine import MACHINE_FIELDS as MACHINE_FIELDS
+from bench.machine import machine as machine
+from bench.machine import machine_id
+from bench.machine import machine_label as machine_label
 from bench.records import Task
 
 #: bench's layers no result depends on: running and measuring tasks, reporting, the commands
@@ -78,61 +84,8 @@ JUDGE_MODULES = ("bench.judge",)
 #: not followed from the task process's modules: this module, which names results (the task
 #: process imports it to check its planned code, :func:`changed_code`) but makes none
 TASK_EXCLUDED = (*FORMULATION_EXCLUDED, "bench.identity")
-#: the machine parts of an identity, as result columns
-MACHINE_FIELDS = ("cpu", "cores", "memory_gb", "python")
 #: a string that is a file suffix only (``".lp"``)
 SUFFIX = re.compile(r"\.\w+")
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-@functools.cache
-def machine() -> dict[str, Any]:
-    """This machine as an identity sees it: CPU model, logical cores, memory (GB, 0.1) and
-    the Python version."""
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return {"cpu": cpu_model(), "cores": os.cpu_count() or 0, "memory_gb": round(memory, 1),
-            "python": platform.python_version()}
-
-
-def _machine(parts: dict[str, Any]) -> dict[str, Any]:
-    """The machine fields of a record, normalised (a table's NaN or 2.0 cores read as a
-    result's "" or 2); "" for each one missing."""
-    out: dict[str, Any] = {}
-    for k in MACHINE_FIELDS:
-        v = parts.get(k)
-        if v is None or v == "" or (isinstance(v, float) and v != v) or v == 0:
-            out[k] = ""
-        elif k == "cores":
-            out[k] = int(v)
-        elif k == "memory_gb":
-            out[k] = round(float(v), 1)
-        else:
-            out[k] = str(v)
-    return out
-
-
-def machine_id(parts: dict[str, Any]) -> str:
-    """A short name of a machine type (its :data:`MACHINE_FIELDS`); "" when none is known."""
-    m = _machine(parts)
-    return "m-" + _sha(m)[:8] if any(m.values()) else ""
-
-
-def machine_label(parts: dict[str, Any]) -> str:
-    """``CPU, N cores, X GB, Python V`` (``unknown machine`` for a result without them)."""
-    m = _machine(parts)
-    if not any(m.values()):
-        return "unknown machine"
-    return (f"{m['cpu'] or '?'}, {m['cores'] or '?'} cores, {m['memory_gb'] or '?'} GB, "
-            f"Python {m['python'] or '?'}")
 
 
 def _sha(obj: Any) -> str:
@@ -243,6 +196,10 @@ def _code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
         if (call := _subfolder_glob(node)) is not None:
             todo += [call.func, *call.args[1:], *call.keywords]
             continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _is_text(node.right):
+            yield node  # a path joined with a file name: the name counts with its folder
+            todo += [node.left, *ast.iter_child_nodes(node.right)]
+            continue
         if isinstance(node, ast.JoinedStr):
             yield node
             todo += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
@@ -254,19 +211,32 @@ def _code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
 
 @functools.cache
 def _summarised(name: str, path: str, mtime_ns: int, size: int, ctime_ns: int, inode: int
-                ) -> tuple[bytes, frozenset[str], frozenset[str]]:
+                ) -> tuple[bytes, frozenset[str], frozenset[tuple[str, str]]]:
     """Module ``name``'s file: the SHA-256 of its bytes, the modules it imports
     (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached by the file's
     ``stat`` (its change time and inode too, which a copy keeping the modification time does
     not keep), so an unchanged file costs a ``stat`` when its digest is taken again."""
     data, nodes = _parse(path)
     return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
-            frozenset(_patterns(nodes, Path(path).stem)))
+            frozenset(_patterns(nodes, Path(path).stem, _imported_names(name, Path(path),
+                                                                        nodes))))
 
 
-def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[str]]:
+#: each file's ``stat`` key when this process first took a digest of it (a fork-server
+#: template takes every digest of its kinds before its tasks fork): :func:`changed_code`
+#: names the files whose key differs now
+_FIRST: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _stat_key(path: Path) -> tuple[int, int, int, int]:
     st = path.stat()
-    return _summarised(name, str(path), st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
+    key = (st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino)
+    _FIRST.setdefault(str(path), key)
+    return key
+
+
+def _summary(name: str, path: Path) -> tuple[bytes, frozenset[str], frozenset[tuple[str, str]]]:
+    return _summarised(name, str(path), *_stat_key(path))
 
 
 def _origin(name: str) -> Path | None:
@@ -283,29 +253,48 @@ def _origin(name: str) -> Path | None:
 def _imports(name: str, path: Path, nodes: Iterable[ast.AST]) -> set[str]:
     """Absolute names of the modules a module's import statements name (``from p import m``
     names ``p`` and ``p.m``: ``m`` may be a module)."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                try:
-                    base = importlib.util.resolve_name("." * node.level + base, package)
-                except (ImportError, ValueError):
-                    continue
+        elif isinstance(node, ast.ImportFrom) and (base := _from(name, path, node)):
             out.add(base)
             out.update(f"{base}.{a.name}" for a in node.names if a.name != "*")
     return out
 
 
-def _patterns(nodes: Iterable[ast.AST], stem: str) -> set[str]:
+def _from(name: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute name of the module a ``from`` import reads ("" when it cannot resolve)."""
+    if not node.level:
+        return node.module or ""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    try:
+        return importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+    except (ImportError, ValueError):
+        return ""
+
+
+def _imported_names(name: str, path: Path, nodes: Iterable[ast.AST]) -> dict[str, str]:
+    """The names a module binds with ``from M import X [as Y]``: ``{Y: M}``."""
+    return {a.asname or a.name: base for node in nodes if isinstance(node, ast.ImportFrom)
+            and (base := _from(name, path, node)) for a in node.names}
+
+
+def _patterns(nodes: Iterable[ast.AST], stem: str, imported: dict[str, str] | None = None
+              ) -> set[tuple[str, str]]:
     """File names spelled in string constants and f-strings (fields as ``*``) that look like
-    file names (a dot and some literal text besides); a bare suffix (``".lp"``) also names
-    the module's own file with it (``stem``: ``Path(__file__).with_suffix(".lp")``)."""
-    out: set[str] = set()
+    file names (a dot and some literal text besides), each with the module whose folder it
+    names files in: "" (the module's own) but for a name joined to a name the module imports
+    (``imported``, :func:`_imported_names`; ``SHARED / "grid.lp"``): that name's module. A
+    bare suffix (``".lp"``) also names the module's own file with it (``stem``:
+    ``Path(__file__).with_suffix(".lp")``)."""
+    out: set[tuple[str, str]] = set()
     for node in nodes:
+        scope = ""
+        if isinstance(node, ast.BinOp):  # from _code_nodes: a path joined with a string
+            if isinstance(node.left, ast.Name):
+                scope = (imported or {}).get(node.left.id, "")
+            node = node.right
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
         elif isinstance(node, ast.JoinedStr):
@@ -315,9 +304,9 @@ def _patterns(nodes: Iterable[ast.AST], stem: str) -> set[str]:
             continue
         base = text.rsplit("/", 1)[-1]
         if "." in base and "\n" not in base and len(base) < 200 and base.strip("*."):
-            out.add(base)
+            out.add((scope, base))
         if SUFFIX.fullmatch(text):
-            out.add(stem + text)
+            out.add(("", stem + text))
     return out
 
 
@@ -332,7 +321,7 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
     ImportError for a root without Python source."""
     follow, exclude = tuple(follow), tuple(exclude)
     files: dict[str, Path] = {}
-    patterns: set[str] = set()
+    patterns: dict[Path, set[str]] = {}  # folder -> the file names named in it
     todo = list(roots)
     required = set(todo)
     while todo:
@@ -346,14 +335,16 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
             continue
         files[name] = path
         _, imports, named = _summary(name, path)
-        patterns |= named
+        for scope, pattern in named:  # an import's folder if it is one the digest follows
+            there = _origin(scope) if _under(scope, follow) and not _under(scope, exclude) \
+                else None
+            patterns.setdefault((there or path).parent, set()).add(pattern)
         todo += sorted(n for n in imports
                        if _under(n, follow) and not _under(n, exclude) and n not in files)
-    folders = {p.parent for p in files.values()}
-    for folder in sorted(folders):
+    for folder in sorted(patterns):
         for f in sorted(folder.iterdir()):
             if f.suffix not in (".py", ".pyc") and f.is_file() \
-                    and any(fnmatch.fnmatchcase(f.name, p) for p in patterns):
+                    and any(fnmatch.fnmatchcase(f.name, p) for p in patterns[folder]):
                 rel = f"{folder.name}/{f.name}"
                 files.setdefault(rel, f)
     return files
@@ -402,8 +393,11 @@ def _digest(files: dict[str, Path]) -> str:
     h = hashlib.sha256()
     for name in sorted(files):
         path = files[name]
-        sha = _summary(name, path)[0] if path.suffix == ".py" \
-            else hashlib.sha256(path.read_bytes()).digest()
+        if path.suffix == ".py":
+            sha = _summary(name, path)[0]
+        else:
+            _stat_key(path)
+            sha = hashlib.sha256(path.read_bytes()).digest()
         h.update(name.encode() + b"\0" + sha)
     return "code-" + h.hexdigest()[:16]
 
@@ -448,15 +442,49 @@ def backend_code(cls: type) -> str:
 def changed_code(task: Task, formulation: type, backend: type) -> str:
     """What of a planned task's code changed on disk since the run was planned, in one line
     ("" when nothing did, or the task has no planned digest): its formulation's code
-    (:func:`formulation_code` against ``task.code``) or its solver's (:func:`backend_code`
-    against ``task.backend_code``). A task process imports what is on disk when it starts;
-    its result is recorded under the planned digests, so it must run only the planned code.
-    Each file is read, parsed and hashed again only where its ``stat`` changed
-    (:func:`_summarised`)."""
-    if task.code and (now := formulation_code(formulation)) != task.code:
-        return (f"the code of {task.formulation} changed since the run was planned "
-                f"({now or 'its source not found'}, planned {task.code})")
-    if task.backend_code and (now := backend_code(backend)) != task.backend_code:
-        return (f"the code of solver {task.solver} changed since the run was planned "
-                f"({now or 'its source not found'}, planned {task.backend_code})")
+    (:func:`formulation_files` against ``task.code``) or its solver's (:func:`backend_code`
+    against ``task.backend_code``), and which files (:func:`_which`). A task process imports
+    what is on disk when it starts; its result is recorded under the planned digests, so it
+    must run only the planned code. Each file is read, parsed and hashed again only where its
+    ``stat`` changed (:func:`_summarised`)."""
+    parts = ((task.code, f"the code of {task.formulation}", lambda: formulation_files(formulation)),
+             (task.backend_code, f"the code of solver {task.solver}", lambda: code_files(
+                 backend.__module__, BACKEND_PACKAGES, own=True, exclude=NOT_FOLLOWED)))
+    for planned, what, files_of in parts:
+        try:
+            files = files_of() if planned else {}
+        except ImportError:
+            files = {}
+        if planned and (now := _digest(files) if files else "") != planned:
+            return (f"{what} changed since the run was planned{_which(files)} "
+                    f"({now or 'its source not found'}, planned {planned})")
     return ""
+
+
+def _which(files: dict[str, Path]) -> str:
+    """The files of a changed digest whose ``stat`` differs from when this process first took
+    a digest of them (:data:`_FIRST`), at most three named; where it knows none (a spawned
+    task reads each file first after the change), the file changed last (by its change time,
+    which no copy or ``touch`` sets back: the edit that changed the digest is at least as
+    late)."""
+    changed: list[str] = []
+    last: tuple[int, str] = (-1, "")
+    for name, path in sorted(files.items()):
+        try:
+            key = _stat_key(path)
+        except OSError:
+            continue
+        shown = name if path.suffix != ".py" else \
+            name.replace(".", "/") + ("/__init__.py" if path.name == "__init__.py" else ".py")
+        if _FIRST[str(path)] != key:
+            changed.append(shown)
+        last = max(last, (key[2], shown))
+    if changed:
+        more = len(changed) - 3
+        named = changed[:3] if more > 0 else changed[:-1]
+        tail = f"{more} other{'s' * (more > 1)}" if more > 0 else changed[-1]
+        return ": " + (f"{', '.join(named)} and {tail}" if named else tail)
+    if not last[1]:
+        return ""
+    at = dt.datetime.fromtimestamp(last[0] / 1e9, dt.UTC).strftime("%H:%M:%S UTC")
+    return f": the file changed last is {last[1]}, at {at}"

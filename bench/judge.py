@@ -16,6 +16,15 @@ that check a grid (:mod:`bench.puzzles`) and the failure record (:mod:`bench.fai
 solve's record (:class:`bench.solve.Solved`) for its type only. Never the formulations, the
 backends or the run, report and command-line layers: they would enter every result's code
 digest, or import this module back.
+
+A result's answer (``grid``) and the checker's verdict on it (``checked``) stand beside two
+statuses only: ``solved`` (``checked`` True) and ``wrong`` (the answer the checker rejected,
+kept as the evidence, ``checked`` False; when counting, the first answer of a set with a
+wrong one). Every other status (``infeasible``, ``timeout``, ``memout``, ``error``,
+``skipped``) carries neither, whichever rule gives it and whatever a partial result held
+(:func:`_no_answer`): a count stopped early keeps its count, not its first answer, as an
+answer past the time limit is dropped. A task no rule judged yet starts as
+:data:`UNJUDGED`; a task a rule of the run leaves out is judged by :func:`not_run`.
 """
 
 from __future__ import annotations
@@ -29,34 +38,50 @@ from typing import TYPE_CHECKING, Literal
 from bench.failure import Failure, died_of
 from bench.instance import Instance, InstanceError, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.records import Result, Task
+from bench.records import NOT_RUN, Result, Task, TaskStatus
 
 if TYPE_CHECKING:  # the solve loop imports the backends and the registry
     from bench.solve import Solved
 
 log = logging.getLogger(__name__)
 
+#: the status a result record is made with before a rule here judges it (the run layer's
+#: placeholder: a task that ends before any rule does is an error, :func:`ended`)
+UNJUDGED: TaskStatus = "error"
+
+
+def _no_answer(res: Result, status: TaskStatus, message: str) -> None:
+    """A status that stands by no answer: no grid, no checker's verdict."""
+    res.status, res.message = status, message
+    res.grid, res.checked = None, None
+
 
 def failed(res: Result, failure: Failure) -> None:
     """An error of the formulation or its solver: status, one-line message, phase, traceback."""
-    res.status, res.message = "error", failure.message
+    _no_answer(res, "error", failure.message)
     res.phase, res.traceback = failure.phase, failure.traceback
-    res.grid, res.checked = None, None
+
+
+def not_run(res: Result, reason: str) -> None:
+    """A task a rule of the run leaves out (the ladder rule, :mod:`bench.run.ladder`): a
+    ``timeout`` at its own limit, not measured, whose message starts :data:`NOT_RUN` and gives
+    ``reason``: it counts as unsolved, and as a censored time, like a timeout."""
+    _no_answer(res, "timeout", f"{NOT_RUN} {reason}")
 
 
 def out_of_memory(res: Result, error: MemoryError) -> None:
     """An allocation refused inside the task process (Python's allocator, or a solver's that
     raises :class:`MemoryError`, bench.backends.mip): ``memout``, its answer dropped."""
-    res.status = "memout"
-    res.message = "MemoryError inside the task process" + (f": {error}" if str(error) else "")
-    res.grid, res.checked = None, None
+    _no_answer(res, "memout",
+               "MemoryError inside the task process" + (f": {error}" if str(error) else ""))
 
 
 def crashed(res: Result, error: Exception, trace: str) -> None:
     """An exception out of the task's solve (a crash in a formulation or its solver): an
-    ``error`` saying its type and the first line of its text, with its traceback."""
-    res.status = "error"
-    res.message = (f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__])[0]
+    ``error`` saying its type and the first line of its text, with its traceback; what the
+    last partial result held of an answer is dropped (the crash may come after the check)."""
+    _no_answer(res, "error",
+               (f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__])[0])
     res.traceback = trace
 
 
@@ -68,7 +93,7 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
         failed(res, solved.failure)
         return
     if solved.status == "skipped":
-        res.status, res.message = "skipped", solved.message
+        _no_answer(res, "skipped", solved.message)
         return
     if solved.grid is not None:
         problems = solved.problems
@@ -89,9 +114,11 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
                 res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
             if solved.count_status == "wrong":
                 res.checked = False
+            else:  # counting stopped early: the count stands, not the first answer
+                res.grid, res.checked = None, None
         res.count = solved.count
     elif solved.status == "infeasible":
-        res.status = "infeasible"
+        _no_answer(res, "infeasible", "")
         res.count = 0 if task.count else None
         known, note = checked_known(task.instance, inst)
         if known is not None and not note:  # an inexact model cut it off
@@ -100,11 +127,11 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
         elif note:
             res.message = note
     elif solved.status == "timeout":
-        res.status, res.message = "timeout", f"no solution within {task.time_limit:g} s"
+        _no_answer(res, "timeout", f"no solution within {task.time_limit:g} s")
     elif solved.status == "error":
-        res.status, res.message = "error", solved.message
+        _no_answer(res, "error", solved.message)
     else:
-        res.status, res.message = "error", f"solver stopped with status {solved.status}"
+        _no_answer(res, "error", f"solver stopped with status {solved.status}")
 
 
 def over_time_limit(res: Result, time_limit: float) -> None:
@@ -112,8 +139,8 @@ def over_time_limit(res: Result, time_limit: float) -> None:
     longer than ``time_limit`` is a ``timeout`` (its grid dropped), whatever it found."""
     took = (res.build_s or 0.0) + (res.solve_s or 0.0)
     if took > time_limit and res.status not in ("error", "skipped"):
-        res.status, res.grid, res.checked = "timeout", None, None
-        res.message = f"build + solve took {took:.2f} s, past the {time_limit:g} s limit"
+        _no_answer(res, "timeout",
+                   f"build + solve took {took:.2f} s, past the {time_limit:g} s limit")
 
 
 class KnownSolutionError(ValueError):
@@ -250,18 +277,13 @@ def ended(res: Result, killed: Killed | None, returncode: int | None, final: boo
     named by ``limit``, or ``interrupted``), exited other than 0, or without its final result
     (an ``error`` saying the last line of its stderr, or its exit); else what it wrote."""
     if killed == "interrupted":  # the runner raises TaskInterrupted instead of this result
-        res.status, res.message = "error", "killed when the run was interrupted"
-        res.grid, res.checked = None, None
+        _no_answer(res, "error", "killed when the run was interrupted")
     elif killed:
-        res.status = killed
-        res.message = f"killed by the harness at {limit}" + (f" ({res.message})" if res.message
-                                                            else "")
-        res.grid, res.checked = None, None
+        _no_answer(res, killed, f"killed by the harness at {limit}"
+                   + (f" ({res.message})" if res.message else ""))
     elif returncode != 0 or not final:
-        res.status = "error"
-        res.message = stderr_tail[-1] if stderr_tail else (
-            f"worker exited with {returncode}" + ("" if final else " before writing its result"))
-        res.grid, res.checked = None, None
+        _no_answer(res, "error", stderr_tail[-1] if stderr_tail else (
+            f"worker exited with {returncode}" + ("" if final else " before writing its result")))
 
 
 def memory_status(res: Result, memory_limit_mb: float | None, killed: Killed | None,
@@ -273,19 +295,14 @@ def memory_status(res: Result, memory_limit_mb: float | None, killed: Killed | N
     # the whole tail: a fatal error's dump (one line per frame) ends far below its first line
     said = [res.message, *stderr_tail[-STDERR_SEEN:]]
     if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
-        res.status = "memout"
-        res.message = (f"an allocation was refused under the {memory_limit_mb} MB limit "
-                       f"({res.message[:120]})")
+        _no_answer(res, "memout", f"an allocation was refused under the {memory_limit_mb} MB "
+                   f"limit ({res.message[:120]})")
     if res.status == "error" and not killed and memory_crash(
             returncode, said, peak, memory_limit_mb):
-        res.status = "memout"
-        res.message = (f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
-                       f"{memory_limit_mb} MB limit: an allocation refused under the "
-                       f"limit ({res.message[:120]})")
-        res.grid, res.checked = None, None
+        _no_answer(res, "memout", f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
+                   f"{memory_limit_mb} MB limit: an allocation refused under the "
+                   f"limit ({res.message[:120]})")
     if killed_by_kernel and res.status != "memout" and killed != "timeout":
-        res.status = "memout"
-        res.message = (f"killed by the kernel at the {memory_limit_mb} MB limit of the "
-                       f"task's memory cgroup ({killed_by_kernel} process(es); "
-                       f"{res.message[:120]})")
-        res.grid, res.checked = None, None
+        _no_answer(res, "memout", f"killed by the kernel at the {memory_limit_mb} MB limit of "
+                   f"the task's memory cgroup ({killed_by_kernel} process(es); "
+                   f"{res.message[:120]})")

@@ -55,6 +55,22 @@ class Rules:
 '''
 
 
+#: a module of a subfolder whose names are its own folder's, a shared folder's (a name it
+#: imports: ``SHARED``, which ``shared`` binds to its own folder) and a temporary folder's
+SUB = '''
+from pathlib import Path
+from tempfile import gettempdir
+
+from {pkg}.shared import SHARED
+
+HERE = Path(__file__).parent
+
+
+def files(x):
+    return [HERE / "own.cfg", SHARED / f"common_{{x}}.cfg", Path(gettempdir()) / "model.lp"]
+'''
+
+
 def package(root: Path, pkg: str) -> Path:
     """A plugin package: ``form`` imports ``helper`` and ``rules`` and names three data
     files; ``other`` imports only ``helper``; ``unused.py`` and ``stray.lp`` nobody names;
@@ -69,6 +85,14 @@ def package(root: Path, pkg: str) -> Path:
              "notes.md": "n\n"}
     for name, text in files.items():
         (d / name).write_text(text)
+    (d / "sub").mkdir()
+    sub = {"__init__.py": "", "mod.py": SUB.format(pkg=pkg), "own.cfg": "o\n",
+           "common_b.cfg": "b\n", "model.lp": "m.\n"}
+    for name, text in sub.items():
+        (d / "sub" / name).write_text(text)
+    (d / "shared.py").write_text("from pathlib import Path\n\nSHARED = Path(__file__).parent\n")
+    for name in ("common_a.cfg", "model.lp"):
+        (d / name).write_text("x\n")
     return d
 
 
@@ -113,13 +137,31 @@ def test_files_only_a_docstring_or_bare_string_names_are_not_in_the_code(plug):
     (d / "x.cfg").write_text("c\n")
     # what the rule before took from this prose, which names them all
     prose = {"idplug/notes.txt", "idplug/extra.lp", "idplug/README.md", "idplug/notes.md",
-             "idplug/x.cfg"}
+             "idplug/x.cfg", "idplug/common_a.cfg"}
     assert _data_files(files) == _data_files(files, "prose") == prose
     for name in ("README.md", "extra.lp", "notes.md"):
         (d / name).write_text("edited\n")
     assert code_digest("idplug.documented") == before
     (d / "documented.lp").write_text("d2.\n")
     assert code_digest("idplug.documented") != before
+
+
+def test_a_file_name_names_files_in_its_own_modules_folder_or_an_imported_names(plug):
+    """``"model.lp"`` in ``sub/mod.py`` names ``sub/model.lp``, not the ``model.lp`` of the
+    shared module's folder (which the digest walks too); ``SHARED / "common_*.cfg"`` names the
+    shared folder's ``common_a.cfg``, not ``sub/common_b.cfg``."""
+    d, _ = plug
+    files = code_files("idplug.sub.mod")
+    assert set(files) == {"idplug.sub.mod", "idplug.shared", "sub/own.cfg", "sub/model.lp",
+                          "idplug/common_a.cfg"}
+    # the rule before: every name in every folder of the digest
+    assert _data_files(files, "code") - set(files) == {"idplug/model.lp", "sub/common_b.cfg"}
+    before = code_digest("idplug.sub.mod")
+    (d / "model.lp").write_text("changed\n")
+    (d / "sub" / "common_b.cfg").write_text("changed\n")
+    assert code_digest("idplug.sub.mod") == before
+    (d / "common_a.cfg").write_text("changed\n")
+    assert code_digest("idplug.sub.mod") != before
 
 
 def test_a_moved_package_keeps_its_code_digest(plug, tmp_path_factory, monkeypatch):
@@ -312,25 +354,6 @@ def test_editing_the_judging_code_changes_every_results_code(tmp_path):
     assert digests() == before
 
 
-def test_an_edit_keeping_size_and_modification_time_still_changes_the_file_digest(tmp_path):
-    """A copy that keeps the modification time (``cp -p``, ``rsync -t``) of a file of the same
-    size is still read again: the digest cache is keyed by the change time and inode too."""
-    import os
-
-    from bench import identity
-
-    f = tmp_path / "mod.py"
-    f.write_text("X = 1\n")
-    st = f.stat()
-    before = identity._summary("mod", f)[0]
-    g = tmp_path / "new.py"
-    g.write_text("X = 2\n")  # same size
-    os.utime(g, ns=(st.st_atime_ns, st.st_mtime_ns))
-    os.replace(g, f)
-    assert (f.stat().st_size, f.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
-    assert identity._summary("mod", f)[0] != before
-
-
 def _old_patterns(path: Path, part: str) -> set[str]:
     """File names as the rule before prose was left out read them from a module: every
     string constant and f-string (and each f-string's pieces), docstrings too (``part`` "all"),
@@ -346,7 +369,7 @@ def _old_patterns(path: Path, part: str) -> set[str]:
              for n in ast.walk(s)}
     keep = {"all": strings, "prose": [n for n in strings if id(n) in prose],
             "code": [n for n in strings if id(n) not in prose]}[part]
-    return ident._patterns(keep, "")
+    return {name for _, name in ident._patterns(keep, "")}
 
 
 def _data_files(files: dict[str, Path], part: str = "all") -> set[str]:
@@ -362,8 +385,11 @@ def _data_files(files: dict[str, Path], part: str = "all") -> set[str]:
 
 def test_every_data_file_the_code_names_is_still_in_the_digests():
     """Each built-in formulation's, backend's and the task's digest keeps every data file the
-    rule before prose was left out took, but those only a docstring or bare string named;
-    the files it adds are its modules' own (a bare suffix). The ``.lp`` rules are all in."""
+    rule before prose was left out took, but those only a docstring or bare string named,
+    and every one the rule before names were limited to their module's folder took (each
+    name in every folder of the digest); the files it adds are its modules' own (a bare
+    suffix). The ``.lp`` rules are all in, and each ASP formulation's digest holds every
+    file its variants open."""
     from bench.backends import all_backends
     from bench.identity import BACKEND_PACKAGES, NOT_FOLLOWED
     from bench.puzzles import puzzle_names
@@ -380,12 +406,35 @@ def test_every_data_file_the_code_names_is_still_in_the_digests():
         old = _data_files(files)
         lost = old - now
         assert lost <= _data_files(files, "prose") - _data_files(files, "code"), (name, lost)
+        assert _data_files(files, "code") <= now, (name, _data_files(files, "code") - now)
         stems = {p.stem for p in files.values() if p.suffix == ".py"}
         assert all(Path(n).stem in stems for n in now - old), (name, sorted(now - old))
         used |= now
     root = Path(__file__).resolve().parents[1]
     assert used == {f"{p.parent.name}/{p.name}" for p in (root / "formulations").rglob("*.lp")}
     assert len(digests) > 20 and used
+    assert _opened_files_are_in(digests) > 10
+
+
+def _opened_files_are_in(digests: dict[str, dict[str, Path]]) -> int:
+    """Every rules file each variant of each built-in ASP formulation reads (the shared
+    ``grid.lp`` and its :meth:`programs`) is in its digest; how many were checked."""
+    from bench.puzzles import puzzle_names
+    from bench.registry import formulations
+    from bench.variants import variants
+    from formulations._asp import SHARED
+
+    n = 0
+    for p in puzzle_names():
+        for c in formulations(p):
+            if c.kind != "asp" or not c.__module__.startswith("formulations."):
+                continue
+            have = {f.resolve() for f in digests[f"{p}/{c.name}"].values()}
+            for form in variants(c):
+                opened = {f.resolve() for f in [SHARED / "grid.lp", *form.programs()]}
+                assert opened <= have, (p, form.label, sorted(map(str, opened - have)))
+                n += len(opened)
+    return n
 
 
 STRAY = """

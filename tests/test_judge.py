@@ -93,3 +93,105 @@ def test_the_task_process_decides_no_status_itself():
     named = [ast.unparse(n) for t in targets for n in ast.walk(t)
              if isinstance(n, ast.Attribute) and n.attr in ("status", "message", "checked")]
     assert named == []
+
+
+def status_decisions(path: Path) -> list[str]:
+    """The statuses a module decides: an assignment to a ``.status``, a ``status=`` keyword
+    and the status argument of ``base_result`` (its third), each unless its value copies a
+    status already decided: another result's (``r.status``), the judge's placeholder
+    (:data:`bench.judge.UNJUDGED`, which a judge rule then replaces) or, in ``base_result``
+    itself, its own parameter."""
+    tree = ast.parse(path.read_text())
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                both = isinstance(t, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                    and len(t.elts) == len(node.value.elts)
+                pairs = zip(t.elts, node.value.elts, strict=True) if both else [(t, node.value)]
+                found += [v for k, v in pairs if v is not None
+                          and any(isinstance(n, ast.Attribute) and n.attr == "status"
+                                  for n in ast.walk(k))]
+        elif isinstance(node, ast.Call):
+            found += [k.value for k in node.keywords if k.arg == "status"]
+            if ast.unparse(node.func).endswith("base_result") and len(node.args) > 2:
+                found.append(node.args[2])
+    own = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+           and f.name == "base_result" for n in ast.walk(f)}
+    return [ast.unparse(v) for v in found
+            if not (isinstance(v, ast.Attribute) and v.attr == "status")
+            and not (isinstance(v, ast.Name) and v.id == "UNJUDGED")
+            and not (isinstance(v, ast.Name) and v.id == "status" and id(v) in own)]
+
+
+#: statuses decided in the run layer outside this change's files (bench/run/execute.py: an
+#: unreadable instance, a task that cannot run here or whose code changed, the partial
+#: result of a killed first solve; executors.py: a Dask worker's fault; plan.py: an
+#: unreadable instance, a capped pair's not-run result), to move into bench/judge.py; the
+#: test fails when one is added, or one is moved and still listed here
+OUTSIDE = {"execute.py": ["'error'", "'error'", "'timeout'"],
+           "executors.py": ["'error'", "'error'"], "plan.py": ["'error'", "'timeout'"]}
+
+
+def test_no_module_of_the_run_layer_decides_a_status(tmp_path):
+    """Every module under bench/run/ leaves statuses to bench/judge.py (the run layer is in no
+    result's code digest): it copies a judged status or starts a record as
+    :data:`bench.judge.UNJUDGED` for a judge rule to decide, but the listed ones."""
+    decided = {p.name: status_decisions(p) for p in sorted((ROOT / "bench" / "run").glob("*.py"))}
+    assert {k: sorted(v) for k, v in decided.items() if v} == OUTSIDE
+    planted = "def f(res):\n    res.status, res.message = 'timeout', 'x'\n" \
+              "    Result(status='error'); base_result(t, None, 'memout'); res.status = r.status\n"
+    (tmp_path / "probe.py").write_text(planted)
+    assert status_decisions(tmp_path / "probe.py") == ["'timeout'", "'error'", "'memout'"]
+
+
+def _solved(**kw):
+    from bench.solve import Solved, SolveStats
+
+    return Solved(**{"status": "solved", "stats": SolveStats(), "grid": [["#"]], **kw})
+
+
+def test_no_status_but_solved_and_wrong_carries_an_answer(tmp_path):
+    """Every rule that gives a status other than ``solved`` or ``wrong`` leaves no grid and no
+    ``checked``, whatever the result held before (a partial result with an answer, a crash
+    after the check, a count stopped early); ``wrong`` keeps the answer it rejects."""
+    from bench.failure import Failure
+    from bench.instance import read_instance
+    from bench.records import Task
+    from tests.conftest import SHIKAKU_SEEDS
+
+    inst_path = tmp_path / "x.txt"  # no .sol beside it
+    inst_path.write_text(SHIKAKU_SEEDS[0].read_text())
+    inst, task = read_instance(inst_path), Task(str(inst_path), "f", "s", 3.0, 4096, 0, 1, 2)
+    rules = {
+        "crashed": lambda r: judge.crashed(r, RuntimeError("after the check"), "tb"),
+        "failed": lambda r: judge.failed(r, Failure("solve", "boom", "tb")),
+        "out_of_memory": lambda r: judge.out_of_memory(r, MemoryError()),
+        "not_run": lambda r: judge.not_run(r, "left out"),
+        "over_time_limit": lambda r: (setattr(r, "solve_s", 9.0),
+                                      judge.over_time_limit(r, 3.0)),
+        "ended killed": lambda r: judge.ended(r, "timeout", -9, False, [], "3 s"),
+        "ended interrupted": lambda r: judge.ended(r, "interrupted", -9, False, [], ""),
+        "ended exit": lambda r: judge.ended(r, None, 1, True, ["died"], ""),
+        "memory said": lambda r: (setattr(r, "status", "error"), judge.memory_status(
+            r, 100, None, 1, ["MemoryError"], 1.0, 0)),
+        "memory kernel": lambda r: judge.memory_status(r, 100, None, 0, [], 1.0, 1),
+    }
+    for status in ("skipped", "infeasible", "timeout", "error", "unknown"):
+        rules[f"conclude {status}"] = lambda r, s=status: judge.conclude(
+            r, _solved(status=s, grid=None), task, inst)
+    for status in ("timeout", "error", "wrong"):
+        rules[f"count {status}"] = lambda r, s=status: judge.conclude(
+            r, _solved(count_status=s, count_message="stopped", count=1), task, inst)
+    seen = set()
+    for what, rule in rules.items():
+        res = _res()
+        rule(res)
+        seen.add(res.status)
+        answer = (res.grid, res.checked)
+        if res.status == "wrong":
+            assert answer == ([["#"]], False), what
+        else:
+            assert res.status != "solved" and answer == (None, None), (what, res.status, answer)
+    assert seen == {"error", "memout", "timeout", "skipped", "infeasible", "wrong"}

@@ -26,10 +26,12 @@ resumed run decides the same way) decide which of its tasks are left out.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from bench.instance import read_instance
+from bench.judge import UNJUDGED
+from bench.judge import not_run as judge_not_run
 from bench.records import NOT_RUN, Result, Task
+from bench.run.execute import base_result
 from bench.run.outcome import stamp
 from bench.run.plan import Plan, rung
 
@@ -69,22 +71,18 @@ def causes(done: Iterable[Result], ladder: bool | frozenset[str] = True
 
 
 def not_run(task: Task, cause: Result, larger: bool = True) -> Result:
-    """The recorded result of a task the rule leaves out: a timeout at its own limit, not
-    measured, whose message names the timed-out instance (``larger``: a smaller instance of
-    the family, else the same size with an earlier seed); stamped with its identity on this
-    machine, where the rule decided it (never reused: :mod:`bench.run.reuse`)."""
-    inst = read_instance(task.instance)
-    return stamp(Result(
-        key=task.key, puzzle=inst.puzzle, instance=Path(task.instance).stem,
-        instance_path=task.instance, rows=len(inst.grid), cols=len(inst.grid[0]),
-        formulation=task.formulation, kind=cause.kind, solver=task.solver,
-        solver_version=cause.solver_version, status="timeout",
-        message=(f"{NOT_RUN} timed out on {cause.instance} ({cause.rows}x{cause.cols}, "
-                 f"limit {cause.time_limit:g} s), "
-                 + ("a smaller instance of its family" if larger
-                    else "an earlier seed of the same size in its family")),
-        seed=task.seed, rep=task.rep, threads=task.threads, time_limit=task.time_limit,
-        tier=task.tier), task)
+    """The recorded result of a task the rule leaves out, as the judge records one
+    (:func:`bench.judge.not_run`: a timeout at its own limit, not measured), whose message
+    names the timed-out instance (``larger``: a smaller instance of the family, else the same
+    size with an earlier seed); stamped with its identity on this machine, where the rule
+    decided it (never reused: :mod:`bench.run.reuse`)."""
+    res = base_result(task, read_instance(task.instance), UNJUDGED)
+    res.kind, res.solver_version, res.rep = cause.kind, cause.solver_version, task.rep
+    judge_not_run(res, f"timed out on {cause.instance} ({cause.rows}x{cause.cols}, "
+                       f"limit {cause.time_limit:g} s), "
+                       + ("a smaller instance of its family" if larger
+                          else "an earlier seed of the same size in its family"))
+    return stamp(res, task)
 
 
 def left_out(step: list[Task], done: Iterable[Result], ladder: bool | frozenset[str] = True

@@ -13,7 +13,7 @@ from typing import Any
 from bench.backends import get_backend
 from bench.identity import identity, machine
 from bench.instance import InstanceError, read_instance
-from bench.judge import ended, memory_status
+from bench.judge import UNJUDGED, ended, memory_status
 from bench.records import OURS, Result, Task
 from bench.run.execute import base_result
 from bench.run.measure import RSS_METHOD, Measured
@@ -36,7 +36,7 @@ def task_result(task: Task, m: Measured, data: dict[str, Any] | None, stderr_tai
             inst = read_instance(task.instance)
         except InstanceError:
             inst = None
-        res = base_result(task, inst, "error")
+        res = base_result(task, inst, UNJUDGED)
         children = 0.0
     final = bool(data and data.get("final"))
     limit = (f"{grace_s:g} s past the {task.time_limit:g} s limit" if m.deadline is not None

@@ -115,18 +115,18 @@ def main(*argv: str) -> int:
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         result.write(json.dumps({**fields_of(res), "children_maxrss_mb": children}))
 
-    from bench.judge import crashed, out_of_memory
+    from bench.judge import UNJUDGED, crashed, out_of_memory
     from bench.run.execute import base_result, execute
 
     try:
         res = execute(task, progress=report, on_start=functools.partial(started, task, out))
         res.rep = task.rep
     except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.mip)
-        res = last[0] if last else base_result(task, None, "memout")
+        res = last[0] if last else base_result(task, None, UNJUDGED)
         out_of_memory(res, e)
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run
         traceback.print_exc()
-        res = last[0] if last else base_result(task, None, "error")
+        res = last[0] if last else base_result(task, None, UNJUDGED)
         crashed(res, e, traceback.format_exc())
     last[:] = [res]
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
