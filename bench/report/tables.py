@@ -173,8 +173,8 @@ def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
                      "best": False, "tie": False, "clean": True, "verdict": "declined all",
                      "vs_best": "–", "interval": "–", "iterations": "", "sgm_range": "",
                      "run": ""})
-    if not rows:
-        return r
+    if not rows:  # nothing ran: no rows, but the columns every table of a ranking reads
+        return r if len(r.columns) else pd.DataFrame(columns=[*RANK_COLUMNS, *_LATER])
     return pd.concat([r, pd.DataFrame(rows)], ignore_index=True) if len(r) else pd.DataFrame(
         rows)
 
@@ -380,6 +380,9 @@ RANK_COLUMNS = ["formulation", "solver", "tasks", "attempted", "declined", "solv
                 "memout", "wrong", "error", "par2_s", "sgm_s", "interval", "median_s", "x_best",
                 "vs_best", "p", "verdict", "common_par2_s", "common_sgm_s", "common_median_s",
                 "iterations", "setup_s"]
+#: the ranking's columns besides RANK_COLUMNS (:func:`_rank_row`, :func:`_verdicts`)
+_LATER = ["pair", "form", "kind", "best", "tie", "clean", "run", "common", "sgm_range", "cv",
+          "sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of every column "
               f"but the status grid (N); so are the instances a formulation declined (not "

@@ -1,7 +1,8 @@
-"""A tiny run folder (one instance; one pair; a pair with no answered task) is reported
-without a single warning: each is cut from tests/data/run-cpmpy and reported with every
-warning an error (a figure's log axis over one value, every task at the limit, once set a
-singular range that matplotlib warned about and widened)."""
+"""A tiny run folder (one instance; one pair; a pair with no answered task; only a task that
+did not run) is reported without a single warning: each is cut from tests/data/run-cpmpy and
+reported with every warning an error (a figure's log axis over one value, every task at the
+limit, once set a singular range that matplotlib warned about and widened; a folder whose
+tasks all did not run once failed on its empty ranking)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from bench.records import NOT_RUN
 from bench.report import write_report
 from tests.conftest import ROOT
 
@@ -33,7 +35,9 @@ def _cuts() -> dict[str, pd.DataFrame]:
     return {"one instance": t[t["instance"] == first],
             "one pair": t[pair == sorted(set(pair))[0]],
             "a pair with no answered task": late[pair[late.index] == lost],
-            "one task, unanswered": late[pair[late.index] == lost].head(1)}
+            "one task, unanswered": late[pair[late.index] == lost].head(1),
+            "one task that did not run": late.head(1).assign(
+                message=f"{NOT_RUN} timed out on a smaller instance")}
 
 
 @pytest.mark.parametrize("cut", list(_cuts()))
