@@ -173,7 +173,7 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     that differ, the status change and whether it exceeds the noise; per pair and puzzle x
     tier the change B/A over the instances both runs ran, tested as the module says
     (:func:`pair_changes`)."""
-    ta, tb = (_marked(prepare(load_run(r).df)) for r in (run_a, run_b))
+    ta, tb = (_marked(prepare(run.df, run.folder)) for run in map(load_run, (run_a, run_b)))
     a, b = per_key(ta), per_key(tb)
     m = a.merge(b.drop(columns=["puzzle", "pair", "instance", "tier"]), on="key",
                 suffixes=("_a", "_b"))

@@ -42,9 +42,6 @@ SGM_SHIFT_S = 0.01
 PAR_K = 2
 
 
-#: the key of ``DataFrame.attrs`` where :func:`load_run` keeps the run folder it read (absolute)
-RUN_FOLDER = "run_folder"
-
 #: the columns a results table cannot do without (another schema: read the journal instead)
 REQUIRED = ("key", "puzzle", "instance", "formulation", "solver", "status")
 
@@ -132,7 +129,6 @@ def load_run(folder: str | Path) -> Run:
     if partial := unfinished(folder, records, df):
         log.warning("%s: %s", folder, partial)
         warnings.insert(0, partial)
-    df.attrs[RUN_FOLDER] = str(folder.resolve())  # where prepare looks for the instance files
     return Run(folder, df, records[-1] if records else {}, warnings)
 
 
@@ -242,9 +238,8 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
       PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
       NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
       ``cells``; ``family`` (:func:`families`); ``instance_file`` the instance's file as
-      found from the run folder ``folder`` (default: the one :func:`load_run` read ``df``
-      from; :mod:`bench.report.located`), "" where none is found; ``mem_mb`` the task's own
-      peak RSS;
+      found from the run folder ``folder`` (:mod:`bench.report.located`; without one, under
+      the project root only), "" where none is found; ``mem_mb`` the task's own peak RSS;
     - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`);
     - ``origin``: ``ours`` or the peer package the formulation calls, one per pair
       (:func:`origins`).
@@ -271,7 +266,7 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
     t["time_s"] = np.where(t["ok"], own, np.nan)
     t["par2_s"] = np.where(t["ok"], own, np.where(was_declined(t), np.nan, PAR_K * limit))
     t["cells"] = t["rows"].astype(float) * t["cols"].astype(float)
-    t["instance_file"], t["family"] = families(t, folder or df.attrs.get(RUN_FOLDER))
+    t["instance_file"], t["family"] = families(t, folder)
     base = t["base_rss_mb"].astype(float).fillna(0)
     t["mem_mb"] = t["peak_rss_mb"].astype(float) - base
     tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)

@@ -127,8 +127,7 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
-        r["sgm_range"] = [duration_range(a, b) for a, b in zip(lo, hi,
-                                                                              strict=True)]
+        r["sgm_range"] = [duration_range(a, b) for a, b in zip(lo, hi, strict=True)]
     return _declined_only(r, every, dec, total)
 
 
