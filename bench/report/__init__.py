@@ -88,7 +88,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     run = load_run(run_dir)
     out = Path(out) if out else Path("reports") / run.folder.resolve().name
     _make_folder(out)
-    t, apart = identities.apart(prepare(run.df))  # a pair of several identities: split
+    t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
     run.warnings.extend(apart)
     scatter = _scatter_pairs(scatter, t)
     types = machines.machine_types(run.folder)

@@ -34,7 +34,7 @@ import pandas as pd
 
 from bench.records import NOT_RUN
 from bench.report import identities
-from bench.report.data import load_run, prepare
+from bench.report.data import found_paths, load_run, prepare
 from bench.select import features
 from bench.suites import locate
 
@@ -167,8 +167,7 @@ def scenarios(t: pd.DataFrame, out: Path, run: str = "") -> list[Scenario]:
         sid = f"{run}-{name}" if run else name
         runs, _ = _runs_arff(sid, g)
         (folder / "algorithm_runs.arff").write_text(runs, encoding="utf-8")
-        paths = dict(zip(g["instance"].astype(str), g["instance_path"].astype(str),
-                         strict=True))
+        paths = dict(zip(g["instance"].astype(str), found_paths(g), strict=True))
         vals, stat = _feature_arffs(sid, paths)
         (folder / "feature_values.arff").write_text(vals, encoding="utf-8")
         (folder / "feature_runstatus.arff").write_text(stat, encoding="utf-8")
@@ -181,5 +180,5 @@ def export(run_dir: str | Path, out: str | Path) -> list[Scenario]:
     """Export a run folder's results as ASlib scenarios under ``out``; raise
     :class:`bench.report.data.ReportError` when the folder has no results."""
     run = load_run(run_dir)
-    t, _ = identities.apart(prepare(run.df))
+    t, _ = identities.apart(prepare(run.df, run.folder))
     return scenarios(t, Path(out), run.folder.resolve().name) if len(t) else []

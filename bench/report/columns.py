@@ -1,8 +1,10 @@
-"""Column headers of the HTML report: a readable label with its unit, a definition shown on
-hover, and the factor from the stored unit to the shown one (seconds to milliseconds).
+"""Column headers of the HTML report: a readable label and a definition shown on hover.
 
-Markdown keeps the data's own column names (``summary.md`` is read beside the Parquet file);
-the HTML page shows these labels, and the Contents' key repeats nothing a hover does not say.
+A column stored in seconds (its name ends in ``_s``) prints every cell as a time with its
+unit (:func:`bench.report.units.duration`: "12.3 ms", "5.23 s"), in Markdown and on the page
+alike, so its label carries no unit. Markdown keeps the data's own column names
+(``summary.md`` is read beside the Parquet file); the HTML page shows these labels, and the
+Contents' key repeats nothing a hover does not say.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from bench.report.data import PAR_K, SGM_SHIFT_S
 class Column:
     label: str
     definition: str = ""
-    factor: float = 1.0  # stored value x factor = shown value
 
 
 _PAR = f"PAR-{PAR_K}"
@@ -48,23 +49,22 @@ COLUMNS: dict[str, Column] = {
                              "where an exact formulation solved the instance"),
     "error": Column("error", "tasks (every repeat and seed, not instances) that ended in an "
                              "error"),
-    "par2_s": Column(f"{_PAR} [s]", f"mean build + solve time, an unanswered task counted at "
+    "par2_s": Column(_PAR, f"mean build + solve time, an unanswered task counted at "
                                      f"{PAR_K}x the time limit"),
-    "sgm_s": Column("SGM [ms]", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})",
-                    1000.0),
-    "median_s": Column("median [ms]", f"median of the {_PAR} times", 1000.0),
+    "sgm_s": Column("SGM", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})"),
+    "median_s": Column("median", f"median of the {_PAR} times"),
     "x_best": Column("× best", "SGM divided by the best pair's SGM, over the instances both "
                                "attempted"),
     "attempted": Column("attempted", "instances the pair attempted / instances run (the rest "
                                      "not run or declined)"),
     "declined": Column("declined", "instances its formulation declined (not applicable, K): "
                                    "no time and no failure, left out of every time and test"),
-    "common_par2_s": Column(f"common {_PAR} [s]", f"{_PAR} mean {_COMMON}"),
-    "common_sgm_s": Column("common SGM [ms]", f"SGM {_COMMON}", 1000.0),
-    "common_median_s": Column("common median [ms]", f"median {_COMMON}", 1000.0),
+    "common_par2_s": Column(f"common {_PAR}", f"{_PAR} mean {_COMMON}"),
+    "common_sgm_s": Column("common SGM", f"SGM {_COMMON}"),
+    "common_median_s": Column("common median", f"median {_COMMON}"),
     "iterations": Column("calls", "solver calls per task of a lazy loop: median / max "
                                   "(empty: one call)"),
-    "setup_s": Column("set-up [s]", "median one-time set-up of a peer package, measured apart "
+    "setup_s": Column("set-up", "median one-time set-up of a peer package, measured apart "
                                     "and not in the times"),
     "sgm_range": Column("SGM range", "the SGM of each repetition or seed, lowest .. highest"),
     "cv": Column("CV", "median over instances of the coefficient of variation (standard "
@@ -85,8 +85,8 @@ COLUMNS: dict[str, Column] = {
                              "both ran"),
     "ours_solved": Column("ours solved"),
     "peer_solved": Column("peer solved"),
-    "ours_par2_s": Column(f"ours {_PAR} [s]"),
-    "peer_par2_s": Column(f"peer {_PAR} [s]"),
+    "ours_par2_s": Column(f"ours {_PAR}"),
+    "peer_par2_s": Column(f"peer {_PAR}"),
     "ratios": Column("both answered", "instances both answered (the ratios)"),
     "ours_faster": Column("ours faster", "instances where the ratio peer / ours is above 1"),
     "only_ours": Column("only ours", "answered by ours alone (no ratio)"),
@@ -150,15 +150,13 @@ COLUMNS: dict[str, Column] = {
     "answered_run": Column("answered / run", "instances answered correctly / instances run"),
     "sgm_interval": Column("SGM (95 %)", f"shifted geometric mean of the {_PAR} times with its "
                                          "95 % t-interval ('too few' below 5 instances)"),
-    "build_s": Column("build [ms]", "SGM of the model's construction time, answered tasks",
-                      1000.0),
-    "solve_s": Column("solve [ms]", "SGM of the solve time (backend calls, a modelling layer's "
-                                    "translation included), answered tasks", 1000.0),
-    "solver_s": Column("solver's own [ms]", "SGM of the time the solver itself reports, "
-                                            "answered tasks", 1000.0),
-    "outside_s": Column("outside the solver [ms]", "SGM of solve minus the solver's own time: a "
-                                                   "modelling layer's translation and work",
-                        1000.0),
+    "build_s": Column("build", "SGM of the model's construction time, answered tasks"),
+    "solve_s": Column("solve", "SGM of the solve time (backend calls, a modelling layer's "
+                                    "translation included), answered tasks"),
+    "solver_s": Column("solver's own", "SGM of the time the solver itself reports, "
+                                            "answered tasks"),
+    "outside_s": Column("outside the solver", "SGM of solve minus the solver's own time: a "
+                                                   "modelling layer's translation and work"),
     "layered": Column("through the layer", "the pair whose solver is reached through a "
                                            "modelling layer (CPMpy)"),
     "native": Column("native", "the best pair of the same solver without the layer"),
@@ -169,8 +167,8 @@ COLUMNS: dict[str, Column] = {
                                  "10 ms, 95 % t-interval"),
     "solver_x": Column("solver's own ×", "layered / native ratio of the geometric means of "
                                          "the solver's own time + 10 ms"),
-    "layered_outside_s": Column("layer outside the solver [ms]", "SGM of the layered pair's "
-                                "solve minus its solver's own time", 1000.0),
+    "layered_outside_s": Column("layer outside the solver", "SGM of the layered pair's "
+                                "solve minus its solver's own time"),
 }
 
 

@@ -72,6 +72,7 @@ from bench.identity import differing_parts
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
+from bench.report.units import number
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
@@ -172,7 +173,7 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     that differ, the status change and whether it exceeds the noise; per pair and puzzle x
     tier the change B/A over the instances both runs ran, tested as the module says
     (:func:`pair_changes`)."""
-    ta, tb = (_marked(prepare(load_run(r).df)) for r in (run_a, run_b))
+    ta, tb = (_marked(prepare(run.df, run.folder)) for run in map(load_run, (run_a, run_b)))
     a, b = per_key(ta), per_key(tb)
     m = a.merge(b.drop(columns=["puzzle", "pair", "instance", "tier"]), on="key",
                 suffixes=("_a", "_b"))
@@ -310,11 +311,11 @@ def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple
         est, lo, hi = 1 / est, 1 / hi, 1 / lo
         bound = {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
     if bound == BOTH:
-        return f"{est:.3g}x", f" ({BOTH})"
+        return f"{number(est)}x", f" ({BOTH})"
     if bound:
         end = lo if bound == AT_LEAST else hi
-        return f"{bound} {est:.3g}x", f" [{bound} {end:.3g}]" if end == end else ""
-    return f"{est:.3g}x", f" [{lo:.3g}–{hi:.3g}]" if lo == lo else ""
+        return f"{bound} {number(est)}x", f" [{bound} {number(end)}]" if end == end else ""
+    return f"{number(est)}x", f" [{number(lo)}–{number(hi)}]" if lo == lo else ""
 
 
 def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
@@ -445,7 +446,7 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
     head = (f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or "
             f"time beyond the noise (factor B/A outside 1/{NOISE_FACTOR:g} .. "
             f"{NOISE_FACTOR:g}, or the samples' spread if larger, and more than "
-            f"{NOISE_FLOOR_S * 1000:g} ms). Times are PAR-2 build + solve seconds."
+            f"{NOISE_FLOOR_S * 1000:g} ms). Times are PAR-2 build + solve times."
             if len(changes) else "No task key is in both runs (other seeds or repetitions): "
             "the pairs compare by instance, each run's samples folded.")
     md = [f"# compare {run_a} -> {run_b}", "", head, "", *pair_summary(pairs), "",

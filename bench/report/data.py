@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import bench.report.located as located
 from bench.records import NOT_RUN, OURS, Result, row_origin
 from bench.report.stopped import unfinished
 from bench.run.storage import (
@@ -183,6 +184,34 @@ def family(name: str, path: str | None = None) -> str:
     return "other"
 
 
+def families(t: pd.DataFrame, folder: str | Path | None) -> tuple[pd.Series, pd.Series]:
+    """Per row, its instance's file ("" where none is found) and its family, one per puzzle
+    and instance name whatever the working folder: the file is looked for from the run
+    folder (:func:`bench.report.located.files`, never from the working folder), and where an
+    instance's rows recorded several paths (a merge of runs made in different folders) the
+    first found, in the paths' order, serves them all."""
+    paths = t["instance_path"].fillna("").astype(str)
+    found = located.files(sorted(set(paths)), folder)
+    keys = list(zip(t["puzzle"], t["instance"], strict=True))
+    first: dict[tuple[Any, Any], str] = {}
+    for key, p in sorted(zip(keys, paths, strict=True), key=lambda kp: str(kp[1])):
+        if key not in first or (not first[key] and found[p]):
+            first[key] = found[p] or ""
+    fams = {key: family(str(key[1]), f or None) for key, f in first.items()}
+    return (pd.Series([first[k] for k in keys], index=t.index, dtype=object),
+            pd.Series([fams[k] for k in keys], index=t.index, dtype=object))
+
+
+def found_paths(t: pd.DataFrame) -> pd.Series:
+    """Per row, its instance's file as :func:`prepare` found it from the run folder, else the
+    path as recorded."""
+    recorded = t["instance_path"].fillna("").astype(str)
+    if "instance_file" not in t:
+        return recorded
+    found = t["instance_file"].fillna("").astype(str)
+    return found.where(found != "", recorded)
+
+
 def _source(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -196,7 +225,7 @@ def _source(path: str) -> str:
     return ""
 
 
-def prepare(df: pd.DataFrame) -> pd.DataFrame:
+def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
     """Task rows (not unreadable-instance rows) with the columns the report compares:
 
     - ``pair`` "formulation / solver", ``form`` the formulation without its variant;
@@ -208,7 +237,9 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
       PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
       NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
-      ``cells``; ``family``; ``mem_mb`` the task's own peak RSS;
+      ``cells``; ``family`` (:func:`families`); ``instance_file`` the instance's file as
+      found from the run folder ``folder`` (:mod:`bench.report.located`; without one, under
+      the project root only), "" where none is found; ``mem_mb`` the task's own peak RSS;
     - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`);
     - ``origin``: ``ours`` or the peer package the formulation calls, one per pair
       (:func:`origins`).
@@ -235,8 +266,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     t["time_s"] = np.where(t["ok"], own, np.nan)
     t["par2_s"] = np.where(t["ok"], own, np.where(was_declined(t), np.nan, PAR_K * limit))
     t["cells"] = t["rows"].astype(float) * t["cols"].astype(float)
-    fams = {(n, p): family(n, p) for n, p in zip(t["instance"], t["instance_path"], strict=True)}
-    t["family"] = [fams[n, p] for n, p in zip(t["instance"], t["instance_path"], strict=True)]
+    t["instance_file"], t["family"] = families(t, folder)
     base = t["base_rss_mb"].astype(float).fillna(0)
     t["mem_mb"] = t["peak_rss_mb"].astype(float) - base
     tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)

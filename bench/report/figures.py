@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bench.report.units import duration, number
+
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
              "#F0E442"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
@@ -75,11 +77,14 @@ def log_axis(ax: Any, which: str, values: Any) -> bool:
     if not len(v):
         return False
     axis = ax.xaxis if which == "x" else ax.yaxis
+    if v.min() == v.max():  # one value (every task at the limit, say): a range around it,
+        # set before the scale so the log axis never autoscales to a singular range
+        (ax.set_xlim if which == "x" else ax.set_ylim)(v.min() / 2, v.max() * 2)
     (ax.set_xscale if which == "x" else ax.set_yscale)("log")
     decades = np.log10(v.max() / v.min()) if v.min() > 0 else 0.0
     subs = (1.0, 2.0, 5.0) if decades < 2.5 else (1.0,)
     axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=12))
-    axis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x:g}"))
+    axis.set_major_formatter(FuncFormatter(lambda x, _pos: number(x)))
     axis.set_minor_formatter(NullFormatter())
     return True
 
@@ -123,7 +128,8 @@ def cactus_figure(pi: pd.DataFrame, pairs: list[str], limit: float) -> Any:
         tiers = sorted(set(pi.loc[pi["time_limit"] == lim, "tier"].dropna().astype(str))) \
             if "tier" in pi and len(limits) > 1 else []
         ax.axhline(lim, color="black", linestyle=(0, (1, 1 + 2 * k)), linewidth=1,
-                   label=f"time limit {lim:g} s" + (f" ({', '.join(tiers)})" if tiers else ""))
+                   label=f"time limit {duration(lim)}"
+                   + (f" ({', '.join(tiers)})" if tiers else ""))
     log_axis(ax, "y", [*solved["time_s"], *limits])
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(left=0)
@@ -282,9 +288,9 @@ def scatter(pi: pd.DataFrame, a: str, b: str, limit: float, path: Path) -> Path:
     if lo <= limit <= hi:
         ax.axhline(limit, color="black", linestyle=":", linewidth=1)
         ax.axvline(limit, color="black", linestyle=":", linewidth=1,
-                   label=f"time limit {limit:g} s")
+                   label=f"time limit {duration(limit)}")
     else:
-        ax.plot([], [], " ", label=f"time limit {limit:g} s (beyond the axes)")
+        ax.plot([], [], " ", label=f"time limit {duration(limit)} (beyond the axes)")
     if log_axis(ax, "x", [lo, hi]):
         log_axis(ax, "y", [lo, hi])
         ax.set_xlim(lo, hi)

@@ -23,6 +23,7 @@ import bench.report.pictures as pictures
 from bench.effort import labels
 from bench.report.data import did_not_run
 from bench.report.tables import status_letters
+from bench.report.units import number
 
 FILE = "instances.js"
 #: solver effort columns shown in the view, with their short names (bench.effort)
@@ -46,7 +47,7 @@ def _effort(row: Any) -> str:
     for col, name in EFFORT.items():
         v = getattr(row, col, None)
         if v is not None and v == v:
-            parts.append(f"{name} {v:,.0f}" if v >= 1 else f"{name} {v:.3g}")
+            parts.append(f"{name} {v:,.0f}" if v >= 1 else f"{name} {number(v)}")
     return ", ".join(parts)
 
 
@@ -92,7 +93,8 @@ def rows(t: pd.DataFrame) -> dict[tuple[str, str], list[list[Any]]]:
 
 def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
     good = g[(g["status"] == "solved") & g["ok"] & g["checked"].eq(True) & g["grid"].notna()]
-    path = str(g["instance_path"].iloc[0]) if g["instance_path"].notna().any() else None
+    found = g["instance_file"] if "instance_file" in g else g["instance_path"]
+    path = next((str(f) for f in found if isinstance(f, str) and f), None)
     if len(good):
         row = good.sort_values("time_s").iloc[0]
         known = {True: "; it agrees with the known solution (.sol)",

@@ -15,6 +15,7 @@ import pandas as pd
 
 from bench.records import NOT_RUN
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, was_declined
+from bench.report.units import duration
 
 
 def _reason(message: str) -> str:
@@ -70,7 +71,7 @@ def design(t: pd.DataFrame) -> pd.DataFrame:
         per = (r.groupby(["pair", "instance"])["seed"].nunique().max()
                if "seed" in r and len(r) else 0)
         rows.append({"puzzle": puzzle, "tier": tier,
-                     "limit": " / ".join(f"{x:g} s" for x in lim) or "–",
+                     "limit": " / ".join(duration(x) for x in lim) or "–",
                      "repeats": _span(r["rep"]) if "rep" in r else "–",
                      "seeds": _span(r["seed"]) if "seed" in r else "–",
                      "seeds a task": int(per) if per == per else "–",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bench.report.units import number
+
 #: per-task overhead the harness aims to stay under (median, every kind)
 TARGET_S = 0.010
 
@@ -47,7 +49,7 @@ def verdict(tab: pd.DataFrame) -> str:
         return "No task recorded a harness overhead."
     per_kind = {str(k): float(v) for k, v in tab.groupby("kind")["median ms"].max().items()}
     missed = sorted(k for k, v in per_kind.items() if v >= TARGET_S * 1000)
-    parts = ", ".join(f"{k} {v:g} ms" for k, v in per_kind.items())
+    parts = ", ".join(f"{k} {number(v)} ms" for k, v in per_kind.items())
     tail = (f"over the {TARGET_S * 1000:g} ms aim: {', '.join(missed)}" if missed
             else f"every kind under the {TARGET_S * 1000:g} ms aim")
     return f"Median time the harness adds to a task, slowest solver per kind: {parts}; {tail}."

@@ -20,6 +20,7 @@ import pandas as pd
 import bench.report.figures as figures
 from bench.records import OURS
 from bench.report.data import origins
+from bench.report.units import number
 
 REAL = ("real (puzz.link)", "real (janko)")  # bench.report.data.family
 QUANTILES = {"min": 0.0, "p10": 0.1, "median": 0.5, "p90": 0.9, "max": 1.0}
@@ -92,8 +93,9 @@ def verdict(v: pd.DataFrame) -> list[str]:
         where = ("real " if row["scope"] == "real" else "") + (
             "instance" if row["instances"] == 1 else "instances")
         median = row["ratio_median"]
-        how = (f"median ratio {median:.3g}x (ours faster on {row['ours_faster']} of "
-               f"{row['ratios']}; range {row['ratio_min']:.3g}x to {row['ratio_max']:.3g}x)"
+        how = (f"median ratio {number(median)}x (ours faster on {row['ours_faster']} of "
+               f"{row['ratios']}; range {number(row['ratio_min'])}x to "
+               f"{number(row['ratio_max'])}x)"
                if median == median else "no instance answered by both")
         lines.append(f"Against {peer} on {row['instances']} {where}: ours ({row['ours']}) "
                      f"solves {row['ours_solved']}, the peer {row['peer_solved']}; {how}.")

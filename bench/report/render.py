@@ -1,9 +1,9 @@
 """Formatting: tables as cell strings for the jinja2 HTML template and for Markdown.
 
 A :class:`Table` keeps the data's column names and cells for Markdown (``rows``) and, for the
-HTML page, readable headers with units and hover definitions (:mod:`.columns`), cells in the
-shown unit (``view``), a numeric sort key per cell (``order``, so "–" and units never break
-sorting) and links per cell (an instance name opens its view).
+HTML page, readable headers and hover definitions (:mod:`.columns`), cells as shown
+(``view``: times with their unit), a numeric sort key per cell (``order``, so "–" and units
+never break sorting) and links per cell (an instance name opens its view).
 """
 
 from __future__ import annotations
@@ -16,20 +16,30 @@ from typing import Any
 import pandas as pd
 
 from bench.report.columns import column
+from bench.report.units import duration, number
 
 
-def fmt(v: Any) -> str:
+def fmt(v: Any, time: bool = False) -> str:
+    """A cell's text: a number by :func:`bench.report.units.number` (never an exponent); with
+    ``time`` (a column stored in seconds) a number as a time with its unit
+    (:func:`bench.report.units.duration`)."""
     if v is None:
         return "–"
     if isinstance(v, bool):
         return "yes" if v else ""
     if isinstance(v, float):
-        if math.isnan(v):
-            return "–"
-        if v == 0:
-            return "0"
-        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+        return duration(v) if time else number(v)
     return str(v)
+
+
+#: a column of times in seconds: its name ends in ``_s`` (``compare``'s two runs: ``_s_a``,
+#: ``_s_b``)
+_TIME = re.compile(r"_s(_[ab])?$")
+
+
+def is_time(name: str) -> bool:
+    """Whether a column holds times in seconds (:data:`_TIME`)."""
+    return bool(_TIME.search(name))
 
 
 def _key(v: Any) -> str:
@@ -88,11 +98,9 @@ class Table:
         cols = columns or list(df.columns)
         shown = df if limit is None else df.head(limit)
         recs = list(shown[cols].itertuples(index=False))
-        rows = [[fmt(v) for v in rec] for rec in recs]
-        factors = [column(str(c)).factor for c in cols]
-        view = [[fmt(v * f) if f != 1 and _key(v) else s for v, s, f in zip(rec, row, factors,
-                                                                              strict=True)]
-                for rec, row in zip(recs, rows, strict=True)]
+        times = [is_time(str(c)) for c in cols]
+        rows = [[fmt(v, tm) for v, tm in zip(rec, times, strict=True)] for rec in recs]
+        view = [list(row) for row in rows]
         order = [[_key(v) for v in rec] for rec in recs]
         left = {c for c in cols if not pd.api.types.is_numeric_dtype(df[c])
                 or pd.api.types.is_bool_dtype(df[c])}

@@ -25,6 +25,7 @@ import bench.report.views as views
 from bench.report.data import attempted, per_instance, ran
 from bench.report.files import file_name
 from bench.report.render import Table
+from bench.report.units import duration
 
 MATRIX_ROWS = 30  # status-matrix rows in summary.md
 PAGE_MAX = 5000  # rows of one table on the page; beyond it the results table (said so)
@@ -150,7 +151,8 @@ def _pictures(puzzle: str, t: pd.DataFrame, out: Path) -> list[dict[str, str]]:
     for _, row in ok.iterrows():
         name = file_name(puzzle, str(row["instance"]), suffix=".svg")
         title = f"{row['instance']} solved by {row['pair']}"
-        (out / name).write_text(pictures.svg(puzzle, row["grid"], row["instance_path"], title),
+        found = row.get("instance_file") or None  # the file as found from the run folder
+        (out / name).write_text(pictures.svg(puzzle, row["grid"], found, title),
                                 encoding="utf-8")
         pics.append({"src": name, "alt": title, "instance": str(row["instance"]),
                      "caption": f"{title} ({row['family']})"})
@@ -291,11 +293,11 @@ def _selected(puzzle: str, t: pd.DataFrame, instances: list[str]) -> list[dict]:
     sel = t[t["instance"].map(lambda n: any(fnmatch(n, p) for p in instances))]
     if not len(sel):
         return []
-    cell = [f"{v:.4f}" if ok else st for v, ok, st in
+    cell = [duration(v) if ok else st for v, ok, st in
             zip(sel["time_s"], sel["ok"], sel["status"], strict=True)]
     tab = sel.assign(cell=cell).pivot_table(
         index="instance", columns="pair", values="cell", aggfunc="first").reset_index()
     tab.columns.name = None
-    return [{"title": f"Per instance ({', '.join(instances)}): build + solve s",
+    return [{"title": f"Per instance ({', '.join(instances)}): build + solve",
              "table": Table.of(tab.fillna("–"), puzzle=puzzle,
                                labels={c: c for c in tab.columns if c != "instance"})}]

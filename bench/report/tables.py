@@ -18,6 +18,7 @@ from bench.report.data import (
     sgm,
 )
 from bench.report.paired import MIN_INTERVAL
+from bench.report.units import duration, duration_range, number
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -88,7 +89,7 @@ def _iterations(raw: pd.DataFrame) -> str:
         if "iterations" in raw else pd.Series(dtype=float)
     if it.empty or it.max() <= 1:
         return ""
-    return f"{it.median():g} / {it.max():g}"
+    return f"{number(it.median())} / {number(it.max())}"
 
 
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
@@ -126,8 +127,7 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
-        r["sgm_range"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" for a, b in zip(lo, hi,
-                                                                              strict=True)]
+        r["sgm_range"] = [duration_range(a, b) for a, b in zip(lo, hi, strict=True)]
     return _declined_only(r, every, dec, total)
 
 
@@ -172,8 +172,8 @@ def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
                      "best": False, "tie": False, "clean": True, "verdict": "declined all",
                      "vs_best": "–", "interval": "–", "iterations": "", "sgm_range": "",
                      "run": ""})
-    if not rows:
-        return r
+    if not rows:  # nothing ran: no rows, but the columns every table of a ranking reads
+        return r if len(r.columns) else pd.DataFrame(columns=[*RANK_COLUMNS, *_LATER])
     return pd.concat([r, pd.DataFrame(rows)], ignore_index=True) if len(r) else pd.DataFrame(
         rows)
 
@@ -191,7 +191,7 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
     r["verdict"] = [label(v.loc[p]) for p in r["pair"]]
-    r["interval"] = [f"{a * 1000:.3g} .. {b * 1000:.3g} ms" if a == a else TOO_FEW
+    r["interval"] = [duration_range(a, b) if a == a else TOO_FEW
                      for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
@@ -218,12 +218,6 @@ def folded(r: pd.DataFrame) -> pd.DataFrame:
     return r.drop_duplicates("form").reset_index(drop=True)
 
 
-def _secs(v: float) -> str:
-    if v != v:
-        return "–"
-    return f"{v * 1000:.3g} ms" if v < 1 else f"{v:.3g} s"
-
-
 def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
             whole: pd.DataFrame | None = None) -> str:
     """One line in words, every number from the ranking; ``whole``: the task rows with those
@@ -236,8 +230,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     b = r.iloc[0]
     total = float(per_instance(t[t["pair"] == b["pair"]])["time_s"].sum())
     apart = _not_apart(r, t if whole is None else whole)
-    line = (f"{puzzle}: {b['pair']}{apart} solves {b['solved']}/{n} in {_secs(total)} total "
-            f"(SGM {_secs(b['sgm_s'])})")
+    line = (f"{puzzle}: {b['pair']}{apart} solves {b['solved']}/{n} in {duration(total)} total "
+            f"(SGM {duration(b['sgm_s'])})")
     others = []
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
         o = g.iloc[0]
@@ -385,6 +379,9 @@ RANK_COLUMNS = ["formulation", "solver", "tasks", "attempted", "declined", "solv
                 "memout", "wrong", "error", "par2_s", "sgm_s", "interval", "median_s", "x_best",
                 "vs_best", "p", "verdict", "common_par2_s", "common_sgm_s", "common_median_s",
                 "iterations", "setup_s"]
+#: the ranking's columns besides RANK_COLUMNS (:func:`_rank_row`, :func:`_verdicts`)
+_LATER = ["pair", "form", "kind", "best", "tie", "clean", "run", "common", "sgm_range", "cv",
+          "sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of every column "
               f"but the status grid (N); so are the instances a formulation declined (not "

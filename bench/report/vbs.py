@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, content_digests, declines, performance, sgm
+from bench.report.data import PAR_K, content_digests, declines, found_paths, performance, sgm
 from bench.report.render import Table
 
 
@@ -108,7 +108,7 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
     rule = RULES.get(str(t["puzzle"].iloc[0])) if len(t) else None
     if rule is None:
         return pd.Series(dtype=object)
-    paths = dict(zip(t["instance"].astype(str), t["instance_path"].astype(str), strict=True))
+    paths = dict(zip(t["instance"].astype(str), found_paths(t), strict=True))
     try:
         return pd.Series({i: choose(rule, features.of_file(locate(p)) if rule.feature else {}).pair
                           for i, p in paths.items()}, dtype=object)

@@ -74,6 +74,7 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
+from bench.report.units import duration, duration_interval, number
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
 from bench.report.wording import NONE_SEPARABLE as NONE_SEPARABLE
@@ -353,13 +354,6 @@ def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame
     return analyse(pi, declined).table
 
 
-def _ms(est: float, lo: float, hi: float) -> str:
-    if est != est:
-        return "–"
-    iv = f" [{lo * 1000:.3g}–{hi * 1000:.3g}]" if lo == lo else f" ({TOO_FEW})"
-    return f"{est * 1000:.3g} ms{iv}"
-
-
 @dataclass(frozen=True)
 class Cell:
     """One puzzle x tier verdict (the matrix row) and its overview sentences."""
@@ -399,7 +393,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     where = f"{puzzle}, {tier}"
     limits = sorted(set(pi["time_limit"].dropna().astype(float)))
     base = {"puzzle": puzzle, "tier": tier,
-            "limit": " / ".join(f"{x:g} s" for x in limits) or "–",
+            "limit": " / ".join(duration(x) for x in limits) or "–",
             "instances": n, "not run": not_run,
             "declined": int(declined.sum()) if declined is not None else 0}
     for _, w in r[~r["clean"]].iterrows():
@@ -421,9 +415,9 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     left = others[(others["run"].fillna("") == "") & (others["verdict"] != SEPARATED)]
     separable = ("–" if g.separable != g.separable or not len(others) else ALL_SEPARATED
                  if not len(left) else NONE_SEPARABLE
-                 if math.isinf(g.separable) else f"≥ {g.separable:.3g}x")
+                 if math.isinf(g.separable) else f"≥ {number(g.separable)}x")
     row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
-           "sgm": _ms(b["sgm_s"], b["sgm_lo"], b["sgm_hi"]), "lead": "–",
+           "sgm": duration_interval(b["sgm_s"], b["sgm_lo"], b["sgm_hi"], TOO_FEW), "lead": "–",
            "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
            "inconclusive": str(len(inc)), "separable": separable,
            "note": "; ".join(x for x in (
@@ -437,7 +431,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"{int(b['instances'])} answered); the runner-up {o['pair']} "
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
-                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {o['p']:.2g})")
+                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {number(o['p'], 2)})")
         sentence += _inconclusive(inc, separable, int(b["instances"]) < paired.MIN_INTERVAL)
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
@@ -473,7 +467,7 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             groups.append(("pooled", pi, gone, dec))
         elif len(tiers) != 1:
             lines.append(f"{puzzle}: no pooled row: its tiers have different time limits ("
-                         + ", ".join(f"{x:g} s" for x in limits) + ").")
+                         + ", ".join(duration(x) for x in limits) + ").")
         for tier, sub, gone_t, dec_t in groups:
             rows.append(_matrix_row(str(puzzle), tier, sub, gone_t, dec_t, lines))
         lines += not_run(str(puzzle), gone) + declined_line(str(puzzle), dec)

@@ -40,6 +40,7 @@ import pandas as pd
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
 from bench.report.data import SGM_SHIFT_S, attempted, declines, per_instance, sgm
+from bench.report.units import duration, duration_interval, number
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -86,11 +87,6 @@ class View:
     lines: list[str] = field(default_factory=list)
 
 
-def _ms(est: float, lo: float, hi: float) -> str:
-    if est != est:
-        return "–"
-    iv = f" [{lo * 1000:.3g}–{hi * 1000:.3g}]" if lo == lo else f" ({verdicts.TOO_FEW})"
-    return f"{est * 1000:.3g} ms{iv}"
 
 
 def _apart(t: pd.DataFrame) -> pd.DataFrame:
@@ -115,7 +111,8 @@ def _table(t: pd.DataFrame, dec: pd.Series | None = None) -> tuple[pd.DataFrame,
     rows = []
     for _, r in g.iterrows():
         out = {"pair": r["pair"], "answered_run": f"{int(r['solved'])}/{int(r['instances'])}",
-               "sgm_interval": _ms(r["sgm_s"], r["sgm_lo"], r["sgm_hi"]),
+               "sgm_interval": duration_interval(r["sgm_s"], r["sgm_lo"], r["sgm_hi"],
+                                                 verdicts.TOO_FEW),
                "vs_best": verdicts.factor(r) if r["verdict"] != "best" else "–",
                "verdict": verdicts.label(r) or "–", "p": r["p"]}
         mine = apart.loc[r["pair"]] if r["pair"] in apart.index else None
@@ -234,12 +231,8 @@ def _ratio(a: pd.Series, b: pd.Series) -> str:
     if est != est:
         return "–"
     if int(both.sum()) < paired.MIN_INTERVAL or lo != lo:
-        return f"{est:.3g}x ({verdicts.TOO_FEW}: {int(both.sum())})"
-    return f"{est:.3g}x [{lo:.3g}–{hi:.3g}]"
-
-
-def _n(seconds: float) -> str:
-    return "–" if seconds != seconds else f"{seconds * 1000:.3g}"
+        return f"{number(est)}x ({verdicts.TOO_FEW}: {int(both.sum())})"
+    return f"{number(est)}x [{number(lo)}–{number(hi)}]"
 
 
 def _versus(apart: pd.DataFrame, pair: str, nat: str,
@@ -255,12 +248,12 @@ def _versus(apart: pd.DataFrame, pair: str, nat: str,
                               "solver_x": x["solver_s"], "layered_outside_s": outside}
     if not len(common):
         return row, f"{pair} against {nat} ({eng}): no instance both answered."
-    ms = {c: (_n(sgm(a[c])), _n(sgm(b[c]))) for c in ("build_s", "solve_s", "solver_s")}
+    ms = {c: (duration(sgm(a[c])), duration(sgm(b[c]))) for c in ("build_s", "solve_s", "solver_s")}
     line = (f"The modelling layer on {eng}: {pair} against the best native {nat}, over the "
             f"{len(common)} instance(s) both answered: build {x['build_s']} "
-            f"({ms['build_s'][0]} against {ms['build_s'][1]} ms), solve "
-            f"{x['solve_s']} ({ms['solve_s'][0]} against {ms['solve_s'][1]} ms), of "
+            f"({ms['build_s'][0]} against {ms['build_s'][1]}), solve "
+            f"{x['solve_s']} ({ms['solve_s'][0]} against {ms['solve_s'][1]}), of "
             f"which the solver's own time {x['solver_s']} ({ms['solver_s'][0]} against "
-            f"{ms['solver_s'][1]} ms); outside the solver (the layer's translation and "
-            f"work) {_n(outside)} ms SGM.")
+            f"{ms['solver_s'][1]}); outside the solver (the layer's translation and "
+            f"work) {duration(outside)} SGM.")
     return row, line

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bench.report.units import number
+
 #: in place of an interval below :data:`bench.report.paired.MIN_INTERVAL` instances
 TOO_FEW = "too few"
 #: the factor's mark where both the pair and the best have censored times on the instances
@@ -31,12 +33,13 @@ def factor(row: pd.Series) -> str:
     few = f" ({TOO_FEW}: {int(row['common'])})"
     cens = str(row.get("censored"))
     if cens == "both":
-        return f"{ratio:.3g}x ({BOTH_CENSORED}" + (f"; {few[2:]}" if lo != lo else ")")
+        return f"{number(ratio)}x ({BOTH_CENSORED}" + (f"; {few[2:]}" if lo != lo else ")")
     if cens in ("other", "best"):
         mark, end = ("≥", lo) if cens == "other" else ("≤", hi)
-        return f"{mark} {ratio:.3g}x " + (f"[{mark} {end:.3g}]" if end == end
+        return f"{mark} {number(ratio)}x " + (f"[{mark} {number(end)}]" if end == end
                                           else few.strip())
-    return f"{ratio:.3g}x " + (f"[{lo:.3g}–{hi:.3g}]" if lo == lo else few.strip())
+    return f"{number(ratio)}x " + (f"[{number(lo)}–{number(hi)}]" if lo == lo
+                                     else few.strip())
 
 
 def label(row: pd.Series) -> str:

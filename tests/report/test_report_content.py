@@ -17,6 +17,7 @@ import pytest
 
 from bench.report import ReportError, load_run, prepare, sgm, write_report
 from bench.report import tables as T
+from bench.report.units import duration_range
 from tests.conftest import ROOT
 
 
@@ -222,7 +223,7 @@ def test_repeats_give_median_spread_and_ties_only_within_the_spread(repeat_run, 
         row = r.set_index("pair").loc[pair]
         assert row["cv"] == pytest.approx(float((per["std"] / per["mean"]).median()))
         reps = g.groupby(["rep", "seed"])["par2_s"].apply(sgm)
-        assert row["sgm_range"] == f"{reps.min() * 1000:.3g} .. {reps.max() * 1000:.3g} ms"
+        assert row["sgm_range"] == duration_range(reps.min(), reps.max())
 
 
 def test_by_family_counts_answers_per_family(mixed_run):

@@ -17,6 +17,7 @@ import pytest
 import bench.report.views as views
 from bench.records import NOT_RUN
 from bench.report import load_run, prepare, write_report
+from bench.report.units import number
 from tests.conftest import ROOT
 
 RUN = ROOT / "tests" / "data" / "run-cpmpy"
@@ -129,7 +130,7 @@ def test_the_layer_cost_compares_build_and_solve_apart(tasks):
     import numpy as np
     d = np.log(med["cpmpy-cover / cpmpy:ortools"] + 0.01) - np.log(med["cpsat-cover / cpsat"]
                                                                    + 0.01)
-    assert row["solve_x"].startswith(f"{np.exp(d.mean()):.3g}x")
+    assert row["solve_x"].startswith(f"{number(np.exp(d.mean()))}x")
     nurikabe, _ = views.layer_cost(_puzzle(tasks, "nurikabe"))
     assert list(nurikabe["layered"]) == ["cpmpy-islands[wall=lazy] / cpmpy:ortools",
                                          "cpmpy-islands[wall=tree] / cpmpy:ortools"]

@@ -73,7 +73,29 @@
                                                 '"': "&quot;"})[c]);
   }
 
-  function ms(v) { return v === null ? "–" : (v * 1000).toPrecision(3); }
+  // numbers and times by the report's one rule (bench/report/units.py): 3 significant
+  // figures, positional, never an exponent, thousands separated from 1,000; a time in ms
+  // below one second and in s from one second
+  function num(v) {
+    if (v === 0) return "0";
+    const r = Number(v.toPrecision(3));
+    if (Math.abs(r) >= 1000) return Math.round(r).toLocaleString("en-US");
+    const dec = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(r))));
+    const s = r.toFixed(dec);
+    return s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s;
+  }
+  function unit(v) { return Number(Math.abs(v).toPrecision(3)) < 1 ? [1000, "ms"] : [1, "s"]; }
+  function dur(v) {
+    if (v === null) return "–";
+    if (v === 0) return "0 ms";
+    if (Math.abs(v) < 1e-6) return "< 0.001 ms";
+    const [f, u] = unit(v);
+    return `${num(v * f)} ${u}`;
+  }
+  function durRange(lo, hi) {
+    const [f, u] = unit(Math.max(Math.abs(lo), Math.abs(hi)));
+    return `${num(lo * f)} – ${num(hi * f)} ${u}`;
+  }
 
   const LETTERS = {S: "solved", I: "infeasible", T: "timeout", M: "memout", E: "error",
                    W: "wrong", D: "disagrees", N: "not run", K: "skipped"};
@@ -82,11 +104,11 @@
     const rows = d.rows.map(r => {
       const [p, st, ok, t, lo, hi, n, effort, peak, checked, known] = r;
       const pair = names[p];
-      const spread = n > 1 && lo !== null ? `${ms(lo)} – ${ms(hi)}` : "";
+      const spread = n > 1 && lo !== null ? durRange(lo, hi) : "";
       const status = [...st].map(c => LETTERS[c] || c).join(", ");
       const cls = st === "N" ? "notrun" : ok ? "" : "fail";  // not run: missing, no failure
       return `<tr class="${cls}"><td class="name">${esc(pair)}</td>` +
-        `<td class="name st-${esc(st)}">${esc(status)}</td><td>${ms(t)}</td>` +
+        `<td class="name st-${esc(st)}">${esc(status)}</td><td>${dur(t)}</td>` +
         `<td>${spread}</td><td>${n}</td><td class="name">${esc(effort)}</td>` +
         `<td>${peak === null ? "–" : peak}</td>` +
         `<td>${esc(checked)}</td><td>${known === "yes" ? "agrees" :
@@ -98,8 +120,8 @@
       `<figcaption>${esc(d.note)}</figcaption></figure>` +
       `<div class="scroll"><table class="plain"><thead><tr>` +
       `<th class="name">formulation / solver</th><th class="name">status</th>` +
-      `<th title="build + solve, median over repeats and seeds">time [ms]</th>` +
-      `<th title="lowest – highest over repeats and seeds">range [ms]</th>` +
+      `<th title="build + solve, median over repeats and seeds">time</th>` +
+      `<th title="lowest – highest over repeats and seeds">range</th>` +
       `<th title="tasks that ran: repeats x seeds (0: not run)">runs</th><th class="name" ` +
       `title="the solver's own effort, median over runs; for a pair that did not run, why">` +
       `effort / why not run</th>` +

@@ -1,0 +1,89 @@
+"""A report's instance families do not depend on the folder it is built from: a run records
+its instances' paths relative to the folder it ran in, and the report finds the files from
+the run folder (bench/report/located.py), never from its own working folder; an instance
+whose rows recorded several paths (a merge of runs made in different folders) has one
+family."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bench.report import load_run, prepare, write_report
+from tests.conftest import ROOT
+
+SAT = "sat-hybrid[wall=auto,islands=layers,enclose=3,card=rings]"
+#: a puzz.link instance under a name the source checkout does not hold (so only the run
+#: folder can lead to it), and a seed
+REAL = "nurikabe-5x5-elsewhere"
+EXPECTED = {"seed-p01": "seed", REAL: "real (puzz.link)"}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project with two instances and a run of them made from its root (paths recorded
+    as ``instances/nurikabe/...``), kept in its ``results/``."""
+    proj = tmp_path_factory.mktemp("families") / "proj"
+    inst = proj / "instances" / "nurikabe"
+    inst.mkdir(parents=True)
+    for name in ("seed-p01.txt", "seed-p01.sol"):
+        shutil.copy(ROOT / "instances" / "nurikabe" / name, inst / name)
+    shutil.copy(ROOT / "instances" / "nurikabe" / "nurikabe-5x5-65165b5a.txt", inst / f"{REAL}.txt")
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_ROOT"}
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", "instances/nurikabe/seed-p01.txt",
+                        f"instances/nurikabe/{REAL}.txt", "--formulation", SAT, "--solver",
+                        "cadical195", "--time-limit", "20", "--out", "results/r"],
+                       cwd=proj, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return proj
+
+
+def _families(run: Path) -> dict[str, str]:
+    loaded = load_run(run)
+    t = prepare(loaded.df, loaded.folder)
+    return dict(zip(t["instance"], t["family"], strict=True))
+
+
+def _grid(md: str) -> dict[str, str]:
+    """instance -> family from summary.md's status grid."""
+    rows = [line.split(" | ") for line in md.splitlines() if line.startswith("| ")]
+    return {r[0][2:]: r[1] for r in rows if r[0][2:] in EXPECTED}
+
+
+def test_families_are_the_same_from_any_working_folder(project: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    run = project / "results" / "r"
+    assert set(pd.read_parquet(run / "results.parquet")["instance_path"]) == {
+        "instances/nurikabe/seed-p01.txt", f"instances/nurikabe/{REAL}.txt"}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    seen = []
+    for i, cwd in enumerate((project, elsewhere)):
+        monkeypatch.chdir(cwd)
+        seen.append(_grid((write_report(run, tmp_path / f"rep{i}") / "summary.md").read_text()))
+    assert seen[0] == seen[1] == EXPECTED
+    assert _families(run) == EXPECTED  # from elsewhere
+
+
+def test_paths_relative_to_other_folders_give_one_family(project: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    """A merge of a run made from the project root and one made from ``instances/``, and a
+    row whose file is gone: each instance keeps the family its readable file gives."""
+    run = project / "results" / "merged"
+    shutil.copytree(project / "results" / "r", run, ignore=shutil.ignore_patterns("journal*"))
+    t = pd.read_parquet(run / "results.parquet")
+    t = pd.concat([t, t.assign(instance_path=t["instance_path"].str.removeprefix("instances/"),
+                               rep=1),
+                   t.assign(instance_path="/gone/" + t["instance"] + ".txt", rep=2)],
+                  ignore_index=True)
+    t.to_parquet(run / "results.parquet")
+    monkeypatch.chdir(tmp_path)
+    assert _grid((write_report(run, tmp_path / "rep") / "summary.md").read_text()) == EXPECTED
+    assert _families(run) == EXPECTED
