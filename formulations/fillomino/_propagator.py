@@ -284,5 +284,6 @@ class FillominoPropagator(Scrambled, Propagator):
         if cuts:
             self.rejections += 1
             self.pending = cuts[::-1]  # handed over first to last
+            self.note_rejected(model)
         self.seconds += time.perf_counter() - t0
         return not cuts

@@ -1,5 +1,5 @@
 """The Nurikabe connectivity propagator of :mod:`formulations.nurikabe.sat_propagate`: the
-graph reasoning CaDiCaL 1.9.5 asks for through IPASIR-UP (python-sat's
+graph reasoning CaDiCaL (1.9.5 or 3.0) asks for through IPASIR-UP (python-sat's
 :class:`pysat.engines.Propagator`), over the model's "black" cell literals and, per island
 of two cells or more, its ownership literals ``own[k][v]`` (:func:`bench.encodings.sat.region`).
 
@@ -30,7 +30,10 @@ reason clause when the solver asks (lazily: most inferences are never explained)
 Contradictions are handed back as a falsified external clause (``has_clause`` /
 ``add_clause``). ``check_model`` re-checks every complete assignment the solver offers and,
 when it breaks a rule, returns False together with a clause the assignment falsifies (never
-False alone: the solver would then accept the model).
+False alone: the solver would then accept the model). CaDiCaL 1.9.5 can present one rejected
+assignment again and again, never acting on the clause (its final check loops; the
+assignment it checks is not its trail): after a number of times in a row the solve ends with
+:class:`bench.encodings.propagators.CheckLoop`, an error, rather than run to its time limit.
 
 The reasoning and why each clause holds in every solution (``B`` is the wall's size,
 ``cells - sum(clues)``, which the CNF's island sizes fix):
@@ -485,5 +488,6 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
         if clause is not None:
             self.rejections += 1
             self.pending = clause
+            self.note_rejected(model)
         self.seconds += time.perf_counter() - t0
         return clause is None

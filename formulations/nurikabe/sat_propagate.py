@@ -1,6 +1,6 @@
 """Nurikabe as SAT with connectivity reasoned inside the solver: the rules a CNF states
 locally as clauses, the wall's connectivity and the islands' reachability as an IPASIR-UP
-propagator connected to CaDiCaL 1.9.5 (:mod:`formulations.nurikabe._propagator`).
+propagator connected to CaDiCaL 1.9.5 or 3.0 (:mod:`formulations.nurikabe._propagator`).
 
 The CNF, one "black" variable per cell (the rules: :mod:`formulations.nurikabe._islands`):
 clue cells white, cells no clue reaches black, no 2x2 block all black, an island per clue as
@@ -60,7 +60,7 @@ from formulations.nurikabe.sat_hybrid import polyominoes
 class SatPropagate(SatBlackCells):
     name = "sat-propagate"
     description = ("clue ownership and island sizes as clauses; wall connectivity, island "
-                   "reachability and closing as an IPASIR-UP propagator in CaDiCaL 1.9.5")
+                   "reachability and closing as an IPASIR-UP propagator in CaDiCaL")
     parameters: ClassVar[dict[str, list[Any]]] = {
         "islands": ["propagate", "layers"],
         "enclose": [3, 0],
@@ -68,8 +68,9 @@ class SatPropagate(SatBlackCells):
         "root": ["reported", "handed"],
     }
     sweep: ClassVar[dict[str, list[Any]] | None] = {"islands": ["propagate", "layers"]}
-    #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 3.0 has the interface in
-    #: python-sat too, but has not been checked here)
+    #: python-sat's IPASIR-UP solvers this was checked on (CaDiCaL 1.9.5's final model check
+    #: can loop on large instances, which ends the solve as an error: the module docstring of
+    #: formulations.nurikabe._propagator)
     solvers: ClassVar[tuple[str, ...]] = ("cadical195", "cadical300")
 
     def setup(self) -> float:

@@ -1,13 +1,15 @@
 """The propagators' shared part (bench/encodings/propagators.py): a model literal maps to the
-solver's through the seeded scramble's signs and back, and ``attach`` connects a real
-CaDiCaL 1.9.5 so that its complete models reach ``check_model`` in the solver's literals."""
+solver's through the seeded scramble's signs and back, ``attach`` connects a real
+CaDiCaL 1.9.5 so that its complete models reach ``check_model`` in the solver's literals, and
+a solver that presents one rejected assignment again and again ends the solve."""
 
 from __future__ import annotations
 
+import pytest
 from pysat.engines import Propagator
 from pysat.solvers import Solver
 
-from bench.encodings.propagators import Scrambled
+from bench.encodings.propagators import LOOP, CheckLoop, Scrambled
 
 
 class Watch(Scrambled, Propagator):
@@ -80,3 +82,45 @@ def test_attach_connects_and_a_scrambled_solver_still_refuses_what_the_propagato
         assert -1 in model and 2 in model, (sign, model)
         assert (1 if sign else -1) in raw  # scrambled: the solver's 1 is the model's -1
         assert p.models and 2 in p.models[-1]
+
+
+class Satisfied(Watch):
+    """Rejects every model in which variable 1 is true, handing over a clause the model
+    satisfies: the solver's final check changes nothing on its trail and asks again."""
+
+    def check_model(self, model: list[int]) -> bool:
+        self.models.append(list(model))
+        if 1 in model:
+            self.pending = [2]
+            self.note_rejected(model)
+            return False
+        return True
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "cadical300"])
+def test_a_solver_that_presents_one_rejected_assignment_again_ends_the_solve(solver: str):
+    """Without the guard the solve never returns (CaDiCaL's final check loops)."""
+    p = Satisfied()
+    with Solver(name=solver) as s:
+        p.attach(s, None, {"chrono": 0})
+        s.add_clause([1])
+        s.add_clause([2])
+        with pytest.raises(CheckLoop, match="rejected assignment"):
+            s.solve()
+    assert len(p.models) == LOOP and all(m == p.models[0] for m in p.models)
+
+
+def test_the_loop_count_is_of_one_assignment_in_a_row_and_starts_again_on_attach():
+    p = Watch()
+    for _ in range(3):
+        for _ in range(LOOP - 1):
+            p.note_rejected([1, 2])
+        p.note_rejected([1, -2])  # another assignment: the count starts again
+    for _ in range(LOOP - 2):
+        p.note_rejected([1, -2])  # LOOP - 1 in a row
+    with Solver(name="cadical195") as s:
+        p.attach(s, None)
+    for _ in range(LOOP - 1):
+        p.note_rejected([1, -2])
+    with pytest.raises(CheckLoop):
+        p.note_rejected([1, -2])
