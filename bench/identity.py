@@ -73,7 +73,7 @@ from bench.machine import MACHINE_FIELDS as MACHINE_FIELDS
 from bench.machine import machine as machine
 from bench.machine import machine_id
 from bench.machine import machine_label as machine_label
-from bench.named_files import code_nodes, data_files, matches, package_root, patterns
+from bench.named_files import code_nodes, data_files, package_root, patterns, selected
 from bench.records import Task
 
 #: bench's layers no result depends on: running and measuring tasks, reporting, the commands
@@ -275,9 +275,8 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
         todo += sorted(n for n in imports
                        if _under(n, follow) and not _under(n, exclude) and n not in files)
     for (folder, root, anchored, deep), named_here in sorted(patterns.items()):
-        for rel, f in data_files(folder, deep):
-            if any(matches(rel, p, anchored) for p in named_here):
-                files[f.relative_to(root).as_posix()] = f
+        for f in selected(data_files(folder, deep), named_here, anchored):
+            files[f.relative_to(root).as_posix()] = f
     return files
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -143,16 +144,36 @@ def package_root(name: str, path: Path) -> tuple[Path, bool]:
     return path.parents[depth], depth > 0
 
 
-def data_files(folder: Path, deep: bool) -> list[tuple[tuple[str, ...], Path]]:
-    """The data files in ``folder`` (``deep``: and its subfolders, but ``__pycache__`` and
-    dot-folders), each with its path relative to ``folder``, in order; no Python file."""
-    out: list[tuple[tuple[str, ...], Path]] = []
-    for top, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if deep and d != "__pycache__" and not d.startswith("."))
-        at = Path(top)
-        rel = at.relative_to(folder).parts
-        out += [((*rel, n), at / n) for n in sorted(names) if Path(n).suffix not in (".py", ".pyc")
-                and (at / n).is_file()]
+@functools.cache
+def _listed(folder: str, mtime_ns: int, ctime_ns: int, inode: int
+            ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A folder's data files (no Python file) and its subfolders but ``__pycache__``,
+    dot-folders and links, by name in order; cached by the folder's ``stat`` (a file added,
+    removed or renamed in it changes its modification time)."""
+    files: list[str] = []
+    dirs: list[str] = []
+    with os.scandir(folder) as entries:
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                if e.name != "__pycache__" and not e.name.startswith("."):
+                    dirs.append(e.name)
+            elif e.is_file() and Path(e.name).suffix not in (".py", ".pyc"):
+                files.append(e.name)
+    return tuple(sorted(files)), tuple(sorted(dirs))
+
+
+def data_files(folder: Path, deep: bool, rel: tuple[str, ...] = ()
+               ) -> list[tuple[tuple[str, ...], Path]]:
+    """The data files in ``folder`` (``deep``: and its subfolders, :func:`_listed`), each with
+    its path relative to ``folder`` (``rel``: the parts before it), in order."""
+    try:
+        st = os.stat(folder)
+        files, dirs = _listed(str(folder), st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    except OSError:  # removed while listed
+        return []
+    out = [((*rel, name), folder / name) for name in files]
+    for d in dirs if deep else ():
+        out += data_files(folder / d, True, (*rel, d))
     return out
 
 
@@ -163,3 +184,17 @@ def matches(rel: tuple[str, ...], pattern: tuple[str, ...], anchored: bool) -> b
         return False
     return all(fnmatch.fnmatchcase(a, b) for a, b in zip(rel[-len(pattern):], pattern,
                                                          strict=True))
+
+
+def selected(tree: Iterable[tuple[tuple[str, ...], Path]], named: Iterable[tuple[str, ...]],
+             anchored: bool) -> Iterator[Path]:
+    """The files of ``tree`` (:func:`data_files`) that a relative pattern of ``named`` names
+    (:func:`matches`); a pattern without wildcards is looked up, not matched."""
+    literal = {p for p in named if not any(c in part for part in p for c in "*?[")}
+    wild = [p for p in named if p not in literal]
+    sizes = sorted({len(p) for p in literal})
+    for rel, f in tree:
+        if (rel in literal if anchored else any(rel[-n:] in literal for n in sizes
+                                                 if n <= len(rel))) \
+                or any(matches(rel, p, anchored) for p in wild):
+            yield f

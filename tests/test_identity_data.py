@@ -73,6 +73,9 @@ def test_files_a_module_names_in_subfolders_of_its_package_enter_its_digest(plug
         (plugs / "zzplug" / named).write_text(f"{named} edited\n")
         assert code_digest("zzplug.mod") != before, named
         before = code_digest("zzplug.mod")
+    (plugs / "zzplug" / "more").mkdir()  # a file added since (folders' listings are cached)
+    (plugs / "zzplug" / "more" / "z.lp").write_text("z.\n")
+    assert "zzplug/more/z.lp" in code_files("zzplug.mod") and code_digest("zzplug.mod") != before
 
 
 def test_two_folders_of_one_name_hide_no_file_of_each_other(plugs):
