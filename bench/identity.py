@@ -33,16 +33,23 @@ formulation of a kind): the module's file and, transitively, every module it nam
 module's own top-level package (a plugin's own helpers), except bench's run, report and
 command-line layers (:data:`NOT_FOLLOWED`) and, for a formulation,
 ``bench.backends`` (the backend's own part). A package's ``__init__`` counts only where it is
-imported by name. Data files count too: a file beside a module (``.lp`` rules)
-whose name it spells in a string constant or an f-string of its code (its fields as
-wildcards: ``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and ``connect_reach.lp``; a bare
-suffix, as in ``Path(__file__).with_suffix(".lp")``, the module's own name with it). A name
-names files in its own module's folder only, or, joined to a name the module imports
-(``SHARED / "grid.lp"``, ``SHARED`` from ``formulations._asp``), in that module's folder
-(:func:`_patterns`): ``"model.lp"`` in a backend names no ``model.lp`` of another folder. Prose
-names nothing: a docstring or any other string standing as a statement of its own, which
-the code never uses, nor the pattern of a glob on a literal subfolder, which lists files in
-no digest's folder (:func:`_code_nodes`); so a stray ``notes.txt`` changes no digest. The digest
+imported by name. Data files count too: a file in a module's package tree (``.lp`` rules)
+whose name it spells in a string constant, an f-string or a sum of strings of its code (its
+fields as wildcards: ``f"connect_{wall}.lp"`` names ``connect_edge.lp`` and
+``connect_reach.lp``; a bare suffix, as in ``Path(__file__).with_suffix(".lp")``, the
+module's own name with it), with the literal folders joined before it or spelled in it
+(``HERE / "rules" / "x.lp"``, ``HERE / "sub/y.lp"``; a part that is no text, ``HERE / NAME /
+"z.lp"``, any one folder). A name names the files of its module's folder and its subfolders
+whose path ends with it (a module in no package: its folder only), or, joined to a name the
+module imports (``SHARED / "grid.lp"``, ``SHARED`` from ``formulations._asp``), the file at
+that path in that module's folder (:func:`bench.named_files.patterns`): ``"model.lp"`` in a
+backend names no ``model.lp`` of another package's folder. ``__pycache__`` and dot-folders
+hold none. Each data file is named by its path from its package root
+(``formulations/shikaku/asp_cover.lp``), so two folders of one name hide no file of each
+other. Prose names nothing: a docstring or any other string standing as a statement of its
+own, which the code never uses, nor the pattern of a glob on a literal subfolder, which lists
+files in no digest's folder (:func:`bench.named_files.code_nodes`); so a stray ``notes.txt``
+changes no digest. The digest
 hashes each file's module name (or file name) and bytes, so moving the repository changes
 nothing and editing one module changes exactly the results whose code imports it: a puzzle's
 rules reach its own formulations' results, an encoding those of the formulations that import
@@ -54,13 +61,11 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
-import fnmatch
 import functools
 import hashlib
 import importlib.util
 import json
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +73,7 @@ from bench.machine import MACHINE_FIELDS as MACHINE_FIELDS
 from bench.machine import machine as machine
 from bench.machine import machine_id
 from bench.machine import machine_label as machine_label
+from bench.named_files import code_nodes, data_files, package_root, patterns, selected
 from bench.records import Task
 
 #: bench's layers no result depends on: running and measuring tasks, reporting, the commands
@@ -84,8 +90,6 @@ JUDGE_MODULES = ("bench.judge",)
 #: not followed from the task process's modules: this module, which names results (the task
 #: process imports it to check its planned code, :func:`changed_code`) but makes none
 TASK_EXCLUDED = (*FORMULATION_EXCLUDED, "bench.identity")
-#: a string that is a file suffix only (``".lp"``)
-SUFFIX = re.compile(r"\.\w+")
 
 
 def _sha(obj: Any) -> str:
@@ -151,74 +155,28 @@ def planned_identity(task: Task, solver_version: str, where: dict[str, Any] | No
 # -- code digests -------------------------------------------------------------------------
 
 def _parse(path: str) -> tuple[bytes, tuple[ast.AST, ...]]:
-    """A file's bytes and the import and string nodes of its code (:func:`_code_nodes`; read
-    each time: the caller, :func:`_summarised`, caches by the file's ``stat``)."""
+    """A file's bytes and the import and string nodes of its code
+    (:func:`bench.named_files.code_nodes`; read each time: the caller, :func:`_summarised`,
+    caches by the file's ``stat``)."""
     data = Path(path).read_bytes()
     try:
         tree = ast.parse(data, filename=path)
     except SyntaxError:  # its bytes still count; it imports nothing we can see
         return data, ()
-    return data, tuple(_code_nodes(tree))
-
-
-def _is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant)
-                                               and isinstance(node.value, str))
-
-
-def _subfolder_glob(node: ast.AST) -> ast.Call | None:
-    """``node`` when it is ``(X / "sub").glob(pattern)`` (or ``rglob``) on a literal
-    subfolder, else None."""
-    if not (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("glob", "rglob")):
-        return None
-    on = node.func.value
-    sub = (isinstance(on, ast.BinOp) and isinstance(on.op, ast.Div)
-           and isinstance(on.right, ast.Constant) and isinstance(on.right.value, str)
-           and on.right.value not in ("", ".", ".."))
-    return node if sub else None
-
-
-def _code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """The import statements and the strings (constants, f-strings) of a module's code, in no
-    order. Not a string that is a statement of its own: a docstring (of the module, a class
-    or a function) or any other bare string (an attribute's docstring), which the code never
-    uses, so a file name it mentions is prose, not a file the code reads. Not the pieces of
-    an f-string either (the f-string counts whole, :func:`_patterns`), nor its format specs
-    (``{x:.2f}``), which name no file. Nor the pattern of a glob on a literal subfolder
-    (``(folder / "data").glob("*.txt")``): it lists that subfolder, no digest's folder, and
-    would take every ``.txt`` file beside the code."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Expr) and _is_text(node.value):
-            continue
-        if (call := _subfolder_glob(node)) is not None:
-            todo += [call.func, *call.args[1:], *call.keywords]
-            continue
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _is_text(node.right):
-            yield node  # a path joined with a file name: the name counts with its folder
-            todo += [node.left, *ast.iter_child_nodes(node.right)]
-            continue
-        if isinstance(node, ast.JoinedStr):
-            yield node
-            todo += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Constant)):
-            yield node
-        todo += ast.iter_child_nodes(node)
+    return data, tuple(code_nodes(tree))
 
 
 @functools.cache
 def _summarised(name: str, path: str, mtime_ns: int, size: int, ctime_ns: int, inode: int
                 ) -> tuple[bytes, frozenset[str], frozenset[tuple[str, str]]]:
     """Module ``name``'s file: the SHA-256 of its bytes, the modules it imports
-    (:func:`_imports`) and the file names it spells (:func:`_patterns`); cached by the file's
-    ``stat`` (its change time and inode too, which a copy keeping the modification time does
-    not keep), so an unchanged file costs a ``stat`` when its digest is taken again."""
+    (:func:`_imports`) and the file names it spells (:func:`bench.named_files.patterns`);
+    cached by the file's ``stat`` (its change time and inode too, which a copy keeping the
+    modification time does not keep), so an unchanged file costs a ``stat`` when its digest
+    is taken again."""
     data, nodes = _parse(path)
     return (hashlib.sha256(data).digest(), frozenset(_imports(name, Path(path), nodes)),
-            frozenset(_patterns(nodes, Path(path).stem, _imported_names(name, Path(path),
+            frozenset(patterns(nodes, Path(path).stem, _imported_names(name, Path(path),
                                                                         nodes))))
 
 
@@ -280,36 +238,6 @@ def _imported_names(name: str, path: Path, nodes: Iterable[ast.AST]) -> dict[str
             and (base := _from(name, path, node)) for a in node.names}
 
 
-def _patterns(nodes: Iterable[ast.AST], stem: str, imported: dict[str, str] | None = None
-              ) -> set[tuple[str, str]]:
-    """File names spelled in string constants and f-strings (fields as ``*``) that look like
-    file names (a dot and some literal text besides), each with the module whose folder it
-    names files in: "" (the module's own) but for a name joined to a name the module imports
-    (``imported``, :func:`_imported_names`; ``SHARED / "grid.lp"``): that name's module. A
-    bare suffix (``".lp"``) also names the module's own file with it (``stem``:
-    ``Path(__file__).with_suffix(".lp")``)."""
-    out: set[tuple[str, str]] = set()
-    for node in nodes:
-        scope = ""
-        if isinstance(node, ast.BinOp):  # from _code_nodes: a path joined with a string
-            if isinstance(node.left, ast.Name):
-                scope = (imported or {}).get(node.left.id, "")
-            node = node.right
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value
-        elif isinstance(node, ast.JoinedStr):
-            text = "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
-                           else "*" for v in node.values)
-        else:
-            continue
-        base = text.rsplit("/", 1)[-1]
-        if "." in base and "\n" not in base and len(base) < 200 and base.strip("*."):
-            out.add((scope, base))
-        if SUFFIX.fullmatch(text):
-            out.add(("", stem + text))
-    return out
-
-
 def _under(name: str, packages: Iterable[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
@@ -317,11 +245,14 @@ def _under(name: str, packages: Iterable[str]) -> bool:
 def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
           ) -> dict[str, Path]:
     """The roots and, transitively, the modules they import that lie under ``follow`` and
-    not under ``exclude``, and the data files they name (:func:`code_files`). Raises
-    ImportError for a root without Python source."""
+    not under ``exclude``, and the data files they name (:func:`patterns`): a name in a
+    module's own folder or its subfolders (its package tree), one joined to an imported name
+    in that module's folder, each keyed by its path from its package root
+    (:func:`package_root`). Raises ImportError for a root without Python source."""
     follow, exclude = tuple(follow), tuple(exclude)
     files: dict[str, Path] = {}
-    patterns: dict[Path, set[str]] = {}  # folder -> the file names named in it
+    #: (folder, root its files are named from, anchored, deep) -> the patterns named in it
+    patterns: dict[tuple[Path, Path, bool, bool], set[tuple[str, ...]]] = {}
     todo = list(roots)
     required = set(todo)
     while todo:
@@ -338,15 +269,14 @@ def _walk(roots: Iterable[str], follow: Iterable[str], exclude: Iterable[str]
         for scope, pattern in named:  # an import's folder if it is one the digest follows
             there = _origin(scope) if _under(scope, follow) and not _under(scope, exclude) \
                 else None
-            patterns.setdefault((there or path).parent, set()).add(pattern)
+            root, deep = package_root(scope, there) if there else package_root(name, path)
+            key = ((there or path).parent, root, there is not None, deep and there is None)
+            patterns.setdefault(key, set()).add(tuple(pattern.split("/")))
         todo += sorted(n for n in imports
                        if _under(n, follow) and not _under(n, exclude) and n not in files)
-    for folder in sorted(patterns):
-        for f in sorted(folder.iterdir()):
-            if f.suffix not in (".py", ".pyc") and f.is_file() \
-                    and any(fnmatch.fnmatchcase(f.name, p) for p in patterns[folder]):
-                rel = f"{folder.name}/{f.name}"
-                files.setdefault(rel, f)
+    for (folder, root, anchored, deep), named_here in sorted(patterns.items()):
+        for f in selected(data_files(folder, deep), named_here, anchored):
+            files[f.relative_to(root).as_posix()] = f
     return files
 
 

@@ -1,11 +1,15 @@
 """The judging rules: what decides a task's ``status``, ``message``, ``checked`` and ``known``
 from what the solve found and what the harness saw. Pure functions, no measuring.
 
-The task process calls :func:`conclude` and :func:`over_time_limit` (bench/run/execute.py), and
-:func:`out_of_memory` or :func:`crashed` on what its solve raised (bench/run/task.py); the
-runner calls :func:`ended` and :func:`memory_status` on what it measured of a killed or crashed
-task (bench/run/outcome.py); a reused or kept result is judged again against the ``.sol``
-beside its instance with :func:`rejudged` (bench/run/reuse.py). This module lies outside the
+The task process calls :func:`unreadable`, :func:`cannot_run` or :func:`code_changed` on a
+task it cannot start, :func:`solving` on the partial result of its first solve, and
+:func:`conclude` and :func:`over_time_limit` on what its solve found (bench/run/execute.py),
+and :func:`out_of_memory` or :func:`crashed` on what its solve raised (bench/run/task.py); the
+plan calls :func:`unreadable` and :func:`not_run` on the instances and the capped pairs it
+leaves out (bench/run/plan.py); the runner calls :func:`ended` and :func:`memory_status` on
+what it measured of a killed or crashed task (bench/run/outcome.py); a reused or kept result
+is judged again against the ``.sol`` beside its instance with :func:`rejudged`
+(bench/run/reuse.py). This module lies outside the
 run layer so that it enters every result's code digest (:func:`bench.identity.task_files`):
 a change to how results are judged changes every result's identity, and no run reuses a
 verdict the current rules would not give.
@@ -21,9 +25,11 @@ A result's answer (``grid``) and the checker's verdict on it (``checked``) stand
 statuses only: ``solved`` (``checked`` True) and ``wrong`` (the answer the checker rejected,
 kept as the evidence, ``checked`` False; when counting, the first answer of a set with a
 wrong one). Every other status (``infeasible``, ``timeout``, ``memout``, ``error``,
-``skipped``) carries neither, whichever rule gives it and whatever a partial result held
+``skipped``) carries neither, nor a verdict against the known solution (``known``, and its
+part of the message), whichever rule gives it and whatever a partial result held
 (:func:`_no_answer`): a count stopped early keeps its count, not its first answer, as an
-answer past the time limit is dropped. A task no rule judged yet starts as
+answer past the time limit is dropped. ``infeasible`` has a verdict of its own: False where a
+known solution exists. A task no rule judged yet starts as
 :data:`UNJUDGED`; a task a rule of the run leaves out is judged by :func:`not_run`.
 """
 
@@ -50,10 +56,27 @@ log = logging.getLogger(__name__)
 UNJUDGED: TaskStatus = "error"
 
 
+#: the message parts of a verdict against the known solution (:func:`conclude`,
+#: :func:`rejudged`), and the start of a note on the known solution file itself
+DIFFERS = "differs from the known solution (.sol)"
+INFEASIBLE_BUT_KNOWN = "infeasible, but the instance has a known solution (.sol)"
+KNOWN_NOTE = "known solution "
+
+
 def _no_answer(res: Result, status: TaskStatus, message: str) -> None:
-    """A status that stands by no answer: no grid, no checker's verdict."""
+    """A status that stands by no answer: no grid, no checker's verdict, no verdict against
+    the known solution (a rule that gives one, :func:`conclude` on an infeasible answer, sets
+    it after)."""
     res.status, res.message = status, message
-    res.grid, res.checked = None, None
+    res.grid, res.checked, res.known = None, None, None
+
+
+def _unknown(message: str) -> str:
+    """``message`` without its parts on the known solution (:data:`DIFFERS`,
+    :data:`INFEASIBLE_BUT_KNOWN`, a note starting :data:`KNOWN_NOTE`): what a rule that drops
+    the answer keeps of the message it had."""
+    return "; ".join(part for part in message.split("; ") if part not in (
+        DIFFERS, INFEASIBLE_BUT_KNOWN) and not part.startswith(KNOWN_NOTE))
 
 
 def failed(res: Result, failure: Failure) -> None:
@@ -67,6 +90,32 @@ def not_run(res: Result, reason: str) -> None:
     ``timeout`` at its own limit, not measured, whose message starts :data:`NOT_RUN` and gives
     ``reason``: it counts as unsolved, and as a censored time, like a timeout."""
     _no_answer(res, "timeout", f"{NOT_RUN} {reason}")
+
+
+def unreadable(res: Result, error: InstanceError) -> None:
+    """A task whose instance cannot be read, or changed since the run was planned (when the
+    plan reads it, or when the task does): an ``error`` saying why."""
+    _no_answer(res, "error", str(error))
+
+
+def cannot_run(res: Result, reason: str) -> None:
+    """A task that cannot run here (its solver or formulation unknown, unavailable, or not of
+    a kind the solver takes): an ``error`` giving ``reason``, not measured."""
+    _no_answer(res, "error", reason)
+
+
+def code_changed(res: Result, what: str) -> None:
+    """A task whose code changed on disk since the run was planned
+    (:func:`bench.identity.changed_code` says ``what``): an ``error``, never an answer recorded
+    under the planned code digest."""
+    _no_answer(res, "error", what)
+
+
+def solving(res: Result) -> None:
+    """The partial result a task leaves once its model is built, before its first solve
+    returns: a ``timeout`` as it stands should the harness kill the task then (the harness's
+    kill, :func:`ended`, names the limit it was killed at around this message)."""
+    _no_answer(res, "timeout", "killed during the first solve")
 
 
 def out_of_memory(res: Result, error: MemoryError) -> None:
@@ -105,17 +154,15 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
         if known is not None and not problems:
             res.known = not note and rules.same(inst, solved.grid, known)
             if not res.known:
-                res.message = "differs from the known solution (.sol)"
+                res.message = DIFFERS
         if note:
             res.message = "; ".join(filter(None, [res.message, note]))
-        if solved.count_status:
-            res.status, res.message = solved.count_status, solved.count_message
-            if solved.failure is not None:
-                res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
-            if solved.count_status == "wrong":
-                res.checked = False
-            else:  # counting stopped early: the count stands, not the first answer
-                res.grid, res.checked = None, None
+        if solved.count_status == "wrong":  # the first answer kept, with its verdicts
+            res.status, res.message, res.checked = "wrong", solved.count_message, False
+        elif solved.count_status:  # counting stopped early: the count stands, no answer
+            _no_answer(res, solved.count_status, solved.count_message)
+        if solved.count_status and solved.failure is not None:
+            res.phase, res.traceback = solved.failure.phase, solved.failure.traceback
         res.count = solved.count
     elif solved.status == "infeasible":
         _no_answer(res, "infeasible", "")
@@ -123,7 +170,7 @@ def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:
         known, note = checked_known(task.instance, inst)
         if known is not None and not note:  # an inexact model cut it off
             res.known = False
-            res.message = "infeasible, but the instance has a known solution (.sol)"
+            res.message = INFEASIBLE_BUT_KNOWN
         elif note:
             res.message = note
     elif solved.status == "timeout":
@@ -206,9 +253,13 @@ def rejudged(res: Result, cache: Known | None = None) -> Result:
     passed the rules is compared with it, and an infeasible answer is wrong where one exists.
     The verdict is no measurement: a ``.sol`` added, corrected or removed since the task ran
     changes it, and a result kept or reused must not carry the old one. ``res`` itself when
-    the verdict is unchanged or nothing decides it (another status, an instance that cannot be
-    read now). ``cache``: the instances and known solutions read so far, by path."""
+    the verdict is unchanged or nothing decides it (``wrong``, an instance that cannot be read
+    now); a status that stands by no answer carries no verdict (:func:`_no_answer`): one it
+    holds is dropped, with its message part. ``cache``: the instances and known solutions read
+    so far, by path."""
     solved = res.status == "solved" and res.grid is not None and bool(res.checked)
+    if res.status not in ("solved", "wrong", "infeasible") and res.known is not None:
+        return dataclasses.replace(res, known=None, message=_unknown(res.message))
     if not (solved or res.status == "infeasible"):
         return res
     cache = {} if cache is None else cache
@@ -225,12 +276,10 @@ def rejudged(res: Result, cache: Known | None = None) -> Result:
         same = (known is not None and not note and res.grid is not None
                 and get_puzzle(inst.puzzle).same(inst, res.grid, known))
         verdict = None if known is None else same
-        message = "; ".join(filter(None, ["" if verdict is not False else
-                                          "differs from the known solution (.sol)", note]))
+        message = "; ".join(filter(None, ["" if verdict is not False else DIFFERS, note]))
     else:
         verdict = False if known is not None and not note else None
-        message = ("infeasible, but the instance has a known solution (.sol)"
-                   if verdict is False else note)
+        message = INFEASIBLE_BUT_KNOWN if verdict is False else note
     if (verdict, message) == (res.known, res.message):
         return res
     return dataclasses.replace(res, known=verdict, message=message)
@@ -279,8 +328,9 @@ def ended(res: Result, killed: Killed | None, returncode: int | None, final: boo
     if killed == "interrupted":  # the runner raises TaskInterrupted instead of this result
         _no_answer(res, "error", "killed when the run was interrupted")
     elif killed:
+        before = _unknown(res.message)
         _no_answer(res, killed, f"killed by the harness at {limit}"
-                   + (f" ({res.message})" if res.message else ""))
+                   + (f" ({before})" if before else ""))
     elif returncode != 0 or not final:
         _no_answer(res, "error", stderr_tail[-1] if stderr_tail else (
             f"worker exited with {returncode}" + ("" if final else " before writing its result")))
@@ -294,15 +344,16 @@ def memory_status(res: Result, memory_limit_mb: float | None, killed: Killed | N
     (:func:`memory_crash`), or the kernel's kill in its memory cgroup."""
     # the whole tail: a fatal error's dump (one line per frame) ends far below its first line
     said = [res.message, *stderr_tail[-STDERR_SEEN:]]
+    before = _unknown(res.message)[:120]
     if res.status == "error" and any(s in ln for ln in said for s in OUT_OF_MEMORY):
         _no_answer(res, "memout", f"an allocation was refused under the {memory_limit_mb} MB "
-                   f"limit ({res.message[:120]})")
+                   f"limit ({before})")
     if res.status == "error" and not killed and memory_crash(
             returncode, said, peak, memory_limit_mb):
         _no_answer(res, "memout", f"died of SIGSEGV with its peak at {peak:.0f} MB of the "
                    f"{memory_limit_mb} MB limit: an allocation refused under the "
-                   f"limit ({res.message[:120]})")
+                   f"limit ({before})")
     if killed_by_kernel and res.status != "memout" and killed != "timeout":
         _no_answer(res, "memout", f"killed by the kernel at the {memory_limit_mb} MB limit of "
                    f"the task's memory cgroup ({killed_by_kernel} process(es); "
-                   f"{res.message[:120]})")
+                   f"{before})")

@@ -152,10 +152,11 @@ def test_a_file_name_names_files_in_its_own_modules_folder_or_an_imported_names(
     shared folder's ``common_a.cfg``, not ``sub/common_b.cfg``."""
     d, _ = plug
     files = code_files("idplug.sub.mod")
-    assert set(files) == {"idplug.sub.mod", "idplug.shared", "sub/own.cfg", "sub/model.lp",
-                          "idplug/common_a.cfg"}
+    assert set(files) == {"idplug.sub.mod", "idplug.shared", "idplug/sub/own.cfg",
+                          "idplug/sub/model.lp", "idplug/common_a.cfg"}
     # the rule before: every name in every folder of the digest
-    assert _data_files(files, "code") - set(files) == {"idplug/model.lp", "sub/common_b.cfg"}
+    assert _data_files(files, "code") - set(files) == {"idplug/model.lp",
+                                                       "idplug/sub/common_b.cfg"}
     before = code_digest("idplug.sub.mod")
     (d / "model.lp").write_text("changed\n")
     (d / "sub" / "common_b.cfg").write_text("changed\n")
@@ -182,8 +183,9 @@ def test_built_in_formulations_follow_formulations_and_encodings_only():
     assert "formulations.nurikabe.mip_flow" in files and "bench.encodings.mip" in files
     assert not any(n.startswith(("pyomo", "bench.run", "bench.backends")) for n in files)
     asp = code_files("formulations.nurikabe.asp_reach")
-    assert {"nurikabe/asp_reach.lp", "formulations/grid.lp", "formulations/connect_edge.lp",
-            "formulations/connect_reach.lp", "formulations._asp"} <= set(asp)
+    assert {"formulations/nurikabe/asp_reach.lp", "formulations/grid.lp",
+            "formulations/connect_edge.lp", "formulations/connect_reach.lp",
+            "formulations._asp"} <= set(asp)
     assert code_digest("no_such_module_anywhere") == ""
 
 
@@ -361,24 +363,28 @@ def _old_patterns(path: Path, part: str) -> set[str]:
     the rest ("code")."""
     import ast
 
-    from bench import identity as ident
+    from bench import named_files as ident
 
     tree = ast.parse(path.read_bytes())
     strings = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr))]
-    prose = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Expr) and ident._is_text(s.value)
+    prose = {id(n) for s in ast.walk(tree) if isinstance(s, ast.Expr) and ident.is_text(s.value)
              for n in ast.walk(s)}
     keep = {"all": strings, "prose": [n for n in strings if id(n) in prose],
             "code": [n for n in strings if id(n) not in prose]}[part]
-    return {name for _, name in ident._patterns(keep, "")}
+    return {name.rsplit("/", 1)[-1] for _, name in ident.patterns(keep, "")}
 
 
 def _data_files(files: dict[str, Path], part: str = "all") -> set[str]:
-    """The data files beside ``files``' modules that :func:`_old_patterns` names."""
+    """The data files beside ``files``' modules that :func:`_old_patterns` names, keyed as
+    the digests key them (by their path from their package root)."""
     import fnmatch
 
-    modules = [p for p in files.values() if p.suffix == ".py"]
-    patterns = set().union(*(_old_patterns(p, part) for p in modules))
-    return {f"{d.name}/{f.name}" for d in {p.parent for p in modules} for f in d.iterdir()
+    from bench.named_files import package_root
+
+    modules = {n: p for n, p in files.items() if p.suffix == ".py"}
+    patterns = set().union(*(_old_patterns(p, part) for p in modules.values()))
+    roots = {p.parent: package_root(n, p)[0] for n, p in modules.items()}
+    return {f.relative_to(root).as_posix() for d, root in roots.items() for f in d.iterdir()
             if f.is_file() and f.suffix not in (".py", ".pyc")
             and any(fnmatch.fnmatchcase(f.name, p) for p in patterns)}
 
@@ -411,7 +417,8 @@ def test_every_data_file_the_code_names_is_still_in_the_digests():
         assert all(Path(n).stem in stems for n in now - old), (name, sorted(now - old))
         used |= now
     root = Path(__file__).resolve().parents[1]
-    assert used == {f"{p.parent.name}/{p.name}" for p in (root / "formulations").rglob("*.lp")}
+    assert used == {p.relative_to(root).as_posix()
+                    for p in (root / "formulations").rglob("*.lp")}
     assert len(digests) > 20 and used
     assert _opened_files_are_in(digests) > 10
 

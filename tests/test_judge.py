@@ -5,6 +5,7 @@ command-line layers into every result's code digest (or import the judge back)."
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import subprocess
 import sys
@@ -125,13 +126,10 @@ def status_decisions(path: Path) -> list[str]:
             and not (isinstance(v, ast.Name) and v.id == "status" and id(v) in own)]
 
 
-#: statuses decided in the run layer outside this change's files (bench/run/execute.py: an
-#: unreadable instance, a task that cannot run here or whose code changed, the partial
-#: result of a killed first solve; executors.py: a Dask worker's fault; plan.py: an
-#: unreadable instance, a capped pair's not-run result), to move into bench/judge.py; the
-#: test fails when one is added, or one is moved and still listed here
-OUTSIDE = {"execute.py": ["'error'", "'error'", "'timeout'"],
-           "executors.py": ["'error'", "'error'"], "plan.py": ["'error'", "'timeout'"]}
+#: statuses still decided in the run layer (bench/run/executors.py: a Dask worker's fault),
+#: to move into bench/judge.py; the test fails when one is added, or one is moved and still
+#: listed here
+OUTSIDE = {"executors.py": ["'error'", "'error'"]}
 
 
 def test_no_module_of_the_run_layer_decides_a_status(tmp_path):
@@ -195,3 +193,48 @@ def test_no_status_but_solved_and_wrong_carries_an_answer(tmp_path):
         else:
             assert res.status != "solved" and answer == (None, None), (what, res.status, answer)
     assert seen == {"error", "memout", "timeout", "skipped", "infeasible", "wrong"}
+
+
+def test_no_status_but_solved_wrong_and_infeasible_carries_a_known_verdict(tmp_path):
+    """A verdict against the known solution (``known``) stands beside the answer it judges:
+    every rule that drops the answer drops the verdict and its message part (the report counts
+    ``known`` False as a wrong answer); ``wrong`` keeps its answer's, ``infeasible`` its own."""
+    from bench.instance import read_instance
+    from bench.records import Task
+    from tests.conftest import SHIKAKU_SEEDS
+
+    given = SHIKAKU_SEEDS[0].parent / "gen-shikaku-10x10-s1-0.txt"
+    inst_path = tmp_path / "x.txt"  # with its known solution, which the answer differs from
+    inst_path.write_text(given.read_text())
+    inst_path.with_suffix(".sol").write_text(given.with_suffix(".sol").read_text())
+    inst, task = read_instance(inst_path), Task(str(inst_path), "f", "s", 3.0, 4096, 0, 1, 2)
+
+    def counted(status: str) -> Result:
+        res = _res()
+        judge.conclude(res, _solved(count_status=status, count_message="stopped", count=1),
+                       task, inst)
+        return res
+
+    assert (counted("").status, counted("").known) == ("solved", False)
+    for status in ("timeout", "error"):  # a count stopped early: the count, no answer
+        res = counted(status)
+        assert (res.status, res.grid, res.checked, res.known) == (status, None, None, None)
+    res = counted("wrong")
+    assert (res.status, res.grid, res.checked) == ("wrong", [["#"]], False)
+    res = _res()
+    judge.conclude(res, _solved(status="infeasible", grid=None), task, inst)
+    assert (res.status, res.known) == ("infeasible", False)
+    for what, rule in {
+        "over_time_limit": lambda r: (setattr(r, "solve_s", 9.0), judge.over_time_limit(r, 3)),
+        "ended killed": lambda r: judge.ended(r, "timeout", -9, True, [], "3 s"),
+        "memory kernel": lambda r: judge.memory_status(r, 100, None, 0, [], 1.0, 1),
+        "crashed": lambda r: judge.crashed(r, RuntimeError("after the check"), "tb"),
+    }.items():
+        res = counted("")
+        assert res.message.startswith(judge.DIFFERS)
+        rule(res)
+        assert (res.grid, res.checked, res.known) == (None, None, None), what
+        assert "known solution" not in res.message, (what, res.message)
+    old = dataclasses.replace(counted("timeout"), known=False,
+                              message=f"stopped; {judge.DIFFERS}")  # judged by an older rule
+    assert (judge.rejudged(old).known, judge.rejudged(old).message) == (None, "stopped")

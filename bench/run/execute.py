@@ -18,6 +18,16 @@ from bench.effort import known
 from bench.failure import describe
 from bench.identity import changed_code
 from bench.instance import Instance, InstanceError, read_instance
+from bench.judge import (
+    UNJUDGED,
+    cannot_run,
+    code_changed,
+    conclude,
+    failed,
+    over_time_limit,
+    solving,
+    unreadable,
+)
 from bench.judge import (  # the judging rules; the names kept here are their old home
     Known as Known,
 )
@@ -26,11 +36,6 @@ from bench.judge import (
 )
 from bench.judge import (
     checked_known as checked_known,
-)
-from bench.judge import (
-    conclude,
-    failed,
-    over_time_limit,
 )
 from bench.judge import (
     known_solution as known_solution,
@@ -78,19 +83,19 @@ PROGRESS_S = 0.25
 def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
             on_start: Callable[[float], None] = lambda d: None) -> Result:
     pinned = pin_self(task.pin)  # run --pin: on its core before anything is read or built
-    try:
-        inst = read_instance(task.instance, task.digest)
-    except InstanceError as e:
-        return base_result(task, None, "error", str(e), pinned)
-    res = base_result(task, inst, "error", pinned_cpu=pinned)
+    inst = _read(task, pinned)
+    if isinstance(inst, Result):
+        return inst
+    res = base_result(task, inst, UNJUDGED, pinned_cpu=pinned)
     progress(res)
     chosen = resolve(task, inst, res)
-    if chosen is None:
+    if isinstance(chosen, str):
+        cannot_run(res, chosen)
         return res
     backend, form = chosen
     changed = changed_code(task, type(form), type(backend))
     if changed:  # as an instance file changed since the plan (read_instance)
-        res.message = changed
+        code_changed(res, changed)
         return res
     try:
         res.setup_s = form.setup()  # before the deadline: not counted against the time limit
@@ -112,7 +117,7 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
         res.build_s = stats.build_s
         res.variables, res.constraints = stats.variables, stats.constraints
         res.size_predicted = False if predicted is not None else None
-        res.status, res.message = "timeout", "killed during the first solve"
+        solving(res)
         progress(res)
 
     last_write = [0.0]
@@ -136,32 +141,40 @@ def execute(task: Task, progress: Callable[[Result], None] = lambda r: None,
     return res
 
 
-def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulation] | None:
-    """The task's backend and formulation, imported and checked; None (with ``res.message``
-    saying why) when the task cannot run here."""
+def _read(task: Task, pinned: int | None) -> Instance | Result:
+    """The task's instance, or, when it cannot be read or changed since the plan, the task's
+    result as the judge records it (:func:`bench.judge.unreadable`)."""
+    try:
+        return read_instance(task.instance, task.digest)
+    except InstanceError as e:
+        res = base_result(task, None, UNJUDGED, pinned_cpu=pinned)
+        unreadable(res, e)
+        return res
+
+
+def resolve(task: Task, inst: Instance, res: Result) -> tuple[Backend, Formulation] | str:
+    """The task's backend and formulation, imported and checked (their columns written into
+    ``res``); why not, in one line, when the task cannot run here (the judge's
+    :func:`bench.judge.cannot_run` makes that its result)."""
     try:
         backend = get_backend(task.solver)
         form = get_formulation(inst.puzzle, task.formulation, backend.kinds)
     except (KeyError, ValueError) as e:
-        res.message = str(e.args[0] if e.args else e)
-        return None
+        return str(e.args[0] if e.args else e)
     res.formulation = form.label
     res.kind = form.kind
     res.exact = form.is_exact()
     res.origin = origin_of(form.peer)
     res.solver_version = backend.version_of(form.peer)
     if form.kind not in backend.kinds:
-        res.message = f"solver {backend.name} does not take {form.kind} models"
-        return None
+        return f"solver {backend.name} does not take {form.kind} models"
     reason = backend.available()
     if reason:
-        res.message = f"solver {backend.name} unavailable: {reason}"
-        return None
+        return f"solver {backend.name} unavailable: {reason}"
     backend.preload()
     unavailable = form.available()
     if unavailable:
-        res.message = f"{form.label} unavailable: {unavailable}"
-        return None
+        return f"{form.label} unavailable: {unavailable}"
     return backend, form
 
 

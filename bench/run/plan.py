@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from bench.backends import backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
-from bench.records import NOT_RUN, Result, Task, instance_digest, origin_of
+from bench.judge import UNJUDGED, not_run, unreadable
+from bench.records import Result, Task, instance_digest, origin_of
 from bench.registry import EVERY, Formulation, formulations, parse_label
 from bench.run.execute import base_result
 from bench.run.names import (
@@ -129,7 +130,7 @@ def plan_tasks(
         except InstanceError as e:
             task = Task(path, "-", "-", time_limit, memory_limit_mb, seed, threads, count,
                         digest=digest)
-            plan.errors.append(base_result(task, None, "error", str(e)))
+            plan.errors.append(_unreadable(task, e))
             continue
         plan.puzzles.add(inst.puzzle)
         if selection.puzzles and inst.puzzle not in selection.puzzles:
@@ -163,6 +164,14 @@ def plan_tasks(
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
+
+
+def _unreadable(task: Task, error: InstanceError) -> Result:
+    """The result of a planned instance that cannot be read, as the judge records it
+    (:func:`bench.judge.unreadable`)."""
+    res = base_result(task, None, UNJUDGED)
+    unreadable(res, error)
+    return res
 
 
 def _once(codes: dict[type, str], cls: type, digest: Callable[[type], str]) -> str:
@@ -296,9 +305,9 @@ def apply_caps(plan: Plan, order: Sequence[str],
     for t in first.values():
         cap = caps[t.tier][0]
         inst = read_instance(t.instance)
-        r = base_result(t, inst, "timeout",
-                        f"{NOT_RUN} capped: hopeless in the suite's pilot, this pair runs on "
-                        f"the first {cap} {inst.puzzle} instances of the {t.tier} tier only")
+        r = base_result(t, inst, UNJUDGED)
+        not_run(r, f"capped: hopeless in the suite's pilot, this pair runs on the first {cap} "
+                   f"{inst.puzzle} instances of the {t.tier} tier only")
         r.rep, r.kind = t.rep, _kind(inst.puzzle, t.formulation)
         plan.errors.append(stamp(r, t))
     plan.tasks = keep
