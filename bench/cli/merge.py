@@ -16,6 +16,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "further samples")
     mp.add_argument("runs", nargs="+", metavar="RUN", type=path_arg("run folder"))
     mp.add_argument("--out", metavar="DIR", required=True, type=path_arg("folder"))
+    mp.add_argument("--prefer", metavar="INPUT", type=path_arg("run folder"),
+                    help="of a sample two inputs hold with different measurements (one copy "
+                    "is damaged or forged; refused otherwise), keep INPUT's copy")
     mp.set_defaults(func=cmd_merge)
 
 
@@ -23,7 +26,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from bench.run.merge import MergeError, merge_runs
 
     try:
-        m = merge_runs(args.runs, args.out)
+        m = merge_runs(args.runs, args.out, prefer=args.prefer)
     except MergeError as e:
         return fail(str(e))
     except OSError as e:
@@ -35,7 +38,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
               file=sys.stderr)
     where = ", ".join(f"{n} from {run}" for run, n in m.runs.most_common())
     print(f"{m.results} results in {m.table} ({where})"
-          + (f"; {m.duplicates} met twice (the same sample in two inputs) written once"
+          + (f"; {m.duplicates} met twice (a sample in two or more inputs) written once"
              if m.duplicates else "")
           + (f"; {m.superseded} not-run result(s) dropped (their task was measured in another "
              "input, or recorded not run twice)" if m.superseded else ""))

@@ -53,7 +53,7 @@ class DaskExecutor:
         scratch = tempfile.TemporaryDirectory(prefix="puzzlebench-dask-")
         if self.scheduler is None:
             with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
-                                  "temporary-directory": scratch.name}), _sigint_ignored():
+                                  "temporary-directory": scratch.name}), _stops_ignored():
                 cluster = LocalCluster(n_workers=self.workers or os.cpu_count() or 1,
                                        threads_per_worker=1, processes=True,
                                        dashboard_address=None, local_directory=scratch.name)
@@ -88,15 +88,21 @@ class DaskExecutor:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the local cluster's processes start: they inherit that, so a
-    Ctrl-C at the terminal (sent to the whole foreground process group) reaches only the
-    harness, which stops the run, and no worker prints a KeyboardInterrupt traceback."""
+def _stops_ignored() -> Iterator[None]:
+    """Every stop signal (:data:`bench.run.interrupt.STOPS`: SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+    ignored while the local cluster's processes start: they inherit that, so a signal sent to
+    the whole process group (a terminal's Ctrl-C or ``Ctrl-\\``, a closed terminal's hangup, a
+    ``kill`` of the group) reaches only the harness, which stops the run and closes the
+    cluster, and no worker dies noisily (a traceback, a core dump). Left open: a stop that
+    reaches the harness itself in that moment is ignored too."""
+    from bench.run.interrupt import STOPS
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = {n: signal.signal(n, signal.SIG_IGN) for n in STOPS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        for n, h in old.items():
+            signal.signal(n, h)

@@ -17,6 +17,13 @@ from dataclasses import dataclass
 #: once with a core dump, its running tasks left to the watchdog and its table unwritten)
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
+#: the stops taken over even where the process started with them ignored: a shell ignores
+#: SIGINT in every background job of a script by itself (so that Ctrl-C ends the script, not
+#: its jobs), where a run still stops on ``kill -INT``. Every other stop found ignored (SIGHUP
+#: under ``nohup``, SIGQUIT in a script's background job, a ``trap '' TERM``) stays ignored:
+#: whoever started the run chose that it survives it.
+TAKEN_WHEN_IGNORED = frozenset({signal.SIGINT})
+
 
 class TaskInterrupted(Exception):
     """The run was stopped (:class:`Interrupted`) before this task finished: it has no result
@@ -102,19 +109,23 @@ def stop_on_signals(signums: Sequence[int] = STOPS, deaf: bool = False) -> Itera
     command that ends with the signal's exit code), once a signal fired these signals stay
     ignored instead. Inside another ``stop_on_signals`` it is that one: the same
     :class:`Stop`, raising again unless a signal fired, and nothing done on leaving (the outer
-    one owns the handlers until its end, so no signal falls between the two). Outside the main
-    thread (where Python delivers no signal) nothing is installed."""
+    one owns the handlers until its end, so no signal falls between the two). A signal found
+    ignored (``SIG_IGN``) is left ignored, but for those of :data:`TAKEN_WHEN_IGNORED`: a run
+    under ``nohup`` survives its hangup. Outside the main thread (where Python delivers no
+    signal) nothing is installed."""
     if threading.current_thread() is not threading.main_thread():
         yield Stop()
         return
-    current = signal.getsignal(signums[0])
-    outer = getattr(current, "__self__", None)
-    if isinstance(outer, Stop):
+    current = {n: signal.getsignal(n) for n in signums}
+    outer = next((s for h in current.values()
+                  if isinstance(s := getattr(h, "__self__", None), Stop)), None)
+    if outer is not None:
         outer.raising = not outer.fired
         yield outer
         return
     stop = Stop()
-    old = {n: signal.signal(n, stop.handle) for n in signums}
+    old = {n: signal.signal(n, stop.handle) for n, h in current.items()
+           if h is not signal.SIG_IGN or n in TAKEN_WHEN_IGNORED}
     try:
         yield stop
     finally:

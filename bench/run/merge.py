@@ -10,8 +10,14 @@ same second; the same sample met twice (a run that reused another's result, a fo
 again) is written once (:func:`bench.run.storage.samples`). One sample whose measurement
 differs between two inputs (:func:`measured`: every field but the
 provenance, origin and verdict a copy may change) is damaged or forged in one of them: the
-merge refuses, naming the sample and both inputs, and writes nothing
-(:func:`sample_conflict`).
+merge refuses, naming the first such sample and both inputs, counting such samples, and
+saying how to proceed, and writes nothing (:func:`sample_conflict`); with ``--prefer INPUT``
+it keeps INPUT's copy of every such sample INPUT holds (:func:`preferred`). The verdict
+against the known solution of every kept result (``known`` and, of a solved or infeasible
+result, its ``message``) is taken again from the ``.sol`` beside its instance as it is now
+(:func:`bench.judge.rejudged`, as a resume and a reuse take it), so it does not depend on
+which input's copy was kept; where the instance cannot be read here, the copy of the last
+input holding the sample is kept as it is.
 
 A task a suite's ladder rule recorded as not run (a ``timeout`` whose message starts
 :data:`bench.records.NOT_RUN`) is no measurement: where another input measured the same task
@@ -60,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.identity import differing_parts
+from bench.judge import Known, rejudged
 from bench.records import NOT_RUN, Result
 from bench.run.lock import LOCK, FolderLocked, RunLock, open_lock
 from bench.run.storage import (
@@ -81,6 +88,11 @@ from bench.run.storage import (
 #: the identity parts compared per pair across inputs (beside the per-task comparison)
 PAIR_PARTS = (("code", "formulation code"), ("backend_code", "backend code"),
               ("solver_version", "solver version"))
+
+
+#: how to proceed past a refused conflict (:func:`sample_conflict`)
+WAY_FORWARD = ("merge without one of the two inputs, or keep one input's copy of every "
+               "sample that conflicts with --prefer INPUT")
 
 
 class MergeError(Exception):
@@ -110,44 +122,68 @@ def measured(res: Result) -> dict[str, Any]:
     return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
 
 
-def sample_conflict(inputs: list[tuple[str | Path, list[Result]]]) -> str:
-    """Why these inputs (a folder, its results) cannot be combined ("" when they can): one
-    sample (task key and ``sample_id``) whose measurement (:func:`measured`) differs between
-    two inputs. A sample is one measurement, so one of the two is damaged or forged, and
-    keeping either would be a guess. Within one input the latest line of a sample is the
-    sample (:func:`bench.run.storage.samples`: a verdict taken again is appended). Not
-    judged: results without ``finished`` (written before results recorded their time), whose
+def conflicts(inputs: Sequence[tuple[str | Path, list[Result]]]
+              ) -> dict[tuple[str, str], tuple[Result, str | Path, str | Path, list[str]]]:
+    """Every sample (task key, ``sample_id``) whose measurement (:func:`measured`) differs
+    between two of these inputs (a folder, its results): the sample's first copy, the first
+    input holding it, the first input holding another measurement of it, and the fields
+    that differ. Within one input the latest line of a sample is the sample
+    (:func:`bench.run.storage.samples`: a verdict taken again is appended). Not judged:
+    results without ``finished`` (written before results recorded their time), whose
     fallback sample id is their task key's and tells no two measurements apart."""
     seen: dict[tuple[str, str], tuple[str | Path, dict[str, Any]]] = {}
+    out: dict[tuple[str, str], tuple[Result, str | Path, str | Path, list[str]]] = {}
     for folder, results in inputs:
         for r in samples(results):
             if not r.finished:
                 continue
             content = measured(r)
             first = seen.setdefault((r.key, r.sample_id), (folder, content))
-            if first[1] != content:
+            if first[1] != content and (r.key, r.sample_id) not in out:
                 fields = sorted(k for k in content.keys() | first[1].keys()
                                 if content.get(k) != first[1].get(k))
-                return (f"task {r.key} ({r.instance}, {r.formulation} / {r.solver}), sample "
-                        f"{r.sample_id}: {first[0]} and {folder} hold "
-                        f"different measurements of this one sample ({', '.join(fields[:4])}"
-                        f"{' ...' if len(fields) > 4 else ''} differ): one of them is damaged "
-                        "or forged")
-    return ""
+                out[r.key, r.sample_id] = (r, first[0], folder, fields)
+    return out
 
 
-def folders_conflict(folders: Sequence[str | Path]) -> str:
-    """:func:`sample_conflict` of these run folders' results (``run --reuse``'s sources; a
-    folder named twice is read once, and fewer than two folders cannot conflict: ""); a
-    folder that cannot be read is left to its reader to report."""
-    distinct = list({Path(f).resolve(): Path(f) for f in folders}.values())
-    if len(distinct) < 2:
+def sample_conflict(inputs: Sequence[tuple[str | Path, list[Result]]]) -> str:
+    """Why these inputs (a folder, its results) cannot be combined ("" when they can): a
+    sample whose measurement differs between two inputs (:func:`conflicts`), named with both
+    inputs, and how many samples conflict in all. A sample is one measurement, so one of the
+    two copies is damaged or forged, and keeping either would be a guess."""
+    found = conflicts(inputs)
+    if not found:
         return ""
-    read: list[tuple[str | Path, list[Result]]] = []
-    for f in distinct:
-        with contextlib.suppress(*unreadable_table_errors()):  # FileNotFoundError among them
-            read.append((f, stored_results(f)[0]))
-    return sample_conflict(read)
+    r, first, other, fields = next(iter(found.values()))
+    more = (f"; {len(found)} samples conflict in all" if len(found) > 1
+            else "; it is the one sample that conflicts")
+    return (f"task {r.key} ({r.instance}, {r.formulation} / {r.solver}), sample "
+            f"{r.sample_id}: {first} and {other} hold different measurements of this one "
+            f"sample ({', '.join(fields[:4])}{' ...' if len(fields) > 4 else ''} differ): one "
+            f"of them is damaged or forged{more}")
+
+
+def folders_conflict(read: Sequence[tuple[str | Path, list[Result]]]) -> str:
+    """:func:`sample_conflict` of run folders' results as read already (``run --reuse``'s
+    sources, :class:`bench.run.reuse.Sources`); a folder named twice counts once."""
+    distinct = {Path(f).resolve(): (f, results) for f, results in read}
+    return sample_conflict(list(distinct.values())) if len(distinct) > 1 else ""
+
+
+def preferred(inputs: list[tuple[str | Path, list[Result]]], prefer: str | Path
+              ) -> list[tuple[str | Path, list[Result]]]:
+    """``merge --prefer INPUT``: every sample whose measurement differs between inputs
+    (:func:`conflicts`) and that ``prefer`` holds is taken from ``prefer`` alone (the other
+    inputs' copies of it dropped). A conflict ``prefer`` does not hold stays one."""
+    where = Path(prefer).resolve()
+    own = next((results for f, results in inputs if Path(f).resolve() == where), None)
+    if own is None:
+        raise MergeError(f"--prefer {prefer}: not one of the inputs")
+    held = {(r.key, r.sample_id) for r in own}
+    drop = set(conflicts(inputs)) & held
+    return [(f, results if Path(f).resolve() == where
+             else [r for r in results if (r.key, r.sample_id) not in drop])
+            for f, results in inputs]
 
 
 @dataclass
@@ -156,7 +192,7 @@ class Merged:
     results: int
     #: origin run -> results taken from it
     runs: Counter[str]
-    duplicates: int  # the same sample met in two inputs, written once
+    duplicates: int  # samples met in more than one input, each written once
     #: not-run results dropped: their task was measured in another input (or not run twice)
     superseded: int = 0
     #: identity part (in words) -> the pairs whose results differ in it across the inputs
@@ -310,7 +346,26 @@ def _stale_temporaries(out: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
+def _read_all(folders: list[Path], envs: list[list[dict[str, Any]]]
+              ) -> tuple[list[tuple[str | Path, list[Result]]], dict[str, int], dict[str, str]]:
+    """Every input and its results (:func:`_read`); per input journal its unreadable lines;
+    what is known of each input that stopped before its end (:func:`_stopped_in`)."""
+    each: list[tuple[str | Path, list[Result]]] = []
+    skipped: dict[str, int] = {}
+    stopped: dict[str, str] = {}
+    for f, records in zip(folders, envs, strict=True):
+        found, bad = _read(f)
+        if bad:
+            skipped[str(source_of(f))] = bad
+        stopped |= _stopped_in(f, records, found)
+        each.append((f, found))
+    return each, skipped, stopped
+
+
+def merge_runs(inputs: Sequence[str | Path], out: str | Path,
+               prefer: str | Path | None = None) -> Merged:
+    """Merge the run folders ``inputs`` into ``out`` (the module's contract); ``prefer``: the
+    input whose copy of a conflicting sample is kept (:func:`preferred`)."""
     folders = [Path(f) for f in inputs]
     out = Path(out)
     for f in folders:
@@ -322,24 +377,22 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
     with contextlib.ExitStack() as locks:
         for f in distinct:
             locks.enter_context(_input_lock(f))
-        everything: list[Result] = []
-        each: list[tuple[str | Path, list[Result]]] = []
-        origin: dict[str, int] = {}
-        skipped: dict[str, int] = {}
-        stopped: dict[str, str] = {}
         envs = [load_environment(f) for f in folders]  # read once: a damaged one warns once
-        for i, f in enumerate(folders):
-            found, bad = _read(f)
-            if bad:
-                skipped[str(source_of(f))] = bad
-            stopped |= _stopped_in(f, envs[i], found)
+        each, skipped, stopped = _read_all(folders, envs)
+        if prefer is not None:
+            each = preferred(each, prefer)
+        if conflict := sample_conflict(each):
+            raise MergeError(f"{conflict}; nothing merged: {WAY_FORWARD}")
+        everything = [r for _, found in each for r in found]
+        origin: dict[str, int] = {}
+        met: dict[tuple[str, str], set[int]] = {}
+        for i, (_, found) in enumerate(each):
             for r in found:
                 origin.setdefault(r.sample_id, i)
-            everything += found
-            each.append((f, found))
-        if conflict := sample_conflict(each):
-            raise MergeError(f"{conflict}; nothing merged")
+                met.setdefault((r.key, r.sample_id), set()).add(i)
         kept, superseded = supersede(samples(everything))
+        cache: Known = {}  # the verdict is the current .sol's, whichever input's copy is kept
+        kept = [rejudged(r, cache) for r in kept]
         try:
             locks.enter_context(RunLock(out))
         except FolderLocked as e:
@@ -367,5 +420,5 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path) -> Merged:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     runs = Counter(r.run for r in kept if r.formulation != "-")
-    return Merged(out / TABLE, len(kept), runs, len(everything) - len(kept) - superseded,
+    return Merged(out / TABLE, len(kept), runs, sum(len(i) > 1 for i in met.values()),
                   superseded, differs, skipped, stopped)

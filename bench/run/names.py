@@ -124,18 +124,18 @@ def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
 
 
 def close_formulation(want: str) -> str:
-    """Close matches of a ``--formulation`` entry among the registered names and variants
-    (``, did you mean ...``; "" when none)."""
+    """What to say of a ``--formulation`` entry that selects nothing here: close matches among
+    the registered names for an unknown name; for a known one (its parameters judged already,
+    :func:`formulation_problem`), the puzzles it is a formulation of (``sat-cover`` is
+    Shikaku's), never the entry itself ("" when nothing is close)."""
     from bench.registry import formulations
-    from bench.variants import variants
 
     name = parse_label(split_puzzle(want)[1])[0]
     known = {c.name for c in formulations()} | {a for c in formulations() for a in c.aliases}
-    hint = close_matches(name, known)
-    if hint or name not in known:
-        return hint
-    labels = {v.label for c in formulations() if c.name == name for v in variants(c)}
-    return close_matches(split_puzzle(want)[1].replace(" ", ""), labels)
+    if name not in known:
+        return close_matches(name, known)
+    where = sorted({c.puzzle for c in formulations() if _named(c, name)})
+    return f" (it is a formulation of {', '.join(where)})"
 
 
 def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:

@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.identity import (
     differing_parts,
@@ -58,6 +59,7 @@ from bench.records import NOT_RUN, Result, Task
 from bench.run.outcome import solver_version
 from bench.run.storage import (
     Journal,
+    forget,
     is_run_folder,
     load_environment,
     samples,
@@ -65,6 +67,9 @@ from bench.run.storage import (
     stored_results,
     unreadable_table_errors,
 )
+
+if TYPE_CHECKING:
+    from bench.run.plan import Plan
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +88,8 @@ class Sources:
     without_identity: dict[str, int] = field(default_factory=dict)
     #: identity -> :func:`run_start` of the folder its result was taken from
     run_starts: dict[str, str] = field(default_factory=dict)
+    #: every folder and all its results, as read (:func:`bench.run.merge.folders_conflict`)
+    read: list[tuple[str | Path, list[Result]]] = field(default_factory=list)
 
     @classmethod
     def load(cls, folders: Iterable[str | Path]) -> Sources:
@@ -103,6 +110,7 @@ class Sources:
                 log.warning("--reuse %s: %d unreadable line(s) or row(s) skipped",
                             source_of(folder), skipped)
             src.folders.append(folder)
+            src.read.append((folder, found))
             started = run_start(folder)
             old = 0
             for r in found:
@@ -150,6 +158,26 @@ def rejudge_into(journal: Journal, held: Sequence[Result], keys: set[str]) -> in
     if changed:
         journal.extend(changed)
     return len(changed)
+
+
+def forget_not_run(journal: Journal, keys: set[str]) -> set[tuple[str, str]]:
+    """Take out of the journal the results the ladder rule recorded as not run for these task
+    keys (the journal rewritten in one step, every other line kept byte for byte); the
+    samples taken out (:func:`bench.run.storage.forget`)."""
+    return forget(journal, {r.key for r in journal.results() if r.key in keys
+                             and r.message.startswith(NOT_RUN)}, NOT_RUN)
+
+
+def forget_fixed(journal: Journal, plan: Plan) -> set[tuple[str, str]]:
+    """Take out of the journal the error rows of instance files (formulation "-") that this
+    plan reads again and plans under another key: the file was unreadable and is readable now,
+    so its tasks run and the old row no longer describes the folder's data. The samples taken
+    out (:func:`bench.run.storage.forget`)."""
+    paths = {t.instance for t in plan.tasks} | {e.instance_path for e in plan.errors}
+    keys = {t.key for t in plan.tasks} | {e.key for e in plan.errors}
+    return forget(journal, {r.key for r in journal.results() if r.formulation == "-"
+                             and r.status == "error" and r.instance_path in paths
+                             and r.key not in keys}, "")
 
 
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,

@@ -44,7 +44,7 @@ from bench.run.interrupt import stop_on_signals
 from bench.run.ladder import run_ladder
 from bench.run.lock import RunLock
 from bench.run.plan import Plan, Planned, make_plan
-from bench.run.storage import JOURNAL, Journal, forget
+from bench.run.storage import JOURNAL, Journal
 
 log = logging.getLogger(__name__)
 
@@ -189,24 +189,6 @@ def run_gated(plan: Plan, under: float, run: Callable[[Plan], object],
 
 # -- the session ------------------------------------------------------------------------------
 
-def forget_not_run(journal: Journal, keys: set[str]) -> int:
-    """Take out of the journal the results the ladder rule recorded as not run for these task
-    keys (the journal rewritten in one step, every other line kept byte for byte); how many."""
-    return forget(journal, {r.key for r in journal.results() if r.key in keys
-                             and r.message.startswith(NOT_RUN)}, NOT_RUN)
-
-
-def forget_fixed(journal: Journal, plan: Plan) -> int:
-    """Take out of the journal the error rows of instance files (formulation "-") that this
-    plan reads again and plans under another key: the file was unreadable and is readable now,
-    so its tasks run and the old row no longer describes the folder's data. How many."""
-    paths = {t.instance for t in plan.tasks} | {e.instance_path for e in plan.errors}
-    keys = {t.key for t in plan.tasks} | {e.key for e in plan.errors}
-    return forget(journal, {r.key for r in journal.results() if r.formulation == "-"
-                             and r.status == "error" and r.instance_path in paths
-                             and r.key not in keys}, "")
-
-
 def _executor(options: Options, start: str) -> Any:
     """The Dask executor for ``executor="dask"`` (None: the local pool)."""
     if options.executor != "dask":
@@ -236,8 +218,9 @@ def run_session(planned: Planned, out: str | Path, options: Options | None = Non
     out = Path(out)
     try:
         sources = Sources.load(options.reuse) if options.reuse else None
-        if conflict := folders_conflict(options.reuse):  # one sample, two measurements
-            raise SourceError(f"--reuse: {conflict}; nothing was run")
+        if sources and (conflict := folders_conflict(sources.read)):  # one sample, two
+            raise SourceError(f"--reuse: {conflict}; nothing was run: reuse one of the two "
+                              "folders, not both")  # measurements
     except SourceError as e:
         raise SessionError(str(e)) from None
     outcome = Outcome(out, errors=list(planned.plan.errors),
@@ -274,8 +257,8 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     and it reuses only measurements started so; ``here``: its tasks run on this machine, not
     on a cluster's workers)."""
     from bench.run.pool import resume_conflict
-    from bench.run.reuse import matches, rejudge_into, stale, summary
-    from bench.run.storage import TABLE, load_environment, unjournaled
+    from bench.run.reuse import forget_fixed, forget_not_run, matches, rejudge_into, stale, summary
+    from bench.run.storage import TABLE, consolidate, load_environment, unjournaled
 
     plan = planned.plan
     earlier = [int(r["memory_limit_mb"]) for r in load_environment(journal.folder)
@@ -293,17 +276,18 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
         journal.extend(lost)
         say(f"{len(lost)} result(s) of {journal.folder / TABLE} that {journal.path.name} "
             "lacked were put back into it")
-    if n := forget_fixed(journal, plan):
-        say(f"{n} error row(s) of instance files in {journal.path} dropped: the files are "
-            "readable now and their tasks are planned")
+    if forgotten := forget_fixed(journal, plan):
+        say(f"{len(forgotten)} error row(s) of instance files in {journal.path} dropped: the "
+            "files are readable now and their tasks are planned")
     if n := rejudge_into(journal, every, {t.key for t in plan.tasks}):
         say(f"{n} result(s) in {journal.path} judged again: their known solution (.sol) "
             "changed since they ran")
-    if not planned.ladder:
-        n = forget_not_run(journal, {t.key for t in plan.tasks})
-        if n:
-            say(f"{n} results in {journal.path} were recorded not run by the ladder rule, "
-                "which this run does not apply: they run now")
+    if not planned.ladder and (gone := forget_not_run(journal, {t.key for t in plan.tasks})):
+        say(f"{len(gone)} results in {journal.path} were recorded not run by the ladder rule, "
+            "which this run does not apply: they run now")
+        forgotten |= gone
+    if forgotten and (journal.folder / TABLE).is_file():  # the table forgets them too, now
+        consolidate(journal.folder, forgotten)
     if sources is not None:
         for note in sources.notes():
             say(note)

@@ -22,6 +22,7 @@ import math
 import os
 import shutil
 import uuid
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
@@ -154,13 +155,14 @@ def fallback_sample_id(data: dict[str, Any]) -> str:
     return "legacy-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def forget(journal: Journal, drop: set[str], prefix: str = "") -> int:
+def forget(journal: Journal, drop: set[str], prefix: str = "") -> set[tuple[str, str]]:
     """Take out the journal's lines of these keys whose message starts with ``prefix`` (the
-    journal rewritten in one step, every other line kept byte for byte); how many."""
+    journal rewritten in one step, every other line kept byte for byte); the samples taken
+    out (task key, sample id), for :func:`consolidate` to know them forgotten, not lost."""
     if not drop or not journal.path.is_file():
-        return 0
+        return set()
     kept: list[bytes] = []
-    n = 0
+    gone: set[tuple[str, str]] = set()
     for line in journal.path.read_bytes().split(b"\n"):
         try:
             data = json.loads(line.decode("utf-8")) if line.strip() else None
@@ -168,11 +170,11 @@ def forget(journal: Journal, drop: set[str], prefix: str = "") -> int:
             data = None
         if isinstance(data, dict) and data.get("key") in drop \
                 and str(data.get("message", "")).startswith(prefix):
-            n += 1
+            gone.add((data["key"], str(data.get("sample_id") or fallback_sample_id(data))))
             continue
         kept.append(line)
     replace_atomic(journal.path, lambda tmp: tmp.write_bytes(b"\n".join(kept)))
-    return n
+    return gone
 
 
 def samples(results: list[Result]) -> list[Result]:
@@ -339,32 +341,36 @@ def _unheld(folder: Path, held: list[Result] | None = None) -> tuple[list[Result
     return [r for r in rows if r.key not in keys], bad
 
 
-def consolidate(folder: str | Path) -> Path:
+def consolidate(folder: str | Path, forgotten: Collection[tuple[str, str]] = ()) -> Path:
     """Write ``results.parquet`` from the journal's :func:`samples`, noting in the table's
     metadata the size of the journal it was written from (:func:`table_current`). The size is
     taken before the journal is read: a line appended meanwhile leaves the table older than
     its journal, never newer. A table there that holds what the journal does not is kept
-    beside it first (:func:`_keep_unheld`)."""
+    beside it first (:func:`_keep_unheld`), but for the samples (task key, sample id) taken
+    out of the journal on purpose (``forgotten``: :func:`forget`)."""
     folder = Path(folder)
     journal = Journal(folder)
     size = journal.path.stat().st_size if journal.path.is_file() else 0
     held = journal.results()
-    _keep_unheld(folder, held)
+    _keep_unheld(folder, held, set(forgotten))
     df = results_frame(samples(held))
     path = folder / TABLE
     replace_atomic(path, lambda tmp: _write_table(df, tmp, size))
     return path
 
 
-def _keep_unheld(folder: Path, held: list[Result]) -> Path | None:
+def _keep_unheld(folder: Path, held: list[Result],
+                 forgotten: set[tuple[str, str]]) -> Path | None:
     """The folder's ``results.parquet`` kept as ``results.parquet.damaged-N`` (a hard link,
     else a copy; its path) when writing the table from the journal would lose what it holds:
     rows that are no result, results the journal lacks (:func:`_unheld`), or a table that
     cannot be read at all. Said in one warning naming both files, as a damaged journal line
-    is skipped with a warning and kept in the journal: nothing is dropped unseen."""
+    is skipped with a warning and kept in the journal: nothing is dropped unseen. The samples
+    ``forgotten`` on purpose are not lacked."""
     path = folder / TABLE
     try:
         lacked, bad = _unheld(folder, held)
+        lacked = [r for r in lacked if (r.key, r.sample_id) not in forgotten]
     except unreadable_table_errors() as e:
         why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
     else:

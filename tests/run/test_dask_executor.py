@@ -268,3 +268,26 @@ def test_ctrl_c_cancels_what_is_left_and_keeps_the_journal(env, tmp_path):
     rows = journal(tmp_path / "run")
     assert rows[:len(first)] == first
     assert len({r["key"] for r in rows}) == len(rows) > len(first)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGQUIT])
+def test_a_hangup_or_quit_of_the_group_stops_a_dask_run_quietly(env, tmp_path, signum):
+    """SIGHUP (a closed terminal) or SIGQUIT (Ctrl-\\) sent to the whole process group while
+    tasks run on a local cluster: the harness stops the run (128 + the signal), and no process
+    the cluster started dies noisily (a traceback, a core dump)."""
+    slow = str(ROOT / "instances" / "nurikabe" / "gen-nurikabe-28x28-s1-0.txt")
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "bench.cli", "run", INSTANCES[0], slow, "--out", str(out),
+            "--time-limit", "3", "--formulation", "sat-cover[card=seqcounter]",
+            "--formulation", "mip-seed[root=model]", "--solver", "cadical195", "--solver",
+            "glpk", "--executor", "dask", "--jobs", "1"]
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (out / "journal.jsonl").exists():
+        time.sleep(0.2)
+    os.killpg(proc.pid, signum)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum, err
+    assert f"terminated ({signal.Signals(signum).name})" in err, err
+    assert "Traceback" not in err and "died unexpectedly" not in err, err

@@ -23,7 +23,8 @@ from tests.conftest import SHIKAKU_SEEDS
 def handlers() -> Iterator[None]:
     """The test process's own handlers back after each test (a fired deaf stop leaves
     SIG_IGN)."""
-    old = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+    old = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                            signal.SIGQUIT)}
     yield
     for n, h in old.items():
         signal.signal(n, h)
@@ -218,3 +219,28 @@ def test_an_interrupt_is_found_where_an_error_was_raised_from_it_and_only_there(
     assert wrapped_interrupt(_raised(during)) is None
     assert wrapped_interrupt(_raised(context_only)) is None
     assert wrapped_interrupt(ValueError("plain")) is None
+
+
+def test_a_stop_found_ignored_stays_ignored_but_sigint():
+    """``nohup`` ignores SIGHUP, a script's background job SIGQUIT (and SIGINT, which a run
+    still takes: the shell ignores it by itself)."""
+    for n in (signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(n, signal.SIG_IGN)
+    with stop_on_signals(deaf=True) as stop:
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN
+        deliver(signal.SIGHUP)
+        deliver(signal.SIGQUIT)
+        assert not stop.fired
+        with stop_on_signals() as inner:  # nested: still the outer one, found by SIGINT
+            assert inner is stop
+        with pytest.raises(Interrupted):
+            deliver(signal.SIGINT)
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+
+
+def test_a_nested_stop_finds_the_outer_one_by_any_of_its_signals():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with stop_on_signals((signal.SIGTERM, signal.SIGHUP)) as outer, \
+            stop_on_signals((signal.SIGTERM, signal.SIGHUP)) as inner:
+        assert inner is outer

@@ -74,7 +74,7 @@ def test_copies_of_one_sample_merge_to_one_row_whatever_a_copy_may_change(
     out = tmp_path / "M"
     p = cli("merge", str(measured_run), str(copied), str(committed), "--out", str(out))
     assert p.returncode == 0, p.stderr
-    assert f"{TASKS} results" in p.stdout and f"{2 * TASKS} met twice" in p.stdout, p.stdout
+    assert f"{TASKS} results" in p.stdout and f"{TASKS} met twice" in p.stdout, p.stdout
     assert len(pd.read_parquet(out / "results.parquet")) == TASKS
 
 
@@ -88,7 +88,8 @@ def test_two_reuse_folders_with_different_measurements_of_one_sample_are_refused
     assert p.returncode == 2, p.stdout
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
-    for part in (row["key"], row["sample_id"], str(measured_run), str(forged), "solve_s"):
+    for part in (row["key"], row["sample_id"], str(measured_run), str(forged), "solve_s",
+                 "reuse one of the two folders"):
         assert part in lines[0], (part, lines[0])
     assert not (out / "journal.jsonl").exists()
     # one folder, or a folder and its faithful copy, is reused as before
@@ -119,3 +120,66 @@ def test_what_the_sample_check_compares():
     # a line written before results recorded their time: its fallback id is its key's
     assert sample_conflict([("a", [result(finished="")]),
                             ("b", [result(finished="", solve_s=9)])]) == ""
+
+
+def _lines(folder: Path) -> list[dict]:
+    return [json.loads(x) for x in (folder / "journal.jsonl").read_text().splitlines() if x]
+
+
+def test_the_merged_verdict_is_the_current_one_whatever_the_order(measured_run, tmp_path):
+    """A copy whose verdict was taken against another ``.sol`` (a line appended, as a resume
+    appends a verdict taken again) merges to the verdict of the ``.sol`` as it is now, in
+    either order; a sample met in two inputs is counted once, however many lines of it one
+    input holds."""
+    judged = tmp_path / "judged"
+    shutil.copytree(measured_run, judged)
+    rows = _lines(judged)
+    solved = next(r for r in rows if r["status"] == "solved")
+    again = {**solved, "known": not solved["known"],
+             "message": "differs from the known solution (.sol)"}
+    with (judged / "journal.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps(again) + "\n")
+    verdicts = []
+    for order in ((measured_run, judged), (judged, measured_run)):
+        out = tmp_path / f"M{len(verdicts)}"
+        p = cli("merge", *map(str, order), "--out", str(out))
+        assert p.returncode == 0, p.stderr
+        assert f"{TASKS} met twice" in p.stdout, p.stdout
+        df = pd.read_parquet(out / "results.parquet").set_index("sample_id")
+        verdicts.append(df.loc[solved["sample_id"], ["known", "message"]].tolist())
+    assert verdicts[0] == verdicts[1] == [solved["known"], solved["message"]]
+
+
+def test_a_conflict_counts_its_samples_and_prefer_keeps_one_inputs_copies(
+        measured_run, tmp_path):
+    forged = tmp_path / "forged"
+    shutil.copytree(measured_run, forged)
+    for i in (0, 1):
+        _rewrite(forged, {"solve_s": 123.5 + i}, i)
+    out = tmp_path / "M"
+    p = cli("merge", str(measured_run), str(forged), "--out", str(out))
+    assert p.returncode == 2, p.stdout
+    assert "2 samples conflict in all" in p.stderr and "--prefer INPUT" in p.stderr, p.stderr
+    for keep, solve in ((forged, {123.5, 124.5}), (measured_run, set())):
+        out = tmp_path / f"M-{keep.name}"
+        p = cli("merge", str(measured_run), str(forged), "--out", str(out),
+                "--prefer", str(keep))
+        assert p.returncode == 0, p.stderr
+        df = pd.read_parquet(out / "results.parquet")
+        assert len(df) == TASKS and set(df["solve_s"]) & {123.5, 124.5} == solve
+    p = cli("merge", str(measured_run), str(forged), "--out", str(tmp_path / "X"),
+            "--prefer", str(tmp_path))
+    assert p.returncode == 2 and "not one of the inputs" in p.stderr, p.stderr
+
+
+def test_the_reuse_check_takes_the_folders_as_loaded(measured_run, tmp_path, monkeypatch):
+    from bench.run import merge
+    from bench.run.reuse import Sources
+
+    forged = tmp_path / "forged"
+    shutil.copytree(measured_run, forged)
+    _rewrite(forged, {"solve_s": 123.5})
+    sources = Sources.load([measured_run, forged])
+    monkeypatch.setattr(merge, "stored_results", None, raising=False)  # read no folder again
+    why = merge.folders_conflict(sources.read)
+    assert str(forged) in why and "the one sample that conflicts" in why

@@ -122,6 +122,17 @@ def test_an_option_naming_what_does_not_exist_is_one_line_naming_it(options, sai
     assert str(e.value).startswith(said), str(e.value)
 
 
+def test_a_formulation_of_an_instance_left_out_says_whose_it_is_not_itself():
+    """Shikaku and Nurikabe instances, ``--puzzle nurikabe``, ``--formulation sat-cover``:
+    the line says sat-cover is Shikaku's, never "did you mean sat-cover"."""
+    nurikabe = sorted((ROOT / "instances" / "nurikabe").glob("*.txt"))[0]
+    with pytest.raises(PlanError) as e:
+        make_plan(None, [str(SHIKAKU_SEEDS[0]), str(nurikabe)], formulations=["sat-cover"],
+                  puzzles=["nurikabe"])
+    said = str(e.value)
+    assert "(it is a formulation of shikaku)" in said and "did you mean" not in said, said
+
+
 def test_a_label_of_known_names_and_values_names_nothing_wrong():
     assert formulation_problem("sat-hybrid[wall=cut]", ["nurikabe"]) == ""
     assert formulation_problem("nurikabe:sat-hybrid[*]", []) == ""

@@ -319,3 +319,20 @@ def test_ctrl_c_during_the_parquet_write_still_writes_it(source, tmp_path):
     assert n == REPS  # every result was in the journal: the run was writing its table
     assert len(err.splitlines()) == 1 and f"{REPS} finished results kept in" in err, err
     assert len(pd.read_parquet(out / "results.parquet")) == REPS
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGQUIT])
+def test_a_run_started_with_a_stop_ignored_survives_it(tmp_path, signum):
+    """``nohup puzzlebench run ...`` (SIGHUP ignored) or a script's background job (SIGQUIT
+    ignored): the signal changes nothing, the run finishes normally."""
+    out = tmp_path / "r"
+    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", *RUN, "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signum, signal.SIG_IGN))
+    wait_for_results(out, 2, proc)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert "terminated" not in err, err
+    assert len(Journal(out).results()) == 28
+    assert len(pd.read_parquet(out / "results.parquet")) == 28

@@ -66,3 +66,50 @@ def test_an_unreadable_table_is_kept_beside_before_it_is_written_again(tmp_path,
     assert len(pd.read_parquet(tmp_path / TABLE)) == 1
     consolidate(tmp_path)  # a sound table: no copy
     assert not (tmp_path / f"{TABLE}.damaged-1").exists()
+
+
+def test_forgetting_on_purpose_keeps_no_damaged_copy(tmp_path):
+    """A resume that drops a journal line on purpose (the error row of an instance file that
+    was garbage and is readable now) rewrites the table at once: the old table's row of it is
+    no damage, no copy is kept and nothing is warned; a later resume finds nothing lacked."""
+    inst = tmp_path / "inst.txt"
+    inst.write_text("garbage\n", encoding="utf-8")
+    out = tmp_path / "r"
+    run = ("run", str(SHIKAKU_SEEDS[1]), str(inst), "--formulation", "cpsat-cover", "--solver",
+           "cpsat", "--time-limit", "20", "--out", str(out))
+    first = cli(*run)
+    assert sorted(r.formulation for r in Journal(out).results()) == ["-", "cpsat-cover"], \
+        first.stderr
+    inst.write_text(SHIKAKU_SEEDS[0].read_text(encoding="utf-8"), encoding="utf-8")
+    again = cli(*run)
+    assert again.returncode == 0, again.stderr
+    assert "damaged" not in again.stderr + again.stdout, again.stderr
+    assert not list(out.glob(f"{TABLE}.damaged-*"))
+    assert [r.status for r in Journal(out).results()] == ["solved"] * 2
+    assert list(pd.read_parquet(out / TABLE)["status"]) == ["solved"] * 2
+    third = cli(*run)
+    assert third.returncode == 0 and "put back" not in third.stdout, third.stdout
+
+
+def test_the_samples_forget_takes_out_are_known_to_the_table_check(tmp_path):
+    """:func:`bench.run.storage.forget` (a resume's forgetting of error rows and of the
+    ladder rule's not-run results) names the samples it took out; the table written next
+    knows them forgotten, not lost. Any other sample the table alone holds is still kept."""
+    from bench.run.storage import forget
+
+    line = {"puzzle": "shikaku", "instance": "i", "instance_path": "p", "rows": 1, "cols": 1,
+            "formulation": "f", "kind": "sat", "solver": "s", "solver_version": "v",
+            "status": "timeout", "finished": "2026-12-01T00:00:00+00:00"}
+    rows = [{**line, "key": k, "sample_id": k * 8, "message": m}
+            for k, m in (("a", "not run: x"), ("b", "not run: y"), ("c", ""))]
+    journal = Journal(tmp_path)
+    journal.path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    consolidate(tmp_path)
+    gone = forget(journal, {"a", "c"}, "not run")
+    assert gone == {("a", "a" * 8)}
+    consolidate(tmp_path, gone)
+    assert not list(tmp_path.glob(f"{TABLE}.damaged-*"))
+    assert sorted(pd.read_parquet(tmp_path / TABLE)["key"]) == ["b", "c"]
+    forget(journal, {"b"}, "not run")
+    consolidate(tmp_path)  # not said forgotten: kept beside
+    assert (tmp_path / f"{TABLE}.damaged-0").exists()
