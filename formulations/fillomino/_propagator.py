@@ -285,5 +285,7 @@ class FillominoPropagator(Scrambled, Propagator):
             self.rejections += 1
             self.pending = cuts[::-1]  # handed over first to last
             self.note_rejected(model)
+        else:
+            self.note_accepted()
         self.seconds += time.perf_counter() - t0
         return not cuts

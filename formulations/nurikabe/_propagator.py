@@ -489,5 +489,7 @@ class NurikabePropagator(WallReasoning, IslandReasoning, CutStep, Scrambled, Pro
             self.rejections += 1
             self.pending = clause
             self.note_rejected(model)
+        else:
+            self.note_accepted()
         self.seconds += time.perf_counter() - t0
         return clause is None

@@ -110,7 +110,7 @@ def test_a_solver_that_presents_one_rejected_assignment_again_ends_the_solve(sol
     assert len(p.models) == LOOP and all(m == p.models[0] for m in p.models)
 
 
-def test_the_loop_count_is_of_one_assignment_in_a_row_and_starts_again_on_attach():
+def test_the_loop_count_is_of_one_assignment_in_a_row_and_starts_again_on_attach_or_accept():
     p = Watch()
     for _ in range(3):
         for _ in range(LOOP - 1):
@@ -120,6 +120,9 @@ def test_the_loop_count_is_of_one_assignment_in_a_row_and_starts_again_on_attach
         p.note_rejected([1, -2])  # LOOP - 1 in a row
     with Solver(name="cadical195") as s:
         p.attach(s, None)
+    for _ in range(LOOP - 1):
+        p.note_rejected([1, -2])
+    p.note_accepted()  # an accepted assignment between: the count starts again
     for _ in range(LOOP - 1):
         p.note_rejected([1, -2])
     with pytest.raises(CheckLoop):
