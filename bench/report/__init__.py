@@ -43,6 +43,7 @@ from bench.report.data import (
     prepare,
     ran,
     sgm,
+    unread_note,
 )
 from bench.report.render import Table, markdown_text
 from bench.report.sections import section, views_markdown
@@ -90,6 +91,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     _make_folder(out)
     t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
     run.warnings.extend(apart)
+    run.warnings.extend(unread_note(t))
     scatter = _scatter_pairs(scatter, t)
     types = machines.machine_types(run.folder)
     t = t.join(machines.machine_of(t, types)) if len(t) else t

@@ -72,7 +72,7 @@ from bench.identity import differing_parts
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
-from bench.report.units import number
+from bench.report.units import bound_end, interval, number
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
@@ -314,8 +314,9 @@ def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple
         return f"{number(est)}x", f" ({BOTH})"
     if bound:
         end = lo if bound == AT_LEAST else hi
-        return f"{bound} {number(est)}x", f" [{bound} {number(end)}]" if end == end else ""
-    return f"{number(est)}x", f" [{number(lo)}–{number(hi)}]" if lo == lo else ""
+        return (f"{bound} {number(est)}x",
+                f" [{bound_end(end, bound == AT_MOST)}]" if end == end else "")
+    return f"{number(est)}x", f" {interval(lo, hi)}" if lo == lo else ""
 
 
 def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,

@@ -191,8 +191,8 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
     r["verdict"] = [label(v.loc[p]) for p in r["pair"]]
-    r["interval"] = [duration_range(a, b) if a == a else TOO_FEW
-                     for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
+    r["interval"] = [duration_range(a, b, s) if a == a else TOO_FEW
+                     for a, b, s in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], strict=True)]
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
