@@ -47,6 +47,7 @@ from bench.report.data import (
 )
 from bench.report.render import Table, markdown_text
 from bench.report.sections import section, views_markdown
+from bench.report.units import duration
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,8 @@ def environment(env: dict[str, Any]) -> Table:
     cal = env.get("calibration")
     if isinstance(cal, dict) and cal.get("start_s") is not None:
         end = cal.get("end_s")
-        rows.append(["calibration loop [s]", f"{cal['start_s']:.3f} at the start, "
-                     + (f"{end:.3f} at the end" if isinstance(end, int | float) else
+        rows.append(["calibration loop", f"{duration(cal['start_s'])} at the start, "
+                     + (f"{duration(end)} at the end" if isinstance(end, int | float) else
                         "no end figure (the run was interrupted)")])
     rows += machines.state_rows(env)
     for group in ("solvers", "packages"):

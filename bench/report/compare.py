@@ -72,7 +72,7 @@ from bench.identity import differing_parts
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
-from bench.report.units import bound_end, interval, number
+from bench.report.units import bound_end, duration, interval, number
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
@@ -399,14 +399,14 @@ def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool
         factor = sb / sa
         differs = factor > SLOWER or factor < 1 / SLOWER
         if differs:
-            which = (f"B's machine was {factor:.1f}x slower" if factor > 1
-                     else f"B's machine was {1 / factor:.1f}x faster")
+            which = (f"B's machine was {number(factor)}x slower" if factor > 1
+                     else f"B's machine was {number(1 / factor)}x faster")
             lines.append(f"**The machines differ in speed**: the calibration loop took "
-                         f"{sb:.3f} s in B against {sa:.3f} s in A ({which}); time changes "
+                         f"{duration(sb)} in B against {duration(sa)} in A ({which}); time changes "
                          "of about that factor are the machine's, not the code's.")
         else:
-            lines.append(f"Machine speed: the calibration loop took {sa:.3f} s in A and "
-                         f"{sb:.3f} s in B (within {SLOWER:g}x).")
+            lines.append(f"Machine speed: the calibration loop took {duration(sa)} in A and "
+                         f"{duration(sb)} in B (within {SLOWER:g}x).")
     else:
         lines.append("Machine speed: unknown (a run without a calibration figure).")
     for name, env in (("A", env_a), ("B", env_b)):
