@@ -43,9 +43,11 @@ from bench.report.data import (
     prepare,
     ran,
     sgm,
+    unread_note,
 )
 from bench.report.render import Table, markdown_text
 from bench.report.sections import section, views_markdown
+from bench.report.units import duration
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +70,8 @@ def environment(env: dict[str, Any]) -> Table:
     cal = env.get("calibration")
     if isinstance(cal, dict) and cal.get("start_s") is not None:
         end = cal.get("end_s")
-        rows.append(["calibration loop [s]", f"{cal['start_s']:.3f} at the start, "
-                     + (f"{end:.3f} at the end" if isinstance(end, int | float) else
+        rows.append(["calibration loop", f"{duration(cal['start_s'])} at the start, "
+                     + (f"{duration(end)} at the end" if isinstance(end, int | float) else
                         "no end figure (the run was interrupted)")])
     rows += machines.state_rows(env)
     for group in ("solvers", "packages"):
@@ -90,6 +92,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     _make_folder(out)
     t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
     run.warnings.extend(apart)
+    run.warnings.extend(unread_note(t))
     scatter = _scatter_pairs(scatter, t)
     types = machines.machine_types(run.folder)
     t = t.join(machines.machine_of(t, types)) if len(t) else t

@@ -167,6 +167,15 @@ COLUMNS: dict[str, Column] = {
                                  "10 ms, 95 % t-interval"),
     "solver_x": Column("solver's own ×", "layered / native ratio of the geometric means of "
                                          "the solver's own time + 10 ms"),
+    "median_time_s": Column("median time", "median build + solve time of the host's answered "
+                            "tasks"),
+    "median_overhead_s": Column("median overhead", "median time the harness added to the "
+                                "host's tasks"),
+    "overhead_median_s": Column("median", "the harness's median time per task"),
+    "overhead_p90_s": Column("90th percentile", "the harness's 90th-percentile time per task"),
+    "overhead_max_s": Column("max", "the harness's largest time for a task"),
+    "setup_median_s": Column("set-up (median)", "median one-time set-up of a peer package, "
+                             "apart from the overhead"),
     "layered_outside_s": Column("layer outside the solver", "SGM of the layered pair's "
                                 "solve minus its solver's own time"),
 }

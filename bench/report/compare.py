@@ -72,7 +72,7 @@ from bench.identity import differing_parts
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
-from bench.report.units import number
+from bench.report.units import bound_end, duration, interval, number
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
@@ -314,8 +314,9 @@ def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple
         return f"{number(est)}x", f" ({BOTH})"
     if bound:
         end = lo if bound == AT_LEAST else hi
-        return f"{bound} {number(est)}x", f" [{bound} {number(end)}]" if end == end else ""
-    return f"{number(est)}x", f" [{number(lo)}–{number(hi)}]" if lo == lo else ""
+        return (f"{bound} {number(est)}x",
+                f" [{bound_end(end, bound == AT_MOST)}]" if end == end else "")
+    return f"{number(est)}x", f" {interval(lo, hi)}" if lo == lo else ""
 
 
 def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
@@ -398,14 +399,14 @@ def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool
         factor = sb / sa
         differs = factor > SLOWER or factor < 1 / SLOWER
         if differs:
-            which = (f"B's machine was {factor:.1f}x slower" if factor > 1
-                     else f"B's machine was {1 / factor:.1f}x faster")
+            which = (f"B's machine was {number(factor)}x slower" if factor > 1
+                     else f"B's machine was {number(1 / factor)}x faster")
             lines.append(f"**The machines differ in speed**: the calibration loop took "
-                         f"{sb:.3f} s in B against {sa:.3f} s in A ({which}); time changes "
+                         f"{duration(sb)} in B against {duration(sa)} in A ({which}); time changes "
                          "of about that factor are the machine's, not the code's.")
         else:
-            lines.append(f"Machine speed: the calibration loop took {sa:.3f} s in A and "
-                         f"{sb:.3f} s in B (within {SLOWER:g}x).")
+            lines.append(f"Machine speed: the calibration loop took {duration(sa)} in A and "
+                         f"{duration(sb)} in B (within {SLOWER:g}x).")
     else:
         lines.append("Machine speed: unknown (a run without a calibration figure).")
     for name, env in (("A", env_a), ("B", env_b)):

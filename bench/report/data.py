@@ -184,22 +184,46 @@ def family(name: str, path: str | None = None) -> str:
     return "other"
 
 
-def families(t: pd.DataFrame, folder: str | Path | None) -> tuple[pd.Series, pd.Series]:
-    """Per row, its instance's file ("" where none is found) and its family, one per puzzle
-    and instance name whatever the working folder: the file is looked for from the run
-    folder (:func:`bench.report.located.files`, never from the working folder), and where an
+def families(t: pd.DataFrame, folder: str | Path | None
+             ) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """Per row, its instance's file ("" where none is found), its family, and what the
+    lookup found (:data:`bench.report.located.FOUND`, ``MISSING`` or ``CHANGED``), one per
+    puzzle and instance name whatever the working folder: the file is looked for from the run
+    folder (:func:`bench.report.located.files`, never from the working folder) and accepted
+    only with the content digest the run recorded (the start of the task key), and where an
     instance's rows recorded several paths (a merge of runs made in different folders) the
-    first found, in the paths' order, serves them all."""
+    first found, in the paths' order, serves them all. A ``run_folder`` column (rows of
+    several runs prepared together) gives each row its own run folder instead of ``folder``."""
     paths = t["instance_path"].fillna("").astype(str)
-    found = located.files(sorted(set(paths)), folder)
+    where = (t["run_folder"].fillna("").astype(str) if "run_folder" in t
+             else pd.Series(str(folder or ""), index=t.index))
+    asked = list(zip(paths, content_digests(t), where, strict=True))
+    found: dict[Any, tuple[str | None, str]] = {}
+    for w in sorted(set(where)):
+        mine = sorted({(p, d) for p, d, x in asked if x == w})
+        found.update({(*k, w): v for k, v in located.states(mine, w or None).items()})
     keys = list(zip(t["puzzle"], t["instance"], strict=True))
-    first: dict[tuple[Any, Any], str] = {}
-    for key, p in sorted(zip(keys, paths, strict=True), key=lambda kp: str(kp[1])):
-        if key not in first or (not first[key] and found[p]):
-            first[key] = found[p] or ""
-    fams = {key: family(str(key[1]), f or None) for key, f in first.items()}
-    return (pd.Series([first[k] for k in keys], index=t.index, dtype=object),
-            pd.Series([fams[k] for k in keys], index=t.index, dtype=object))
+    first: dict[tuple[Any, Any], tuple[str, str]] = {}
+    for key, pd_ in sorted(zip(keys, asked, strict=True), key=lambda kp: kp[1]):
+        f, state = found[pd_]
+        if key not in first or (not first[key][0] and (f or state == located.CHANGED)):
+            first[key] = (f or "", state)
+    fams = {key: family(str(key[1]), f or None) for key, (f, _) in first.items()}
+    return (pd.Series([first[k][0] for k in keys], index=t.index, dtype=object),
+            pd.Series([fams[k] for k in keys], index=t.index, dtype=object),
+            pd.Series([first[k][1] for k in keys], index=t.index, dtype=object))
+
+
+def unread_note(t: pd.DataFrame) -> list[str]:
+    """The report's one warning on instances whose files were found nowhere or only changed
+    since the run (:func:`families`), counted once per puzzle and instance; none where every
+    file was read."""
+    if "instance_state" not in t or t.empty:
+        return []
+    per = t.drop_duplicates(["puzzle", "instance"])["instance_state"]
+    note = located.unmatched_note(int((per == located.MISSING).sum()),
+                                  int((per == located.CHANGED).sum()))
+    return [note] if note else []
 
 
 def found_paths(t: pd.DataFrame) -> pd.Series:
@@ -239,7 +263,9 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
       NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
       ``cells``; ``family`` (:func:`families`); ``instance_file`` the instance's file as
       found from the run folder ``folder`` (:mod:`bench.report.located`; without one, under
-      the project root only), "" where none is found; ``mem_mb`` the task's own peak RSS;
+      the project root only) with the content the run recorded, "" where none is found;
+      ``instance_state`` what that lookup found (:func:`families`); ``mem_mb`` the task's
+      own peak RSS;
     - ``tier``: the row's suite tier, else one from its family (:func:`tier_of_family`);
     - ``origin``: ``ours`` or the peer package the formulation calls, one per pair
       (:func:`origins`).
@@ -266,7 +292,7 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
     t["time_s"] = np.where(t["ok"], own, np.nan)
     t["par2_s"] = np.where(t["ok"], own, np.where(was_declined(t), np.nan, PAR_K * limit))
     t["cells"] = t["rows"].astype(float) * t["cols"].astype(float)
-    t["instance_file"], t["family"] = families(t, folder)
+    t["instance_file"], t["family"], t["instance_state"] = families(t, folder)
     base = t["base_rss_mb"].astype(float).fillna(0)
     t["mem_mb"] = t["peak_rss_mb"].astype(float) - base
     tier = t["tier"].fillna("").astype(str) if "tier" in t else pd.Series("", index=t.index)

@@ -11,8 +11,13 @@ resolved against the report's working folder. It is looked for, in order, under:
 2. the project root, :func:`roots`: ``$PUZZLEBENCH_ROOT`` or the source checkout of this
    harness (never the working folder), and its ``instances/``.
 
-An absolute path is used as it is. A path found nowhere has no file: the report then goes by
-the instance's name alone.
+An absolute path is used as it is. A candidate is accepted only where its bytes have the
+content digest the run recorded for the instance (the ``sha256:`` that starts its task key,
+:func:`bench.records.content_digest`): a file edited since the run, or another checkout's file
+of the same path, is not the file the run measured, and the next place is tried. A row
+without such a digest (an older run's) takes the first file found. A path found nowhere, or
+found only changed, has no file: the report then goes by the instance's name alone and says
+how many such instances there are (:func:`unmatched_note`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+
+from bench.records import instance_digest
+
+#: what :func:`files` found for one (path, digest): the file, or why there is none
+FOUND, MISSING, CHANGED = "found", "missing", "changed"
 
 
 def roots(folder: str | Path | None) -> list[Path]:
@@ -43,21 +53,59 @@ def roots(folder: str | Path | None) -> list[Path]:
     return out
 
 
-def locate(path: str, bases: list[Path]) -> str | None:
-    """The file a recorded instance ``path`` names (absolute, as a string), or None where it
-    is found under none of ``bases`` (:func:`roots`)."""
+def locate(path: str, bases: list[Path], digest: str = "",
+           seen: dict[str, str] | None = None) -> tuple[str | None, str]:
+    """The file a recorded instance ``path`` names (absolute, as a string) and :data:`FOUND`;
+    or None and :data:`MISSING` where it is under none of ``bases`` (:func:`roots`), None and
+    :data:`CHANGED` where every file found there has another content than ``digest`` (a
+    ``sha256:`` digest; any other value accepts the first file found). ``seen`` caches each
+    file's digest across calls."""
     if not path:
-        return None
+        return None, MISSING
     p = Path(path)
-    if p.is_absolute():
-        return str(p) if p.is_file() else None
-    for b in bases:
-        if (b / p).is_file():
-            return str(b / p)
-    return None
+    candidates = [p] if p.is_absolute() else [b / p for b in bases]
+    state = MISSING
+    for c in candidates:
+        if not c.is_file():
+            continue
+        if not digest.startswith("sha256:"):
+            return str(c), FOUND
+        name = str(c)
+        if seen is None:
+            seen = {}
+        if name not in seen:
+            seen[name] = instance_digest(name)
+        if seen[name] == digest:
+            return name, FOUND
+        state = CHANGED
+    return None, state
 
 
-def files(paths: Iterable[str], folder: str | Path | None) -> dict[str, str | None]:
-    """Each distinct recorded path of the run in ``folder`` -> its file (:func:`locate`)."""
+def files(paths: Iterable[str | tuple[str, str]], folder: str | Path | None
+          ) -> dict[str | tuple[str, str], str | None]:
+    """Each distinct recorded path of the run in ``folder`` (or (path, content digest)) ->
+    its file (:func:`locate`)."""
+    return {k: f for k, (f, _) in states(paths, folder).items()}
+
+
+def states(paths: Iterable[str | tuple[str, str]], folder: str | Path | None
+           ) -> dict[str | tuple[str, str], tuple[str | None, str]]:
+    """Each distinct recorded path (or (path, content digest)) -> :func:`locate`'s answer:
+    the file, or None, and :data:`FOUND`, :data:`MISSING` or :data:`CHANGED`."""
     bases = roots(folder)
-    return {p: locate(p, bases) for p in dict.fromkeys(paths)}
+    seen: dict[str, str] = {}
+    out: dict[str | tuple[str, str], tuple[str | None, str]] = {}
+    for k in dict.fromkeys(paths):
+        path, digest = (k, "") if isinstance(k, str) else k
+        out[k] = locate(path, bases, digest, seen)
+    return out
+
+
+def unmatched_note(missing: int, changed: int) -> str:
+    """The report's one line on instances whose files it could not use ("" where none)."""
+    if not missing and not changed:
+        return ""
+    parts = [f"{n} {what}" for n, what in ((missing, "found nowhere"),
+                                            (changed, "changed since the run")) if n]
+    return (f"{missing + changed} instance file(s) not read ({', '.join(parts)}): those "
+            "instances go by their names alone (family, tier and pictures from the name).")

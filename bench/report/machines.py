@@ -6,15 +6,18 @@ machine is said to be disturbed."""
 from __future__ import annotations
 
 import hashlib
+import math
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from bench.identity import MACHINE_FIELDS, machine_id, machine_label
+from bench.report.units import duration_range
 from bench.run.storage import load_environment
 
-COLUMNS = ["host", "machine", "tasks", "solved", "median time s", "median overhead ms"]
+#: the times in seconds, printed with their unit like every time of the report
+COLUMNS = ["host", "machine", "tasks", "solved", "median_time_s", "median_overhead_s"]
 
 
 def machine_types(folder: str | Path) -> dict[str, str]:
@@ -51,9 +54,9 @@ def table(t: pd.DataFrame, types: dict[str, str]) -> pd.DataFrame:
     for host, g in t.groupby(hosts, sort=True):
         rows.append([host, types.get(str(host), "unknown"), len(g),
                      int((g["status"] == "solved").sum()),
-                     round(float(g["time_s"].median()), 4),
-                     round(float(g["overhead_s"].median()) * 1000, 1)
-                     if "overhead_s" in g and g["overhead_s"].notna().any() else "–"])
+                     float(g["time_s"].median()),
+                     float(g["overhead_s"].median())
+                     if "overhead_s" in g and g["overhead_s"].notna().any() else math.nan])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -142,7 +145,7 @@ def state_rows(env: dict[str, Any]) -> list[list[str]]:
     rows = [["machine samples", f"{len(samples)} ({samples[0].get('at', '?')} to "
                                 f"{samples[-1].get('at', '?')})"]]
     if cal:
-        rows.append(["calibration loop in the samples [s]", f"{min(cal):.3f} to {max(cal):.3f}"])
+        rows.append(["calibration loop in the samples", duration_range(min(cal), max(cal))])
     if load:
         rows.append(["load average (1 min), highest", f"{max(load):.2f}"])
     if others:

@@ -16,19 +16,20 @@ from typing import Any
 import pandas as pd
 
 from bench.report.columns import column
-from bench.report.units import duration, number
+from bench.report.units import duration, number, p_value
 
 
-def fmt(v: Any, time: bool = False) -> str:
+def fmt(v: Any, time: bool = False, p: bool = False) -> str:
     """A cell's text: a number by :func:`bench.report.units.number` (never an exponent); with
     ``time`` (a column stored in seconds) a number as a time with its unit
-    (:func:`bench.report.units.duration`)."""
+    (:func:`bench.report.units.duration`); with ``p`` (the ``p`` column) a p-value rounded
+    away from the threshold (:func:`bench.report.units.p_value`)."""
     if v is None:
         return "–"
     if isinstance(v, bool):
         return "yes" if v else ""
     if isinstance(v, float):
-        return duration(v) if time else number(v)
+        return duration(v) if time else p_value(v) if p else number(v)
     return str(v)
 
 
@@ -99,7 +100,8 @@ class Table:
         shown = df if limit is None else df.head(limit)
         recs = list(shown[cols].itertuples(index=False))
         times = [is_time(str(c)) for c in cols]
-        rows = [[fmt(v, tm) for v, tm in zip(rec, times, strict=True)] for rec in recs]
+        rows = [[fmt(v, tm, c == "p") for v, tm, c in zip(rec, times, cols, strict=True)]
+                for rec in recs]
         view = [list(row) for row in rows]
         order = [[_key(v) for v in rec] for rec in recs]
         left = {c for c in cols if not pd.api.types.is_numeric_dtype(df[c])

@@ -18,7 +18,7 @@ from bench.report.data import (
     sgm,
 )
 from bench.report.paired import MIN_INTERVAL
-from bench.report.units import duration, duration_range, number
+from bench.report.units import duration, duration_range, interval, number
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -191,8 +191,8 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
     r["verdict"] = [label(v.loc[p]) for p in r["pair"]]
-    r["interval"] = [duration_range(a, b) if a == a else TOO_FEW
-                     for a, b in zip(r["sgm_lo"], r["sgm_hi"], strict=True)]
+    r["interval"] = [duration_range(a, b, s) if a == a else TOO_FEW
+                     for a, b, s in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], strict=True)]
     r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
@@ -356,8 +356,7 @@ def slopes(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
             x, y = np.log(g["cells"].to_numpy(float)), np.log(g["y"].to_numpy(float))
             coef, cov = np.polyfit(x, y, 1, cov=True)
             half = 1.96 * math.sqrt(max(cov[0][0], 0.0))
-            row.update(slope=f"{coef[0]:.2f}", range=f"{coef[0] - half:.2f} .. "
-                       f"{coef[0] + half:.2f}",
+            row.update(slope=number(coef[0]), range=interval(coef[0] - half, coef[0] + half),
                        note="lower bound (timeouts at the limit)" if censored else "")
         rows.append(row)
     return pd.DataFrame(rows)

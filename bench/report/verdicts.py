@@ -74,7 +74,7 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
-from bench.report.units import duration, duration_interval, number
+from bench.report.units import duration, duration_interval, number, p_value
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
 from bench.report.wording import NONE_SEPARABLE as NONE_SEPARABLE
@@ -431,7 +431,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"{int(b['instances'])} answered); the runner-up {o['pair']} "
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
-                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {number(o['p'], 2)})")
+                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {p_value(o['p'])})")
         sentence += _inconclusive(inc, separable, int(b["instances"]) < paired.MIN_INTERVAL)
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"

@@ -40,7 +40,7 @@ import pandas as pd
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
 from bench.report.data import SGM_SHIFT_S, attempted, declines, per_instance, sgm
-from bench.report.units import duration, duration_interval, number
+from bench.report.units import duration, duration_interval, interval, number
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -232,7 +232,7 @@ def _ratio(a: pd.Series, b: pd.Series) -> str:
         return "–"
     if int(both.sum()) < paired.MIN_INTERVAL or lo != lo:
         return f"{number(est)}x ({verdicts.TOO_FEW}: {int(both.sum())})"
-    return f"{number(est)}x [{number(lo)}–{number(hi)}]"
+    return f"{number(est)}x {interval(lo, hi)}"
 
 
 def _versus(apart: pd.DataFrame, pair: str, nat: str,

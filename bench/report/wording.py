@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bench.report.units import number
+from bench.report.units import bound_end, interval, number
 
 #: in place of an interval below :data:`bench.report.paired.MIN_INTERVAL` instances
 TOO_FEW = "too few"
@@ -36,10 +36,9 @@ def factor(row: pd.Series) -> str:
         return f"{number(ratio)}x ({BOTH_CENSORED}" + (f"; {few[2:]}" if lo != lo else ")")
     if cens in ("other", "best"):
         mark, end = ("≥", lo) if cens == "other" else ("≤", hi)
-        return f"{mark} {number(ratio)}x " + (f"[{mark} {number(end)}]" if end == end
-                                          else few.strip())
-    return f"{number(ratio)}x " + (f"[{number(lo)}–{number(hi)}]" if lo == lo
-                                     else few.strip())
+        return f"{mark} {number(ratio)}x " + (f"[{bound_end(end, mark == '≤')}]"
+                                              if end == end else few.strip())
+    return f"{number(ratio)}x " + (interval(lo, hi) if lo == lo else few.strip())
 
 
 def label(row: pd.Series) -> str:

@@ -64,7 +64,7 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
 
     from bench.report.data import load_run, prepare, ran
 
-    frames = [ran(prepare(load_run(f).df)) for f in folders]
+    frames = [ran(prepare(load_run(f).df, f)) for f in folders]
     frames = [f for f in frames if len(f)]
     if not frames:
         return pd.DataFrame(columns=["instance", "formulation", "solver", "time_s", "answered"])

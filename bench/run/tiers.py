@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="apply the pilot rule: the hard tier and its capped pairs, as TOML")
     args = ap.parse_args(argv)
     try:
-        t = pd.concat([prepare(load_run(r).df) for r in args.runs], ignore_index=True)
+        t = pd.concat([prepare(load_run(r).df, r) for r in args.runs], ignore_index=True)
         suite = get_suite(args.suite).tier_of() if args.suite else {}
     except (ReportError, KeyError, FileNotFoundError, ValueError) as e:
         print(f"bench.run.tiers: {e.args[0] if e.args else e}", file=sys.stderr)

@@ -228,7 +228,7 @@ def evaluate(run: Path, train: tuple[str, ...] = ("ladder",),
              test: tuple[str, ...] = ("real", "hard")) -> tuple[list[Rule], list[Judged]]:
     """Learn a rule per puzzle on the ``train`` tiers of a run and judge it on each ``test``
     tier."""
-    t = prepare(load_run(run).df)
+    t = prepare(load_run(run).df, run)
     rules, judged = [], []
     for puzzle, g in t.groupby("puzzle", sort=True):
         tr = g[g["tier"].isin(train)]
@@ -266,7 +266,7 @@ def held_back(run: Path, generated: tuple[str, ...] = ("ladder", "hard"),
     """Per puzzle: for each folder of generated instances in turn, the rule learned on the
     other generated folders and judged on it (a held-back family); and the rule learned on
     every generated folder, judged on the ``real`` tier."""
-    t = prepare(load_run(run).df)
+    t = prepare(load_run(run).df, run)
     out = []
     for puzzle, g in t.groupby("puzzle", sort=True):
         feats = feature_table(g)

@@ -253,6 +253,13 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     return t
 
 
+def _rows(folder: Path) -> pd.DataFrame:
+    """A run's rows with its folder (``run_folder``): prepared with other runs' rows, each
+    row's instance file is looked for from its own run folder, as the report does."""
+    run = load_run(folder)
+    return run.df.assign(run_folder=str(run.folder))
+
+
 def training_rows(training: list[Path], ladder: Path | list[Path]
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Prepared rows of the training runs and of the ladder runs' ladder tier, prepared
@@ -260,8 +267,8 @@ def training_rows(training: list[Path], ladder: Path | list[Path]
     (:func:`bench.report.data.prepare` gives a name held by files of different content their
     folder); a training row and a ladder row of one name are then the same file. Several
     ladder runs add pairs to the same ladder instances (a pair run apart on that tier)."""
-    raw = [load_run(r).df.assign(_source="training") for r in training]
-    raw += [load_run(r).df.assign(_source="ladder")
+    raw = [_rows(r).assign(_source="training") for r in training]
+    raw += [_rows(r).assign(_source="ladder")
             for r in (ladder if isinstance(ladder, list) else [ladder])]
     both = prepare(pd.concat(raw, ignore_index=True))
     tr = both[both["_source"] == "training"].drop(columns="_source")
@@ -338,7 +345,7 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
     beside them."""
     runs_in = training if isinstance(training, list) else [training]
     tr, la = training_rows(runs_in, ladder)
-    runs = {p: prepare(load_run(p).df) for p in tests}
+    runs = {p: prepare(load_run(p).df, p) for p in tests}
     out = []
     for puzzle, g in tr.groupby("puzzle", sort=True):
         held = g["instance"].map(seed_of).isin(HELD_BACK)

@@ -188,14 +188,14 @@ def test_compare_and_the_report_say_when_machines_differ_in_speed_or_a_run_was_d
     quiet = _calibrated(runs["base"], tmp_path / "quiet", 0.064)
     slow = _calibrated(runs["base"], tmp_path / "slow", 0.142)
     md = compare_markdown(quiet, slow)
-    assert ("**The machines differ in speed**: the calibration loop took 0.142 s in B against "
-            "0.064 s in A (B's machine was 2.2x slower)") in md
+    assert ("**The machines differ in speed**: the calibration loop took 142 ms in B against "
+            "64 ms in A (B's machine was 2.22x slower)") in md
     assert "limits and machine)" not in md and "but the machine's speed differed" in md
     assert "was disturbed" not in md
-    assert "B's machine was 2.2x faster" in compare_markdown(slow, quiet)
+    assert "B's machine was 2.22x faster" in compare_markdown(slow, quiet)
     # the control: the same speed is said to be the same
     same = compare_markdown(quiet, _calibrated(runs["base"], tmp_path / "same", 0.07))
-    assert "Machine speed: the calibration loop took 0.064 s in A and 0.070 s in B " \
+    assert "Machine speed: the calibration loop took 64 ms in A and 70 ms in B " \
            "(within 1.2x)" in same and "differ in speed" not in same
     assert "limits and machine)." in same
     busy = _calibrated(runs["base"], tmp_path / "busy", 0.064, load=9.0)

@@ -87,3 +87,70 @@ def test_paths_relative_to_other_folders_give_one_family(project: Path, tmp_path
     monkeypatch.chdir(tmp_path)
     assert _grid((write_report(run, tmp_path / "rep") / "summary.md").read_text()) == EXPECTED
     assert _families(run) == EXPECTED
+
+
+def test_a_file_changed_since_the_run_is_not_read(project: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch):
+    """A copy of the run kept in another project whose file of the same path was edited
+    since (its source now janko): the report takes the file with the content the run
+    recorded (found under $PUZZLEBENCH_ROOT), and where none has it goes by the name and
+    says so once."""
+    other = tmp_path / "other"
+    shutil.copytree(project / "results" / "r", other / "results" / "r",
+                    ignore=shutil.ignore_patterns("journal*"))
+    edited = other / "instances" / "nurikabe" / f"{REAL}.txt"
+    edited.parent.mkdir(parents=True)
+    text = (project / "instances" / "nurikabe" / f"{REAL}.txt").read_text()
+    edited.write_text(text.replace("https://puzz.link/p?", "https://www.janko.at/"))
+    run = other / "results" / "r"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PUZZLEBENCH_ROOT", str(project))
+    assert _families(run) == EXPECTED  # the recorded content, from the project
+    md = (write_report(run, tmp_path / "rep") / "summary.md").read_text()
+    assert "not read" not in md
+    (project / "instances" / "nurikabe" / f"{REAL}.txt").rename(tmp_path / "moved.txt")
+    try:
+        fams = _families(run)
+        md = (write_report(run, tmp_path / "rep2") / "summary.md").read_text()
+    finally:
+        (tmp_path / "moved.txt").rename(project / "instances" / "nurikabe" / f"{REAL}.txt")
+    assert fams[REAL] == "other"  # by the name alone, never the edited file's janko
+    notes = [line for line in md.splitlines() if "not read" in line]
+    assert len(notes) == 1 and "1 changed since the run" in notes[0], notes
+
+
+class _Seen(Exception):
+    """Raised by the spy once it has seen the folder a caller passed."""
+
+
+def test_every_caller_of_prepare_sees_the_report_s_families(project: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    """Selection training, learning, tiering and the run estimate prepare a run with its run
+    folder, so they find the same files (and families) as the report; rows of several runs
+    prepared together each look from their own run folder."""
+    import bench.report.data as data
+    from bench.run import estimate, tiers
+    from bench.select import learn, train
+
+    run = project / "results" / "r"
+    monkeypatch.chdir(tmp_path)
+    tr, _ = train.training_rows([run], run)
+    assert dict(zip(tr["instance"], tr["family"], strict=True)) == EXPECTED
+    real = data.prepare
+
+    def spy(df: pd.DataFrame, folder: object = None) -> pd.DataFrame:
+        assert folder is not None and Path(str(folder)).resolve() == run.resolve()
+        assert dict(zip(*(lambda t: (t["instance"], t["family"]))(real(df, folder)),
+                        strict=True)) == EXPECTED
+        raise _Seen
+    for module in (learn, tiers):
+        monkeypatch.setattr(module, "prepare", spy, raising=False)
+    monkeypatch.setattr(data, "prepare", spy)
+    with pytest.raises(_Seen):
+        learn.evaluate(run)
+    with pytest.raises(_Seen):
+        learn.held_back(run)
+    with pytest.raises(_Seen):
+        tiers.main([str(run)])
+    with pytest.raises(_Seen):
+        estimate.measured([run])

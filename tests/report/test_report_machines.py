@@ -37,7 +37,7 @@ def test_a_pair_on_two_machine_types_is_warned_one_on_one_type_is_not(tmp_path: 
     assert len(warn) == 1 and warn[0].startswith("p / s: its tasks ran on 2 machine types")
     tab = machines.table(t, types)
     assert list(tab["host"]) == ["a", "b"] and list(tab["tasks"]) == [3, 1]
-    assert tab.iloc[0]["median time s"] == 0.3 and tab.iloc[1]["machine"].startswith("Intel")
+    assert tab.iloc[0]["median_time_s"] == 0.3 and tab.iloc[1]["machine"].startswith("Intel")
 
 
 def test_a_result_measured_nowhere_goes_with_the_only_machine_type() -> None:

@@ -88,13 +88,20 @@
   function dur(v) {
     if (v === null) return "–";
     if (v === 0) return "0 ms";
-    if (Math.abs(v) < 1e-6) return "< 0.001 ms";
+    if (Math.abs(v) < 1e-6) return v > 0 ? "< 0.001 ms" : "> -0.001 ms";
     const [f, u] = unit(v);
     return `${num(v * f)} ${u}`;
   }
+  // an interval's end rounded outward to 3 significant figures (low down, high up)
+  function outward(v, up) {
+    if (v === 0 || !isFinite(v)) return v;
+    const s = 10 ** (2 - Math.floor(Math.log10(Math.abs(v))));
+    const x = Number((v * s).toFixed(6));
+    return (up ? Math.ceil(x) : Math.floor(x)) / s;
+  }
   function durRange(lo, hi) {
     const [f, u] = unit(Math.max(Math.abs(lo), Math.abs(hi)));
-    return `${num(lo * f)} – ${num(hi * f)} ${u}`;
+    return `[${num(outward(lo * f, false))}–${num(outward(hi * f, true))}] ${u}`;
   }
 
   const LETTERS = {S: "solved", I: "infeasible", T: "timeout", M: "memout", E: "error",
