@@ -182,11 +182,22 @@ class Loop:
         self.stats.constraints = self.model.size()["constraints"]
 
     def settle(self) -> Outcome:
-        """Solve; for lazy formulations separate and re-solve until the solution stands."""
+        """Solve; for lazy formulations separate and re-solve until the solution stands. A
+        solver call or a separation that raises adds the time it took before raising to
+        ``stats`` (a solver call's to ``solver_s`` too, timed around it) before the error
+        leaves: an ``error`` keeps what its solve measured."""
         stats, lazy = self.stats, self.form.is_lazy()
         while True:
-            with phase("solve", self.form):
-                outcome = self.session.solve(self.deadline - time.perf_counter())
+            t0 = time.perf_counter()
+            try:
+                with phase("solve", self.form):
+                    outcome = self.session.solve(self.deadline - time.perf_counter())
+            except PhaseError:  # the time up to the raise was spent solving: it is kept
+                stats.iterations += 1
+                spent = time.perf_counter() - t0
+                stats.solve_s += spent
+                stats.solver_s += spent  # no time of the solver's own: timed around it
+                raise
             stats.iterations += 1
             stats.solve_s += outcome.wall_s
             stats.solver_s += outcome.solver_s
@@ -195,9 +206,11 @@ class Loop:
             if outcome.value is None or not lazy:
                 return outcome
             ts = time.perf_counter()
-            with phase("separate", self.form):
-                added = self.form.separate(self.inst, self.model, outcome.value)
-            stats.solve_s += time.perf_counter() - ts
+            try:
+                with phase("separate", self.form):
+                    added = self.form.separate(self.inst, self.model, outcome.value)
+            finally:  # a separation that raised took its time too
+                stats.solve_s += time.perf_counter() - ts
             if added == 0:
                 return outcome
             if time.perf_counter() >= self.deadline:
