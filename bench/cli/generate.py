@@ -17,8 +17,9 @@ Each file's header records its recipe and the generator's version
 (:mod:`bench.generate.provenance`).
 
 An existing file is never replaced by different content unless ``--force`` is given: the
-command stops with a one-line error naming the file and exit code 1 (files of earlier
-instances of the same ``--count`` stay written). An existing file with the very same content
+command stops with a one-line error naming the file and exit code 2, a usage error as a
+folder it cannot create or a file it cannot write (files of earlier instances of the same
+``--count`` stay written). An existing file with the very same content
 is left alone and reported ``unchanged``. A file whose header shows it cannot be the same
 (an older generator's, another recipe's) is refused before the generation starts.
 """
@@ -64,7 +65,7 @@ def add_commands(subparsers: Any) -> None:
                          "compatibility)")
     ge.add_argument("--force", action="store_true",
                     help="replace an existing file of the same name whose content differs "
-                         "(without it the command refuses and exits 1)")
+                         "(without it the command refuses and exits 2)")
     ge.set_defaults(func=cmd_generate)
 
 
@@ -94,6 +95,7 @@ def fail(message: str, code: int) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from bench.generate import (
+        ExistingFileError,
         GenerationError,
         check_existing,
         check_size,
@@ -121,14 +123,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 check_existing(out, Recipe(args.puzzle, rows, cols, args.seed, args.count, i,
                                            params))
             gen = generate_one(args.puzzle, rows, cols, args.seed, i, args.count, params)
-        except GenerationError as e:
+        except ExistingFileError as e:  # refused: usage, as every command's bad input
+            return fail(str(e), 2)
+        except GenerationError as e:  # the generator ran and gave up
             return fail(str(e), 1)
         try:
             path, outcome = save_generated(gen, out, force=args.force)
+        except ExistingFileError as e:
+            return fail(str(e), 2)
         except GenerationError as e:
             return fail(str(e), 1)
         except OSError as e:
-            return fail(f"cannot write {e.filename or out}: {e.strerror}", 1)
+            return fail(f"cannot write {e.filename or out}: {e.strerror}", 2)
         note = {"written": "", "replaced": "  replaced (--force)",
                 "unchanged": "  unchanged (the existing file has this content)"}[outcome]
         print(f"{path}  {gen.seconds:.2f} s  ({len(gen.instance.clues())} clues, "

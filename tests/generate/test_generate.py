@@ -173,7 +173,8 @@ def puzzlebench(*argv: str) -> subprocess.CompletedProcess[str]:
 def test_cli_never_replaces_a_different_file_without_force(tmp_path: Path):
     """An existing file of the same name: identical content is left alone and said to be
     unchanged; other content (the instance or its .sol) is refused with one line naming the
-    file and exit code 1, and both files stay as they were; ``--force`` replaces it."""
+    file and exit code 2 (a usage error), and both files stay as they were; ``--force``
+    replaces it."""
     out = tmp_path / "gen"
     argv = ("generate", "shikaku", "--size", "5x5", "--seed", "1", "--out", str(out))
     first = puzzlebench(*argv)
@@ -192,7 +193,7 @@ def test_cli_never_replaces_a_different_file_without_force(tmp_path: Path):
     for victim, data in ((txt, other), (sol, b"[[1]]\n")):
         victim.write_bytes(data)
         refused = puzzlebench(*argv)
-        assert refused.returncode == 1
+        assert refused.returncode == 2
         assert refused.stderr.count("\n") == 1, refused.stderr
         assert refused.stderr.startswith(f"puzzlebench generate: {victim} exists")
         assert "--force" in refused.stderr
@@ -207,6 +208,17 @@ def test_cli_never_replaces_a_different_file_without_force(tmp_path: Path):
     assert sorted(p.name for p in out.iterdir()) == [sol.name, txt.name]  # no temporary left
 
 
+def test_cli_a_file_it_cannot_write_is_a_usage_error(tmp_path: Path):
+    """A file the command cannot write (here a folder in the way of its temporary file) is
+    one line naming it and exit code 2, as a folder it cannot create."""
+    out = tmp_path / "gen"
+    (out / ".gen-shikaku-5x5-s1-0.txt.tmp").mkdir(parents=True)
+    done = puzzlebench("generate", "shikaku", "--size", "5x5", "--seed", "1", "--out", str(out))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(
+        f"puzzlebench generate: cannot write {out / '.gen-shikaku-5x5-s1-0.txt.tmp'}: ")
+
+
 def test_cli_refuses_to_replace_a_committed_instance_of_the_default_suite(tmp_path: Path):
     """The README's former example, aimed at a copy of the committed folder: the committed
     20x20 (an older generator's puzzle under the name the command writes, in the default
@@ -218,7 +230,7 @@ def test_cli_refuses_to_replace_a_committed_instance_of_the_default_suite(tmp_pa
         (out / f.name).write_bytes(f.read_bytes())
     done = puzzlebench("generate", "nurikabe", "--size", "20x20", "--seed", "1",
                        "--out", str(out))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr == (f"puzzlebench generate: {out / committed.name} exists with different "
                            "content: not overwritten (--force replaces it)\n")
     assert done.stdout == ""
