@@ -28,6 +28,7 @@ __all__ = ["Grid", "Instance", "InstanceError", "Token", "check_header", "format
 
 
 LINE_END = re.compile(r"\r\n|\r|\n")
+LINE_END_BYTES = re.compile(rb"\r\n|\r|\n")
 SEPARATOR = re.compile(r"[ \t]+")
 #: characters no line may hold: C0 controls but the tab, DEL, C1 controls, Unicode line and
 #: paragraph separators
@@ -94,6 +95,16 @@ def parse_instance(data: bytes | str, path: str | Path = "<string>") -> Instance
     return inst
 
 
+def not_utf8(error: UnicodeDecodeError) -> tuple[int, str]:
+    """The line (1-based; lines end at LF, CRLF or CR) of the first byte of a file's bytes
+    that is not UTF-8 text, and the problem naming that byte's value and its offset from the
+    start of the file (0-based), from the :class:`UnicodeDecodeError` of decoding them."""
+    data = bytes(error.object)
+    line = len(LINE_END_BYTES.findall(data, 0, error.start)) + 1
+    return line, (f"not UTF-8 text (invalid byte 0x{data[error.start]:02x} at offset "
+                  f"{error.start})")
+
+
 def text_lines(data: bytes | str, path: str | Path) -> list[str]:
     """The lines of an instance file's text; empty, binary and non-UTF-8 files are errors."""
     if isinstance(data, bytes):
@@ -104,7 +115,7 @@ def text_lines(data: bytes | str, path: str | Path) -> list[str]:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise InstanceError(path, None, f"not UTF-8 text (byte {e.start})") from None
+            raise InstanceError(path, *not_utf8(e)) from None
     else:
         text = data
     text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark (Windows editors) is allowed

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from bench.failure import Failure, died_of
-from bench.instance import Instance, InstanceError, read_instance
+from bench.instance import Instance, InstanceError, not_utf8, read_instance
 from bench.puzzles import SolutionGrid, get_puzzle
 from bench.records import NOT_RUN, Result, Task, TaskStatus
 
@@ -207,7 +207,8 @@ def read_known_solution(instance_path: str) -> SolutionGrid | None:
     except OSError as e:
         raise KnownSolutionError(f"{sol}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError as e:
-        raise KnownSolutionError(f"{sol}: not UTF-8 text (byte {e.start})") from None
+        line, problem = not_utf8(e)
+        raise KnownSolutionError(f"{sol}:{line}: {problem}") from None
     except ValueError as e:
         raise KnownSolutionError(f"{sol}: not JSON ({str(e).splitlines()[0]})") from None
     if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):

@@ -62,6 +62,19 @@ def test_empty_and_binary_files(write, content, needle):
         read_instance(p)
 
 
+@pytest.mark.parametrize(("content", "line"), [
+    (b"puzzle: shikaku\nsource: caf\xe9\n\n2 . .\n. . 2\n", 2),
+    (b"puzzle: shikaku\r\nsource: caf\xe9\r\n\r\n2 . .\r\n. . 2\r\n", 2),
+    (b"puzzle: shikaku\r\r\n2 . .\r\xe9 . 2\r", 4),
+])
+def test_a_byte_that_is_not_utf8_is_named_by_value_offset_and_line(write, content, line):
+    p = write("latin.txt", content)
+    offset = content.index(b"\xe9")
+    with pytest.raises(InstanceError) as e:
+        read_instance(p)
+    assert str(e.value) == f"{p}:{line}: not UTF-8 text (invalid byte 0xe9 at offset {offset})"
+
+
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(InstanceError, match="no such file"):
         read_instance(tmp_path / "nope.txt")

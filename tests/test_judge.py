@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench import judge
 from bench.records import Result
 from tests.conftest import ROOT
@@ -238,3 +240,11 @@ def test_no_status_but_solved_wrong_and_infeasible_carries_a_known_verdict(tmp_p
     old = dataclasses.replace(counted("timeout"), known=False,
                               message=f"stopped; {judge.DIFFERS}")  # judged by an older rule
     assert (judge.rejudged(old).known, judge.rejudged(old).message) == (None, "stopped")
+
+
+def test_a_known_solution_that_is_not_utf8_names_the_byte_its_offset_and_line(tmp_path):
+    sol = tmp_path / "x.sol"
+    sol.write_bytes(b'[[1, 2],\n [3, "\xe9"]]\n')
+    with pytest.raises(judge.KnownSolutionError) as e:
+        judge.read_known_solution(str(tmp_path / "x.txt"))
+    assert str(e.value) == f"{sol}:2: not UTF-8 text (invalid byte 0xe9 at offset 15)"

@@ -168,6 +168,7 @@ def test_a_run_whose_every_instance_is_unreadable_is_one_line_naming_the_file(tm
     out = tmp_path / "out"
     p = cli("run", str(latin), "--out", str(out), cwd=tmp_path)
     assert (p.returncode, p.stdout) == (2, ""), p.stderr
-    assert p.stderr.splitlines() == [f"puzzlebench: {latin}: not UTF-8 text (byte 27) (no "
-                                     "readable instance: nothing to run)"]
+    assert p.stderr.splitlines() == [f"puzzlebench: {latin}:2: not UTF-8 text (invalid byte "
+                                     "0xe9 at offset 27) (no readable instance: nothing to "
+                                     "run)"]
     assert not out.exists()
