@@ -165,3 +165,26 @@ def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:
             if why:
                 return f"{where}, tier {tier.name}: capped pair {pair!r}: {why}"
     return ""
+
+
+def unpaired(forms: dict[tuple[str, str], str], solvers: Sequence[str]) -> str:
+    """Why a selection gives no task when its formulations (``forms``: (puzzle, name) -> model
+    kind) have none of their solvers among the selected ``solvers`` (entries ``SOLVER`` or
+    ``PUZZLE:SOLVER``; none: every solver): one line naming the available solvers each kind of
+    them runs on, and the model kinds each selected solver takes with those formulations of
+    the same puzzles."""
+    from bench.backends import backends_for, get_backend
+    from bench.registry import formulations
+
+    names: dict[str, list[str]] = {}
+    for (_, name), kind in forms.items():
+        names.setdefault(kind, []).append(name)
+    ran = [f"{', '.join(dict.fromkeys(n))} {'runs' if len(set(n)) == 1 else 'run'} on "
+           f"{brief([b.name for b in backends_for(kind) if b.available() is None])}"
+           for kind, n in names.items()]
+    puzzles = dict.fromkeys(puzzle for puzzle, _ in forms)
+    for solver in dict.fromkeys(solvers):
+        kinds = get_backend(split_puzzle(solver)[1]).kinds
+        takes = dict.fromkeys(c.name for p in puzzles for c in formulations(p) if c.kind in kinds)
+        ran.append(f"{solver} takes {'/'.join(kinds)} formulations ({brief(list(takes))})")
+    return f"no task matches the selection: {'; '.join(ran)}"

@@ -27,6 +27,7 @@ from bench.run.names import (
     split_puzzle,
     suite_problem,
     unknown_names,
+    unpaired,
 )
 from bench.suites import Suite, family
 from bench.variants import recommended_labels, variants
@@ -102,6 +103,8 @@ class Plan:
     same: dict[str, str] = field(default_factory=dict)
     #: the puzzles of the instances read (none: no instance could be read)
     puzzles: set[str] = field(default_factory=set)
+    #: selected formulations none of whose solvers is selected ((puzzle, name) -> model kind)
+    unpaired: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def plan_tasks(
@@ -142,6 +145,7 @@ def plan_tasks(
                 plan.matched.update(selection.matching(form))
                 solvers = [b for b in backends_for(cls.kind) if selection.uses(inst.puzzle, b.name)]
                 if not solvers:  # no solver of its kind selected: nothing to run, nothing skipped
+                    plan.unpaired[(cls.puzzle, cls.name)] = cls.kind
                     continue
                 if cls.available() is not None:  # an external package not installed
                     where = f"{cls.puzzle}/{form.label}"
@@ -413,11 +417,12 @@ def _puzzles_of(paths: Iterable[str]) -> set[str]:
     return out
 
 
-def _unplanned(plan: Plan, options: dict[str, Sequence[str]]) -> str:
+def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[str]) -> str:
     """Why the plan cannot run ("" when it can): no instance could be read (the first one's
     problem, naming its file), an entry of a formulation option (``options``: option -> its
     entries) selects no variant (what in it is unknown: the formulation, with the known names
-    of the instances' puzzles, a parameter or a value), or no task matches at all."""
+    of the instances' puzzles, a parameter or a value), the selected formulations and
+    ``solvers`` never pair (:func:`bench.run.names.unpaired`), or no task matches at all."""
     if plan.errors and not plan.puzzles:
         more = f"; {len(plan.errors) - 1} more unreadable" if len(plan.errors) > 1 else ""
         return f"{plan.errors[0].message} (no readable instance: nothing to run{more})"
@@ -433,7 +438,8 @@ def _unplanned(plan: Plan, options: dict[str, Sequence[str]]) -> str:
         return (f"{option} {want!r} selects no formulation variant of these instances"
                 f"{close_formulation(want)} (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
-        return "no task matches the selection (see `puzzlebench list`)"
+        return unpaired(plan.unpaired, solvers) if plan.unpaired else \
+            "no task matches the selection (see `puzzlebench list`)"
     return ""
 
 
@@ -471,7 +477,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         raise PlanError(why)
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
-    if why := _unplanned(plan, {"--formulation": formulations, "--add-formulation": add}):
+    if why := _unplanned(plan, {"--formulation": formulations, "--add-formulation": add},
+                         sel.solvers):
         raise PlanError(why)
     tiered = repeat == seeds == 1
     under = tier_plan(plan, s, tiered, time_limit is None)

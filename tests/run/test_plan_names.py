@@ -172,3 +172,20 @@ def test_a_run_whose_every_instance_is_unreadable_is_one_line_naming_the_file(tm
                                      "0xe9 at offset 27) (no readable instance: nothing to "
                                      "run)"]
     assert not out.exists()
+
+
+def test_a_formulation_and_a_solver_that_never_pair_say_why_in_one_line(tmp_path):
+    """``cpsat-cover`` runs on CP-SAT only and ``highs`` takes MIP formulations: no task, and
+    the line names the solvers of the one and the formulations of the other, exit 2."""
+    out = tmp_path / "out"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--solver", "highs",
+            "--out", str(out), cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert p.stderr.splitlines() == ["puzzlebench: no task matches the selection: cpsat-cover "
+                                     "runs on cpsat; highs takes mip formulations (mip-cover, "
+                                     "mip-sugar)"]
+    assert not out.exists()
+    with pytest.raises(PlanError, match="sat-cover runs on cadical195, .*; shikaku:clingo "
+                                        "takes asp formulations \\(asp-cover\\)"):
+        make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["sat-cover"],
+                  solvers=["shikaku:clingo"])
