@@ -7,12 +7,13 @@ task it cannot start, :func:`solving` on the partial result of its first solve, 
 and :func:`out_of_memory` or :func:`crashed` on what its solve raised (bench/run/task.py); the
 plan calls :func:`unreadable` and :func:`not_run` on the instances and the capped pairs it
 leaves out (bench/run/plan.py); the runner calls :func:`ended` and :func:`memory_status` on
-what it measured of a killed or crashed task (bench/run/outcome.py); a reused or kept result
-is judged again against the ``.sol`` beside its instance with :func:`rejudged`
-(bench/run/reuse.py). This module lies outside the
-run layer so that it enters every result's code digest (:func:`bench.identity.task_files`):
-a change to how results are judged changes every result's identity, and no run reuses a
-verdict the current rules would not give.
+what it measured of a killed or crashed task (bench/run/outcome.py), and
+:func:`worker_failed` on a task a Dask worker failed (bench/run/executors.py); a reused or
+kept result is judged again against the ``.sol`` beside its instance with :func:`rejudged`
+(bench/run/reuse.py). This module lies outside the run layer so that it enters every
+result's code digest (:func:`bench.identity.task_files`): a change to how results are judged
+changes every result's identity, and no run reuses a verdict the current rules would not
+give.
 
 It imports the standard library and the small modules whose records it reads: the task and
 result records (:mod:`bench.records`), the instance (:mod:`bench.instance`), the puzzle rules
@@ -132,6 +133,14 @@ def crashed(res: Result, error: Exception, trace: str) -> None:
     _no_answer(res, "error",
                (f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__])[0])
     res.traceback = trace
+
+
+def worker_failed(res: Result, error: Exception, killed: bool) -> None:
+    """A task a Dask worker returned no result of (bench/run/executors.py): ``killed`` (Dask's
+    ``KilledWorker``: the task took its worker down more often than the cluster allows) or
+    another exception out of the worker or the cluster, an ``error`` saying which."""
+    _no_answer(res, "error", f"the task took its Dask worker down repeatedly: {error}"
+               if killed else f"{type(error).__name__}: {error}")
 
 
 def conclude(res: Result, solved: Solved, task: Task, inst: Instance) -> None:

@@ -87,6 +87,15 @@ def test_a_memory_error_in_the_task_is_a_memout_and_a_crash_an_error():
                                                         "Traceback ...")
 
 
+def test_a_task_its_dask_worker_failed_is_an_error_saying_how():
+    res = _res()
+    judge.worker_failed(res, RuntimeError("lost"), killed=True)
+    assert (res.status, res.message, res.grid, res.checked) == (
+        "error", "the task took its Dask worker down repeatedly: lost", None, None)
+    judge.worker_failed(res, OSError("no route"), killed=False)
+    assert (res.status, res.message) == ("error", "OSError: no route")
+
+
 def test_the_task_process_decides_no_status_itself():
     """bench/run/task.py hands what the solve raised to the judge: it assigns no result's
     ``status`` or ``message`` (the run layer is outside every result's code digest)."""
@@ -128,18 +137,14 @@ def status_decisions(path: Path) -> list[str]:
             and not (isinstance(v, ast.Name) and v.id == "status" and id(v) in own)]
 
 
-#: statuses still decided in the run layer (bench/run/executors.py: a Dask worker's fault),
-#: to move into bench/judge.py; the test fails when one is added, or one is moved and still
-#: listed here
-OUTSIDE = {"executors.py": ["'error'", "'error'"]}
 
 
 def test_no_module_of_the_run_layer_decides_a_status(tmp_path):
     """Every module under bench/run/ leaves statuses to bench/judge.py (the run layer is in no
     result's code digest): it copies a judged status or starts a record as
-    :data:`bench.judge.UNJUDGED` for a judge rule to decide, but the listed ones."""
+    :data:`bench.judge.UNJUDGED` for a judge rule to decide."""
     decided = {p.name: status_decisions(p) for p in sorted((ROOT / "bench" / "run").glob("*.py"))}
-    assert {k: sorted(v) for k, v in decided.items() if v} == OUTSIDE
+    assert {k: v for k, v in decided.items() if v} == {}
     planted = "def f(res):\n    res.status, res.message = 'timeout', 'x'\n" \
               "    Result(status='error'); base_result(t, None, 'memout'); res.status = r.status\n"
     (tmp_path / "probe.py").write_text(planted)

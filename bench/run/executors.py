@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.judge import UNJUDGED, worker_failed
 from bench.records import Result, Task
 from bench.run.execute import base_result
 
@@ -70,11 +71,9 @@ class DaskExecutor:
                 task = futures[fut]
                 try:
                     res = fut.result()
-                except KilledWorker as e:
-                    res = base_result(task, None, "error",
-                                      f"the task took its Dask worker down repeatedly: {e}")
                 except Exception as e:  # a task fault never stops the run
-                    res = base_result(task, None, "error", f"{type(e).__name__}: {e}")
+                    res = base_result(task, None, UNJUDGED)
+                    worker_failed(res, e, isinstance(e, KilledWorker))
                 fut.release()  # recorded: never recomputed if its worker dies later
                 finished(res)
         except KeyboardInterrupt:

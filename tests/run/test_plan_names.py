@@ -185,7 +185,7 @@ def test_a_formulation_and_a_solver_that_never_pair_say_why_in_one_line(tmp_path
                                      "runs on cpsat; highs takes mip formulations (mip-cover, "
                                      "mip-sugar)"]
     assert not out.exists()
-    with pytest.raises(PlanError, match="sat-cover runs on cadical195, .*; shikaku:clingo "
-                                        "takes asp formulations \\(asp-cover\\)"):
+    with pytest.raises(PlanError, match=r"sat-cover runs on cadical195, .*; shikaku:clingo "
+                                        r"takes asp formulations \(asp-cover\)"):
         make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["sat-cover"],
                   solvers=["shikaku:clingo"])
