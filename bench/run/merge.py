@@ -122,8 +122,11 @@ def measured(res: Result) -> dict[str, Any]:
     return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in data.items()}
 
 
-def conflicts(inputs: Sequence[tuple[str | Path, list[Result]]]
-              ) -> dict[tuple[str, str], tuple[Result, str | Path, str | Path, list[str]]]:
+#: the samples whose measurement differs between inputs (:func:`conflicts`)
+Conflicts = dict[tuple[str, str], tuple[Result, str | Path, str | Path, list[str]]]
+
+
+def conflicts(inputs: Sequence[tuple[str | Path, list[Result]]]) -> Conflicts:
     """Every sample (task key, ``sample_id``) whose measurement (:func:`measured`) differs
     between two of these inputs (a folder, its results): the sample's first copy, the first
     input holding it, the first input holding another measurement of it, and the fields
@@ -132,7 +135,7 @@ def conflicts(inputs: Sequence[tuple[str | Path, list[Result]]]
     results without ``finished`` (written before results recorded their time), whose
     fallback sample id is their task key's and tells no two measurements apart."""
     seen: dict[tuple[str, str], tuple[str | Path, dict[str, Any]]] = {}
-    out: dict[tuple[str, str], tuple[Result, str | Path, str | Path, list[str]]] = {}
+    out: Conflicts = {}
     for folder, results in inputs:
         for r in samples(results):
             if not r.finished:
@@ -151,7 +154,11 @@ def sample_conflict(inputs: Sequence[tuple[str | Path, list[Result]]]) -> str:
     sample whose measurement differs between two inputs (:func:`conflicts`), named with both
     inputs, and how many samples conflict in all. A sample is one measurement, so one of the
     two copies is damaged or forged, and keeping either would be a guess."""
-    found = conflicts(inputs)
+    return conflict_said(conflicts(inputs))
+
+
+def conflict_said(found: Conflicts) -> str:
+    """:func:`sample_conflict` of the conflicts ``found`` already."""
     if not found:
         return ""
     r, first, other, fields = next(iter(found.values()))
@@ -170,20 +177,23 @@ def folders_conflict(read: Sequence[tuple[str | Path, list[Result]]]) -> str:
     return sample_conflict(list(distinct.values())) if len(distinct) > 1 else ""
 
 
-def preferred(inputs: list[tuple[str | Path, list[Result]]], prefer: str | Path
-              ) -> list[tuple[str | Path, list[Result]]]:
+def preferred(inputs: list[tuple[str | Path, list[Result]]], prefer: str | Path,
+              found: Conflicts) -> tuple[list[tuple[str | Path, list[Result]]], Conflicts]:
     """``merge --prefer INPUT``: every sample whose measurement differs between inputs
-    (:func:`conflicts`) and that ``prefer`` holds is taken from ``prefer`` alone (the other
-    inputs' copies of it dropped). A conflict ``prefer`` does not hold stays one."""
+    (``found``, :func:`conflicts` of ``inputs``) and that ``prefer`` holds is taken from
+    ``prefer`` alone (the other inputs' copies of it dropped). Returns those inputs and the
+    conflicts left among them: those ``prefer`` does not hold, whose copies stay as they were
+    (a dropped sample is left in ``prefer`` alone, which holds one copy of it: its latest
+    line)."""
     where = Path(prefer).resolve()
     own = next((results for f, results in inputs if Path(f).resolve() == where), None)
     if own is None:
         raise MergeError(f"--prefer {prefer}: not one of the inputs")
     held = {(r.key, r.sample_id) for r in own}
-    drop = set(conflicts(inputs)) & held
-    return [(f, results if Path(f).resolve() == where
-             else [r for r in results if (r.key, r.sample_id) not in drop])
-            for f, results in inputs]
+    drop = set(found) & held
+    return ([(f, results if Path(f).resolve() == where
+              else [r for r in results if (r.key, r.sample_id) not in drop])
+             for f, results in inputs], {k: v for k, v in found.items() if k not in drop})
 
 
 @dataclass
@@ -379,9 +389,10 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path,
             locks.enter_context(_input_lock(f))
         envs = [load_environment(f) for f in folders]  # read once: a damaged one warns once
         each, skipped, stopped = _read_all(folders, envs)
+        found = conflicts(each)
         if prefer is not None:
-            each = preferred(each, prefer)
-        if conflict := sample_conflict(each):
+            each, found = preferred(each, prefer, found)
+        if conflict := conflict_said(found):
             raise MergeError(f"{conflict}; nothing merged: {WAY_FORWARD}")
         everything = [r for _, found in each for r in found]
         origin: dict[str, int] = {}

@@ -183,3 +183,38 @@ def test_the_reuse_check_takes_the_folders_as_loaded(measured_run, tmp_path, mon
     monkeypatch.setattr(merge, "stored_results", None, raising=False)  # read no folder again
     why = merge.folders_conflict(sources.read)
     assert str(forged) in why and "the one sample that conflicts" in why
+
+
+def test_prefer_finds_the_conflicts_once_and_a_conflict_it_does_not_hold_stays(
+        measured_run, tmp_path, monkeypatch):
+    """``--prefer B`` over A, B (sample 0 forged, sample 1 missing) and C (sample 1 forged):
+    sample 0 is B's, sample 1 still conflicts between A and C and is refused; the inputs'
+    conflicts are found once, in one pass over them."""
+    from bench.run import merge
+
+    b, c = tmp_path / "b", tmp_path / "c"
+    for folder in (b, c):
+        shutil.copytree(measured_run, folder)
+    _rewrite(b, {"solve_s": 123.5}, 0)
+    rows = _lines(b)
+    (b / "journal.jsonl").write_text("".join(json.dumps(r) + "\n" for i, r in enumerate(rows)
+                                             if i != 1), encoding="utf-8")
+    (b / "results.parquet").unlink()
+    second = _rewrite(c, {"solve_s": 124.5}, 1)
+    calls = []
+    real = merge.conflicts
+
+    def counted(inputs):
+        calls.append(len(inputs))
+        return real(inputs)
+
+    monkeypatch.setattr(merge, "conflicts", counted)
+    with pytest.raises(merge.MergeError) as e:
+        merge.merge_runs([measured_run, b, c], tmp_path / "M", prefer=b)
+    assert second["sample_id"] in str(e.value) and f"{measured_run} and {c}" in str(e.value)
+    assert "it is the one sample that conflicts" in str(e.value)
+    assert calls == [3]
+    calls.clear()
+    merged = merge.merge_runs([measured_run, b], tmp_path / "M2", prefer=b)
+    assert calls == [2] and merged.results == TASKS
+    assert 123.5 in set(pd.read_parquet(merged.table)["solve_s"])
