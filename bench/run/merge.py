@@ -177,14 +177,17 @@ def folders_conflict(read: Sequence[tuple[str | Path, list[Result]]]) -> str:
     return sample_conflict(list(distinct.values())) if len(distinct) > 1 else ""
 
 
-def preferred(inputs: list[tuple[str | Path, list[Result]]], prefer: str | Path,
-              found: Conflicts) -> tuple[list[tuple[str | Path, list[Result]]], Conflicts]:
+def preferred(inputs: list[tuple[str | Path, list[Result]]], prefer: str | Path | None
+              ) -> tuple[list[tuple[str | Path, list[Result]]], Conflicts]:
     """``merge --prefer INPUT``: every sample whose measurement differs between inputs
-    (``found``, :func:`conflicts` of ``inputs``) and that ``prefer`` holds is taken from
-    ``prefer`` alone (the other inputs' copies of it dropped). Returns those inputs and the
-    conflicts left among them: those ``prefer`` does not hold, whose copies stay as they were
-    (a dropped sample is left in ``prefer`` alone, which holds one copy of it: its latest
-    line)."""
+    (:func:`conflicts`, found once) and that ``prefer`` holds is taken from ``prefer`` alone
+    (the other inputs' copies of it dropped). Returns those inputs and the conflicts left
+    among them: those ``prefer`` does not hold, whose copies stay as they were (a dropped
+    sample is left in ``prefer`` alone, which holds one copy of it: its latest line). Without
+    ``prefer``, the inputs as they are and all their conflicts."""
+    found = conflicts(inputs)
+    if prefer is None:
+        return inputs, found
     where = Path(prefer).resolve()
     own = next((results for f, results in inputs if Path(f).resolve() == where), None)
     if own is None:
@@ -389,10 +392,8 @@ def merge_runs(inputs: Sequence[str | Path], out: str | Path,
             locks.enter_context(_input_lock(f))
         envs = [load_environment(f) for f in folders]  # read once: a damaged one warns once
         each, skipped, stopped = _read_all(folders, envs)
-        found = conflicts(each)
-        if prefer is not None:
-            each, found = preferred(each, prefer, found)
-        if conflict := conflict_said(found):
+        each, clashes = preferred(each, prefer)
+        if conflict := conflict_said(clashes):
             raise MergeError(f"{conflict}; nothing merged: {WAY_FORWARD}")
         everything = [r for _, found in each for r in found]
         origin: dict[str, int] = {}

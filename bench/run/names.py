@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bench.labels import EVERY, close_matches, parse_label
 
 if TYPE_CHECKING:
+    from bench.models import ModelKind
     from bench.registry import Formulation
     from bench.suites import Suite
 
@@ -167,7 +168,7 @@ def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:
     return ""
 
 
-def unpaired(forms: dict[tuple[str, str], str], solvers: Sequence[str]) -> str:
+def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str]) -> str:
     """Why a selection gives no task when its formulations (``forms``: (puzzle, name) -> model
     kind) have none of their solvers among the selected ``solvers`` (entries ``SOLVER`` or
     ``PUZZLE:SOLVER``; none: every solver): one line naming the available solvers each kind of
@@ -176,7 +177,7 @@ def unpaired(forms: dict[tuple[str, str], str], solvers: Sequence[str]) -> str:
     from bench.backends import backends_for, get_backend
     from bench.registry import formulations
 
-    names: dict[str, list[str]] = {}
+    names: dict[ModelKind, list[str]] = {}
     for (_, name), kind in forms.items():
         names.setdefault(kind, []).append(name)
     ran = [f"{', '.join(dict.fromkeys(n))} {'runs' if len(set(n)) == 1 else 'run'} on "

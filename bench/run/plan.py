@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bench.backends import backends_for, get_backend
+from bench.backends import Backend, ModelKind, backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
 from bench.judge import UNJUDGED, not_run, unreadable
@@ -104,7 +104,7 @@ class Plan:
     #: the puzzles of the instances read (none: no instance could be read)
     puzzles: set[str] = field(default_factory=set)
     #: selected formulations none of whose solvers is selected ((puzzle, name) -> model kind)
-    unpaired: dict[tuple[str, str], str] = field(default_factory=dict)
+    unpaired: dict[tuple[str, str], ModelKind] = field(default_factory=dict)
 
 
 def plan_tasks(
@@ -143,9 +143,8 @@ def plan_tasks(
                 if not selection.wants(form):
                     continue
                 plan.matched.update(selection.matching(form))
-                solvers = [b for b in backends_for(cls.kind) if selection.uses(inst.puzzle, b.name)]
+                solvers = _selected_solvers(plan, selection, cls, inst.puzzle)
                 if not solvers:  # no solver of its kind selected: nothing to run, nothing skipped
-                    plan.unpaired[(cls.puzzle, cls.name)] = cls.kind
                     continue
                 if cls.available() is not None:  # an external package not installed
                     where = f"{cls.puzzle}/{form.label}"
@@ -168,6 +167,16 @@ def plan_tasks(
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
     return plan
+
+
+def _selected_solvers(plan: Plan, selection: Selection, cls: type[Formulation],
+                      puzzle: str) -> list[Backend]:
+    """The selected solvers of the formulation's kind on ``puzzle``; none: the formulation is
+    recorded in ``plan.unpaired``."""
+    solvers = [b for b in backends_for(cls.kind) if selection.uses(puzzle, b.name)]
+    if not solvers:
+        plan.unpaired[cls.puzzle, cls.name] = cls.kind
+    return solvers
 
 
 def _unreadable(task: Task, error: InstanceError) -> Result:
