@@ -11,7 +11,13 @@ process's CPU time over the solver call (steadier than its wall time on a shared
 ``--digest`` adds a SHA-256
 of everything the propagator handed the solver (each ``propagate`` list, each reason, each
 clause, in order): two versions of the propagator that run the same search give the same
-digest (it costs a little time in the solve).
+digest (it costs a little time in the solve). ``--per-callback`` adds, per IPASIR-UP callback
+(``on_assignment``, ``propagate``, ``on_backtrack``, ...), its number of calls and the seconds
+spent in it, timed around the call by a subclass (``perf_counter`` before and after; the
+wrapper's own frame is inside the time, so these seconds run a little above ``python_s``,
+which the propagator times from inside). ``--configure NAME=VALUE[,...]`` sets CaDiCaL options
+on the solver before its clauses (python-sat's ``Solver.configure``), e.g. the ``--sat``
+preset ``stabilizeonly=1,elimreleff=10,subsumereleff=60``.
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -27,6 +33,7 @@ from typing import Any
 
 from pysat.solvers import Solver
 
+from bench.analysis.lazy_rounds import options_of
 from bench.backends.kinds import SatAssignment
 from bench.instance import read_instance
 from bench.puzzles import get_puzzle
@@ -41,6 +48,10 @@ def main() -> None:
     ap.add_argument("--solver", default="cadical195", choices=("cadical195", "cadical300"))
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of every literal, reason and clause handed over")
+    ap.add_argument("--per-callback", action="store_true",
+                    help="time each IPASIR-UP callback apart (calls and seconds)")
+    ap.add_argument("--configure", default="", metavar="NAME=VALUE[,...]",
+                    help="CaDiCaL options set before the clauses")
     args = ap.parse_args()
     for path in args.files:
         inst = read_instance(path)
@@ -51,7 +62,12 @@ def main() -> None:
         handed: list[Any] = []
         if args.digest:
             model.propagator.__class__ = recording(type(model.propagator), handed)
+        per: dict[str, list[float]] = {}
+        if args.per_callback:
+            model.propagator.__class__ = timing(type(model.propagator), per)
         with Solver(name=args.solver) as s:
+            if args.configure:
+                s.configure(options_of(args.configure))
             model.propagator.connect(s)
             for clause in model.clauses:
                 s.add_clause(clause)
@@ -85,6 +101,10 @@ def main() -> None:
             **(model.propagator.tallies() if hasattr(model.propagator, "tallies") else {}),
             **({"digest": hashlib.sha256(repr(handed).encode()).hexdigest()[:16]}
                if args.digest else {}),
+            **({"configure": args.configure} if args.configure else {}),
+            **({"per_callback": {k: {"calls": int(n), "s": round(t, 3)}
+                                 for k, (n, t) in sorted(per.items())}}
+               if args.per_callback else {}),
         }), flush=True)
 
 
@@ -109,6 +129,34 @@ def recording(cls: type, handed: list[Any]) -> type:
             return out
 
     return Recording
+
+
+#: the IPASIR-UP callbacks python-sat's engine calls on a connected propagator
+CALLBACKS = ("on_assignment", "on_new_level", "on_backtrack", "decide", "propagate",
+             "provide_reason", "has_clause", "add_clause", "check_model")
+
+
+def timing(cls: type, per: dict[str, list[float]]) -> type:
+    """``cls`` with every callback of :data:`CALLBACKS` it defines counted and timed into
+    ``per[name] = [calls, seconds]`` (``time.perf_counter`` around the call)."""
+
+    def timed(name: str) -> Any:
+        inner = getattr(cls, name)
+        slot = per.setdefault(name, [0, 0.0])
+        clock = time.perf_counter
+
+        def call(self: Any, *args: Any) -> Any:
+            t0 = clock()
+            try:
+                return inner(self, *args)
+            finally:
+                slot[0] += 1
+                slot[1] += clock() - t0
+
+        return call
+
+    return type(f"Timed{cls.__name__}", (cls,),
+                {name: timed(name) for name in CALLBACKS if hasattr(cls, name)})
 
 
 if __name__ == "__main__":
