@@ -42,8 +42,9 @@ class Solved:
     ``"wrong"`` (with ``grid`` and the verifier's ``problems``), else the solver's status
     without a solution (``"infeasible"``, ``"timeout"``, ...), ``"skipped"`` with the
     formulation's reason in ``message`` (:meth:`Formulation.skip`), or ``"error"`` with
-    ``message`` when ``exclude`` cannot be blocked or the formulation (or its solver) raised:
-    then ``failure`` holds the phase and traceback. When counting, ``count`` is the number of
+    ``message`` when ``exclude`` cannot be blocked, the formulation (or its solver) raised or
+    its build returned no model its solvers take: then ``failure`` holds the phase (and the
+    traceback of what raised). When counting, ``count`` is the number of
     solutions found up to the requested count (fewer: that is all there are); ``count_status``
     is set (``"error"``, ``"timeout"`` or ``"wrong"``, with ``count_message``) when counting
     stopped early, ``count`` then None except after a timeout."""
@@ -95,14 +96,19 @@ def cannot_count(form: Formulation, blocked: object = False) -> str:
 
 def kind_mismatch(form: Formulation, backend: Backend, model: object) -> str | None:
     """Why ``model`` (what ``build`` returned) does not fit the backend of the formulation's
-    declared ``kind``, None when it fits."""
+    declared ``kind``, None when it fits: one line naming the formulation's class and the model
+    type its solvers take (a build that returned None: most likely a missing ``return``)."""
     if isinstance(model, backend.model_type):
         return None
-    cls = type(form)
+    cls, expected = type(form), backend.model_type.__name__
+    if model is None:
+        return (f"{form.label}: build returned None (missing `return`?): "
+                f"{cls.__qualname__}.build ({cls.__module__}) must return the {expected} it "
+                "built")
     return (f"{form.label} ({cls.__qualname__} in {cls.__module__}) declares kind = "
-            f"{form.kind!r}, whose solvers take a {backend.model_type.__name__}, but its build "
+            f"{form.kind!r}, whose solvers take a {expected}, but its build "
             f"returned {type(model).__name__}: set kind to the model's kind or build a "
-            f"{backend.model_type.__name__}")
+            f"{expected}")
 
 
 #: called after the build (``on_built``) and before each further lazy round (``on_round``,
@@ -145,8 +151,9 @@ def _solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
         model = form.build(inst)
     stats.build_s = time.perf_counter() - t0
     mismatch = kind_mismatch(form, backend, model)
-    if mismatch:
-        return Solved("error", stats, message=mismatch)
+    if mismatch:  # what build returned is the error: an error of the build
+        failure = Failure("build", mismatch, "")
+        return Solved("error", stats, message=mismatch, failure=failure)
     size = model.size()
     stats.variables, stats.constraints = size["variables"], size["constraints"]
     if on_built is not None:

@@ -1,7 +1,8 @@
 """A formulation's error points at its line: the result keeps the phase (build, decode, separate,
 block) and the traceback, the message names the formulation's file:line; `solve` prints the
 formulation's own frames, the journal keeps the traceback and the report lists the error under
-its pair. A kind/model mismatch names the formulation, its kind and what build returned; counting
+its pair. A kind/model mismatch names the formulation, its kind and what build returned (a
+build that returned None: the missing ``return``), an error of the build; counting
 without block says what to implement; a formulation's ``skip`` makes a task ``skipped``."""
 
 from __future__ import annotations
@@ -222,6 +223,41 @@ def test_a_plugin_error_shows_file_line_and_phase_in_solve_journal_and_report(
     res = cli(boom_env, "report", str(run), "--out", str(tmp_path / "r2"), "--scatter",
               "sat-boom/cadical195", "--scatter", "sat-bom / cadical195")
     assert res.returncode == 2 and "did you mean sat-boom / cadical195" in res.stderr
+
+
+NO_RETURN = '''
+from bench.models import SatModel
+from bench.registry import Formulation, formulation
+
+
+@formulation
+class SatForgets(Formulation[SatModel]):
+    puzzle = "shikaku"
+    name = "sat-forgets"
+    kind = "sat"
+    description = "builds a model and forgets to return it"
+
+    def build(self, inst):
+        model = SatModel()
+        model.add([1])
+'''
+
+
+def test_a_build_without_return_is_a_build_error_saying_so(tmp_path: Path):
+    (tmp_path / "plugin").mkdir()
+    env = plugin_package(tmp_path / "plugin", "forgets-pkg", "0.1", {"sat_forgets": NO_RETURN},
+                         {"shikaku.sat.sat-forgets": "forgets_pkg.sat_forgets"})
+    said = ("sat-forgets: build returned None (missing `return`?): SatForgets.build "
+            "(forgets_pkg.sat_forgets) must return the SatModel it built")
+    res = cli(env, "solve", SEED, "--formulation", "sat-forgets", "--solver", "cadical195")
+    assert res.returncode == 1 and said in res.stderr, res.stderr
+    run = tmp_path / "run"
+    cli(env, "run", SEED, "--formulation", "sat-forgets", "--solver", "cadical195", "--jobs",
+        "1", "--time-limit", "20", "--out", str(run))
+    rows = [json.loads(line) for line in (run / "journal.jsonl").read_text().splitlines()]
+    row = next(r for r in rows if r.get("formulation") == "sat-forgets")
+    assert (row["status"], row["phase"], row["message"]) == ("error", "build", said)
+    assert not schema_problem(row)
 
 
 def test_list_marks_a_plugin_with_its_distribution(boom_env: dict[str, str]):

@@ -175,7 +175,7 @@ def describe(plan: Plan, jobs: int, known: pd.DataFrame | None = None,
     import pandas as pd
 
     puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks}}
-    df = pd.DataFrame([{"puzzle": puzzle[t.instance], "tier": t.tier or "-",
+    df = pd.DataFrame([{"puzzle": puzzle[t.instance], "tier": t.tier or "untiered",
                         "pair": f"{t.formulation} / {t.solver}", "limit": t.time_limit}
                        for t in plan.tasks])
     lines = []

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import shlex
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -230,15 +231,17 @@ def _measured_otherwise(res: Result, pinned: bool, start: str,
 
 
 def stale(results: Iterable[Result], tasks: Sequence[Task], pinned: bool = False,
-          start: str = "", here: bool = True) -> str:
+          start: str = "", here: bool = True, folder: str | Path = "FOLDER") -> str:
     """Why the results a run folder holds for these planned tasks' keys cannot stand for them
     ("" when they can): a result whose identity differs from the one the task would have
     (formulation or backend code, solver version, threads; and with ``here`` the machine: on
     a cluster the workers' types, which the client cannot know, are not judged), or one
     measured otherwise (:func:`_measured_otherwise`). Resuming keeps a key's results and
-    runs only the keys it lacks, so such a result would be reported as this run's. Not judged:
-    results without an identity (written before identities were recorded) and tasks the
-    ladder rule recorded as not run (the rule decides them again)."""
+    runs only the keys it lacks, so such a result would be reported as this run's; the advice
+    is a new ``--out`` with ``--reuse`` of the results' ``folder``, which takes the results
+    that still match (:func:`matches`) and runs the rest. Not judged: results without an
+    identity (written before identities were recorded) and tasks the ladder rule recorded as
+    not run (the rule decides them again)."""
     planned = {t.key: t for t in tasks if t.code}
     bad: list[tuple[Result, list[str]]] = []
     this = machine()
@@ -262,8 +265,8 @@ def stale(results: Iterable[Result], tasks: Sequence[Task], pinned: bool = False
     r, why = bad[0]
     return (f"{len(bad)} result(s) in this folder were measured otherwise than this run "
             f"would measure them ({', '.join(why)}: {r.instance}, {r.formulation} / "
-            f"{r.solver}): run into another --out, with --reuse of this folder to take what "
-            "still matches")
+            f"{r.solver}): run with --out NEW_FOLDER --reuse {shlex.quote(str(folder))}, "
+            "which takes the results that still match and runs the rest")
 
 
 def reuse_into(journal: Journal, tasks: Sequence[Task], sources: Sources,

@@ -268,7 +268,8 @@ def _prepare(planned: Planned, journal: Journal, sources: Any, outcome: Outcome,
     lost = every[len(held):]
     conflict = resume_conflict(journal, plan, earlier, every)
     if not conflict and (why := stale(every, plan.tasks, pinned,
-                                      _judged_start(journal.folder, start), here)):
+                                      _judged_start(journal.folder, start), here,
+                                      journal.folder)):
         conflict = f"{journal.folder}: {why}"
     if conflict:
         raise SessionError(conflict)
@@ -453,15 +454,15 @@ class _Progress:
 def _not_run(planned: Planned, journal: Journal,
              say: Callable[[str], None] = lambda s: None) -> Counter[str]:
     """Planned tasks that a finished run did not run, by reason: recorded not run by the
-    ladder rule, or left out of the journal by the repetition gate. Says how to run again the
-    planned tasks whose results are errors, which a resume keeps."""
+    ladder rule, or left out of the journal by the repetition gate. Says what the planned
+    tasks whose results are errors ended in, and how to run them again, which a resume does
+    not (:func:`bench.run.errors.error_summary`)."""
+    from bench.run.errors import error_summary
+
     keys = {t.key for t in planned.plan.tasks}
     results = [r for r in journal.results(warn=False) if r.key in keys]
-    if n := sum(r.status == "error" for r in results):
-        say(f"{n} task(s) ended in error (a crash, a kill from outside, code changed since the "
-            f"plan): running this command again keeps them; to run them again, run with a new "
-            f"--out and --reuse {journal.folder} (an error is never reused, the other results "
-            "are)")
+    for line in error_summary(results, journal.folder):
+        say(line)
     out: Counter[str] = Counter()
     out["ladder rule"] = sum(r.message.startswith(NOT_RUN) for r in results)
     if missing := len(keys - {r.key for r in results}):

@@ -1,10 +1,13 @@
 """The many-big-island generators' shared command line (``generate.command``): one puzzle,
 checked by the rule verifier and the generator's exact count, written with a header naming
-the command; a bad size or a puzzle that is not unique is one line and exit code 1."""
+the command; a bad size is a usage error (one line, exit code 2), a puzzle that is not unique
+a failed generation (one line, exit code 1)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,14 +44,19 @@ def test_one_puzzle_is_checked_and_written_with_the_command_in_its_header(
     assert out.startswith(str(written)) and out.rstrip().endswith("6 rows")
 
 
-def test_a_bad_size_or_a_puzzle_with_two_solutions_is_one_line_and_exit_1(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad = _args(tmp_path)
-    bad.size = "six"
-    assert command.write_one(bad, "pinned", _known) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["pinned: six seed 3: bad --size 'six': ROWSxCOLS"]
+@pytest.mark.parametrize("size", ["six", "6x", "6x6x6", "0x6", "6x-1"])
+def test_a_bad_size_is_a_usage_error_one_line_and_exit_2(tmp_path: Path, size: str) -> None:
+    res = subprocess.run([sys.executable, "-m", "bench.puzzles.nurikabe.generate.pinned",
+                          "--size", size, "--seed", "1", "--out", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 2
+    assert res.stderr.splitlines() == [f"pinned: bad --size {size!r}: ROWSxCOLS, two positive "
+                                       "integers (such as 20x20)"]
+    assert not list(tmp_path.iterdir())
 
+
+def test_a_puzzle_with_two_solutions_is_one_line_and_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def open_grid(gen, rows, cols, rng):  # a 2 in a 2x2 corner: two islands, two solutions
         return (instance_from_grid("nurikabe", [["2", "."], [".", "."]], {}),
                 [[".", "."], ["#", "#"]])

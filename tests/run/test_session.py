@@ -109,8 +109,10 @@ def test_a_run_with_error_results_says_how_to_run_them_again(tmp_path):
     statuses = {r.key: r.status for r in Journal(tmp_path / "a").results()}
     assert statuses == {planned.plan.tasks[0].key: "error", good.key: "solved"}
     note = [s for s in said if "ended in error" in s]
-    assert len(note) == 1 and note[0].startswith("1 task(s) ended in error")
-    assert f"a new --out and --reuse {tmp_path / 'a'}" in note[0]
+    assert note == ["1 task(s) ended in error: 1 outside the solve (a crash, a kill from "
+                    "outside, code changed since the plan)"]
+    assert any(s.endswith(f"--out NEW_FOLDER --reuse {tmp_path / 'a'} (an error is never "
+                          "reused, the other results are)") for s in said)
     said.clear()
     again = run_suite(None, tmp_path / "b", [str(SHIKAKU_SEEDS[0]), str(SHIKAKU_SEEDS[1])],
                       options=Options(reuse=[tmp_path / "a"]), say=said.append, **SELECT)

@@ -44,6 +44,16 @@ def parser(module: str, description: str) -> argparse.ArgumentParser:
     return p
 
 
+def parse_size(text: str) -> tuple[int, int] | None:
+    """The rows and columns of a ``--size`` ROWSxCOLS (``20x20``, ``8X12``), None when it is
+    not two positive integers."""
+    try:
+        rows, cols = (int(p) for p in text.lower().split("x"))
+    except ValueError:  # not a number, or not two of them
+        return None
+    return (rows, cols) if rows > 0 and cols > 0 else None
+
+
 def write_one(a: argparse.Namespace, module: str, make: Make, tag: str = "",
               options: str = "", summary: Callable[[Instance, SolutionGrid], str] | None = None
               ) -> int:
@@ -51,13 +61,19 @@ def write_one(a: argparse.Namespace, module: str, make: Make, tag: str = "",
     rule verifier, one solution by the generator's exact count) and write it and its solution
     to ``a.out`` as ``gen-nurikabe-RxC-sSEED-MODULEBIG[TAG]-0``, the header naming the
     command (``options``: the module's own options, as typed); one line on stdout with the
-    checks, the CPU seconds and ``summary``. Exit code 0, or 1 with one line on stderr."""
+    checks, the CPU seconds and ``summary``.
+
+    Exit codes: 0 written; 1 the generation failed (one line on stderr: no unique puzzle
+    found, or one that fails its checks), nothing written; 2 a usage error, nothing tried: a
+    ``--size`` that is not ROWSxCOLS of two positive integers (one line on stderr)."""
     logging.basicConfig(level=logging.DEBUG if a.verbose else logging.INFO, format="%(message)s")
+    size = parse_size(a.size)
+    if size is None:
+        print(f"{module}: bad --size {a.size!r}: ROWSxCOLS, two positive integers (such as "
+              "20x20)", file=sys.stderr)
+        return 2
+    rows, cols = size
     try:
-        try:
-            rows, cols = (int(x) for x in a.size.lower().split("x"))
-        except ValueError:
-            raise GenerationError(f"bad --size {a.size!r}: ROWSxCOLS") from None
         gen = get_generator("nurikabe").with_params(
             {"big": a.big, "bigmin": a.bigmin, "bigmax": a.bigmax})
         assert isinstance(gen, NurikabeGenerator)
