@@ -54,58 +54,63 @@ def main() -> None:
                     help="CaDiCaL options set before the clauses")
     args = ap.parse_args()
     for path in args.files:
-        inst = read_instance(path)
-        form = get_formulation("nurikabe", args.formulation, ["sat"])
-        t0 = time.perf_counter()
-        model = form.build(inst)
-        build = time.perf_counter() - t0
-        handed: list[Any] = []
-        if args.digest:
-            model.propagator.__class__ = recording(type(model.propagator), handed)
-        per: dict[str, list[float]] = {}
-        if args.per_callback:
-            model.propagator.__class__ = timing(type(model.propagator), per)
-        with Solver(name=args.solver) as s:
-            if args.configure:
-                s.configure(options_of(args.configure))
-            model.propagator.connect(s)
-            for clause in model.clauses:
-                s.add_clause(clause)
-            if args.conflicts > 0:
-                s.conf_budget(args.conflicts)
-            t0, c0 = time.perf_counter(), time.process_time()
-            answer = s.solve_limited() if args.conflicts > 0 else s.solve()
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            stats = s.accum_stats()
-            valid = None
-            if answer:
-                grid = form.decode(inst, model, SatAssignment.of_model(s.get_model()))
-                valid = not get_puzzle("nurikabe").verify(inst, grid)
-        own = model.propagator.counters()
-        print(json.dumps({
-            "file": path.rsplit("/", 1)[-1], "formulation": form.label, "solver": args.solver,
-            "answer": {True: "sat", False: "unsat", None: "budget"}[answer], "valid": valid,
-            "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
-            "solve_cpu_s": round(cpu, 2),
-            "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),
-            "propagations": stats.get("propagations"),
-            "callbacks": int(own["propagator_calls"]),
-            "python_s": round(own["propagator_s"], 2),
-            "python_share": round(own["propagator_s"] / wall, 3) if wall else None,
-            "us_per_callback": round(1e6 * own["propagator_s"]
-                                     / max(own["propagator_calls"], 1), 2),
-            "inferences": int(own["propagator_inferences"]),
-            "reasons": int(own["propagator_reasons"]),
-            "clauses": int(own["propagator_clauses"]),
-            "model_checks": int(own["propagator_model_checks"]),
-            **(model.propagator.tallies() if hasattr(model.propagator, "tallies") else {}),
-            **({"digest": hashlib.sha256(repr(handed).encode()).hexdigest()[:16]}
-               if args.digest else {}),
-            **({"configure": args.configure} if args.configure else {}),
-            **({"per_callback": {k: {"calls": int(n), "s": round(t, 3)}
-                                 for k, (n, t) in sorted(per.items())}}
-               if args.per_callback else {}),
-        }), flush=True)
+        print(json.dumps(measure(path, args)), flush=True)
+
+
+def measure(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The JSON row of one file under the options ``args`` of :func:`main`."""
+    inst = read_instance(path)
+    form = get_formulation("nurikabe", args.formulation, ["sat"])
+    t0 = time.perf_counter()
+    model = form.build(inst)
+    build = time.perf_counter() - t0
+    handed: list[Any] = []
+    if args.digest:
+        model.propagator.__class__ = recording(type(model.propagator), handed)
+    per: dict[str, list[float]] = {}
+    if args.per_callback:
+        model.propagator.__class__ = timing(type(model.propagator), per)
+    with Solver(name=args.solver) as s:
+        if args.configure:
+            s.configure(options_of(args.configure))
+        model.propagator.connect(s)
+        for clause in model.clauses:
+            s.add_clause(clause)
+        if args.conflicts > 0:
+            s.conf_budget(args.conflicts)
+        t0, c0 = time.perf_counter(), time.process_time()
+        answer = s.solve_limited() if args.conflicts > 0 else s.solve()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        stats = s.accum_stats()
+        valid = None
+        if answer:
+            grid = form.decode(inst, model, SatAssignment.of_model(s.get_model()))
+            valid = not get_puzzle("nurikabe").verify(inst, grid)
+    own = model.propagator.counters()
+    return {
+        "file": path.rsplit("/", 1)[-1], "formulation": form.label, "solver": args.solver,
+        "answer": {True: "sat", False: "unsat", None: "budget"}[answer], "valid": valid,
+        "build_s": round(build, 2), "solve_wall_s": round(wall, 2),
+        "solve_cpu_s": round(cpu, 2),
+        "conflicts": stats.get("conflicts"), "decisions": stats.get("decisions"),
+        "propagations": stats.get("propagations"),
+        "callbacks": int(own["propagator_calls"]),
+        "python_s": round(own["propagator_s"], 2),
+        "python_share": round(own["propagator_s"] / wall, 3) if wall else None,
+        "us_per_callback": round(1e6 * own["propagator_s"]
+                                 / max(own["propagator_calls"], 1), 2),
+        "inferences": int(own["propagator_inferences"]),
+        "reasons": int(own["propagator_reasons"]),
+        "clauses": int(own["propagator_clauses"]),
+        "model_checks": int(own["propagator_model_checks"]),
+        **(model.propagator.tallies() if hasattr(model.propagator, "tallies") else {}),
+        **({"digest": hashlib.sha256(repr(handed).encode()).hexdigest()[:16]}
+           if args.digest else {}),
+        **({"configure": args.configure} if args.configure else {}),
+        **({"per_callback": {k: {"calls": int(n), "s": round(t, 3)}
+                             for k, (n, t) in sorted(per.items())}}
+           if args.per_callback else {}),
+    }
 
 
 def recording(cls: type, handed: list[Any]) -> type:
