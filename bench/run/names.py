@@ -46,10 +46,11 @@ def _named(cls: type[Formulation], name: str) -> bool:
 
 def formulation_problem(want: str, puzzles: Iterable[str]) -> str:
     """Why the formulation entry ``want`` names no variant of a formulation of its puzzle (the
-    one it names, else any of ``puzzles``): a malformed label, an unknown puzzle, formulation
-    name, parameter or value; "" when it names one."""
+    one it names, else any of ``puzzles``): a malformed label, an unknown puzzle, a formulation
+    whose built-in module failed to import (the module and the exception), an unknown
+    formulation name, parameter or value; "" when it names one."""
     from bench.puzzles import puzzle_names
-    from bench.registry import formulations
+    from bench.registry import formulations, skip_reason
 
     puzzle, label = split_puzzle(want)
     try:
@@ -62,6 +63,8 @@ def formulation_problem(want: str, puzzles: Iterable[str]) -> str:
     scope = [puzzle] if puzzle else sorted(set(puzzles))
     classes = [c for p in scope for c in formulations(p) if _named(c, name)]
     if not classes:
+        if why := next(filter(None, (skip_reason(p, name) for p in scope)), ""):
+            return why  # its module failed to import: that, not the names it is not
         names = sorted({c.name for p in scope for c in formulations(p)})
         aliases = {a for p in scope for c in formulations(p) for a in c.aliases}
         elsewhere = sorted({c.puzzle for c in formulations() if _named(c, name)} - set(scope))
