@@ -93,10 +93,11 @@ def builtin_module_names(puzzle: str) -> tuple[str, ...]:
 
 def builtin_modules(puzzle: str, kinds: Iterable[str]) -> list[str]:
     """The built-in modules ``formulations/<puzzle>/<kind>_*.py`` of these kinds, not imported
-    (their puzzle's package is)."""
+    (their puzzle's package is), but those that failed to import in this process already (a
+    fork-server template is not asked to import them again)."""
     kinds = set(kinds)
-    return [f"{BUILTIN}.{puzzle}.{name}" for name in builtin_module_names(puzzle)
-            if kind_of(name) in kinds]
+    return [module for name in builtin_module_names(puzzle) if kind_of(name) in kinds
+            and (module := f"{BUILTIN}.{puzzle}.{name}") not in _skipped]
 
 
 def import_builtin(module: str, table: MutableMapping[Any, Any],

@@ -99,7 +99,7 @@ def _lines(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
 
 def test_a_module_failing_to_import_is_skipped_in_one_line_and_the_others_load(
         shikaku_extra, caplog):
-    from bench.registry import _FORMULATIONS, load_builtin
+    from bench.registry import _FORMULATIONS, builtin_modules, load_builtin
 
     shikaku_extra("sat_mine4", MISSING)
     shikaku_extra("sat_zz_ok", OK)
@@ -107,6 +107,8 @@ def test_a_module_failing_to_import_is_skipped_in_one_line_and_the_others_load(
     load_builtin("shikaku", ["sat"])
     load_builtin("shikaku", ["sat", "cpsat"])  # asked again: not logged again
     assert {("shikaku", "sat-cover"), ("shikaku", "sat-zz-ok")} <= set(_FORMULATIONS)
+    # not handed to a fork-server template to import again
+    assert "formulations.shikaku.sat_mine4" not in builtin_modules("shikaku", ["sat"])
     assert _lines(caplog, "sat_mine4") == [
         "formulations/shikaku/sat_mine4.py: skipped "
         "(ModuleNotFoundError: No module named 'foo_missing_pkg')"]
