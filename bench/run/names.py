@@ -111,16 +111,25 @@ def solver_problem(name: str) -> str:
     return ""
 
 
-def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
+def unknown_names(puzzles: Sequence[str], solvers: Sequence[str],
+                  present: Collection[str] = (), suite: Suite | None = None) -> str:
     """Why a ``--puzzle`` or ``--solver`` names nothing ("" when each names something): a
     misspelt name would otherwise drop its tasks silently. A solver may be named for one
-    puzzle (``PUZZLE:SOLVER``)."""
+    puzzle (``PUZZLE:SOLVER``). Given the puzzles ``present`` among the instances read (the
+    ``suite``'s, when it is all of them), a selection of puzzles none of which is there is
+    refused too, naming the puzzles that are."""
     from bench.puzzles import puzzle_names
 
     known = puzzle_names()
     for name in puzzles:
         if name not in known:
             return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
+    if puzzles and present and not set(puzzles) & set(present):
+        there = f"puzzle{'s' if len(present) > 1 else ''}: {', '.join(sorted(present))}"
+        if suite:
+            return f"--puzzle {puzzles[0]!r}: suite {suite.name} has no {puzzles[0]} " \
+                   f"instance (its {there})"
+        return f"--puzzle {puzzles[0]!r}: no {puzzles[0]} instance among these (their {there})"
     for name in solvers:
         if why := solver_problem(name):
             return f"--solver {name!r}: {why}"
