@@ -51,6 +51,7 @@ from bench.registry_load import (  # noqa: F401  (re-exported)
     builtin_modules,
     builtin_puzzles,
     import_builtin,
+    record_skip,
     skip_reason_of,
     skipped,
 )
@@ -324,6 +325,10 @@ def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = N
                 _judged.add(p.module)
                 log.error("formulation plugin %s.%s.%s (%s) skipped: %s",
                           p.puzzle, p.kind, p.name, p.module, e)
+                for q in plugins():  # what naming its formulations says
+                    if q.module == p.module:
+                        record_skip(Skipped(q.module, q.puzzle, (q.name,),
+                                            f"{type(e).__name__}: {e}"))
                 continue
         if p.module in _judged or p in _judged:
             continue
@@ -389,8 +394,8 @@ def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
 
 def skip_reason(puzzle: str | None, name: str) -> str:
     """Why the formulation ``name`` of ``puzzle`` (None: of any puzzle) is unavailable when its
-    built-in module failed to import (the module and the exception); "" otherwise. Every
-    built-in module of the puzzle is tried first."""
+    built-in module, or a plugin module tried already, failed to import (the module and the
+    exception); "" otherwise. Every built-in module of the puzzle is tried first."""
     for p in [puzzle] if puzzle else builtin_puzzles():
         load_builtin(p, KINDS)
     return skip_reason_of(puzzle, name)

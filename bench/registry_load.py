@@ -16,6 +16,7 @@ allowed prefixes. This module names no registry: the table is handed in by
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import importlib
 import importlib.util
@@ -38,9 +39,10 @@ BUILTIN = "formulations"
 
 @dataclass(frozen=True)
 class Skipped:
-    """A built-in formulation module that raised at import, and was left out."""
+    """A formulation module that raised at import, and was left out."""
 
-    #: the module's file, relative to the project (``formulations/shikaku/sat_mine.py``)
+    #: a built-in module's file, relative to the project (``formulations/shikaku/sat_mine.py``);
+    #: a plugin's module name
     path: str
     puzzle: str
     #: the formulation names (and aliases) it would have registered, read from its source
@@ -52,8 +54,19 @@ class Skipped:
         return f"{self.path}: skipped ({self.reason})"
 
 
-#: the modules that raised at import in this process, by module name: each logged once
+#: the modules that raised at import in this process, by module name (a plugin's: by module
+#: and puzzle): each logged once
 _skipped: dict[str, Skipped] = {}
+
+
+def record_skip(skipped: Skipped) -> None:
+    """Keep the record of a plugin module that failed to import (its loader logged it), the
+    names of one puzzle's formulations it declares gathered in one record."""
+    key = f"{skipped.path}:{skipped.puzzle}"
+    if key in _skipped:
+        names = tuple(dict.fromkeys(_skipped[key].names + skipped.names))
+        skipped = dataclasses.replace(skipped, names=names)
+    _skipped[key] = skipped
 
 
 def module_path(module: str) -> str:
@@ -184,6 +197,6 @@ def skip_reason_of(puzzle: str | None, name: str) -> str:
     skipped module would have defined it: ``'NAME' is unavailable: PATH failed to import
     (REASON)``; "" when no skipped module names it (this asks no module to load)."""
     for s in skipped(puzzle):
-        if name in s.names or name == Path(s.path).stem:
+        if name in s.names or (s.path.endswith(".py") and name == Path(s.path).stem):
             return f"{name!r} is unavailable: {s.path} failed to import ({s.reason})"
     return ""

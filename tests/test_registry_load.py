@@ -238,3 +238,25 @@ def test_the_commands_naming_the_broken_module_say_why(broken_tree, tmp_path):
                                          "(sat_aaa.py, line 6))")
     p = cli(broken_tree, "check", "sat-aaa")
     assert p.returncode == 2 and p.stderr.splitlines()[-1].startswith(f"puzzlebench: {why}")
+
+
+def test_naming_a_formulation_of_a_plugin_module_that_failed_to_import_says_why(monkeypatch):
+    from bench import registry
+    from bench.registry import Plugin, get_formulation
+    from bench.run.names import formulation_problem
+
+    declared = [Plugin("shikaku", "sat", "sat-plugged", "nosuch_plugin_pkg.sat_mine"),
+                Plugin("shikaku", "sat", "sat-plugged2", "nosuch_plugin_pkg.sat_mine")]
+    monkeypatch.setattr(registry, "_plugins", declared)
+    monkeypatch.setattr(registry, "_imported", set())
+    monkeypatch.setattr(registry, "_judged", set())
+    monkeypatch.setattr(registry, "_all_loaded", False)
+    load = sys.modules["bench.registry_load"]
+    monkeypatch.setattr(load, "_skipped", dict(load._skipped))
+    why = ("is unavailable: nosuch_plugin_pkg.sat_mine failed to import "
+           "(ModuleNotFoundError: No module named 'nosuch_plugin_pkg')")
+    for name in ("sat-plugged", "sat-plugged2"):
+        with pytest.raises(KeyError) as e:
+            get_formulation("shikaku", name)
+        assert e.value.args[0] == f"{name!r} {why}"
+    assert formulation_problem("sat-plugged2", ["shikaku"]) == f"'sat-plugged2' {why}"
