@@ -26,10 +26,8 @@ that registers something its entry points do not declare is logged and skipped.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import logging
-import pkgutil
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,13 +45,20 @@ from bench.labels import (  # noqa: F401  (re-exported: the names plugins import
 )
 from bench.models import KINDS, Model, ModelKind, Value
 from bench.puzzles import SolutionGrid
+from bench.registry_load import (  # noqa: F401  (re-exported)
+    BUILTIN,
+    Skipped,
+    builtin_modules,
+    builtin_puzzles,
+    import_builtin,
+    record_skip,
+    skip_reason_of,
+    skipped,
+)
 
 log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "puzzlebench.formulations"
-#: the package of the built-in formulations, declared by the group's ``builtin`` entry point and
-#: loaded by folder and kind (the only place the harness names it)
-BUILTIN = "formulations"
 
 
 M = TypeVar("M", bound=Model)
@@ -320,6 +325,10 @@ def load_entry_points(puzzle: str | None = None, kinds: Iterable[str] | None = N
                 _judged.add(p.module)
                 log.error("formulation plugin %s.%s.%s (%s) skipped: %s",
                           p.puzzle, p.kind, p.name, p.module, e)
+                for q in plugins():  # what naming its formulations says
+                    if q.module == p.module:
+                        record_skip(Skipped(q.module, q.puzzle, (q.name,),
+                                            f"{type(e).__name__}: {e}"))
                 continue
         if p.module in _judged or p in _judged:
             continue
@@ -373,38 +382,23 @@ def registered() -> list[type[Formulation]]:
     return list(_FORMULATIONS.values())
 
 
-@functools.cache
-def builtin_puzzles() -> list[str]:
-    """The puzzle folders of the built-in formulations (``formulations/<puzzle>/``); read once
-    per process (a forked task inherits its template's listing)."""
-    package = importlib.import_module(BUILTIN)
-    return [folder.name for folder in pkgutil.iter_modules(package.__path__) if folder.ispkg]
-
-
-@functools.cache
-def _builtin_module_names(puzzle: str) -> tuple[str, ...]:
-    """The module names in ``formulations/<puzzle>/``, read once per process."""
-    try:
-        package = importlib.import_module(f"{BUILTIN}.{puzzle}")
-    except ModuleNotFoundError:
-        return ()
-    return tuple(mod.name for mod in pkgutil.iter_modules(package.__path__))
-
-
-def builtin_modules(puzzle: str, kinds: Iterable[str]) -> list[str]:
-    """The built-in modules ``formulations/<puzzle>/<kind>_*.py`` of these kinds, not imported
-    (their puzzle's package is)."""
-    kinds = set(kinds)
-    return [f"{BUILTIN}.{puzzle}.{name}" for name in _builtin_module_names(puzzle)
-            if name.split("_", 1)[0] in kinds]
-
-
 def load_builtin(puzzle: str, kinds: Iterable[str]) -> None:
     """Import just the built-in modules ``formulations/<puzzle>/<kind>_*.py``, so a task
     process carries only its own modelling layer (a SAT task does not import Pyomo): less
-    start-up time and a truer peak memory."""
-    for name in builtin_modules(puzzle, kinds):
-        importlib.import_module(name)
+    start-up time and a truer peak memory. A module that raises at import is logged once and
+    skipped, its registrations undone (:mod:`bench.registry_load`); a formulation registered
+    from the wrong file is an error."""
+    for module in builtin_modules(puzzle, kinds):
+        import_builtin(module, _FORMULATIONS, fatal=(PluginError,))
+
+
+def skip_reason(puzzle: str | None, name: str) -> str:
+    """Why the formulation ``name`` of ``puzzle`` (None: of any puzzle) is unavailable when its
+    built-in module, or a plugin module tried already, failed to import (the module and the
+    exception); "" otherwise. Every built-in module of the puzzle is tried first."""
+    for p in [puzzle] if puzzle else builtin_puzzles():
+        load_builtin(p, KINDS)
+    return skip_reason_of(puzzle, name)
 
 
 #: kinds tried one at a time when a formulation is named without a solver: cheapest import first
@@ -436,6 +430,8 @@ def find_formulation(puzzle: str, name: str, kinds: Iterable[str] = ()) -> type[
     try:
         return _FORMULATIONS[(puzzle, name)]
     except KeyError:
+        if why := skip_reason(puzzle, name):
+            raise KeyError(why) from None
         names = [n for (p, n) in _FORMULATIONS if p == puzzle]
         hint = close_matches(name, names)
         if not hint:

@@ -31,7 +31,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from bench.check import Check, check_variant, solver_for
     from bench.registry import close_matches as close
-    from bench.registry import formulations, parse_label
+    from bench.registry import formulations, parse_label, skip_reason
     from bench.run.pool import split_puzzle
 
     puzzle, label = split_puzzle(args.name.strip())
@@ -42,6 +42,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         return fail(str(e))
     classes = [c for c in formulations(puzzle or None) if name == c.name or name in c.aliases]
     if not classes:
+        if why := skip_reason(puzzle or None, name):
+            return fail(why)
         known = {c.name for c in formulations(puzzle or None)}
         where = f" for {puzzle}" if puzzle else ""
         return fail(f"no formulation {name!r}{where}{close(name, known)} "

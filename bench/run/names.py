@@ -46,10 +46,11 @@ def _named(cls: type[Formulation], name: str) -> bool:
 
 def formulation_problem(want: str, puzzles: Iterable[str]) -> str:
     """Why the formulation entry ``want`` names no variant of a formulation of its puzzle (the
-    one it names, else any of ``puzzles``): a malformed label, an unknown puzzle, formulation
-    name, parameter or value; "" when it names one."""
+    one it names, else any of ``puzzles``): a malformed label, an unknown puzzle, a formulation
+    whose built-in module failed to import (the module and the exception), an unknown
+    formulation name, parameter or value; "" when it names one."""
     from bench.puzzles import puzzle_names
-    from bench.registry import formulations
+    from bench.registry import formulations, skip_reason
 
     puzzle, label = split_puzzle(want)
     try:
@@ -62,6 +63,8 @@ def formulation_problem(want: str, puzzles: Iterable[str]) -> str:
     scope = [puzzle] if puzzle else sorted(set(puzzles))
     classes = [c for p in scope for c in formulations(p) if _named(c, name)]
     if not classes:
+        if why := next(filter(None, (skip_reason(p, name) for p in scope)), ""):
+            return why  # its module failed to import: that, not the names it is not
         names = sorted({c.name for p in scope for c in formulations(p)})
         aliases = {a for p in scope for c in formulations(p) for a in c.aliases}
         elsewhere = sorted({c.puzzle for c in formulations() if _named(c, name)} - set(scope))
@@ -108,16 +111,25 @@ def solver_problem(name: str) -> str:
     return ""
 
 
-def unknown_names(puzzles: Sequence[str], solvers: Sequence[str]) -> str:
+def unknown_names(puzzles: Sequence[str], solvers: Sequence[str],
+                  present: Collection[str] = (), suite: Suite | None = None) -> str:
     """Why a ``--puzzle`` or ``--solver`` names nothing ("" when each names something): a
     misspelt name would otherwise drop its tasks silently. A solver may be named for one
-    puzzle (``PUZZLE:SOLVER``)."""
+    puzzle (``PUZZLE:SOLVER``). Given the puzzles ``present`` among the instances read (the
+    ``suite``'s, when it is all of them), a selection of puzzles none of which is there is
+    refused too, naming the puzzles that are."""
     from bench.puzzles import puzzle_names
 
     known = puzzle_names()
     for name in puzzles:
         if name not in known:
             return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
+    if puzzles and present and not set(puzzles) & set(present):
+        there = f"puzzle{'s' if len(present) > 1 else ''}: {', '.join(sorted(present))}"
+        if suite:
+            return f"--puzzle {puzzles[0]!r}: suite {suite.name} has no {puzzles[0]} " \
+                   f"instance (its {there})"
+        return f"--puzzle {puzzles[0]!r}: no {puzzles[0]} instance among these (their {there})"
     for name in solvers:
         if why := solver_problem(name):
             return f"--solver {name!r}: {why}"

@@ -486,8 +486,8 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         raise PlanError(why)
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
-    if why := _unplanned(plan, {"--formulation": formulations, "--add-formulation": add},
-                         sel.solvers):
+    if why := unknown_names(puzzles, (), plan.puzzles, None if paths else s) or _unplanned(
+            plan, {"--formulation": formulations, "--add-formulation": add}, sel.solvers):
         raise PlanError(why)
     tiered = repeat == seeds == 1
     under = tier_plan(plan, s, tiered, time_limit is None)
