@@ -8,13 +8,16 @@ Run folders written through the real journal writer (:mod:`tests.report.declined
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from bench.report import tables, write_report
 from bench.report import verdicts as V
 from bench.report.data import attempted, per_instance
 from bench.report.invalid import no_valid_answer
-from tests.report.declined_run import write
+from bench.report.data import load_run, prepare
+from bench.run.storage import Journal
+from tests.report.declined_run import result, write
 
 A, B, C, M, E = (f"sat-{x} / cadical195" for x in "abcme")
 
@@ -74,3 +77,23 @@ def test_the_report_lists_pairs_with_no_valid_answer(tmp_path: Path) -> None:
                f"verdict): {B}: 8 error" in text
     verdicts_md = md.split("### What was measured")[0]
     assert f"runner-up {C}" in verdicts_md and f"runner-up {B}" not in verdicts_md
+
+
+def test_an_error_beside_other_repetitions_is_left_out_of_the_fold(tmp_path: Path) -> None:
+    """Two seeds per instance: seed 0 solves in 1 s, seed 1 crashes. The crash is no
+    measurement: the instance is answered in 1 s (not "one answer in two samples", censored
+    at the limit); a timeout beside it instead still makes the instance unanswered."""
+    rows = []
+    for i in range(6):
+        first = result("sat-a", i, 1.0)
+        other = result("sat-a", i, "error" if i < 3 else "timeout")
+        rows += [first, replace(other, key=other.key + "|seed=1", seed=1,
+                                sample_id=other.sample_id + "-1")]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    Journal(folder).extend(rows)
+    pi = per_instance(prepare(load_run(folder).df)).set_index("instance")
+    assert list(pi["ok"]) == [True] * 3 + [False] * 3, pi[["ok", "par2_s", "errors"]]
+    assert list(pi["par2_s"][:3]) == [1.0] * 3 and (pi["par2_s"][3:] > 10.0).all()
+    assert list(pi["errors"]) == [1] * 3 + [0] * 3 and (pi["n"] == 2).all()
+    assert not no_valid_answer(pi.reset_index()).size
