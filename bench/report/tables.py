@@ -102,7 +102,8 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     instances every pair attempted and answered. In the order of
     :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
     that attempted the best's instance set by their factor over the best, then those of another
-    set, then those with wrong answers, last the pairs that declined every instance;
+    set, then those with wrong answers, then those with no valid answer (every task an error:
+    :mod:`bench.report.invalid`, in no verdict), last the pairs that declined every instance;
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
     both attempted, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
@@ -407,7 +408,9 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "pairs that attempted the reference instance set, the lowest mean of log(min(t, "
               "limit) + shift)), then by vs_best the pairs of that set, then those of another "
               "set (never ranked above them), then those with "
-              "wrong answers, then those that declined every instance; x_best: the ratio of "
+              "wrong answers, then those with no valid answer (every task an error: no "
+              "measurement, in no verdict), then those that declined every instance; "
+              "x_best: the ratio of "
               "SGMs to the best's over the instances both attempted; vs_best: the factor over "
               "the best on the instances both ran (ratio of the geometric means of "
               "t + shift, an unanswered instance at its limit, '≥' a bound "

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from bench.report import tables, write_report
 from bench.report import verdicts as V
-from bench.report.data import attempted, per_instance
+from bench.report.data import attempted, load_run, per_instance, prepare
 from bench.report.invalid import no_valid_answer
-from bench.report.data import load_run, prepare
 from bench.run.storage import Journal
 from tests.report.declined_run import result, write
 
