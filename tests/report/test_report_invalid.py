@@ -96,3 +96,12 @@ def test_an_error_beside_other_repetitions_is_left_out_of_the_fold(tmp_path: Pat
     assert list(pi["par2_s"][:3]) == [1.0] * 3 and (pi["par2_s"][3:] > 10.0).all()
     assert list(pi["errors"]) == [1] * 3 + [0] * 3 and (pi["n"] == 2).all()
     assert not no_valid_answer(pi.reset_index()).size
+
+
+def test_a_run_where_every_pair_errored_has_no_best_and_lists_them(tmp_path: Path) -> None:
+    t = write(tmp_path / "run", {"sat-b": ["error"] * 6, "sat-c": ["error"] * 6})
+    m, lines = V.matrix(t)
+    assert m.iloc[0]["best"] == "none" and "2 pair(s) with no valid answer" in m.iloc[0]["note"]
+    assert any(f"{B}: 6 error; {C}: 6 error" in x for x in lines), lines
+    r = tables.ranking(t)
+    assert not r["best"].any() and set(r["verdict"]) == {"no valid answer"}
