@@ -417,13 +417,22 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     unanswered: the median of such an even count lies between an answer and a failure, above
     the limit), ``spread`` max/min time,
     ``wrong`` the wrong or disagreeing answers, ``timeouts``/``memouts``/``errors`` the
-    repetitions that ended so (each status apart: only a timeout is a censored time)."""
+    repetitions that ended so, ``n`` every repetition. An error is no measurement: where an
+    instance has other repetitions its errors are left out of the fold (time, ``ok``), and an
+    instance whose every repetition errored (``errors == n``, PAR-2 at the penalty) is
+    missing from the verdicts' comparisons (:mod:`bench.report.invalid`), while a timeout
+    or memout is a time censored at the limit there."""
     keys = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
             "family", "tier", "cells"]
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
                  _er=st.eq("error"), _sk=st.eq("skipped"))
-    g = t.groupby([k for k in keys if k in t], sort=False, dropna=False)
+    by = [k for k in keys if k in t]
+    if len(t):  # an error beside other repetitions of its instance: out of the fold
+        apart = t["_er"] & ~t.groupby(by, sort=False, dropna=False)["_er"].transform("all")
+        t = t.assign(par2_s=t["par2_s"].astype(float).mask(apart),
+                     ok=t["ok"].astype(float).mask(apart))
+    g = t.groupby(by, sort=False, dropna=False)
     out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
                 lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),
                 mem_mb=("mem_mb", "max"), constraints=("constraints", "max"),

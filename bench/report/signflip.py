@@ -99,3 +99,14 @@ def sign_flip_maxt(d: np.ndarray) -> SignFlip:
     raw = hits / draws if exact else (hits + 1) / (draws + 1)
     p[order] = np.maximum.accumulate(raw)
     return SignFlip(obs, p, n.astype(int), draws, exact)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment of ``p`` (Holm 1979, *A simple sequentially rejective
+    multiple test procedure*): the k-th smallest times (m - k + 1), kept monotone, at most 1."""
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order])) if m else p
+    out = np.empty(m)
+    out[order] = adj
+    return out

@@ -17,6 +17,7 @@ from bench.report.data import (
     ran,
     sgm,
 )
+from bench.report.invalid import NO_VALID, no_valid_answer
 from bench.report.paired import MIN_INTERVAL
 from bench.report.units import duration, duration_range, interval, number
 from bench.report.verdicts import (
@@ -101,7 +102,8 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     instances every pair attempted and answered. In the order of
     :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
     that attempted the best's instance set by their factor over the best, then those of another
-    set, then those with wrong answers, last the pairs that declined every instance;
+    set, then those with wrong answers, then those with no valid answer (every task an error:
+    :mod:`bench.report.invalid`, in no verdict), last the pairs that declined every instance;
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
     both attempted, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
@@ -184,16 +186,20 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
     columns (see :func:`ranking`)."""
     r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
     v = compare(pi, dec).set_index("pair")
-    r = r.set_index("pair").loc[list(v.index)].reset_index()
+    bad = set(no_valid_answer(pi).index)  # in no verdict: listed last, ranked nowhere
+    r = r.set_index("pair").loc[[*v.index, *(p for p in r["pair"] if p in bad)]].reset_index()
     r["x_best"] = _x_best(pi, list(r["pair"]))
-    r["best"] = [i == 0 and v["verdict"].iloc[0] == "best" for i in range(len(r))]
+    r["best"] = [i == 0 and bool(len(v)) and v["verdict"].iloc[0] == "best"
+                 for i in range(len(r))]
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
-    r["verdict"] = [label(v.loc[p]) for p in r["pair"]]
-    r["interval"] = [duration_range(a, b, s) if a == a else TOO_FEW
-                     for a, b, s in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], strict=True)]
-    r["vs_best"] = ["–" if i == 0 else factor(v.loc[p]) for i, p in enumerate(r["pair"])]
+    r["verdict"] = [NO_VALID if p in bad else label(v.loc[p]) for p in r["pair"]]
+    r["interval"] = [duration_range(a, b, s) if a == a else TOO_FEW if p not in bad else "–"
+                     for a, b, s, p in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], r["pair"],
+                                           strict=True)]
+    r["vs_best"] = ["–" if i == 0 or p in bad else factor(v.loc[p])
+                    for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
     return r
 
@@ -253,11 +259,17 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
                  f"tiers pooled): {', '.join(ties['pair'])}")
     sep = int(r["verdict"].str.startswith(SEPARATED).sum())
-    line += (f"; {sep} of {len(r) - 1} other pair(s) separated (max-T, all tiers pooled; a "
+    tested = int((r["verdict"] != NO_VALID).sum()) - 1
+    line += (f"; {sep} of {tested} other pair(s) separated (max-T, all tiers pooled; a "
              "pair of another instance set by a two-sided paired test, Holm-adjusted)")
     fast = r[r["verdict"].str.startswith(FASTER)]
     if len(fast):
         line += f"; {FASTER} (of another instance set): {', '.join(fast['pair'])}"
+    none = r[r["verdict"] == NO_VALID]
+    if len(none):
+        line += (f"; {NO_VALID} (every task an error): "
+                 + ", ".join(f"{p} ({e})" for p, e in zip(none["pair"], none["error"],
+                                                         strict=True)))
     bad = r[r["wrong"] > 0]
     if len(bad):
         line += ("; wrong or disagreeing answers, never ranked best: "
@@ -273,7 +285,7 @@ def _not_apart(r: pd.DataFrame, t: pd.DataFrame) -> str:
     puzzle's task rows) did not run, the most frequent reason recorded; else ""."""
     rest = r.iloc[1:]
     rest = rest[rest["clean"].astype(bool)] if "clean" in rest else rest
-    rest = rest[rest["verdict"] != "declined all"]  # not tested: nothing to be separated from
+    rest = rest[~rest["verdict"].isin(["declined all", NO_VALID])]  # not tested
     if not len(rest) or str(rest.iloc[0]["verdict"]).startswith(SEPARATED):
         return ""
     o = rest.iloc[0]
@@ -396,7 +408,9 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "pairs that attempted the reference instance set, the lowest mean of log(min(t, "
               "limit) + shift)), then by vs_best the pairs of that set, then those of another "
               "set (never ranked above them), then those with "
-              "wrong answers, then those that declined every instance; x_best: the ratio of "
+              "wrong answers, then those with no valid answer (every task an error: no "
+              "measurement, in no verdict), then those that declined every instance; "
+              "x_best: the ratio of "
               "SGMs to the best's over the instances both attempted; vs_best: the factor over "
               "the best on the instances both ran (ratio of the geometric means of "
               "t + shift, an unanswered instance at its limit, '≥' a bound "

@@ -28,7 +28,10 @@ every tier has one time limit):
 - Each (pair, instance) is folded to the median of its repetitions and seeds
   (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
   folded time, L the instance's time limit (shared by every pair on it), every unanswered
-  instance at L (censored), shift :data:`~bench.report.data.SGM_SHIFT_S`.
+  instance at L (censored: a timeout or memout), shift :data:`~bench.report.data.SGM_SHIFT_S`.
+  An error is no measurement, never censored (:mod:`bench.report.invalid`): an instance
+  whose every task errored is missing like a task not run ("k of n run, e error"), and a
+  pair with no other instance is in no verdict, listed apart by name.
 - The best pair: no wrong or disagreeing answer, among those of the reference set the
   lowest mean y. No answered-count rule: a timeout is the largest value an instance can give.
 - Every other pair against the best over the instances both ran: the factor exp(mean of the
@@ -67,6 +70,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import bench.report.invalid as invalid
 import bench.report.paired as paired
 import bench.report.signflip as signflip
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
@@ -74,6 +78,7 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
+from bench.report.signflip import holm
 from bench.report.units import duration, duration_interval, number, p_value
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
@@ -97,7 +102,8 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
         "the pair, without wrong answers and among those that attempted the reference pair's "
         "instances (of the pairs that answered any, one that attempted the most), with the "
-        "lowest mean of log(min(t, limit) + shift) (an unanswered instance at the limit; shift "
+        "lowest mean of log(min(t, limit) + shift) (a timeout or memout at the limit; an "
+        "instance whose every task errored is no measurement, left out, never censored; shift "
         f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
         "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
         f"log(t + shift) ('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); lead: the "
@@ -163,12 +169,14 @@ def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 
-def _order(g: pd.DataFrame, declined: pd.Series | None = None) -> list[dict[str, Any]]:
-    """Per pair: instances run (attempted), answered, wrong (any wrong or disagreeing answer),
-    SGM of the PAR-2 times over the instances it ran with its interval (none below
-    MIN_INTERVAL), the instances it declined."""
+def _order(g: pd.DataFrame, declined: pd.Series | None = None,
+           errored: pd.Series | None = None) -> list[dict[str, Any]]:
+    """Per pair: instances run (attempted and measured), answered, wrong (any wrong or
+    disagreeing answer), SGM of the PAR-2 times over those instances with its interval (none
+    below MIN_INTERVAL), the instances it declined and those left out as errors."""
     rows: list[dict[str, Any]] = []
     declined = declined if declined is not None else pd.Series(dtype=int)
+    errored = errored if errored is not None else pd.Series(dtype=int)
     for pair, p in g.groupby("pair", sort=False):
         x = p["par2_s"].to_numpy(float)
         est, lo, hi = sgm_interval(x)
@@ -182,8 +190,15 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None) -> list[dict[str,
                      "ratio_hi": math.nan, "censored": "", "p": math.nan,
                      "verdict": "" if not p["wrong"].any() else "wrong answers", "run": "",
                      "apart": "",
-                     "declined": int(declined.get(pair, 0))})
+                     "declined": int(declined.get(pair, 0)),
+                     "errored": int(errored.get(pair, 0))})
     return rows
+
+
+#: the per-pair table's columns (of :func:`_order`), for a group with no pair measured
+_COLUMNS = ["pair", "solver", "kind", "instances", "solved", "wrong", "clean", "sgm", "sgm_s",
+            "sgm_lo", "sgm_hi", "common", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
+            "verdict", "run", "apart", "declined", "errored"]
 
 
 @dataclass(frozen=True)
@@ -209,7 +224,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
                  else 1)
         return (block, ratio if ratio == ratio else math.inf, float(r["sgm"]), str(r["pair"]))
     ordered: list[dict[str, Any]] = sorted(rows, key=key)
-    return pd.DataFrame(ordered).reset_index(drop=True)
+    return pd.DataFrame(ordered, columns=None if ordered else _COLUMNS).reset_index(drop=True)
 
 
 def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
@@ -229,7 +244,9 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     instances it declined; ``apart``: for a group of several tiers, the tier that shows apart
     a pair the pooled test calls equivalent (:func:`tier_apart`; its verdict is then
     "inconclusive"), else "". Best first, then by factor (:func:`_frame`)."""
-    rows = _order(pi, declined)
+    errored = invalid.errored(pi)
+    pi = invalid.measured(pi)  # an error is no measurement: never a censored time
+    rows = _order(pi, declined, errored)
     clean = [r for r in rows if r["clean"]]
     if not clean:
         return Group(_frame(rows), math.nan, math.nan)
@@ -261,10 +278,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
                  else EQUIVALENT if paired.equivalent(lo, hi, len(d), bool(cens))
                  else INCONCLUSIVE)
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
-            k, m = int(r["instances"]), int(both.sum())
-            r["run"] = (f"{k} of {n_best} run" if m == k < n_best else
-                        f"{k} run, {m} in common with the best's {n_best}") + (
-                f", {r['declined']} declined" if r["declined"] else "")
+            r["run"] = invalid.run_words(int(r["instances"]), int(both.sum()), n_best,
+                                         r["declined"], r["errored"])
     for r in clean:  # a group that pools tiers: equivalent only where no tier shows it apart
         if r["verdict"] == EQUIVALENT and (tier := tier_apart(pi, b["pair"], r["pair"])):
             r["verdict"], r["apart"] = INCONCLUSIVE, tier
@@ -314,17 +329,6 @@ def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
         raw.append(1.0 if one != one else float(one))
     p[apart] = holm(np.asarray(raw, float))
     return best, p, main.critical
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment of ``p`` (Holm 1979, *A simple sequentially rejective
-    multiple test procedure*): the k-th smallest times (m - k + 1), kept monotone, at most 1."""
-    order = np.argsort(p, kind="stable")
-    m = len(p)
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order])) if m else p
-    out = np.empty(m)
-    out[order] = adj
-    return out
 
 
 def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
@@ -399,6 +403,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     for _, w in r[~r["clean"]].iterrows():
         lines.append(f"{where}: {w['pair']} gave {w['wrong']} wrong or disagreeing answer(s): "
                      "flagged, never ranked best.")
+    lines += invalid.line(where, pi)
     if not len(r) or r.at[0, "verdict"] != "best":
         return Cell({**base, "best": "none", "answered": f"0/{n}", "sgm": "–", "lead": "–",
                      "separated": "–", "equivalent": "–", "inconclusive": "–",
@@ -484,8 +489,9 @@ def _matrix_row(puzzle: str, tier: str, sub: pd.DataFrame, gone: pd.DataFrame,
                 "declined": int(declined_n.sum()), "best": "none", "note": "no task ran"}
     c = cell(puzzle, tier, sub, len(gone), declined_n)
     absent = (set(gone["pair"]) | set(dec["pair"])) - set(sub["pair"])
-    if absent:  # pairs whose every task of the group did not run or was declined
-        c.row["note"] = "; ".join(x for x in (str(c.row["note"]),
-                                              f"{len(absent)} pair(s) ran none") if x)
+    bad = len(invalid.no_valid_answer(sub))
+    c.row["note"] = "; ".join(x for x in (  # pairs whose every task did not run, was declined
+        str(c.row["note"]), f"{len(absent)} pair(s) ran none" if absent else "",  # or errored
+        f"{bad} pair(s) with no valid answer" if bad else "") if x)
     lines += c.lines
     return c.row

@@ -18,17 +18,20 @@ SOLVER = "cadical195"
 
 def result(form: str, instance: int, outcome: str | float, tier: str = "hard") -> Result:
     """One task's record on instance ``i<instance>`` (a 10x10 Nurikabe by its name):
-    ``outcome`` a time in seconds (solved, checked), "timeout" or "skipped" (the formulation
-    declined the instance)."""
+    ``outcome`` a time in seconds (solved, checked), "timeout", "memout" (after 1 s), "error"
+    (a crash after 0.1 s: it ran, with a process) or "skipped" (the formulation declined the
+    instance)."""
     name = f"i{instance:02d}"
     solved = not isinstance(outcome, str)
-    seconds = float(outcome) if solved else (LIMIT if outcome == "timeout" else 0.0)
+    seconds = float(outcome) if solved else {"timeout": LIMIT, "memout": 1.0,
+                                             "error": 0.1}.get(str(outcome), 0.0)
     status = "solved" if solved else str(outcome)
     return Result(key=f"sha256:{name}|{form}|{SOLVER}", puzzle="nurikabe", instance=name,
                   instance_path=f"instances/nurikabe/hard/{name}.txt", rows=10, cols=10,
                   formulation=form, kind="sat", solver=SOLVER, solver_version="1.9.5",
                   status=status,  # type: ignore[arg-type]
-                  message=f"{form}: more than 3 clues" if status == "skipped" else "",
+                  message={"skipped": f"{form}: more than 3 clues",
+                           "error": f"{form}: its build raised"}.get(status, ""),
                   build_s=0.0, solve_s=seconds, wall_s=seconds + 0.2, start="fork",
                   host="here", exact=True, checked=True if solved else None,
                   time_limit=LIMIT, tier=tier, peak_rss_mb=50.0, base_rss_mb=40.0,
