@@ -279,12 +279,33 @@ REUSE_RUN = ("run", str(SHIKAKU_SEEDS[0]), "--formulation", "cpsat-cover", "--so
              "--time-limit", "20")
 
 
-def _stopped_run(source: Path, out: Path, when: object) -> tuple[str, int]:
-    """Start a run reusing ``source``, send SIGINT once ``when()`` holds; its stderr and how
-    many results the journal held then."""
-    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", *REUSE_RUN, "--repeat",
+#: ``puzzlebench`` whose results table takes two seconds to write, the file ``TABLE_MARK``
+#: created as the write begins: a signal sent once it exists comes during the write
+SLOW_TABLE = """
+import os, sys, time
+from pathlib import Path
+import bench.run.storage as storage
+from bench.cli import main
+inner = storage._write_table
+def slow(*args):
+    Path(os.environ["TABLE_MARK"]).touch()
+    time.sleep(2)
+    return inner(*args)
+storage._write_table = slow
+sys.argv[0] = "puzzlebench"
+sys.exit(main())
+"""
+
+
+def _stopped_run(source: Path, out: Path, when: object,
+                 command: tuple[str, ...] = ("-m", "bench.cli"),
+                 env: dict[str, str] | None = None) -> tuple[str, int]:
+    """Start a run reusing ``source`` (``python COMMAND ...``), send SIGINT once ``when()``
+    holds; its stderr and how many results the journal held then."""
+    proc = subprocess.Popen([sys.executable, *command, *REUSE_RUN, "--repeat",
                              str(REPS), "--reuse", str(source), "--out", str(out)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
     deadline = time.monotonic() + 120
     while not when():  # type: ignore[operator]
         assert proc.poll() is None, proc.communicate()
@@ -314,8 +335,13 @@ def test_ctrl_c_during_the_reuse_copy_keeps_the_copied_results_in_the_parquet(so
 
 
 def test_ctrl_c_during_the_parquet_write_still_writes_it(source, tmp_path):
-    out = tmp_path / "r"
-    err, n = _stopped_run(source, out, lambda: (out / "results.parquet.tmp").exists())
+    """The table's write is slowed by a wrapper of the run (:data:`SLOW_TABLE`), so that the
+    signal comes during it on any machine, however fast the write."""
+    import os
+
+    out, mark = tmp_path / "r", tmp_path / "writing"
+    err, n = _stopped_run(source, out, mark.exists, ("-c", SLOW_TABLE),
+                          {**os.environ, "TABLE_MARK": str(mark)})
     assert n == REPS  # every result was in the journal: the run was writing its table
     assert len(err.splitlines()) == 1 and f"{REPS} finished results kept in" in err, err
     assert len(pd.read_parquet(out / "results.parquet")) == REPS
