@@ -114,7 +114,7 @@ PAIR_NOTE = (
     "then at least the factor; only the interval's lower end is shown), '≤' where only A "
     "has, 'both censored' where both have (the factor is then neither estimate nor bound); "
     "p: the step-down Westfall-Young max-T sign-flip "
-    "permutation test over every pair listed (one family). Labels: "
+    "permutation test over every pair tested (one family). Labels: "
     f"'{CHANGED}' p < {ALPHA:g} over at least {paired.MIN_INTERVAL} instances; "
     f"'{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
     f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
