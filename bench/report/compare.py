@@ -15,15 +15,21 @@ their median PAR-2 time; a time change counts when the factor B/A lies outside
 of samples, and the times differ by more than NOISE_FLOOR_S (timer and process noise on
 millisecond tasks). A change of status always counts.
 
-Per pair (and puzzle x tier): the change B/A over the instances both runs ran, tested with
-the machinery of the report's verdicts (:mod:`bench.report.paired`). A task that did not run
-(:func:`bench.report.data.did_not_run`) is never scored, and a skipped task has no time;
+Per pair (and puzzle x tier): the change B/A over the instances both runs measured, tested
+with the machinery of the report's verdicts (:mod:`bench.report.paired`). A task that did not
+run (:func:`bench.report.data.did_not_run`) is never scored, and a skipped task has no time;
 each run's samples of a (pair, instance) (its seeds and repetitions) are folded to their
-median PAR-2 time, so runs on different seeds still pair by instance. The value is
-y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs' limits on the
-instance (an unanswered instance at L, a censored time; so is a time answered above L in the
-run with the larger limit: capped at L it is known only to exceed L; an instance is answered
-by a strict majority of its samples, so exactly half is unanswered; shift
+median PAR-2 time, so runs on different seeds still pair by instance. An error is no
+measurement, as in the verdicts (:mod:`bench.report.invalid`): beside other samples it is left
+out of the fold; an instance every sample of which errored in either run is left out of the
+pair's comparison (never censored at the limit), the label then says on how many instances it
+rests ("5 of 8 instances, 3 error in B"); a pair with no instance measured in both runs is not
+tested (outside the family below) and is listed apart by name with its error count ("no valid
+answer in B: 8 error"). In the per-task diff a task every sample of which errored has no time.
+The value is y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs'
+limits on the instance (an unanswered instance at L, a censored time; so is a time answered
+above L in the run with the larger limit: capped at L it is known only to exceed L; an
+instance is answered by a strict majority of its samples, so exactly half is unanswered; shift
 :data:`bench.report.data.SGM_SHIFT_S`), and the difference d = y_B - y_A per instance:
 
 - the factor exp(mean d) (the ratio B/A of the geometric means of t + shift; not the ratio
@@ -67,29 +73,40 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import bench.report.invalid as invalid
 import bench.report.paired as paired
 from bench.identity import differing_parts
+from bench.report.compare_machines import machine_lines
+from bench.report.compare_words import (
+    AT_LEAST,
+    AT_MOST,
+    BOUNDS,
+    CHANGED,
+    EQUIVALENT,
+    INCONCLUSIVE,
+    label,
+)
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
 from bench.report.signflip import sign_flip_maxt
-from bench.report.units import bound_end, duration, interval, number
 
 ALPHA = paired.ALPHA
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
-CHANGED, EQUIVALENT, INCONCLUSIVE = "changed", "equivalent", "inconclusive"
 
 
 CSV_COLUMNS = ["puzzle", "pair", "instance", "key", "status_a", "status_b", "par2_s_a",
                "par2_s_b", "factor", "noise", "significant", "change", "differs"]
 
 
-PAIR_COLUMNS = ["puzzle", "tier", "pair", "instances", "censored", "answers differ", "factor",
-                "bound", "factor_lo", "factor_hi", "p", "label", "status changes",
+PAIR_COLUMNS = ["puzzle", "tier", "pair", "instances", "error", "censored", "answers differ",
+                "factor", "bound", "factor_lo", "factor_hi", "p", "label", "status changes",
                 "tasks beyond noise", "identity differs"]
 PAIR_NOTE = (
-    "Over the instances both runs ran (tasks not run left out; each run's seeds and repeats "
-    "of an instance folded to their median): factor B/A, the ratio of the geometric "
+    "Over the instances both runs measured (tasks not run left out; each run's seeds and "
+    "repeats of an instance folded to their median, an error beside other samples left out; "
+    "error: instances left out, every sample an error in a run: no measurement, not "
+    "censored; a pair with none left is not tested): factor B/A, the ratio of the geometric "
     f"means of min(t, L) + shift (L the smaller limit; an unanswered instance, or one "
     f"answered above L in the run with the larger limit, is censored at L; shift "
     f"{SGM_SHIFT_S * 1000:g} ms) with its 95 % t-interval (none below "
@@ -97,7 +114,7 @@ PAIR_NOTE = (
     "then at least the factor; only the interval's lower end is shown), '≤' where only A "
     "has, 'both censored' where both have (the factor is then neither estimate nor bound); "
     "p: the step-down Westfall-Young max-T sign-flip "
-    "permutation test over every pair listed (one family). Labels: "
+    "permutation test over every pair tested (one family). Labels: "
     f"'{CHANGED}' p < {ALPHA:g} over at least {paired.MIN_INTERVAL} instances; "
     f"'{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
     f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
@@ -125,9 +142,12 @@ def per_key(t: pd.DataFrame) -> pd.DataFrame:
     majority answered (exactly half: unanswered), its status (``a/b`` when samples
     disagree), ``spread`` max/min, ``samples``, the first sample's identity columns and
     ``idents``, the distinct identities of its samples (JSON texts of their identity
-    columns; samples without one left out)."""
+    columns; samples without one left out). An error beside other samples of its key is left
+    out of the time and ``ok`` (:func:`bench.report.invalid.apart`)."""
     ident = IDENTITY_COLUMNS
-    t = t.assign(_ident=_identities(t))
+    gone = invalid.apart(t, ["key"])
+    t = t.assign(_ident=_identities(t), par2_s=t["par2_s"].astype(float).mask(gone),
+                 ok=t["ok"].astype(float).mask(gone))
     g = t.groupby("key", sort=False)
     out = g.agg(puzzle=("puzzle", "first"), pair=("pair", "first"),
                 instance=("instance", "first"), tier=("tier", "first"),
@@ -185,6 +205,8 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     m = m[~both_skipped].copy()  # no time on either side: nothing to compare
     if m.empty:
         return m.assign(significant=pd.Series(dtype=bool)), _with_task_counts(pairs, m)
+    for side in ("a", "b"):  # every sample an error: no time, its status change alone counts
+        m.loc[m[f"status_{side}"] == "error", f"par2_s_{side}"] = np.nan
     m["factor"] = m["par2_s_b"] / m["par2_s_a"].where(m["par2_s_a"] > 0)
     noise = np.maximum(NOISE_FACTOR, np.fmax(m["spread_a"].fillna(1), m["spread_b"].fillna(1)))
     m["noise"] = noise
@@ -213,17 +235,28 @@ def _unit(key: str) -> str:
 def _fold(t: pd.DataFrame) -> pd.DataFrame:
     """Per (puzzle, pair, unit): the tasks that ran (not skipped) folded to the median PAR-2
     time, ``ok`` when a strict majority answered (exactly half: unanswered), the largest
-    limit, the tier and instance, the statuses seen."""
+    limit, the tier and instance, the statuses seen, ``errors`` and ``n`` its error and all
+    samples, ``unmeasured`` where every sample errored (:func:`bench.report.invalid.unmeasured`).
+    An error beside other samples is left out of the time, ``ok`` and the statuses
+    (:func:`bench.report.invalid.apart`)."""
     t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
     if t.empty:
         return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
-                                     "tier", "instance", "status"])
-    t = t.assign(unit=t["key"].map(_unit), limit=t["time_limit"].astype(float))
-    out = t.groupby(["puzzle", "pair", "unit"], sort=True).agg(
+                                     "tier", "instance", "status", "errors", "n",
+                                     "unmeasured"])
+    by = ["puzzle", "pair", "unit"]
+    t = t.assign(unit=t["key"].map(_unit), limit=t["time_limit"].astype(float),
+                 _er=t["status"].eq("error"))
+    gone = invalid.apart(t, by)
+    t = t.assign(par2_s=t["par2_s"].astype(float).mask(gone),
+                 ok=t["ok"].astype(float).mask(gone), _st=t["status"].mask(gone))
+    out = t.groupby(by, sort=True).agg(
         par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
         tier=("tier", "first"), instance=("instance", "first"),
-        status=("status", lambda x: "/".join(sorted(set(x))))).reset_index()
+        status=("_st", lambda x: "/".join(sorted(set(x.dropna())))), errors=("_er", "sum"),
+        n=("_er", "size")).reset_index()
     out["ok"] = out["ok"] > 0.5
+    out["unmeasured"] = invalid.unmeasured(out)
     return out
 
 
@@ -233,7 +266,9 @@ def paired_instances(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     = log(min(PAR-2, L) + shift) (the PAR-2 time itself without a limit), ``censored_a``,
     ``censored_b`` (that side unanswered, or answered above L: its time is known only to
     exceed L), ``censored`` (either), ``answers_differ`` (the statuses differ, e.g. solved
-    and infeasible) and ``d`` = y_b - y_a."""
+    and infeasible), ``d`` = y_b - y_a, and ``errors_a``/``errors_b``, ``unmeasured_a``/
+    ``unmeasured_b`` (every sample of that side an error: no measurement, :func:`_fold`) and
+    ``unmeasured`` (either side; such a row is left out of the pair's test)."""
     fa, fb = _fold(ta), _fold(tb)
     m = fa.merge(fb.drop(columns=["instance"]), on=["puzzle", "pair", "unit"],
                  suffixes=("_a", "_b"))
@@ -251,15 +286,18 @@ def paired_instances(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     m["answers_differ"] = m["status_a"] != m["status_b"]
     m["tier"] = m["tier_a"].where(m["tier_a"].fillna("") != "", m["tier_b"]).fillna("")
     m["d"] = m["y_b"] - m["y_a"]
+    m["unmeasured"] = m["unmeasured_a"] | m["unmeasured_b"]
     return m
 
 
 def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
-    """Per (puzzle, tier, pair) with an instance both runs ran: ``instances``, ``censored``
-    (instances unanswered in either run), ``answers differ`` (instances whose status differs),
-    ``factor`` B/A with ``factor_lo``/``factor_hi``
-    (NaN below MIN_INTERVAL instances), ``p`` (adjusted over every row), ``verdict``
-    (changed, equivalent, inconclusive) and ``label`` (the verdict in words)."""
+    """Per (puzzle, tier, pair) with an instance both runs ran: ``instances`` (those measured
+    in both runs, which the test rests on), ``error`` (instances left out: every sample an
+    error in a run, :mod:`bench.report.invalid`), ``censored`` (instances unanswered in either
+    run), ``answers differ`` (instances whose status differs), ``factor`` B/A with
+    ``factor_lo``/``factor_hi`` (NaN below MIN_INTERVAL instances), ``p`` (adjusted over every
+    pair tested), ``verdict`` (changed, equivalent, inconclusive; no valid answer where no
+    instance is measured in both runs: not tested) and ``label`` (the verdict in words)."""
     m = paired_instances(ta, tb)
     if m.empty:
         return pd.DataFrame()
@@ -268,77 +306,66 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     m["flip"] = m["puzzle"] + "|" + m["unit"].map(
         lambda u: "|".join(x for i, x in enumerate(str(u).split("|"))
                            if i == 0 or x.startswith("count=")))
-    groups = list(m.groupby(["puzzle", "tier", "pair"], sort=True))
-    flips = {u: i for i, u in enumerate(sorted(m["flip"].unique()))}
+    keys = ["puzzle", "tier", "pair"]
+    ok = m[~m["unmeasured"]]  # an error is no measurement: out of the pair's comparison
+    groups = list(ok.groupby(keys, sort=True))
+    flips = {u: i for i, u in enumerate(sorted(ok["flip"].unique()))}
     d = np.full((len(flips), len(groups)), np.nan)
     for j, (_, g) in enumerate(groups):
         d[g["flip"].map(flips).to_numpy(int), j] = g["d"].to_numpy(float)
-    test = sign_flip_maxt(d)
-    rows: list[dict[str, Any]] = []
-    for j, ((puzzle, tier, pair), g) in enumerate(groups):
-        est, lo, hi = paired.log_interval(g["d"].to_numpy(float))
-        n = len(g)
-        if n < paired.MIN_INTERVAL:
-            lo = hi = math.nan
-        bound = BOUNDS[bool(g["censored_a"].any()), bool(g["censored_b"].any())]
-        if bound:  # a bound: only the side it bounds from is an interval end
-            lo, hi = (lo if bound == AT_LEAST else math.nan,
-                      hi if bound == AT_MOST else math.nan)
-        cens = int(g["censored"].sum())
-        other = int(g["answers_differ"].sum())
-        pj = float(test.p[j])
-        verdict = (CHANGED if pj < ALPHA and n >= paired.MIN_INTERVAL else EQUIVALENT
-                   if paired.equivalent(lo, hi, n, cens + other > 0) else INCONCLUSIVE)
-        rows.append({"puzzle": puzzle, "tier": tier, "pair": pair, "instances": n,
-                     "censored": cens, "answers differ": other, "factor": est, "bound": bound,
-                     "factor_lo": lo, "factor_hi": hi, "p": pj, "verdict": verdict,
-                     "label": _label(verdict, est, lo, hi, n, cens, other, bound)})
-    return pd.DataFrame(rows)
+    p = sign_flip_maxt(d).p if groups else np.array([])
+    every = dict(list(m.groupby(keys, sort=True)))
+    rows = [_tested(key, g, _left_out(every[key]), float(p[j]))
+            for j, (key, g) in enumerate(groups)]
+    rows += [_untested(key, g) for key, g in every.items() if g["unmeasured"].all()]
+    return pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)
 
 
-AT_LEAST, AT_MOST, BOTH = "≥", "≤", "both censored"
-#: (A censored on some instance, B censored on some): what the factor B/A is. B's times
-#: capped at L make B/A too small (a lower bound), A's too large (an upper bound); both: the
-#: capped ratio is neither
-BOUNDS = {(False, False): "", (False, True): AT_LEAST, (True, False): AT_MOST,
-          (True, True): BOTH}
+def _left_out(g: pd.DataFrame) -> tuple[int, str]:
+    """The instances of the pair's rows ``g`` (every instance both runs ran) left out as
+    unmeasured, and in words: "3 error in B", "1 error in A, 2 error in B" ("" for none)."""
+    words = [f"{int(g[f'unmeasured_{s}'].sum())} error in {s.upper()}" for s in "ab"
+             if g[f"unmeasured_{s}"].any()]
+    return int(g["unmeasured"].sum()), ", ".join(words)
 
 
-def _factor(est: float, lo: float, hi: float, bound: str, faster: bool) -> tuple[str, str]:
-    """The factor and its interval: ("2.01x", " [1.81–2.23]") (faster: A/B), or a bound where
-    a run's times are censored: ("≥ 2.01x", " [≥ 1.81]"), ("1.3x", " (both censored)")."""
-    if faster:  # A/B: the bounds swap
-        est, lo, hi = 1 / est, 1 / hi, 1 / lo
-        bound = {AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}.get(bound, bound)
-    if bound == BOTH:
-        return f"{number(est)}x", f" ({BOTH})"
-    if bound:
-        end = lo if bound == AT_LEAST else hi
-        return (f"{bound} {number(est)}x",
-                f" [{bound_end(end, bound == AT_MOST)}]" if end == end else "")
-    return f"{number(est)}x", f" {interval(lo, hi)}" if lo == lo else ""
-
-
-def _label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
-           other: int, bound: str = "") -> str:
-    """The verdict in words: "changed: 2.01x slower [1.81–2.23]" (faster: the factor A/B and
-    its interval; a bound where a run's times are censored, :func:`_factor`: "changed:
-    ≥ 2.01x slower [≥ 1.81]"), "equivalent (within 1.25x)", "inconclusive (n
-    instances)"."""
-    if verdict == CHANGED:
-        faster = est < 1
-        head, tail = _factor(est, lo, hi, bound, faster)
-        return f"{CHANGED}: {head} {'faster' if faster else 'slower'}{tail}"
-    if verdict == EQUIVALENT:
-        return f"{EQUIVALENT} (within {paired.MARGIN:g}x)"
-    why = f"{n} instance{'s' if n != 1 else ''}"
+def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str],
+            pj: float) -> dict[str, Any]:
+    """The row of pair ``key`` over its instances measured in both runs ``g``, with the
+    instances left out (:func:`_left_out`) and its adjusted p ``pj``."""
+    puzzle, tier, pair = key
+    est, lo, hi = paired.log_interval(g["d"].to_numpy(float))
+    n = len(g)
     if n < paired.MIN_INTERVAL:
-        why += ", too few for an interval"
-    elif cens:
-        why += f", {cens} censored in a run"
-    elif other:
-        why += f", {other} answered otherwise"
-    return f"{INCONCLUSIVE} ({why})"
+        lo = hi = math.nan
+    bound = BOUNDS[bool(g["censored_a"].any()), bool(g["censored_b"].any())]
+    if bound:  # a bound: only the side it bounds from is an interval end
+        lo, hi = (lo if bound == AT_LEAST else math.nan, hi if bound == AT_MOST else math.nan)
+    cens = int(g["censored"].sum())
+    other = int(g["answers_differ"].sum())
+    verdict = (CHANGED if pj < ALPHA and n >= paired.MIN_INTERVAL else EQUIVALENT
+               if paired.equivalent(lo, hi, n, cens + other > 0) else INCONCLUSIVE)
+    left, words = left_out
+    on = f"{n} of {n + left} instances, {words}" if left else ""
+    return {"puzzle": puzzle, "tier": tier, "pair": pair, "instances": n, "error": left,
+            "censored": cens, "answers differ": other, "factor": est, "bound": bound,
+            "factor_lo": lo, "factor_hi": hi, "p": pj, "verdict": verdict,
+            "label": label(verdict, est, lo, hi, n, cens, other, bound, on)}
+
+
+def _untested(key: tuple[Any, ...], g: pd.DataFrame) -> dict[str, Any]:
+    """The row of pair ``key`` none of whose instances ``g`` is measured in both runs: not
+    tested; its label names the run with no valid answer and its error tasks ("no valid
+    answer in B: 8 error"), else the instances each run left out."""
+    puzzle, tier, pair = key
+    gone = [f"in {s.upper()}: {int(g[f'errors_{s}'].sum())} error" for s in "ab"
+            if g[f"unmeasured_{s}"].all()]
+    said = (f"{invalid.NO_VALID} " + "; ".join(gone) if gone else
+            f"no instance measured in both runs ({_left_out(g)[1]})")
+    return {"puzzle": puzzle, "tier": tier, "pair": pair, "instances": 0, "error": len(g),
+            "censored": 0, "answers differ": 0, "factor": math.nan, "bound": "",
+            "factor_lo": math.nan, "factor_hi": math.nan, "p": math.nan,
+            "verdict": invalid.NO_VALID, "label": said}
 
 
 def _with_task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
@@ -375,59 +402,27 @@ def _summary(changes: pd.DataFrame, speed_differs: bool = False) -> list[str]:
     return [f"- {k}: {n} of {len(changes)} tasks" for k, n in parts.most_common()]
 
 
-def _environment(folder: str | Path) -> dict[str, Any]:
-    """The run's latest environment record that holds a calibration ({} if none)."""
-    from bench.run.storage import load_environment
-
-    recs = [r for r in load_environment(folder) if isinstance(r.get("calibration"), dict)]
-    return recs[-1] if recs else {}
-
-
-def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool]:
-    """Sentences on the two runs' machines: their speed (the fastest calibration loop of each
-    run, :func:`bench.run.noise.speed`) and whether it differs by more than
-    :data:`bench.run.noise.SLOWER` either way, with the factor; each run whose machine
-    was disturbed (:func:`bench.run.noise.disturbance`) and why. And whether the speed
-    differs."""
-    from bench.run.noise import SLOWER, disturbance, speed
-
-    env_a, env_b = _environment(run_a), _environment(run_b)
-    sa, sb = speed(env_a), speed(env_b)
-    lines: list[str] = []
-    differs = False
-    if sa and sb:
-        factor = sb / sa
-        differs = factor > SLOWER or factor < 1 / SLOWER
-        if differs:
-            which = (f"B's machine was {number(factor)}x slower" if factor > 1
-                     else f"B's machine was {number(1 / factor)}x faster")
-            lines.append(f"**The machines differ in speed**: the calibration loop took "
-                         f"{duration(sb)} in B against {duration(sa)} in A ({which}); time changes "
-                         "of about that factor are the machine's, not the code's.")
-        else:
-            lines.append(f"Machine speed: the calibration loop took {duration(sa)} in A and "
-                         f"{duration(sb)} in B (within {SLOWER:g}x).")
-    else:
-        lines.append("Machine speed: unknown (a run without a calibration figure).")
-    for name, env in (("A", env_a), ("B", env_b)):
-        why = disturbance(env)
-        if why:
-            lines.append(f"**Run {name} was disturbed**: {'; '.join(why)}; its times are "
-                         "slower than its machine's.")
-    return lines, differs
-
-
 def pair_summary(pairs: pd.DataFrame) -> list[str]:
-    """One sentence: how many pairs changed (slower, faster), are equivalent, inconclusive."""
+    """One sentence: how many pairs changed (slower, faster), are equivalent, inconclusive;
+    and one that lists by name the pairs not tested, no instance measured in both runs ("no
+    valid answer in B: 8 error"), where there are any."""
     if pairs.empty:
         return ["No pair ran an instance in both runs."]
     v = pairs["verdict"]
     changed = pairs[v == CHANGED]
     slower = int((changed["factor"] > 1).sum())
-    return [f"Pairs (per puzzle and tier): {len(changed)} of {len(pairs)} {CHANGED} "
-            f"({slower} slower, {len(changed) - slower} faster), "
-            f"{int((v == EQUIVALENT).sum())} {EQUIVALENT}, "
-            f"{int((v == INCONCLUSIVE).sum())} {INCONCLUSIVE}."]
+    apart = pairs[v == invalid.NO_VALID]
+    out = [f"Pairs (per puzzle and tier): {len(changed)} of {len(pairs) - len(apart)} "
+           f"{CHANGED} ({slower} slower, {len(changed) - slower} faster), "
+           f"{int((v == EQUIVALENT).sum())} {EQUIVALENT}, "
+           f"{int((v == INCONCLUSIVE).sum())} {INCONCLUSIVE}"
+           + (f"; {len(apart)} not tested." if len(apart) else ".")]
+    if len(apart):
+        named = apart[["pair", "puzzle", "tier", "label"]].itertuples(index=False)
+        out += ["", "Not tested, no instance measured in both runs (an error is no "
+                "measurement): " + "; ".join(f"{p} ({z}, {t or 'no tier'}): {w}"
+                                              for p, z, t, w in named) + "."]
+    return out
 
 
 def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 50,

@@ -34,6 +34,16 @@ def unmeasured(pi: pd.DataFrame) -> pd.Series:
     return (pi["errors"] >= pi["n"]) & (pi["n"] > 0)
 
 
+def apart(t: pd.DataFrame, by: list[str]) -> pd.Series:
+    """Per sample row of ``t``: an ``error`` beside another sample of its group ``by`` (one
+    not every sample of which errored), which is left out of the group's fold as
+    :func:`bench.report.data.per_instance` leaves it."""
+    if not len(t):
+        return pd.Series(False, index=t.index, dtype=bool)
+    er = t["status"].eq("error")
+    return er & ~t.assign(_er=er).groupby(by, sort=False, dropna=False)["_er"].transform("all")
+
+
 def measured(pi: pd.DataFrame) -> pd.DataFrame:
     """The per-instance rows ``pi`` without the unmeasured ones (:func:`unmeasured`): a pair
     with no valid answer has no row left."""
