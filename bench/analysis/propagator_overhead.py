@@ -15,7 +15,12 @@ digest (it costs a little time in the solve). ``--per-callback`` adds, per IPASI
 (``on_assignment``, ``propagate``, ``on_backtrack``, ...), its number of calls and the seconds
 spent in it, timed around the call by a subclass (``perf_counter`` before and after; the
 wrapper's own frame is inside the time, so these seconds run a little above ``python_s``,
-which the propagator times from inside). ``--configure NAME=VALUE[,...]`` sets CaDiCaL options
+which the propagator times from inside), and the same for the steps of ``propagate`` the
+Nurikabe propagator defines (:data:`STEPS`: the wall's labelling and size, each island's
+reach and closing, the articulation search), named ``propagate:STEP`` (their seconds are
+part of ``propagate``'s). Under ``root=handed`` the propagator replays the root literals it
+hands over through its own ``on_assignment``: those calls count here too, not in ``callbacks``.
+``--configure NAME=VALUE[,...]`` sets CaDiCaL options
 on the solver before its clauses (python-sat's ``Solver.configure``), e.g. the ``--sat``
 preset ``stabilizeonly=1,elimreleff=10,subsumereleff=60``.
 
@@ -141,13 +146,19 @@ CALLBACKS = ("on_assignment", "on_new_level", "on_backtrack", "decide", "propaga
              "provide_reason", "has_clause", "add_clause", "check_model")
 
 
-def timing(cls: type, per: dict[str, list[float]]) -> type:
-    """``cls`` with every callback of :data:`CALLBACKS` it defines counted and timed into
-    ``per[name] = [calls, seconds]`` (``time.perf_counter`` around the call)."""
+#: the steps of the Nurikabe propagator's ``propagate`` (formulations/nurikabe/_wall.py,
+#: _islandreach.py, _cutstep.py), timed as ``propagate:STEP``
+STEPS = ("_wall", "_size", "_reach", "_close", "_step", "_cut")
 
-    def timed(name: str) -> Any:
+
+def timing(cls: type, per: dict[str, list[float]]) -> type:
+    """``cls`` with every callback of :data:`CALLBACKS` and every step of :data:`STEPS` it
+    defines counted and timed into ``per[name] = [calls, seconds]`` (``time.perf_counter``
+    around the call; a step under the name ``propagate:STEP``)."""
+
+    def timed(name: str, label: str) -> Any:
         inner = getattr(cls, name)
-        slot = per.setdefault(name, [0, 0.0])
+        slot = per.setdefault(label, [0, 0.0])
         clock = time.perf_counter
 
         def call(self: Any, *args: Any) -> Any:
@@ -160,8 +171,9 @@ def timing(cls: type, per: dict[str, list[float]]) -> type:
 
         return call
 
+    labels = {**{n: n for n in CALLBACKS}, **{n: f"propagate:{n}" for n in STEPS}}
     return type(f"Timed{cls.__name__}", (cls,),
-                {name: timed(name) for name in CALLBACKS if hasattr(cls, name)})
+                {n: timed(n, label) for n, label in labels.items() if hasattr(cls, n)})
 
 
 if __name__ == "__main__":
