@@ -11,7 +11,7 @@ name may be an alias. A solver entry is ``SOLVER`` or ``PUZZLE:SOLVER``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bench.labels import EVERY, close_matches, parse_label
@@ -180,12 +180,25 @@ def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:
     return ""
 
 
-def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str]) -> str:
+def solver_of(entry: str) -> str:
+    """The solver a selection entry ``SOLVER`` or ``PUZZLE:SOLVER`` names: the whole entry
+    when it is a solver's name (CPMpy's solvers hold a colon themselves: ``cpmpy:ortools``),
+    else what follows its puzzle."""
+    from bench.backends import all_backends
+
+    if entry in {b.name for b in all_backends()}:
+        return entry
+    return split_puzzle(entry)[1]
+
+
+def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str],
+             unavailable: Mapping[str, str] | None = None) -> str:
     """Why a selection gives no task when its formulations (``forms``: (puzzle, name) -> model
     kind) have none of their solvers among the selected ``solvers`` (entries ``SOLVER`` or
     ``PUZZLE:SOLVER``; none: every solver): one line naming the available solvers each kind of
     them runs on, and the model kinds each selected solver takes with those formulations of
-    the same puzzles."""
+    the same puzzles; a selected solver that cannot run here (``unavailable``: name ->
+    reason) is named with its reason instead."""
     from bench.backends import backends_for, get_backend
     from bench.registry import formulations
 
@@ -197,7 +210,10 @@ def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str]) ->
            for kind, n in names.items()]
     puzzles = dict.fromkeys(puzzle for puzzle, _ in forms)
     for solver in dict.fromkeys(solvers):
-        kinds = get_backend(split_puzzle(solver)[1]).kinds
+        if why := (unavailable or {}).get(solver_of(solver)):
+            ran.append(f"{solver} is unavailable here ({why})")
+            continue
+        kinds = get_backend(solver_of(solver)).kinds
         takes = dict.fromkeys(c.name for p in puzzles for c in formulations(p) if c.kind in kinds)
         ran.append(f"{solver} takes {'/'.join(kinds)} formulations ({brief(list(takes))})")
     return f"no task matches the selection: {'; '.join(ran)}"

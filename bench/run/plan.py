@@ -447,7 +447,7 @@ def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[
         return (f"{option} {want!r} selects no formulation variant of these instances"
                 f"{close_formulation(want)} (see `puzzlebench list`)")
     if not plan.tasks and not plan.errors:
-        return unpaired(plan.unpaired, solvers) if plan.unpaired else \
+        return unpaired(plan.unpaired, solvers, plan.unavailable) if plan.unpaired else \
             "no task matches the selection (see `puzzlebench list`)"
     return ""
 

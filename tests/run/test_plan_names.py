@@ -189,3 +189,23 @@ def test_a_formulation_and_a_solver_that_never_pair_say_why_in_one_line(tmp_path
                                         r"takes asp formulations \(asp-cover\)"):
         make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["sat-cover"],
                   solvers=["shikaku:clingo"])
+
+
+def test_a_cpmpy_solver_that_never_pairs_or_cannot_run_is_named_not_a_traceback(tmp_path):
+    """CPMpy's solver names hold a colon (``cpmpy:ortools``), which a ``PUZZLE:SOLVER`` entry
+    also has: an available one is named with the formulations it takes, one that cannot run
+    here with its reason (Gurobi is never benchmarked: its pip licence is size-limited), with
+    or without a puzzle before it, and none raises."""
+    with pytest.raises(PlanError, match=r"sat-cover runs on cadical195, .*; cpmpy:ortools "
+                                        r"takes cpmpy formulations \(cpmpy-cover\)$"):
+        make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["sat-cover"],
+                  solvers=["cpmpy:ortools"])
+    for entry in ("cpmpy:gurobi", "shikaku:cpmpy:gurobi"):
+        with pytest.raises(PlanError, match=rf"; {entry} is unavailable here \(.+\)$"):
+            make_plan(None, [str(SHIKAKU_SEEDS[0])], solvers=[entry])
+    out = tmp_path / "out"
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--solver", "cpmpy:gurobi", "--out", str(out),
+            cwd=tmp_path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert "; cpmpy:gurobi is unavailable here (" in p.stderr.splitlines()[-1], p.stderr
+    assert not out.exists()
