@@ -36,12 +36,17 @@ def asked_count(key: str) -> int:
     return 0
 
 
+def _number(x: float) -> str:
+    """``x`` as the command line takes it back exactly: ``60`` for 60.0, else its repr."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
 def solve_command(res: Result) -> str:
     """The ``puzzlebench solve`` command line that runs the task of ``res`` alone: its
     instance file, formulation variant, solver and time limit, and its seed, memory limit,
     threads and solution count where they differ from the command's defaults (shell-quoted)."""
     args = ["puzzlebench", "solve", res.instance_path, "--formulation", res.formulation,
-            "--solver", res.solver, "--time-limit", f"{res.time_limit:g}"]
+            "--solver", res.solver, "--time-limit", _number(res.time_limit)]
     if res.seed != SOLVE_DEFAULTS["seed"]:
         args += ["--seed", str(res.seed)]
     if res.memory_limit_mb and res.memory_limit_mb != SOLVE_DEFAULTS["memory_limit_mb"]:

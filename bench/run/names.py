@@ -126,10 +126,11 @@ def unknown_names(puzzles: Sequence[str], solvers: Sequence[str],
             return f"--puzzle {name!r}: no such puzzle (known: {', '.join(known)})"
     if puzzles and present and not set(puzzles) & set(present):
         there = f"puzzle{'s' if len(present) > 1 else ''}: {', '.join(sorted(present))}"
+        asked = " ".join(f"--puzzle {name!r}" for name in dict.fromkeys(puzzles))
+        wanted = " or ".join(dict.fromkeys(puzzles))
         if suite:
-            return f"--puzzle {puzzles[0]!r}: suite {suite.name} has no {puzzles[0]} " \
-                   f"instance (its {there})"
-        return f"--puzzle {puzzles[0]!r}: no {puzzles[0]} instance among these (their {there})"
+            return f"{asked}: suite {suite.name} has no {wanted} instance (its {there})"
+        return f"{asked}: no {wanted} instance among these (their {there})"
     for name in solvers:
         if why := solver_problem(name):
             return f"--solver {name!r}: {why}"

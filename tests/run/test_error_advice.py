@@ -97,6 +97,8 @@ def test_the_summary_orders_phases_and_the_command_keeps_what_the_task_asked():
     counted = _result(key="sha256:0|f|s|seed=2|count=5|rep=1", seed=2, threads=2)
     assert solve_command(counted) == ("puzzlebench solve 'a b.txt' --formulation f --solver s "
                                       "--time-limit 20 --seed 2 --threads 2 --count 5")
+    for limit, typed in ((1234.5678, "1234.5678"), (3_600_000.0, "3600000"), (0.1, "0.1")):
+        assert f"--time-limit {typed} " in solve_command(_result(time_limit=limit)) + " "
 
 
 def test_a_resume_over_results_measured_otherwise_advises_a_new_out_with_reuse(tmp_path):
