@@ -380,7 +380,8 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
     other = int((inc["run"].fillna("") != "").sum())  # of another instance set
     why = [x for x in (
         can.removesuffix("; "),
-        f"a pair of another instance set needs {APART_MIN} instances in common" if other else "",
+        f"{other} of another instance set, tested only on the instances in common: at least "
+        f"{APART_MIN} needed, more under Holm's adjustment" if other else "",
         f"{n} equivalent pooled, but apart on a tier" if n else "") if x]
     return f"; {len(inc)} pair(s) inconclusive" + (f" ({'; '.join(why)})" if why else "")
 

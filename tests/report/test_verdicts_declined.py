@@ -168,3 +168,18 @@ def test_a_factor_over_a_best_with_censored_times_is_a_bound() -> None:
     assert V.factor(pd.Series({**row, "censored": "best"})).startswith("≤ 0.078x")
     assert V.factor(pd.Series({**row, "censored": "other"})).startswith("≥ 0.078x")
     assert V.factor(pd.Series({**row, "censored": ""})).startswith("0.078x")
+
+
+def test_an_inconclusive_pair_of_another_set_is_counted_not_told_it_needs_what_it_has():
+    """A pair of another instance set may have the fewest instances in common the exact test
+    needs and still be inconclusive (Holm's adjustment over several such pairs): the clause
+    counts such pairs and states the minimum as a minimum."""
+    import pandas as pd
+
+    from bench.report.verdicts import APART_MIN, _inconclusive
+
+    inc = pd.DataFrame({"apart": ["", ""], "run": ["6 run, 6 in common with the best's 8", ""]})
+    said = _inconclusive(inc, "", False)
+    assert said == ("; 2 pair(s) inconclusive (1 of another instance set, tested only on the "
+                    f"instances in common: at least {APART_MIN} needed, more under Holm's "
+                    "adjustment)")
