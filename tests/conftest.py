@@ -31,6 +31,21 @@ def plugin_package(root: Path, name: str, version: str, modules: dict[str, str],
         [str(root), str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
+def formulation_source(cls: str, name: str, build: str, *, kind: str = "sat",
+                       description: str = "a test plugin") -> str:
+    """The source of a plugin module defining one Shikaku formulation: class ``cls``
+    registered as ``name`` of ``kind`` (``"sat"`` or ``"cpsat"``), whose ``build(self, inst)``
+    body is ``build`` (its lines, unindented)."""
+    model = {"sat": "SatModel", "cpsat": "CpsatModel"}[kind]
+    body = "".join(f"        {line}\n" for line in build.strip().splitlines())
+    return (f"from bench.models import {model}\n"
+            "from bench.registry import Formulation, formulation\n\n\n"
+            f"@formulation\nclass {cls}(Formulation[{model}]):\n"
+            f'    puzzle = "shikaku"\n    name = "{name}"\n    kind = "{kind}"\n'
+            f"    description = {description!r}\n\n"
+            f"    def build(self, inst):\n{body}")
+
+
 def assert_malformed(path: Path, line: int | None, needle: str) -> None:
     """Reading ``path`` fails with one line naming the file, the line (if any) and the
     problem, which contains ``needle``."""

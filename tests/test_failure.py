@@ -20,7 +20,7 @@ from bench.puzzles import SolutionGrid
 from bench.records import Task, schema_problem
 from bench.registry import Formulation, Unsupported, formulation
 from bench.run.execute import execute
-from tests.conftest import ROOT, SHIKAKU_SEEDS, plugin_package
+from tests.conftest import ROOT, SHIKAKU_SEEDS, formulation_source, plugin_package
 from tests.test_check import Cover
 
 SEED = str(SHIKAKU_SEEDS[0])
@@ -225,22 +225,8 @@ def test_a_plugin_error_shows_file_line_and_phase_in_solve_journal_and_report(
     assert res.returncode == 2 and "did you mean sat-boom / cadical195" in res.stderr
 
 
-NO_RETURN = '''
-from bench.models import SatModel
-from bench.registry import Formulation, formulation
-
-
-@formulation
-class SatForgets(Formulation[SatModel]):
-    puzzle = "shikaku"
-    name = "sat-forgets"
-    kind = "sat"
-    description = "builds a model and forgets to return it"
-
-    def build(self, inst):
-        model = SatModel()
-        model.add([1])
-'''
+NO_RETURN = formulation_source("SatForgets", "sat-forgets", "model = SatModel()\nmodel.add([1])",
+                               description="builds a model and forgets to return it")
 
 
 def test_a_build_without_return_is_a_build_error_saying_so(tmp_path: Path):

@@ -17,25 +17,13 @@ from bench.records import Result
 from bench.run.errors import error_summary, solve_command
 from bench.run.plan import make_plan
 from bench.run.reuse import stale
-from tests.conftest import ROOT, SHIKAKU_SEEDS, plugin_package
+from tests.conftest import ROOT, SHIKAKU_SEEDS, formulation_source, plugin_package
 
 SEED = str(min(SHIKAKU_SEEDS, key=lambda p: p.stat().st_size))
 
-RAISES = '''
-from bench.models import SatModel
-from bench.registry import Formulation, formulation
-
-
-@formulation
-class SatRaises(Formulation[SatModel]):
-    puzzle = "shikaku"
-    name = "sat-raises"
-    kind = "sat"
-    description = "raises in build"
-
-    def build(self, inst):
-        raise LookupError("no clue at (9, 9)")
-'''
+RAISES = formulation_source("SatRaises", "sat-raises",
+                            'raise LookupError("no clue at (9, 9)")',
+                            description="raises in build")
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
