@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import importlib
 import importlib.util
+import json
 import logging
 import pkgutil
 import sys
@@ -70,6 +71,20 @@ def record_skip(skipped: Skipped) -> None:
         names = tuple(dict.fromkeys(_skipped[key].names + skipped.names))
         skipped = dataclasses.replace(skipped, names=names)
     _skipped[key] = skipped
+
+
+def skipped_state() -> str:
+    """The records of the modules skipped so far in this process, as JSON, for a process it
+    starts to take (:func:`adopt_skipped`); "" when there are none."""
+    return json.dumps({k: dataclasses.asdict(s) for k, s in _skipped.items()}) if _skipped else ""
+
+
+def adopt_skipped(state: str) -> None:
+    """Take the records of the modules another process skipped and logged
+    (:func:`skipped_state`): here they are neither imported nor logged again, and naming one of
+    their formulations gives the same reason."""
+    for key, record in json.loads(state).items():
+        _skipped.setdefault(key, Skipped(**{**record, "names": tuple(record["names"])}))
 
 
 def module_path(module: str) -> str:

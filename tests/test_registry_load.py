@@ -306,3 +306,36 @@ def test_the_skip_names_the_innermost_frame_when_the_module_is_not_on_the_traceb
     except ValueError as e:
         site = where(e, "formulations.shikaku.sat_nowhere")
     assert site.startswith(" (") and "json" in site and site.endswith(")")
+
+
+def test_a_run_forking_its_tasks_from_templates_logs_each_skip_once(broken_tree, tmp_path):
+    p = cli(broken_tree, "run", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover",
+            "--solver", "cadical195", "--jobs", "2", "--start", "fork",
+            "--out", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    assert [line for line in p.stderr.splitlines() if "sat_aaa" in line] == [
+        "WARNING bench.registry_load: formulations/shikaku/sat_aaa.py: skipped "
+        "(SyntaxError: invalid syntax (sat_aaa.py, line 6))"]
+
+
+def test_a_process_takes_the_skips_of_the_one_that_started_it(shikaku_extra, monkeypatch,
+                                                               caplog):
+    from bench.registry import get_formulation, load_builtin
+    from bench.registry_load import adopt_skipped, skipped_state
+
+    load = sys.modules["bench.registry_load"]
+    monkeypatch.setattr(load, "_skipped", dict(load._skipped))
+    shikaku_extra("sat_mine5", PARTIAL)
+    load_builtin("shikaku", ["sat"])
+    state = skipped_state()
+    before = load.skipped("shikaku")
+    load._skipped.clear()  # a fresh process, handed the state
+    adopt_skipped(state)
+    assert load.skipped("shikaku") == before
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    load_builtin("shikaku", ["sat"])  # neither imported nor logged again
+    assert "formulations.shikaku.sat_mine5" not in sys.modules
+    assert _lines(caplog, "sat_mine5") == []
+    with pytest.raises(KeyError, match=r"sat_mine5\.py failed to import \(RuntimeError: boom"):
+        get_formulation("shikaku", "sat-first")
