@@ -2,10 +2,11 @@
 
 A module is imported on its own: one that raises at import (a missing optional dependency, a
 syntax error, any exception) is logged in one line and skipped, the formulations it registered
-before raising are removed from the table, and every other module loads as before. The
-:class:`Skipped` record keeps the reason and the formulation names the module would have
-defined, read from its source with :mod:`ast` (never by importing it), so that naming one of
-them says why it is unavailable (:func:`skip_reason`).
+before raising are removed from the table, and every other module loads as before. The line
+names the exception and where it was raised (``file:line``); its full traceback is logged at
+INFO level (``puzzlebench -v``). The :class:`Skipped` record keeps the reason and the
+formulation names the module would have defined, read from its source with :mod:`ast` (never
+by importing it), so that naming one of them says why it is unavailable (:func:`skip_reason`).
 
 A module of a puzzle folder whose name starts with no model kind (``<kind>_``) nor ``_`` (a
 private helper) is never imported: that is logged once per process, naming the file and the
@@ -16,13 +17,16 @@ allowed prefixes. This module names no registry: the table is handed in by
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import functools
 import importlib
 import importlib.util
+import json
 import logging
 import pkgutil
 import sys
+import traceback
 from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +51,7 @@ class Skipped:
     puzzle: str
     #: the formulation names (and aliases) it would have registered, read from its source
     names: tuple[str, ...]
-    #: the exception, ``Type: message``
+    #: the exception, ``Type: message (FILE:LINE)``: where it was raised (:func:`where`)
     reason: str
 
     def line(self) -> str:
@@ -67,6 +71,20 @@ def record_skip(skipped: Skipped) -> None:
         names = tuple(dict.fromkeys(_skipped[key].names + skipped.names))
         skipped = dataclasses.replace(skipped, names=names)
     _skipped[key] = skipped
+
+
+def skipped_state() -> str:
+    """The records of the modules skipped so far in this process, as JSON, for a process it
+    starts to take (:func:`adopt_skipped`); "" when there are none."""
+    return json.dumps({k: dataclasses.asdict(s) for k, s in _skipped.items()}) if _skipped else ""
+
+
+def adopt_skipped(state: str) -> None:
+    """Take the records of the modules another process skipped and logged
+    (:func:`skipped_state`): here they are neither imported nor logged again, and naming one of
+    their formulations gives the same reason."""
+    for key, record in json.loads(state).items():
+        _skipped.setdefault(key, Skipped(**{**record, "names": tuple(record["names"])}))
 
 
 def module_path(module: str) -> str:
@@ -138,11 +156,42 @@ def import_builtin(module: str, table: MutableMapping[Any, Any],
             raise
         parts = module.split(".")
         skipped = Skipped(module_path(module), parts[1] if len(parts) > 2 else "",
-                          declared_names(module), f"{type(e).__name__}: {e}")
+                          declared_names(module), f"{type(e).__name__}: {e}{where(e, module)}")
         _skipped[module] = skipped
         log.warning("%s", skipped.line())
+        log.info("%s failed to import:", skipped.path, exc_info=e)
         return skipped
     return None
+
+
+def _origin(module: str) -> str | None:
+    """The file of ``module`` (not imported), None when it has none or cannot be found."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec else None
+
+
+def where(e: BaseException, module: str) -> str:
+    """Where the import of ``module`` raised ``e``, `` (FILE:LINE)``: the innermost frame of
+    the traceback in the module's own file (named as :func:`module_path` does), else the
+    innermost frame outside the import machinery (named relative to the working folder when
+    under it); "" for a syntax error (its message names its file and line) or no frame."""
+    if isinstance(e, SyntaxError):
+        return ""
+    frames = [f for f in traceback.extract_tb(e.__traceback__)
+              if not f.filename.startswith("<frozen ")]
+    origin = _origin(module)
+    own = [f for f in frames if origin and f.filename == origin]
+    if own:
+        return f" ({module_path(module)}:{own[-1].lineno})"
+    if not frames:
+        return ""
+    path = Path(frames[-1].filename)
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(Path.cwd())
+    return f" ({path}:{frames[-1].lineno})"
 
 
 def declared_names(module: str) -> tuple[str, ...]:
@@ -150,11 +199,10 @@ def declared_names(module: str) -> tuple[str, ...]:
     ``name`` and the keys of ``aliases`` of its classes (the ``@formulation``-decorated ones
     when it has any), else the name its file suggests (``sat_mine`` -> ``sat-mine``)."""
     stem = module.rsplit(".", 1)[-1]
+    origin = _origin(module)
     try:
-        spec = importlib.util.find_spec(module)
-        origin = spec.origin if spec else None
         tree = ast.parse(Path(origin).read_text()) if origin else None
-    except (ImportError, ValueError, OSError, SyntaxError):
+    except (ValueError, OSError, SyntaxError):
         tree = None
     classes = [node for node in (tree.body if tree else []) if isinstance(node, ast.ClassDef)]
     decorated = [c for c in classes if any(_is_formulation(d) for d in c.decorator_list)]

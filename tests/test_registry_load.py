@@ -111,7 +111,8 @@ def test_a_module_failing_to_import_is_skipped_in_one_line_and_the_others_load(
     assert "formulations.shikaku.sat_mine4" not in builtin_modules("shikaku", ["sat"])
     assert _lines(caplog, "sat_mine4") == [
         "formulations/shikaku/sat_mine4.py: skipped "
-        "(ModuleNotFoundError: No module named 'foo_missing_pkg')"]
+        "(ModuleNotFoundError: No module named 'foo_missing_pkg' "
+        "(formulations/shikaku/sat_mine4.py:1))"]
     assert all(r.name.startswith("bench.") for r in caplog.records)
 
 
@@ -125,7 +126,8 @@ def test_a_module_that_registered_then_raised_leaves_nothing_registered(shikaku_
     assert not {("shikaku", "sat-first"), ("shikaku", "sat-first-old")} & set(_FORMULATIONS)
     assert ("shikaku", "sat-cover") in _FORMULATIONS
     assert _lines(caplog, "sat_mine5") == [
-        "formulations/shikaku/sat_mine5.py: skipped (RuntimeError: boom)"]
+        "formulations/shikaku/sat_mine5.py: skipped "
+        "(RuntimeError: boom (formulations/shikaku/sat_mine5.py:13))"]
     [syntax] = _lines(caplog, "sat_mine6")
     assert syntax.startswith("formulations/shikaku/sat_mine6.py: skipped (SyntaxError: ")
 
@@ -139,7 +141,7 @@ def test_the_skipped_record_names_what_the_module_would_define(shikaku_extra):
     records = {s.path: s for s in skipped("shikaku")}
     assert records["formulations/shikaku/sat_mine5.py"] == Skipped(
         "formulations/shikaku/sat_mine5.py", "shikaku", ("sat-first", "sat-first-old"),
-        "RuntimeError: boom")
+        "RuntimeError: boom (formulations/shikaku/sat_mine5.py:13)")
     assert records["formulations/shikaku/sat_mine6.py"].names == ("sat-mine6",)  # its file
 
 
@@ -151,7 +153,8 @@ def test_naming_a_skipped_formulation_says_why_it_is_unavailable(shikaku_extra, 
     shikaku_extra("sat_mine4", MISSING)
     shikaku_extra("sat_mine5", PARTIAL)
     why = ("'sat-mine4' is unavailable: formulations/shikaku/sat_mine4.py failed to import "
-           "(ModuleNotFoundError: No module named 'foo_missing_pkg')")
+           "(ModuleNotFoundError: No module named 'foo_missing_pkg' "
+           "(formulations/shikaku/sat_mine4.py:1))")
     with pytest.raises(KeyError) as e:
         get_formulation("shikaku", "sat-mine4")
     assert e.value.args[0] == why
@@ -162,7 +165,7 @@ def test_naming_a_skipped_formulation_says_why_it_is_unavailable(shikaku_extra, 
     assert formulation_problem("sat-mine4", ["shikaku"]) == why
     assert formulation_problem("shikaku:sat-first", []).startswith(
         "'sat-first' is unavailable: formulations/shikaku/sat_mine5.py failed to import "
-        "(RuntimeError: boom)")
+        "(RuntimeError: boom (formulations/shikaku/sat_mine5.py:13))")
     assert main(["check", "sat-mine4"]) == 2
     assert capsys.readouterr().err.strip().splitlines()[-1] == f"puzzlebench: {why}"
 
@@ -223,6 +226,9 @@ def test_the_commands_go_on_without_the_broken_module(broken_tree):
         next(line for line in p.stderr.splitlines() if line.startswith(skipped))]
     p = cli(broken_tree, "solve", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover", "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["status"] == "solved", p.stderr
+    p = cli(broken_tree, "-v", "list", "--json")  # -v: the skip's traceback too
+    assert p.returncode == 0 and "Traceback (most recent call last)" in p.stderr, p.stderr
+    assert 'sat_aaa.py", line 6' in p.stderr
 
 
 def test_the_commands_naming_the_broken_module_say_why(broken_tree, tmp_path):
@@ -260,3 +266,76 @@ def test_naming_a_formulation_of_a_plugin_module_that_failed_to_import_says_why(
             get_formulation("shikaku", name)
         assert e.value.args[0] == f"{name!r} {why}"
     assert formulation_problem("sat-plugged2", ["shikaku"]) == f"'sat-plugged2' {why}"
+
+
+#: raises at import from a helper it calls, two lines into its file
+NAMEERROR = "X = 1\n\n\ndef helper():\n    return x\n\n\nhelper()\n"
+
+
+def test_the_skip_names_where_the_module_raised_and_logs_the_traceback_at_info(
+        shikaku_extra, caplog):
+    from bench.registry import load_builtin, skipped
+
+    shikaku_extra("sat_mine7", NAMEERROR)
+    shikaku_extra("sat_mine4", MISSING)
+    caplog.set_level(logging.INFO)
+    load_builtin("shikaku", ["sat"])
+    records = {s.path: s.reason for s in skipped("shikaku")}
+    assert records["formulations/shikaku/sat_mine7.py"] == (
+        "NameError: name 'x' is not defined (formulations/shikaku/sat_mine7.py:5)")
+    assert records["formulations/shikaku/sat_mine4.py"] == (
+        "ModuleNotFoundError: No module named 'foo_missing_pkg' "
+        "(formulations/shikaku/sat_mine4.py:1)")
+    [traced] = [r for r in caplog.records if r.exc_info and "sat_mine7" in r.getMessage()]
+    assert traced.levelno == logging.INFO
+    assert "helper()" in caplog.text and 'return x' in caplog.text  # the full traceback
+    warned = [r for r in caplog.records if r.levelno >= logging.WARNING and "sat_mine" in
+              r.getMessage()]
+    assert all(r.exc_info is None for r in warned) and len(warned) == 2
+
+
+def test_the_skip_names_the_innermost_frame_when_the_module_is_not_on_the_traceback():
+    from bench.registry_load import where
+
+    try:
+        compile("x = (", "<string>", "exec")
+    except SyntaxError as e:
+        assert where(e, "formulations.shikaku.sat_nowhere") == ""  # its message says where
+    try:
+        json.loads("{")
+    except ValueError as e:
+        site = where(e, "formulations.shikaku.sat_nowhere")
+    assert site.startswith(" (") and "json" in site and site.endswith(")")
+
+
+def test_a_run_forking_its_tasks_from_templates_logs_each_skip_once(broken_tree, tmp_path):
+    p = cli(broken_tree, "run", str(SHIKAKU_SEEDS[0]), "--formulation", "sat-cover",
+            "--solver", "cadical195", "--jobs", "2", "--start", "fork",
+            "--out", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    assert [line for line in p.stderr.splitlines() if "sat_aaa" in line] == [
+        "WARNING bench.registry_load: formulations/shikaku/sat_aaa.py: skipped "
+        "(SyntaxError: invalid syntax (sat_aaa.py, line 6))"]
+
+
+def test_a_process_takes_the_skips_of_the_one_that_started_it(shikaku_extra, monkeypatch,
+                                                               caplog):
+    from bench.registry import get_formulation, load_builtin
+    from bench.registry_load import adopt_skipped, skipped_state
+
+    load = sys.modules["bench.registry_load"]
+    monkeypatch.setattr(load, "_skipped", dict(load._skipped))
+    shikaku_extra("sat_mine5", PARTIAL)
+    load_builtin("shikaku", ["sat"])
+    state = skipped_state()
+    before = load.skipped("shikaku")
+    load._skipped.clear()  # a fresh process, handed the state
+    adopt_skipped(state)
+    assert load.skipped("shikaku") == before
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    load_builtin("shikaku", ["sat"])  # neither imported nor logged again
+    assert "formulations.shikaku.sat_mine5" not in sys.modules
+    assert _lines(caplog, "sat_mine5") == []
+    with pytest.raises(KeyError, match=r"sat_mine5\.py failed to import \(RuntimeError: boom"):
+        get_formulation("shikaku", "sat-first")

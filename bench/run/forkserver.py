@@ -236,6 +236,9 @@ def fork_here(target: str, args: Sequence[Any],
 FORK_TIMEOUT_S = 30.0
 #: the template's option to fork each child on request (no spare)
 NO_PREFORK = "--no-prefork"
+#: the template's option taking the formulation modules its harness skipped already
+#: (:func:`bench.registry_load.skipped_state`)
+SKIPPED = "--skipped="
 
 
 class TemplateError(RuntimeError):
@@ -274,11 +277,17 @@ class Template:
 
     def __init__(self, preload: Sequence[str], env: dict[str, str] | None = None,
                  prefork: bool = True) -> None:
+        from bench.registry_load import skipped_state
+
         self.preload = tuple(preload)
+        # the formulation modules this process skipped (and logged): the template skips them
+        # without importing them, nor logging them again
+        skipped = skipped_state()
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
             [sys.executable, "-P", "-m", "bench.run.forkserver", str(os.getpid()),  # -P: SAFE_M
-             *([] if prefork else [NO_PREFORK]), *self.preload],
+             *([] if prefork else [NO_PREFORK]), *([SKIPPED + skipped] if skipped else []),
+             *self.preload],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
         )
         assert self.proc.stdin and self.proc.stdout
@@ -421,10 +430,16 @@ class Watchdog:
 
 
 def main(argv: list[str]) -> int:
-    """``PARENT [--no-prefork] MODULE...``"""
+    """``PARENT [--no-prefork] [--skipped=JSON] MODULE...``"""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    prefork = argv[1:2] != [NO_PREFORK]
-    serve(int(argv[0]), argv[1 + (not prefork):], prefork=prefork)
+    parent, *modules = argv
+    prefork = modules[:1] != [NO_PREFORK]
+    modules = modules[not prefork:]
+    if modules[:1] and modules[0].startswith(SKIPPED):
+        from bench.registry_load import adopt_skipped
+
+        adopt_skipped(modules.pop(0).removeprefix(SKIPPED))
+    serve(int(parent), modules, prefork=prefork)
     return 0
 
 
