@@ -77,6 +77,20 @@ def line(where: str, pi: pd.DataFrame) -> list[str]:
             + "; ".join(f"{p}: {n} error" for p, n in bad.items()) + "."]
 
 
+#: the verdicts of the ranking's pairs that were never tested against the best: no valid
+#: answer, or every instance declined (nothing attempted)
+UNTESTED = (NO_VALID, "declined all")
+
+
+def tested(r: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a ranking ``r`` (best first; columns ``clean`` and ``verdict``) tested
+    against the best: after the first, without wrong answers, and neither with no valid answer
+    nor declining every instance. The rule of the verdict matrix, which counts the clean pairs
+    after the best of :func:`bench.report.verdicts.compare` (a table without the untested)."""
+    rest = r.iloc[1:]
+    return rest[rest["clean"].astype(bool) & ~rest["verdict"].isin(UNTESTED)]
+
+
 def run_words(k: int, m: int, n_best: int, declined: int, errors: int) -> str:
     """A pair's instance set beside the best's: "k of n run" (``m`` == ``k`` < ``n_best``: a
     subset of the best's), else "k run, m in common with the best's n", then ", d declined"

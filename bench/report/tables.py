@@ -17,7 +17,7 @@ from bench.report.data import (
     ran,
     sgm,
 )
-from bench.report.invalid import NO_VALID, no_valid_answer
+from bench.report.invalid import NO_VALID, measured, no_valid_answer, tested
 from bench.report.paired import MIN_INTERVAL
 from bench.report.units import duration, duration_range, interval, number
 from bench.report.verdicts import (
@@ -96,36 +96,42 @@ def _iterations(raw: pd.DataFrame) -> str:
 def ranking(t: pd.DataFrame) -> pd.DataFrame:
     """Per pair of one puzzle, over the tasks attempted (:func:`bench.report.data.attempted`;
     a task that did not run, or that its formulation declined, has no time and counts
-    nowhere): outcomes, PAR-2 (mean), SGM (shift SGM_SHIFT_S) and median of the PAR-2 times
-    over the instances it attempted, ``attempted`` "k/n" (n: the instances with a task that
-    ran) and ``declined`` (the instances its formulation declined), and SGM / median over the
-    instances every pair attempted and answered. In the order of
+    nowhere): outcomes, PAR-2 (mean over the instances it attempted, an error counted
+    unsolved as the score defines it), SGM (shift SGM_SHIFT_S) and median of the PAR-2 times
+    over the instances it measured (:func:`bench.report.invalid.measured`: NaN where none),
+    ``attempted`` "k/n" (n: the instances with a task that ran) and ``declined`` (the
+    instances its formulation declined), and SGM / median over the instances every pair with
+    a valid answer attempted and answered. In the order of
     :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
     that attempted the best's instance set by their factor over the best, then those of another
     set, then those with wrong answers, then those with no valid answer (every task an error:
     :mod:`bench.report.invalid`, in no verdict), last the pairs that declined every instance;
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
-    both attempted, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
+    both measured, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
     test and ``verdict`` the label of :func:`bench.report.verdicts.compare` (with "k of n
     run"); ``tie`` marks "equivalent"."""
     every = ran(t)
     t = attempted(t)
     pi = per_instance(t)
+    mp = measured(pi)  # an error is no measurement: the time columns rest on these alone
     dec = declines(every)
-    # like with like: an instance is common when every pair attempted and answered it
-    answered = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
-        index="instance", columns="pair", values="ok", aggfunc="first")
+    # like with like: an instance is common when every pair that measured any attempted and
+    # answered it
+    answered = mp.assign(ok=mp["ok"].astype(float)).pivot_table(
+        index="instance", columns="pair", values="ok", aggfunc="first") if len(mp) else \
+        pd.DataFrame()
     common = set(answered.index[(answered.fillna(0.0) > 0).all(axis=1)])
     total = int(every["instance"].nunique()) if len(every) else 0
-    rows = [_rank_row(str(pair), g, t[t["pair"] == pair], common, total, int(dec.get(pair, 0)))
+    rows = [_rank_row(str(pair), g, mp[mp["pair"] == pair], t[t["pair"] == pair], common,
+                      total, int(dec.get(pair, 0)))
             for pair, g in pi.groupby("pair", sort=False)]
     r = pd.DataFrame(rows)
     if r.empty:
         return _declined_only(r, every, dec, total)
     r = _verdicts(r.assign(common=len(common)), pi, dec)
     top_solved = int(r["solved"].iloc[0])
-    reps = _rep_sgms(t)
+    reps = _rep_sgms(t[t["status"] != "error"])  # the samples measured
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
@@ -133,12 +139,14 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     return _declined_only(r, every, dec, total)
 
 
-def _rank_row(pair: str, g: pd.DataFrame, raw: pd.DataFrame, common: set[str], total: int,
-              declined: int) -> dict[str, object]:
-    """One pair's ranking row before the verdicts: ``g`` its per-instance rows, ``raw`` its
-    task rows (both attempted)."""
+def _rank_row(pair: str, g: pd.DataFrame, m: pd.DataFrame, raw: pd.DataFrame, common: set[str],
+              total: int, declined: int) -> dict[str, object]:
+    """One pair's ranking row before the verdicts: ``g`` its per-instance rows, ``m`` those
+    measured (:func:`bench.report.invalid.measured`: SGM and median rest on them alone, NaN
+    where none is), ``raw`` its task rows (all attempted). ``par2_s`` is PAR-2 as defined,
+    over every instance attempted, an error counted unsolved at twice the limit."""
     counts = raw["status"].value_counts()
-    c = g[g["instance"].isin(common)]
+    c = m[m["instance"].isin(common)]
     return {
         "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
         "tasks": len(g), "attempted": f"{len(g)}/{total}", "declined": declined,
@@ -146,12 +154,12 @@ def _rank_row(pair: str, g: pd.DataFrame, raw: pd.DataFrame, common: set[str], t
         "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
         "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
         "error": int(counts.get("error", 0)),
-        "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(g["par2_s"]),
-        "median_s": float(g["par2_s"].median()),
+        "par2_s": float(g["par2_s"].mean()), "sgm_s": sgm(m["par2_s"]),
+        "median_s": float(m["par2_s"].median()) if len(m) else math.nan,
         "common_par2_s": float(c["par2_s"].mean()) if len(c) else math.nan,
         "common_sgm_s": sgm(c["par2_s"]) if len(c) else math.nan,
         "common_median_s": float(c["par2_s"].median()) if len(c) else math.nan,
-        "iterations": _iterations(raw), "cv": _cv(raw),
+        "iterations": _iterations(raw), "cv": _cv(raw[raw["status"] != "error"]),
         # one-time set-up kept apart from the solve (external peers' first call), median
         "setup_s": float(raw["setup_s"].median())
         if "setup_s" in raw and raw["setup_s"].notna().any() else math.nan,
@@ -188,7 +196,7 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
     v = compare(pi, dec).set_index("pair")
     bad = set(no_valid_answer(pi).index)  # in no verdict: listed last, ranked nowhere
     r = r.set_index("pair").loc[[*v.index, *(p for p in r["pair"] if p in bad)]].reset_index()
-    r["x_best"] = _x_best(pi, list(r["pair"]))
+    r["x_best"] = _x_best(measured(pi), list(r["pair"]))
     r["best"] = [i == 0 and bool(len(v)) and v["verdict"].iloc[0] == "best"
                  for i in range(len(r))]
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
@@ -206,11 +214,18 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
 
 def _x_best(pi: pd.DataFrame, pairs: list[str]) -> list[float]:
     """Per pair (the first: the reference) the ratio of its SGM of PAR-2 times to the first
-    pair's over the instances both attempted (NaN where they share none or the first's is 0)."""
-    wide = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
+    pair's over the instances both measured (``pi``: the measured rows; NaN where they share
+    none, where either measured nothing or the first's is 0)."""
+    wide = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first") \
+        if len(pi) else pd.DataFrame()
+    if pairs[0] not in wide:
+        return [math.nan] * len(pairs)
     ref = wide[pairs[0]]
     out = []
     for p in pairs:
+        if p not in wide:
+            out.append(math.nan)
+            continue
         both = wide[p].notna() & ref.notna()
         base = sgm(ref[both]) if both.any() else math.nan
         out.append(sgm(wide.loc[both, p]) / base if base > 0 else math.nan)
@@ -258,9 +273,9 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     if len(ties):
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
                  f"tiers pooled): {', '.join(ties['pair'])}")
-    sep = int(r["verdict"].str.startswith(SEPARATED).sum())
-    tested = int((r["verdict"] != NO_VALID).sum()) - 1
-    line += (f"; {sep} of {tested} other pair(s) separated (max-T, all tiers pooled; a "
+    others_tested = tested(r)  # as the verdict matrix counts them
+    sep = int(others_tested["verdict"].str.startswith(SEPARATED).sum())
+    line += (f"; {sep} of {len(others_tested)} other pair(s) separated (max-T, all tiers pooled; a "
              "pair of another instance set by a two-sided paired test, Holm-adjusted)")
     fast = r[r["verdict"].str.startswith(FASTER)]
     if len(fast):
@@ -283,9 +298,7 @@ def _not_apart(r: pd.DataFrame, t: pd.DataFrame) -> str:
     the ranking ``r``) is not separated from the best, its label saying why ("k of n run"
     where it ran fewer of the best's instances), and where some of its tasks (``t``: the
     puzzle's task rows) did not run, the most frequent reason recorded; else ""."""
-    rest = r.iloc[1:]
-    rest = rest[rest["clean"].astype(bool)] if "clean" in rest else rest
-    rest = rest[~rest["verdict"].isin(["declined all", NO_VALID])]  # not tested
+    rest = tested(r)
     if not len(rest) or str(rest.iloc[0]["verdict"]).startswith(SEPARATED):
         return ""
     o = rest.iloc[0]
@@ -398,20 +411,24 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               f"but the status grid (N); so are the instances a formulation declined (not "
               f"applicable: no time and no failure; K in the status grid): attempted is the "
               f"instances the pair attempted / the instances run, declined the instances it "
-              f"declined, and every time column is over the instances it attempted. "
+              f"declined, and every time column is over the instances it attempted (all but "
+              f"PAR-{PAR_K} over those measured, below). "
               f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time "
-              f"limit; sgm_s: shifted geometric mean of the PAR-{PAR_K} times, shift "
-              f"{SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % t-interval on log(t + "
-              f"shift) ('{TOO_FEW}' below 5 instances); the puzzle's ranking pools its tiers, "
-              "whose time limits may differ (PAR-2 and SGM then mix their penalties: the "
-              "verdict per tier is in the matrix at the top); rows in order: the best (of the "
-              "pairs that attempted the reference instance set, the lowest mean of log(min(t, "
-              "limit) + shift)), then by vs_best the pairs of that set, then those of another "
-              "set (never ranked above them), then those with "
+              f"limit, as the score is defined (an error too: it is the one column that counts "
+              f"errors as time); sgm_s, median_s, x_best and common_*: over the instances "
+              f"measured (an instance whose every task errored is no measurement, left out: "
+              f"'–' where a pair measured none); sgm_s: shifted geometric mean of the "
+              f"PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % "
+              f"t-interval on log(t + shift) ('{TOO_FEW}' below 5 instances); the puzzle's "
+              "ranking pools its tiers, whose time limits may differ (PAR-2 and SGM then mix "
+              "their penalties: the verdict per tier is in the matrix at the top); rows in "
+              "order: the best (of the pairs that attempted the reference instance set, the "
+              "lowest mean of log(min(t, limit) + shift)), then by vs_best the pairs of that "
+              "set, then those of another set (never ranked above them), then those with "
               "wrong answers, then those with no valid answer (every task an error: no "
               "measurement, in no verdict), then those that declined every instance; "
               "x_best: the ratio of "
-              "SGMs to the best's over the instances both attempted; vs_best: the factor over "
+              "SGMs to the best's over the instances both measured; vs_best: the factor over "
               "the best on the instances both ran (ratio of the geometric means of "
               "t + shift, an unanswered instance at its limit, '≥' a bound "
               "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
@@ -422,7 +439,8 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "ones, else 'inconclusive', with 'k of n run' where the pair ran another instance "
               "set than the best (tested apart: a two-sided paired sign-flip p, Holm-adjusted; "
               "'faster where both ran' when it is faster there); "
-              "common_*: over the instances every pair attempted and answered; "
+              "common_*: over the instances every pair with a valid answer attempted and "
+              "answered; "
               "iterations: "
               "solver calls per task of a lazy loop (median / max); setup_s: median one-time "
               "set-up of a peer package, measured apart and not in the times; with repeats "
@@ -439,7 +457,8 @@ def rank_columns(r: pd.DataFrame) -> list[str]:
 
 def common_note(r: pd.DataFrame) -> str:
     n = int(r["common"].iloc[0]) if len(r) else 0
-    return (f"common_*: over the {n} instance(s) that every pair answered."
+    return (f"common_*: over the {n} instance(s) that every pair with a valid answer "
+            "answered."
             if n else "No instance was answered by every pair (common_* empty).")
 
 

@@ -85,8 +85,8 @@ def test_report_content_matches_the_data(mixed_run, tmp_path):
     assert pd.read_parquet(out / "results.parquet").shape[0] == len(raw)
     # the common_* columns say how many instances they cover; no repeats: no spread columns
     common = int(r["common"].iloc[0])
-    assert (f"over the {common} instance(s) that every pair answered" if common else
-            "No instance was answered by every pair") in md
+    assert (f"over the {common} instance(s) that every pair with a valid answer answered"
+            if common else "No instance was answered by every pair") in md
     assert "| common_par2_s |" in md and "| sgm_range |" not in md
     cp = r.set_index("pair").loc[best["pair"], "common_par2_s"]
     assert (cp == cp) == bool(common)  # a number exactly when there are common instances

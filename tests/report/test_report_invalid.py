@@ -8,12 +8,15 @@ Run folders written through the real journal writer (:mod:`tests.report.declined
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
+
 from bench.report import tables, write_report
 from bench.report import verdicts as V
-from bench.report.data import attempted, load_run, per_instance, prepare
+from bench.report.data import attempted, load_run, per_instance, prepare, sgm
 from bench.report.invalid import no_valid_answer
 from bench.run.storage import Journal
 from tests.report.declined_run import result, write
@@ -105,3 +108,44 @@ def test_a_run_where_every_pair_errored_has_no_best_and_lists_them(tmp_path: Pat
     assert any(f"{B}: 6 error; {C}: 6 error" in x for x in lines), lines
     r = tables.ranking(t)
     assert not r["best"].any() and set(r["verdict"]) == {"no valid answer"}
+
+
+def test_the_time_columns_beside_the_verdicts_rest_on_measured_instances(tmp_path: Path) -> None:
+    """sat-e errored on 2 of 8: its SGM, median and x_best are over its 6 measured instances
+    (not its errors at the PAR-2 penalty); sat-b measured nothing: "–" there. PAR-2 stays the
+    score as defined (an error unsolved, at twice the limit); the error count stays."""
+    plan = _plan(8)
+    t = write(tmp_path / "run", {f: plan[f] for f in ("sat-a", "sat-e", "sat-b")})
+    r = tables.ranking(t).set_index("pair")
+    a, e, b = r.loc[A], r.loc[E], r.loc[B]
+    times_e = [1.0 + 0.1 * i for i in range(6)]
+    assert abs(e["sgm_s"] - sgm(pd.Series(times_e))) < 1e-9, e["sgm_s"]
+    assert abs(e["median_s"] - 1.25) < 1e-9, e["median_s"]
+    ratio = sgm(pd.Series(times_e)) / sgm(pd.Series([0.5 + 0.1 * i for i in range(6)]))
+    assert abs(e["x_best"] - ratio) < 1e-9 and e["x_best"] < 2.0, e["x_best"]
+    assert a["x_best"] == 1.0 and e["error"] == 2 and b["error"] == 8
+    assert math.isnan(b["sgm_s"]) and math.isnan(b["median_s"]) and math.isnan(b["x_best"]), b
+    assert abs(e["par2_s"] - (sum(times_e) + 2 * 20.0) / 8) < 1e-9 and b["par2_s"] == 20.0
+    # the common set: the instances every pair with a valid answer answered (sat-e's 6)
+    assert int(r["common"].iloc[0]) == 6 and abs(e["common_sgm_s"] - e["sgm_s"]) < 1e-9
+    # the same SGM as the verdict's comparison
+    assert abs(V.compare(per_instance(attempted(t))).set_index("pair").loc[E, "sgm_s"]
+               - e["sgm_s"]) < 1e-9
+    out = write_report(tmp_path / "run", tmp_path / "report")
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "24.5" not in md and "as the score is defined" in md
+
+
+def test_the_verdict_line_counts_only_the_pairs_tested_as_the_matrix(tmp_path: Path) -> None:
+    """A pair that declined every instance, one with wrong answers and one with no valid
+    answer were never tested: "1 of 1 other pair(s) separated", as the matrix says."""
+    plan = _plan(8)
+    t = write(tmp_path / "run", {"sat-a": plan["sat-a"], "sat-c": plan["sat-c"],
+                                 "sat-b": plan["sat-b"], "sat-k": ["skipped"] * 8,
+                                 "sat-w": ["wrong"] * 8})
+    r = tables.ranking(t)
+    assert {"declined all", "wrong answers", "no valid answer"} <= set(r["verdict"]), r
+    line = tables.verdict("nurikabe", t, r)
+    m, _ = V.matrix(t)
+    assert m.iloc[0]["separated"] == "1 of 1", m.iloc[0]
+    assert "; 1 of 1 other pair(s) separated" in line, line
