@@ -50,11 +50,14 @@ COLUMNS: dict[str, Column] = {
     "error": Column("error", "tasks (every repeat and seed, not instances) that ended in an "
                              "error"),
     "par2_s": Column(_PAR, f"mean build + solve time, an unanswered task counted at "
-                                     f"{PAR_K}x the time limit"),
-    "sgm_s": Column("SGM", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT})"),
-    "median_s": Column("median", f"median of the {_PAR} times"),
+                                     f"{PAR_K}x the time limit (an error too: the only column "
+                                     "that counts an error as a time)"),
+    "sgm_s": Column("SGM", f"shifted geometric mean of the {_PAR} times (shift {_SHIFT}) of "
+                           "the instances measured (one whose every task ended in error is left "
+                           "out)"),
+    "median_s": Column("median", f"median of the {_PAR} times of the instances measured"),
     "x_best": Column("× best", "SGM divided by the best pair's SGM, over the instances both "
-                               "attempted"),
+                               "measured"),
     "attempted": Column("attempted", "instances the pair attempted / instances run (the rest "
                                      "not run or declined)"),
     "declined": Column("declined", "instances its formulation declined (not applicable, K): "
