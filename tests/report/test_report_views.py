@@ -55,7 +55,8 @@ def test_readable_headers_with_definitions_and_times_with_their_unit(rep: Path):
     html = (rep / "index.html").read_text()
     for label in ("PAR-2", "SGM", "median", "× best"):
         assert f">{label}</th>" in html
-    assert 'title="shifted geometric mean of the PAR-2 times (shift 10 ms)"' in html
+    assert 'title="shifted geometric mean of the PAR-2 times (shift 10 ms) of the instances ' \
+        'measured' in html
     assert ">sgm_s<" not in html and ">common_par2_s<" not in html
     t = Table.of(pd.DataFrame({"formulation": ["a"], "sgm_s": [0.0123]}))
     assert t.cells()[0][1] == ("12.3 ms", repr(0.0123), "")  # with its unit, sorted by value
