@@ -114,14 +114,31 @@ def test_a_journal_that_is_a_directory_is_one_line(single_run, tmp_path, command
     assert len(lines) == 1 and f"{run / 'journal.jsonl'}: not a regular file" in lines[0], lines
 
 
+#: ``puzzlebench`` whose report waits two seconds once its folder is made, so that a signal
+#: sent when the folder appears comes while the report is being written, on any machine
+SLOW_REPORT = """
+import sys, time
+import bench.report as report
+from bench.cli import main
+made = report._make_folder
+def slow(out):
+    made(out)
+    time.sleep(2)
+report._make_folder = slow
+sys.argv[0] = "puzzlebench"
+sys.exit(main())
+"""
+
+
 def test_an_interrupted_report_says_what_is_true_of_a_report(mixed_run, tmp_path):
     out = tmp_path / "rep"
     before = (mixed_run / "journal.jsonl").read_bytes()
-    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", "report", str(mixed_run),
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_REPORT, "report", str(mixed_run),
                              "--out", str(out)], cwd=ROOT, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 120
-    while not out.exists() and proc.poll() is None and time.monotonic() < deadline:
+    while not out.exists() and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
         time.sleep(0.01)  # the report folder exists: the report is being written
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
