@@ -463,11 +463,15 @@ def common_note(r: pd.DataFrame) -> str:
 
 
 def by_family(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
-    """Per shown pair and instance family: answered / instances and SGM of the PAR-2 times."""
+    """Per shown pair and instance family: answered / instances attempted, and the SGM and
+    median of the PAR-2 times of the instances measured (an instance whose every task ended in
+    error is left out, :mod:`bench.report.invalid`; none measured: NaN)."""
     rows = []
     for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"], sort=False):
+        m = measured(g)["par2_s"]
         rows.append({"pair": pair, "family": fam, "solved": f"{int(g['ok'].sum())}/{len(g)}",
-                     "sgm_s": sgm(g["par2_s"]), "median_s": float(g["par2_s"].median())})
+                     "sgm_s": sgm(m) if len(m) else math.nan,
+                     "median_s": float(m.median()) if len(m) else math.nan})
     out = pd.DataFrame(rows)
     if out.empty:
         return out

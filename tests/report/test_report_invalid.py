@@ -149,3 +149,16 @@ def test_the_verdict_line_counts_only_the_pairs_tested_as_the_matrix(tmp_path: P
     m, _ = V.matrix(t)
     assert m.iloc[0]["separated"] == "1 of 1", m.iloc[0]
     assert "; 1 of 1 other pair(s) separated" in line, line
+
+
+def test_the_family_table_rests_on_measured_instances(tmp_path: Path) -> None:
+    """The per-family SGM and median leave out the instances whose every task errored, as the
+    ranking does; a pair with nothing measured has none; the answered count stays over all."""
+    plan = _plan(8)
+    t = write(tmp_path / "run", {f: plan[f] for f in ("sat-a", "sat-e", "sat-b")})
+    pi = per_instance(attempted(t))
+    fam = tables.by_family(pi, [A, E, B]).set_index("pair")
+    r = tables.ranking(t).set_index("pair")
+    assert abs(fam.loc[E, "sgm_s"] - r.loc[E, "sgm_s"]) < 1e-9
+    assert abs(fam.loc[E, "median_s"] - 1.25) < 1e-9 and fam.loc[E, "solved"] == "6/8"
+    assert math.isnan(fam.loc[B, "sgm_s"]) and fam.loc[B, "solved"] == "0/8"
