@@ -92,14 +92,22 @@ def parameter_problem(cls: type[Formulation], params: dict[str, str]) -> str:
     return ""
 
 
+def solver_of(entry: str) -> str:
+    """The solver a selection entry ``SOLVER`` or ``PUZZLE:SOLVER`` names: what follows a
+    puzzle's name, else the whole entry (CPMpy's solvers hold a colon themselves:
+    ``cpmpy:ortools``, ``nurikabe:cpmpy:ortools``)."""
+    from bench.puzzles import puzzle_names
+
+    head, _, rest = entry.partition(":")
+    return rest if head in puzzle_names() and rest else entry
+
+
 def solver_problem(name: str) -> str:
     """Why the solver entry ``name`` (``SOLVER`` or ``PUZZLE:SOLVER``) names no solver ("" when
     it names one)."""
     from bench.backends import all_backends, get_backend
-    from bench.puzzles import puzzle_names
 
-    head, _, rest = name.partition(":")
-    solver = rest if head in puzzle_names() and rest else name
+    solver = solver_of(name)
     try:
         get_backend(solver)
     except KeyError as e:
@@ -181,17 +189,6 @@ def suite_problem(suite: Suite, near: Callable[[], Collection[str]]) -> str:
     return ""
 
 
-def solver_of(entry: str) -> str:
-    """The solver a selection entry ``SOLVER`` or ``PUZZLE:SOLVER`` names: the whole entry
-    when it is a solver's name (CPMpy's solvers hold a colon themselves: ``cpmpy:ortools``),
-    else what follows its puzzle."""
-    from bench.backends import all_backends
-
-    if entry in {b.name for b in all_backends()}:
-        return entry
-    return split_puzzle(entry)[1]
-
-
 def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str],
              unavailable: Mapping[str, str] | None = None) -> str:
     """Why a selection gives no task when its formulations (``forms``: (puzzle, name) -> model
@@ -211,10 +208,11 @@ def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str],
            for kind, n in names.items()]
     puzzles = dict.fromkeys(puzzle for puzzle, _ in forms)
     for solver in dict.fromkeys(solvers):
-        if why := (unavailable or {}).get(solver_of(solver)):
+        name = solver_of(solver)
+        if why := (unavailable or {}).get(name):
             ran.append(f"{solver} is unavailable here ({why})")
             continue
-        kinds = get_backend(solver_of(solver)).kinds
+        kinds = get_backend(name).kinds
         takes = dict.fromkeys(c.name for p in puzzles for c in formulations(p) if c.kind in kinds)
         ran.append(f"{solver} takes {'/'.join(kinds)} formulations ({brief(list(takes))})")
     return f"no task matches the selection: {'; '.join(ran)}"
