@@ -143,11 +143,9 @@ def per_key(t: pd.DataFrame) -> pd.DataFrame:
     disagree), ``spread`` max/min, ``samples``, the first sample's identity columns and
     ``idents``, the distinct identities of its samples (JSON texts of their identity
     columns; samples without one left out). An error beside other samples of its key is left
-    out of the time and ``ok`` (:func:`bench.report.invalid.apart`)."""
+    out of the time and ``ok`` (:func:`bench.report.invalid.out_of_fold`)."""
     ident = IDENTITY_COLUMNS
-    gone = invalid.apart(t, ["key"])
-    t = t.assign(_ident=_identities(t), par2_s=t["par2_s"].astype(float).mask(gone),
-                 ok=t["ok"].astype(float).mask(gone))
+    t = invalid.out_of_fold(t, ["key"])[0].assign(_ident=_identities(t))
     g = t.groupby("key", sort=False)
     out = g.agg(puzzle=("puzzle", "first"), pair=("pair", "first"),
                 instance=("instance", "first"), tier=("tier", "first"),
@@ -238,7 +236,7 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
     limit, the tier and instance, the statuses seen, ``errors`` and ``n`` its error and all
     samples, ``unmeasured`` where every sample errored (:func:`bench.report.invalid.unmeasured`).
     An error beside other samples is left out of the time, ``ok`` and the statuses
-    (:func:`bench.report.invalid.apart`)."""
+    (:func:`bench.report.invalid.out_of_fold`)."""
     t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
     if t.empty:
         return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
@@ -247,9 +245,8 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
     by = ["puzzle", "pair", "unit"]
     t = t.assign(unit=t["key"].map(_unit), limit=t["time_limit"].astype(float),
                  _er=t["status"].eq("error"))
-    gone = invalid.apart(t, by)
-    t = t.assign(par2_s=t["par2_s"].astype(float).mask(gone),
-                 ok=t["ok"].astype(float).mask(gone), _st=t["status"].mask(gone))
+    t, gone = invalid.out_of_fold(t, by)
+    t = t.assign(_st=t["status"].mask(gone))
     out = t.groupby(by, sort=True).agg(
         par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
         tier=("tier", "first"), instance=("instance", "first"),

@@ -22,7 +22,7 @@ import pandas as pd
 
 import bench.report.located as located
 from bench.records import NOT_RUN, OURS, Result, row_origin
-from bench.report.invalid import apart
+from bench.report.invalid import out_of_fold
 from bench.report.stopped import unfinished
 from bench.run.storage import (
     ENVIRONMENT,
@@ -429,9 +429,7 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
                  _er=st.eq("error"), _sk=st.eq("skipped"))
     by = [k for k in keys if k in t]
     if len(t):  # an error beside other repetitions of its instance: out of the fold
-        gone = apart(t, by)
-        t = t.assign(par2_s=t["par2_s"].astype(float).mask(gone),
-                     ok=t["ok"].astype(float).mask(gone))
+        t = out_of_fold(t, by)[0]
     g = t.groupby(by, sort=False, dropna=False)
     out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
                 lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),

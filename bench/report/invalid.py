@@ -44,6 +44,15 @@ def apart(t: pd.DataFrame, by: list[str]) -> pd.Series:
     return er & ~t.assign(_er=er).groupby(by, sort=False, dropna=False)["_er"].transform("all")
 
 
+def out_of_fold(t: pd.DataFrame, by: list[str]) -> tuple[pd.DataFrame, pd.Series]:
+    """``t`` with the time (``par2_s``) and ``ok`` of each error beside other samples of its
+    group ``by`` blanked, so that folding the group leaves it out, and those rows
+    (:func:`apart`)."""
+    gone = apart(t, by)
+    return t.assign(par2_s=t["par2_s"].astype(float).mask(gone),
+                    ok=t["ok"].astype(float).mask(gone)), gone
+
+
 def measured(pi: pd.DataFrame) -> pd.DataFrame:
     """The per-instance rows ``pi`` without the unmeasured ones (:func:`unmeasured`): a pair
     with no valid answer has no row left."""
