@@ -27,15 +27,12 @@ is left alone and reported ``unchanged``. A file whose header shows it cannot be
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from bench.bounds import MAX_INT64
 from bench.cli.args import bounded_int, path_arg
-
-SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -69,14 +66,6 @@ def add_commands(subparsers: Any) -> None:
     ge.set_defaults(func=cmd_generate)
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``"10x12"`` -> ``(10, 12)``; ValueError with a one-line message otherwise."""
-    m = SIZE.match(text)
-    if not m:
-        raise ValueError(f"bad --size {text!r}: expected ROWSxCOLS, e.g. 10x10")
-    return int(m[1]), int(m[2])
-
-
 def parse_params(items: list[str]) -> dict[str, int]:
     """``["big=4"]`` -> ``{"big": 4}``; ValueError with a one-line message otherwise."""
     out: dict[str, int] = {}
@@ -101,6 +90,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         check_size,
         generate_one,
         get_generator,
+        parse_size,
         save_generated,
     )
     from bench.generate.provenance import Recipe

@@ -27,6 +27,7 @@ registry): ``shikaku`` (random rectangle partition, clue cells moved until uniqu
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 import time
 import warnings
@@ -200,6 +201,18 @@ def instance_from_grid(puzzle: str, grid: list[list[Token]],
     lines = [f"{k}: {v}" for k, v in ({"puzzle": puzzle} | (header or {})).items()]
     body = [" ".join(rules.format_token(v) for v in row) for row in grid]
     return parse_instance("\n".join([*lines, "", *body]) + "\n", f"<generated {puzzle}>")
+
+
+#: a ``--size`` as the generators take it: ROWSxCOLS (``10x12``, ``8X8``, spaces allowed)
+SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"10x12"`` -> ``(10, 12)``; ValueError with a one-line message otherwise."""
+    m = SIZE.match(text)
+    if not m:
+        raise ValueError(f"bad --size {text!r}: expected ROWSxCOLS, e.g. 10x10")
+    return int(m[1]), int(m[2])
 
 
 def check_size(puzzle: str, rows: int, cols: int) -> None:

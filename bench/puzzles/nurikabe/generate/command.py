@@ -19,6 +19,7 @@ from bench.generate import (
     get_generator,
     instance_from_grid,
     instance_seeds,
+    parse_size,
     save_generated,
 )
 from bench.instance import Instance
@@ -44,16 +45,6 @@ def parser(module: str, description: str) -> argparse.ArgumentParser:
     return p
 
 
-def parse_size(text: str) -> tuple[int, int] | None:
-    """The rows and columns of a ``--size`` ROWSxCOLS (``20x20``, ``8X12``), None when it is
-    not two positive integers."""
-    try:
-        rows, cols = (int(p) for p in text.lower().split("x"))
-    except ValueError:  # not a number, or not two of them
-        return None
-    return (rows, cols) if rows > 0 and cols > 0 else None
-
-
 def write_one(a: argparse.Namespace, module: str, make: Make, tag: str = "",
               options: str = "", summary: Callable[[Instance, SolutionGrid], str] | None = None
               ) -> int:
@@ -67,12 +58,14 @@ def write_one(a: argparse.Namespace, module: str, make: Make, tag: str = "",
     found, or one that fails its checks), nothing written; 2 a usage error, nothing tried: a
     ``--size`` that is not ROWSxCOLS of two positive integers (one line on stderr)."""
     logging.basicConfig(level=logging.DEBUG if a.verbose else logging.INFO, format="%(message)s")
-    size = parse_size(a.size)
-    if size is None:
+    try:
+        rows, cols = parse_size(a.size)
+    except ValueError:
+        rows = cols = 0
+    if rows <= 0 or cols <= 0:
         print(f"{module}: bad --size {a.size!r}: ROWSxCOLS, two positive integers (such as "
               "20x20)", file=sys.stderr)
         return 2
-    rows, cols = size
     try:
         gen = get_generator("nurikabe").with_params(
             {"big": a.big, "bigmin": a.bigmin, "bigmax": a.bigmax})
