@@ -236,7 +236,8 @@ def _assignments(cls: ast.ClassDef) -> list[tuple[str, ast.expr]]:
 
 
 def skipped(puzzle: str | None = None) -> list[Skipped]:
-    """The built-in modules skipped so far in this process (of ``puzzle``; None: of any)."""
+    """The modules skipped so far in this process, built-in and plugin (of ``puzzle``; None:
+    of any)."""
     return [s for s in _skipped.values() if puzzle in (None, s.puzzle)]
 
 
