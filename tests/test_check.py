@@ -136,6 +136,40 @@ def test_a_lazy_loop_that_adds_nothing_fails_and_names_separate():
     assert "separate" in got["lazy"].detail and "did not grow" in got["lazy"].detail
 
 
+class Broken(Cover):
+    """Raises in build on every instance: no solve runs, so nothing is counted."""
+
+    name = "test-check-broken"
+
+    def build(self, inst: Instance) -> SatModel:
+        by_cell: dict[tuple[int, int], int] = {}
+        return by_cell[(10, 0)]  # type: ignore[return-value]
+
+
+def test_a_count_whose_solves_all_failed_fails_and_says_why(capsys):
+    """No tiny instance counted is no count passed: the line says how many could not be
+    counted and the error that stopped them."""
+    from bench import registry
+
+    formulation(Broken)
+    try:
+        assert main(["check", "test-check-broken", "--solver", "cadical195"]) == 1
+    finally:
+        del registry._FORMULATIONS[(Broken.puzzle, Broken.name)]
+    count = [line for line in capsys.readouterr().out.splitlines() if " count " in line]
+    assert len(count) == 1 and count[0].startswith("FAIL count"), count
+    assert "4 of 4 tiny instances could not be counted" in count[0], count
+    assert "build: KeyError: (10, 0)" in count[0], count
+
+
+def test_a_count_pass_names_the_instances_counted():
+    got = checks(Good())["count"]
+    solvable = [c.name for c in tiny_cases("shikaku") if c.solutions]
+    assert got.status == "pass"
+    assert f"on the {len(solvable)} tiny instances with solutions ({', '.join(solvable)}:" \
+        in got.detail, got.detail
+
+
 def test_a_puzzle_without_instances_skips_the_solve_check_and_says_why(monkeypatch, tmp_path):
     """A plugin installed without its data/*.txt: the solve check must not pass on 0 of 0."""
     monkeypatch.setattr(type(get_puzzle("shikaku")), "folder", lambda self: tmp_path)

@@ -278,60 +278,101 @@ def _unsat(form: Formulation, backend: Backend, where: str, time_limit: float,
                   "infeasible"))
 
 
+@dataclass
+class _Tally:
+    """What the tiny boards gave the exact and count checks: the exact check's failures, the
+    count check's failures, the boards whose count was compared with brute force (and their
+    solutions), the boards no count could be taken of, with why, and those the variant
+    skipped."""
+
+    found_bad: list[str] = field(default_factory=list)
+    count_bad: list[str] = field(default_factory=list)
+    counted: list[str] = field(default_factory=list)
+    solutions: int = 0
+    uncounted: list[str] = field(default_factory=list)
+    skipped: int = 0
+
+
 def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: float,
                  notes: Notes) -> Iterator[Check]:
     cases = tiny_cases(form.puzzle)
-    exact, counts = form.is_exact(), counts_solutions(form)
-    same = get_puzzle(form.puzzle).same
-    found_bad: list[str] = []
-    count_bad: list[str] = []
+    counts = counts_solutions(form)
+    tally = _Tally()
     for case in cases:
-        n = len(case.solutions)
-        run = search(case.inst, form, backend, n + 2 if counts else 1, time_limit)
+        run = search(case.inst, form, backend, len(case.solutions) + 2 if counts else 1,
+                     time_limit)
         notes.saw(case.name, run)
-        if run.status == "skipped":
-            continue
-        if run.status in ("error", "wrong", "timeout", "unknown", "memout"):
-            found_bad.append(f"{_where(case)}: {run.status} {run.problem}".strip())
-            continue
-        strangers = [g for g in run.grids if not any(same(case.inst, g, s)
-                                                     for s in case.solutions)]
-        if strangers:  # the verifier accepted it, so brute force must have it
-            found_bad.append(f"{_where(case)}: found {picture(strangers[0])}, "
-                             "which brute force does not list")
-            continue
-        if n and not run.grids and exact:
-            found_bad.append(f"{_where(case)}: infeasible, but {n} solution(s) exist, e.g. "
-                             f"{picture(case.solutions[0])} (the model forbids it)")
-        if not counts or not n or not run.grids:
-            continue
-        if run.status == "noblock":
-            count_bad.append(cannot_count(form))
-            break
-        got = len(run.grids)
-        if got > n:
-            count_bad.append(f"{_where(case)}: counted {got}+ solutions, brute force {n}: "
-                             "block is not projected onto the cell values (the same grid "
-                             "came back)" if _repeats(case, run) else
-                             f"{_where(case)}: counted {got}, brute force {n}")
-        elif got < n and (exact or got):
-            missing = next(s for s in case.solutions
-                           if not any(same(case.inst, g, s) for g in run.grids))
-            count_bad.append(f"{_where(case)}: counted {got} of {n} solutions; missing "
-                             f"{picture(missing)} (the model or block forbids it)")
+        _judge(form, case, run, counts, tally)
     total = sum(len(c.solutions) for c in cases)
-    yield (Check("exact", where, "fail", "; ".join(found_bad[:2])) if found_bad else
+    yield (Check("exact", where, "fail", "; ".join(tally.found_bad[:2])) if tally.found_bad else
            Check("exact", where, "pass", f"{len(cases)} tiny instances agree with brute force "
                  f"({total} solutions, {sum(not c.solutions for c in cases)} unsatisfiable)"
                  f"{untested(cases)}"))
+    yield _count_check(counts, where, len(cases), sum(bool(c.solutions) for c in cases), tally)
+
+
+def _judge(form: Formulation, case: Tiny, run: Run, counts: bool, tally: _Tally) -> None:
+    """Add what one tiny board's search shows to ``tally``."""
+    same = get_puzzle(form.puzzle).same
+    n = len(case.solutions)
+    if run.status == "skipped":
+        tally.skipped += 1
+        return
+    if run.status in ("error", "wrong", "timeout", "unknown", "memout"):
+        tally.found_bad.append(f"{_where(case)}: {run.status} {run.problem}".strip())
+        tally.uncounted.append(f"{case.name}: {run.status} {run.problem}".strip())
+        return
+    strangers = [g for g in run.grids if not any(same(case.inst, g, s) for s in case.solutions)]
+    if strangers:  # the verifier accepted it, so brute force must have it
+        tally.found_bad.append(f"{_where(case)}: found {picture(strangers[0])}, "
+                               "which brute force does not list")
+        tally.uncounted.append(f"{case.name}: found a grid brute force does not list")
+        return
+    if n and not run.grids and form.is_exact():
+        tally.found_bad.append(f"{_where(case)}: infeasible, but {n} solution(s) exist, e.g. "
+                               f"{picture(case.solutions[0])} (the model forbids it)")
+    if not counts or not n or not run.grids:
+        return
+    if run.status == "noblock":
+        if cannot_count(form) not in tally.count_bad:
+            tally.count_bad.append(cannot_count(form))
+        return
+    tally.counted.append(case.name)
+    tally.solutions += n
+    got = len(run.grids)
+    if got > n:
+        tally.count_bad.append(f"{_where(case)}: counted {got}+ solutions, brute force {n}: "
+                               "block is not projected onto the cell values (the same grid "
+                               "came back)" if _repeats(case, run) else
+                               f"{_where(case)}: counted {got}, brute force {n}")
+    elif got < n and (form.is_exact() or got):
+        missing = next(s for s in case.solutions
+                       if not any(same(case.inst, g, s) for g in run.grids))
+        tally.count_bad.append(f"{_where(case)}: counted {got} of {n} solutions; missing "
+                               f"{picture(missing)} (the model or block forbids it)")
+
+
+def _count_check(counts: bool, where: str, boards: int, solvable: int, tally: _Tally) -> Check:
+    """The count check's line: a fail when a count differs from brute force or a board could
+    not be counted (its solve failed); a pass names only the boards actually counted."""
     if not counts:
-        yield Check("count", where, "skip", "no block: to count, implement block(inst, model, "
-                    "grid) excluding the grid's cell values and return True")
-    elif count_bad:
-        yield Check("count", where, "fail", "; ".join(count_bad[:2]))
-    else:
-        yield Check("count", where, "pass", f"counts equal brute force on {len(cases)} tiny "
-                    "instances (block is projected)")
+        return Check("count", where, "skip", "no block: to count, implement block(inst, model, "
+                     "grid) excluding the grid's cell values and return True")
+    uncounted = (f"{len(tally.uncounted)} of {boards} tiny instances could not be counted "
+                 f"({'; '.join(tally.uncounted[:2])})") if tally.uncounted else ""
+    bad = [*tally.count_bad[:2], *([uncounted] if uncounted else [])]
+    if bad:
+        return Check("count", where, "fail", "; ".join(bad))
+    if not tally.counted:
+        return Check("count", where, "skip", f"none of the {boards} tiny instances was counted "
+                     f"({tally.skipped} skipped by the variant, the rest unsatisfiable or "
+                     "reported infeasible)")
+    skip_note = f", {tally.skipped} skipped by the variant" if tally.skipped else ""
+    which = (f"the {solvable}" if len(tally.counted) == solvable else
+             f"{len(tally.counted)} of the {solvable}")
+    return Check("count", where, "pass", f"counts equal brute force on {which} tiny instances "
+                 f"with solutions ({', '.join(tally.counted)}: {tally.solutions} solutions; "
+                 f"block is projected){skip_note}")
 
 
 def _repeats(case: Tiny, run: Run) -> bool:
