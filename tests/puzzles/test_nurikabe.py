@@ -78,6 +78,23 @@ def test_validate_and_parse() -> None:
         parse_instance("puzzle: nurikabe\n\n0 .\n")
 
 
+
+@pytest.mark.parametrize(("root", "problem"), [
+    ("9 9", "row 9, column 9 is outside the 2x3 grid"),
+    ("0 3", "row 0, column 3 is outside the 2x3 grid"),
+    ("x", "expected ROW COL, two numbers counted from 0"),
+    ("1", "expected ROW COL"), ("-1 0", "expected ROW COL"), ("1 2 3", "expected ROW COL")])
+def test_a_bad_black_root_header_is_refused_when_read(root: str, problem: str) -> None:
+    """``black-root: ROW COL`` (read by mip-seed[root=hint]) names a cell of the grid or the
+    file is malformed, not read and then skipped for a header it has."""
+    with pytest.raises(InstanceError) as e:
+        parse_instance(f"puzzle: nurikabe\nblack-root: {root}\n\n. 2 .\n. . .\n", "x.txt")
+    message = str(e.value)
+    assert message.startswith(f"x.txt: bad header 'black-root: {root}': "), message
+    assert problem in message and "\n" not in message, message
+    ok = parse_instance("puzzle: nurikabe\nblack-root: 1 2\n\n. 2 .\n. . .\n")
+    assert ok.header["black-root"] == "1 2"
+
 def test_render(inst: Instance) -> None:
     assert PUZZLE.render(inst, grid(*GOOD)).splitlines() == ["2 . # .", "# # # 2", ". # 1 #",
                                                              "2 # # #"]

@@ -7,6 +7,7 @@ Instance tokens: ``.`` empty, ``N`` a clue (N >= 1). Solution: ``"#"`` black, ``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from bench.grid import Cell, components
@@ -48,6 +49,19 @@ def pools(black: Callable[[Cell], bool], rows: int, cols: int,
             if all(black((r + i, c + j)) for i in (0, 1) for j in (0, 1))]
 
 
+def root_problem(inst: Instance, root: str) -> str | None:
+    """What is wrong with the optional header value ``black-root: ROW COL`` (a wall cell named
+    by two 0-based numbers, read by ``mip-seed[root=hint]``), or None."""
+    parts = root.split()
+    if len(parts) != 2 or not all(re.fullmatch("[0-9]+", t) for t in parts):
+        return "expected ROW COL, two numbers counted from 0"
+    r, c = int(parts[0]), int(parts[1])
+    if r >= inst.rows or c >= inst.cols:
+        return (f"row {r}, column {c} is outside the {inst.rows}x{inst.cols} grid (rows and "
+                "columns count from 0)")
+    return None
+
+
 @register_puzzle
 class Nurikabe(Puzzle):
     #: the default is the selector ``robust`` (bench.select.rules.ROBUST): the pair with the
@@ -65,6 +79,10 @@ class Nurikabe(Puzzle):
                     f"clue {n} at row {r}, column {c} is larger than the grid "
                     f"({inst.rows}x{inst.cols} = {inst.cells} cells)"
                 )
+        root = inst.header.get("black-root")
+        problem = None if root is None else root_problem(inst, root)
+        if problem:
+            yield None, f"bad header 'black-root: {root}': {problem}"
 
     def verify(self, inst: Instance, grid: SolutionGrid) -> list[str]:
         problems = self.verify_cells(inst, grid, lambda v: v in (BLACK, WHITE), "'#' or '.'")
