@@ -10,9 +10,11 @@ and ``#`` comments are skipped, and a line may be ``puzzle cols rows url`` (the 
 form; the puzzle and size are then checked against the URL). The comment lines right before
 a run of URLs that mention a licence (``MIT``, ``licence``/``license``, ``copyright``) become
 the ``licence:`` header of those URLs' instances, unless ``--licence`` is given. Each source
-or URL that fails prints one line ``<source>: <problem>`` on stderr; the others still import,
-and the exit code is 2 (bad input, as every command's) if anything failed, with a last line
-``imported N, failed M`` unless the one source given failed alone.
+or URL that fails prints one line ``puzzlebench: <source>: <problem>`` on stderr; the others
+still import, and the exit code is 2 (bad input, as every command's) if anything failed, with a
+last line ``puzzlebench: imported N, failed M`` unless the one source given failed alone. An
+``--out`` that is not a folder (it, or the first of its parents that exists, is a file) is one
+line naming it, exit 2, before any source is read.
 
 ``export INSTANCE --to puzzlink`` prints the canonical puzz.link URL of an instance file; an
 instance it cannot read or convert is one line naming the file and the problem, exit 2.
@@ -140,12 +142,28 @@ def _with_header(inst: Instance, extra: dict[str, str]) -> Instance:
 
 def _problem(e: Exception) -> str:
     """The one-line problem of an import error, without a path the caller names anyway."""
+    if isinstance(e, OSError) and e.strerror:  # writing under --out
+        return f"cannot write {e.filename}: {e.strerror}" if e.filename else e.strerror
     msg = e.problem if isinstance(e, InstanceError) and e.line is None else str(e)
     return (msg.splitlines() or [type(e).__name__])[0]
 
 
+def out_problem(out: Path) -> str:
+    """Why ``--out`` cannot be the folder import writes under ("" if it can): it, or the first
+    of its parents that exists, is not a folder."""
+    for p in (out, *out.parents):
+        if p.is_dir():
+            return ""
+        if p.exists() or p.is_symlink():  # a file, or a link to nothing
+            where = "" if p == out else f": {p}"
+            return f"--out {out}{where} exists and is not a folder"
+    return ""
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    if out_problem(out):
+        return fail(out_problem(out))
     forced = {"licence": args.licence} if args.licence else {}
     failed = written = 0
     errors = (ConversionError, InstanceError, OSError)
@@ -153,7 +171,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     def failed_(where: str, problem: str) -> None:
         nonlocal failed
         failed += 1
-        print(f"{where}: {problem}", file=sys.stderr)
+        print(f"puzzlebench: {where}: {problem}", file=sys.stderr)
 
     def done(path: Path) -> None:
         nonlocal written
@@ -190,7 +208,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         if not any_url:
             failed_(src, "no URLs and no [setup] section: nothing to import")
     if written or failed > 1:  # one bad source alone: its line alone
-        print(f"imported {written}, failed {failed}", file=sys.stderr)
+        print(f"puzzlebench: imported {written}, failed {failed}", file=sys.stderr)
     return 2 if failed else 0
 
 

@@ -55,8 +55,27 @@ def test_export_of_a_bad_file_is_one_line_and_exit_2(bad, capsys):
 
 
 def test_import_of_a_bad_file_is_one_line_and_exit_2(bad, capsys, tmp_path):
-    one_line(capsys, main(["import", str(bad), "--out", str(tmp_path / "o")]), bad)
+    err = one_line(capsys, main(["import", str(bad), "--out", str(tmp_path / "o")]), bad)
+    assert err.startswith(f"puzzlebench: {bad}: "), err
     assert not (tmp_path / "o").exists()
+
+
+#: a puzz.link URL, decoded without a fetch
+URL = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+
+
+@pytest.mark.parametrize("below", ["", "sub"])
+def test_import_into_an_out_that_is_a_file_is_one_line_and_exit_2(below, capsys, tmp_path):
+    """``--out`` (or the first of its parents that exists) is a file: one line naming it,
+    before any source is read, not one OS error per source."""
+    file = tmp_path / "empty.txt"
+    file.write_text("")
+    out = file / below if below else file
+    code = main(["import", URL, URL, "--out", str(out)])
+    where = f": {file}" if below else ""
+    assert (code, capsys.readouterr()) == (
+        2, ("", f"puzzlebench: --out {out}{where} exists and is not a folder\n"))
+    assert file.read_text() == ""
 
 
 #: (the options, the start of the JSON's message)
@@ -95,3 +114,10 @@ def test_the_help_of_solve_export_and_import_states_the_exit_codes(capsys):
         assert "Exit codes: 0 " in text and "; 2 " in text, command
         if command == "solve":
             assert "1 the solve ran and did not solve" in text
+
+
+def test_import_that_cannot_write_under_out_names_the_path_and_the_problem(capsys, tmp_path):
+    (tmp_path / "nurikabe").write_text("")  # where the URL's instance would go: a file
+    code = main(["import", URL, "--out", str(tmp_path)])
+    assert (code, capsys.readouterr()) == (
+        2, ("", f"puzzlebench: {URL}: cannot write {tmp_path / 'nurikabe'}: File exists\n"))

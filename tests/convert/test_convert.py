@@ -298,11 +298,14 @@ def test_import_cli_keeps_going_and_names_failures(tmp_path: Path, capsys) -> No
     assert code == 2  # bad input, as every command's
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 6  # 5 failures and the summary
+    assert all(line.startswith("puzzlebench: ") for line in err), err  # as every command's
+    err = [line.removeprefix("puzzlebench: ") for line in err]
     assert err[0].startswith(f"{urls}:3: https://puzz.link/p?nurikabe/5/5/g5k2o1k.g: '?' clue")
     assert err[1].startswith(f"{urls}:4: ") and "line says shikaku 6x5" in err[1]
     assert err[2].startswith(f"{urls}:5: not a url line: cannot read line")
     assert err[3].startswith("https://puzz.link/p?heyawake/1/1/g: unsupported puzzle type")
     assert err[4].startswith(f"{tmp_path / 'missing.txt'}: no such file")
+    assert err[5] == "imported 2, failed 5"
     nuri = list((out / "nurikabe").glob("*.txt"))
     assert len(nuri) == 1
     inst = read_instance(nuri[0])
