@@ -1,5 +1,6 @@
 """`puzzlebench check`: passes a correct formulation and fails, with the reason, one that forbids a
-valid solution, one whose block is not projected onto the cell values, and one whose lazy loop
+valid solution, one whose block is not projected onto the cell values or cannot exclude a grid,
+one whose solves fail (its count is not passed on boards never counted), and one whose lazy loop
 does not end; exit code 0 only when every check passes; the instances it solves are package
 data, the same as the repository's; a puzzle without instances, or tiny boards that hold no
 infeasible or no ambiguous board, are said, never passed in silence."""
@@ -168,6 +169,27 @@ def test_a_count_pass_names_the_instances_counted():
     assert got.status == "pass"
     assert f"on the {len(solvable)} tiny instances with solutions ({', '.join(solvable)}:" \
         in got.detail, got.detail
+
+
+def test_a_block_that_returns_false_fails_the_count_and_the_exact_check_sees_every_board():
+    """A block that cannot exclude the grid stops the counting, not the exact check: every
+    tiny board is still solved, so the exact line's count is the boards checked."""
+    seen: list[str] = []
+
+    class NoExclude(Cover):
+        name = "test-check-noexclude"
+
+        def build(self, inst: Instance) -> SatModel:
+            seen.append(inst.name)
+            return super().build(inst)
+
+        def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
+            return False
+
+    got = checks(NoExclude())
+    assert got["count"].status == "fail" and "cannot count" in got["count"].detail
+    assert got["exact"].status == "pass"
+    assert {c.inst.name for c in tiny_cases("shikaku")} <= set(seen), seen
 
 
 def test_a_puzzle_without_instances_skips_the_solve_check_and_says_why(monkeypatch, tmp_path):
