@@ -89,7 +89,8 @@ def add_commands(subparsers: Any) -> None:
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
                     type=path_arg("run folder"),
-                    help="with --dry-run: estimate the time from these earlier runs' times")
+                    help="with --dry-run (refused without it): estimate the time from these "
+                    "earlier runs' times")
     ru.add_argument("--progress", type=interval_seconds, default=30.0, metavar="SECONDS",
                     help="when stdout is not a terminal (a log file), print a progress line "
                     "this often (default 30; 0: none)")
@@ -105,6 +106,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if _executor_problem(args):
         return fail(_executor_problem(args))
+    if args.estimate and not args.dry_run:  # a run measures its time: nothing to estimate
+        return fail("--estimate needs --dry-run (it estimates the plan's time and runs nothing)")
     if args.pin and _pin_problem(args):  # before --jobs is checked: one line
         return fail(_pin_problem(args))
     args.jobs = _jobs(args)
