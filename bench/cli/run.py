@@ -303,10 +303,8 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
     counts = df["status"].value_counts().to_dict()
     print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     tasks = df[df["formulation"] != "-"]
-    if len(tasks) and "overhead_s" in tasks and tasks["overhead_s"].notna().any():
-        med = tasks.groupby("kind")["overhead_s"].median()
-        print("harness overhead per task (median): "
-              + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
+    for line in _overhead_lines(tasks):
+        print(line)
     if len(tasks) and "overshoot_s" in tasks and tasks["overshoot_s"].notna().any():
         over = tasks.groupby("solver")["overshoot_s"].max().dropna()
         print("time past the limit per task (max; build + solve over the limit is a timeout): "
@@ -325,3 +323,19 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
         elif row["key"] not in said:  # an instance file unreadable in an earlier invocation
             print(f"puzzlebench: error: {row['message']} (recorded earlier)", file=sys.stderr)
     return 1 if len(bad) else 0
+
+
+def _overhead_lines(tasks: Any) -> list[str]:
+    """The harness's overhead per task as the report gives it (:mod:`bench.run.overhead`: a
+    package's one-time set-up apart, the slowest solver's median per kind), and that set-up."""
+    from bench.run.overhead import setup_median, slowest_median
+
+    lines = []
+    if med := slowest_median(tasks):
+        lines.append("harness overhead per task (median, slowest solver per kind; one-time "
+                     "set-up apart): " + ", ".join(f"{k} {v * 1000:.1f} ms"
+                                                   for k, v in med.items()))
+    if setup := setup_median(tasks):
+        lines.append("one-time set-up of an external package per task (median): "
+                     + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in setup.items()))
+    return lines
