@@ -76,15 +76,7 @@ def apply_caps(plan: P, order: Sequence[str], caps: dict[str, tuple[int, frozens
             on.setdefault((t.tier, pair_key(puzzle[t.instance], t)), set()).add(t.instance)
     allowed = {k: set(sorted(v, key=lambda p: rank.get(p, len(rank)))[:caps[k[0]][0]])
                for k, v in on.items()}
-    for tier, (_cap, pairs) in caps.items():
-        for pair in sorted(pairs - {k[1] for k in on if k[0] == tier}):
-            if left_out(pair):
-                log.debug("capped pair %s in tier %s: left out by this run's options", pair,
-                          tier)
-            else:
-                log.warning("the suite caps %s in tier %s, but the plan has no task of it "
-                            "there (a misspelt pair, or one this run does not select)", pair,
-                            tier)
+    _say_unplanned(caps, set(on), left_out)
     low: dict[tuple[str, str, str], int] = {}
     for t in plan.tasks:
         g = (t.instance, t.formulation, t.solver)
@@ -115,6 +107,21 @@ def apply_caps(plan: P, order: Sequence[str], caps: dict[str, tuple[int, frozens
         plan.errors.append(stamp(r, t))
     plan.tasks = keep
     return plan
+
+
+def _say_unplanned(caps: dict[str, tuple[int, frozenset[str]]], planned: set[tuple[str, str]],
+                   left_out: Callable[[str], bool]) -> None:
+    """Warn of each capped pair with no task in its tier (``planned``: the (tier, pair) that
+    have one), unless ``left_out`` says the run's own options left it out."""
+    for tier, (_cap, pairs) in caps.items():
+        for pair in sorted(pairs - {p for t, p in planned if t == tier}):
+            if left_out(pair):
+                log.debug("capped pair %s in tier %s: left out by this run's options", pair,
+                          tier)
+            else:
+                log.warning("the suite caps %s in tier %s, but the plan has no task of it "
+                            "there (a misspelt pair, or one this run does not select)", pair,
+                            tier)
 
 
 def left_out(pair: str, selection: Selects, narrowed: tuple[bool, bool, bool]) -> bool:
