@@ -57,32 +57,74 @@ def bench(session: nox.Session) -> None:
     The report's options are kept beside the data, in results/<run>/report.json: the docs site
     renders the run's report from them."""
     session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
-    args = list(session.posargs)
-    reuse = "--no-reuse" not in args
-    args = [a for a in args if a != "--no-reuse"]
-    # added to the suite's selection, not in its place (`run --add-formulation`)
-    args = ["--add-formulation" if a == "--formulation" else a for a in args]
-    if "--out" in args:
-        out = args[args.index("--out") + 1]
-    else:
-        out = f"results/default-{dt.datetime.now():%Y%m%d-%H%M%S}"
-        args += ["--out", out]
-    if "--suite" not in args:
-        args += ["--suite", "default"]
-    if "--jobs" not in args:
-        args += ["--jobs", "2"]
-    if reuse and "--reuse-latest" not in args:
-        args += ["--reuse-latest", "results/default-*"]
-    plan = [a for i, a in enumerate(args) if a != "--out" and (i == 0 or args[i - 1] != "--out")]
-    plan = [a for a in plan if a != "--dry-run"]
+    stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}"
+    plan, args, out, dry = bench_args(session.posargs, stamp)
     session.run("puzzlebench", "run", *plan, "--dry-run")
-    if "--dry-run" in args:  # the plan only: nothing run, no folder, no report
+    if dry:  # the plan only: nothing run, no folder, no report
         return
     session.run("puzzlebench", "run", *args, success_codes=[0, 1])
     report = {"instance": ["seed-*"]}  # kept with the data: the docs site renders the same
     Path(out, "report.json").write_text(json.dumps(report) + "\n", encoding="utf-8")
     session.run("puzzlebench", "report", out, "--out", str(Path("reports") / Path(out).name),
                 *(a for p in report["instance"] for a in ("--instance", p)))
+
+
+def _given(args: list[str], option: str) -> bool:
+    """Whether ``option`` is among ``args``, as ``--opt VALUE`` or ``--opt=VALUE`` (the two
+    forms `run`'s parser reads; it takes no abbreviation of an option)."""
+    return any(a == option or a.startswith(f"{option}=") for a in args)
+
+
+def _value(args: list[str], option: str) -> str | None:
+    """The value ``args`` give ``option`` (the last one, as argparse keeps), None if none."""
+    found = None
+    for i, a in enumerate(args):
+        if a.startswith(f"{option}="):
+            found = a.partition("=")[2]
+        elif a == option and i + 1 < len(args):
+            found = args[i + 1]
+    return found
+
+
+def _without(args: list[str], option: str) -> list[str]:
+    """``args`` less every ``option VALUE`` and ``option=VALUE``."""
+    kept: list[str] = []
+    skip = False
+    for a in args:
+        if skip or a.startswith(f"{option}="):
+            skip = False
+        elif a == option:
+            skip = True
+        else:
+            kept.append(a)
+    return kept
+
+
+def bench_args(posargs: list[str], stamp: str) -> tuple[list[str], list[str], str, bool]:
+    """The `bench` session's arguments to `run` from its own (``nox -s bench -- ARGS``):
+    ``(plan, args, out, dry)``, the dry run's arguments (no ``--out``, no ``--dry-run``), the
+    run's, its folder and whether ARGS ask for the plan only. ``--no-reuse`` is the session's
+    own; ``--formulation`` adds to the suite's selection (``run --add-formulation``); the
+    suite, jobs, folder and reuse default to ``default``, 2, ``results/default-STAMP`` and the
+    latest ``results/default-*`` unless ARGS give them, in either form `run` reads."""
+    args = list(posargs)
+    reuse = "--no-reuse" not in args
+    args = [a for a in args if a != "--no-reuse"]
+    # added to the suite's selection, not in its place (`run --add-formulation`)
+    args = ["--add-formulation" + a[len("--formulation"):] if _given([a], "--formulation")
+            else a for a in args]
+    out = _value(args, "--out")
+    if out is None:
+        out = f"results/default-{stamp}"
+        args += ["--out", out]
+    if not _given(args, "--suite"):
+        args += ["--suite", "default"]
+    if not _given(args, "--jobs"):
+        args += ["--jobs", "2"]
+    if reuse and not _given(args, "--reuse-latest"):
+        args += ["--reuse-latest", "results/default-*"]
+    plan = [a for a in _without(args, "--out") if a != "--dry-run"]
+    return plan, args, out, "--dry-run" in args
 
 
 @nox.session(python=PYTHON)

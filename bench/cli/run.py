@@ -42,8 +42,10 @@ log = logging.getLogger("puzzlebench")
 
 
 def add_commands(subparsers: Any) -> None:
+    # no abbreviated option (`--sui` for `--suite`): an option is the same word to every
+    # wrapper that reads the command line, as `nox -s bench` does
     ru = subparsers.add_parser("run", help="run a suite or instance files over every "
-                               "formulation x solver")
+                               "formulation x solver", allow_abbrev=False)
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")
@@ -87,7 +89,8 @@ def add_commands(subparsers: Any) -> None:
                     "limit) and run nothing")
     ru.add_argument("--estimate", action="append", metavar="RUN_DIR",
                     type=path_arg("run folder"),
-                    help="with --dry-run: estimate the time from these earlier runs' times")
+                    help="with --dry-run (refused without it): estimate the time from these "
+                    "earlier runs' times")
     ru.add_argument("--progress", type=interval_seconds, default=30.0, metavar="SECONDS",
                     help="when stdout is not a terminal (a log file), print a progress line "
                     "this often (default 30; 0: none)")
@@ -103,6 +106,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if _executor_problem(args):
         return fail(_executor_problem(args))
+    if args.estimate and not args.dry_run:  # a run measures its time: nothing to estimate
+        return fail("--estimate needs --dry-run (it estimates the plan's time and runs nothing)")
     if args.pin and _pin_problem(args):  # before --jobs is checked: one line
         return fail(_pin_problem(args))
     args.jobs = _jobs(args)
@@ -298,10 +303,8 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
     counts = df["status"].value_counts().to_dict()
     print(f"{len(df)} results in {table}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     tasks = df[df["formulation"] != "-"]
-    if len(tasks) and "overhead_s" in tasks and tasks["overhead_s"].notna().any():
-        med = tasks.groupby("kind")["overhead_s"].median()
-        print("harness overhead per task (median): "
-              + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in med.items()))
+    for line in _overhead_lines(tasks):
+        print(line)
     if len(tasks) and "overshoot_s" in tasks and tasks["overshoot_s"].notna().any():
         over = tasks.groupby("solver")["overshoot_s"].max().dropna()
         print("time past the limit per task (max; build + solve over the limit is a timeout): "
@@ -320,3 +323,19 @@ def _run_summary(out: Path, table: Path, errors: list[Any]) -> int:
         elif row["key"] not in said:  # an instance file unreadable in an earlier invocation
             print(f"puzzlebench: error: {row['message']} (recorded earlier)", file=sys.stderr)
     return 1 if len(bad) else 0
+
+
+def _overhead_lines(tasks: Any) -> list[str]:
+    """The harness's overhead per task as the report gives it (:mod:`bench.run.overhead`: a
+    package's one-time set-up apart, the slowest solver's median per kind), and that set-up."""
+    from bench.run.overhead import setup_median, slowest_median
+
+    lines = []
+    if med := slowest_median(tasks):
+        lines.append("harness overhead per task (median, slowest solver per kind; one-time "
+                     "set-up apart): " + ", ".join(f"{k} {v * 1000:.1f} ms"
+                                                   for k, v in med.items()))
+    if setup := setup_median(tasks):
+        lines.append("one-time set-up of an external package per task (median): "
+                     + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in setup.items()))
+    return lines

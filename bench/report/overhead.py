@@ -1,8 +1,9 @@
 """What the harness itself costs per task, in the report's appendix: ``overhead_s`` is the task
 process's wall time outside build and solve (fork or spawn, reading the instance, checking and
 writing the result), without an external package's one-time set-up (``setup_s``, shown apart),
-per model kind, solver and start method, against the harness's aim of TARGET_S a task. None of
-it is in any time the report compares."""
+per model kind, solver and start method (the one definition, :mod:`bench.run.overhead`, which
+`run`'s closing line uses too), against the harness's aim of TARGET_S a task. None of it is in
+any time the report compares."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import math
 import pandas as pd
 
 from bench.report.units import duration
+from bench.run.overhead import GROUPS, measured
 
 #: per-task overhead the harness aims to stay under (median, every kind)
 TARGET_S = 0.010
@@ -28,15 +30,13 @@ NOTE = ("Each task runs in a process of its own. Besides building the model and 
 
 
 def table(t: pd.DataFrame) -> pd.DataFrame:
-    """One row per kind x solver x start method over the tasks with a measured overhead."""
-    if "overhead_s" not in t or not t["overhead_s"].notna().any():
+    """One row per kind x solver x start method over the tasks with a measured overhead, the
+    harness's time as :func:`bench.run.overhead.measured` defines it."""
+    d = measured(t)
+    if not len(d):
         return pd.DataFrame(columns=COLUMNS)
-    d = t[t["overhead_s"].notna()].copy()
-    setup = d["setup_s"].fillna(0.0) if "setup_s" in d else 0.0
-    d["harness_s"] = (d["overhead_s"] - setup).clip(lower=0.0)
-    d["start"] = d["start"].replace("", "?") if "start" in d else "?"
     rows = []
-    for (kind, solver, start), g in d.groupby(["kind", "solver", "start"], sort=True):
+    for (kind, solver, start), g in d.groupby(GROUPS, sort=True):
         h = g["harness_s"]
         s = g["setup_s"].dropna() if "setup_s" in g else pd.Series(dtype=float)
         med = float(h.median())
@@ -47,7 +47,8 @@ def table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def verdict(tab: pd.DataFrame) -> str:
-    """One line: the median per kind, and whether every kind meets the target."""
+    """One line: the median per kind (its slowest solver's, as
+    :func:`bench.run.overhead.slowest_median`), and whether every kind meets the target."""
     if not len(tab):
         return "No task recorded a harness overhead."
     med = tab.groupby("kind")["overhead_median_s"].max()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from bench.backends import Backend, ModelKind, backends_for, get_backend
 from bench.identity import backend_code, formulation_code
 from bench.instance import InstanceError, read_instance
-from bench.judge import UNJUDGED, not_run, unreadable
+from bench.judge import UNJUDGED, unreadable
 from bench.records import Result, Task, instance_digest, origin_of
 from bench.registry import EVERY, Formulation, formulations, parse_label
 from bench.run.execute import base_result
@@ -29,6 +29,7 @@ from bench.run.names import (
     unknown_names,
     unpaired,
 )
+from bench.run.plan_caps import apply_caps, left_out
 from bench.suites import Suite, family
 from bench.variants import recommended_labels, variants
 
@@ -258,86 +259,19 @@ def apply_tiers(plan: Plan, tier_of: dict[str, str], repeats_of: dict[str, int],
     return plan
 
 
-def pair_key(puzzle: str, t: Task) -> str:
-    """A task's pair as a suite's ``capped`` list names it: ``PUZZLE:FORMULATION/SOLVER``."""
-    return f"{puzzle}:{t.formulation}/{t.solver}"
-
-
-def _kind(puzzle: str, label: str) -> str:
-    """The model kind of a puzzle's formulation variant ("" when none has that label)."""
-    return next((c.kind for c in formulations(puzzle)
-                 if any(v.label == label for v in variants(c))), "")
-
-
-def apply_caps(plan: Plan, order: Sequence[str],
-               caps: dict[str, tuple[int, frozenset[str]]]) -> Plan:
-    """Per tier of ``caps`` (tier -> (cap, pairs)): a listed pair runs only on the first
-    ``cap`` instances of its puzzle in that tier that it has a task on, in ``order`` (the
-    suite's instance order; a listed pair with no task in the tier is logged), and
-    there with its lowest seed only; each other instance's task is recorded as not run
-    (:data:`bench.records.NOT_RUN`, a timeout at its own limit with no measurement: never
-    scored), once per (instance, pair) for its lowest seed and first repetition, its further
-    seeds dropped."""
-    if not caps:
-        return plan
-    rank = {p: i for i, p in enumerate(order)}
-    puzzle = {p: read_instance(p).puzzle for p in {t.instance for t in plan.tasks
-                                                   if t.tier in caps}}
-    # per (tier, capped pair): the first `cap` instances, in the suite's order, the pair has a
-    # task on (a pair with no task on an instance is not held to it)
-    on: dict[tuple[str, str], set[str]] = {}
-    for t in plan.tasks:
-        if t.tier in caps and pair_key(puzzle[t.instance], t) in caps[t.tier][1]:
-            on.setdefault((t.tier, pair_key(puzzle[t.instance], t)), set()).add(t.instance)
-    allowed = {k: set(sorted(v, key=lambda p: rank.get(p, len(rank)))[:caps[k[0]][0]])
-               for k, v in on.items()}
-    for tier, (_cap, pairs) in caps.items():
-        for pair in sorted(pairs - {k[1] for k in on if k[0] == tier}):
-            log.warning("the suite caps %s in tier %s, but the plan has no task of it there "
-                        "(a misspelt pair, or one this run does not select)", pair, tier)
-    low: dict[tuple[str, str, str], int] = {}
-    for t in plan.tasks:
-        g = (t.instance, t.formulation, t.solver)
-        low[g] = min(low.get(g, t.seed), t.seed)
-    keep: list[Task] = []
-    first: dict[tuple[str, str, str], Task] = {}
-    for t in plan.tasks:
-        cap_pairs = caps.get(t.tier)
-        if cap_pairs is None or pair_key(puzzle[t.instance], t) not in cap_pairs[1]:
-            keep.append(t)
-            continue
-        if t.instance in allowed[(t.tier, pair_key(puzzle[t.instance], t))]:
-            if t.seed == low[(t.instance, t.formulation, t.solver)]:
-                keep.append(t)  # a capped pair runs its lowest seed only
-            continue
-        g = (t.instance, t.formulation, t.solver)
-        if g not in first or (t.seed, t.rep) < (first[g].seed, first[g].rep):
-            first[g] = t
-    from bench.run.outcome import stamp
-
-    for t in first.values():
-        cap = caps[t.tier][0]
-        inst = read_instance(t.instance)
-        r = base_result(t, inst, UNJUDGED)
-        not_run(r, f"capped: hopeless in the suite's pilot, this pair runs on the first {cap} "
-                   f"{inst.puzzle} instances of the {t.tier} tier only")
-        r.rep, r.kind = t.rep, _kind(inst.puzzle, t.formulation)
-        plan.errors.append(stamp(r, t))
-    plan.tasks = keep
-    return plan
-
-
-def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool) -> float:
+def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool,
+              left_out: Callable[[str], bool] = lambda pair: False) -> float:
     """:func:`apply_tiers` with the suite's tiers, repeats and seeds (``repeat``) and tier time
     limits (``own_limits``: the run was not given ``--time-limit``), then :func:`apply_caps`
-    with its capped pairs; returns the suite's ``repeat_under`` for
-    :func:`bench.run.session.run_gated` (0 without a suite or repeats)."""
+    with its capped pairs (``left_out``: those the run's options leave out, unsaid); returns
+    the suite's ``repeat_under`` for :func:`bench.run.session.run_gated` (0 without a suite or
+    repeats)."""
     if suite is None:
         return 0.0
     tier_of = suite.tier_of()
     apply_tiers(plan, tier_of, suite.repeats_of(), repeat,
                 suite.limits_of() if own_limits else {}, suite.seeds_of())
-    apply_caps(plan, list(tier_of), suite.caps_of())
+    apply_caps(plan, list(tier_of), suite.caps_of(), left_out)
     return suite.repeat_under if repeat else 0.0
 
 
@@ -490,7 +424,9 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
             plan, {"--formulation": formulations, "--add-formulation": add}, sel.solvers):
         raise PlanError(why)
     tiered = repeat == seeds == 1
-    under = tier_plan(plan, s, tiered, time_limit is None)
+    narrowed = (bool(puzzles), bool(formulations), bool(solvers))
+    under = tier_plan(plan, s, tiered, time_limit is None,
+                      lambda pair: left_out(pair, sel, narrowed))
     fixed = frozenset(s.seeds_of()) if s and tiered else frozenset()
     return Planned(plan, s, instances, limit, under, s.ladder_in() if s else False, fixed,
                    s.estimate_folders() if s else ())
