@@ -49,6 +49,9 @@ from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 
+#: the base of the :class:`Levered` mixin: any class (it is mixed into the propagator's)
+_Base: Any = object
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -187,8 +190,8 @@ def timing(cls: type, per: dict[str, list[float]]) -> type:
 
 
 #: the levers of :func:`levered` and their values when not given (0: off)
-LEVERS = {"cutlevel": -1, "cutevery": 1, "cutbackoff": 0, "cutbudget": 0.0, "keep": "none",
-          "keeplen": 0, "keeproot": 0, "keeponly": 0}
+LEVERS: dict[str, Any] = {"cutlevel": -1, "cutevery": 1, "cutbackoff": 0, "cutbudget": 0.0,
+                          "keep": "none", "keeplen": 0, "keeproot": 0, "keeponly": 0}
 
 
 def levers_of(text: str) -> dict[str, Any]:
@@ -214,69 +217,73 @@ def levered(cls: type, lv: dict[str, Any]) -> type:
     (``keeproot=1``), is handed to the solver once as an external clause as well
     (``has_clause``/``add_clause``; python-sat's bridge offers no forgettable flag), and with
     ``keeponly=1`` only as that clause, not as a propagated literal."""
+    return type(f"Levered{cls.__name__}", (Levered, cls), {"lv": lv})
 
-    class Levered(cls):
-        eligible = kept = skip = wait = 0
-        cut_s = 0.0
 
-        def reset(self) -> None:
-            super().reset()
-            self.keep: list[list[int]] = []
-            self.keys: set[frozenset[int]] = getattr(self, "keys", set())
+class Levered(_Base):
+    """The levers of :func:`levered` over the Nurikabe propagator (a mixin: ``lv``, the
+    levers, is set by :func:`levered`)."""
 
-        def _cut(self, found: dict[int, Any]) -> None:
-            self.eligible += 1
-            if ((0 <= lv["cutlevel"] < self.depth) or self.eligible % lv["cutevery"]
-                    or (lv["cutbudget"] and self.seconds > 1.0
-                        and self.cut_s > lv["cutbudget"] * self.seconds)):
-                return
-            if self.wait:
-                self.wait -= 1
-                return
-            t0, before = time.perf_counter(), len(found)
-            super()._cut(found)
-            self.cut_s += time.perf_counter() - t0
-            if lv["cutbackoff"]:
-                self.skip = 0 if len(found) > before else min(lv["cutbackoff"],
-                                                              2 * self.skip or 1)
-                self.wait = self.skip
+    lv: dict[str, Any] = LEVERS
+    eligible = kept = skip = wait = 0
+    cut_s = 0.0
 
-        def propagate(self) -> list[int]:
-            out: list[int] = super().propagate()
-            if lv["keep"] == "none" or not out or (lv["keeproot"] and self.depth):
-                return out
-            t0, rest = time.perf_counter(), []
-            for s in out:
-                why = self.why[s]
-                clause = ([] if lv["keep"] == "cut" and isinstance(why, tuple)
-                          else [s, *(self._out(x) for x in self.tail(why))])
-                if not clause or 0 < lv["keeplen"] < len(clause):
-                    rest.append(s)
-                    continue
-                if frozenset(clause) not in self.keys:
-                    self.keys.add(frozenset(clause))
-                    self.keep.append(clause)
-                    self.kept += 1
-                if not lv["keeponly"]:
-                    rest.append(s)
-            self.seconds += time.perf_counter() - t0
-            return rest
+    def reset(self) -> None:
+        super().reset()
+        self.keep: list[list[int]] = []
+        self.keys: set[frozenset[int]] = getattr(self, "keys", set())
 
-        def has_clause(self) -> bool:
-            self.calls += 1
-            return self.pending is not None or bool(self.keep)
+    def _cut(self, found: dict[int, Any]) -> None:
+        self.eligible += 1
+        if ((0 <= self.lv["cutlevel"] < self.depth) or self.eligible % self.lv["cutevery"]
+                or (self.lv["cutbudget"] and self.seconds > 1.0
+                    and self.cut_s > self.lv["cutbudget"] * self.seconds)):
+            return
+        if self.wait:
+            self.wait -= 1
+            return
+        t0, before = time.perf_counter(), len(found)
+        super()._cut(found)
+        self.cut_s += time.perf_counter() - t0
+        if self.lv["cutbackoff"]:
+            self.skip = 0 if len(found) > before else min(self.lv["cutbackoff"],
+                                                          2 * self.skip or 1)
+            self.wait = self.skip
 
-        def add_clause(self) -> list[int]:
-            if self.pending is not None:
-                return list(super().add_clause())
-            self.calls += 1
-            return self.keep.pop()
+    def propagate(self) -> list[int]:
+        out: list[int] = super().propagate()
+        if self.lv["keep"] == "none" or not out or (self.lv["keeproot"] and self.depth):
+            return out
+        t0, rest = time.perf_counter(), []
+        for s in out:
+            why = self.why[s]
+            clause = ([] if self.lv["keep"] == "cut" and isinstance(why, tuple)
+                      else [s, *(self._out(x) for x in self.tail(why))])
+            if not clause or 0 < self.lv["keeplen"] < len(clause):
+                rest.append(s)
+                continue
+            if frozenset(clause) not in self.keys:
+                self.keys.add(frozenset(clause))
+                self.keep.append(clause)
+                self.kept += 1
+            if not self.lv["keeponly"]:
+                rest.append(s)
+        self.seconds += time.perf_counter() - t0
+        return rest
 
-        def tallies(self) -> dict[str, Any]:
-            return {**super().tallies(), "cut_eligible": self.eligible,
-                    "kept_clauses": self.kept, "cut_search_s": round(self.cut_s, 2)}
+    def has_clause(self) -> bool:
+        self.calls += 1
+        return self.pending is not None or bool(self.keep)
 
-    return Levered
+    def add_clause(self) -> list[int]:
+        if self.pending is not None:
+            return list(super().add_clause())
+        self.calls += 1
+        return self.keep.pop()
+
+    def tallies(self) -> dict[str, Any]:
+        return {**super().tallies(), "cut_eligible": self.eligible,
+                "kept_clauses": self.kept, "cut_search_s": round(self.cut_s, 2)}
 
 
 if __name__ == "__main__":
