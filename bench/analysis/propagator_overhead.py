@@ -22,7 +22,12 @@ part of ``propagate``'s). Under ``root=handed`` the propagator replays the root 
 hands over through its own ``on_assignment``: those calls count here too, not in ``callbacks``.
 ``--configure NAME=VALUE[,...]`` sets CaDiCaL options
 on the solver before its clauses (python-sat's ``Solver.configure``), e.g. the ``--sat``
-preset ``stabilizeonly=1,elimreleff=10,subsumereleff=60``.
+preset ``stabilizeonly=1,elimreleff=10,subsumereleff=60``. ``--levers NAME=VALUE[,...]``
+runs the Nurikabe propagator with two levers it does not have (:func:`levered`, for measuring
+them): an articulation-search schedule (``cutlevel``, ``cutevery``, ``cutbackoff``,
+``cutbudget``) and inferences' reasons kept as permanent clauses (``keep``, ``keeplen``,
+``keeproot``, ``keeponly``); every schedule stays exact (the complete-model check still
+rejects a split wall with a clause).
 
     python -m bench.analysis.propagator_overhead --conflicts 5000 \\
         instances/nurikabe/big/gen-nurikabe-50x50-s1-big2-0.txt
@@ -44,6 +49,9 @@ from bench.instance import read_instance
 from bench.puzzles import get_puzzle
 from bench.registry import get_formulation
 
+#: the base of the :class:`Levered` mixin: any class (it is mixed into the propagator's)
+_Base: Any = object
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -57,6 +65,8 @@ def main() -> None:
                     help="time each IPASIR-UP callback apart (calls and seconds)")
     ap.add_argument("--configure", default="", metavar="NAME=VALUE[,...]",
                     help="CaDiCaL options set before the clauses")
+    ap.add_argument("--levers", default="", metavar="NAME=VALUE[,...]",
+                    help="the propagator's cut schedule and kept clauses (see levered)")
     args = ap.parse_args()
     for path in args.files:
         print(json.dumps(measure(path, args)), flush=True)
@@ -72,6 +82,8 @@ def measure(path: str, args: argparse.Namespace) -> dict[str, Any]:
     handed: list[Any] = []
     if args.digest:
         model.propagator.__class__ = recording(type(model.propagator), handed)
+    if args.levers:
+        model.propagator.__class__ = levered(type(model.propagator), levers_of(args.levers))
     per: dict[str, list[float]] = {}
     if args.per_callback:
         model.propagator.__class__ = timing(type(model.propagator), per)
@@ -112,6 +124,7 @@ def measure(path: str, args: argparse.Namespace) -> dict[str, Any]:
         **({"digest": hashlib.sha256(repr(handed).encode()).hexdigest()[:16]}
            if args.digest else {}),
         **({"configure": args.configure} if args.configure else {}),
+        **({"levers": args.levers} if args.levers else {}),
         **({"per_callback": {k: {"calls": int(n), "s": round(t, 3)}
                              for k, (n, t) in sorted(per.items())}}
            if args.per_callback else {}),
@@ -174,6 +187,103 @@ def timing(cls: type, per: dict[str, list[float]]) -> type:
     labels = {**{n: n for n in CALLBACKS}, **{n: f"propagate:{n}" for n in STEPS}}
     return type(f"Timed{cls.__name__}", (cls,),
                 {n: timed(n, label) for n, label in labels.items() if hasattr(cls, n)})
+
+
+#: the levers of :func:`levered` and their values when not given (0: off)
+LEVERS: dict[str, Any] = {"cutlevel": -1, "cutevery": 1, "cutbackoff": 0, "cutbudget": 0.0,
+                          "keep": "none", "keeplen": 0, "keeproot": 0, "keeponly": 0}
+
+
+def levers_of(text: str) -> dict[str, Any]:
+    """``NAME=VALUE[,...]`` as :data:`LEVERS` with the given values (of each default's type)."""
+    out = dict(LEVERS)
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in LEVERS:
+            raise SystemExit(f"unknown lever {name!r}: one of {', '.join(LEVERS)}")
+        out[name] = type(LEVERS[name])(value)
+    return out
+
+
+def levered(cls: type, lv: dict[str, Any]) -> type:
+    """``cls`` (the Nurikabe propagator) with the levers ``lv`` (:data:`LEVERS`). Schedule: an
+    articulation search the propagator would run is left out above decision level
+    ``cutlevel`` (-1: no bound), at all but every ``cutevery``-th, after a search that found
+    nothing for the next 1, 2, 4, ... up to ``cutbackoff`` (0: off; reset by a search that finds
+    a cell), or while the searches' seconds exceed ``cutbudget`` of the propagator's (0: off;
+    this one depends on the clock, so its search is not repeatable). Kept clauses: the reason
+    of each literal ``propagate`` hands over (``keep=cut``: articulation inferences only;
+    ``all``: every inference), at most ``keeplen`` literals long (0: any), at the root only
+    (``keeproot=1``), is handed to the solver once as an external clause as well
+    (``has_clause``/``add_clause``; python-sat's bridge offers no forgettable flag), and with
+    ``keeponly=1`` only as that clause, not as a propagated literal."""
+    return type(f"Levered{cls.__name__}", (Levered, cls), {"lv": lv})
+
+
+class Levered(_Base):
+    """The levers of :func:`levered` over the Nurikabe propagator (a mixin: ``lv``, the
+    levers, is set by :func:`levered`)."""
+
+    lv: dict[str, Any] = LEVERS
+    eligible = kept = skip = wait = 0
+    cut_s = 0.0
+
+    def reset(self) -> None:
+        super().reset()
+        self.keep: list[list[int]] = []
+        self.keys: set[frozenset[int]] = getattr(self, "keys", set())
+
+    def _cut(self, found: dict[int, Any]) -> None:
+        self.eligible += 1
+        if ((0 <= self.lv["cutlevel"] < self.depth) or self.eligible % self.lv["cutevery"]
+                or (self.lv["cutbudget"] and self.seconds > 1.0
+                    and self.cut_s > self.lv["cutbudget"] * self.seconds)):
+            return
+        if self.wait:
+            self.wait -= 1
+            return
+        t0, before = time.perf_counter(), len(found)
+        super()._cut(found)
+        self.cut_s += time.perf_counter() - t0
+        if self.lv["cutbackoff"]:
+            self.skip = 0 if len(found) > before else min(self.lv["cutbackoff"],
+                                                          2 * self.skip or 1)
+            self.wait = self.skip
+
+    def propagate(self) -> list[int]:
+        out: list[int] = super().propagate()
+        if self.lv["keep"] == "none" or not out or (self.lv["keeproot"] and self.depth):
+            return out
+        t0, rest = time.perf_counter(), []
+        for s in out:
+            why = self.why[s]
+            clause = ([] if self.lv["keep"] == "cut" and isinstance(why, tuple)
+                      else [s, *(self._out(x) for x in self.tail(why))])
+            if not clause or 0 < self.lv["keeplen"] < len(clause):
+                rest.append(s)
+                continue
+            if frozenset(clause) not in self.keys:
+                self.keys.add(frozenset(clause))
+                self.keep.append(clause)
+                self.kept += 1
+            if not self.lv["keeponly"]:
+                rest.append(s)
+        self.seconds += time.perf_counter() - t0
+        return rest
+
+    def has_clause(self) -> bool:
+        self.calls += 1
+        return self.pending is not None or bool(self.keep)
+
+    def add_clause(self) -> list[int]:
+        if self.pending is not None:
+            return list(super().add_clause())
+        self.calls += 1
+        return self.keep.pop()
+
+    def tallies(self) -> dict[str, Any]:
+        return {**super().tallies(), "cut_eligible": self.eligible,
+                "kept_clauses": self.kept, "cut_search_s": round(self.cut_s, 2)}
 
 
 if __name__ == "__main__":

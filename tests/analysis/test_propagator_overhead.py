@@ -4,10 +4,15 @@ found within the budget judged valid by the rule verifier."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.conftest import INSTANCES, ROOT
 
@@ -68,3 +73,37 @@ def test_per_callback_calls_add_up_to_the_propagators_own_count() -> None:
     steps = [v["s"] for k, v in per.items() if k.startswith("propagate:")]
     assert per["propagate:_wall"]["calls"] >= 1 and sum(steps) <= per["propagate"]["s"]
     assert per["on_assignment"]["calls"] > 0 and per["check_model"]["calls"] >= 1
+
+
+def lever_row(path: Path, levers: str, conflicts: int) -> dict[str, Any]:
+    from bench.analysis.propagator_overhead import measure
+
+    return measure(str(path), argparse.Namespace(
+        conflicts=conflicts, formulation="sat-propagate", solver="cadical300", digest=False,
+        per_callback=False, configure="", levers=levers))
+
+
+def test_levers_schedule_the_search_and_keep_clauses() -> None:
+    """``--levers``: with no bound every due articulation search runs; ``cutlevel=3`` leaves
+    out those due deeper (a schedule that were ignored would run them all); ``keep=cut`` hands
+    articulation reasons over as clauses; both answers of a solved puzzle are valid."""
+    few = INSTANCES / "nurikabe" / "few" / "gen-nurikabe-10x10-s1-cover70-0.txt"
+    every = lever_row(few, "cutlevel=-1", 1000)
+    assert every["cut_searches"] == every["cut_eligible"] > 0 and every["kept_clauses"] == 0
+    shallow = lever_row(few, "cutlevel=3", 1000)
+    assert 0 < shallow["cut_searches"] < shallow["cut_eligible"]
+    assert shallow["levers"] == "cutlevel=3"
+    small = INSTANCES / "nurikabe" / "gen-nurikabe-10x10-s1-0.txt"
+    for levers in ("cutlevel=0,cutevery=2,cutbackoff=4", "keep=cut,keeplen=40"):
+        row = lever_row(small, levers, 0)
+        assert row["answer"] == "sat" and row["valid"] is True
+    kept = lever_row(few, "keep=all", 1000)
+    assert kept["kept_clauses"] > 0
+
+
+def test_an_unknown_lever_is_refused() -> None:
+    from bench.analysis.propagator_overhead import levers_of
+
+    assert levers_of("cutlevel=20,keep=cut")["cutlevel"] == 20
+    with pytest.raises(SystemExit, match="unknown lever 'cutlvl'"):
+        levers_of("cutlvl=20")
