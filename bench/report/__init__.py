@@ -12,6 +12,7 @@ bundle), :mod:`.compare` (two runs).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -88,8 +89,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     :class:`ReportError` (writing nothing) when there is nothing to report or the folder
     ``out`` cannot be made."""
     run = load_run(run_dir)
-    out = Path(out) if out else Path("reports") / run.folder.resolve().name
-    _make_folder(out)
+    out = _make_folder(Path(out) if out else Path("reports") / run.folder.resolve().name,
+                       run.folder)
     t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
     run.warnings.extend(apart)
     run.warnings.extend(unread_note(t))
@@ -144,13 +145,36 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     return out
 
 
-def _make_folder(out: Path) -> None:
-    """Make the report folder ``out``; one that cannot be made (an existing file, a path under
-    a file, a read-only parent) is a :class:`ReportError` naming it and the problem."""
+def run_folder_in_the_way(out: Path, run: Path) -> str:
+    """Why writing the report into ``out`` would destroy a run's data ("" when it would not):
+    ``out`` is the run ``run`` itself, or a run folder (it holds a run's ``journal.jsonl``,
+    ``run-id`` or ``.lock``): the report's ``results.parquet`` and ``environment.json`` would
+    replace that run's, and a resume of it would then mix the two runs' results. A link to a
+    folder is that folder."""
+    from bench.run.lock import LOCK
+    from bench.run.storage import JOURNAL, RUN_ID
+
+    if out.resolve() == run.resolve():
+        return (f"{out}: the run folder being reported on; writing the report there would "
+                "destroy its results (name another folder)")
+    held = [n for n in (JOURNAL, RUN_ID, LOCK) if (out / n).exists()]
+    if held:
+        return (f"{out}: a run folder (it holds {held[0]}); writing the report there would "
+                "destroy its results (name another folder)")
+    return ""
+
+
+def _make_folder(out: Path, run: Path) -> Path:
+    """Make the report folder ``out`` of the run ``run``; one that is a run folder
+    (:func:`run_folder_in_the_way`) or cannot be made (an existing file, a path under a file, a
+    read-only parent) is a :class:`ReportError` naming it and the problem."""
+    if why := run_folder_in_the_way(out, run):
+        raise ReportError(why)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ReportError(f"cannot write {out}: {e.strerror or e}") from None
+    return out
 
 
 def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | None:
@@ -169,15 +193,23 @@ def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | No
     return pairs
 
 
+#: the name of the run's journal copied into a report whose rows make no Parquet table: not
+#: ``journal.jsonl``, which would make the report folder look like a run folder
+JOURNAL_COPY = "results.jsonl"
+
+
 def _copy_parquet(run: Run, out: Path) -> str:
     """``results.parquet`` of the run's rows in ``out``; where they do not make a Parquet
-    table (a value no column type holds), the run's journal copied instead."""
+    table (a value no column type holds), the run's journal copied instead, as
+    :data:`JOURNAL_COPY`."""
     target = out / "results.parquet"
     try:
         run.df.to_parquet(target, index=False)
     except (OSError, ValueError, TypeError, OverflowError):
-        shutil.copyfile(run.folder / "journal.jsonl", out / "journal.jsonl")
-        return "journal.jsonl"
+        with contextlib.suppress(OSError):  # a half-written table is no copy of the results
+            target.unlink(missing_ok=True)
+        shutil.copyfile(run.folder / "journal.jsonl", out / JOURNAL_COPY)
+        return JOURNAL_COPY
     return target.name
 
 
