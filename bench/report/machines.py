@@ -157,9 +157,11 @@ def _span(rec: dict[str, Any], starts: list[pd.Timestamp]) -> tuple[pd.Timestamp
 
 def measuring(records: list[dict[str, Any]], t: pd.DataFrame) -> list[dict[str, Any]]:
     """The environment records of the invocations that ran tasks, in their order: those in
-    whose span (:func:`_span`) a result of ``t`` finished (its ``finished`` time) on the
-    record's host or one of its workers' (a result without a host: on any); a result in two
-    spans (a second they share) goes with the earlier invocation. An invocation that ran no
+    whose span (:func:`_span`; a record with a ``calibration``, which every invocation takes
+    at its start) a result of ``t`` finished (its ``finished`` time) on the
+    record's host or one of its workers' (a result without a host was recorded without
+    running, and counts only where no result names a host); a result in two spans (a second
+    they share) goes with the earlier invocation. An invocation that ran no
     task (a resume with every task done) is left out: the machine's state then says nothing
     of the results. Where no record can be told so (no dates, or no dated result in any
     span), every record."""
@@ -170,9 +172,11 @@ def measuring(records: list[dict[str, Any]], t: pd.DataFrame) -> list[dict[str, 
                          utc=True, errors="coerce", format="ISO8601")
     hosts = t["host"].fillna("").astype(str) if "host" in t else pd.Series("", index=t.index)
     taken = pd.Series(False, index=fin.index)
+    hosted = bool((hosts != "").any())  # results that name no host at all: dates alone
     ran: set[int] = set()
-    order = sorted((i for i, s in enumerate(spans_of) if s is not None), key=lambda i: (
-        spans_of[i], i))
+    # an invocation's record has a calibration (a merge's own record has none: it ran nothing)
+    order = sorted((i for i, s in enumerate(spans_of) if s is not None and isinstance(
+        records[i].get("calibration"), dict)), key=lambda i: (spans_of[i], i))
     for i in order:
         span = _span(records[i], starts)
         if span is None:
@@ -184,8 +188,8 @@ def measuring(records: list[dict[str, Any]], t: pd.DataFrame) -> list[dict[str, 
         inside = ~taken & (fin >= span[0])
         if span[1] is not None:
             inside &= fin <= span[1]
-        if own != {""}:
-            inside &= (hosts == "") | hosts.isin(own)
+        if own != {""} and hosted:
+            inside &= hosts.isin(own)
         if inside.any():
             ran.add(i)
             taken |= inside

@@ -102,12 +102,20 @@ def test_only_the_invocations_that_ran_tasks_are_measuring() -> None:
     elsewhere = _record("10:30:00", ["10:30:01", "10:31:00"], host="other")
     records = [ran, noop, later, stopped, elsewhere]
     t = pd.DataFrame({"finished": [f"2026-12-02T{x}+00:00" for x in
-                                   ("10:00:30", "10:05:00", "10:11:00", "10:25:00", "10:30:30")],
-                      "host": ["h", "h", "h", "", "h"]})
-    # the 10:30:30 result ran on h, not on the other host: no invocation on h ran then
+                                   ("10:00:30", "10:05:00", "10:05:01", "10:11:00", "10:25:00",
+                                    "10:30:30")],
+                      "host": ["h", "h", "", "h", "h", "h"]})
+    # 10:05:01 was recorded without running (no host): the no-op ran nothing; the 10:30:30
+    # result ran on h, not on the other host: no invocation on h ran then
     assert machines.measuring(records, t) == [ran, later, stopped]
-    # a result recorded without running has no host and ran nowhere, but its time still dates
-    # it; results without a date, or records without one, leave every record
+    # results that name no host are dated alone
+    assert machines.measuring(records, t.assign(host="")) == [ran, noop, later, stopped,
+                                                               elsewhere]
+    # a merge's own record (no calibration) is no invocation
+    header = {"merge": ["a", "b"], "recorded_at": "2026-12-02T09:00:00+00:00"}
+    early = pd.DataFrame({"finished": ["2026-12-02T09:30:00+00:00"], "host": ["h"]})
+    assert machines.measuring([header, *records], pd.concat([early, t])) == [ran, later, stopped]
+    # results without a date, or records without one, leave every record
     assert machines.measuring(records, t.assign(finished=None)) == records
     assert machines.measuring([{"host": "h"}, {}], t) == [{"host": "h"}, {}]
 
