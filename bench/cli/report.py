@@ -13,7 +13,8 @@ from bench.cli.args import fail, path_arg
 def add_commands(subparsers: Any) -> None:
     rp = subparsers.add_parser("report", help="write reports/<run>/index.html and summary.md")
     rp.add_argument("results", metavar="RESULTS_DIR", type=path_arg("run folder"))
-    rp.add_argument("--out", metavar="REPORT_DIR", type=path_arg("folder"))
+    rp.add_argument("--out", metavar="REPORT_DIR", type=path_arg("folder"),
+                    help="the report folder (default reports/<run>); never a run folder")
     rp.add_argument("--instance", action="append", metavar="PATTERN",
                     help="add a per-instance table for instance names matching PATTERN")
     rp.add_argument("--scatter", action="append", metavar="PAIR",
@@ -23,9 +24,10 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Write the report; a report folder or file that cannot be written is one line (exit
-    2); on Ctrl-C (or SIGTERM) say what is so: the run folder is as it was (a report only
-    reads it) and the report folder may be incomplete."""
+    """Write the report; a report folder or file that cannot be written, or an ``--out`` that
+    is a run folder (:func:`bench.report.run_folder_in_the_way`), is one line (exit 2); on
+    Ctrl-C (or SIGTERM) say what is so: the run folder is as it was (a report only reads it)
+    and the report folder may be incomplete."""
     from bench.report import ReportError, write_report
 
     try:

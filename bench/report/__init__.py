@@ -12,6 +12,7 @@ bundle), :mod:`.compare` (two runs).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -48,32 +49,54 @@ from bench.report.data import (
 from bench.report.render import Table, markdown_text
 from bench.report.sections import section, views_markdown
 from bench.report.units import duration
+from bench.run.storage import load_environment
 
 log = logging.getLogger(__name__)
 
 __all__ = ["PAR_K", "SGM_SHIFT_S", "ReportError", "load_run", "prepare", "sgm", "write_report"]
 
-def environment(env: dict[str, Any]) -> Table:
-    keys = [("date", "recorded_at"), ("CPU", "cpu"), ("cores", "cores"),
-            ("RAM [GB]", "memory_gb"), ("OS", "platform"), ("Python", "python"),
-            ("git revision", "git"), ("suite", "suite"), ("suite version", "suite_version"),
-            ("time limit [s] (last invocation; per tier: 'What was measured')", "time_limit"),
-            ("memory limit [MB]", "memory_limit_mb"), ("jobs", "jobs"),
-            ("solver threads", "threads"), ("seed (last invocation)", "seed"),
-            ("seeds (last invocation)", "seeds"), ("repeat (last invocation)", "repeat"),
-            ("task start", "start"),
-            ("CPU shared by session first (Linux sched_autogroup)", "sched_autogroup"),
-            ("executor", "executor"), ("Dask scheduler", "scheduler"),
-            ("merged from (this record)", "merged_from")]
-    rows = [[label, "unknown" if env[k] is None else str(env[k])] for label, k in keys
-            if k in env]
-    cal = env.get("calibration")
-    if isinstance(cal, dict) and cal.get("start_s") is not None:
-        end = cal.get("end_s")
-        rows.append(["calibration loop", f"{duration(cal['start_s'])} at the start, "
-                     + (f"{duration(end)} at the end" if isinstance(end, int | float) else
-                        "no end figure (the run was interrupted)")])
-    rows += machines.state_rows(env)
+#: the Environment table's rows: (label, key of the environment record)
+ENVIRONMENT_ROWS = [
+    ("date", "recorded_at"), ("CPU", "cpu"), ("cores", "cores"), ("RAM [GB]", "memory_gb"),
+    ("OS", "platform"), ("Python", "python"), ("git revision", "git"), ("suite", "suite"),
+    ("suite version", "suite_version"),
+    ("time limit [s] (last invocation that ran tasks; per tier: 'What was measured')",
+     "time_limit"),
+    ("memory limit [MB]", "memory_limit_mb"), ("jobs", "jobs"), ("solver threads", "threads"),
+    ("seed (last invocation that ran tasks)", "seed"),
+    ("seeds (last invocation that ran tasks)", "seeds"),
+    ("repeat (last invocation that ran tasks)", "repeat"), ("task start", "start"),
+    ("CPU shared by session first (Linux sched_autogroup)", "sched_autogroup"),
+    ("executor", "executor"), ("Dask scheduler", "scheduler"),
+    ("merged from (this record)", "merged_from")]
+
+
+def environment(records: list[dict[str, Any]], every: int) -> Table:
+    """The Environment table of the run's invocations that ran tasks (``records``,
+    :func:`bench.report.machines.measuring`; ``every``: how many invocations it recorded): the
+    last one's machine, versions and limits, the first and last one's date, each one's
+    calibration loop and the machine's state over all of them."""
+    env = records[-1] if records else {}
+    if len(records) > 1:
+        env = {**env, "recorded_at": f"{records[0].get('recorded_at', '?')} to "
+                                     f"{env.get('recorded_at', '?')}"}
+    rows = [[label, "unknown" if env[k] is None else str(env[k])] for label, k in
+            ENVIRONMENT_ROWS if k in env]
+    if every > len(records):
+        rows.append(["invocations", f"{every}, {len(records)} of them ran tasks (one that ran "
+                     "none is left out of this table and of the disturbed note)"])
+    elif every > 1:
+        rows.append(["invocations", str(every)])
+    for rec in records:
+        cal = rec.get("calibration")
+        if isinstance(cal, dict) and cal.get("start_s") is not None:
+            end = cal.get("end_s")
+            rows.append(["calibration loop" + (f" (invocation started {machines.started(rec)})"
+                                               if len(records) > 1 else ""),
+                         f"{duration(cal['start_s'])} at the start, "
+                         + (f"{duration(end)} at the end" if isinstance(end, int | float) else
+                            "no end figure (the run was interrupted)")])
+    rows += machines.state_rows(records)
     for group in ("solvers", "packages"):
         if isinstance(env.get(group), dict):
             rows += [[f"{group[:-1]} {k}", str(v)] for k, v in env[group].items()]
@@ -88,12 +111,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     :class:`ReportError` (writing nothing) when there is nothing to report or the folder
     ``out`` cannot be made."""
     run = load_run(run_dir)
-    out = Path(out) if out else Path("reports") / run.folder.resolve().name
-    _make_folder(out)
     t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
-    run.warnings.extend(apart)
-    run.warnings.extend(unread_note(t))
+    run.warnings.extend([*apart, *unread_note(t)])
     scatter = _scatter_pairs(scatter, t)
+    _instance_patterns(instances, t)
+    out = _make_folder(Path(out) if out else Path("reports") / run.folder.resolve().name,
+                       run.folder)
     types = machines.machine_types(run.folder)
     t = t.join(machines.machine_of(t, types)) if len(t) else t
     several = len(t) > 0 and t["machine_id"].nunique() > 1
@@ -111,7 +134,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ovh = overhead.table(ran(t))
     hosts = machines.table(t, types) if len(t) else pd.DataFrame()
     run.warnings.extend(machines.mixed(t, types) if len(t) else [])
-    run.warnings.extend(machines.disturbed(run.env))
+    env = _machine_state(run)
     # the verdict matrix per puzzle and machine type where a run spans several
     matrix, tier_lines = _verdicts(t.assign(puzzle=t["puzzle"] + " on " + t["machine_id"])
                                    if several else t)
@@ -138,19 +161,63 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
            "peer_note": peers.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
-           "environment": environment(run.env), "parquet": parquet, "records": records}
+           "environment": env, "parquet": parquet, "records": records}
     _write_html(ctx, out / "index.html")
     (out / "summary.md").write_text(markdown_text(_markdown(ctx)), encoding="utf-8")
     return out
 
 
-def _make_folder(out: Path) -> None:
-    """Make the report folder ``out``; one that cannot be made (an existing file, a path under
-    a file, a read-only parent) is a :class:`ReportError` naming it and the problem."""
+def _machine_state(run: Run) -> Table:
+    """The Environment table of the run's invocations that ran tasks
+    (:func:`bench.report.machines.measuring`); their disturbed note added to its warnings."""
+    every = load_environment(run.folder) or ([run.env] if run.env else [])
+    invoked = machines.measuring(every, run.df)
+    run.warnings.extend(machines.disturbed(invoked))
+    return environment(invoked, len(every))
+
+
+def _instance_patterns(instances: list[str] | None, t: pd.DataFrame) -> None:
+    """A :class:`ReportError` naming the first ``--instance`` pattern (shell-style,
+    :func:`fnmatch.fnmatch`) that no instance name of the run matches."""
+    from fnmatch import fnmatch
+
+    names = set(t["instance"].astype(str)) if len(t) else set()
+    for p in instances or []:
+        if not any(fnmatch(n, p) for n in names):
+            raise ReportError(f"--instance {p!r}: no instance of the run matches it (a "
+                              f"shell-style pattern: *, ?, [...]){close_matches(p, names)}")
+
+
+def run_folder_in_the_way(out: Path, run: Path) -> str:
+    """Why writing the report into ``out`` would destroy a run's data ("" when it would not):
+    ``out`` is the run ``run`` itself, or a run folder (it holds a run's ``journal.jsonl``,
+    ``run-id`` or ``.lock``): the report's ``results.parquet`` and ``environment.json`` would
+    replace that run's, and a resume of it would then mix the two runs' results. A link to a
+    folder is that folder."""
+    from bench.run.lock import LOCK
+    from bench.run.storage import JOURNAL, RUN_ID
+
+    if out.resolve() == run.resolve():
+        return (f"{out}: the run folder being reported on; writing the report there would "
+                "destroy its results (name another folder)")
+    held = [n for n in (JOURNAL, RUN_ID, LOCK) if (out / n).exists()]
+    if held:
+        return (f"{out}: a run folder (it holds {held[0]}); writing the report there would "
+                "destroy its results (name another folder)")
+    return ""
+
+
+def _make_folder(out: Path, run: Path) -> Path:
+    """Make the report folder ``out`` of the run ``run``; one that is a run folder
+    (:func:`run_folder_in_the_way`) or cannot be made (an existing file, a path under a file, a
+    read-only parent) is a :class:`ReportError` naming it and the problem."""
+    if why := run_folder_in_the_way(out, run):
+        raise ReportError(why)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ReportError(f"cannot write {out}: {e.strerror or e}") from None
+    return out
 
 
 def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | None:
@@ -169,15 +236,23 @@ def _scatter_pairs(scatter: list[str] | None, t: pd.DataFrame) -> list[str] | No
     return pairs
 
 
+#: the name of the run's journal copied into a report whose rows make no Parquet table: not
+#: ``journal.jsonl``, which would make the report folder look like a run folder
+JOURNAL_COPY = "results.jsonl"
+
+
 def _copy_parquet(run: Run, out: Path) -> str:
     """``results.parquet`` of the run's rows in ``out``; where they do not make a Parquet
-    table (a value no column type holds), the run's journal copied instead."""
+    table (a value no column type holds), the run's journal copied instead, as
+    :data:`JOURNAL_COPY`."""
     target = out / "results.parquet"
     try:
         run.df.to_parquet(target, index=False)
     except (OSError, ValueError, TypeError, OverflowError):
-        shutil.copyfile(run.folder / "journal.jsonl", out / "journal.jsonl")
-        return "journal.jsonl"
+        with contextlib.suppress(OSError):  # a half-written table is no copy of the results
+            target.unlink(missing_ok=True)
+        shutil.copyfile(run.folder / "journal.jsonl", out / JOURNAL_COPY)
+        return JOURNAL_COPY
     return target.name
 
 

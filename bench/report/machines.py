@@ -128,13 +128,89 @@ def provenance(df: pd.DataFrame, run: str) -> list[str]:
     return lines
 
 
-def state_rows(env: dict[str, Any]) -> list[list[str]]:
-    """Environment-table rows of the machine's state during the run, from the samples of its
-    record (:class:`bench.run.noise.Monitor`): the calibration loop's range, the highest
-    load average, other processes' highest CPU share, and whether the run was disturbed."""
-    from bench.run.noise import disturbance, samples_of
+def _at(x: Any) -> pd.Timestamp | None:
+    """An ISO date and time as a UTC timestamp (None for anything else)."""
+    try:
+        t = pd.Timestamp(x) if isinstance(x, str) and x else None
+    except ValueError:
+        return None
+    return None if t is None or t is pd.NaT else \
+        (t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC"))
 
-    samples = samples_of(env)
+
+def _span(rec: dict[str, Any], starts: list[pd.Timestamp]) -> tuple[pd.Timestamp, Any] | None:
+    """The span of time an invocation ran its tasks in: from its record's ``recorded_at`` to
+    its last machine sample when it ended (a closing calibration), else to the next
+    invocation's start (None for the last: open); None for a record without a date."""
+    from bench.run.noise import samples_of
+
+    start = _at(rec.get("recorded_at"))
+    if start is None:
+        return None
+    cal = rec.get("calibration")
+    last = [a for s in samples_of(rec) if (a := _at(s.get("at"))) is not None]
+    if isinstance(cal, dict) and isinstance(cal.get("end_s"), int | float) and last:
+        return start, max(last)
+    later = [s for s in starts if s > start]
+    return start, (min(later) if later else None)
+
+
+def measuring(records: list[dict[str, Any]], t: pd.DataFrame) -> list[dict[str, Any]]:
+    """The environment records of the invocations that ran tasks, in their order: those in
+    whose span (:func:`_span`; a record with a ``calibration``, which every invocation takes
+    at its start) a result of ``t`` finished (its ``finished`` time) on the
+    record's host or one of its workers' (a result without a host was recorded without
+    running, and counts only where no result names a host); a result in two spans (a second
+    they share) goes with the earlier invocation. An invocation that ran no
+    task (a resume with every task done) is left out: the machine's state then says nothing
+    of the results. Where no record can be told so (no dates, or no dated result in any
+    span), every record."""
+    spans_of = [_at(r.get("recorded_at")) for r in records]
+    starts = [s for s in spans_of if s is not None]
+    fin = pd.to_datetime(t["finished"] if "finished" in t else
+                         pd.Series(None, index=t.index, dtype=object),
+                         utc=True, errors="coerce", format="ISO8601")
+    hosts = t["host"].fillna("").astype(str) if "host" in t else pd.Series("", index=t.index)
+    taken = pd.Series(False, index=fin.index)
+    hosted = bool((hosts != "").any())  # results that name no host at all: dates alone
+    ran: set[int] = set()
+    # an invocation's record has a calibration (a merge's own record has none: it ran nothing)
+    order = sorted((i for i, s in enumerate(spans_of) if s is not None and isinstance(
+        records[i].get("calibration"), dict)), key=lambda i: (spans_of[i], i))
+    for i in order:
+        span = _span(records[i], starts)
+        if span is None:
+            continue
+        workers = records[i].get("workers")
+        own = {str(records[i].get("host") or "")} | (
+            {str(w.get("host")) for w in workers.values() if isinstance(w, dict)}
+            if isinstance(workers, dict) else set())
+        inside = ~taken & (fin >= span[0])
+        if span[1] is not None:
+            inside &= fin <= span[1]
+        if own != {""} and hosted:
+            inside &= hosts.isin(own)
+        if inside.any():
+            ran.add(i)
+            taken |= inside
+    return [r for i, r in enumerate(records) if i in ran] if ran else list(records)
+
+
+def started(rec: dict[str, Any]) -> str:
+    """When an invocation started, as the report prints it ("?" unknown)."""
+    at = _at(rec.get("recorded_at"))
+    return at.strftime("%Y-%m-%d %H:%M:%S UTC") if at is not None else "?"
+
+
+def state_rows(records: list[dict[str, Any]]) -> list[list[str]]:
+    """Environment-table rows of the machine's state while the run's invocations that ran
+    tasks (:func:`measuring`) ran, from the samples of their records
+    (:class:`bench.run.noise.Monitor`): the calibration loop's range, the highest load average,
+    other processes' highest CPU share, and whether the run was disturbed
+    (:func:`disturbances`)."""
+    from bench.run.noise import samples_of
+
+    samples = [s for r in records for s in samples_of(r)]
     if not samples:
         return []
 
@@ -150,18 +226,28 @@ def state_rows(env: dict[str, Any]) -> list[list[str]]:
         rows.append(["load average (1 min), highest", f"{max(load):.2f}"])
     if others:
         rows.append(["other processes' CPU share, highest", f"{max(others):.0%}"])
-    why = disturbance(env)
+    why = disturbances(records)
     rows.append(["disturbed", "; ".join(why) if why else "no (the samples show a quiet "
                  "machine)"])
     return rows
 
 
-def disturbed(env: dict[str, Any]) -> list[str]:
-    """The report's warning when the run's machine was disturbed during it (none when it was
-    not, or the run has no samples)."""
+def disturbances(records: list[dict[str, Any]]) -> list[str]:
+    """Why the machine was disturbed (:func:`bench.run.noise.disturbance`) in each of the
+    invocations ``records`` (those that ran tasks, :func:`measuring`): one invocation's
+    reasons as they are; of several, one phrase per disturbed invocation, naming its start."""
     from bench.run.noise import disturbance
 
-    why = disturbance(env)
+    if len(records) == 1:
+        return disturbance(records[0])
+    return [f"in the invocation started {started(r)}, " + " and ".join(why)
+            for r in records if (why := disturbance(r))]
+
+
+def disturbed(records: list[dict[str, Any]]) -> list[str]:
+    """The report's warning when the machine was disturbed while the run's invocations that
+    ran tasks ran (:func:`disturbances`; none when it was not, or there are no samples)."""
+    why = disturbances(records)
     if not why:
         return []
     return ["This run was disturbed: " + "; ".join(why) + ". Its times are slower than the "

@@ -169,7 +169,11 @@ def disturbance(env: dict[str, Any]) -> list[str]:
     during the run left out of this where the jobs fill every core: the loop then competes with
     the run's own tasks), a load average above the jobs
     plus :data:`LOAD_MARGIN`, other processes taking more than :data:`OTHERS_SHARE` of the
-    CPU. One phrase per reason; none: the samples show a quiet machine (or there are none)."""
+    CPU; and, from the record alone, more jobs than cores where the tasks ran on this machine
+    (no Dask ``scheduler``): oversubscribed, the tasks wait for a core, which no threshold
+    above can show, each being the run's own load. One phrase per
+    reason; none: the samples show a quiet machine (or there are none) and the jobs fit the
+    cores."""
     samples = samples_of(env)
     jobs = env["jobs"] if isinstance(env.get("jobs"), int) else 1
     cores = env["cores"] if isinstance(env.get("cores"), int) else None
@@ -179,6 +183,9 @@ def disturbance(env: dict[str, Any]) -> list[str]:
     own = cores is not None and jobs >= cores
     times = _calibrations({**env, "samples": []} if own else env)
     out = []
+    if cores is not None and jobs > cores and not env.get("scheduler"):  # its tasks ran here
+        out.append(f"the run was oversubscribed with {jobs} jobs on {cores} cores, so its task "
+                   "times include waiting for a core")
     if len(times) > 1 and max(times) > SLOWER * times[0]:
         out.append(f"the calibration loop took up to {max(times):.3f} s, "
                    f"{max(times) / times[0]:.1f}x its {times[0]:.3f} s at the start")

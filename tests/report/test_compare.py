@@ -166,13 +166,15 @@ def test_compare_says_how_to_see_the_rows_it_leaves_out(runs, tmp_path):
     assert p.returncode != 0 and p.stderr.count("\n") == 1 and "dir.csv" in p.stderr
 
 
-def _calibrated(src: Path, dst: Path, seconds: float, load: float = 0.5) -> Path:
+def _calibrated(src: Path, dst: Path, seconds: float, load: float = 0.5,
+                host: str | None = None) -> Path:
     """A copy of the run ``src`` whose environment says its calibration loop took ``seconds``
-    throughout and its load average was ``load``."""
+    throughout and its load average was ``load`` (on ``host``: by default the run's)."""
     shutil.copytree(src, dst)
     path = dst / "environment.json"
     records = json.loads(path.read_text())
     for r in records:
+        r["host"] = host or r["host"]
         r["calibration"] = {"start_s": seconds, "end_s": seconds}
         r["samples"] = [{"at": "2026-01-01T00:00:00+00:00", "calibration_s": seconds,
                          "load1": load, "others_cpu": 0.0}]
@@ -186,7 +188,7 @@ def test_compare_and_the_report_say_when_machines_differ_in_speed_or_a_run_was_d
     from bench.report.compare import compare_markdown
 
     quiet = _calibrated(runs["base"], tmp_path / "quiet", 0.064)
-    slow = _calibrated(runs["base"], tmp_path / "slow", 0.142)
+    slow = _calibrated(runs["base"], tmp_path / "slow", 0.142, host="elsewhere")
     md = compare_markdown(quiet, slow)
     assert ("**The machines differ in speed**: the calibration loop took 142 ms in B against "
             "64 ms in A (B's machine was 2.22x slower)") in md
@@ -208,3 +210,24 @@ def test_compare_and_the_report_say_when_machines_differ_in_speed_or_a_run_was_d
     summary = (write_report(quiet, tmp_path / "report-q") / "summary.md").read_text()
     assert "This run was disturbed" not in summary
     assert "| disturbed | no (the samples show a quiet machine) |" in summary
+
+
+def test_compare_blames_the_load_not_the_machine_for_a_slower_loop_on_the_same_host(
+        runs, tmp_path):
+    from bench.report.compare import compare_markdown
+
+    host = json.loads((runs["base"] / "environment.json").read_text())[-1]["host"]
+    quiet = _calibrated(runs["base"], tmp_path / "quiet", 0.064)
+    slow = _calibrated(runs["base"], tmp_path / "slow", 0.142)
+    md = compare_markdown(quiet, slow)
+    assert (f"**The calibration loop differed on the same machine** (host {host}): it took "
+            "142 ms in B against 64 ms in A (2.22x slower in B): the machine's load differed "
+            "between the runs, and time changes of about that factor are the load's, not the "
+            "code's.") in md
+    assert "differ in speed" not in md and "B's machine" not in md
+    assert "2.22x faster in B" in compare_markdown(slow, quiet)
+    # the same host name on another machine type (another Python) is another machine
+    records = json.loads((slow / "environment.json").read_text())
+    (slow / "environment.json").write_text(json.dumps([{**r, "python": "3.99.0"}
+                                                       for r in records]))
+    assert "**The machines differ in speed**" in compare_markdown(quiet, slow)

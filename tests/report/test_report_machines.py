@@ -1,5 +1,6 @@
 """The report groups timings by machine and warns when one pair's tasks ran on
-machines of different types."""
+machines of different types; the machine's state it reports (the disturbed note, the
+Environment table) is that of the invocations that ran tasks, every one of them."""
 
 from __future__ import annotations
 
@@ -85,3 +86,85 @@ def test_the_report_of_a_mixed_machine_run_says_so(mixed_run: Path, tmp_path: Pa
     md = (out / "summary.md").read_text()
     assert "## Machines" in md and "Other CPU" in md
     assert f"{first['formulation']} / {first['solver']}: its tasks ran on 2 machine types" in md
+
+
+def _record(start: str, samples: list[str], ended: bool = True, host: str = "h") -> dict:
+    return {"recorded_at": f"2026-12-02T{start}+00:00", "host": host,
+            "calibration": {"start_s": 0.1, **({"end_s": 0.1} if ended else {})},
+            "samples": [{"at": f"2026-12-02T{a}+00:00"} for a in samples]}
+
+
+def test_only_the_invocations_that_ran_tasks_are_measuring() -> None:
+    ran = _record("10:00:00", ["10:00:01", "10:05:00"])
+    noop = _record("10:05:00", ["10:05:00", "10:05:01"])  # began in the second ran ended
+    later = _record("10:10:00", ["10:10:01", "10:12:00"])
+    stopped = _record("10:20:00", ["10:20:01"], ended=False)  # no closing sample: open span
+    elsewhere = _record("10:30:00", ["10:30:01", "10:31:00"], host="other")
+    records = [ran, noop, later, stopped, elsewhere]
+    t = pd.DataFrame({"finished": [f"2026-12-02T{x}+00:00" for x in
+                                   ("10:00:30", "10:05:00", "10:05:01", "10:11:00", "10:25:00",
+                                    "10:30:30")],
+                      "host": ["h", "h", "", "h", "h", "h"]})
+    # 10:05:01 was recorded without running (no host): the no-op ran nothing; the 10:30:30
+    # result ran on h, not on the other host: no invocation on h ran then
+    assert machines.measuring(records, t) == [ran, later, stopped]
+    # results that name no host are dated alone
+    assert machines.measuring(records, t.assign(host="")) == [ran, noop, later, stopped,
+                                                               elsewhere]
+    # a merge's own record (no calibration) is no invocation
+    header = {"merge": ["a", "b"], "recorded_at": "2026-12-02T09:00:00+00:00"}
+    early = pd.DataFrame({"finished": ["2026-12-02T09:30:00+00:00"], "host": ["h"]})
+    assert machines.measuring([header, *records], pd.concat([early, t])) == [ran, later, stopped]
+    # results without a date, or records without one, leave every record
+    assert machines.measuring(records, t.assign(finished=None)) == records
+    assert machines.measuring([{"host": "h"}, {}], t) == [{"host": "h"}, {}]
+
+
+def _with_invocation(src: Path, dst: Path, first: dict, added: dict) -> Path:
+    """A copy of the run ``src`` whose record is updated with ``first`` and followed by a
+    record of an invocation ``added`` one hour later that ran no task."""
+    shutil.copytree(src, dst)
+    envs = json.loads((dst / "environment.json").read_text())
+    envs[-1].update(first)
+    at = pd.Timestamp(envs[-1]["recorded_at"]) + pd.Timedelta(hours=1)
+    stamp = at.isoformat(timespec="seconds")
+    envs.append({**envs[-1], "recorded_at": stamp, "calibration": {"start_s": 0.2, "end_s": 0.2},
+                 "samples": [{"at": stamp, **added}, {"at": stamp, **added}]})
+    (dst / "environment.json").write_text(json.dumps(envs))
+    return dst
+
+
+QUIET = {"calibration_s": 0.1, "load1": 0.5, "others_cpu": 0.01}
+BUSY = {"calibration_s": 0.1, "load1": 6.2, "others_cpu": 0.55}
+
+
+def test_an_invocation_that_ran_nothing_says_nothing_of_the_machine(single_run: Path,
+                                                                    tmp_path: Path) -> None:
+    envs = json.loads((single_run / "environment.json").read_text())
+    quiet = {"calibration": {"start_s": 0.1, "end_s": 0.1},
+             "samples": [{**s, **QUIET} for s in envs[-1]["samples"]]}
+    run = _with_invocation(single_run, tmp_path / "busy-resume", quiet, BUSY)
+    md = (write_report(run, tmp_path / "rep") / "summary.md").read_text()
+    assert "disturbed" not in md.split("## Environment")[0] and "6.2" not in md
+    assert f"| date | {envs[-1]['recorded_at']} |" in md
+    assert "| calibration loop | 100 ms at the start, 100 ms at the end |" in md
+    assert "| invocations | 2, 1 of them ran tasks " in md
+    # a quiet resume that ran nothing keeps the warning of the invocation that measured
+    busy = {**quiet, "samples": [{**s, **BUSY} for s in envs[-1]["samples"]]}
+    run = _with_invocation(single_run, tmp_path / "quiet-resume", busy, QUIET)
+    md = (write_report(run, tmp_path / "rep2") / "summary.md").read_text()
+    assert ("Note: This run was disturbed: the load average reached 6.2 with 1 job; other "
+            "processes took up to 55% of the CPU.") in md
+
+
+def test_a_run_of_more_jobs_than_cores_is_said_to_be_oversubscribed(single_run: Path,
+                                                                     tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(single_run, run)
+    envs = json.loads((run / "environment.json").read_text())
+    envs[-1].update(jobs=99, cores=2, samples=[{**s, **QUIET} for s in envs[-1]["samples"]],
+                    calibration={"start_s": 0.1, "end_s": 0.1})
+    (run / "environment.json").write_text(json.dumps(envs))
+    md = (write_report(run, tmp_path / "rep") / "summary.md").read_text()
+    assert ("Note: This run was disturbed: the run was oversubscribed with 99 jobs on 2 cores, "
+            "so its task times include waiting for a core. Its times are slower") in md

@@ -92,6 +92,20 @@ def test_a_run_filling_every_core_is_not_disturbed_by_its_own_tasks():
         "the calibration loop took up to 0.090 s, 1.7x its 0.051 s at the start"]
 
 
+def test_more_jobs_than_cores_is_said_to_be_oversubscribed():
+    # a quiet machine by every sample: the load is the run's own 99 jobs, the loop is left out
+    # where the jobs fill every core; only the jobs against the cores can show it
+    quiet = {"calibration": {"start_s": 0.0515, "end_s": 0.0543}, "jobs": 99, "cores": 2,
+             "samples": [{"calibration_s": 0.31, "load1": 60.0, "others_cpu": 0.01}]}
+    assert disturbance(quiet) == ["the run was oversubscribed with 99 jobs on 2 cores, so its "
+                                  "task times include waiting for a core"]
+    # as many jobs as cores is not; nor a Dask run whose workers are elsewhere (its jobs are
+    # not this machine's)
+    assert disturbance({**quiet, "jobs": 2, "samples": []}) == []
+    assert disturbance({**quiet, "scheduler": "tcp://head:8786"}) == []
+    assert disturbance({**quiet, "cores": "?", "samples": []}) == []  # cores unknown
+
+
 def test_damaged_samples_are_read_as_none():
     for samples in (7, "x", {"load1": 9}, [None, 3, {"load1": "high", "others_cpu": None}]):
         env = {"calibration": {"start_s": "?"}, "samples": samples, "jobs": "two"}
