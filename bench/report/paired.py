@@ -8,31 +8,32 @@ instance. A task that did not run is never a value: it is missing.
 
 - :func:`maxt`: the selection-aware test against the best. The best is the candidate with the
   lowest mean ``y``; every other pair ``j`` has the statistic T_j = sqrt(n_j) x mean(y_j - y_best)
-  over the n_j instances both ran (a sum, not studentised). Its adjusted p's are the step-down
-  max-T permutation p's of Westfall & Young (1993, *Resampling-Based Multiple Testing*, Wiley,
-  algorithm 2.8), with T as the statistic: one set of arrangements serves every step; within
-  every instance of an arrangement the pair labels are permuted among the pairs that ran it
-  (exact under the null that the pairs' times on an instance are exchangeable; the shared
-  limit makes min(t, L) exchangeable too, so censoring needs no special treatment) and the
-  whole statistic is computed again, the best included (chosen again in every arrangement:
-  the observed best is selected as the lowest, so a permutation null that kept it fixed
-  would compare a selected minimum with an unselected pair and separate too often). With the
-  observed T's in decreasing order t_1 >= .. >= t_m, t_k's p is the share of arrangements
-  whose maximum of T over the pairs k..m and the observed best (successive maxima; the best
-  is never rejected, so its column is in every step: in an arrangement another pair may be
-  best and that column carry a T) is at least t_k, made monotone (the largest of
-  p_1 .. p_k). Equal statistics get equal p's (the largest of their tie), and
-  the pairs are put in one order fixed by their data before anything is drawn, so neither
-  the p's nor the verdicts depend on the order (the names) of the pairs. Answered-count gaps
-  enter through the censored values like any other difference: no separate rule. The null is
-  exchangeability of the pairs' times on an instance, not equal geometric means: a pair
-  with the best's geometric mean and a wider spread is separated more often than ALPHA (a
-  simulation of 2,000 draws, 5 pairs of equal geometric means, one at 5x the others'
-  log-scale spread of 0.4, 10 % censored: some pair separated in 13 % of draws at 8
-  instances, 11 % at 20).
+  over the n_j instances both ran (a sum, not studentised). Its adjusted p comes from a
+  variant of the step-down max-T permutation method of Westfall & Young (1993,
+  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8): it differs in the statistic
+  (unstudentised), in choosing the best again in every permutation (the observed best is
+  selected as the lowest, so a null that kept it fixed would compare a selected minimum with
+  an unselected pair and separate too often), and in drawing each step's permutations afresh
+  among the pairs left rather than taking successive maxima of one set of permutations (the
+  step-down of J. P. Romano, M. Wolf, "Exact and approximate stepdown methods for multiple
+  hypothesis testing", JASA 100 (2005): a pair already separated, often one far slower, never
+  enters a later step's null). Within every instance the pair labels are permuted among the
+  pairs that ran it (exact under the null that the pairs' times on an instance are
+  exchangeable; the shared limit makes min(t, L) exchangeable too, so censoring needs no
+  special treatment), and T_j is compared with the maximum over the other pairs of the
+  permuted statistics. Step-down: once the largest T is rejected its pair leaves the
+  permutations and the next largest is tested among the pairs left (closed testing of "these
+  pairs are alike"), adjusted p's kept monotone. Equal statistics get equal p's (the largest
+  of their tie), and the pairs are put in one order fixed by their data before anything is
+  drawn, so neither the p's nor the verdicts depend on the order (the names) of the pairs.
+  Answered-count gaps enter through the censored values like any other difference: no
+  separate rule. The null is exchangeability of the pairs' times on an instance, not equal
+  geometric means: a pair with the best's geometric mean and a wider spread is separated more
+  often than ALPHA (about 11 % of draws in a simulation with one of 5 pairs at 5x the
+  log-scale spread).
   The permutations are seeded from the data's orbit (:func:`orbit_seed`): reproducible, and
-  exact; data with at most as many arrangements as draws (two pairs on up to 9 instances)
-  take every arrangement instead, so their p's are the exact permutation p's.
+  exact; a step with at most as many arrangements as draws (two pairs on up to 9 instances)
+  takes every arrangement instead, so its p is the exact permutation p.
 - :func:`log_interval`: the two-sided t-interval on paired differences of ``y`` (or on ``y``
   itself), back-transformed: exact for normal log times, and it holds its coverage at small n
   where the percentile bootstrap does not (simulated in the tests: at least 93 % of the nominal
@@ -55,8 +56,7 @@ import numpy as np
 from scipy import stats
 
 ALPHA = 0.05
-#: arrangements drawn for the max-T test, shared by its steps (p resolution
-#: 1 / (PERMUTATIONS + 1))
+#: permutations per step of the max-T test (p resolution 1 / (PERMUTATIONS + 1))
 PERMUTATIONS = 1000
 SEED = 12345
 #: the equivalence margin: a ratio within 1/MARGIN .. MARGIN is "the same speed"
@@ -70,9 +70,8 @@ _TOL = 1e-9  # statistics equal up to rounding count as "at least as extreme"
 class MaxT:
     """The test of one group: ``best`` (index into the pairs), per pair ``stat`` (T_j, NaN for
     the best and pairs not tested), ``p`` (step-down adjusted, NaN likewise), ``common``
-    (instances both it and the best ran) and ``critical``: in the last step (the successive
-    maxima over the pairs not separated; over the last pair tested when every one is), the
-    smallest T at which a pair would be separated there
+    (instances both it and the best ran) and ``critical``: in the last step (among the pairs
+    not separated), the smallest T at which a pair would be separated there
     (:func:`threshold`); NaN when no permuted maximum has a p below alpha, as on 5 instances
     of two pairs: the step's 32 arrangements are all taken, and the most extreme sign pattern
     has p = 2/32."""
@@ -185,10 +184,10 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
          alpha: float = ALPHA) -> MaxT:
     """The step-down max-T permutation test of every pair against the best (see the module);
     ``y`` is (pairs, instances); ``candidates`` may be best (default all), ``tested`` are
-    compared with it (default all). One set of arrangements serves every step: every
-    arrangement (:func:`arrangements`: the p's are exact) where they number at most
-    ``permutations``, else ``permutations`` drawn, seeded (by default :func:`orbit_seed`): the
-    same data give the same p's, in whatever order the pairs come (:func:`_canonical`)."""
+    compared with it (default all). A step whose arrangements number at most ``permutations``
+    takes every one of them (:func:`arrangements`: its p is exact); a larger one draws
+    ``permutations``, seeded (by default :func:`orbit_seed`): the same data give the same
+    p's, in whatever order the pairs come (:func:`_canonical`)."""
     y0 = np.asarray(y, dtype=float).T  # instances x pairs
     pairs = y0.shape[1]
     cand0 = np.ones(pairs, bool) if candidates is None else np.asarray(candidates, bool)
@@ -196,49 +195,69 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
     c = _canonical(y0, cand0, test0)
     y, cand, test = y0[:, c], cand0[c], test0[c]
     chosen, t_obs, n = _statistics(y, cand, test)
-    whole = arrangements(y, permutations)  # small: every one, exactly
-    exact = whole is not None
-    if whole is None:
-        rng = np.random.default_rng(orbit_seed(y) if seed is None else seed)
-        whole = _permuted(y, rng, permutations)
-    _, ts, _ = _statistics(whole, cand, test)  # (arrangements, pairs)
-    p, critical = _step_down(t_obs, ts, permutations, exact, alpha)
+    rng = np.random.default_rng(orbit_seed(y) if seed is None else seed)
+    p, critical = _step_down(y, cand, test, t_obs, rng, permutations, alpha)
     back = np.empty(pairs, int)
     back[c] = np.arange(pairs)  # column k of the input is column back[k] here
     stat = np.where(np.isfinite(t_obs), t_obs, np.nan)
     return MaxT(int(c[int(chosen)]), stat[back], p[back], n.astype(int)[back], critical)
 
 
-def _step_down(t_obs: np.ndarray, ts: np.ndarray, permutations: int, exact: bool,
+def _step_down(y: np.ndarray, cand: np.ndarray, test: np.ndarray, t_obs: np.ndarray,
+               rng: np.random.Generator, permutations: int,
                alpha: float) -> tuple[np.ndarray, float]:
-    """Westfall & Young's step-down max-T adjusted p's (1993, algorithm 2.8): the tested
-    statistics in decreasing order t_1 >= .. >= t_m, each t_k's p the share of arrangements
-    whose maximum over the hypotheses k..m (the successive maxima of one set of arrangements
-    ``ts``) is at least t_k, made monotone (p_k the largest of p_1 .. p_k); statistics equal
-    within rounding get the largest p of their tie, so the order among them is immaterial.
-    The observed best (and any pair not tested) has no hypothesis of its own (T = -inf) and is
-    never rejected, so its column stays in every successive maximum: in an arrangement the best
-    is chosen again, and another pair's T may stand in that column. Left out, the first step
-    would no longer be the max-T test over every arrangement's statistic (with two pairs, it
-    would count only the arrangements whose best is the observed one, halving the p).
-    Also the last step's threshold (:func:`threshold`): that of the first hypothesis not
-    rejected, or of the last one when every one is."""
-    p = np.full(len(t_obs), np.nan)
-    m = int(np.isfinite(t_obs).sum())
-    if not m:
-        return p, math.nan
-    every = np.argsort(-t_obs, kind="stable")  # the tested first; the best and untested last
-    succ = np.maximum.accumulate(ts[:, every[::-1]], axis=1)[:, ::-1][:, :m]
-    order = every[:m]
+    """The adjusted p's of the tested pairs (``y``: instances x pairs) and the last step's
+    threshold (:func:`threshold`). Each step permutes the labels among the pairs not yet
+    separated (the best included, chosen again in every arrangement) and tests the largest
+    T left against the maxima of those arrangements; p's kept monotone, and a step at or
+    above ``alpha`` ends the test (the rest take that step's p, at least). Statistics equal
+    within rounding get the largest p of their tie, so which of them a step takes first is
+    immaterial."""
+    pairs = y.shape[1]
+    p = np.full(pairs, np.nan)
+    members = np.ones(pairs, bool)
+    active = np.isfinite(t_obs)
+    critical, running = math.nan, 0.0
+    while active.any():
+        idx = np.flatnonzero(members)
+        whole = arrangements(y[:, idx], permutations)  # small: every one, exactly
+        sub = whole if whole is not None else _permuted(y[:, idx], rng, permutations)
+        _, ts, _ = _statistics(sub, cand[idx], test[idx])
+        top_null = ts.max(axis=-1)  # one per arrangement: -inf where nothing is comparable
+        exact = whole is not None
+        critical = threshold(top_null, permutations, alpha, exact)
+        order = np.flatnonzero(active)[np.argsort(-t_obs[active], kind="stable")]
+        top = order[0]
+        running = max(running, _p(top_null, t_obs[top], permutations, exact))
+        p[top] = running
+        active[top] = False
+        if running >= alpha:  # stop: the rest keep at least this p
+            for j in order[1:]:
+                p[j] = max(running, _p(top_null, t_obs[j], permutations, exact))
+            break
+        members[top] = False
+    return _ties_equal(p, t_obs), critical
+
+
+def _ties_equal(p: np.ndarray, t_obs: np.ndarray) -> np.ndarray:
+    """``p`` with every group of statistics equal within rounding given its largest p."""
+    tested = np.flatnonzero(np.isfinite(t_obs))
+    order = tested[np.argsort(-t_obs[tested], kind="stable")]
     t = t_obs[order]
-    raw = _share(np.sum(succ >= t - _TOL, axis=0), len(ts), permutations, exact)
-    adj = np.maximum.accumulate(raw)
-    start = np.r_[0, np.flatnonzero(t[:-1] - t[1:] > _TOL) + 1]  # each tie's first index
+    if not len(t):
+        return p
+    start = np.r_[0, np.flatnonzero(t[:-1] - t[1:] > _TOL) + 1]
     ends = np.r_[start[1:], len(t)] - 1
-    adj = np.repeat(adj[ends], ends - start + 1)
-    p[order] = adj
-    stop = int(np.argmax(adj >= alpha)) if (adj >= alpha).any() else len(t) - 1
-    return p, threshold(succ[:, stop], permutations, alpha, exact)
+    out = p.copy()
+    for s, e in zip(start, ends, strict=True):
+        out[order[s:e + 1]] = np.max(p[order[s:e + 1]])
+    return out
+
+
+def _p(top_null: np.ndarray, t: float, permutations: int, exact: bool) -> float:
+    """The p of a statistic ``t`` against a step's maxima (:func:`_share` of those at least as
+    large)."""
+    return float(_share(int(np.sum(top_null >= t - _TOL)), len(top_null), permutations, exact))
 
 
 def _share(count: Any, size: int, permutations: int, exact: bool) -> Any:
