@@ -110,7 +110,8 @@ COLUMNS: dict[str, Column] = {
                                  "left out of every count, time and test"),
     "answered": Column("answered", "the best pair's instances answered / run"),
     "sgm": Column("SGM", "the best's shifted geometric mean with its 95 % t-interval ('too few' "
-                         "below 5 instances)"),
+                         "below 5 instances); where it left instances unanswered, '≥': a lower "
+                         "bound with those at the limit, no interval"),
     "lead": Column("lead", "the runner-up: its factor over the best on the instances both ran, "
                            "95 % interval, label"),
     "separated": Column("separated", "pairs slower than the best by the max-T permutation test "
@@ -127,6 +128,9 @@ COLUMNS: dict[str, Column] = {
                                  "with its 95 % interval"),
     "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "
                      "pair of another instance set a two-sided paired sign-flip p, Holm-adjusted"),
+    "vs_robust": Column("vs robust", "the verdicts' test of the declared default against the "
+                                     "robust choice over the same instances, or why there is "
+                                     "none"),
     "verdict": Column("verdict", "separated, equivalent (within 1.25x) or inconclusive (a "
                       "pair of another instance set also 'faster where both ran'); 'k of "
                                  "n run' (or 'k run, m in common with the best's n') where the "

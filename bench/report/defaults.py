@@ -10,6 +10,17 @@ among the pairs that attempted every instance of those tiers (a task not run, or
 its formulation, is no measurement: such a pair is no robust choice). A puzzle whose run has
 neither tier is not judged.
 
+That lowest mean is a point estimate over the instances, not a finding. What the data show
+is the verdicts' own (:func:`evidence`): :func:`bench.report.verdicts.analyse` over the same
+instances and pairs (the max-T test against the best, the equivalence margin, "too few"
+below :data:`~bench.report.paired.MIN_INTERVAL` instances). Where the robust choice is that
+test's best, the declared pair's verdict against it is the report's (separated, equivalent
+or inconclusive, with its factor); a declared pair that is the robust choice reads how many
+of the others the test separates from it. Below MIN_INTERVAL instances, or where the test's
+best (lowest mean log time, timeouts at the limit) is another pair than the robust choice,
+there is no verdict against the robust choice: inconclusive, and the sentence says why. A
+declared selector's figures are a point estimate only (the test compares pairs).
+
 A declared default may be a selector (``Default("robust", "robust")``: a rule of
 :data:`bench.select.rules.SELECTORS` that picks a pair per instance from its features). Its
 figures are then those of the pair it picks for each instance, from the run's rows. Where the
@@ -29,6 +40,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+import bench.report.verdicts as V
 from bench.puzzles import get_puzzle
 from bench.records import OURS
 from bench.report.data import (
@@ -39,15 +51,25 @@ from bench.report.data import (
     per_instance,
     was_declined,
 )
+from bench.report.paired import MIN_INTERVAL
+from bench.report.units import p_value
 from bench.select.auto import Rule
 
 #: the tiers a default is chosen on: the hard one and the real puzzles
 TIERS = ("hard", "real")
 
 NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is named. The "
-        f"robust choice is the pair of ours with the lowest PAR-{PAR_K} (unsolved at "
+        f"robust choice is the pair of ours with the lowest mean PAR-{PAR_K} (unsolved at "
         f"{PAR_K}x the limit) over the {' and '.join(TIERS)} tiers together, peer packages "
-        "left out; hard and real give answered / instances. A declared selector is judged by "
+        "left out: a point estimate over those instances (`instances`), not a test; hard and "
+        "real give answered / instances. vs_robust: the verdicts' test over the same "
+        "instances and pairs (as in the verdict matrix: max-T p < 0.05 'separated', within "
+        f"1/1.25..1.25x 'equivalent', else '{V.INCONCLUSIVE}'), the declared pair's verdict "
+        "against the robust choice where that is the test's best; for a declared pair that "
+        "is the robust choice, how many of the others the test separates from it; "
+        f"'{V.INCONCLUSIVE}' with the reason where there is no such verdict (fewer than "
+        f"{MIN_INTERVAL} instances, or the test's best is another pair). A declared selector "
+        "is judged by "
         "the pair it picks per instance, against the robust choice over the same instances: "
         "`fallback` counts instances its pick declined, where the fallback pair's row stands "
         "in; `not_run` those whose pick did not run here, or declined with no fallback row "
@@ -55,7 +77,8 @@ NOTE = (f"The declared default is what `puzzlebench solve` runs when no pair is 
         "unreadable or not the run's content: left out of both).")
 
 COLUMNS = ["puzzle", "declared", "hard", "real", "par2_s", "robust", "robust_hard",
-           "robust_real", "robust_par2_s", "x_robust", "fallback", "not_run", "unknown"]
+           "robust_real", "robust_par2_s", "instances", "x_robust", "vs_robust", "fallback",
+           "not_run", "unknown"]
 
 #: a (puzzle, tier, instance) -> (file path, content digest of the run's rows) map; None where
 #: the run holds more than one file (or digest) under that name
@@ -185,7 +208,7 @@ def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
     if why:  # nothing to judge
         return ({"declared": f"{sel[0]} ({why})", **n},
                 f"{puzzle}: the declared default is the selector {sel[0]} ({why}); the robust "
-                f"choice is {robust}.")
+                f"choice (the lowest mean PAR-{PAR_K}, a point estimate) is {robust}.")
     known = set(zip(chosen["tier"], chosen["instance"], strict=True))
     same = pd.Series([k in known for k in zip(g["tier"], g["instance"], strict=True)],
                      index=g.index)
@@ -199,11 +222,46 @@ def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
     if n["unknown"]:
         notes.append(f"{n['unknown']} instances left out of both: their picks are unknown "
                      "(the file unreadable or not the run's content)")
+    notes.append(f"over {len(chosen)} instance(s), a point estimate: the test compares pairs")
     line = (f"{puzzle}: the declared default is the selector {sel[0]}; the pairs it picks "
-            f"have {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}"
-            + (f" ({'; '.join(notes)})." if notes else "."))
+            f"have {ratio:.2f}x the mean PAR-{PAR_K} of the robust choice {robust}"
+            f" ({'; '.join(notes)}).")
     return {"declared": f"{sel[0]} (a pair per instance)", **_row(chosen),
             "x_robust": round(ratio, 2), **n}, line
+
+
+def evidence(g: pd.DataFrame, pairs: list[str], robust: str,
+             declared: str) -> tuple[str, str]:
+    """(vs_robust, clause): what the verdicts' test says of ``declared`` against ``robust`` on
+    one puzzle's per-instance rows ``g`` (hard and real) of ``pairs`` (those that attempted
+    every instance): :func:`bench.report.verdicts.analyse` over them (an instance named by its
+    tier and name). Where ``robust`` is the test's best, the declared pair's verdict with its
+    factor (or, for the robust choice itself, how many others are separated from it); else
+    inconclusive, with the reason (too few instances, or the test's best is another pair)."""
+    n = int(g[["tier", "instance"]].drop_duplicates().shape[0])
+    if n < MIN_INTERVAL:
+        return (f"{V.INCONCLUSIVE} ({V.TOO_FEW}: {n} instance(s))",
+                f"{V.INCONCLUSIVE}: {n} instance(s), too few for a verdict (at least "
+                f"{MIN_INTERVAL})")
+    sub = g[g["pair"].isin(pairs)].assign(instance=g["tier"].astype(str) + "/"
+                                          + g["instance"].astype(str))
+    r = V.compare(sub).set_index("pair")
+    best = [p for p in r.index if r.at[p, "verdict"] == "best"]
+    if best != [robust]:
+        other = f"the test's best (lowest mean log time, timeouts at the limit) is {best[0]}" \
+            if best else "the test names no best"
+        return (f"{V.INCONCLUSIVE} (no verdict against it: {other})",
+                f"{V.INCONCLUSIVE}: no verdict against it, as {other}")
+    if declared == robust:
+        others = r.drop(index=robust)
+        sep = int((others["verdict"] == V.SEPARATED).sum())
+        words = f"best; {sep} of {len(others)} other pair(s) separated from it"
+        return words, f"the verdicts' test: {words}"
+    row = r.loc[[declared]].iloc[0]
+    words = f"{V.label(row)}, {V.factor(row)}"
+    return words, (f"the verdicts' test against it: {words} "
+                   f"({'Holm-adjusted paired' if row['run'] else 'max-T'} p = "
+                   f"{p_value(float(row['p']))})")
 
 
 def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -230,27 +288,32 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         par2 = {p: float(g.loc[g["pair"] == p, "par2_s"].mean()) for p in per}
         robust = min(sorted(par2), key=par2.__getitem__)
         mine = [p for p in declared_pairs(str(puzzle), g["pair"]) if p in per]
-        r = {"puzzle": puzzle, "robust": robust,
+        count = int(g[["tier", "instance"]].drop_duplicates().shape[0])
+        point = (f"the robust choice {robust} has the lowest mean PAR-{PAR_K} of {len(per)} "
+                 f"pair(s) over {count} instance(s), a point estimate")
+        r = {"puzzle": puzzle, "robust": robust, "instances": count,
              **{f"robust_{k}": v for k, v in per[robust].items()}}
         sel = declared_selector(str(puzzle))
         if sel is not None:
             fields, line = _selector(str(puzzle), sel, g, paths, declined, robust)
-            r.update(fields)
+            r.update(fields, vs_robust="– (a selector: the test compares pairs)")
             lines.append(line)
         elif len(mine) == 1:
-            d = per[mine[0]]
             ratio = par2[mine[0]] / par2[robust]
-            r.update(declared=mine[0], **d, x_robust=round(ratio, 2))
-            lines.append(f"{puzzle}: the declared default {mine[0]} "
-                         + ("is the robust choice." if mine[0] == robust else
-                            f"has {ratio:.2f}x the PAR-{PAR_K} of the robust choice {robust}."))
+            vs, clause = evidence(g, list(per), robust, mine[0])
+            r.update(declared=mine[0], **per[mine[0]], x_robust=round(ratio, 2), vs_robust=vs)
+            lines.append(f"{puzzle}: the declared default {mine[0]} " + (
+                f"has the lowest mean PAR-{PAR_K} of {len(per)} pair(s) over {count} instance(s) "
+                "(a point estimate: what defines the robust choice)" if mine[0] == robust
+                else f"has {ratio:.2f}x the mean PAR-{PAR_K} of the robust choice {robust}, "
+                f"the lowest of {len(per)} pair(s) over {count} instance(s) (a point estimate)")
+                + f"; {clause}.")
         else:
             d0 = get_puzzle(str(puzzle)).default
             what = f"{d0.formulation} / {d0.solver}" if d0 else "none"
             why = "several variants of it ran" if mine else "it did not run here"
             r.update(declared=f"{what} ({why})")
-            lines.append(f"{puzzle}: the declared default is {what} ({why}); the robust "
-                         f"choice is {robust}.")
+            lines.append(f"{puzzle}: the declared default is {what} ({why}); {point}.")
         rows.append(r)
     out = pd.DataFrame(rows, columns=COLUMNS, dtype=object)
     return out.where(out.notna(), "–"), lines

@@ -11,19 +11,26 @@ instance. A task that did not run is never a value: it is missing.
   over the n_j instances both ran (a sum, not studentised). Its adjusted p comes from a
   variant of the step-down max-T permutation method of Westfall & Young (1993,
   *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8): it differs in the statistic
-  (unstudentised), in choosing the best again in every permutation, and in drawing each
-  step's permutations afresh among the pairs left rather than taking successive maxima of one
-  set of permutations. Within every instance the pair labels are permuted among the pairs
-  that ran it (exact under the null that the pairs' times on an instance are exchangeable; the
-  shared limit makes min(t, L) exchangeable too, so censoring needs no special treatment), the
-  best is chosen again in every permutation, and T_j is compared with the maximum over the
-  other pairs of the permuted statistics. Step-down: once the largest T is rejected its pair
-  leaves the permutations and the next largest is tested among the pairs left (closed testing
-  of "these pairs are alike"), adjusted p's kept monotone. Answered-count gaps enter through
-  the censored values like any other difference: no separate rule. The null is
-  exchangeability of the pairs' times on an instance, not equal geometric means: a pair
-  with the best's geometric mean and a wider spread is separated more often than ALPHA
-  (about 11 % of draws in a simulation with one of 5 pairs at 5x the log-scale spread).
+  (unstudentised), in choosing the best again in every permutation (the observed best is
+  selected as the lowest, so a null that kept it fixed would compare a selected minimum with
+  an unselected pair and separate too often), and in drawing each step's permutations afresh
+  among the pairs left rather than taking successive maxima of one set of permutations (the
+  step-down of J. P. Romano, M. Wolf, "Exact and approximate stepdown methods for multiple
+  hypothesis testing", JASA 100 (2005): a pair already separated, often one far slower, never
+  enters a later step's null). Within every instance the pair labels are permuted among the
+  pairs that ran it (exact under the null that the pairs' times on an instance are
+  exchangeable; the shared limit makes min(t, L) exchangeable too, so censoring needs no
+  special treatment), and T_j is compared with the maximum over the other pairs of the
+  permuted statistics. Step-down: once the largest T is rejected its pair leaves the
+  permutations and the next largest is tested among the pairs left (closed testing of "these
+  pairs are alike"), adjusted p's kept monotone. Equal statistics get equal p's (the largest
+  of their tie), and the pairs are put in one order fixed by their data before anything is
+  drawn, so neither the p's nor the verdicts depend on the order (the names) of the pairs.
+  Answered-count gaps enter through the censored values like any other difference: no
+  separate rule. The null is exchangeability of the pairs' times on an instance, not equal
+  geometric means: a pair with the best's geometric mean and a wider spread is separated more
+  often than ALPHA (about 11 % of draws in a simulation with one of 5 pairs at 5x the
+  log-scale spread).
   The permutations are seeded from the data's orbit (:func:`orbit_seed`): reproducible, and
   exact; a step with at most as many arrangements as draws (two pairs on up to 9 instances)
   takes every arrangement instead, so its p is the exact permutation p.
@@ -133,13 +140,14 @@ def _statistics(y: np.ndarray, cand: np.ndarray,
 
 def orbit_seed(y: np.ndarray) -> int:
     """A seed from what the permutations leave unchanged: per instance the sorted values and
-    which pairs ran it (``y``: instances x pairs). The same data give the same p's, and the
+    which pairs ran which instances, up to the order of the pairs (``y``: instances x pairs).
+    The same data give the same p's, in whatever order the pairs come, and the
     permutations drawn depend on the data's orbit alone, never on where in it the data sit, so
     the Monte Carlo p stays exact over repeated data sets (a seed fixed for every data set
     draws one fixed set of permutations, whose size is the level only on average over sets)."""
     ran = ~np.isnan(y)
     h = hashlib.sha256(np.sort(np.where(ran, y, np.inf), axis=-1).tobytes())
-    h.update(ran.tobytes())
+    h.update(ran[:, np.lexsort(ran[::-1])].tobytes())
     h.update(str(y.shape).encode())
     return SEED ^ int.from_bytes(h.digest()[:8], "little")
 
@@ -162,6 +170,15 @@ def threshold(top_null: np.ndarray, permutations: int, alpha: float = ALPHA,
     return float(null[np.argmax(ok)]) if ok.any() else math.nan
 
 
+def _canonical(y: np.ndarray, cand: np.ndarray, test: np.ndarray) -> np.ndarray:
+    """The column order in which :func:`maxt` computes: the pairs sorted by their data (which
+    instances they ran, their values there, whether candidate and tested), so that the test
+    sees the same array whatever order the pairs came in and its p's follow the pairs."""
+    ran = ~np.isnan(y)
+    keys = np.vstack([~ran, np.where(ran, y, 0.0), ~cand, ~test])
+    return np.lexsort(keys[::-1])
+
+
 def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray | None = None,
          permutations: int = PERMUTATIONS, seed: int | None = None,
          alpha: float = ALPHA) -> MaxT:
@@ -170,16 +187,34 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
     compared with it (default all). A step whose arrangements number at most ``permutations``
     takes every one of them (:func:`arrangements`: its p is exact); a larger one draws
     ``permutations``, seeded (by default :func:`orbit_seed`): the same data give the same
-    p's."""
-    y = np.asarray(y, dtype=float).T  # instances x pairs
-    pairs = y.shape[1]
-    cand = np.ones(pairs, bool) if candidates is None else np.asarray(candidates, bool)
-    test = np.ones(pairs, bool) if tested is None else np.asarray(tested, bool)
+    p's, in whatever order the pairs come (:func:`_canonical`)."""
+    y0 = np.asarray(y, dtype=float).T  # instances x pairs
+    pairs = y0.shape[1]
+    cand0 = np.ones(pairs, bool) if candidates is None else np.asarray(candidates, bool)
+    test0 = np.ones(pairs, bool) if tested is None else np.asarray(tested, bool)
+    c = _canonical(y0, cand0, test0)
+    y, cand, test = y0[:, c], cand0[c], test0[c]
     chosen, t_obs, n = _statistics(y, cand, test)
-    best = int(chosen)
-    stat = np.where(np.isfinite(t_obs), t_obs, np.nan)
-    p = np.full(pairs, np.nan)
     rng = np.random.default_rng(orbit_seed(y) if seed is None else seed)
+    p, critical = _step_down(y, cand, test, t_obs, rng, permutations, alpha)
+    back = np.empty(pairs, int)
+    back[c] = np.arange(pairs)  # column k of the input is column back[k] here
+    stat = np.where(np.isfinite(t_obs), t_obs, np.nan)
+    return MaxT(int(c[int(chosen)]), stat[back], p[back], n.astype(int)[back], critical)
+
+
+def _step_down(y: np.ndarray, cand: np.ndarray, test: np.ndarray, t_obs: np.ndarray,
+               rng: np.random.Generator, permutations: int,
+               alpha: float) -> tuple[np.ndarray, float]:
+    """The adjusted p's of the tested pairs (``y``: instances x pairs) and the last step's
+    threshold (:func:`threshold`). Each step permutes the labels among the pairs not yet
+    separated (the best included, chosen again in every arrangement) and tests the largest
+    T left against the maxima of those arrangements; p's kept monotone, and a step at or
+    above ``alpha`` ends the test (the rest take that step's p, at least). Statistics equal
+    within rounding get the largest p of their tie, so which of them a step takes first is
+    immaterial."""
+    pairs = y.shape[1]
+    p = np.full(pairs, np.nan)
     members = np.ones(pairs, bool)
     active = np.isfinite(t_obs)
     critical, running = math.nan, 0.0
@@ -201,7 +236,22 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
                 p[j] = max(running, _p(top_null, t_obs[j], permutations, exact))
             break
         members[top] = False
-    return MaxT(best, stat, p, n.astype(int), critical)
+    return _ties_equal(p, t_obs), critical
+
+
+def _ties_equal(p: np.ndarray, t_obs: np.ndarray) -> np.ndarray:
+    """``p`` with every group of statistics equal within rounding given its largest p."""
+    tested = np.flatnonzero(np.isfinite(t_obs))
+    order = tested[np.argsort(-t_obs[tested], kind="stable")]
+    t = t_obs[order]
+    if not len(t):
+        return p
+    start = np.r_[0, np.flatnonzero(t[:-1] - t[1:] > _TOL) + 1]
+    ends = np.r_[start[1:], len(t)] - 1
+    out = p.copy()
+    for s, e in zip(start, ends, strict=True):
+        out[order[s:e + 1]] = np.max(p[order[s:e + 1]])
+    return out
 
 
 def _p(top_null: np.ndarray, t: float, permutations: int, exact: bool) -> float:

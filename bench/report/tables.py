@@ -17,9 +17,11 @@ from bench.report.data import (
     ran,
     sgm,
 )
+from bench.report.growth import censored_slope as censored_slope
+from bench.report.growth import slopes as slopes
 from bench.report.invalid import NO_VALID, measured, no_valid_answer, tested
 from bench.report.paired import MIN_INTERVAL
-from bench.report.units import duration, duration_range, interval, number
+from bench.report.units import duration, duration_range, number
 from bench.report.verdicts import (
     ALPHA,
     EQUIVALENT,
@@ -32,6 +34,7 @@ from bench.report.verdicts import (
     factor,
     label,
 )
+from bench.report.wording import CENSORED_SGM
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
 LEGEND: list[tuple[str, str]] = [
@@ -203,9 +206,11 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
     r["verdict"] = [NO_VALID if p in bad else label(v.loc[p]) for p in r["pair"]]
-    r["interval"] = [duration_range(a, b, s) if a == a else TOO_FEW if p not in bad else "–"
-                     for a, b, s, p in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], r["pair"],
-                                           strict=True)]
+    cens = r["pair"].map(v["censored_n"]).fillna(0)
+    r["interval"] = [CENSORED_SGM if k and p not in bad else duration_range(a, b, s) if a == a
+                     else TOO_FEW if p not in bad else "–"
+                     for a, b, s, p, k in zip(r["sgm_lo"], r["sgm_hi"], r["sgm_s"], r["pair"],
+                                              cens, strict=True)]
     r["vs_best"] = ["–" if i == 0 or p in bad else factor(v.loc[p])
                     for i, p in enumerate(r["pair"])]
     r["tie"] = r["verdict"].str.startswith(EQUIVALENT) & bool(r["best"].iloc[0])
@@ -353,40 +358,6 @@ def problems(t: pd.DataFrame) -> pd.DataFrame:
         drop=True)
 
 
-def slopes(pi: pd.DataFrame, pairs: list[str]) -> pd.DataFrame:
-    """Per pair and instance family: the log-log slope of time against cells with the 95 %
-    range of the fit, over the instances the pair answered and those it timed out on (at the
-    limit: censored, so the true slope is then at least this). An instance whose repetitions
-    ended in memout, error or a wrong answer has no time, censored or not: it is left out of
-    the fit and counted in its own column. A slope needs at least 3 distinct sizes with an answered
-    instance each, else "n/a"."""
-    rows = []
-    for (pair, fam), g in pi[pi["pair"].isin(pairs)].groupby(["pair", "family"]):
-        if g["cells"].nunique() < 2:
-            continue
-        failed = ~g["ok"] & (g["timeouts"] < g["n"])  # some repetition neither ok nor timeout
-        memouts = int((failed & (g["memouts"] > 0)).sum())
-        errors = int((failed & (g["memouts"] == 0) & (g["errors"] > 0)).sum())
-        wrong = int((failed & (g["memouts"] == 0) & (g["errors"] == 0)).sum())
-        g = g[~failed]
-        g = g.assign(y=g["time_s"].fillna(g["time_limit"]))
-        g = g[g["y"] > 0]
-        sizes = int(g.loc[g["ok"], "cells"].nunique())
-        censored = int((~g["ok"]).sum())
-        row = {"pair": pair, "family": fam, "instances": len(g), "sizes": sizes,
-               "slope": "n/a", "range": "–", "censored": censored, "memout": memouts,
-               "error": errors, "wrong": wrong,
-               "note": "fewer than 3 sizes answered" if sizes < 3 else ""}
-        if sizes >= 3:
-            x, y = np.log(g["cells"].to_numpy(float)), np.log(g["y"].to_numpy(float))
-            coef, cov = np.polyfit(x, y, 1, cov=True)
-            half = 1.96 * math.sqrt(max(cov[0][0], 0.0))
-            row.update(slope=number(coef[0]), range=interval(coef[0] - half, coef[0] + half),
-                       note="lower bound (timeouts at the limit)" if censored else "")
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.DataFrame:
     rows = []
     for puzzle, r in ranks.items():
@@ -419,7 +390,10 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               f"measured (an instance whose every task errored is no measurement, left out: "
               f"'–' where a pair measured none); sgm_s: shifted geometric mean of the "
               f"PAR-{PAR_K} times, shift {SGM_SHIFT_S * 1000:g} ms (fixed); interval: its 95 % "
-              f"t-interval on log(t + shift) ('{TOO_FEW}' below 5 instances); the puzzle's "
+              f"t-interval on log(t + shift) ('{TOO_FEW}' below 5 instances), for a pair that "
+              f"answered every instance it ran ('{CENSORED_SGM}' where it left some "
+              f"unanswered: PAR-{PAR_K} counts those at {PAR_K}x the limit, a penalty, not a "
+              f"time, so no interval); the puzzle's "
               "ranking pools its tiers, whose time limits may differ (PAR-2 and SGM then mix "
               "their penalties: the verdict per tier is in the matrix at the top); rows in "
               "order: the best (of the pairs that attempted the reference instance set, the "

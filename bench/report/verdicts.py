@@ -40,9 +40,11 @@ every tier has one time limit):
   (:func:`bench.report.paired.log_interval`; "too few" below
   :data:`~bench.report.paired.MIN_INTERVAL` instances), and a step-down max-T permutation test
   of every pair against the best, re-selecting the best in every permutation
-  (:func:`bench.report.paired.maxt`, a variant of Westfall & Young 1993, *Resampling-Based
-  Multiple Testing*, algorithm 2.8): one test per group (error control per group, not over
-  the page), selection-aware, exact under censoring at the shared limit.
+  (:func:`bench.report.paired.maxt`: Westfall & Young 1993, *Resampling-Based Multiple
+  Testing*, algorithm 2.8, one set of permutations shared by its steps, with an unstudentised
+  statistic): one test per group (error control per group, not over the page),
+  selection-aware, exact under censoring at the shared limit; equal statistics get equal
+  p's, whatever the order of the pairs.
 - Labels: *separated* (adjusted p < :data:`ALPHA` over at least MIN_INTERVAL instances:
   slower than the best, by the factor shown); for a pair of another instance set, tested
   apart two-sided, *faster where both ran* (:data:`FASTER`: adjusted p < ALPHA and faster
@@ -78,10 +80,14 @@ from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
 from bench.report.measured import spread as spread
+from bench.report.sgm_bound import at_limit
+from bench.report.sgm_bound import ratio_interval as ratio_interval
+from bench.report.sgm_bound import sgm_interval as sgm_interval
 from bench.report.signflip import holm
-from bench.report.units import duration, duration_interval, number, p_value
+from bench.report.units import duration, number, p_value
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
+from bench.report.wording import CENSORED_SGM, sgm_words
 from bench.report.wording import NONE_SEPARABLE as NONE_SEPARABLE
 from bench.report.wording import TOO_FEW as TOO_FEW
 from bench.report.wording import factor as factor
@@ -105,8 +111,12 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "lowest mean of log(min(t, limit) + shift) (a timeout or memout at the limit; an "
         "instance whose every task errored is no measurement, left out, never censored; shift "
         f"{SGM_SHIFT_S * 1000:g} ms), and the pairs equivalent to it ('≈'); answered: the "
-        "best's answered / run; sgm: its shifted geometric mean with a 95 % t-interval on "
-        f"log(t + shift) ('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); lead: the "
+        "best's answered / run; sgm: where it answered every instance it ran, the shifted "
+        "geometric mean of its times with a 95 % t-interval on log(t + shift) "
+        f"('{TOO_FEW}' below {paired.MIN_INTERVAL} instances); where it left k unanswered, "
+        f"'≥ s ({CENSORED_SGM}: k of n at the limit)': the shifted geometric mean with each "
+        "unanswered instance at its limit, a lower bound on that of its true times, with no "
+        "interval (not PAR-2, which counts them at twice the limit); lead: the "
         "runner-up's factor over the best on the instances both ran (ratio of the "
         "geometric means of t + shift, not of the sgm shown, which subtracts it) with its 95 % "
         "t-interval and label; where censored times make the factor a bound, the bound and "
@@ -139,23 +149,6 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "answer is never best.")
 
 
-def sgm_interval(x: np.ndarray) -> tuple[float, float, float]:
-    """SGM of ``x`` and its 95 % t-interval on log(x + shift), back-transformed (NaN bounds
-    below 2 values)."""
-    x = np.asarray(x, dtype=float)
-    if not len(x):
-        return math.nan, math.nan, math.nan
-    est, lo, hi = paired.log_interval(np.log(x + SGM_SHIFT_S))
-    return est - SGM_SHIFT_S, lo - SGM_SHIFT_S, hi - SGM_SHIFT_S
-
-
-def ratio_interval(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """exp of the mean of log(a + shift) - log(b + shift), paired, with its 95 % t-interval
-    (NaN bounds below 2 pairs): the ratio of the geometric means of ``a + shift``, ``b + shift``."""
-    d = np.log(np.asarray(a, float) + SGM_SHIFT_S) - np.log(np.asarray(b, float) + SGM_SHIFT_S)
-    return paired.log_interval(d)
-
-
 def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
     over its pairs, and of answered below L (an answer above L, by a pair with a larger limit,
@@ -173,7 +166,9 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None,
            errored: pd.Series | None = None) -> list[dict[str, Any]]:
     """Per pair: instances run (attempted and measured), answered, wrong (any wrong or
     disagreeing answer), SGM of the PAR-2 times over those instances with its interval (none
-    below MIN_INTERVAL), the instances it declined and those left out as errors."""
+    below MIN_INTERVAL), the SGM with unanswered instances at the limit (an estimate with its
+    interval where there are none, else a bound: :func:`bench.report.sgm_bound.at_limit`),
+    the instances it declined and those left out as errors."""
     rows: list[dict[str, Any]] = []
     declined = declined if declined is not None else pd.Series(dtype=int)
     errored = errored if errored is not None else pd.Series(dtype=int)
@@ -185,7 +180,7 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None,
         rows.append({"pair": pair, "solver": p["solver"].iloc[0], "kind": p["kind"].iloc[0],
                      "instances": len(p), "solved": int(p["ok"].sum()),
                      "wrong": int(p["wrong"].sum()), "clean": not p["wrong"].any(),
-                     "sgm": est, "sgm_s": est, "sgm_lo": lo, "sgm_hi": hi,
+                     "sgm": est, "sgm_s": est, "sgm_lo": lo, "sgm_hi": hi, **at_limit(p),
                      "common": 0, "ratio": math.nan, "ratio_lo": math.nan,
                      "ratio_hi": math.nan, "censored": "", "p": math.nan,
                      "verdict": "" if not p["wrong"].any() else "wrong answers", "run": "",
@@ -197,8 +192,9 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None,
 
 #: the per-pair table's columns (of :func:`_order`), for a group with no pair measured
 _COLUMNS = ["pair", "solver", "kind", "instances", "solved", "wrong", "clean", "sgm", "sgm_s",
-            "sgm_lo", "sgm_hi", "common", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
-            "verdict", "run", "apart", "declined", "errored"]
+            "sgm_lo", "sgm_hi", "censored_n", "sgm_limit", "sgm_limit_lo", "sgm_limit_hi",
+            "common", "ratio", "ratio_lo", "ratio_hi", "censored", "p", "verdict", "run", "apart",
+            "declined", "errored"]
 
 
 @dataclass(frozen=True)
@@ -423,7 +419,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                  if not len(left) else NONE_SEPARABLE
                  if math.isinf(g.separable) else f"≥ {number(g.separable)}x")
     row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
-           "sgm": duration_interval(b["sgm_s"], b["sgm_lo"], b["sgm_hi"], TOO_FEW), "lead": "–",
+           "sgm": sgm_words(b), "lead": "–",
            "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
            "inconclusive": str(len(inc)), "separable": separable,
            "note": "; ".join(x for x in (

@@ -1,12 +1,13 @@
 """The words of a verdict row (:mod:`bench.report.verdicts`): the factor over the best, as an
 estimate with its 95 % interval or, where censored times cap it, as a bound; the label; and
-the separable column's two words."""
+the separable column's two words; a pair's SGM as an estimate or, with censored instances, a
+bound."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from bench.report.units import bound_end, interval, number
+from bench.report.units import bound_end, duration, duration_interval, interval, number
 
 #: in place of an interval below :data:`bench.report.paired.MIN_INTERVAL` instances
 TOO_FEW = "too few"
@@ -19,6 +20,9 @@ NONE_SEPARABLE = "none at this size"
 #: the separable column where every pair of the best's instance set is separated: no pair is
 #: left in the test's last step, whose threshold would only echo the last pair's own factor
 ALL_SEPARATED = "– (no pair left)"
+#: the mark beside a pair's SGM that is a lower bound: its unanswered instances counted at the
+#: limit (:func:`bench.report.sgm_bound.at_limit`), no interval
+CENSORED_SGM = "censored"
 
 
 def factor(row: pd.Series) -> str:
@@ -49,3 +53,15 @@ def label(row: pd.Series) -> str:
     return str(row["verdict"]) + "".join(
         f" ({x})" for x in (f"equivalent pooled, not on the {row.get('apart')} tier"
                             if row.get("apart") else "", row.get("run") or "") if x)
+
+
+def sgm_words(row: pd.Series) -> str:
+    """A pair's SGM (:func:`bench.report.sgm_bound.at_limit`): "2.9 s [1.4–5.9]" where it
+    answered every instance ("too few" in place of the interval below MIN_INTERVAL); where it
+    left k unanswered, "≥ 2.9 s (censored: k of n at the limit)", a lower bound without an
+    interval."""
+    k = int(row["censored_n"])
+    if k and row["sgm_limit"] == row["sgm_limit"]:
+        return (f"≥ {duration(row['sgm_limit'])} ({CENSORED_SGM}: {k} of "
+                f"{int(row['instances'])} at the limit)")
+    return duration_interval(row["sgm_limit"], row["sgm_limit_lo"], row["sgm_limit_hi"], TOO_FEW)

@@ -56,7 +56,10 @@ def test_the_robust_choice_has_the_lowest_par2_and_a_fast_pair_that_times_out_is
     assert row["declared"] == row["robust"] == DECLARED
     assert row["hard"] == "2/2" and row["real"] == "2/2"
     assert row["x_robust"] == 1.0
-    assert lines == [f"shikaku: the declared default {DECLARED} is the robust choice."]
+    assert lines == [f"shikaku: the declared default {DECLARED} has the lowest mean PAR-2 of 2 "
+                     "pair(s) over 4 instance(s) (a point estimate: what defines the robust "
+                     "choice); inconclusive: 4 instance(s), too few for a verdict (at least 5)."]
+    assert row["instances"] == 4 and row["vs_robust"] == "inconclusive (too few: 4 instance(s))"
 
 
 def test_a_declared_default_slower_than_the_robust_choice_says_by_how_much():
@@ -65,7 +68,8 @@ def test_a_declared_default_slower_than_the_robust_choice_says_by_how_much():
     row = tab.iloc[0]
     assert row["robust"] == OTHER and row["robust_par2_s"] == pytest.approx(0.25)
     assert row["x_robust"] == pytest.approx(4.0)
-    assert f"has 4.00x the PAR-2 of the robust choice {OTHER}" in lines[0]
+    assert f"has 4.00x the mean PAR-2 of the robust choice {OTHER}, the lowest of 2 pair(s) " \
+           "over 4 instance(s) (a point estimate); inconclusive" in lines[0]
 
 
 def test_a_declared_default_that_did_not_run_is_named_as_such():
@@ -73,7 +77,8 @@ def test_a_declared_default_that_did_not_run_is_named_as_such():
     tab, lines = defaults.table(t)
     assert tab.iloc[0]["declared"].endswith("(it did not run here)")
     assert tab.iloc[0]["hard"] == "–" and tab.iloc[0]["x_robust"] == "–"
-    assert lines[0].endswith("the robust choice is other[x=1] / cadical195.")
+    assert lines[0].endswith("the robust choice other[x=1] / cadical195 has the lowest mean "
+                             "PAR-2 of 1 pair(s) over 4 instance(s), a point estimate.")
 
 
 def test_no_hard_or_real_tier_no_judgement():
@@ -151,9 +156,10 @@ def test_a_declared_selector_is_reported_by_the_pairs_it_picks_and_a_pick_not_ru
     assert row["x_robust"] == 5.62
     assert (row["not_run"], row["fallback"], row["unknown"]) == (1, 0, 0)
     assert lines == ["shikaku: the declared default is the selector robust; the pairs it picks "
-                     f"have 5.62x the PAR-2 of the robust choice {A} (1 instances' picks did "
-                     "not run here (or declined with no row of the fallback pair), counted "
-                     "unanswered)."]
+                     f"have 5.62x the mean PAR-2 of the robust choice {A} (1 instances' picks "
+                     "did not run here (or declined with no row of the fallback pair), counted "
+                     "unanswered; over 4 instance(s), a point estimate: the test compares "
+                     "pairs)."]
 
 
 @pytest.mark.usefixtures("selector")
@@ -238,3 +244,43 @@ def test_two_tiers_sharing_an_instance_name_each_have_their_own_file(tmp_path: P
     assert row["hard"] == "1/1" and row["real"] == "–"
     assert abs(row["par2_s"] - 1.0) < 1e-9
     assert (row["unknown"], row["not_run"], row["fallback"]) == (1, 0, 0)
+
+
+SIX = ["hard-1", "hard-2", "hard-3", "real-1", "real-2", "real-3"]
+
+
+def test_a_declared_default_slower_than_the_robust_choice_gets_the_verdicts_label():
+    """Over 6 instances the declared pair takes 4x the robust choice's time on each (3.88x
+    with the 10 ms shift): the
+    verdicts' test separates it, and the defaults line gives that verdict with its factor."""
+    t = run({OTHER: dict(zip(SIX, [0.2, 0.25, 0.3, 0.22, 0.27, 0.24], strict=True)),
+             DECLARED: dict(zip(SIX, [0.8, 1.0, 1.2, 0.88, 1.08, 0.96], strict=True))})
+    tab, lines = defaults.table(t)
+    row = tab.iloc[0]
+    assert row["robust"] == OTHER and row["instances"] == 6
+    assert str(row["vs_robust"]).startswith("separated, 3.88x [")
+    assert "the verdicts' test against it: separated, 3.88x [" in lines[0]
+    assert "max-T p = " in lines[0]
+
+
+def test_one_instance_never_makes_the_declared_default_the_robust_choice_as_a_finding():
+    t = run({DECLARED: {"real-1": 0.005}, OTHER: {"real-1": 0.006}})
+    tab, lines = defaults.table(t)
+    assert "is the robust choice" not in lines[0]
+    assert "1 instance(s)" in lines[0] and "a point estimate" in lines[0]
+    assert "inconclusive: 1 instance(s), too few for a verdict" in lines[0]
+    assert tab.iloc[0]["vs_robust"] == "inconclusive (too few: 1 instance(s))"
+
+
+def test_no_verdict_against_a_robust_choice_the_test_does_not_make_best():
+    """OTHER is fastest but times out once: its PAR-2 is the higher, so DECLARED is the robust
+    choice, while the test's best (lowest mean log time, the timeout at the limit) is OTHER:
+    the report has no verdict against the robust choice, and says so."""
+    t = run({OTHER: dict(zip(SIX, [0.1, None, 0.1, 0.1, 0.1, 0.1], strict=True)),
+             DECLARED: dict.fromkeys(SIX, 1.0)})
+    tab, lines = defaults.table(t)
+    row = tab.iloc[0]
+    assert row["robust"] == DECLARED
+    assert row["vs_robust"] == ("inconclusive (no verdict against it: the test's best (lowest "
+                                f"mean log time, timeouts at the limit) is {OTHER})")
+    assert "is the robust choice" not in lines[0]

@@ -478,3 +478,46 @@ def test_a_ranking_over_tiers_does_not_call_pairs_equivalent_that_one_tier_shows
     assert not r.loc["b / cadical195", "tie"]
     one = T.ranking(t[t["tier"] == "real"]).set_index("pair")  # one tier: not judged by tiers
     assert not one.loc[:, "verdict"].str.contains("pooled").any()
+
+
+def _slope_of(first_s: float, status: str) -> pd.Series:
+    """One pair at 25/100/400/1600 cells taking 0.1/0.2/0.4 s on the three largest, the
+    smallest ``status`` at ``first_s`` (a timeout at a 3 s limit: censored there)."""
+    pi = growth({25.0: status, 100.0: "solved", 400.0: "solved", 1600.0: "solved"})
+    pi["time_limit"] = 3.0
+    pi.loc[pi["cells"] > 25, "time_s"] = [0.1, 0.2, 0.4]
+    pi.loc[pi["cells"] == 25, "time_s"] = first_s
+    pi["par2_s"] = pi["time_s"]
+    return T.slopes(pi, ["p / s"]).iloc[0]
+
+
+def _fit(sizes: list[float], times: list[float]) -> float:
+    return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
+
+
+@pytest.mark.parametrize(("censored", "word"), [([0], "upper bound"), ([3], "lower bound"),
+                                                ([0, 3], "censored: no bound")])
+def test_a_censored_slope_is_a_bound_only_in_the_direction_raising_it_moves_it(censored, word):
+    """Raising a censored time (the true time is at least the limit) moves the slope the way
+    the note claims: below the mean log size it lowers it (an upper bound), above it raises it
+    (a lower bound); with censored points on both sides no direction holds."""
+    sizes = [25.0, 100.0, 400.0, 1600.0]
+    times = [3.0 if i in censored else 0.1 * 2**i for i in range(4)]
+    note = T.censored_slope(np.log(sizes), np.array([i in censored for i in range(4)]))
+    assert note.startswith(word)
+    at_limit = _fit(sizes, times)
+    moves = [_fit(sizes, [t * 10 if i == c else t for i, t in enumerate(times)]) - at_limit
+             for c in censored]
+    if word == "upper bound":
+        assert moves[0] < 0
+    elif word == "lower bound":
+        assert moves[0] > 0
+    else:
+        assert moves[0] < 0 < moves[1]  # one raises the slope, the other lowers it
+
+
+def test_the_growth_slope_of_a_pair_timing_out_on_its_smallest_instance_is_an_upper_bound():
+    row = _slope_of(3.0, "timeout")
+    assert float(row["slope"]) == pytest.approx(-0.386, abs=1e-3)
+    assert row["note"].startswith("upper bound")
+    assert float(_slope_of(30.0, "solved")["slope"]) < float(row["slope"])  # -0.884
