@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +47,45 @@ def formulation_source(cls: str, name: str, build: str, *, kind: str = "sat",
             f'    puzzle = "shikaku"\n    name = "{name}"\n    kind = "{kind}"\n'
             f"    description = {description!r}\n\n"
             f"    def build(self, inst):\n{body}")
+
+
+def _restore(table: MutableMapping[Any, Any], saved: dict[Any, Any], builtin: str,
+             loaded: Any) -> None:
+    """Put ``table`` back to ``saved`` in place (the same dict: modules that imported it keep
+    seeing it), keeping what a loader registered meanwhile: an entry whose value's class comes
+    from a module of the ``builtin`` package still imported, or from a module in ``loaded``
+    (the modules the registry imported itself). Such a module is cached in ``sys.modules`` and
+    in the loaders' flags, so a later load would not register it again: its first load stays."""
+    for key, value in list(table.items()):
+        if key in saved:
+            continue
+        module = (value if isinstance(value, type) else type(value)).__module__
+        if not ((module.startswith(builtin + ".") and module in sys.modules)
+                or module in loaded):
+            del table[key]
+    table.update(saved)
+
+
+@pytest.fixture(autouse=True)
+def clean_registries() -> Iterator[None]:
+    """Every test leaves the formulation and puzzle registries as it found them: a class it
+    registered (a throwaway, a plugin module it imported itself) is unregistered afterwards,
+    and one it unregistered is put back. What the registries' own loaders registered during the
+    test (a built-in module loaded on first use, a plugin they imported) stays, as do their
+    loaded flags and caches, which therefore still describe the table. Registrations made at a
+    test module's import or by a module- or session-scoped fixture precede this snapshot and
+    stay too (such a fixture removes its own). The copies are shallow: a few hundred entries."""
+    import bench.registry as formulations_registry
+    from bench.puzzles import registry as puzzle_registry
+
+    tables = [(formulations_registry._FORMULATIONS, formulations_registry.BUILTIN,
+               lambda: formulations_registry._imported),
+              (puzzle_registry._PUZZLES, puzzle_registry.PACKAGE,
+               lambda: {k for k, v in puzzle_registry._modules.items() if v is not None})]
+    saved = [dict(table) for table, _, _ in tables]
+    yield
+    for (table, builtin, loaded), before in zip(tables, saved, strict=True):
+        _restore(table, before, builtin, loaded())
 
 
 def assert_malformed(path: Path, line: int | None, needle: str) -> None:
