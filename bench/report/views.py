@@ -14,7 +14,10 @@ Statistics: those of the verdicts, unchanged (:func:`bench.report.verdicts.analy
 group's per-instance rows: the best, each other row's factor over it with its 95 %
 t-interval, "too few" below :data:`bench.report.paired.MIN_INTERVAL` instances, the step-down
 Westfall-Young max-T test, TOST at :data:`bench.report.paired.MARGIN`); a group is a smaller
-family of pairs than the puzzle's, so its labels are its own. Tasks that did not run
+family of pairs than the puzzle's, so its labels are its own. A pair's SGM is the overview's
+(:func:`bench.report.wording.sgm_words` over :func:`bench.report.sgm_bound.at_limit`): with its
+t-interval where it answered every instance, else a lower bound with its unanswered instances
+at the limit and no interval. Tasks that did not run
 (:func:`bench.report.data.did_not_run`) and tasks their formulation declined
 (:func:`bench.report.data.was_declined`: not applicable) are dropped first: never scored.
 
@@ -40,7 +43,8 @@ import pandas as pd
 import bench.report.paired as paired
 import bench.report.verdicts as verdicts
 from bench.report.data import SGM_SHIFT_S, attempted, declines, per_instance, sgm
-from bench.report.units import duration, duration_interval, interval, number
+from bench.report.units import duration, interval, number
+from bench.report.wording import CENSORED_SGM, sgm_words
 
 #: a modelling layer's solver -> the native solver (engine) it drives
 ENGINES = {"cpmpy:ortools": "cpsat"}
@@ -55,8 +59,13 @@ NOTE = (f"Per group its own verdicts (the report's statistics over this group's 
         f"'best', and each other row's factor over it on the instances both ran with its 95 % "
         f"t-interval ('{verdicts.TOO_FEW}' below {paired.MIN_INTERVAL} instances) and its label "
         f"(max-T p < {verdicts.ALPHA:g}: separated; interval within 1/{paired.MARGIN:g}.."
-        f"{paired.MARGIN:g}x: equivalent). SGM: of PAR-2 build + solve times with its 95 % "
-        "t-interval. build, solve, solver's own, outside the solver: SGMs (shift "
+        f"{paired.MARGIN:g}x: equivalent). SGM: where the pair answered every instance it ran, "
+        "the shifted geometric mean of its build + solve times with its 95 % t-interval on "
+        f"log(t + shift) ('{verdicts.TOO_FEW}' below {paired.MIN_INTERVAL} instances); where it "
+        f"left k of n unanswered (a timeout or memout), '≥ s ({CENSORED_SGM}: k of n at the "
+        "limit)': the shifted geometric mean with each unanswered instance at its limit, a "
+        "lower bound on that of its true times, with no interval (not PAR-2, which counts them "
+        "at twice the limit). build, solve, solver's own, outside the solver: SGMs (shift "
         f"{SGM_SHIFT_S * 1000:g} ms) of the answered tasks' times over the instances every row "
         "answered (how many: in the group's line); 'outside the solver' is solve minus the "
         "solver's own time: a modelling layer's translation and work around the solver. Tasks "
@@ -111,8 +120,7 @@ def _table(t: pd.DataFrame, dec: pd.Series | None = None) -> tuple[pd.DataFrame,
     rows = []
     for _, r in g.iterrows():
         out = {"pair": r["pair"], "answered_run": f"{int(r['solved'])}/{int(r['instances'])}",
-               "sgm_interval": duration_interval(r["sgm_s"], r["sgm_lo"], r["sgm_hi"],
-                                                 verdicts.TOO_FEW),
+               "sgm_interval": sgm_words(r),
                "vs_best": verdicts.factor(r) if r["verdict"] != "best" else "–",
                "verdict": verdicts.label(r) or "–", "p": r["p"]}
         mine = apart.loc[r["pair"]] if r["pair"] in apart.index else None

@@ -11,13 +11,17 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import bench.report.views as views
 from bench.records import NOT_RUN
 from bench.report import load_run, prepare, write_report
-from bench.report.units import number
+from bench.report.data import SGM_SHIFT_S
+from bench.report.sgm_bound import sgm_interval
+from bench.report.units import duration, duration_interval, number
+from bench.report.wording import TOO_FEW
 from tests.conftest import ROOT
 
 RUN = ROOT / "tests" / "data" / "run-cpmpy"
@@ -61,10 +65,46 @@ def test_the_verdicts_are_the_reports_too_few_below_five_instances(tasks):
     assert tree.loc["cpmpy-islands[wall=tree] / cpmpy:ortools", "verdict"] == "best"
     others = tree[tree["verdict"] != "best"]
     assert others["vs_best"].str.contains(r"\(too few: 3\)").all()
-    assert others["sgm_interval"].str.endswith("(too few)").all()
+    full = others["answered_run"] == "3/3"
+    assert others.loc[full, "sgm_interval"].str.endswith("(too few)").all()
+    # a pair with timeouts: its SGM a bound with those at the limit, no interval
+    assert (tree.loc["cpmpy-islands[wall=tree] / cpmpy:choco", "sgm_interval"]
+            .startswith("≥ ") and "(censored: 2 of 3 at the limit)" in
+            tree.loc["cpmpy-islands[wall=tree] / cpmpy:choco", "sgm_interval"])
     assert set(others["verdict"]) <= {"separated", "inconclusive", "equivalent"}
     # censored: a pair that timed out where the best answered reads as a bound
     assert tree.loc["cpmpy-islands[wall=tree] / cpmpy:choco", "vs_best"].startswith("≥ ")
+
+
+def _one_model_on_two_solvers(limit: float) -> pd.DataFrame:
+    """One model "m" on 8 instances under ``limit`` on two solvers: "a" at 0.5 to 0.85 s,
+    answering every instance; "b" 4x slower, timing out (PAR-2: twice the limit) on three."""
+    from tests.report.test_verdicts import _time_out, frame
+    a = 0.5 + 0.05 * np.arange(8)
+    t = frame(np.vstack([a, 4 * a]), ["a", "b"], limit=limit)
+    _time_out(t, "b", [5, 6, 7], limit=limit)
+    t["solver"] = t["form"].map({"a": "sa", "b": "sb"})
+    t["formulation"] = "m"
+    t["pair"] = "m / " + t["solver"]
+    return t.assign(build_s=0.1 * t["time_s"], solve_s=0.9 * t["time_s"],
+                    solver_s=0.8 * t["time_s"])
+
+
+def test_a_pair_with_timeouts_shows_its_sgm_as_a_bound_at_the_limit_without_interval():
+    """The SGM column is the overview's (bench.report.wording.sgm_words): a t-interval over
+    PAR-2 scores here (timeouts at 6 s) would reach past the 3 s limit."""
+    limit = 3.0
+    (v,) = views.same_model(_one_model_on_two_solvers(limit))
+    tab = v.table.set_index("pair")
+    a = 0.5 + 0.05 * np.arange(8)
+    bound = np.exp(np.mean(np.log(np.r_[4 * a[:5], [limit] * 3] + SGM_SHIFT_S))) - SGM_SHIFT_S
+    assert bound < limit
+    assert tab.loc["m / sb", "sgm_interval"] == (
+        f"≥ {duration(bound)} (censored: 3 of 8 at the limit)")
+    # the pair that answered every instance: its estimate and t-interval, as before
+    assert tab.loc["m / sa", "sgm_interval"] == duration_interval(*sgm_interval(a), TOO_FEW)
+    assert "[" in tab.loc["m / sa", "sgm_interval"]
+    assert "at its limit, a lower bound" in views.NOTE and "not PAR-2" in views.NOTE
 
 
 def test_a_formulation_on_one_solver_has_no_same_model_table(tasks):
@@ -127,7 +167,6 @@ def test_the_layer_cost_compares_build_and_solve_apart(tasks):
     # solve x over the tasks: the ratio of the SGMs (shift 10 ms) of the medians per instance
     g = _puzzle(tasks, "shikaku")
     med = g[g["ok"]].groupby(["pair", "instance"])["solve_s"].median()
-    import numpy as np
     d = np.log(med["cpmpy-cover / cpmpy:ortools"] + 0.01) - np.log(med["cpsat-cover / cpsat"]
                                                                    + 0.01)
     assert row["solve_x"].startswith(f"{number(np.exp(d.mean()))}x")
