@@ -155,8 +155,10 @@ COLUMNS: dict[str, Column] = {
     "why not run": Column("why not run", "per reason, the tasks recorded without running"),
     # the same-model and same-solver views (bench.report.views)
     "answered_run": Column("answered / run", "instances answered correctly / instances run"),
-    "sgm_interval": Column("SGM (95 %)", f"shifted geometric mean of the {_PAR} times with its "
-                                         "95 % t-interval ('too few' below 5 instances)"),
+    "sgm_interval": Column("SGM (95 %)", "shifted geometric mean with its 95 % t-interval "
+                                         "('too few' below 5 instances); where the pair left "
+                                         "instances unanswered, '≥': a lower bound with those "
+                                         "at the limit, no interval"),
     "build_s": Column("build", "SGM of the model's construction time, answered tasks"),
     "solve_s": Column("solve", "SGM of the solve time (backend calls, a modelling layer's "
                                     "translation included), answered tasks"),
