@@ -121,9 +121,10 @@ import sys, time
 import bench.report as report
 from bench.cli import main
 made = report._make_folder
-def slow(out):
-    made(out)
+def slow(*args, **kwargs):
+    folder = made(*args, **kwargs)
     time.sleep(2)
+    return folder
 report._make_folder = slow
 sys.argv[0] = "puzzlebench"
 sys.exit(main())
