@@ -230,15 +230,15 @@ def _selector(puzzle: str, sel: tuple[str, Rule], g: pd.DataFrame, paths: Files,
             "x_robust": round(ratio, 2), **n}, line
 
 
-def evidence(g: pd.DataFrame, pairs: list[str], robust: str,
-             declared: str) -> tuple[str, str]:
+def evidence(g: pd.DataFrame, pairs: list[str], robust: str, declared: str,
+             n: int) -> tuple[str, str]:
     """(vs_robust, clause): what the verdicts' test says of ``declared`` against ``robust`` on
     one puzzle's per-instance rows ``g`` (hard and real) of ``pairs`` (those that attempted
     every instance): :func:`bench.report.verdicts.analyse` over them (an instance named by its
     tier and name). Where ``robust`` is the test's best, the declared pair's verdict with its
     factor (or, for the robust choice itself, how many others are separated from it); else
-    inconclusive, with the reason (too few instances, or the test's best is another pair)."""
-    n = int(g[["tier", "instance"]].drop_duplicates().shape[0])
+    inconclusive, with the reason (too few of its ``n`` instances, or the test's best is
+    another pair)."""
     if n < MIN_INTERVAL:
         return (f"{V.INCONCLUSIVE} ({V.TOO_FEW}: {n} instance(s))",
                 f"{V.INCONCLUSIVE}: {n} instance(s), too few for a verdict (at least "
@@ -300,7 +300,7 @@ def table(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             lines.append(line)
         elif len(mine) == 1:
             ratio = par2[mine[0]] / par2[robust]
-            vs, clause = evidence(g, list(per), robust, mine[0])
+            vs, clause = evidence(g, list(per), robust, mine[0], count)
             r.update(declared=mine[0], **per[mine[0]], x_robust=round(ratio, 2), vs_robust=vs)
             lines.append(f"{puzzle}: the declared default {mine[0]} " + (
                 f"has the lowest mean PAR-{PAR_K} of {len(per)} pair(s) over {count} instance(s) "
