@@ -82,16 +82,19 @@ def phase(name: str, form: Formulation) -> Iterator[None]:
 
 
 def cannot_count(form: Formulation, blocked: object = False) -> str:
-    """Why ``form`` cannot count: it has no ``block`` of its own, or (``blocked`` anything but
-    False) its ``block`` returned that instead of True."""
+    """Why ``form`` cannot count: it has no ``block`` of its own, or its ``block`` returned
+    ``blocked`` (False: it declined, this model cannot exclude a grid; anything else but True:
+    a forgotten ``return True``)."""
     cls = type(form)
-    if blocked is not False and getattr(cls, "block", None) is not Formulation.block:
-        return (f"{form.label} cannot count solutions: block(inst, model, grid) on "
-                f"{cls.__qualname__} ({cls.__module__}) returned {blocked!r}: return True "
-                "once the grid is excluded (False: this model cannot exclude it)")
-    return (f"{form.label} cannot count solutions: implement block(inst, model, grid) on "
-            f"{cls.__qualname__} ({cls.__module__}), adding a constraint that excludes the "
-            f"grid's cell values, and return True")
+    where = f"block(inst, model, grid) on {cls.__qualname__} ({cls.__module__})"
+    if getattr(cls, "block", None) is Formulation.block:
+        return (f"{form.label} cannot count solutions: implement {where}, adding a constraint "
+                "that excludes the grid's cell values, and return True")
+    if blocked is False:
+        return (f"{form.label} cannot count solutions: {where} returned False (this model "
+                "cannot exclude a grid)")
+    return (f"{form.label} cannot count solutions: {where} returned {blocked!r}: return True "
+            "once the grid is excluded (False: this model cannot exclude it)")
 
 
 def kind_mismatch(form: Formulation, backend: Backend, model: object) -> str | None:

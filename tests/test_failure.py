@@ -97,6 +97,14 @@ class BlocksSilently(Cover):
 
 
 @formulation
+class DeclinesToBlock(Cover):
+    name = "test-fail-blocks-false"
+
+    def block(self, inst: Instance, model: SatModel, grid: SolutionGrid) -> bool:
+        return False  # this model cannot exclude a grid
+
+
+@formulation
 class Skips(Cover):
     name = "test-fail-skips"
 
@@ -151,6 +159,14 @@ def test_a_block_returning_none_is_told_to_return_true_not_to_implement_block():
     res = execute(Task(SEED, "test-fail-blocks-none", "cadical195", 20.0, count=2))
     assert res.status == "error"
     assert "BlocksSilently" in res.message and "returned None: return True" in res.message
+    assert "implement block" not in res.message
+
+
+def test_a_block_declining_says_so_not_to_implement_block():
+    res = execute(Task(SEED, "test-fail-blocks-false", "cadical195", 20.0, count=2))
+    assert res.status == "error"
+    assert "DeclinesToBlock" in res.message and "returned False (this model cannot exclude a " \
+        "grid)" in res.message
     assert "implement block" not in res.message
 
 

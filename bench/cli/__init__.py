@@ -11,7 +11,7 @@ import logging
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from bench.run.interrupt import Stop
@@ -40,13 +40,24 @@ def _command_word(argv: list[str] | None) -> str:
     return next((a for a in argv or () if not a.startswith("-")), "")
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that takes no abbreviated option (``--sui`` for ``--suite``): an
+    option is then the same word to a wrapper that reads the command line (``nox -s bench``)
+    as to the command, and a later option sharing a prefix changes no earlier command line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The command line: each command module adds its own subcommand(s). Given the arguments
-    and their command is known, only that command's module is imported (a command starts
-    without importing the others'); else every command is added."""
-    p = argparse.ArgumentParser(prog="puzzlebench", description=DESCRIPTION)
+    """The command line: each command module adds its own subcommand(s), every one a
+    :class:`Parser`. Given the arguments and their command is known, only that command's module
+    is imported (a command starts without importing the others'); else every command is
+    added."""
+    p = Parser(prog="puzzlebench", description=DESCRIPTION)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     word = _command_word(argv)
     modules = dict.fromkeys(COMMANDS.values())
     if word in COMMANDS:

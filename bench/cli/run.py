@@ -42,10 +42,8 @@ log = logging.getLogger("puzzlebench")
 
 
 def add_commands(subparsers: Any) -> None:
-    # no abbreviated option (`--sui` for `--suite`): an option is the same word to every
-    # wrapper that reads the command line, as `nox -s bench` does
     ru = subparsers.add_parser("run", help="run a suite or instance files over every "
-                               "formulation x solver", allow_abbrev=False)
+                               "formulation x solver")
     ru.add_argument("instances", nargs="*", metavar="PATH",
                     help="instance files, folders (their *.txt) or globs, besides --suite")
     ru.add_argument("--suite")

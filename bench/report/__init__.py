@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 __all__ = ["PAR_K", "SGM_SHIFT_S", "ReportError", "load_run", "prepare", "sgm", "write_report"]
 
 #: the Environment table's rows: (label, key of the environment record)
+#: the pages a report writes beside its copy of the run's table (a folder holding the table
+#: without any of them is a committed run folder, :func:`run_folder_in_the_way`)
+REPORT_PAGES = ("index.html", "summary.md", "results.csv", "results.csv.gz")
 ENVIRONMENT_ROWS = [
     ("date", "recorded_at"), ("CPU", "cpu"), ("cores", "cores"), ("RAM [GB]", "memory_gb"),
     ("OS", "platform"), ("Python", "python"), ("git revision", "git"), ("suite", "suite"),
@@ -190,10 +193,12 @@ def _instance_patterns(instances: list[str] | None, t: pd.DataFrame) -> None:
 
 def run_folder_in_the_way(out: Path, run: Path) -> str:
     """Why writing the report into ``out`` would destroy a run's data ("" when it would not):
-    ``out`` is the run ``run`` itself, or a run folder (it holds a run's ``journal.jsonl``,
-    ``run-id`` or ``.lock``): the report's ``results.parquet`` and ``environment.json`` would
-    replace that run's, and a resume of it would then mix the two runs' results. A link to a
-    folder is that folder."""
+    ``out`` is the run ``run`` itself, or a run folder: it holds a run's ``journal.jsonl``,
+    ``run-id`` or ``.lock``, or, a committed run, its ``results.parquet`` with none of the
+    pages a report writes beside its copy of it (``index.html``, ``summary.md``,
+    ``results.csv``): the report's ``results.parquet`` and ``environment.json`` would replace
+    that run's, and a resume of it would then mix the two runs' results. A link to a folder is
+    that folder."""
     from bench.run.lock import LOCK
     from bench.run.storage import JOURNAL, RUN_ID
 
@@ -201,6 +206,9 @@ def run_folder_in_the_way(out: Path, run: Path) -> str:
         return (f"{out}: the run folder being reported on; writing the report there would "
                 "destroy its results (name another folder)")
     held = [n for n in (JOURNAL, RUN_ID, LOCK) if (out / n).exists()]
+    if not held and (out / "results.parquet").exists() and not any(
+            (out / n).exists() for n in REPORT_PAGES):
+        held = ["results.parquet and no report page"]
     if held:
         return (f"{out}: a run folder (it holds {held[0]}); writing the report there would "
                 "destroy its results (name another folder)")

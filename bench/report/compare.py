@@ -386,14 +386,17 @@ def _with_task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
     return pairs.merge(pd.DataFrame(rows), on=["puzzle", "tier", "pair"], how="left")
 
 
-def _summary(changes: pd.DataFrame, speed_differs: bool = False) -> list[str]:
-    """Sentences: which identity parts differ in how many tasks."""
+def _summary(changes: pd.DataFrame, speed_differs: str = "") -> list[str]:
+    """Sentences: which identity parts differ in how many tasks; ``speed_differs`` what made
+    the calibration loop's time differ (:func:`~.compare_machines.machine_lines`)."""
     parts = Counter(x for d in changes["differs"] for x in d.split(", ") if x)
     if not parts:
         if speed_differs:
+            why = ("the same machine's load" if speed_differs == "load" else
+                   "the machine's speed")
             return ["Every paired task has the same identity in both runs (same formulation "
-                    "code, backend code, solver version, limits and machine type), but the "
-                    "machine's speed differed between the runs (below)."]
+                    f"code, backend code, solver version, limits and machine type), but {why} "
+                    "differed between the runs (below)."]
         return ["Every paired task has the same identity in both runs (same formulation "
                 "code, backend code, solver version, limits and machine)."]
     return [f"- {k}: {n} of {len(changes)} tasks" for k, n in parts.most_common()]

@@ -50,24 +50,26 @@ def same_machine(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str:
     return ""
 
 
-def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], bool]:
+def machine_lines(run_a: str | Path, run_b: str | Path) -> tuple[list[str], str]:
     """Sentences on the two runs' machines: their speed (the fastest calibration loop of each
     run, :func:`bench.run.noise.speed`) and whether it differs by more than
     :data:`bench.run.noise.SLOWER` either way, with the factor (on the same machine
     (:func:`same_machine`): the load differed, not the machine); each run whose machine
-    was disturbed (:func:`bench.report.machines.disturbances`) and why. And whether the speed
-    differs."""
+    was disturbed (:func:`bench.report.machines.disturbances`) and why. And what differed:
+    "load" (the speed, on the same machine), "machine" (the speed, on machines not known to
+    be one) or "" (the speed did not differ, or is unknown)."""
     from bench.report.machines import disturbances
     from bench.run.noise import SLOWER
 
     env_a, env_b = _invocations(run_a), _invocations(run_b)
     sa, sb = _speed(env_a), _speed(env_b)
     lines: list[str] = []
-    differs = False
+    differs = ""
     if sa and sb:
         factor = sb / sa
-        differs = factor > SLOWER or factor < 1 / SLOWER
         host = same_machine(env_a, env_b)
+        if factor > SLOWER or factor < 1 / SLOWER:
+            differs = "load" if host else "machine"
         if differs and host:
             which = (f"{number(factor)}x slower in B" if factor > 1
                      else f"{number(1 / factor)}x faster in B")

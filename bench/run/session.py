@@ -115,10 +115,11 @@ class Outcome:
                 + "; ".join(f"{n} {why.get(k, k)}" for k, n in self.not_run.items() if n))
 
     def disturbed_line(self) -> str:
-        """The warning to print when the machine was disturbed ("" when it was not)."""
+        """The warning to print when the run was disturbed ("" when it was not): by other load
+        on the machine, or by its own jobs outnumbering the cores."""
         if not self.disturbed:
             return ""
-        return ("warning: the machine was busy during this run (" + "; ".join(self.disturbed)
+        return ("warning: this run was disturbed (" + "; ".join(self.disturbed)
                 + "): its times are slower than the machine's and may not compare with other "
                 "runs (see samples in environment.json)")
 

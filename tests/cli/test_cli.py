@@ -282,3 +282,20 @@ def test_run_repeat_seeds_calibration_and_constraints(tmp_path):
     again = cli(*args, env=env, cwd=tmp_path)
     assert again.returncode == 0 and len(pd.read_parquet(out / "results.parquet")) == 4
     assert len((out / "journal.jsonl").read_text().splitlines()) == 4
+
+
+@pytest.mark.parametrize("command, full", [
+    ("solve", "--time-limit"), ("report", "--out"), ("merge", "--out"), ("compare", "--out"),
+    ("check", "--time-limit"), ("generate", "--seed"), ("list", "--json"), ("run", "--suite"),
+    ("import", "--out"), ("aslib", "--out"), ("new-puzzle", "--out")])
+def test_no_command_takes_an_abbreviated_option(command, full):
+    """Every command refuses a prefix of its options (`--time` for `--time-limit`): an option
+    means one thing whatever options are added later, and to every wrapper reading the line."""
+    from bench.cli import parser
+
+    p = parser([command])
+    sub = p._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    assert full in {s for a in sub._actions for s in a.option_strings}
+    assert sub._parse_optional(full)[0] is not None  # the full name is the option
+    assert sub._parse_optional(full[:-2])[0] is None  # a prefix names no option
+    assert p._parse_optional("--verb")[0] is None  # nor at the top (`--verbose`)

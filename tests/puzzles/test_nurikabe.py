@@ -83,10 +83,11 @@ def test_validate_and_parse() -> None:
     ("9 9", "row 9, column 9 is outside the 2x3 grid"),
     ("0 3", "row 0, column 3 is outside the 2x3 grid"),
     ("x", "expected ROW COL, two numbers counted from 0"),
-    ("1", "expected ROW COL"), ("-1 0", "expected ROW COL"), ("1 2 3", "expected ROW COL")])
+    ("1", "expected ROW COL"), ("-1 0", "expected ROW COL"), ("1 2 3", "expected ROW COL"),
+    ("0 1", "row 0, column 1 holds the clue 2: a clue cell is white")])
 def test_a_bad_black_root_header_is_refused_when_read(root: str, problem: str) -> None:
-    """``black-root: ROW COL`` (read by mip-seed[root=hint]) names a cell of the grid or the
-    file is malformed, not read and then skipped for a header it has."""
+    """``black-root: ROW COL`` (read by mip-seed[root=hint]) names a cell of the grid without
+    a clue or the file is malformed, not read and then skipped for a header it has."""
     with pytest.raises(InstanceError) as e:
         parse_instance(f"puzzle: nurikabe\nblack-root: {root}\n\n. 2 .\n. . .\n", "x.txt")
     message = str(e.value)

@@ -225,6 +225,8 @@ def test_compare_blames_the_load_not_the_machine_for_a_slower_loop_on_the_same_h
             "between the runs, and time changes of about that factor are the load's, not the "
             "code's.") in md
     assert "differ in speed" not in md and "B's machine" not in md
+    assert "but the same machine's load differed between the runs" in md
+    assert "machine's speed" not in md
     assert "2.22x faster in B" in compare_markdown(slow, quiet)
     # the same host name on another machine type (another Python) is another machine
     records = json.loads((slow / "environment.json").read_text())

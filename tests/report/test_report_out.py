@@ -113,6 +113,27 @@ def test_a_folder_with_a_runs_id_or_lock_is_a_run_folder(single_run, tmp_path, m
     assert sorted(p.name for p in out.iterdir()) == [mark]
 
 
+def test_a_committed_run_folder_is_a_run_folder_but_a_report_folder_is_not(single_run,
+                                                                             repeat_run,
+                                                                             tmp_path):
+    committed = tmp_path / "results" / "other"
+    shutil.copytree(repeat_run, committed)
+    for name in ("journal.jsonl", "run-id", ".lock"):  # its table and records alone
+        (committed / name).unlink(missing_ok=True)
+    assert (committed / "results.parquet").is_file()
+    before = _files(committed)
+    assert one_line(report(single_run, committed)) == (
+        f"puzzlebench: {committed}: a run folder (it holds results.parquet and no report "
+        "page); writing the report there would destroy its results (name another folder); no "
+        "report written")
+    assert _files(committed) == before
+    # a report's own folder holds the table beside its pages: it is written again
+    out = tmp_path / "rep"
+    for _ in range(2):
+        p = report(single_run, out)
+        assert p.returncode == 0, p.stderr
+
+
 def test_the_default_out_is_rendered_again_in_place(single_run, tmp_path):
     for _ in range(2):  # the second report writes over the first's folder
         p = subprocess.run([sys.executable, "-m", "bench.cli", "report", str(single_run)],

@@ -11,10 +11,12 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from bench.run.noise import CpuShare, Monitor, disturbance, speed
+from bench.run.session import Outcome
 
 HOG = "import time\nend = time.time() + 30\nwhile time.time() < end: pass"
 
@@ -104,6 +106,11 @@ def test_more_jobs_than_cores_is_said_to_be_oversubscribed():
     assert disturbance({**quiet, "jobs": 2, "samples": []}) == []
     assert disturbance({**quiet, "scheduler": "tcp://head:8786"}) == []
     assert disturbance({**quiet, "cores": "?", "samples": []}) == []  # cores unknown
+    # the run's own warning blames the run, not other load on the machine
+    line = Outcome(Path("out"), disturbed=disturbance(quiet)).disturbed_line()
+    assert line.startswith("warning: this run was disturbed (the run was oversubscribed with "
+                           "99 jobs on 2 cores"), line
+    assert "busy" not in line
 
 
 def test_damaged_samples_are_read_as_none():

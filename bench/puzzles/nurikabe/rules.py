@@ -51,7 +51,8 @@ def pools(black: Callable[[Cell], bool], rows: int, cols: int,
 
 def root_problem(inst: Instance, root: str) -> str | None:
     """What is wrong with the optional header value ``black-root: ROW COL`` (a wall cell named
-    by two 0-based numbers, read by ``mip-seed[root=hint]``), or None."""
+    by two 0-based numbers, read by ``mip-seed[root=hint]``: a cell of the grid without a clue,
+    a clue cell being white), or None."""
     parts = root.split()
     if len(parts) != 2 or not all(re.fullmatch("[0-9]+", t) for t in parts):
         return "expected ROW COL, two numbers counted from 0"
@@ -59,6 +60,8 @@ def root_problem(inst: Instance, root: str) -> str | None:
     if r >= inst.rows or c >= inst.cols:
         return (f"row {r}, column {c} is outside the {inst.rows}x{inst.cols} grid (rows and "
                 "columns count from 0)")
+    if inst.grid[r][c] is not None:
+        return f"row {r}, column {c} holds the clue {inst.grid[r][c]}: a clue cell is white"
     return None
 
 
