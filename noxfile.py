@@ -53,12 +53,19 @@ def bench(session: nox.Session) -> None:
     type wherever their identity matches (same instance content, formulation and backend code,
     solver version, limits, seed, repetition): only new or changed tasks run; `--no-reuse`
     runs everything. `--formulation NAME` (a plugin or a new built-in) runs the suite's pairs
-    plus every variant of NAME, the rest reused.
+    plus every variant of NAME, the rest reused; a plugin package is installed into the
+    session's own environment by `--install PATH` (repeatable; the session's option, not
+    `run`'s: `-- --install ./mine-plugin --formulation mine`).
     The report's options are kept beside the data, in results/<run>/report.json: the docs site
     renders the run's report from them."""
     session.install("-e", ".[peers]")  # the peer package (puzzlekit) joins the comparison
+    plugins, posargs = plugin_args(session.posargs)
+    for path in plugins:  # the session's environment is its own: a plugin joins it here
+        if not Path(path).is_dir():
+            session.error(f"--install {path}: no such folder (a plugin package's folder)")
+        session.install("-e", path)
     stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}"
-    plan, args, out, dry = bench_args(session.posargs, stamp)
+    plan, args, out, dry = bench_args(posargs, stamp)
     session.run("puzzlebench", "run", *plan, "--dry-run")
     if dry:  # the plan only: nothing run, no folder, no report
         return
@@ -98,6 +105,19 @@ def _without(args: list[str], option: str) -> list[str]:
         else:
             kept.append(a)
     return kept
+
+
+def plugin_args(posargs: list[str]) -> tuple[list[str], list[str]]:
+    """The `bench` session's own ``--install PATH`` values (each form, in order) and the
+    arguments without them: the plugin packages to install into the session's environment,
+    which holds only this package and the peers otherwise."""
+    paths: list[str] = []
+    for i, a in enumerate(posargs):
+        if a.startswith("--install="):
+            paths.append(a.partition("=")[2])
+        elif a == "--install" and i + 1 < len(posargs):
+            paths.append(posargs[i + 1])
+    return paths, _without(posargs, "--install")
 
 
 def bench_args(posargs: list[str], stamp: str) -> tuple[list[str], list[str], str, bool]:

@@ -96,10 +96,13 @@ class FakeSession:
     """What `bench` asks of its session, recorded: nothing installed or run."""
 
     def __init__(self, posargs: list[str]) -> None:
-        self.posargs, self.runs = posargs, []
+        self.posargs, self.runs, self.installs = posargs, [], []
 
     def install(self, *args: str) -> None:
-        pass
+        self.installs.append(list(args))
+
+    def error(self, message: str) -> None:
+        raise RuntimeError(message)
 
     def run(self, *args: str, **kwargs: object) -> None:
         self.runs.append(list(args))
@@ -112,3 +115,20 @@ def test_the_session_runs_the_users_choices(noxfile):
     run = session.runs[0]
     assert run[:2] == ["puzzlebench", "run"]
     assert (_last(run[2:], "--suite"), _last(run[2:], "--jobs")) == ("quick", 1)
+
+
+def test_a_plugin_is_installed_into_the_session_and_not_passed_to_run(noxfile, tmp_path):
+    """The session's environment holds only this package and the peers: `--install PATH`
+    puts a plugin package there (either form), and `run` never sees the option."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    session = FakeSession(["--install", str(one), f"--install={two}", "--formulation", "mine",
+                           "--dry-run"])
+    noxfile.bench(session)
+    assert session.installs[1:] == [["-e", str(one)], ["-e", str(two)]]
+    run = session.runs[0]
+    assert not any(a.startswith("--install") for a in run) and str(one) not in run
+    assert _last(run[2:], "--add-formulation") == ["mine"]
+    with pytest.raises(RuntimeError, match="no such folder"):
+        noxfile.bench(FakeSession(["--install", str(tmp_path / "missing"), "--dry-run"]))
