@@ -79,8 +79,11 @@ def test_no_time_left_after_writing_the_lp_file_starts_no_solver():
 
 @pytest.mark.slow
 def test_the_reviewers_glpk_timeout_had_its_whole_limit():
-    """``puzzlebench solve`` as the reviewer ran it: a timeout, whose build and solve took the
-    whole fractional limit (and the answer, had one come past it, would be a timeout too)."""
+    """``puzzlebench solve`` on a puzzle GLPK cannot finish in time, through the task process:
+    a ``timeout`` whose build and solve took the fractional limit, killed at the deadline
+    rather than by the harness. glpsol reads its LP file before its own clock starts, which on
+    this model hides much of a rounded-down limit's loss: the model above is the one that
+    shows it."""
     inst = INSTANCES / "nurikabe" / "gen-nurikabe-28x28-s2-0.txt"
     p = subprocess.run([sys.executable, "-m", "bench.cli", "solve", str(inst), "--formulation",
                         "mip-flow", "--solver", "glpk", "--time-limit", str(LIMIT), "--json"],
