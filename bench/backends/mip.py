@@ -59,6 +59,12 @@ def out_of_memory(output: str) -> str:
                  if any(s in ln for s in OUT_OF_MEMORY)), "")
 
 
+#: the longest a solver process is given and waited for (about 11.6 days): a longer time
+#: limit is no limit to a benchmark, but overflows glpsol's ``--tmlim`` (a C int: "Invalid time
+#: limit") and the wait for the process (milliseconds in a C int)
+MAX_WAIT_S = 1_000_000
+
+
 class LpFileSession(Session):
     """The solver process gets the whole time left after Pyomo wrote the LP file (its own
     limit, :meth:`LpFileBackend.command`) and is killed at the deadline should it outrun it
@@ -75,7 +81,7 @@ class LpFileSession(Session):
             lp, sol = Path(tmp) / "model.lp", Path(tmp) / "solution.txt"
             _, smap_id = m.write(str(lp), io_options={"symbolic_solver_labels": False})
             symbols = m.solutions.symbol_map[smap_id].bySymbol
-            left = time_limit - (time.perf_counter() - t0)
+            left = min(time_limit - (time.perf_counter() - t0), MAX_WAIT_S)
             if left <= 0:  # the LP file took the time: the solver is not started
                 return Outcome("timeout", None, 0.0, time.perf_counter() - t0)
             cmd = self.backend.command(lp, sol, left, self.options)

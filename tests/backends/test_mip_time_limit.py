@@ -15,9 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.backends import get_backend
 from bench.backends.base import SolveOptions, whole_seconds
 from bench.backends.kinds import MipModel
 from bench.backends.mip import Cbc, Glpk
+from bench.instance import read_instance
+from bench.registry import get_formulation
+from bench.solve import solve
 from tests.conftest import INSTANCES, ROOT
 
 #: a limit with a fraction of a second, which a limit rounded down to whole seconds loses
@@ -49,6 +53,15 @@ def test_glpk_is_given_whole_seconds_rounded_up():
     cmd = Glpk().command(Path("m.lp"), Path("s.txt"), LIMIT, SolveOptions())
     assert cmd[cmd.index("--tmlim") + 1] == "3"
     assert whole_seconds(2.01) == 3 and whole_seconds(3.0) == 3 and whole_seconds(0.2) == 1
+
+
+def test_a_limit_beyond_glpsols_int_is_a_real_solve_not_an_error():
+    """glpsol refuses a --tmlim past its C int ("Invalid time limit"): a huge limit is capped
+    (at about 11.6 days) before the solver is given it."""
+    inst = read_instance(str(ROOT / "instances" / "shikaku" / "gen-shikaku-5x5-s1-0.txt"))
+    res = solve(inst, get_formulation("shikaku", "mip-cover"), get_backend("glpk"),
+                time.perf_counter() + 1e12)
+    assert res.status == "solved", res.message
 
 
 def test_cbc_is_given_the_fraction_in_wall_clock_seconds():
