@@ -19,7 +19,14 @@ from bench.report.data import (
 )
 from bench.report.growth import censored_slope as censored_slope
 from bench.report.growth import slopes as slopes
-from bench.report.invalid import NO_VALID, measured, no_valid_answer, tested
+from bench.report.invalid import (
+    BEYOND_NOTE,
+    NO_VALID,
+    measured,
+    named,
+    no_valid_answer,
+    tested,
+)
 from bench.report.paired import MIN_INTERVAL
 from bench.report.units import duration, duration_range, number
 from bench.report.verdicts import (
@@ -44,7 +51,9 @@ LEGEND: list[tuple[str, str]] = [
                 "times are exchangeable, so a wider spread alone can separate), with the "
                 "factor and its 95 % interval saying by how much"),
     (EQUIVALENT, f"the 95 % interval of the factor lies within 1/{MARGIN:g}..{MARGIN:g}x "
-                 "of the best"),
+                 "of the best (a pair with errors: on the instances it measured, named with "
+                 "'k of n run, e error'; never where its errors lie beyond them, larger or "
+                 "slower for the best than any it measured)"),
     (INCONCLUSIVE, "neither: these instances cannot tell the pair from the best (or, over "
                    "tiers pooled, equivalent while one tier alone shows it outside the margin: "
                    "the tier is named)"),
@@ -277,7 +286,7 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     ties = r[r["tie"]]
     if len(ties):
         line += (f"; equivalent to it (95 % interval within 1/{MARGIN:g}..{MARGIN:g}x, all "
-                 f"tiers pooled): {', '.join(ties['pair'])}")
+                 f"tiers pooled): {', '.join(named(ties))}")
     others_tested = tested(r)  # as the verdict matrix counts them
     sep = int(others_tested["verdict"].str.startswith(SEPARATED).sum())
     line += (f"; {sep} of {len(others_tested)} other pair(s) separated (max-T, all tiers pooled; a "
@@ -420,7 +429,8 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "set-up of a peer package, measured apart and not in the times; with repeats "
               "or seeds, sgm_range: the SGM of each repetition and seed, lowest .. highest, over "
               "the instances every repetition and seed of the pair covered, and cv: the median "
-              "over instances of the coefficient of variation of the repeated times.")
+              "over instances of the coefficient of variation of the repeated times. "
+              + BEYOND_NOTE)
 
 
 def rank_columns(r: pd.DataFrame) -> list[str]:

@@ -31,7 +31,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.report.data import PAR_K, content_digests, declines, found_paths, performance, sgm
+from bench.report.data import (
+    PAR_K,
+    content_digests,
+    declines,
+    found_paths,
+    performance,
+    sgm,
+    was_declined,
+)
 from bench.report.render import Table
 
 
@@ -117,27 +125,49 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
 
 
 def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.Series,
-             in_sample: bool = False) -> dict[str, Any]:
-    """``auto``'s gap to the VBS over every instance of the tier (NaN without a rule): an
-    instance whose chosen pair did not run or declined it counts unanswered at PAR-2
-    (:data:`PAR_K` x its time limit ``limit``: a selector must answer every instance, and
-    ``puzzlebench solve`` reports a declined instance as an error) and is counted in
-    ``auto_not_run``; ``auto_in_sample`` marks a tier
+             in_sample: bool = False, declined: pd.DataFrame | None = None) -> dict[str, Any]:
+    """``auto``'s gap to the VBS over the instances of the tier whose chosen pair was run
+    there (``auto_over`` of ``auto_instances``): a pick that did not run the instance (not in
+    the run, or not run by a suite's ladder rule) is missing data, counted in
+    ``auto_not_run`` and left out of the gap, never charged a penalty; a pick whose
+    formulation declined the instance (``declined``: instances x pairs, True where declined;
+    none by default) was run and refused it, as ``puzzlebench solve`` reports such an
+    instance an error: it counts unanswered at PAR-2 (:data:`PAR_K` x its time limit
+    ``limit``) and in ``auto_declined``. The VBS is taken over the same instances; the gaps
+    are NaN (shown "–") where no pick ran, or without a rule. ``auto_in_sample`` marks a tier
     holding instances the rule was learned on. The features' cost is not included."""
-    if not len(par2) or not par2.index.isin(picks.index).all():
-        return {"auto_instances": 0, "auto_not_run": 0, "auto_solved": 0,
-                "auto_par2_gap": math.nan, "auto_sgm_gap": math.nan,
-                "auto_in_sample": in_sample}
-    ran, answered_m = par2.notna(), ok.fillna(0) > 0
-    did = pd.Series([picks[i] in par2 and bool(ran.at[i, picks[i]]) for i in par2.index],
-                    index=par2.index)
-    a = pd.Series([par2.at[i, picks[i]] if did[i] else PAR_K * float(limit[i])
-                   for i in par2.index], index=par2.index, dtype=float)
-    answered = sum(bool(answered_m.at[i, picks[i]]) for i in par2.index if did[i])
-    par2_gap, sgm_gap = gap(a, par2.min(axis=1))
-    return {"auto_instances": len(par2), "auto_not_run": int((~did).sum()),
-            "auto_solved": int(answered), "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap,
+    none = {"auto_instances": 0, "auto_over": 0, "auto_not_run": 0, "auto_declined": 0,
+            "auto_solved": 0, "auto_par2_gap": math.nan, "auto_sgm_gap": math.nan,
             "auto_in_sample": in_sample}
+    if not len(par2) or not par2.index.isin(picks.index).all():
+        return none
+    answered_m, ran_m = ok.fillna(0) > 0, par2.notna()
+
+    def has(frame: pd.DataFrame | None, i: str) -> bool:
+        return frame is not None and picks[i] in frame and i in frame.index and bool(
+            frame.at[i, picks[i]])
+
+    did = pd.Series([has(ran_m, i) for i in par2.index], index=par2.index, dtype=bool)
+    refused = pd.Series([not did[i] and has(declined, i) for i in par2.index],
+                        index=par2.index, dtype=bool)
+    on = par2.index[did | refused]
+    a = pd.Series([par2.at[i, picks[i]] if did[i] else PAR_K * float(limit[i]) for i in on],
+                  index=on, dtype=float)
+    answered = sum(bool(answered_m.at[i, picks[i]]) for i in on if did[i])
+    par2_gap, sgm_gap = gap(a, par2.min(axis=1).loc[on]) if len(on) else (math.nan, math.nan)
+    return {**none, "auto_instances": len(par2), "auto_over": len(on),
+            "auto_not_run": int((~did & ~refused).sum()), "auto_declined": int(refused.sum()),
+            "auto_solved": int(answered), "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap}
+
+
+def declined_matrix(g: pd.DataFrame, par2: pd.DataFrame) -> pd.DataFrame:
+    """Instances (those of ``par2``) x pairs: True where the pair's formulation declined the
+    instance among the rows ``g`` (:func:`bench.report.data.was_declined`)."""
+    d = g[was_declined(g)]
+    if not len(d):
+        return pd.DataFrame(False, index=par2.index, columns=[])
+    m = pd.crosstab(d["instance"], d["pair"]) > 0
+    return m.reindex(index=par2.index, fill_value=False)
 
 
 def in_sample(t: pd.DataFrame) -> bool:
@@ -154,8 +184,9 @@ def in_sample(t: pd.DataFrame) -> bool:
 def summary(t: pd.DataFrame) -> pd.DataFrame:
     """One puzzle's prepared rows -> one row per tier: the VBS, the single best pair and its
     gap (ratios of PAR-2 sums and of SGMs), and the committed ``auto`` rule's gap
-    (:func:`auto_row`: every instance, a chosen pair not run counted unanswered; tiers of its
-    training data marked in-sample; no feature cost)."""
+    (:func:`auto_row`: over the instances whose chosen pair ran, a pick not run left out and
+    counted, a declined pick unanswered; tiers of its training data marked in-sample; no
+    feature cost)."""
     picks = auto_picks(t)
     rows = []
     for tier, g in t.groupby("tier", sort=True):
@@ -163,7 +194,8 @@ def summary(t: pd.DataFrame) -> pd.DataFrame:
         if par2.size:
             limit = g.groupby("instance")["time_limit"].max().astype(float)
             rows.append({**tier_row(str(tier), par2, ok),
-                         **auto_row(par2, ok, picks, limit, in_sample(g))})
+                         **auto_row(par2, ok, picks, limit, in_sample(g),
+                                    declined_matrix(g, par2))})
     return pd.DataFrame(rows)
 
 
@@ -193,11 +225,14 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
                   "attempted it; tasks not run or declined by their formulation are missing "
                   "data), the single best pair's gap to it "
                   "(ratio of PAR-2 sums and of SGMs, 1 = none) and the committed auto "
-                  "rule's (every instance; auto_not_run: instances whose chosen pair did not "
-                  "run or declined them, counted unanswered at PAR-2; auto_in_sample: a tier "
-                  "holding the "
-                  "rule's training data, so no test of it; the features' cost is not "
-                  "included)", "table": Table.of(s)},
+                  "rule's over auto_over of the auto_instances, those whose chosen pair was "
+                  "run there, the VBS over the same ('–' where no pick ran); auto_not_run: "
+                  "instances whose chosen pair was not run there, missing data, left out of "
+                  "the gap and never charged; auto_declined: instances whose chosen pair's "
+                  "formulation declined them, counted unanswered at PAR-2 (solve reports "
+                  "them an error); auto_in_sample: a tier holding the rule's training data, "
+                  "so no test of it; the features' cost is not included)",
+         "table": Table.of(s)},
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
                   "by without it; sole: instances no other pair ran; declined: instances its "

@@ -57,8 +57,9 @@ every tier has one time limit):
   exceeds it (:data:`ALL_SEPARATED` where no pair is left in it). It reflects the data's
   spread: on 6 instances only a pair slower on every instance is separated (p = 2/64);
   where no permuted value has p below ALPHA (5 instances of two pairs: 2/32) the group
-  separates nothing (:data:`NONE_SEPARABLE`). A pair with a wrong answer is never best nor
-  tested ("wrong answers").
+  separates nothing (:data:`NONE_SEPARABLE`). A pair whose errors lie beyond the instances it
+  measured is never *equivalent* (:func:`bench.report.invalid.beyond`: its equivalence would
+  be a selection's). A pair with a wrong answer is never best nor tested ("wrong answers").
 
 The effort table beside the verdicts: :mod:`bench.report.efforts`.
 """
@@ -97,7 +98,7 @@ ALPHA = paired.ALPHA
 MARGIN = paired.MARGIN
 SEED = paired.SEED
 FEW = "few instances"
-SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", "equivalent", "inconclusive"
+SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", invalid.EQUIVALENT, invalid.INCONCLUSIVE
 #: the label of a pair tested apart (another instance set) that is faster than the best on
 #: the instances both ran, shown by the two-sided test
 FASTER = "faster where both ran"
@@ -146,7 +147,7 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "either, its smallest p being 2/2^n) and listed after the pairs of "
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
-        "answer is never best.")
+        "answer is never best. " + invalid.BEYOND_NOTE)
 
 
 def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -186,7 +187,7 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None,
                      "verdict": "" if not p["wrong"].any() else "wrong answers", "run": "",
                      "apart": "",
                      "declined": int(declined.get(pair, 0)),
-                     "errored": int(errored.get(pair, 0))})
+                     "errored": int(errored.get(pair, 0)), "beyond": 0})
     return rows
 
 
@@ -194,7 +195,7 @@ def _order(g: pd.DataFrame, declined: pd.Series | None = None,
 _COLUMNS = ["pair", "solver", "kind", "instances", "solved", "wrong", "clean", "sgm", "sgm_s",
             "sgm_lo", "sgm_hi", "censored_n", "sgm_limit", "sgm_limit_lo", "sgm_limit_hi",
             "common", "ratio", "ratio_lo", "ratio_hi", "censored", "p", "verdict", "run", "apart",
-            "declined", "errored"]
+            "declined", "errored", "beyond"]
 
 
 @dataclass(frozen=True)
@@ -240,9 +241,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     instances it declined; ``apart``: for a group of several tiers, the tier that shows apart
     a pair the pooled test calls equivalent (:func:`tier_apart`; its verdict is then
     "inconclusive"), else "". Best first, then by factor (:func:`_frame`)."""
-    errored = invalid.errored(pi)
-    pi = invalid.measured(pi)  # an error is no measurement: never a censored time
-    rows = _order(pi, declined, errored)
+    whole, pi = pi, invalid.measured(pi)  # an error is no measurement: never a censored time
+    rows = _order(pi, declined, invalid.errored(whole))
     clean = [r for r in rows if r["clean"]]
     if not clean:
         return Group(_frame(rows), math.nan, math.nan)
@@ -276,6 +276,7 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
             r["run"] = invalid.run_words(int(r["instances"]), int(both.sum()), n_best,
                                          r["declined"], r["errored"])
+    invalid.restrict(clean, whole, str(b["pair"]))  # errors beyond what it measured
     for r in clean:  # a group that pools tiers: equivalent only where no tier shows it apart
         if r["verdict"] == EQUIVALENT and (tier := tier_apart(pi, b["pair"], r["pair"])):
             r["verdict"], r["apart"] = INCONCLUSIVE, tier
@@ -373,12 +374,12 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
            if separable.startswith("≥") else
            f"fewer than {paired.MIN_INTERVAL} instances separate no pair; " if few else "")
     n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
-    other = int((inc["run"].fillna("") != "").sum())  # of another instance set
+    other = int(((inc["run"].fillna("") != "") & (inc.get("beyond", 0) == 0)).sum())  # other set
     why = [x for x in (
         can.removesuffix("; "),
         f"{other} of another instance set, tested only on the instances in common: at least "
         f"{APART_MIN} needed, more under Holm's adjustment" if other else "",
-        f"{n} equivalent pooled, but apart on a tier" if n else "") if x]
+        f"{n} equivalent pooled, but apart on a tier" if n else "", invalid.clause(inc)) if x]
     return f"; {len(inc)} pair(s) inconclusive" + (f" ({'; '.join(why)})" if why else "")
 
 
@@ -412,7 +413,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
     sep = others[others["verdict"] == SEPARATED]
     inc = others[others["verdict"] == INCONCLUSIVE]
     fast = others[others["verdict"] == FASTER]
-    best = " ≈ ".join([str(b["pair"]), *eq["pair"].head(4)]) + (
+    best = " ≈ ".join([str(b["pair"]), *invalid.named(eq.head(4))]) + (
         f" (+{len(eq) - 4} more equivalent)" if len(eq) > 4 else "")
     left = others[(others["run"].fillna("") == "") & (others["verdict"] != SEPARATED)]
     separable = ("–" if g.separable != g.separable or not len(others) else ALL_SEPARATED
@@ -420,7 +421,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                  if math.isinf(g.separable) else f"≥ {number(g.separable)}x")
     row = {**base, "best": best, "answered": f"{int(b['solved'])}/{int(b['instances'])}",
            "sgm": sgm_words(b), "lead": "–",
-           "separated": f"{len(sep)} of {len(others)}", "equivalent": str(len(eq)),
+           "separated": f"{len(sep)} of {len(others)}", "equivalent": invalid.counted(eq),
            "inconclusive": str(len(inc)), "separable": separable,
            "note": "; ".join(x for x in (
                FEW if n < paired.MIN_INTERVAL else "",

@@ -45,8 +45,9 @@ def test_an_auto_pick_its_formulation_declined_counts_unanswered(tmp_path: Path)
     assert par2["few / cadical195"].isna().sum() == 3  # declined: no value, not 2 x limit
     picks = pd.Series("few / cadical195", index=par2.index)
     limit = pd.Series(LIMIT, index=par2.index)
-    r = vbs.auto_row(par2, ok, picks, limit)
-    assert r["auto_not_run"] == 3 and r["auto_solved"] == N - 4
+    r = vbs.auto_row(par2, ok, picks, limit, declined=vbs.declined_matrix(ran(t), par2))
+    assert r["auto_declined"] == 3 and r["auto_not_run"] == 0 and r["auto_solved"] == N - 4
+    assert r["auto_over"] == N - 1
     assert r["auto_par2_gap"] == 1.0  # the declined picks cost PAR-2, as the VBS does there
 
 
