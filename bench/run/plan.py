@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -275,14 +275,29 @@ def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool,
     return suite.repeat_under if repeat else 0.0
 
 
-def rung(t: Task | Result, ladder: bool | frozenset[str] = True
-         ) -> tuple[str, tuple[int, int]] | None:
+def content(x: Task | Result) -> str:
+    """The instance of a task or result by its content: the digest its key starts with
+    (:func:`bench.records.task_key`), which a moved or renamed file, or a path spelled from
+    another working folder, keeps."""
+    return x.key.partition("|")[0]
+
+
+def rung(t: Task | Result, ladder: bool | frozenset[str] = True,
+         planned: Mapping[str, Task] | None = None) -> tuple[str, tuple[int, int]] | None:
     """A task's or result's (family, rung) for the ladder rule (:func:`bench.suites.family`);
     None outside a family or outside the tiers the rule holds in (``ladder``: True for every
-    tier, the rule then holding across them)."""
+    tier, the rule then holding across them). A result is placed as the planned task of its
+    instance's content is (``planned``: :func:`content` -> a task of the run's plan), never
+    by the path it recorded, which may name a file since moved or be relative to another
+    working folder; a result of no planned content is outside every family."""
+    if isinstance(t, Result):
+        found = (planned or {}).get(content(t))
+        if found is None:
+            return None
+        t = found
     if ladder is not True and (ladder is False or t.tier not in ladder):
         return None
-    return family(t.instance if isinstance(t, Task) else t.instance_path)
+    return family(t.instance)
 
 
 
