@@ -20,7 +20,10 @@ every family, neither left out nor a cause (:func:`bench.run.plan.rung`).
 
 Method: the tasks run in steps, step k holding each family's k-th rung and step 0 also every
 task outside a family. Before each step, the timeouts recorded so far (the journal's, so a
-resumed run decides the same way) decide which of its tasks are left out.
+resumed run decides the same way) decide which of its tasks are left out; a recorded timeout
+is placed in its family by its instance's content, as the planned task of that content is,
+never by the path it recorded (the file may have moved since, or the path be relative to
+another working folder).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from bench.judge import not_run as judge_not_run
 from bench.records import NOT_RUN, Result, Task
 from bench.run.execute import base_result
 from bench.run.outcome import stamp
-from bench.run.plan import Plan, rung
+from bench.run.plan import Plan, content, rung
 
 
 def steps(tasks: Iterable[Task], ladder: bool | frozenset[str] = True) -> list[list[Task]]:
@@ -54,14 +57,18 @@ def steps(tasks: Iterable[Task], ladder: bool | frozenset[str] = True) -> list[l
     return out
 
 
-def causes(done: Iterable[Result], ladder: bool | frozenset[str] = True
+def causes(done: Iterable[Result], planned: Iterable[Task],
+           ladder: bool | frozenset[str] = True
            ) -> dict[tuple[str, str, str], tuple[tuple[int, int], Result]]:
     """Per (family, formulation, solver): the earliest measured timeout (its rung and result)
     of a first run (repetition 0) in the tiers ``ladder`` names (True: every tier); recorded
-    not-run results do not count."""
+    not-run results do not count. A result is placed in its family by its instance's content,
+    as the ``planned`` task of that content is (:func:`bench.run.plan.rung`), so a resume
+    from another working folder or after a file was moved decides as the run it resumes."""
+    where = {content(t): t for t in planned}
     out: dict[tuple[str, str, str], tuple[tuple[int, int], Result]] = {}
     for r in done:
-        f = rung(r, ladder)
+        f = rung(r, ladder, where)
         if f is None or r.status != "timeout" or r.rep or r.message.startswith(NOT_RUN):
             continue
         k = (f[0], r.formulation, r.solver)
@@ -85,12 +92,13 @@ def not_run(task: Task, cause: Result, larger: bool = True) -> Result:
     return stamp(res, task)
 
 
-def left_out(step: list[Task], done: Iterable[Result], ladder: bool | frozenset[str] = True
-             ) -> tuple[list[Task], list[Result]]:
+def left_out(step: list[Task], done: Iterable[Result], planned: Iterable[Task],
+             ladder: bool | frozenset[str] = True) -> tuple[list[Task], list[Result]]:
     """The step's tasks to run, and the not-run results of those the rule leaves out: one
     per (instance, formulation, solver), for its first run (repetition 0, lowest seed); its
-    further repetitions are dropped, as the repetition gate drops those of a slow first run."""
-    why = causes(done, ladder)
+    further repetitions are dropped, as the repetition gate drops those of a slow first run.
+    ``planned``: the plan's tasks, which place ``done`` in their families (:func:`causes`)."""
+    why = causes(done, planned, ladder)
     base: dict[tuple[str, str, str], int] = {}
     for t in step:
         g = (t.instance, t.formulation, t.solver)
@@ -116,6 +124,6 @@ def run_ladder(plan: Plan, run: Callable[[Plan], object],
     (True: every tier)."""
     errors = list(plan.errors)
     for step in steps(plan.tasks, ladder):
-        keep, skipped = left_out(step, done(), ladder)
+        keep, skipped = left_out(step, done(), plan.tasks, ladder)
         run(Plan(tasks=keep, errors=[*errors, *skipped]))
         errors = []

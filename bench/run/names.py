@@ -197,22 +197,56 @@ def unpaired(forms: dict[tuple[str, str], ModelKind], solvers: Sequence[str],
     them runs on, and the model kinds each selected solver takes with those formulations of
     the same puzzles; a selected solver that cannot run here (``unavailable``: name ->
     reason) is named with its reason instead."""
-    from bench.backends import backends_for, get_backend
-    from bench.registry import formulations
+    ran = runs_on(forms)
+    puzzles = list(dict.fromkeys(puzzle for puzzle, _ in forms))
+    for solver in dict.fromkeys(solvers):
+        if why := (unavailable or {}).get(solver_of(solver)):
+            ran.append(f"{solver} is unavailable here ({why})")
+            continue
+        ran.append(takes(solver, puzzles))
+    return f"no task matches the selection: {'; '.join(ran)}"
+
+
+def runs_on(forms: dict[tuple[str, str], ModelKind]) -> list[str]:
+    """Per model kind of ``forms`` ((puzzle, name) -> kind): "NAME runs on SOLVERS", the
+    available solvers of that kind."""
+    from bench.backends import backends_for
 
     names: dict[ModelKind, list[str]] = {}
     for (_, name), kind in forms.items():
         names.setdefault(kind, []).append(name)
-    ran = [f"{', '.join(dict.fromkeys(n))} {'runs' if len(set(n)) == 1 else 'run'} on "
-           f"{brief([b.name for b in backends_for(kind) if b.available() is None])}"
-           for kind, n in names.items()]
-    puzzles = dict.fromkeys(puzzle for puzzle, _ in forms)
+    return [f"{', '.join(dict.fromkeys(n))} {'runs' if len(set(n)) == 1 else 'run'} on "
+            f"{brief([b.name for b in backends_for(kind) if b.available() is None])}"
+            for kind, n in names.items()]
+
+
+def takes(solver: str, puzzles: Iterable[str]) -> str:
+    """"SOLVER takes KINDS formulations (NAMES)": the model kinds the solver entry takes and
+    the formulations of those kinds of ``puzzles``."""
+    from bench.backends import get_backend
+    from bench.registry import formulations
+
+    kinds = get_backend(solver_of(solver)).kinds
+    names = dict.fromkeys(c.name for p in puzzles for c in formulations(p) if c.kind in kinds)
+    return f"{solver} takes {'/'.join(kinds)} formulations ({brief(list(names))})"
+
+
+def idle(forms: Mapping[tuple[str, str], dict[tuple[str, str], ModelKind]],
+         solvers: Iterable[str], puzzles: Collection[str]) -> list[str]:
+    """One warning line per named entry of a plan that still has tasks, but none of that
+    entry: a formulation entry none of whose variants has a selected solver of its kind
+    (``forms``: (option, entry) -> its formulations, (puzzle, name) -> kind), saying what it
+    runs on;
+    a solver entry (``solvers``) that takes none of the selected formulations, saying which
+    formulations of the instances' ``puzzles`` it takes, or that its puzzle has no instance
+    here. The words are those of :func:`unpaired`, which says it when nothing runs at all."""
+    lines = [f"{option} {want!r} gets no task: {'; '.join(runs_on(f))}; the run goes on "
+             "without it" for (option, want), f in forms.items()]
     for solver in dict.fromkeys(solvers):
-        name = solver_of(solver)
-        if why := (unavailable or {}).get(name):
-            ran.append(f"{solver} is unavailable here ({why})")
-            continue
-        kinds = get_backend(name).kinds
-        takes = dict.fromkeys(c.name for p in puzzles for c in formulations(p) if c.kind in kinds)
-        ran.append(f"{solver} takes {'/'.join(kinds)} formulations ({brief(list(takes))})")
-    return f"no task matches the selection: {'; '.join(ran)}"
+        puzzle = solver[:-len(solver_of(solver))].rstrip(":")
+        if puzzle and puzzle not in puzzles:
+            why = f"no {puzzle} instance here (these are {', '.join(sorted(puzzles))})"
+        else:
+            why = takes(solver, [puzzle] if puzzle else sorted(puzzles))
+        lines.append(f"--solver {solver!r} gets no task: {why}; the run goes on without it")
+    return lines

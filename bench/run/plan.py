@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +24,8 @@ from bench.run.execute import base_result
 from bench.run.names import (
     close_formulation,
     formulation_problem,
+    idle,
+    solver_of,
     split_puzzle,
     suite_problem,
     unknown_names,
@@ -106,6 +108,11 @@ class Plan:
     puzzles: set[str] = field(default_factory=set)
     #: selected formulations none of whose solvers is selected ((puzzle, name) -> model kind)
     unpaired: dict[tuple[str, str], ModelKind] = field(default_factory=dict)
+    #: per selection entry, the formulations it selected that had no selected solver
+    lone: dict[str, dict[tuple[str, str], ModelKind]] = field(default_factory=dict)
+    #: the ``--formulation`` and the solver entries that gave some task
+    yielded: set[str] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)
 
 
 def plan_tasks(
@@ -143,8 +150,8 @@ def plan_tasks(
             for form in variants(cls):
                 if not selection.wants(form):
                     continue
-                plan.matched.update(selection.matching(form))
-                solvers = _selected_solvers(plan, selection, cls, inst.puzzle)
+                plan.matched.update(entries := selection.matching(form))
+                solvers = _selected_solvers(plan, selection, cls, inst.puzzle, entries)
                 if not solvers:  # no solver of its kind selected: nothing to run, nothing skipped
                     continue
                 if cls.available() is not None:  # an external package not installed
@@ -154,10 +161,7 @@ def plan_tasks(
                     plan.skipped[where] = cls.available() or ""
                     continue
                 for b in solvers:
-                    if b.available() is not None:  # said once a plan, not once a task
-                        if b.name not in plan.unavailable:
-                            log.warning("skipping solver %s: %s", b.name, b.available())
-                        plan.unavailable[b.name] = b.available() or ""
+                    if not _runs_here(plan, b):
                         continue
                     code = _once(codes, cls, formulation_code)
                     bcode = _once(codes, type(b), backend_code)
@@ -167,17 +171,33 @@ def plan_tasks(
                              backend_code=bcode)
                         for s in range(max(1, seeds)) for rep in range(max(1, repeat))
                     ]
+                    plan.yielded.update(entries)
+                    plan.used.update({b.name, f"{inst.puzzle}:{b.name}"})
     return plan
 
 
 def _selected_solvers(plan: Plan, selection: Selection, cls: type[Formulation],
-                      puzzle: str) -> list[Backend]:
+                      puzzle: str, entries: Iterable[str] = ()) -> list[Backend]:
     """The selected solvers of the formulation's kind on ``puzzle``; none: the formulation is
-    recorded in ``plan.unpaired``."""
+    recorded in ``plan.unpaired``, and in ``plan.lone`` under each selection entry that
+    selected it (``entries``)."""
     solvers = [b for b in backends_for(cls.kind) if selection.uses(puzzle, b.name)]
     if not solvers:
         plan.unpaired[cls.puzzle, cls.name] = cls.kind
+        for want in entries:
+            plan.lone.setdefault(want, {})[cls.puzzle, cls.name] = cls.kind
     return solvers
+
+
+def _runs_here(plan: Plan, solver: Backend) -> bool:
+    """Whether the solver can run here; one that cannot is recorded in ``plan.unavailable``
+    and said once a plan, not once a task."""
+    if solver.available() is None:
+        return True
+    if solver.name not in plan.unavailable:
+        log.warning("skipping solver %s: %s", solver.name, solver.available())
+    plan.unavailable[solver.name] = solver.available() or ""
+    return False
 
 
 def _unreadable(task: Task, error: InstanceError) -> Result:
@@ -275,14 +295,29 @@ def tier_plan(plan: Plan, suite: Suite | None, repeat: bool, own_limits: bool,
     return suite.repeat_under if repeat else 0.0
 
 
-def rung(t: Task | Result, ladder: bool | frozenset[str] = True
-         ) -> tuple[str, tuple[int, int]] | None:
+def content(x: Task | Result) -> str:
+    """The instance of a task or result by its content: the digest its key starts with
+    (:func:`bench.records.task_key`), which a moved or renamed file, or a path spelled from
+    another working folder, keeps."""
+    return x.key.partition("|")[0]
+
+
+def rung(t: Task | Result, ladder: bool | frozenset[str] = True,
+         planned: Mapping[str, Task] | None = None) -> tuple[str, tuple[int, int]] | None:
     """A task's or result's (family, rung) for the ladder rule (:func:`bench.suites.family`);
     None outside a family or outside the tiers the rule holds in (``ladder``: True for every
-    tier, the rule then holding across them)."""
+    tier, the rule then holding across them). A result is placed as the planned task of its
+    instance's content is (``planned``: :func:`content` -> a task of the run's plan), never
+    by the path it recorded, which may name a file since moved or be relative to another
+    working folder; a result of no planned content is outside every family."""
+    if isinstance(t, Result):
+        found = (planned or {}).get(content(t))
+        if found is None:
+            return None
+        t = found
     if ladder is not True and (ladder is False or t.tier not in ladder):
         return None
-    return family(t.instance if isinstance(t, Task) else t.instance_path)
+    return family(t.instance)
 
 
 
@@ -386,6 +421,19 @@ def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[
     return ""
 
 
+def _idle(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[str],
+          puzzles: Collection[str]) -> list[str]:
+    """The warnings of a plan that runs (:func:`bench.run.names.idle`): each entry of a
+    formulation option (``options``: option -> its entries) that gave no task because no
+    selected solver runs its variants, and each of the ``solvers`` named that gave no task
+    and can run here (one that cannot is said when planned); ``puzzles``: the selected
+    puzzles among the instances'."""
+    forms = {(o, w): plan.lone[w] for o, entries in options.items()
+             for w in dict.fromkeys(entries) if w not in plan.yielded and w in plan.lone}
+    spare = [n for n in solvers if n not in plan.used and solver_of(n) not in plan.unavailable]
+    return idle(forms, spare, puzzles)
+
+
 def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
               puzzles: Sequence[str] = (), formulations: Sequence[str] = (),
               add: Sequence[str] = (), solvers: Sequence[str] = (),
@@ -420,9 +468,12 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
         raise PlanError(why)
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
+    named = {"--formulation": formulations, "--add-formulation": add}
     if why := unknown_names(puzzles, (), plan.puzzles, None if paths else s) or _unplanned(
-            plan, {"--formulation": formulations, "--add-formulation": add}, sel.solvers):
+            plan, named, sel.solvers):
         raise PlanError(why)
+    for line in _idle(plan, named, solvers, set(puzzles) & plan.puzzles or plan.puzzles):
+        log.warning(line)
     tiered = repeat == seeds == 1
     narrowed = (bool(puzzles), bool(formulations), bool(solvers))
     under = tier_plan(plan, s, tiered, time_limit is None,

@@ -43,7 +43,7 @@ from bench.records import NOT_RUN, Result, Task
 from bench.run.interrupt import stop_on_signals
 from bench.run.ladder import run_ladder
 from bench.run.lock import RunLock
-from bench.run.plan import Plan, Planned, make_plan
+from bench.run.plan import Plan, Planned, content, make_plan
 from bench.run.storage import JOURNAL, Journal
 
 log = logging.getLogger(__name__)
@@ -141,8 +141,11 @@ class Outcome:
 
 # -- the order of a run: first runs, the gate, the ladder -----------------------------------
 
-def _group(t: Task) -> tuple[str, str, str]:
-    return (t.instance, t.formulation, t.solver)
+def _group(x: Task | Result) -> tuple[str, str, str]:
+    """A task's or result's (instance, formulation, solver), the instance by its content
+    (:func:`bench.run.plan.content`): a result recorded under another path (a file moved or
+    renamed since, a run started from another working folder) is its task's all the same."""
+    return (content(x), x.formulation, x.solver)
 
 
 def split_repeats(plan: Plan, fixed: frozenset[str] = frozenset()
@@ -163,8 +166,9 @@ def split_repeats(plan: Plan, fixed: frozenset[str] = frozenset()
 def gate(extra: list[Task], done: Iterable[Result], under: float) -> list[Task]:
     """The further repetitions worth running: those of a (instance, formulation, solver)
     whose first run answered in under ``under`` s (build + solve), where timing noise matters;
-    one slower or unanswered is not repeated."""
-    fast = {(r.instance_path, r.formulation, r.solver) for r in done
+    one slower or unanswered is not repeated. A first run is matched by its instance's
+    content (:func:`_group`), never by the path it recorded."""
+    fast = {_group(r) for r in done
             if r.status in ("solved", "infeasible") and r.rep == 0
             and (r.build_s or 0.0) + (r.solve_s or 0.0) < under}
     return [t for t in extra if _group(t) in fast]

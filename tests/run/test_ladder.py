@@ -83,7 +83,8 @@ def test_a_pair_that_timed_out_is_recorded_not_run_on_larger_instances_of_its_fa
 
 
 def _task(path: str, rep: int = 0) -> Task:
-    return Task(instance=path, formulation="f", solver="s", rep=rep, digest="d")
+    return Task(instance=path, formulation="f", solver="s", rep=rep,
+                digest=f"d:{Path(path).name}")
 
 
 def test_steps_follow_each_familys_sizes_and_the_rest_runs_first(tmp_path):
@@ -107,11 +108,12 @@ def test_a_timeout_leaves_out_later_seeds_of_its_size_and_every_larger_size(tmp_
              "gen-shikaku-20x20-s1-0", "gen-shikaku-10x10-s4-0"]
     for n in names:
         shutil.copyfile(SHIKAKU_SEEDS[0], tmp_path / f"{n}.txt")
-    cause = Result(key="c", puzzle="shikaku", instance=names[1],
-                   instance_path=str(tmp_path / f"{names[1]}.txt"), rows=14, cols=14,
+    tasks = [_task(str(tmp_path / f"{n}.txt")) for n in names]
+    cause = Result(key=tasks[1].key, puzzle="shikaku", instance=names[1],
+                   instance_path=f"elsewhere/{names[1]}.txt", rows=14, cols=14,
                    formulation="f", kind="sat", solver="s", solver_version="1",
-                   status="timeout", time_limit=3.0)
-    keep, out = left_out([_task(str(tmp_path / f"{n}.txt")) for n in names], [cause])
+                   status="timeout", time_limit=3.0)  # placed by its content, not its path
+    keep, out = left_out(tasks, [cause], tasks)
     assert sorted(Path(t.instance).stem for t in keep) == sorted(
         [names[0], names[1], names[4]])  # an earlier seed, the cause itself, a smaller size
     why = {r.instance: r.message for r in out}
@@ -123,15 +125,20 @@ def test_a_timeout_leaves_out_later_seeds_of_its_size_and_every_larger_size(tmp_
 
 def test_only_measured_first_run_timeouts_are_causes(tmp_path):
     def res(name: str, status: str, rep: int = 0, message: str = "") -> Result:
-        return Result(key=name + str(rep), puzzle="x", instance=name,
-                      instance_path=str(tmp_path / f"{name}.txt"), rows=1, cols=1,
+        return Result(key=_task(f"{name}.txt", rep).key, puzzle="x", instance=name,
+                      instance_path=f"old/cwd/{name}.txt", rows=1, cols=1,
                       formulation="f", kind="sat", solver="s", solver_version="1",
                       status=status, rep=rep, message=message)  # type: ignore[arg-type]
 
+    names = ["gen-x-10x10-s1", "gen-x-12x12-s1", "gen-x-14x14-s1", "gen-x-20x20-s1",
+             "gen-x-12x12-s2"]
+    planned = [_task(str(tmp_path / f"{n}.txt")) for n in names]
     fam = str(tmp_path) + "/gen-x-*.txt"
     assert causes([res("gen-x-10x10-s1", "memout"), res("gen-x-12x12-s1", "timeout", rep=1),
-                   res("gen-x-14x14-s1", "timeout", message=f"{NOT_RUN} ...")]) == {}
-    got = causes([res("gen-x-20x20-s1", "timeout"), res("gen-x-12x12-s2", "timeout")])
+                   res("gen-x-14x14-s1", "timeout", message=f"{NOT_RUN} ...")],
+                  planned) == {}
+    got = causes([res("gen-x-20x20-s1", "timeout"), res("gen-x-12x12-s2", "timeout"),
+                  res("gen-x-9x9-s1", "timeout")], planned)  # the 9x9: of no planned content
     assert got[(fam, "f", "s")][0] == (144, 2)
 
 

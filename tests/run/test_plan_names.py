@@ -3,10 +3,12 @@ made (:mod:`bench.run.names`): a suite's ``formulations``, ``solvers`` or ``capp
 line names the suites file, the suite, the entry, what is unknown in it and the known names of
 its puzzle), a ``--formulation``/``--add-formulation``/``--solver`` option (an unknown
 formulation, parameter or value, a puzzle the instances are not of), and a run whose instances
-are all unreadable (the first one's file and problem)."""
+are all unreadable (the first one's file and problem). A named formulation or solver that gets
+no task in a run that has others is a warning line, and the run goes on."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -189,6 +191,36 @@ def test_a_formulation_and_a_solver_that_never_pair_say_why_in_one_line(tmp_path
                                         r"takes asp formulations \(asp-cover\)"):
         make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["sat-cover"],
                   solvers=["shikaku:clingo"])
+
+
+def test_a_named_formulation_or_solver_left_without_a_task_is_warned_and_the_rest_runs(
+        tmp_path, caplog):
+    """A run that still has tasks says, one warning line each, of a named formulation no
+    selected solver runs (what it runs on) and of a named solver none of the selected
+    formulations runs on (what it takes, or that its puzzle has no instance here), in the
+    words of the no-task line; the rest is planned and the exit code is unchanged."""
+    p = cli("run", str(SHIKAKU_SEEDS[0]), "--formulation", "mip-cover", "--solver", "highs",
+            "--formulation", "cpsat-cover", "--dry-run", cwd=tmp_path)
+    assert p.returncode == 0 and "mip-cover / highs: 1" in p.stdout, p.stderr
+    assert p.stderr.splitlines() == ["WARNING bench.run.plan: --formulation 'cpsat-cover' gets "
+                                     "no task: cpsat-cover runs on cpsat; the run goes on "
+                                     "without it"]
+    caplog.set_level("WARNING", logger="bench.run.plan")
+    for add, solvers in ((["cpsat-cover[*]"], ["highs", "nurikabe:cpsat", "shikaku:highs"]),
+                         ([], ["highs", "cpsat"])):
+        planned = make_plan(None, [str(SHIKAKU_SEEDS[0])], formulations=["mip-cover"],
+                            add=add, solvers=solvers)
+        assert {(t.formulation, t.solver) for t in planned.plan.tasks} == {
+            ("mip-cover", "highs")}
+    said = [r.getMessage() for r in caplog.records]
+    assert said[:2] == [
+        "--add-formulation 'cpsat-cover[*]' gets no task: cpsat-cover runs on cpsat; the run "
+        "goes on without it",
+        "--solver 'nurikabe:cpsat' gets no task: no nurikabe instance here (these are "
+        "shikaku); the run goes on without it"], said
+    [last] = said[2:]  # other tests of this process may register more CP-SAT formulations
+    assert re.fullmatch(r"--solver 'cpsat' gets no task: cpsat takes cpsat formulations "
+                        r"\(cpsat-cover, cpsat-sugar.*\); the run goes on without it", last)
 
 
 def test_a_cpmpy_solver_that_never_pairs_or_cannot_run_is_named_not_a_traceback(tmp_path):
