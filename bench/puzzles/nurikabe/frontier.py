@@ -56,16 +56,13 @@ from bench.puzzles.nurikabe.frontier_bounds import (
     separated,
 )
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, _move
+from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, PLACES, _move
 from bench.puzzles.nurikabe.frontier_planar import CACHES as PLANAR_CACHES
 
 log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
-#: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
-#: are forgotten)
-PLACES = 300_000
 #: every cache by frontier, emptied after each run
 _CACHES = (enclosed, *PLANAR_CACHES)
 

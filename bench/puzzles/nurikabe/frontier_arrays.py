@@ -24,7 +24,7 @@ import numpy as np
 
 from bench.puzzles.nurikabe.frontier_bounds import FIELD, GUARD, Profile, Sweep, separated
 from bench.puzzles.nurikabe.frontier_enclosed import roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, _move
+from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, PLACES, _move
 
 #: the most bits of a tally (fields and excluded solutions' bits) the arrays take: a key packs
 #: a profile's number above them in 63 bits
@@ -33,9 +33,8 @@ TALLY_BITS = 40
 #: first island's at ``SHIFT`` bits
 VALUE = GUARD - 1
 SHIFT = 8
-#: the most profiles of a step's moves that are gathered before their tallies are filtered
-#: and merged (bounds the candidate arrays' memory)
-PLACES = 300_000
+#: the largest sum of numbers of colourings taken in int64: past it, Python integers
+EXACT = 1 << 62
 
 
 @dataclass
@@ -247,7 +246,7 @@ def step(layer: Layer, sw: Sweep, r: int, c: int) -> Layer | None:
     head = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1])))
     firsts = order[head]  # each (profile, tally)'s first candidate (the sort is stable)
     count = layer.count[idx]
-    if count.dtype != object and int(count.max()) * len(count) >= 1 << 62:
+    if count.dtype != object and int(count.max()) * len(count) >= EXACT:
         count = count.astype(object)  # a sum could pass int64: Python integers
     sums = np.add.reduceat(count[order], head)
     group = tid[firsts]  # sorted: each profile's tallies side by side

@@ -9,6 +9,9 @@ from bench.puzzles.nurikabe.frontier_bounds import Profile, Sweep
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed
 
+#: the most answers of :func:`_place` kept for one column, and of bounds and moves kept
+#: (beyond, they are forgotten)
+PLACES = 300_000
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
 _UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 
