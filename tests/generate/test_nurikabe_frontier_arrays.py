@@ -8,9 +8,12 @@ import pytest
 
 from bench.puzzles.nurikabe import frontier, frontier_arrays
 from bench.puzzles.nurikabe.frontier import count, solve
+from bench.puzzles.nurikabe.frontier_bounds import Profile
 from tests.generate.test_nurikabe_frontier import Grid, random_grid
 
 SEEDS = range(3000, 3030)
+#: each step's states: (profile, [(tally, number)]) in order
+Layers = list[list[tuple[Profile, list[tuple[int, int]]]]]
 
 
 def grid_of(seed: int) -> Grid:
@@ -54,7 +57,7 @@ def test_some_grids_have_several_solutions_and_some_none() -> None:
     assert sum(n > 1 for n in counts) >= 5 and 0 in counts
 
 
-def layers_of(grid: Grid) -> list[list[tuple[object, list[tuple[int, int]]]]]:
+def layers_of(grid: Grid) -> Layers:
     """Every step's states over arrays, as (profile, [(tally, number)]) in order."""
     rows, cols, clue_at, sizes = frontier._grid_of(grid, 0)
     agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
@@ -72,7 +75,7 @@ def layers_of(grid: Grid) -> list[list[tuple[object, list[tuple[int, int]]]]]:
     return out
 
 
-def dict_layers_of(grid: Grid) -> list[list[tuple[object, list[tuple[int, int]]]]]:
+def dict_layers_of(grid: Grid) -> Layers:
     """Every step's states over dicts, as :func:`layers_of` lists them."""
     rows, cols, clue_at, sizes = frontier._grid_of(grid, 0)
     agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
