@@ -4,8 +4,9 @@ in numpy arrays instead of a dict per profile.
 
 A :class:`Layer` lists the profiles in order and, for each, a run of its tallies (int64), their
 numbers of partial colourings (int64, or Python integers once a sum could pass ``2**62``) and,
-for the witness, the state of the previous layer each came from first and the colour its cell
-took (a back-pointer: following them from an accepting state gives the colour of every cell).
+for the witness, the state of the previous layer each came from first (int32) and the colour
+its cell took (a back-pointer: following them from an accepting state gives the colour of
+every cell).
 A step computes each profile's moves in Python (one per colour, cached as in the dict step),
 then filters every tally of every move at once by the same tests (the bound's guard bits, the
 colour that must be complete, the excluded solutions' mask, the room addend, the separation
@@ -66,7 +67,7 @@ def first(sw: Sweep, every: int) -> Layer:
     colouring."""
     return Layer([(tuple([-1] * sw.cols), -1, 0)], np.array([0, 1], np.int64),
                  np.array([every], np.int64), np.array([1], np.int64),
-                 np.array([-1], np.int64), np.array([-1], np.int8))
+                 np.array([-1], np.int32), np.array([-1], np.int8))
 
 
 class _Cell:
@@ -257,14 +258,16 @@ def step(layer: Layer, sw: Sweep, r: int, c: int) -> Layer | None:
     profile = group[new]
     edge = np.flatnonzero(np.concatenate(([True], profile[1:] != profile[:-1])))
     return Layer([keys[j] for j in profile[edge].tolist()],
-                 np.append(edge, len(at)).astype(np.int64), tp[at], sums[new], idx[at],
+                 np.append(edge, len(at)).astype(np.int64), tp[at], sums[new],
+                 idx[at].astype(np.int32),
                  col[at].astype(np.int8))
 
 
 def _empty() -> Layer:
     """A layer without states."""
     none = np.zeros(0, np.int64)
-    return Layer([], np.zeros(1, np.int64), none, none, none, np.zeros(0, np.int8))
+    return Layer([], np.zeros(1, np.int64), none, none, np.zeros(0, np.int32),
+                 np.zeros(0, np.int8))
 
 
 def accepted(layer: Layer, trail: list[tuple[Any, Any]], sw: Sweep) -> tuple[int, int]:
