@@ -40,10 +40,11 @@ def answers(grid: Grid) -> list[object]:
 def test_the_arrays_answer_as_the_dicts(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Counts, witnesses (the first of each merge) and peak states are the dict steps' on
     random grids, each solution excluded in turn; also with the numbers as Python integers
-    from the start."""
+    and the merge's keys unpacked (two sort keys) from the start."""
     grid = grid_of(seed)
     with_arrays = answers(grid)
     monkeypatch.setattr(frontier_arrays, "EXACT", 1)
+    monkeypatch.setattr(frontier_arrays, "PACKED", 0)
     as_objects = answers(grid)
     monkeypatch.setattr(frontier_arrays, "fits", lambda sw, every: False)
     with_dicts = answers(grid)

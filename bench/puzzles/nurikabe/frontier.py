@@ -368,7 +368,8 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
 
     The states are grouped by their profile (frontier codes, diagonal colour, closed colours),
     each profile holding its tallies packed in one integer (the cells of each colour so far)
-    with their numbers of partial colourings, so the profile's work (joins, a component
+    with their numbers of partial colourings (in arrays per step, :mod:`.frontier_arrays`,
+    when the tallies fit them), so the profile's work (joins, a component
     leaving, the bounds of :func:`~.frontier_bounds.bound`) is done once for all its tallies."""
     rows, cols, clue_at, sizes = _grid_of(grid, turn)
     walls = rows * cols - sum(sizes)
@@ -405,16 +406,19 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     """A solution of the clue grid ``grid`` with the exact number of solutions, by the frontier
     programme of :func:`count` with a witness per state: beside each tally's number of partial
     colourings it keeps one partial colouring that reaches it (any one: of two merging, the
-    first), so an accepting state's witness is a solution. A value packs the number above the
-    witness, which holds the colour of processed cell ``i`` (in the turned grid's row-major
-    order) at bits ``i * width``. ``exclude`` lists solutions (each as its set of wall cells)
+    first), so an accepting state's witness is a solution. Over dicts a value packs the number
+    above the witness, which holds the colour of processed cell ``i`` (in the turned grid's
+    row-major order) at bits ``i * width``; over arrays (:mod:`.frontier_arrays`) each state
+    points back to the state it came from first, and following the pointers gives the same
+    witness. ``exclude`` lists solutions (each as its set of wall cells)
     that must not be answered nor counted: the tallies carry, above the cell counts, one bit
     per excluded solution still equal to the partial colouring (its colours cell by cell), and
     a complete colouring with a bit left is that solution. ``deadline`` is a
     :func:`time.perf_counter` value, checked before each cell and each profile of a step;
-    :class:`FrontierTooBig` once a step has made more than ``max_states`` states (checked
-    before each profile: the step is not finished, so the memory stays near the last step's
-    states and the budget), and :class:`ValueError` as :func:`count`."""
+    :class:`FrontierTooBig` once a step has made more than ``max_states`` states (over dicts
+    checked before each profile: the step is not finished, so the memory stays near the last
+    step's states and the budget; over arrays once the step's candidates are merged), and
+    :class:`ValueError` as :func:`count`."""
     rows, cols, clue_at, sizes, origin = _turned(grid, turn)
     k = len(sizes)
     walls = rows * cols - sum(sizes)

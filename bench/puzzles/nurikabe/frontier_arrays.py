@@ -34,6 +34,8 @@ TALLY_BITS = 40
 #: first island's at ``SHIFT`` bits
 VALUE = GUARD - 1
 SHIFT = 8
+#: the most new profiles of a step whose numbers fit above a tally in an int64 key
+PACKED = 1 << 63 - TALLY_BITS
 #: the largest sum of numbers of colourings taken in int64: past it, Python integers
 EXACT = 1 << 62
 
@@ -241,10 +243,13 @@ def step(layer: Layer, sw: Sweep, r: int, c: int) -> Layer | None:
     if not len(tp):
         return _empty()
     keys = list(cell.ids)
-    key = tid << TALLY_BITS | tp
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    head = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1])))
+    if len(keys) < PACKED:  # one int64 key per (profile, tally)
+        order = np.argsort(tid << TALLY_BITS | tp, kind="stable")
+    else:
+        order = np.lexsort((tp, tid))  # stable too
+    tids, tps = tid[order], tp[order]
+    head = np.flatnonzero(np.concatenate(([True], (tids[1:] != tids[:-1])
+                                          | (tps[1:] != tps[:-1]))))
     firsts = order[head]  # each (profile, tally)'s first candidate (the sort is stable)
     count = layer.count[idx]
     if count.dtype != object and int(count.max()) * len(count) >= EXACT:
