@@ -15,7 +15,14 @@ import pytest
 
 from bench.generate import instance_from_grid
 from bench.instance import format_instance, read_instance
-from bench.puzzles.nurikabe import frontier, frontier_bounds, frontier_enclosed, frontier_planar
+from bench.puzzles.nurikabe import (
+    frontier,
+    frontier_arrays,
+    frontier_bounds,
+    frontier_enclosed,
+    frontier_moves,
+    frontier_planar,
+)
 from bench.puzzles.nurikabe.frontier import Count, FrontierTooBig, count, orientations
 from bench.puzzles.nurikabe.frontier_bounds import GUARD, spans
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, lift
@@ -250,7 +257,7 @@ def test_the_diagonal_colour_is_dropped_where_the_2x2_rule_cannot_bite(
     forgetting the colour always (the 2x2 rule lost) miscounts the brute-force grids above."""
     inst = read_instance(TWO / "gen-nurikabe-8x8-s2-clues2-0.txt")
     grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
-    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
+    monkeypatch.setattr(frontier_moves, "enclosed", lambda codes, k: 0)  # without the room bound
     assert count(grid) == Count(1, 9514)
 
 
@@ -318,7 +325,7 @@ def test_the_room_bound_keeps_every_count(monkeypatch: pytest.MonkeyPatch) -> No
     island ever enclosed), on grids where it drops states."""
     grids = [room_grid(s) for s in range(1000, 1024)]
     counts = [count(g) for g in grids]
-    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)
+    monkeypatch.setattr(frontier_moves, "enclosed", lambda codes, k: 0)
     without = [count(g) for g in grids]
     assert [n.solutions for n in counts] == [n.solutions for n in without]
     assert sum(n.solutions > 0 for n in counts) >= 8
@@ -348,7 +355,7 @@ def test_four_clues_count_the_same_with_and_without_the_room_bound(
     assert sum(v is not None for row in grid for v in row) == 4
     turns = range(len(orientations(grid)))
     counts = [count(grid, turn=t).solutions for t in turns]
-    monkeypatch.setattr(frontier, "enclosed", lambda codes, k: 0)  # without the room bound
+    monkeypatch.setattr(frontier_moves, "enclosed", lambda codes, k: 0)  # without the room bound
     assert counts == [count(grid, turn=t).solutions for t in turns] == [1] * len(counts)
 
 
@@ -381,13 +388,13 @@ def test_the_garbage_collector_is_off_during_a_run_and_as_before_after(
     inst = read_instance(TWO / "gen-nurikabe-8x8-s4-clues2-0.txt")
     grid: Grid = [[None if v is None else int(v) for v in row] for row in inst.grid]
     during: list[bool] = []
-    real = frontier._step
+    real = frontier_arrays.step
 
     def spy(*args: object) -> object:
         during.append(gc.isenabled())
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(frontier, "_step", spy)
+    monkeypatch.setattr(frontier_arrays, "step", spy)
     enabled = gc.isenabled()
     try:
         (gc.enable if before else gc.disable)()

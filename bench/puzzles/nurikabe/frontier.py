@@ -43,32 +43,28 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bench.grid import Cell
+from bench.puzzles.nurikabe import frontier_arrays as arrays
 from bench.puzzles.nurikabe.frontier_bounds import (
     BITS,
     FIELD,
     GUARD,
-    Profile,
     States,
     Sweep,
     separated,
 )
-from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
+from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, PLACES, _move
 from bench.puzzles.nurikabe.frontier_planar import CACHES as PLANAR_CACHES
 
 log = logging.getLogger(__name__)
 
 #: the default cap on the states of one step
 MAX_STATES = 4_000_000
-#: the most answers of :func:`_place` kept for one column, and of bounds kept (beyond, they
-#: are forgotten)
-PLACES = 300_000
 #: every cache by frontier, emptied after each run
 _CACHES = (enclosed, *PLANAR_CACHES)
-#: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
-_UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
 
 
 class FrontierTooBig(RuntimeError):
@@ -82,14 +78,6 @@ class Count:
 
     solutions: int
     states: int
-
-
-def _relabel(codes: list[int]) -> tuple[int, ...]:
-    """The frontier codes (colour * 64 + label) with labels renumbered by first appearance
-    per colour-independent order, so equal connectivities give equal tuples."""
-    seen: dict[int, int] = {}
-    return tuple([q if q < 0 else q - (q & 63) + seen.setdefault(q & 63, len(seen))
-                  for q in codes])
 
 
 Grid = list[list[int | None]]
@@ -151,76 +139,6 @@ def _turned(grid: Sequence[Sequence[int | None]], turn: int
     if not sizes:
         raise ValueError("a grid without clues")
     return rows, cols, clue_at, sizes, origin
-
-
-def _place(front: tuple[int, ...], c: int, x: int) -> tuple[Profile, int] | None:
-    """The frontier after the cell of column ``c`` takes colour ``x`` (joined to the cells
-    above and left of it of its colour), as a profile without its diagonal colour (-1) with
-    the colour (as a bit) whose component left the frontier for good, and that colour, which
-    must then be complete (-1: none); None when a component leaves while another of its colour
-    is still on the frontier (that colour can no longer be connected). A label names one
-    component whatever its colour (:func:`_relabel`), so a code names it too."""
-    up = front[c]
-    left = front[c - 1] if c else -1
-    codes = list(front)
-    new = x * 64 + 63  # a fresh label (the relabelling renumbers it)
-    must = -1
-    if up >= 0 and up >> 6 == x:
-        new = up
-        if left >= 0 and left != up and left >> 6 == x:
-            codes = [up if q == left else q for q in codes]
-    else:
-        if left >= 0 and left >> 6 == x:
-            new = left
-        codes[c] = new
-        if up >= 0 and up not in codes:
-            # the component of the cell above leaves the frontier for good
-            colour = up >> 6
-            for q in codes:
-                if q >= 0 and q >> 6 == colour:
-                    return None
-            must = colour
-    codes[c] = new
-    return (_relabel(codes), -1, 0 if must < 0 else 1 << must), must
-
-
-def _move(sw: Sweep, front: tuple[int, ...], closed: int, x: int, r: int, c: int
-          ) -> tuple[tuple[int, ...], int, int, int, int, int] | None:
-    """What cell ``(r, c)`` taking colour ``x`` makes of a profile's frontier ``front`` and
-    closed colours ``closed``: the new frontier, closed colours, the colour that must then be
-    complete (-1: none), the new profile's :func:`~.frontier_bounds.bound`, its diagonal
-    colour and its enclosed islands (:func:`.frontier_enclosed.enclosed`); None when no tally
-    can follow (a component lost, or no bound). The diagonal
-    colour (of the cell above the one placed) serves only the 2x2 rule at the next cell,
-    whose left is the cell placed and whose up is the frontier's next cell: it is kept (the
-    wall) when both of those are wall and the cell above too, else -1, so profiles differing
-    only where the rule cannot bite are one."""
-    up = front[c]
-    left = front[c - 1] if c else -1
-    up_col = up >> 6 if up >= 0 else -1
-    if x == up_col and (left < 0 or left >> 6 != x or left == up):
-        codes, now, must = front, closed, -1  # joined above, nothing merged: the same
-    else:
-        places = sw.places[c]
-        seen = (front, x)
-        if seen in places:
-            placed = places[seen]
-        else:
-            placed = places[seen] = _place(front, c, x)
-        if placed is None:
-            return None
-        (codes, _, gone), must = placed
-        now = closed | gone
-    cell = r * sw.cols + c
-    bound = sw.bounds.get((codes, now, c))
-    if bound is None:
-        bound = sw.bounds[(codes, now, c)] = bound_of(codes, now, sw, r, cell)
-    if bound < 0:
-        return None
-    wall = sw.k
-    diag = wall if (x == wall and up_col == wall and c + 1 < sw.cols
-                    and codes[c + 1] >> 6 == wall) else -1
-    return codes, now, must, bound, diag, enclosed(codes, sw.k)
 
 
 def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | None:
@@ -356,15 +274,18 @@ def _first(sw: Sweep, every: int) -> States:
     return {(tuple([-1] * sw.cols), -1, 0): {every: 1 << sw.above}}
 
 
-def _sweep(sw: Sweep, every: int) -> tuple[States | None, int]:
-    """The states after the last cell (None past the deadline) and the largest number of
-    states of one step, from the one state with tally ``every`` (the exclusion bits) and
-    value one colouring. The cyclic garbage collector is off meanwhile (the states are
-    millions of tuples and dicts without a cycle), and the caches by frontier are emptied
-    after (a long process, the generator, would keep up to a million between runs)."""
+def _sweep(sw: Sweep, every: int) -> tuple[tuple[int, int] | None, int]:
+    """The final states' :func:`_accepted` answer (None past the deadline) and the largest
+    number of states of one step, from the one state with tally ``every`` (the exclusion
+    bits) and value one colouring: over arrays (:mod:`.frontier_arrays`) when the tallies fit
+    them, else over dicts (:func:`_step`). The cyclic garbage collector is off meanwhile (the
+    states are millions of tuples and dicts without a cycle), and the caches by frontier are
+    emptied after (a long process, the generator, would keep up to a million between runs)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
+        if arrays.fits(sw, every):
+            return _sweep_arrays(sw, every)
         states = _first(sw, every)
         peak = 1
         for r in range(sw.rows):
@@ -376,17 +297,46 @@ def _sweep(sw: Sweep, every: int) -> tuple[States | None, int]:
                     return None, peak
                 states, size = stepped
                 peak = max(peak, size)
-                if c == sw.cols - 1:
-                    log.debug("frontier: row %d, %d profiles, %d states", r, len(states), size)
-                if size > sw.max_states:
-                    raise FrontierTooBig(
-                        f"{size} states at cell ({r}, {c}), over {sw.max_states}")
-        return states, peak
+                _checked(sw, r, c, len(states), size)
+        return _accepted(states, sw), peak
     finally:
         if enabled:
             gc.enable()
         for cache in _CACHES:
             cache.cache_clear()
+
+
+def _checked(sw: Sweep, r: int, c: int, profiles: int, size: int) -> None:
+    """Log a row's last step; :class:`FrontierTooBig` when the step has more states than the
+    budget."""
+    if c == sw.cols - 1:
+        log.debug("frontier: row %d, %d profiles, %d states", r, profiles, size)
+    if size > sw.max_states:
+        raise FrontierTooBig(f"{size} states at cell ({r}, {c}), over {sw.max_states}")
+
+
+def _sweep_arrays(sw: Sweep, every: int) -> tuple[tuple[int, int] | None, int]:
+    """:func:`_sweep` over arrays (:func:`.frontier_arrays.step`), keeping each layer's
+    back-pointers for the witness."""
+    layer = arrays.first(sw, every)
+    trail: list[tuple[Any, Any]] = []
+    peak = 1
+    for r in range(sw.rows):
+        for c in range(sw.cols):
+            if sw.deadline is not None and time.perf_counter() >= sw.deadline:
+                return None, peak
+            stepped = arrays.step(layer, sw, r, c)
+            if stepped is None:
+                return None, peak
+            layer = stepped
+            if sw.width:
+                trail.append((layer.back, layer.colour))
+            size = len(layer)
+            peak = max(peak, size)
+            if sw.budget and size > sw.max_states:
+                raise FrontierTooBig(f"over {sw.max_states} states at cell ({r}, {c})")
+            _checked(sw, r, c, len(layer.keys), size)
+    return arrays.accepted(layer, trail, sw), peak
 
 
 def _accepted(states: States, sw: Sweep) -> tuple[int, int]:
@@ -418,7 +368,8 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
 
     The states are grouped by their profile (frontier codes, diagonal colour, closed colours),
     each profile holding its tallies packed in one integer (the cells of each colour so far)
-    with their numbers of partial colourings, so the profile's work (joins, a component
+    with their numbers of partial colourings (in arrays per step, :mod:`.frontier_arrays`,
+    when the tallies fit them), so the profile's work (joins, a component
     leaving, the bounds of :func:`~.frontier_bounds.bound`) is done once for all its tallies."""
     rows, cols, clue_at, sizes = _grid_of(grid, turn)
     walls = rows * cols - sum(sizes)
@@ -428,9 +379,9 @@ def count(grid: Sequence[Sequence[int | None]], cap: int | None = None,
         raise ValueError(f"an island or the wall of {max(*sizes, walls)} cells: too big")
     agree = [[-1] * (len(sizes) + 1) for _ in range(rows * cols)]
     sw = Sweep(rows, cols, clue_at, sizes, False, agree, None, max_states, False)
-    states, peak = _sweep(sw, 0)
-    assert states is not None  # no deadline
-    solutions, _ = _accepted(states, sw)
+    answer, peak = _sweep(sw, 0)
+    assert answer is not None  # no deadline
+    solutions, _ = answer
     return Count(solutions if cap is None else min(solutions, cap), peak)
 
 
@@ -455,16 +406,19 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
     """A solution of the clue grid ``grid`` with the exact number of solutions, by the frontier
     programme of :func:`count` with a witness per state: beside each tally's number of partial
     colourings it keeps one partial colouring that reaches it (any one: of two merging, the
-    first), so an accepting state's witness is a solution. A value packs the number above the
-    witness, which holds the colour of processed cell ``i`` (in the turned grid's row-major
-    order) at bits ``i * width``. ``exclude`` lists solutions (each as its set of wall cells)
+    first), so an accepting state's witness is a solution. Over dicts a value packs the number
+    above the witness, which holds the colour of processed cell ``i`` (in the turned grid's
+    row-major order) at bits ``i * width``; over arrays (:mod:`.frontier_arrays`) each state
+    points back to the state it came from first, and following the pointers gives the same
+    witness. ``exclude`` lists solutions (each as its set of wall cells)
     that must not be answered nor counted: the tallies carry, above the cell counts, one bit
     per excluded solution still equal to the partial colouring (its colours cell by cell), and
     a complete colouring with a bit left is that solution. ``deadline`` is a
     :func:`time.perf_counter` value, checked before each cell and each profile of a step;
-    :class:`FrontierTooBig` once a step has made more than ``max_states`` states (checked
-    before each profile: the step is not finished, so the memory stays near the last step's
-    states and the budget), and :class:`ValueError` as :func:`count`."""
+    :class:`FrontierTooBig` once a step has made more than ``max_states`` states (over dicts
+    checked before each profile: the step is not finished, so the memory stays near the last
+    step's states and the budget; over arrays once the step's candidates are merged), and
+    :class:`ValueError` as :func:`count`."""
     rows, cols, clue_at, sizes, origin = _turned(grid, turn)
     k = len(sizes)
     walls = rows * cols - sum(sizes)
@@ -487,10 +441,10 @@ def solve(grid: Sequence[Sequence[int | None]], max_states: int = MAX_STATES,
                     keep[i][y] |= 1 << top + j
     agree = [[-1 if bits == every else bits | (1 << top) - 1 for bits in row] for row in keep]
     sw = Sweep(rows, cols, clue_at, sizes, True, agree, deadline, max_states, True)
-    states, peak = _sweep(sw, every)
-    if states is None:
+    answer, peak = _sweep(sw, every)
+    if answer is None:
         return Solution("timeout", None, 0, peak)
-    solutions, witness = _accepted(states, sw)
+    solutions, witness = answer
     if not solutions:
         return Solution("infeasible", None, 0, peak)
     colours = [[k] * len(grid[0]) for _ in grid]
