@@ -2,7 +2,8 @@
 
 A report never tracebacks on a damaged run folder: an unusable ``results.parquet`` (corrupt, of
 another schema, without rows, not a file) falls back to
-the journal, journal lines that are not result objects are skipped, a corrupt
+the journal, table rows and journal lines that are not results (the result schema, checked
+as ``merge`` checks them) are left out with a note, a corrupt
 ``environment.json`` gives an empty environment block; a folder with no results at all raises
 :class:`ReportError` (and the caller writes nothing).
 """

@@ -203,9 +203,12 @@ def results_frame(results: list[Result]) -> pd.DataFrame:
 def _from_cell(value: Any, hint: Any) -> Any:
     """A Parquet cell as its journal value: a missing value (None, NaN, NA) as None, a numpy
     scalar as its Python value, a whole float in an integer field (a column holding None)
-    as an int."""
+    as an int, an array (a list cell: a grid a table holds as a list, not as JSON text) as a
+    list of its cells read alike."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
+    if getattr(value, "ndim", 0):
+        return [_from_cell(v, None) for v in value]
     if hasattr(value, "item") and not isinstance(value, str | bytes):
         value = value.item()
     if isinstance(value, float) and value.is_integer() and _wants_int(hint):
