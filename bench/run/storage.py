@@ -203,8 +203,7 @@ def results_frame(results: list[Result]) -> pd.DataFrame:
 def _from_cell(value: Any, hint: Any) -> Any:
     """A Parquet cell as its journal value: a missing value (None, NaN, NA) as None, a numpy
     scalar as its Python value, a whole float in an integer field (a column holding None)
-    as an int, an array (a list cell: a grid a table holds as a list, not as JSON text) as a
-    list of its cells read alike."""
+    as an int, an array (a list cell) as the list of its cells read alike."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     if getattr(value, "ndim", 0):
@@ -221,18 +220,16 @@ def _wants_int(hint: Any) -> bool:
     return hint is int or (int in get_args(hint) and float not in get_args(hint))
 
 
-def table_results(folder: str | Path, problems: list[str] | None = None
-                  ) -> tuple[list[Result], int]:
-    """The results of the run folder's ``results.parquet`` (the table a committed run keeps
-    when its journal stays local), read back as the journal lines :func:`results_frame` made
-    them from, and the number of rows that are no result (:func:`bench.records.schema_problem`;
-    skipped). Every value equals the journal's; a missing one reads as None, a whole number in
-    an integer field as an int (a float field's whole number stays a float, where the journal
-    may have written an integer), a field absent from an older table takes its default, and
-    the grid is decoded from its JSON text. A table written before results carried a sample
-    id gives its rows a fallback id (:func:`fallback_sample_id`) of the table's row, which
-    differs from the one the journal line would get (:func:`has_sample_ids`). ``problems``,
-    when given, gets why each skipped row is no result, in the table's order."""
+def table_results(folder: str | Path, why: list[str] | None = None) -> tuple[list[Result], int]:
+    """The results of the run folder's ``results.parquet`` (the table a committed run keeps when its
+    journal stays local), read back as the journal lines :func:`results_frame` made them from, and
+    the number of rows that are no result (:func:`bench.records.schema_problem`; skipped). Every
+    value equals the journal's; a missing one reads as None, a whole number in an integer field as
+    an int (a float field's whole number stays a float, where the journal may have written an
+    integer), a field absent from an older table takes its default, and the grid is decoded from
+    its JSON text. A table written before results carried a sample id gives its rows a fallback id
+    (:func:`fallback_sample_id`) of the table's row, which differs from the one the journal line
+    would get (:func:`has_sample_ids`). ``why`` gets each skipped row's problem."""
     import pandas as pd
 
     path = Path(folder) / TABLE
@@ -251,8 +248,8 @@ def table_results(folder: str | Path, problems: list[str] | None = None
                 problem = "'grid' is not JSON text"
         if problem := problem or schema_problem(data):
             bad += 1
-            if problems is not None:
-                problems.append(problem)
+            if why is not None:
+                why.append(problem)
             continue
         res = Result.from_dict(data)
         res.sample_id = res.sample_id or fallback_sample_id(data)
