@@ -12,7 +12,11 @@ a run of URLs that mention a licence (``MIT``, ``licence``/``license``, ``copyri
 the ``licence:`` header of those URLs' instances, unless ``--licence`` is given. Each source
 or URL that fails prints one line ``puzzlebench: <source>: <problem>`` on stderr; the others
 still import, and the exit code is 2 (bad input, as every command's) if anything failed, with a
-last line ``puzzlebench: imported N, failed M`` unless the one source given failed alone. An
+last line ``puzzlebench: imported N, failed M`` unless the one source given failed alone.
+An existing file is never replaced by different content unless ``--force`` is given: that
+instance fails with a line naming the file (``... exists with different content: not
+overwritten (--force replaces it)``); one with the very same content is left alone and printed
+``unchanged``; each file is written to a temporary file and renamed into place. An
 ``--out`` that is not a folder (it, or the first of its parents that exists, is a file) is one
 line naming it, exit 2, before any source is read.
 
@@ -36,7 +40,7 @@ from bench.convert.formats import (
     encode_puzzlink,
     instance_from_puzzlink,
     read_janko,
-    write_instance,
+    save_instance,
 )
 from bench.instance import Instance, InstanceError, check_header, read_instance
 
@@ -45,7 +49,11 @@ LICENCE_WORDS = re.compile(r"\b(mit|licen[cs]e|copyright)\b", re.IGNORECASE)
 BINARY = "binary file (contains NUL bytes), not text"
 #: ``import``'s and ``export``'s exit codes, in their help
 IMPORT_EXIT = ("Exit codes: 0 every source imported; 2 a source could not be read or "
-               "converted (one line each naming it; the others are still imported).")
+               "converted, or its file exists with other content and no --force (one line "
+               "each naming it; the others are still imported).")
+#: what ``import`` prints after a file's path, by :func:`save_instance`'s outcome
+NOTES = {"written": "", "replaced": "  replaced (--force)",
+         "unchanged": "  unchanged (the existing file has this content)"}
 EXPORT_EXIT = ("Exit codes: 0 the URL printed; 2 the instance file cannot be read or "
                "converted (one line naming it and the problem).")
 
@@ -61,6 +69,9 @@ def add_commands(subparsers: Any) -> None:
                     help="write DIR/<puzzle>/<name>.txt (and .sol)")
     im.add_argument("--licence", metavar="TEXT",
                     help="licence: header for every instance (default: from the URL file)")
+    im.add_argument("--force", action="store_true",
+                    help="replace an existing file of the same name whose content differs "
+                    "(default: refuse it, one failure line naming it)")
     im.set_defaults(func=cmd_import)
 
     ex = subparsers.add_parser("export", help="print an instance in another format",
@@ -109,7 +120,8 @@ def url_lines(text: str) -> Iterator[tuple[int, str, dict[str, str], tuple[str, 
 
 
 def _import_url(url: str, extra: dict[str, str], out: Path,
-                expect: tuple[str, int, int] | None = None) -> Path:
+                expect: tuple[str, int, int] | None = None, force: bool = False
+                ) -> tuple[Path, str]:
     if expect is not None:
         if expect[1] < 0:
             raise ConversionError(
@@ -121,14 +133,15 @@ def _import_url(url: str, extra: dict[str, str], out: Path,
                 f"line says {expect[0]} {expect[1]}x{expect[2]} but the URL is "
                 f"{got[0]} {got[1]}x{got[2]}")
     inst = instance_from_puzzlink(url, extra)
-    return write_instance(inst, out / inst.puzzle)
+    return save_instance(inst, out / inst.puzzle, force=force)
 
 
-def _import_janko(path: Path, text: str, extra: dict[str, str], out: Path) -> Path:
+def _import_janko(path: Path, text: str, extra: dict[str, str], out: Path,
+                  force: bool = False) -> tuple[Path, str]:
     inst, sol = read_janko(text, path)
     if extra:
         inst = _with_header(inst, extra)
-    return write_instance(inst, out / inst.puzzle, sol)
+    return save_instance(inst, out / inst.puzzle, sol, force)
 
 
 def _with_header(inst: Instance, extra: dict[str, str]) -> Instance:
@@ -173,15 +186,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         failed += 1
         print(f"puzzlebench: {where}: {problem}", file=sys.stderr)
 
-    def done(path: Path) -> None:
+    def done(saved: tuple[Path, str]) -> None:
         nonlocal written
         written += 1
-        print(path)
+        print(f"{saved[0]}{NOTES[saved[1]]}")
 
     for src in args.sources:
         if looks_like_url(src):
             try:
-                done(_import_url(src, forced, out))
+                done(_import_url(src, forced, out, force=args.force))
             except errors as e:
                 failed_(src.strip(), _problem(e))
             continue
@@ -192,7 +205,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             continue
         if re.search(r"^\s*\[setup\]\s*$", text, re.MULTILINE | re.IGNORECASE):
             try:
-                done(_import_janko(p, text, forced, out))
+                done(_import_janko(p, text, forced, out, args.force))
             except InstanceError as e:
                 failed_(e.path if e.line is None else f"{e.path}:{e.line}", e.problem)
             except errors as e:
@@ -202,7 +215,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         for no, url, extra, expect in url_lines(text):
             any_url = True
             try:
-                done(_import_url(url, {**extra, **forced}, out, expect))
+                done(_import_url(url, {**extra, **forced}, out, expect, args.force))
             except errors as e:
                 failed_(f"{src}:{no}: {url}", _problem(e))
         if not any_url:

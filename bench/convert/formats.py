@@ -1,7 +1,7 @@
 """Instance import and export: puzz.link / pzv.jp URLs and janko.at text files.
 
-Pure functions (no I/O except :func:`write_instance`). Everything ends in the interchange
-format of ``docs/formats.md``: instances are built through
+Pure functions (no I/O except :func:`write_instance` and :func:`save_instance`). Everything
+ends in the interchange format of ``docs/formats.md``: instances are built through
 :func:`bench.instance.parse_instance`, so the puzzle's own validation runs on every import.
 
 The parts live where they belong: the URL framing in :mod:`bench.convert.pzpr.url`, one
@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,10 +36,10 @@ from bench.instance import Instance, format_instance, instance_from_tokens
 from bench.puzzles import SolutionGrid, get_puzzle
 
 __all__ = [
-    "ConversionError", "canonical_url", "decode_body", "decode_puzzlink", "encode_body",
-    "encode_puzzlink", "instance_from_puzzlink", "instance_from_tokens", "instance_name",
-    "instance_text", "instance_tokens", "read_janko", "solution_text", "split_puzzlink",
-    "write_instance",
+    "ConversionError", "ExistingFileError", "canonical_url", "decode_body", "decode_puzzlink",
+    "encode_body", "encode_puzzlink", "instance_from_puzzlink", "instance_from_tokens",
+    "instance_name", "instance_text", "instance_tokens", "read_janko", "save_instance",
+    "solution_text", "split_puzzlink", "write_instance",
 ]
 
 TokenGrid = list[list[str]]
@@ -133,15 +135,68 @@ def solution_text(solution: SolutionGrid) -> str:
     return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in solution) + "\n]\n"
 
 
+class ExistingFileError(ConversionError):
+    """A file to write exists with other content (or is not a file) and ``force`` is off."""
+
+
 def write_instance(inst: Instance, out_dir: str | Path,
-                   solution: SolutionGrid | None = None) -> Path:
-    """Write ``<out_dir>/<name>.txt`` (and ``<name>.sol`` when a solution is known)."""
+                   solution: SolutionGrid | None = None, force: bool = False) -> Path:
+    """Write ``<out_dir>/<name>.txt`` (and ``<name>.sol`` when a solution is known), as
+    :func:`save_instance`; returns the ``.txt`` path."""
+    return save_instance(inst, out_dir, solution, force)[0]
+
+
+def save_instance(inst: Instance, out_dir: str | Path, solution: SolutionGrid | None = None,
+                  force: bool = False) -> tuple[Path, str]:
+    """Write ``<out_dir>/<name>.txt`` (and ``<name>.sol`` when a solution is known), making
+    ``out_dir`` if it is missing, as ``generate`` writes its files. Returns the ``.txt`` path
+    and what happened: ``"written"`` (no file with other content was there), ``"unchanged"``
+    (each file existed with these very bytes: nothing is written) or ``"replaced"`` (one had
+    other content, and ``force``).
+
+    Without ``force``, an existing file with other content (or something other than a file in
+    its place) raises :class:`ExistingFileError` naming it, and nothing is written. Each file
+    is written to a temporary file beside it, synced, and renamed into place, so an
+    interrupted write leaves the old file or the new one, never part of one."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    name = instance_name(inst)
-    path = out / f"{name}.txt"
-    path.write_text(instance_text(inst), encoding="utf-8")
-    sol_path = out / f"{name}.sol"
+    path = out / f"{instance_name(inst)}.txt"
+    texts = {path: instance_text(inst).encode("utf-8")}
     if solution is not None:
-        sol_path.write_text(solution_text(solution), encoding="utf-8")
-    return path
+        texts[path.with_suffix(".sol")] = solution_text(solution).encode("utf-8")
+    existing = [p for p in texts if p.exists() or p.is_symlink()]
+    same = [p for p in existing if p.is_file() and p.read_bytes() == texts[p]]
+    if existing and len(same) == len(texts):
+        return path, "unchanged"
+    differing = [p for p in existing if p not in same]
+    if differing and not force:
+        raise ExistingFileError(f"{differing[0]} exists with different content: not "
+                                "overwritten (--force replaces it)")
+    for p, data in texts.items():
+        if p not in same:
+            _replace_atomically(p, data)
+    return path, "replaced" if differing else "written"
+
+
+def _replace_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new temporary file in ``path``'s folder, sync it and rename it to
+    ``path`` (:func:`os.replace`: atomic within a file system); the temporary file is removed
+    if any step fails."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    """The process's file mode creation mask (read by setting it and back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -2,7 +2,8 @@
 
 A report never tracebacks on a damaged run folder: an unusable ``results.parquet`` (corrupt, of
 another schema, without rows, not a file) falls back to
-the journal, journal lines that are not result objects are skipped, a corrupt
+the journal, table rows and journal lines that are not results (the result schema, checked
+as ``merge`` checks them) are left out with a note, a corrupt
 ``environment.json`` gives an empty environment block; a folder with no results at all raises
 :class:`ReportError` (and the caller writes nothing).
 """
@@ -32,6 +33,8 @@ from bench.run.storage import (
     every_sample,
     results_frame,
     table_current,
+    table_results,
+    unreadable_table_errors,
 )
 
 log = logging.getLogger(__name__)
@@ -90,6 +93,28 @@ def _table(table: Path) -> tuple[pd.DataFrame | None, str]:
     return df, ""
 
 
+def _rows(folder: Path, journal: bool) -> tuple[pd.DataFrame | None, str, str]:
+    """The usable table's rows that are results, checked as ``merge`` and ``run --reuse``
+    check them (:func:`bench.run.storage.table_results`: the result schema, row by row), as a
+    frame made as the journal's is; what makes the table unusable ("" when nothing); and the
+    note on the rows left out ("" when none). A table with unreadable rows beside a
+    ``journal`` is unusable (the journal holds every result it was written from), as is one
+    whose rows are all unreadable."""
+    problems: list[str] = []
+    try:
+        found, bad = table_results(folder, problems)
+    except unreadable_table_errors() as e:
+        log.debug("%s: %s", folder / TABLE, e)
+        return None, f"{TABLE} unreadable ({type(e).__name__})", ""
+    if not bad:
+        return results_frame(found), "", ""
+    why = f"{bad} unreadable row(s), the first: {problems[0]}"
+    if journal or not found:
+        return None, f"{TABLE} unusable ({why})", ""
+    return results_frame(found), "", f"{bad} unreadable row(s) in {TABLE} skipped " \
+        f"(the first: {problems[0]})"
+
+
 def load_run(folder: str | Path) -> Run:
     """The run's results: ``results.parquet`` when usable and current, else the journal.
 
@@ -108,6 +133,11 @@ def load_run(folder: str | Path) -> Run:
     source, unusable = table, ""
     if table.exists() and table_current(folder):
         df, unusable = _table(table)
+        if df is not None:
+            df, unusable, skipped = _rows(folder, journal.is_file())
+            if skipped:
+                log.warning("%s: %s", folder, skipped)
+                warnings.append(skipped)
     if df is None:
         source = journal
         try:

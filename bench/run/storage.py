@@ -203,9 +203,11 @@ def results_frame(results: list[Result]) -> pd.DataFrame:
 def _from_cell(value: Any, hint: Any) -> Any:
     """A Parquet cell as its journal value: a missing value (None, NaN, NA) as None, a numpy
     scalar as its Python value, a whole float in an integer field (a column holding None)
-    as an int."""
+    as an int, an array (a list cell) as the list of its cells read alike."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
+    if getattr(value, "ndim", 0):
+        return [_from_cell(v, None) for v in value]
     if hasattr(value, "item") and not isinstance(value, str | bytes):
         value = value.item()
     if isinstance(value, float) and value.is_integer() and _wants_int(hint):
@@ -218,16 +220,16 @@ def _wants_int(hint: Any) -> bool:
     return hint is int or (int in get_args(hint) and float not in get_args(hint))
 
 
-def table_results(folder: str | Path) -> tuple[list[Result], int]:
-    """The results of the run folder's ``results.parquet`` (the table a committed run keeps
-    when its journal stays local), read back as the journal lines :func:`results_frame` made
-    them from, and the number of rows that are no result (:func:`bench.records.schema_problem`;
-    skipped). Every value equals the journal's; a missing one reads as None, a whole number in
-    an integer field as an int (a float field's whole number stays a float, where the journal
-    may have written an integer), a field absent from an older table takes its default, and
-    the grid is decoded from its JSON text. A table written before results carried a sample
-    id gives its rows a fallback id (:func:`fallback_sample_id`) of the table's row, which
-    differs from the one the journal line would get (:func:`has_sample_ids`)."""
+def table_results(folder: str | Path, why: list[str] | None = None) -> tuple[list[Result], int]:
+    """The results of the run folder's ``results.parquet`` (the table a committed run keeps when its
+    journal stays local), read back as the journal lines :func:`results_frame` made them from, and
+    the number of rows that are no result (:func:`bench.records.schema_problem`; skipped). Every
+    value equals the journal's; a missing one reads as None, a whole number in an integer field as
+    an int (a float field's whole number stays a float, where the journal may have written an
+    integer), a field absent from an older table takes its default, and the grid is decoded from
+    its JSON text. A table written before results carried a sample id gives its rows a fallback id
+    (:func:`fallback_sample_id`) of the table's row, which differs from the one the journal line
+    would get (:func:`has_sample_ids`). ``why`` gets each skipped row's problem."""
     import pandas as pd
 
     path = Path(folder) / TABLE
@@ -238,14 +240,16 @@ def table_results(folder: str | Path) -> tuple[list[Result], int]:
     for row in df.astype(object).to_dict("records"):
         data = {k: _from_cell(v, hints.get(k)) for k, v in row.items() if k in hints}
         data = {k: v for k, v in data.items() if v is not None or k not in _DEFAULTED}
+        problem = ""
         if isinstance(data.get("grid"), str):
             try:
                 data["grid"] = json.loads(data["grid"])
             except ValueError:
-                bad += 1
-                continue
-        if schema_problem(data):
+                problem = "'grid' is not JSON text"
+        if problem := problem or schema_problem(data):
             bad += 1
+            if why is not None:
+                why.append(problem)
             continue
         res = Result.from_dict(data)
         res.sample_id = res.sample_id or fallback_sample_id(data)
