@@ -22,8 +22,9 @@ every tier has one time limit):
   one that attempted the most instances (of several with other sets, the fastest on the
   instances all of them attempted; :func:`_full`). The best is chosen among the pairs that
   attempted exactly its instances; a pair of another instance set is in the same max-T
-  family, compared with the best on the instances both attempted, two-sided
-  (:func:`_tests`), and listed after the others in its own block (:func:`_frame`): no pair
+  family, compared with the best on the instances both attempted, two-sided (one with fewer
+  than MIN_INTERVAL instances in common is left out of it: :func:`_tests`), and listed after
+  the others in its own block (:func:`_frame`): no pair
   is ranked above another on another set of instances.
 - Each (pair, instance) is folded to the median of its repetitions and seeds
   (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
@@ -143,7 +144,8 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "the best's n': on another set (', d declined': its formulation declined d "
         "instances); such pairs are in the same test, compared with the best on the "
         "instances both ran, two-sided ('separated' when "
-        f"slower, '{FASTER}' when faster), and listed after the pairs of "
+        f"slower, '{FASTER}' when faster; one with fewer than {paired.MIN_INTERVAL} "
+        "instances in common is left out of the test, with no p), and listed after the pairs of "
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best. " + invalid.BEYOND_NOTE)
@@ -308,9 +310,16 @@ def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     pairs of the reference instance set (``full``, :func:`_full`); a pair of another set is
     in the same family, compared with that best on the instances both ran and two-sided (it
     may be slower or faster there). Like with like: a pair of another instance set is never
-    chosen best, and one family holds the group's level over all its pairs."""
-    main = paired.maxt(yy, candidates=full, two_sided=~full)
-    return main.best, main.p, main.critical
+    chosen best, and one family holds the group's level over all its pairs. A pair of another
+    set with fewer than MIN_INTERVAL instances in common with the best is left out of the
+    family and its permutations (p NaN): no p could label it, and its few values would only
+    widen the permuted maxima the others are tested against."""
+    common = (~np.isnan(yy) & ~np.isnan(yy[int(np.argmax(full))])).sum(axis=1)
+    keep = np.flatnonzero(full | (common >= paired.MIN_INTERVAL))
+    main = paired.maxt(yy[keep], candidates=full[keep], two_sided=~full[keep])
+    p = np.full(len(yy), np.nan)
+    p[keep] = main.p
+    return int(keep[main.best]), p, main.critical
 
 
 def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:

@@ -70,3 +70,18 @@ def test_a_constant_ratio_is_not_equivalent_and_the_same_times_are():
     assert not paired.equivalent(0.95, 0.95 * (1 + 1e-12), 8, False)
     assert paired.equivalent(1.0, 1.0, 5, False)
     assert paired.equivalent(0.9, 1.1, 5, False)
+
+
+def test_a_pair_with_too_few_instances_in_common_leaves_the_family():
+    """A pair of another set with fewer than MIN_INTERVAL instances in common can never be
+    labelled, so it is left out of the max-T family: its one value, 100x the best's, does not
+    swamp the permuted maxima, and a pair slower than the best on all 6 instances is still
+    separated (exact p = 2/64)."""
+    base = np.array([0.2, 0.5, 1.0, 2.0, 4.0, 8.0])
+    one = np.full(6, np.nan)
+    one[0] = 100 * base[0]
+    table = V.analyse(_rows(np.vstack([base, base * np.linspace(1.5, 2.5, 6), one]))).table
+    r = table.set_index("pair")
+    assert r.loc["f1 / s1", "verdict"] == V.SEPARATED
+    assert abs(r.loc["f1 / s1", "p"] - 2 / 64) < 1e-12
+    assert np.isnan(r.loc["f2 / s2", "p"]) and r.loc["f2 / s2", "verdict"] == V.INCONCLUSIVE
