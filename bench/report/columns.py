@@ -126,8 +126,8 @@ COLUMNS: dict[str, Column] = {
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
                                  "geometric means of t + shift, not of SGMs; '≥': a bound) "
                                  "with its 95 % interval"),
-    "p": Column("p", "step-down Westfall-Young max-T permutation p against the best; for a "
-                     "pair of another instance set a two-sided paired sign-flip p, Holm-adjusted"),
+    "p": Column("p", "step-down max-T permutation p against the best (a Westfall-Young "
+                     "variant); for a pair of another instance set two-sided, in the same test"),
     "vs_robust": Column("vs robust", "the verdicts' test of the declared default against the "
                                      "robust choice over the same instances, or why there is "
                                      "none"),

@@ -260,7 +260,7 @@ def evidence(g: pd.DataFrame, pairs: list[str], robust: str, declared: str,
     row = r.loc[[declared]].iloc[0]
     words = f"{V.label(row)}, {V.factor(row)}"
     return words, (f"the verdicts' test against it: {words} "
-                   f"({'Holm-adjusted paired' if row['run'] else 'max-T'} p = "
+                   "(max-T p = "
                    f"{p_value(float(row['p']))})")
 
 

@@ -27,10 +27,15 @@ instance. A task that did not run is never a value: it is missing.
   of their tie), and the pairs are put in one order fixed by their data before anything is
   drawn, so neither the p's nor the verdicts depend on the order (the names) of the pairs.
   Answered-count gaps enter through the censored values like any other difference: no
-  separate rule. The null is exchangeability of the pairs' times on an instance, not equal
-  geometric means: a pair with the best's geometric mean and a wider spread is separated more
-  often than ALPHA (about 11 % of draws in a simulation with one of 5 pairs at 5x the
-  log-scale spread).
+  separate rule. Pairs of another instance set than the candidates (``two_sided``: they did
+  not run every instance the best did, or ran others) are in the same family: the labels of
+  an instance are permuted among the pairs that ran it (NaN stays NaN where a pair did not),
+  such a pair's statistic is over the instances it shares with the best chosen in that
+  permutation, and it enters the maximum as |T_j| (it may be faster than the best there),
+  so one step-down holds the level over all the group's pairs. The null is exchangeability of the
+  pairs' times on an instance, not equal geometric means: a pair with the best's geometric mean and
+  a wider spread is separated more often than ALPHA (about 11 % of draws in a simulation with one of
+  5 pairs at 5x the log-scale spread).
   The permutations are seeded from the data's orbit (:func:`orbit_seed`): reproducible, and
   exact; a step with at most as many arrangements as draws (two pairs on up to 9 instances)
   takes every arrangement instead, so its p is the exact permutation p.
@@ -41,7 +46,9 @@ instance. A task that did not run is never a value: it is missing.
 - Equivalence (:func:`equivalent`): two one-sided tests (Schuirmann 1987) at 2.5 % each, that
   is the 95 % t-interval of the ratio inside 1/``margin`` .. ``margin``; only where neither
   pair has a censored time on the instances both ran (a censored ratio is a bound, not an
-  estimate).
+  estimate) and the differences have a positive standard deviation (a zero-width interval is
+  no confidence interval: a constant ratio of 1.11 is not equivalent), except where they are
+  all zero (the same times on every instance: a ratio of exactly 1).
 """
 
 from __future__ import annotations
@@ -64,14 +71,15 @@ MARGIN = 1.25
 #: fewer instances than this: no interval is printed ("too few")
 MIN_INTERVAL = 5
 _TOL = 1e-9  # statistics equal up to rounding count as "at least as extreme"
+_FLAT = 1e-9  # an interval narrower than this, relative to its upper end, has zero width
 
 
 @dataclass(frozen=True)
 class MaxT:
-    """The test of one group: ``best`` (index into the pairs), per pair ``stat`` (T_j, NaN for
-    the best and pairs not tested), ``p`` (step-down adjusted, NaN likewise), ``common``
-    (instances both it and the best ran) and ``critical``: in the last step (among the pairs
-    not separated), the smallest T at which a pair would be separated there
+    """The test of one group: ``best`` (index into the pairs), per pair ``stat`` (T_j, |T_j| for a
+    pair tested two-sided, NaN for the best and pairs not tested), ``p`` (step-down adjusted, NaN
+    likewise), ``common`` (instances both it and the best ran) and ``critical``: in the last step
+    (among the pairs not separated), the smallest T at which a pair would be separated there
     (:func:`threshold`); NaN when no permuted maximum has a p below alpha, as on 5 instances
     of two pairs: the step's 32 arrangements are all taken, and the most extreme sign pattern
     has p = 2/32."""
@@ -119,10 +127,11 @@ def arrangements(y: np.ndarray, most: int) -> np.ndarray | None:
     return np.array([np.stack(pick) for pick in itertools.product(*rows)])
 
 
-def _statistics(y: np.ndarray, cand: np.ndarray,
-                tested: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _statistics(y: np.ndarray, cand: np.ndarray, tested: np.ndarray,
+                two: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For y of shape (..., instances, pairs): the best (argmin of the candidates' mean), T per
-    pair (-inf for the best and the untested) and the instances each pair shares with it."""
+    pair (|T| for the pairs ``two``, tested two-sided; -inf for the best and the untested) and
+    the instances each pair shares with it."""
     with np.errstate(invalid="ignore", divide="ignore"):
         ran = ~np.isnan(y)
         means = np.where(ran, y, 0.0).sum(-2) / ran.sum(-2)
@@ -133,6 +142,8 @@ def _statistics(y: np.ndarray, cand: np.ndarray,
         ok = ~np.isnan(d)
         n = ok.sum(-2)
         t = np.where(ok, d, 0.0).sum(-2) / np.sqrt(np.maximum(n, 1))
+    if two is not None:
+        t = np.where(two, np.abs(t), t)
     own = np.arange(y.shape[-1]) == best[..., None]
     t = np.where(own | ~tested | (n == 0), -np.inf, t)
     return best, t, n
@@ -170,21 +181,26 @@ def threshold(top_null: np.ndarray, permutations: int, alpha: float = ALPHA,
     return float(null[np.argmax(ok)]) if ok.any() else math.nan
 
 
-def _canonical(y: np.ndarray, cand: np.ndarray, test: np.ndarray) -> np.ndarray:
+def _canonical(y: np.ndarray, cand: np.ndarray, test: np.ndarray,
+               two: np.ndarray) -> np.ndarray:
     """The column order in which :func:`maxt` computes: the pairs sorted by their data (which
-    instances they ran, their values there, whether candidate and tested), so that the test
-    sees the same array whatever order the pairs came in and its p's follow the pairs."""
+    instances they ran, their values there, whether candidate, tested and two-sided), so that
+    the test sees the same array whatever order the pairs came in and its p's follow the
+    pairs."""
     ran = ~np.isnan(y)
-    keys = np.vstack([~ran, np.where(ran, y, 0.0), ~cand, ~test])
+    keys = np.vstack([~ran, np.where(ran, y, 0.0), ~cand, ~test, two])
     return np.lexsort(keys[::-1])
 
 
 def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray | None = None,
          permutations: int = PERMUTATIONS, seed: int | None = None,
-         alpha: float = ALPHA) -> MaxT:
+         alpha: float = ALPHA, two_sided: np.ndarray | None = None) -> MaxT:
     """The step-down max-T permutation test of every pair against the best (see the module);
-    ``y`` is (pairs, instances); ``candidates`` may be best (default all), ``tested`` are
-    compared with it (default all). A step whose arrangements number at most ``permutations``
+    ``y`` is (pairs, instances, NaN where a pair did not run an instance); ``candidates`` may
+    be best (default all: they must share one instance set, so T >= 0 for each), ``tested``
+    are compared with it (default all), ``two_sided`` (default none) are tested on |T|: a pair
+    of another instance set than the candidates, which may be faster than the best on the
+    instances both ran. A step whose arrangements number at most ``permutations``
     takes every one of them (:func:`arrangements`: its p is exact); a larger one draws
     ``permutations``, seeded (by default :func:`orbit_seed`): the same data give the same
     p's, in whatever order the pairs come (:func:`_canonical`)."""
@@ -192,27 +208,30 @@ def maxt(y: np.ndarray, candidates: np.ndarray | None = None, tested: np.ndarray
     pairs = y0.shape[1]
     cand0 = np.ones(pairs, bool) if candidates is None else np.asarray(candidates, bool)
     test0 = np.ones(pairs, bool) if tested is None else np.asarray(tested, bool)
-    c = _canonical(y0, cand0, test0)
-    y, cand, test = y0[:, c], cand0[c], test0[c]
-    chosen, t_obs, n = _statistics(y, cand, test)
+    two0 = np.zeros(pairs, bool) if two_sided is None else np.asarray(two_sided, bool)
+    c = _canonical(y0, cand0, test0, two0)
+    y, cand, test, two = y0[:, c], cand0[c], test0[c], two0[c]
+    chosen, t_obs, n = _statistics(y, cand, test, two)
     rng = np.random.default_rng(orbit_seed(y) if seed is None else seed)
-    p, critical = _step_down(y, cand, test, t_obs, rng, permutations, alpha)
+    p, critical = _step_down(y, (cand, test, two), t_obs, rng, permutations, alpha)
     back = np.empty(pairs, int)
     back[c] = np.arange(pairs)  # column k of the input is column back[k] here
     stat = np.where(np.isfinite(t_obs), t_obs, np.nan)
     return MaxT(int(c[int(chosen)]), stat[back], p[back], n.astype(int)[back], critical)
 
 
-def _step_down(y: np.ndarray, cand: np.ndarray, test: np.ndarray, t_obs: np.ndarray,
-               rng: np.random.Generator, permutations: int,
+def _step_down(y: np.ndarray, roles: tuple[np.ndarray, np.ndarray, np.ndarray],
+               t_obs: np.ndarray, rng: np.random.Generator, permutations: int,
                alpha: float) -> tuple[np.ndarray, float]:
-    """The adjusted p's of the tested pairs (``y``: instances x pairs) and the last step's
-    threshold (:func:`threshold`). Each step permutes the labels among the pairs not yet
+    """The adjusted p's of the tested pairs (``y``: instances x pairs; ``roles``: per pair
+    candidate, tested, two-sided) and the last step's threshold (:func:`threshold`). Each
+    step draws its own permutations of the labels among the pairs not yet
     separated (the best included, chosen again in every arrangement) and tests the largest
     T left against the maxima of those arrangements; p's kept monotone, and a step at or
     above ``alpha`` ends the test (the rest take that step's p, at least). Statistics equal
     within rounding get the largest p of their tie, so which of them a step takes first is
     immaterial."""
+    cand, test, two = roles
     pairs = y.shape[1]
     p = np.full(pairs, np.nan)
     members = np.ones(pairs, bool)
@@ -222,7 +241,7 @@ def _step_down(y: np.ndarray, cand: np.ndarray, test: np.ndarray, t_obs: np.ndar
         idx = np.flatnonzero(members)
         whole = arrangements(y[:, idx], permutations)  # small: every one, exactly
         sub = whole if whole is not None else _permuted(y[:, idx], rng, permutations)
-        _, ts, _ = _statistics(sub, cand[idx], test[idx])
+        _, ts, _ = _statistics(sub, cand[idx], test[idx], two[idx])
         top_null = ts.max(axis=-1)  # one per arrangement: -inf where nothing is comparable
         exact = whole is not None
         critical = threshold(top_null, permutations, alpha, exact)
@@ -269,7 +288,8 @@ def _share(count: Any, size: int, permutations: int, exact: bool) -> Any:
 
 def log_interval(d: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
     """exp of the mean of ``d`` and of its two-sided t-interval (n - 1 degrees of freedom);
-    NaN bounds below 2 values, the estimate alone where every value is the same."""
+    NaN bounds below 2 values; where every value is the same the interval has zero width (no
+    interval of a spread: :func:`equivalent` never takes it for one)."""
     d = np.asarray(d, dtype=float)
     if len(d) == 0:
         return math.nan, math.nan, math.nan
@@ -282,6 +302,13 @@ def log_interval(d: np.ndarray, level: float = 0.95) -> tuple[float, float, floa
 
 def equivalent(lo: float, hi: float, n: int, censored: bool, margin: float = MARGIN) -> bool:
     """TOST at 2.5 % per side: the 95 % interval of the ratio lies inside 1/margin .. margin,
-    over at least MIN_INTERVAL instances, none of them censored for either pair."""
-    return (not censored and n >= MIN_INTERVAL and lo == lo and hi == hi
-            and 1 / margin <= lo and hi <= margin)
+    over at least MIN_INTERVAL instances, none of them censored for either pair, and the
+    interval has a width (the differences a positive standard deviation): a zero-width
+    t-interval is no confidence interval, so a constant ratio of 1.11 over every instance is
+    not equivalent. The one exception is a ratio of exactly 1 on every instance (the same
+    times everywhere, up to rounding): no difference at all, equivalent with no uncertainty."""
+    if censored or n < MIN_INTERVAL or lo != lo or hi != hi:
+        return False
+    if hi - lo <= _FLAT * hi:  # zero width: only the same times on every instance
+        return abs(lo - 1) <= _FLAT and abs(hi - 1) <= _FLAT
+    return 1 / margin <= lo and hi <= margin

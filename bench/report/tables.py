@@ -58,8 +58,8 @@ LEGEND: list[tuple[str, str]] = [
                    "tiers pooled, equivalent while one tier alone shows it outside the margin: "
                    "the tier is named)"),
     (FASTER, "a pair of another instance set (it declined some instances) faster than the "
-             f"best on the instances both ran, by a two-sided paired sign-flip test "
-             f"(Holm-adjusted p < {ALPHA:g}); never ranked above the best"),
+             "best on the instances both ran, by its two-sided statistic in the max-T test "
+             f"(p < {ALPHA:g}); never ranked above the best"),
     ("not run", "tasks recorded without running: left out of every count, time and test"),
     ("declined", "instances a formulation declined (not applicable, K): no time and no failure, "
                  "left out likewise; its pair is compared only where it attempted"),
@@ -290,7 +290,7 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     others_tested = tested(r)  # as the verdict matrix counts them
     sep = int(others_tested["verdict"].str.startswith(SEPARATED).sum())
     line += (f"; {sep} of {len(others_tested)} other pair(s) separated (max-T, all tiers pooled; a "
-             "pair of another instance set by a two-sided paired test, Holm-adjusted)")
+             "pair of another instance set two-sided, in the same test)")
     fast = r[r["verdict"].str.startswith(FASTER)]
     if len(fast):
         line += f"; {FASTER} (of another instance set): {', '.join(fast['pair'])}"
@@ -415,12 +415,13 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "the best on the instances both ran (ratio of the geometric means of "
               "t + shift, an unanswered instance at its limit, '≥' a bound "
               "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
-              "step-down Westfall-Young max-T permutation test against the best (labels "
-              "permuted within each instance, the best chosen again in every permutation); "
+              "step-down max-T permutation test against the best (a variant of "
+              "Westfall-Young's: unstudentised statistic, labels permuted within each instance, "
+              "the best chosen again in every permutation, fresh permutations at every step); "
               f"verdict: '{SEPARATED}' when p < 0.05, '{EQUIVALENT}' when the interval lies "
               f"within 1/{MARGIN:g}..{MARGIN:g}x over 5 or more instances without unanswered "
               "ones, else 'inconclusive', with 'k of n run' where the pair ran another instance "
-              "set than the best (tested apart: a two-sided paired sign-flip p, Holm-adjusted; "
+              "set than the best (in the same test, two-sided, on the instances both ran; "
               "'faster where both ran' when it is faster there); "
               "common_*: over the instances every pair with a valid answer attempted and "
               "answered; "

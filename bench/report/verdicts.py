@@ -20,11 +20,12 @@ every tier has one time limit):
   declined") and counted under "declined" (:func:`declined_line`).
 - Like with like, by instance sets: the reference pair is, of the pairs that answered any,
   one that attempted the most instances (of several with other sets, the fastest on the
-  instances all of them attempted; :func:`_full`). The max-T family holds the pairs that
-  attempted exactly its instances, and the best is chosen among them; a pair of another
-  instance set is tested apart, against the best on the instances both attempted,
-  Holm-adjusted among such pairs (:func:`_tests`), and listed after the others in its own
-  block (:func:`_frame`): no pair is ranked above another on another set of instances.
+  instances all of them attempted; :func:`_full`). The best is chosen among the pairs that
+  attempted exactly its instances; a pair of another instance set is in the same max-T
+  family, compared with the best on the instances both attempted, two-sided (one with fewer
+  than MIN_INTERVAL instances in common is left out of it: :func:`_tests`), and listed after
+  the others in its own block (:func:`_frame`): no pair
+  is ranked above another on another set of instances.
 - Each (pair, instance) is folded to the median of its repetitions and seeds
   (:func:`bench.report.data.per_instance`). The test's value is y = log(min(t, L) + shift): t the
   folded time, L the instance's time limit (shared by every pair on it), every unanswered
@@ -40,17 +41,19 @@ every tier has one time limit):
   (:func:`bench.report.paired.log_interval`; "too few" below
   :data:`~bench.report.paired.MIN_INTERVAL` instances), and a step-down max-T permutation test
   of every pair against the best, re-selecting the best in every permutation
-  (:func:`bench.report.paired.maxt`: Westfall & Young 1993, *Resampling-Based Multiple
-  Testing*, algorithm 2.8, one set of permutations shared by its steps, with an unstudentised
-  statistic): one test per group (error control per group, not over the page),
-  selection-aware, exact under censoring at the shared limit; equal statistics get equal
-  p's, whatever the order of the pairs.
+  (:func:`bench.report.paired.maxt`: a variant of Westfall & Young 1993, *Resampling-Based
+  Multiple Testing*, algorithm 2.8, with an unstudentised statistic and fresh permutations
+  among the pairs left at every step, as in Romano & Wolf 2005): one test per group over
+  all its pairs, those of another instance set included (error control per group, not over
+  the page), selection-aware, exact under censoring at the shared limit; equal statistics
+  get equal p's, whatever the order of the pairs.
 - Labels: *separated* (adjusted p < :data:`ALPHA` over at least MIN_INTERVAL instances:
   slower than the best, by the factor shown); for a pair of another instance set, tested
-  apart two-sided, *faster where both ran* (:data:`FASTER`: adjusted p < ALPHA and faster
-  there; never ranked above the best, whose instance set it did not run); *equivalent* (two
-  one-sided tests: the 95 % interval within 1/MARGIN .. MARGIN over at least MIN_INTERVAL
-  instances, none censored; :func:`bench.report.paired.equivalent`); *inconclusive*
+  two-sided in the same family, *faster where both ran* (:data:`FASTER`: adjusted p < ALPHA
+  and faster there; never ranked above the best, whose instance set it did not run);
+  *equivalent* (two one-sided tests: the 95 % interval, of positive width, within
+  1/MARGIN .. MARGIN over at least MIN_INTERVAL instances, none censored; the same times on
+  every instance are equivalent too; :func:`bench.report.paired.equivalent`); *inconclusive*
   otherwise. Beside them the group's separable factor: exp(c / sqrt(n)), c the least T the
   test's last step would separate (:func:`bench.report.paired.threshold`), n the instances
   the best ran: a pair still in that step is separated when its ratio of geometric means
@@ -75,7 +78,6 @@ import pandas as pd
 
 import bench.report.invalid as invalid
 import bench.report.paired as paired
-import bench.report.signflip as signflip
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
 from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
@@ -84,7 +86,6 @@ from bench.report.measured import spread as spread
 from bench.report.sgm_bound import at_limit
 from bench.report.sgm_bound import ratio_interval as ratio_interval
 from bench.report.sgm_bound import sgm_interval as sgm_interval
-from bench.report.signflip import holm
 from bench.report.units import duration, number, p_value
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
@@ -99,12 +100,9 @@ MARGIN = paired.MARGIN
 SEED = paired.SEED
 FEW = "few instances"
 SEPARATED, EQUIVALENT, INCONCLUSIVE = "separated", invalid.EQUIVALENT, invalid.INCONCLUSIVE
-#: the label of a pair tested apart (another instance set) that is faster than the best on
-#: the instances both ran, shown by the two-sided test
+#: the label of a pair of another instance set that is faster than the best on the
+#: instances both ran, shown by its two-sided statistic in the max-T family
 FASTER = "faster where both ran"
-#: the fewest instances in common on which the two-sided exact test of a pair tested apart
-#: can reach p < ALPHA (its smallest p is 2 / 2^n)
-APART_MIN = 6
 NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same time limit): "
         "tasks that did not run are left out of everything (counted under 'not run'); best: "
         "the pair, without wrong answers and among those that attempted the reference pair's "
@@ -124,27 +122,30 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "the one end of its 95 % interval that bounds it: '≥ f [≥ a]' where only the runner-up "
         "has censored times there, '≤ f [≤ b]' where only the best has, "
         f"'f ({BOTH_CENSORED})' where both have (neither estimate nor bound). "
-        f"Labels: '{SEPARATED}': the step-down Westfall-Young max-T "
-        "permutation test (pair labels permuted within each instance, the best chosen again "
-        f"in every permutation) gives p < {ALPHA:g} over at least {paired.MIN_INTERVAL} "
+        f"Labels: '{SEPARATED}': a step-down max-T permutation test (a variant of "
+        "Westfall-Young's: unstudentised statistic, pair labels permuted within each instance "
+        "among the pairs that ran it, the best chosen again in every permutation, fresh "
+        f"permutations at every step) gives p < {ALPHA:g} over at least {paired.MIN_INTERVAL} "
         f"instances (its null: the pairs' times are exchangeable on every instance, so a "
         f"pair whose times differ from the best's in spread alone can be separated); "
         f"'{EQUIVALENT}': the 95 % interval lies "
         f"within 1/{MARGIN:g}..{MARGIN:g}x (two one-sided tests) over at least "
-        f"{paired.MIN_INTERVAL} instances without censored times; '{INCONCLUSIVE}': "
+        f"{paired.MIN_INTERVAL} instances without censored times, and has a width (a "
+        "constant ratio on every instance is no interval: not equivalent, unless the times "
+        f"are the same on every instance); '{INCONCLUSIVE}': "
         "neither, or equivalent over tiers pooled while one tier alone shows the factor outside "
         "the margin ('equivalent pooled, not on the T tier'). separable: the factor over the "
-        "best above which a pair still in the test's "
+        "best above which a pair of the best's instance set still in the test's "
         f"last step is separated ('{NONE_SEPARABLE}': none could be; '{ALL_SEPARATED}': every "
         "pair of the best's instance set is separated). Error control is per cell (each "
-        "row's test holds its level over that row's pairs), not over the page: with many "
+        "row's test holds its level over all that row's pairs), not over the page: with many "
         "cells some separation by chance is expected. "
         "'k of n run': the pair ran on k of the best's n instances; 'k run, m in common with "
         "the best's n': on another set (', d declined': its formulation declined d "
-        "instances); such pairs are tested apart against the best on the instances both ran "
-        "(a two-sided paired sign-flip test, Holm-adjusted among them: 'separated' when "
-        f"slower, '{FASTER}' when faster; it needs {APART_MIN} instances in common to decide "
-        "either, its smallest p being 2/2^n) and listed after the pairs of "
+        "instances); such pairs are in the same test, compared with the best on the "
+        "instances both ran, two-sided ('separated' when "
+        f"slower, '{FASTER}' when faster; one with fewer than {paired.MIN_INTERVAL} "
+        "instances in common is left out of the test, with no p), and listed after the pairs of "
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best. " + invalid.BEYOND_NOTE)
@@ -232,8 +233,8 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     (PAR-2, over the instances it ran), ``common`` (instances it and the best ran),
     ``ratio`` with ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored``
     (a censored time on the common instances: which pair, "other", "best", "both" or ""),
-    ``p`` (max-T, step-down adjusted; two-sided and Holm-adjusted for a pair of another
-    instance set) and ``verdict``: "best", "separated", "equivalent", "inconclusive",
+    ``p`` (max-T, step-down adjusted; two-sided for a pair of another instance set) and
+    ``verdict``: "best", "separated", "equivalent", "inconclusive",
     :data:`FASTER` (a pair of another instance set only), "wrong answers" ("" for every pair
     when no pair can be best); ``run``:
     "k of n run" for a pair that ran k of the best's n instances, "k run, m in common with
@@ -304,28 +305,21 @@ def _full(yy: np.ndarray, solved: np.ndarray) -> np.ndarray:
 
 
 def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
-    """(best, p per pair, critical): the step-down max-T test (:func:`bench.report.paired.maxt`)
-    of the pairs of the reference instance set (``full``, :func:`_full`) against the best of
-    them; every other pair against that best alone, on the instances both ran (two-sided:
-    it may be slower or faster there; the sign-flip test of each instance's difference,
-    :func:`bench.report.signflip.sign_flip_maxt`), its p Holm-adjusted among those pairs
-    (Holm 1979). Like with like: a pair of another instance
-    set neither widens the null of the pairs that ran the same instances nor is chosen best;
-    ``critical`` is the main test's."""
-    idx = np.flatnonzero(full)
-    main = paired.maxt(yy[idx])
-    best = int(idx[main.best])
+    """(best, p per pair, critical): one step-down max-T test (:func:`bench.report.paired.maxt`)
+    of every pair against the best, chosen (in the data and in every permutation) among the
+    pairs of the reference instance set (``full``, :func:`_full`); a pair of another set is
+    in the same family, compared with that best on the instances both ran and two-sided (it
+    may be slower or faster there). Like with like: a pair of another instance set is never
+    chosen best, and one family holds the group's level over all its pairs. A pair of another
+    set with fewer than MIN_INTERVAL instances in common with the best is left out of the
+    family and its permutations (p NaN): no p could label it, and its few values would only
+    widen the permuted maxima the others are tested against."""
+    common = (~np.isnan(yy) & ~np.isnan(yy[int(np.argmax(full))])).sum(axis=1)
+    keep = np.flatnonzero(full | (common >= paired.MIN_INTERVAL))
+    main = paired.maxt(yy[keep], candidates=full[keep], two_sided=~full[keep])
     p = np.full(len(yy), np.nan)
-    p[idx] = main.p
-    apart = np.flatnonzero(~full)
-    raw = []
-    for j in apart:
-        both = ~np.isnan(yy[j]) & ~np.isnan(yy[best])
-        one = (signflip.sign_flip_maxt((yy[j] - yy[best])[both][:, None]).p[0]
-               if both.any() else math.nan)
-        raw.append(1.0 if one != one else float(one))
-    p[apart] = holm(np.asarray(raw, float))
-    return best, p, main.critical
+    p[keep] = main.p
+    return int(keep[main.best]), p, main.critical
 
 
 def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
@@ -377,8 +371,8 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
     other = int(((inc["run"].fillna("") != "") & (inc.get("beyond", 0) == 0)).sum())  # other set
     why = [x for x in (
         can.removesuffix("; "),
-        f"{other} of another instance set, tested only on the instances in common: at least "
-        f"{APART_MIN} needed, more under Holm's adjustment" if other else "",
+        f"{other} of another instance set, tested only on the instances in common"
+        if other else "",
         f"{n} equivalent pooled, but apart on a tier" if n else "", invalid.clause(inc)) if x]
     return f"; {len(inc)} pair(s) inconclusive" + (f" ({'; '.join(why)})" if why else "")
 
@@ -434,7 +428,7 @@ def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
                     f"{int(b['instances'])} answered); the runner-up {o['pair']} "
                     f"({int(o['solved'])} of {int(o['instances'])}) takes {factor(o)} the "
                     f"best's time on the {int(o['common'])} both ran: {label(o)} "
-                    f"({'Holm-adjusted paired' if o['run'] else 'max-T'} p = {p_value(o['p'])})")
+                    f"(max-T p = {p_value(o['p'])})")
         sentence += _inconclusive(inc, separable, int(b["instances"]) < paired.MIN_INTERVAL)
         if len(fast):
             sentence += f"; {FASTER}: {', '.join(fast['pair'])} (of another instance set)"
