@@ -33,6 +33,14 @@ from bench.report.units import bound_end, interval, number
 
 #: the fitted slope's two-sided range
 LEVEL = 0.95
+#: what the growth table computes, beside its heading
+NOTE = ("log-log least-squares slope of time against cells per pair and family, one point per "
+        "instance: its repeats folded to the median time, answered where a strict majority "
+        "answered; an unanswered instance whose failures all timed out is a point censored at "
+        "the limit, one with a memout, wrong answer or only errors is out of the fit; 95 % range: "
+        "t-interval with N - 2 degrees of freedom over the N points, and where points are "
+        "censored only the end that bounds the slope ('≥' lower bound, '≤' upper bound, none "
+        "where it has no bound)")
 #: the notes of a censored slope (:func:`censored_slope`), before their parenthesis
 LOWER, UPPER, NO_BOUND = "lower bound", "upper bound", "censored: no bound"
 
