@@ -26,6 +26,7 @@ from bench.labels import close_matches, normal_pair
 from bench.report import (
     assets,
     defaults,
+    growth,
     identities,
     machines,
     measured,
@@ -162,7 +163,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
                        t["machine_id"], t["machine_label"], strict=True)))) + ")."]
               if several else []), "puzzles": sections,
            "overview": Table.of(ov) if len(ov) else Table([], []), "note": tables.SHIFT_NOTE,
-           "peer_note": peers.NOTE,
+           "peer_note": peers.NOTE, "growth_note": growth.NOTE,
            "unreadable": Table.of(bad) if len(bad) else None,
            "environment": env, "parquet": parquet, "records": records}
     _write_html(ctx, out / "index.html")
@@ -351,7 +352,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
                "", s.ranking.markdown(), ""]
         md += [f"![{f['alt']}]({f['src']})" for f in s.figures] + [""]
         if s.slopes:
-            md += ["Growth with size (log-log slope of time against cells):", "",
+            md += [f"Growth with size ({growth.NOTE}):", "",
                    s.slopes.markdown(), ""]
         if s.peers:
             md += ["Against the peer packages:", "", *[f"- {x}" for x in s.peer_lines], "",

@@ -73,10 +73,15 @@ COLUMNS: dict[str, Column] = {
     "cv": Column("CV", "median over instances of the coefficient of variation (standard "
                        "deviation / mean) of the repeated times"),
     "slope": Column("slope", "log-log slope of time against cells (1: linear, 2: quadratic)"),
-    "range": Column("95 % range", "95 % range of the fitted slope"),
+    "range": Column("95 % range", "95 % t-interval of the fitted slope (N - 2 degrees of "
+                                  "freedom over the N points); with censored points only the "
+                                  "end that bounds it, '[≥ a]' for a lower bound, '[≤ b]' for an "
+                                  "upper bound, none ('–') where it has no bound"),
     "sizes": Column("sizes", "distinct instance sizes in the fit"),
-    "censored": Column("censored", "points at the time limit (no answer): the true slope is "
-                                   "then at least the fitted one"),
+    "censored": Column("censored", "points at the time limit: instances a strict majority of "
+                                   "whose repeats did not answer, every failure a timeout (or "
+                                   "answered above the limit); the note says whether the slope "
+                                   "is then a lower bound, an upper bound or neither"),
     "instances": Column("instances", "distinct instances with a task that ran"),
     "what": Column("what", "wrong: rejected answer; disagrees: infeasible although an exact "
                            "formulation solved it; error: the task failed"),

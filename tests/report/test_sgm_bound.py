@@ -54,3 +54,13 @@ def test_a_best_that_answered_everything_keeps_its_estimate_and_interval():
 def test_the_note_says_what_the_sgm_is():
     assert "a lower bound" in V.NOTE and "not PAR-2" in V.NOTE
     assert "at the limit" in V.NOTE
+
+
+def test_the_sgm_interval_never_reaches_below_zero():
+    """exp of the interval on log(t + shift) less the shift can fall below 0 on skewed times;
+    a time cannot, so the lower end is clamped at 0."""
+    est, lo, hi = V.sgm_interval(np.array([0.001] * 5 + [5.0]))
+    assert lo == 0.0 and 0 < est < hi
+    assert duration_interval(est, lo, hi, V.TOO_FEW) == "20.5 ms [0–411]"
+    _, lo, _ = V.sgm_interval(0.5 + 0.05 * np.arange(8))
+    assert lo > 0  # an interval away from 0 is as it was
