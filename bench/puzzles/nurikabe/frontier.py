@@ -56,7 +56,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
     separated,
 )
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, PLACES, _move
+from bench.puzzles.nurikabe.frontier_moves import PLACES, allowed
 from bench.puzzles.nurikabe.frontier_planar import CACHES as PLANAR_CACHES
 
 log = logging.getLogger(__name__)
@@ -193,23 +193,7 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
             raise FrontierTooBig(f"over {sw.max_states} states at cell ({r}, {c})")
         if deadline is not None and time.perf_counter() >= deadline:
             return None
-        up = front[c]
-        left = front[c - 1] if c else -1
-        up_col = up >> 6 if up >= 0 else -1
-        left_col = left >> 6 if left >= 0 else -1
-        for x in options:
-            if closed >> x & 1:
-                continue
-            if x == wall:
-                if up_col == wall and left_col == wall and diag == wall:
-                    continue
-            elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
-                continue
-            move = moves.get((front, closed, x), _UNSEEN)
-            if move is _UNSEEN:
-                move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
-            if move is None:
-                continue
+        for x, move in allowed(sw, moves, options, front, diag, closed, r, c):
             codes, now, must, bound, below, shut = move
             lifted, low_x, ok_x = 0, low, oks[x]
             if shut:  # enclosed islands: the cells they must have (frontier_enclosed)

@@ -25,7 +25,7 @@ import numpy as np
 
 from bench.puzzles.nurikabe.frontier_bounds import FIELD, GUARD, Profile, Sweep, separated
 from bench.puzzles.nurikabe.frontier_enclosed import roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import _UNSEEN, PLACES, _move
+from bench.puzzles.nurikabe.frontier_moves import PLACES, allowed
 
 #: the most bits of a tally (fields and excluded solutions' bits) the arrays take: a key packs
 #: a profile's number above them in 63 bits
@@ -157,7 +157,6 @@ def _moves(layer: Layer, sw: Sweep, r: int, c: int
     colour of each, and the step's :class:`_Cell`. None past the deadline."""
     step = _Cell(sw, r, c)
     options, moves = step.options, step.moves
-    wall = sw.k
     src: list[int] = []
     mvs: list[Any] = []
     xs: list[int] = []
@@ -165,23 +164,7 @@ def _moves(layer: Layer, sw: Sweep, r: int, c: int
     for i, (front, diag, closed) in enumerate(layer.keys):
         if deadline is not None and time.perf_counter() >= deadline:
             return None
-        up = front[c]
-        left = front[c - 1] if c else -1
-        up_col = up >> 6 if up >= 0 else -1
-        left_col = left >> 6 if left >= 0 else -1
-        for x in options:
-            if closed >> x & 1:
-                continue
-            if x == wall:
-                if up_col == wall and left_col == wall and diag == wall:
-                    continue
-            elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
-                continue
-            move = moves.get((front, closed, x), _UNSEEN)
-            if move is _UNSEEN:
-                move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
-            if move is None:
-                continue
+        for x, move in allowed(sw, moves, options, front, diag, closed, r, c):
             src.append(i)
             mvs.append(move)
             xs.append(x)

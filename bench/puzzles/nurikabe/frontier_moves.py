@@ -5,6 +5,8 @@ arrays (:mod:`.frontier_arrays`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bench.puzzles.nurikabe.frontier_bounds import Profile, Sweep
 from bench.puzzles.nurikabe.frontier_bounds import bound as bound_of
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed
@@ -14,6 +16,9 @@ from bench.puzzles.nurikabe.frontier_enclosed import enclosed
 PLACES = 300_000
 #: a move not yet cached (:func:`_move`'s answers: a tuple, or None)
 _UNSEEN: tuple[tuple[int, ...], int, int, int, int, int] = ((), -1, -1, -1, -1, 0)
+
+#: a move (:func:`_move`'s answer when a tally can follow)
+Move = tuple[tuple[int, ...], int, int, int, int, int]
 
 def _relabel(codes: list[int]) -> tuple[int, ...]:
     """The frontier codes (colour * 64 + label) with labels renumbered by first appearance
@@ -95,3 +100,34 @@ def _move(sw: Sweep, front: tuple[int, ...], closed: int, x: int, r: int, c: int
                     and codes[c + 1] >> 6 == wall) else -1
     return codes, now, must, bound, diag, enclosed(codes, sw.k)
 
+
+
+def allowed(sw: Sweep, moves: dict[tuple[tuple[int, ...], int, int], Move | None],
+            options: Iterable[int], front: tuple[int, ...], diag: int, closed: int, r: int,
+            c: int) -> list[tuple[int, Move]]:
+    """The colours cell ``(r, c)`` may take in the profile ``(front, diag, closed)``, each
+    with its move (:func:`_move`, cached in ``moves`` by frontier, closed colours and colour),
+    in the order of ``options``: a colour not closed, the wall only where it makes no 2x2 of
+    wall (the cells up, left and diagonal all wall), an island only where no other island's
+    cell is up or left of it, and only where a tally can follow (the move is not None). The
+    rules of a step over dicts and over arrays alike."""
+    up = front[c]
+    left = front[c - 1] if c else -1
+    up_col = up >> 6 if up >= 0 else -1
+    left_col = left >> 6 if left >= 0 else -1
+    wall = sw.k
+    out = []
+    for x in options:
+        if closed >> x & 1:
+            continue
+        if x == wall:
+            if up_col == wall and left_col == wall and diag == wall:
+                continue
+        elif (up_col != x and 0 <= up_col < wall) or (left_col != x and 0 <= left_col < wall):
+            continue
+        move = moves.get((front, closed, x), _UNSEEN)
+        if move is _UNSEEN:
+            move = moves[(front, closed, x)] = _move(sw, front, closed, x, r, c)
+        if move is not None:
+            out.append((x, move))
+    return out
