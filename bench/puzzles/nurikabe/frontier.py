@@ -56,7 +56,7 @@ from bench.puzzles.nurikabe.frontier_bounds import (
     separated,
 )
 from bench.puzzles.nurikabe.frontier_enclosed import enclosed, roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import PLACES, allowed
+from bench.puzzles.nurikabe.frontier_moves import allowed, enter
 from bench.puzzles.nurikabe.frontier_planar import CACHES as PLANAR_CACHES
 
 log = logging.getLogger(__name__)
@@ -161,20 +161,8 @@ def _step(states: States, sw: Sweep, r: int, c: int) -> tuple[States, int] | Non
     deadline = sw.deadline
     guards = sw.guards
     keep = sw.keep
-    phase = (tuple(at > cell for at in sw.clue_cell), r + 1 < sw.rows)
-    if phase != sw.phase:  # the bounds of a profile change only with these
-        sw.phase = phase
-        sw.bounds.clear()
-        for kept in sw.moves:
-            kept.clear()
-    if len(sw.bounds) > PLACES:
-        sw.bounds.clear()
-    moves = sw.moves[c]
-    if len(moves) > PLACES:
-        moves.clear()
+    moves = enter(sw, r, c)
     low, ok = separated(sw, r, c)
-    if len(sw.places[c]) > PLACES:
-        sw.places[c].clear()
     # per colour: the tally's step, the witness's colour bits, the excluded solutions' mask,
     # and (for a colour that must be complete) the field's mask and full value
     steps = [1 << p for p in sw.pos]

@@ -25,7 +25,7 @@ import numpy as np
 
 from bench.puzzles.nurikabe.frontier_bounds import FIELD, GUARD, Profile, Sweep, separated
 from bench.puzzles.nurikabe.frontier_enclosed import roomy, shifted
-from bench.puzzles.nurikabe.frontier_moves import PLACES, allowed
+from bench.puzzles.nurikabe.frontier_moves import allowed, enter
 
 #: the most bits of a tally (fields and excluded solutions' bits) the arrays take: a key packs
 #: a profile's number above them in 63 bits
@@ -85,20 +85,8 @@ class _Cell:
         fixed = sw.clue_at.get((r, c))
         self.options = range(sw.k + 1) if fixed is None else (fixed,)
         cell = r * sw.cols + c
-        phase = (tuple(at > cell for at in sw.clue_cell), r + 1 < sw.rows)
-        if phase != sw.phase:  # the bounds of a profile change only with these
-            sw.phase = phase
-            sw.bounds.clear()
-            for kept in sw.moves:
-                kept.clear()
-        if len(sw.bounds) > PLACES:
-            sw.bounds.clear()
-        self.moves = sw.moves[c]
-        if len(self.moves) > PLACES:
-            self.moves.clear()
+        self.moves = enter(sw, r, c)
         self.low, self.ok = separated(sw, r, c)
-        if len(sw.places[c]) > PLACES:
-            sw.places[c].clear()
         self.steps = [1 << p for p in sw.pos]
         self.agrees = sw.agree[cell]
         self.fms = [(GUARD - 1) << p for p in sw.pos]

@@ -131,3 +131,25 @@ def allowed(sw: Sweep, moves: dict[tuple[tuple[int, ...], int, int], Move | None
         if move is not None:
             out.append((x, move))
     return out
+
+
+def enter(sw: Sweep, r: int, c: int) -> dict[tuple[tuple[int, ...], int, int], Move | None]:
+    """The caches of the sweep ``sw`` made ready for cell ``(r, c)``, and its column's moves
+    (:func:`allowed`'s cache): the bounds and moves of every column are forgotten when the
+    phase changes (a clue passed, or the last row reached: a profile's bound depends on
+    these only), and a cache past :data:`PLACES` answers is emptied."""
+    cell = r * sw.cols + c
+    phase = (tuple(at > cell for at in sw.clue_cell), r + 1 < sw.rows)
+    if phase != sw.phase:
+        sw.phase = phase
+        sw.bounds.clear()
+        for kept in sw.moves:
+            kept.clear()
+    if len(sw.bounds) > PLACES:
+        sw.bounds.clear()
+    moves = sw.moves[c]
+    if len(moves) > PLACES:
+        moves.clear()
+    if len(sw.places[c]) > PLACES:
+        sw.places[c].clear()
+    return moves
