@@ -214,7 +214,9 @@ def test_forked_task_is_killed_at_its_limit_and_errors_are_results():
         res = run_task(Task(SEED10, "mip-cover", "glpk", time_limit=0.01), grace_s=0.0,
                        templates=templates)
         assert res.status == "timeout" and res.start == "fork"
-        assert "killed by the harness" in res.message and res.wall_s < 2
+        # a timeout at its limit whoever stopped it: glpsol's own clock, its session at the
+        # deadline, or the harness's kill (tests/run/test_reliability_limits.py times that)
+        assert res.wall_s < 2 and "0.01 s" in res.message, res.message
         res = run_task(Task(SEED10, "sat-cover", "highs"), templates=templates)
         assert res.status == "error" and "does not take sat models" in res.message
 
