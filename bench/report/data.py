@@ -93,16 +93,17 @@ def _table(table: Path) -> tuple[pd.DataFrame | None, str]:
     return df, ""
 
 
-def _rows(folder: Path, journal: bool) -> tuple[pd.DataFrame | None, str, str]:
-    """The usable table's rows that are results, checked as ``merge`` and ``run --reuse``
-    check them (:func:`bench.run.storage.table_results`: the result schema, row by row), as a
-    frame made as the journal's is; what makes the table unusable ("" when nothing); and the
-    note on the rows left out ("" when none). A table with unreadable rows beside a
-    ``journal`` is unusable (the journal holds every result it was written from), as is one
-    whose rows are all unreadable."""
+def _rows(folder: Path, table: pd.DataFrame, journal: bool
+          ) -> tuple[pd.DataFrame | None, str, str]:
+    """The usable table's rows (``table``, as :func:`_table` read it) that are results, checked
+    as ``merge`` and ``run --reuse`` check them (:func:`bench.run.storage.table_results`: the
+    result schema, row by row), as a frame made as the journal's is; what makes the table
+    unusable ("" when nothing); and the note on the rows left out ("" when none). A table
+    with unreadable rows beside a ``journal`` is unusable (the journal holds every result it
+    was written from), as is one whose rows are all unreadable."""
     problems: list[str] = []
     try:
-        found, bad = table_results(folder, problems)
+        found, bad = table_results(folder, problems, table)
     except unreadable_table_errors() as e:
         log.debug("%s: %s", folder / TABLE, e)
         return None, f"{TABLE} unreadable ({type(e).__name__})", ""
@@ -134,7 +135,7 @@ def load_run(folder: str | Path) -> Run:
     if table.exists() and table_current(folder):
         df, unusable = _table(table)
         if df is not None:
-            df, unusable, skipped = _rows(folder, journal.is_file())
+            df, unusable, skipped = _rows(folder, df, journal.is_file())
             if skipped:
                 log.warning("%s: %s", folder, skipped)
                 warnings.append(skipped)

@@ -220,7 +220,8 @@ def _wants_int(hint: Any) -> bool:
     return hint is int or (int in get_args(hint) and float not in get_args(hint))
 
 
-def table_results(folder: str | Path, why: list[str] | None = None) -> tuple[list[Result], int]:
+def table_results(folder: str | Path, why: list[str] | None = None,
+                  df: pd.DataFrame | None = None) -> tuple[list[Result], int]:
     """The results of the run folder's ``results.parquet`` (the table a committed run keeps when its
     journal stays local), read back as the journal lines :func:`results_frame` made them from, and
     the number of rows that are no result (:func:`bench.records.schema_problem`; skipped). Every
@@ -228,12 +229,11 @@ def table_results(folder: str | Path, why: list[str] | None = None) -> tuple[lis
     an int (a float field's whole number stays a float, where the journal may have written an
     integer), a field absent from an older table takes its default, and the grid is decoded from
     its JSON text. A table written before results carried a sample id gives its rows a fallback id
-    (:func:`fallback_sample_id`) of the table's row, which differs from the one the journal line
-    would get (:func:`has_sample_ids`). ``why`` gets each skipped row's problem."""
+    (:func:`fallback_sample_id`) of the row, unlike the journal line's (:func:`has_sample_ids`).
+    ``why`` gets each skipped row's problem; ``df``: the table when read already."""
     import pandas as pd
 
-    path = Path(folder) / TABLE
-    df = pd.read_parquet(path)
+    df = pd.read_parquet(Path(folder) / TABLE) if df is None else df
     hints = get_type_hints(Result)
     out: list[Result] = []
     bad = 0

@@ -81,3 +81,20 @@ def test_a_bad_row_beside_a_journal_reads_the_journal(repeat_run, tmp_path):
     assert len(loaded.df) == n and "banana" not in set(loaded.df["status"])
     assert any("1 unreadable row(s)" in w and "read journal.jsonl instead" in w
                for w in loaded.warnings), loaded.warnings
+
+
+def test_the_table_is_read_once(repeat_run, tmp_path, monkeypatch):
+    """The row check is of the frame the usability check read: ``results.parquet`` is read
+    whole once (a large table costs its reading time again otherwise)."""
+    run = _committed(repeat_run, tmp_path)
+    reads: list[object] = []
+    real = pd.read_parquet
+
+    def counted(path, *args, **kwargs):
+        if Path(path).name == "results.parquet" and not kwargs.get("columns"):
+            reads.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(pd, "read_parquet", counted)
+    assert not load_run(run).df.empty
+    assert len(reads) == 1, reads
