@@ -2,7 +2,9 @@
 the time limit, and, given earlier run folders, an estimate: each planned task at the median
 time its (instance, formulation, solver) took there (a timeout or other unanswered task at the
 limit), and the tasks never measured at the limit too, counted apart; the expected wall time
-adds the earlier runs' start-up per task (``overhead_s`` in a run's results).
+adds the earlier runs' start-up per task (``overhead_s`` in a run's results). An instance is
+told by its content (:func:`bench.run.plan.content`), never by its file's name: a renamed or
+moved file keeps its times, a file edited since or another file of the same name has none.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bench.instance import read_instance
 from bench.records import NOT_RUN
-from bench.run.plan import Plan, rung
+from bench.run.plan import Plan, content, rung
 
 if TYPE_CHECKING:  # pandas is slow to import: only the estimate needs it
     import pandas as pd
@@ -55,8 +57,8 @@ class Cost:
 
 
 def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
-    """Per (instance path, formulation, solver) of earlier run folders (the tasks that ran: one
-    recorded not run says nothing of its time): the median build +
+    """Per (instance content, formulation, solver) of earlier run folders (the tasks that ran:
+    one recorded not run says nothing of its time): the median build +
     solve time of the answered tasks, ``answered`` when at least half answered (a task its
     formulation skipped counts as answered in no time: it costs only its start-up), and the
     time limit they ran under; ``attrs["startup_s"]``: the mean harness start-up per task."""
@@ -67,16 +69,16 @@ def measured(folders: Iterable[str | Path]) -> pd.DataFrame:
     frames = [ran(prepare(load_run(f).df, f)) for f in folders]
     frames = [f for f in frames if len(f)]
     if not frames:
-        return pd.DataFrame(columns=["instance", "formulation", "solver", "time_s", "answered"])
+        return pd.DataFrame(columns=["content", "formulation", "solver", "time_s", "answered"])
     t = pd.concat(frames, ignore_index=True)
     skipped = t["status"].eq("skipped")  # refused by its formulation: nothing built or solved
     t.loc[skipped, "ok"] = True
     t.loc[skipped, "time_s"] = 0.0
-    t["instance"] = t["instance_path"].map(lambda p: str(Path(p).name))
+    t["content"] = t["key"].map(lambda k: str(k).partition("|")[0])  # as plan.content
     labels = {(p, f): current_label(p, f)
               for p, f in set(zip(t["puzzle"], t["formulation"], strict=True))}
     t["formulation"] = [labels[p, f] for p, f in zip(t["puzzle"], t["formulation"], strict=True)]
-    g = t.groupby(["instance", "formulation", "solver"])
+    g = t.groupby(["content", "formulation", "solver"])
     out = g.agg(time_s=("time_s", "median"), answered=("ok", "mean"),
                 limit=("time_limit", "max")).reset_index()
     if "overhead_s" in t and t["overhead_s"].notna().any():
@@ -113,7 +115,7 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
     if known is None or known.empty:
         return Cost(len(plan.tasks), worst)
     rows = {(str(i), str(f), str(s)): (float(a), float(x)) for i, f, s, a, x in zip(
-        known["instance"], known["formulation"], known["solver"], known["answered"],
+        known["content"], known["formulation"], known["solver"], known["answered"],
         known["time_s"], strict=True)}
     cut = _ladder_cuts(plan, rows, ladder) if ladder else {}
     base: dict[tuple[str, str, str], int] = {}
@@ -128,7 +130,7 @@ def cost(plan: Plan, known: pd.DataFrame | None = None, under: float = 0.0,
         if fam is not None and fam[1] > cut.get((fam[0], t.formulation, t.solver), fam[1]):
             laddered += 1
             continue
-        got = rows.get((Path(t.instance).name, t.formulation, t.solver))
+        got = rows.get((content(t), t.formulation, t.solver))
         if got is None:
             est += t.time_limit
             unknown += t.time_limit
@@ -157,7 +159,7 @@ def _ladder_cuts(plan: Plan, rows: dict[tuple[str, str, str], tuple[float, float
     cut: dict[tuple[str, str, str], tuple[int, int]] = {}
     for t in plan.tasks:
         fam = rung(t, ladder)
-        got = rows.get((Path(t.instance).name, t.formulation, t.solver))
+        got = rows.get((content(t), t.formulation, t.solver))
         if fam is None or got is None or t.rep or (got[0] >= 0.5 and got[1] <= t.time_limit):
             continue
         k = (fam[0], t.formulation, t.solver)

@@ -143,6 +143,7 @@ def test_only_measured_first_run_timeouts_are_causes(tmp_path):
 
 
 def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
+    from bench.records import instance_digest
     from bench.run.estimate import cost
     from bench.run.plan import Selection, plan_tasks
 
@@ -153,7 +154,7 @@ def test_the_dry_run_estimate_leaves_out_what_the_ladder_rule_would(tmp_path):
                       Selection((), ("cpsat-cover", "mip-cover"), ("cpsat", "highs")),
                       time_limit=10, memory_limit_mb=2000)
     # mip-cover / highs unanswered on the 14x14: the 20x20 is left out; cpsat answers all
-    known = pd.DataFrame({"instance": [f"{n}.txt" for n in names] * 2,
+    known = pd.DataFrame({"content": [instance_digest(tmp_path / f"{n}.txt") for n in names] * 2,
                           "formulation": ["cpsat-cover"] * 3 + ["mip-cover"] * 3,
                           "solver": ["cpsat"] * 3 + ["highs"] * 3,
                           "time_s": [0.1, 0.2, 0.3, 1.0, float("nan"), float("nan")],

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from bench.instance import read_instance
+from bench.records import instance_digest
 from bench.run.estimate import cost
 from bench.run.plan import Selection, apply_tiers, default_variants, plan_tasks
 from bench.suites import load_suites
@@ -72,7 +73,7 @@ def test_cost_counts_measured_times_and_the_rest_at_the_limit():
     path = str(SHIKAKU_SEEDS[0])
     plan = plan_tasks([path], Selection((), ("mip-cover", "cpsat-cover"), ("cpsat", "highs")),
                       time_limit=10, memory_limit_mb=2000)
-    known = pd.DataFrame({"instance": [Path(path).name] * 2,
+    known = pd.DataFrame({"content": [instance_digest(path)] * 2,
                           "formulation": ["cpsat-cover", "mip-cover"],
                           "solver": ["cpsat", "highs"], "time_s": [0.5, float("nan")],
                           "answered": [1.0, 0.0]})

@@ -16,7 +16,7 @@ from bench.backends import get_backend
 from bench.records import NOT_RUN
 from bench.report.paired import MIN_INTERVAL
 from bench.run.estimate import cost
-from bench.run.plan import PlanError, make_plan
+from bench.run.plan import Plan, PlanError, content, make_plan
 from bench.run.session import split_repeats
 from bench.suites import load_suites
 from tests.cli.test_cli import cli
@@ -79,6 +79,13 @@ def test_clingo_declares_no_seed_so_it_runs_once_on_a_seeds_tier(tmp_path, monke
     assert planned.fixed == frozenset({"hard"})
 
 
+def _digests(plan: Plan, *names: str) -> list[str]:
+    """The content digests of the plan's instance files of these names (as the estimate
+    tells instances)."""
+    of = {Path(t.instance).name: content(t) for t in plan.tasks}
+    return [of[n] for n in names]
+
+
 def test_a_seeds_tier_is_never_gated_a_repeats_tier_is(tmp_path, monkeypatch):
     planned = plan_of(tmp_path, monkeypatch)
     first, extra = split_repeats(planned.plan, planned.fixed)
@@ -88,7 +95,7 @@ def test_a_seeds_tier_is_never_gated_a_repeats_tier_is(tmp_path, monkeypatch):
     _, gated = split_repeats(planned.plan)
     assert any(t.tier == "hard" for t in gated)
     # the estimate gates alike: a slow first run keeps the fast tier's further runs out only
-    known = pd.DataFrame({"instance": ["a.txt", "b.txt", "c.txt"] * 3,
+    known = pd.DataFrame({"content": _digests(planned.plan, "a.txt", "b.txt", "c.txt") * 3,
                           "formulation": ["cpsat-cover"] * 3 + ["mip-cover"] * 3
                           + ["asp-cover"] * 3,
                           "solver": ["cpsat"] * 3 + ["glpk"] * 3 + ["clingo"] * 3,
@@ -135,7 +142,7 @@ def test_a_run_given_seed_3_plans_seeds_disjoint_from_the_default(tmp_path, monk
     assert {t.seed for t in b.plan.tasks if t.solver == "cpsat"} == {3, 4, 5}
     assert not {t.key for t in a.plan.tasks} & {t.key for t in b.plan.tasks}
     # a seed-3 plan's first runs are first runs: the estimate does not gate them away
-    known = pd.DataFrame({"instance": ["a.txt", "b.txt", "c.txt"],
+    known = pd.DataFrame({"content": _digests(a.plan, "a.txt", "b.txt", "c.txt"),
                           "formulation": ["cpsat-cover"] * 3, "solver": ["cpsat"] * 3,
                           "time_s": [2.0] * 3, "answered": [1.0] * 3})
     assert cost(b.plan, known, b.under, fixed=b.fixed).gated == \
