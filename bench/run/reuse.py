@@ -56,7 +56,7 @@ from bench.identity import (
     planned_record,
 )
 from bench.judge import Known, rejudged
-from bench.records import NOT_RUN, Result, Task
+from bench.records import NOT_RUN, Result, Task, instance_digest
 from bench.run.outcome import solver_version
 from bench.run.storage import (
     Journal,
@@ -171,14 +171,22 @@ def forget_not_run(journal: Journal, keys: set[str]) -> set[tuple[str, str]]:
 
 def forget_fixed(journal: Journal, plan: Plan) -> set[tuple[str, str]]:
     """Take out of the journal the error rows of instance files (formulation "-") that this
-    plan reads again and plans under another key: the file was unreadable and is readable now,
-    so its tasks run and the old row no longer describes the folder's data. The samples taken
-    out (:func:`bench.run.storage.forget`)."""
-    paths = {t.instance for t in plan.tasks} | {e.instance_path for e in plan.errors}
+    plan reads again and plans under another key: the file was unreadable and is readable now
+    (or unreadable otherwise), so the old row no longer describes the folder's data. The file
+    is told by its instance name (a planned file's) and by its content: the row's content
+    (:func:`bench.run.plan.content`) is planned no more, and its recorded path does not hold
+    that content here (a path recorded from another working folder names no file here; the
+    same name in another folder whose file is still unreadable keeps its row). The samples
+    taken out (:func:`bench.run.storage.forget`)."""
+    from bench.run.plan import content
+
+    names = {Path(p).stem for p in [*(t.instance for t in plan.tasks),
+                                    *(e.instance_path for e in plan.errors)]}
     keys = {t.key for t in plan.tasks} | {e.key for e in plan.errors}
     return forget(journal, {r.key for r in journal.results() if r.formulation == "-"
-                             and r.status == "error" and r.instance_path in paths
-                             and r.key not in keys}, "")
+                            and r.status == "error" and r.key not in keys
+                            and Path(r.instance_path).stem in names
+                            and instance_digest(r.instance_path) != content(r)}, "")
 
 
 def matches(tasks: Sequence[Task], sources: Sources, done: set[str] | None = None,

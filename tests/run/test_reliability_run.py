@@ -143,6 +143,33 @@ def test_an_unreadable_file_fixed_later_leaves_no_error_row_and_an_old_one_is_sa
     assert statuses == ["solved", "solved"]
 
 
+def test_a_fixed_file_resumed_from_another_working_folder_leaves_no_error_row(tmp_path):
+    """The error row recorded the path as spelled from the first run's working folder
+    (``set/p.txt``); the resume names the fixed file from inside ``set`` (``p.txt``). The row
+    is the same file's (its name is planned, its recorded path no longer holds its content):
+    dropped. Another file of the same name elsewhere, still unreadable, keeps its row."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    shutil.copy(SHIKAKU_SEEDS[0], folder / "good.txt")
+    (folder / "p.txt").write_text("puzzle: shikaku\nno grid\n")
+    out = tmp_path / "r"
+    first = cli("run", "set/p.txt", "set/good.txt", "--out", str(out), *FAST, cwd=tmp_path)
+    assert first.returncode == 1 and "set/p.txt" in first.stderr, first.stderr
+    shutil.copy(SHIKAKU_SEEDS[1], folder / "p.txt")
+    fixed = cli("run", "p.txt", "good.txt", "--out", str(out), *FAST, cwd=folder)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "1 error row(s) of instance files" in fixed.stdout + fixed.stderr
+    assert sorted(r.status for r in Journal(out).results()) == ["solved"] * 2
+    # the same name in another folder, still unreadable there: its row is kept
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "good.txt").write_text("puzzle: shikaku\nno grid\n")
+    cli("run", "other/good.txt", "set/p.txt", "--out", str(out), *FAST, cwd=tmp_path)
+    again = cli("run", "set/good.txt", "set/p.txt", "--out", str(out), *FAST, cwd=tmp_path)
+    assert "(recorded earlier)" in again.stderr, again.stderr
+    assert [r.instance_path for r in Journal(out).results() if r.status == "error"] == \
+        ["other/good.txt"]
+
+
 def test_a_worker_that_exits_early_is_an_error_with_a_message():
     task = Task(str(SHIKAKU_SEEDS[0]), "sat-cover", "minisat22")
     partial = {"key": task.key, "puzzle": "shikaku", "instance": "x", "instance_path": "x",
