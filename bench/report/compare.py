@@ -25,7 +25,12 @@ out of the fold; an instance every sample of which errored in either run is left
 pair's comparison (never censored at the limit), the label then says on how many instances it
 rests ("5 of 8 instances, 3 error in B"); a pair with no instance measured in both runs is not
 tested (outside the family below) and is listed apart by name with its error count ("no valid
-answer in B: 8 error"). In the per-task diff a task every sample of which errored has no time.
+answer in B: 8 error"). Errors not missing at random are judged by the report's rule
+(:func:`bench.report.invalid.beyond`, the other run in the best's place): where a run's errors
+lie beyond every instance it measured (more cells, or a longer time of the other run, than on
+any of them) the pair is never "equivalent" but "inconclusive", its label saying how many ("5
+of 8 instances, 3 error in B: 3 on instances ..."). In the per-task diff a task every sample
+of which errored has no time.
 The value is y = log(min(t, L) + shift) with L the shared limit, the smaller of the two runs'
 limits on the instance (an unanswered instance at L, a censored time; so is a time answered
 above L in the run with the larger limit: capped at L it is known only to exceed L; an
@@ -118,7 +123,9 @@ PAIR_NOTE = (
     f"'{CHANGED}' p < {ALPHA:g} over at least {paired.MIN_INTERVAL} instances; "
     f"'{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
     f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
-    f"otherwise); '{INCONCLUSIVE}' neither. censored: instances unanswered in either run, or "
+    f"otherwise); '{INCONCLUSIVE}' neither, or a run's errors lie beyond every instance it "
+    "measured (more cells, or a longer time of the other run, than on any of them: not "
+    "missing at random; ': b on instances ...'). censored: instances unanswered in either run, or "
     "answered above L; "
     "answers differ: instances whose status differs (e.g. solved and infeasible).")
 
@@ -240,18 +247,19 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
     t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
     if t.empty:
         return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
-                                     "tier", "instance", "status", "errors", "n",
+                                     "tier", "instance", "status", "errors", "n", "cells",
                                      "unmeasured"])
     by = ["puzzle", "pair", "unit"]
     t = t.assign(unit=t["key"].map(_unit), limit=t["time_limit"].astype(float),
-                 _er=t["status"].eq("error"))
+                 _er=t["status"].eq("error"),
+                 cells=t["cells"].astype(float) if "cells" in t else np.nan)
     t, gone = invalid.out_of_fold(t, by)
     t = t.assign(_st=t["status"].mask(gone))
     out = t.groupby(by, sort=True).agg(
         par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
         tier=("tier", "first"), instance=("instance", "first"),
         status=("_st", lambda x: "/".join(sorted(set(x.dropna())))), errors=("_er", "sum"),
-        n=("_er", "size")).reset_index()
+        n=("_er", "size"), cells=("cells", "max")).reset_index()
     out["ok"] = out["ok"] > 0.5
     out["unmeasured"] = invalid.unmeasured(out)
     return out
@@ -318,18 +326,41 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(keys, kind="stable").reset_index(drop=True)
 
 
-def _left_out(g: pd.DataFrame) -> tuple[int, str]:
+def _left_out(g: pd.DataFrame) -> tuple[int, str, int]:
     """The instances of the pair's rows ``g`` (every instance both runs ran) left out as
-    unmeasured, and in words: "3 error in B", "1 error in A, 2 error in B" ("" for none)."""
-    words = [f"{int(g[f'unmeasured_{s}'].sum())} error in {s.upper()}" for s in "ab"
-             if g[f"unmeasured_{s}"].any()]
-    return int(g["unmeasured"].sum()), ", ".join(words)
+    unmeasured, in words ("3 error in B", "1 error in A, 2 error in B: 2 on instances larger
+    than any it measured"; "" for none), and how many of them lie beyond what their run
+    measured (:func:`_beyond`)."""
+    words, far = [], 0
+    for s in "ab":
+        if g[f"unmeasured_{s}"].any():
+            n, why = _beyond(g, s)
+            far += n
+            words.append(f"{int(g[f'unmeasured_{s}'].sum())} error in {s.upper()}"
+                         + (f": {why}" if why else ""))
+    return int(g["unmeasured"].sum()), ", ".join(words), far
 
 
-def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str],
+def _beyond(g: pd.DataFrame, side: str) -> tuple[int, str]:
+    """:func:`bench.report.invalid.beyond` of run ``side``'s errors among the pair's rows
+    ``g``, the other run in the best's place (its times, capped at the shared limit, where the
+    best's would be; named "run A" or "run B" in the words): the report's rule for errors not
+    missing at random."""
+    other = "b" if side == "a" else "a"
+    pi = pd.concat([pd.DataFrame({"pair": who, "instance": g["unit"], "errors": g[f"errors_{s}"],
+                                  "n": g[f"n_{s}"], "par2_s": g[f"par2_s_{s}"],
+                                  "time_limit": g["limit"],
+                                  "cells": np.fmax(g["cells_a"], g["cells_b"])})
+                    for who, s in (("run", side), ("other", other))], ignore_index=True)
+    n, why = invalid.beyond(pi, "other", "run")
+    return n, why.replace("the best", f"run {other.upper()}")
+
+
+def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str, int],
             pj: float) -> dict[str, Any]:
     """The row of pair ``key`` over its instances measured in both runs ``g``, with the
-    instances left out (:func:`_left_out`) and its adjusted p ``pj``."""
+    instances left out (:func:`_left_out`) and its adjusted p ``pj``: never equivalent where
+    some lie beyond what their run measured."""
     puzzle, tier, pair = key
     est, lo, hi = paired.log_interval(g["d"].to_numpy(float))
     n = len(g)
@@ -340,9 +371,9 @@ def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str],
         lo, hi = (lo if bound == AT_LEAST else math.nan, hi if bound == AT_MOST else math.nan)
     cens = int(g["censored"].sum())
     other = int(g["answers_differ"].sum())
+    left, words, far = left_out
     verdict = (CHANGED if pj < ALPHA and n >= paired.MIN_INTERVAL else EQUIVALENT
-               if paired.equivalent(lo, hi, n, cens + other > 0) else INCONCLUSIVE)
-    left, words = left_out
+               if paired.equivalent(lo, hi, n, cens + other > 0) and not far else INCONCLUSIVE)
     on = f"{n} of {n + left} instances, {words}" if left else ""
     return {"puzzle": puzzle, "tier": tier, "pair": pair, "instances": n, "error": left,
             "censored": cens, "answers differ": other, "factor": est, "bound": bound,

@@ -51,7 +51,7 @@ def test_a_pair_that_errors_everywhere_in_b_is_not_tested_and_listed_apart(tmp_p
     assert set(t["change"]) == {"solved → error"} and t["factor"].isna().all(), t
     assert t["par2_s_b"].isna().all() and t["significant"].all(), t
     md = compare_markdown(a, b)
-    assert "1 of 2 changed (1 slower, 0 faster), 1 equivalent, 0 inconclusive; " \
+    assert "1 of 2 changed (1 slower, 0 faster), 0 equivalent, 1 inconclusive; " \
            "1 not tested." in md, md
     assert f"Not tested, no instance measured in both runs (an error is no measurement): " \
            f"{A} (nurikabe, hard): no valid answer in B: 8 error." in md, md
@@ -59,14 +59,38 @@ def test_a_pair_that_errors_everywhere_in_b_is_not_tested_and_listed_apart(tmp_p
 
 
 def test_a_pair_with_some_errors_rests_on_the_instances_measured_and_says_so(tmp_path):
+    """B's errors on the three instances A took longest on lie beyond every instance B
+    measured (not missing at random): never equivalent, as in the report's verdicts
+    (:func:`bench.report.invalid.beyond`); errors on the three fastest lie within what it
+    measured: equivalent on the rest, said so."""
     a, b = _runs(tmp_path)
     _, pairs = compare(a, b)
     e = pairs.set_index("pair").loc[E]
     # the three errors are missing, not censored: 5 instances, each solved alike in both
     assert e["instances"] == N - 3 and e["error"] == 3 and e["censored"] == 0, e
     assert e["answers differ"] == 0 and math.isclose(e["factor"], 1.0), e
+    assert e["verdict"] == "inconclusive", e
+    assert e["label"] == "inconclusive (5 of 8 instances, 3 error in B: 3 on instances where " \
+        "run A took longer than on any it measured)", e
+    write(tmp_path / "b3", {"sat-e": ["error"] * 3 + _solved(N)[3:]})
+    e = compare(a, tmp_path / "b3")[1].set_index("pair").loc[E]
     assert e["verdict"] == "equivalent", e
     assert e["label"] == "equivalent (within 1.25x; 5 of 8 instances, 3 error in B)", e
+
+
+def test_errors_on_larger_instances_than_any_measured_are_beyond(tmp_path):
+    """More cells than every instance the run measured: beyond, at the same times."""
+    def run(outcomes: list[str | float]) -> Path:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        Journal(folder).extend([replace(result("sat-e", i, o), rows=20, cols=20) if i >= N - 2
+                                else result("sat-e", i, o) for i, o in enumerate(outcomes)])
+        return folder
+
+    a, b = run([0.5] * N), run([0.5] * (N - 2) + ["error"] * 2)
+    e = compare(a, b)[1].set_index("pair").loc[E]
+    assert e["verdict"] == "inconclusive", e
+    assert e["label"] == "inconclusive (6 of 8 instances, 2 error in B: 2 on instances " \
+        "larger than any it measured)", e
 
 
 def test_an_untested_pair_is_not_in_the_family_of_the_test(tmp_path):
