@@ -36,6 +36,7 @@ The committed runs' tables are found through :data:`RUN_DIRS` (``results/<run>``
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -320,12 +321,29 @@ def markdown(judged: list[tuple[Rule, Judged]]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m bench.select.learn RUN: the two evaluations
-    import sys
+def main(argv: list[str]) -> int:
+    """``python -m bench.select.learn RUN`` (a run name or folder): the two evaluations; 2,
+    with one line on stderr, when the run or an instance file of it cannot be read."""
+    from bench.instance import InstanceError
+    from bench.report.data import ReportError
 
-    folder = run_folder(sys.argv[1])
-    rules, first = evaluate(folder)
+    if len(argv) != 1:
+        print("usage: python -m bench.select.learn RUN", file=sys.stderr)
+        return 2
+    try:
+        folder = Path(argv[0]) if Path(argv[0], "results.parquet").is_file() else run_folder(
+            argv[0])
+        rules, first = evaluate(folder)
+        again = held_back(folder)
+    except (FileNotFoundError, ReportError, ValueError, InstanceError) as e:
+        print(f"bench.select.learn: {e}", file=sys.stderr)
+        return 2
     print("Trained on the ladder tier, judged on the real and hard tiers:\n")
     print(markdown([(next(r for r in rules if r.puzzle == j.puzzle), j) for j in first]))
     print("\nHeld-back generated folders, and real after training on every generated one:\n")
-    print(markdown(held_back(folder)))
+    print(markdown(again))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -456,7 +456,9 @@ def markdown(results: list[Learned]) -> str:
 def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learned] | None:
     """:func:`learn_and_judge` on the arguments of ``python -m PROG TRAINING[,TRAINING...]
     LADDER[,LADDER...] TEST...`` (run names or folders); None, with one line on stderr, when
-    they are too few or a run cannot be read."""
+    they are too few, a run cannot be read or an instance file of a run cannot be read (its
+    features are needed)."""
+    from bench.instance import InstanceError
     from bench.select.learn import run_folder
 
     def folder(a: str) -> Path:
@@ -470,8 +472,8 @@ def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learn
         return learn_and_judge([folder(a) for a in argv[0].split(",")],
                                [folder(a) for a in argv[1].split(",")],
                                [folder(a) for a in argv[2:]], extra=extra)
-    except (FileNotFoundError, ReportError, ValueError) as e:
-        print(f"{prog}: {e}", file=sys.stderr)
+    except (FileNotFoundError, ReportError, ValueError, InstanceError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)  # an instance file of a run: gone or unreadable
         return None
 
 

@@ -230,3 +230,33 @@ def test_a_committed_rule_is_never_judged_on_instances_it_was_learned_on() -> No
     assert 0 < suite.instances <= fresh.nunique() < rows["instance"].nunique()
     assert set(suite.times["committed"].index) <= set(fresh)
     assert all(train.seed_of(str(i)) in train.HELD_BACK for i in suite.times["committed"].index)
+
+
+def test_a_run_whose_instance_file_is_gone_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+    """The judges read every instance's features from its file: a run whose file was moved
+    away is one line on stderr and exit 2 (``bench.select.train``, ``bench.select.robust``
+    through :func:`bench.select.train.judged`, and ``bench.select.learn``), no traceback."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from bench.select import learn
+    from bench.select.rules import LADDER, TRAINING
+    from tests.conftest import ROOT
+
+    inst = tmp_path / "moved-10x10.txt"
+    shutil.copy(ROOT / "instances/shikaku/seed-10x10.txt", inst)
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(inst), "--formulation",
+                        "cpsat-cover", "--solver", "cpsat", "--time-limit", "5", "--jobs", "1",
+                        "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert p.returncode == 0, p.stderr
+    inst.unlink()
+    run = str(tmp_path / "run")
+    assert train.main([",".join(str(ROOT / r) for r in TRAINING),
+                       ",".join(str(ROOT / r) for r in LADDER), run]) == 2
+    assert learn.main([run]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"bench.select.train: {inst}: no such file",
+                   f"bench.select.learn: {inst}: no such file"]
