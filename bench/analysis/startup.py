@@ -5,8 +5,10 @@ first file) is solved with the puzzle's declared default pair by the whole comma
 (``python -m bench.cli solve FILE``: interpreter start, bench's imports, the task process, the
 check, the output), and the solver's modules (its backend's ``Backend.modules``, numpy left
 out: ``import pysat.solvers, pysat.card`` for a SAT solver, ``import
-ortools.sat.python.cp_model`` for CP-SAT, ...) are imported by a bare ``python -c``;
-``python -c pass`` is timed beside them (the interpreter alone). Each command runs once
+ortools.sat.python.cp_model`` for CP-SAT, ...) are imported by a bare ``python -c``
+(``python -c pass`` where the backend lists none, as ``external``: shown as ``(none)``);
+``python -c pass`` is timed beside them (the interpreter alone). ``--instance FILE`` measures
+that file instead (its puzzle's row only). Each command runs once
 untimed, then ``repeats`` times, every command of every puzzle in turn (side by side, so load
 changes hit them alike); the table gives medians and the ratio solve / bare import.
 
@@ -21,6 +23,7 @@ under one load.
 
     python -m bench.analysis.startup --repeats 5
     python -m bench.analysis.startup --repeats 5 --puzzle fillomino --baseline ../main
+    python -m bench.analysis.startup --repeats 5 --instance instances/nurikabe/two/FILE.txt
 """
 
 from __future__ import annotations
@@ -111,8 +114,9 @@ def commands(case: Case, baseline: bool = False) -> dict[str, list[str]]:
     """The case's commands by column; with ``baseline``, the solve once more (run from the
     baseline tree)."""
     solve = [sys.executable, "-m", "bench.cli", "solve", str(case.instance)]
+    bare = "import " + ", ".join(case.modules) if case.modules else "pass"
     return {"python": [sys.executable, "-c", "pass"],
-            "import": [sys.executable, "-c", "import " + ", ".join(case.modules)],
+            "import": [sys.executable, "-c", bare],
             "solve": solve, **({"baseline": solve} if baseline else {})}
 
 
@@ -175,7 +179,8 @@ def table(rows: Sequence[Row]) -> list[str]:
     based = any(r.baseline_s is not None for r in rows)
     header = HEADER + (BASELINE_HEADER if based else ())
     cells = [header] + [
-        (r.case.puzzle, f"{r.case.formulation} / {r.case.solver}", ", ".join(r.case.modules),
+        (r.case.puzzle, f"{r.case.formulation} / {r.case.solver}",
+         ", ".join(r.case.modules) or "(none)",
          f"{r.python_s:.3f}", f"{r.import_s:.3f}", f"{r.solve_s:.3f}",
          f"{r.ratio:.2f}" + ("" if r.solved else " (not solved)"),
          *((f"{r.baseline_s:.3f}" if r.baseline_s is not None else "-",
@@ -193,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="timed runs per command (median)")
     ap.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
+    ap.add_argument("--instance", type=Path, metavar="FILE",
+                    help="measure this instance file (its puzzle's row only)")
     ap.add_argument("--no-bytecode-cache", action="store_true",
                     help="run as the environment is (bytecode not written if it says so)")
     ap.add_argument("--baseline", type=Path, metavar="DIR",
@@ -203,11 +210,13 @@ def main(argv: list[str] | None = None) -> int:
     if baseline is not None and (problem := baseline_problem(baseline)):
         print(f"startup: {problem}", file=sys.stderr)
         return 2
+    from bench.instance import InstanceError, read_instance
     from bench.puzzles import puzzle_names
 
     try:
-        cases = [case_of(p) for p in args.puzzle or puzzle_names()]
-    except (KeyError, FileNotFoundError) as e:
+        cases = ([case_of(read_instance(args.instance).puzzle, args.instance)]
+                 if args.instance else [case_of(p) for p in args.puzzle or puzzle_names()])
+    except (KeyError, FileNotFoundError, InstanceError) as e:
         print(f"startup: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
     cached = not args.no_bytecode_cache

@@ -17,13 +17,20 @@ from typing import Union
 
 #: a branch of a rule: a pair ("formulation / solver") or a further split
 Branch = Union[str, "Rule"]
+#: the features of the grid's shape whose training range a learned rule records, whether or not
+#: it reads them (a transposed grid is the same puzzle, and a rule may read only one side)
+SHAPE = ("rows", "cols", "aspect")
+#: a rule's support: ``(feature, least, largest)`` over its training instances
+Support = tuple[tuple[str, float, float], ...]
 
 
 @dataclass(frozen=True)
 class Rule:
     """``low`` when ``feature`` <= ``threshold``, else ``high``; each branch a pair or a
     further rule. A constant rule has no feature (``low`` == ``high``, a pair). ``evidence``
-    says what it was learned from."""
+    says what it was learned from; ``support`` is ``(feature, least, largest)`` over the
+    training instances for each of :data:`SHAPE` and each feature the rule reads (empty: not
+    recorded, nothing is said of the range)."""
 
     puzzle: str
     low: Branch
@@ -31,6 +38,7 @@ class Rule:
     feature: str = ""
     threshold: float = 0.0
     evidence: str = ""
+    support: Support = ()
 
     def text(self) -> str:
         if not self.feature:
@@ -48,6 +56,13 @@ class Rule:
         return {p for b in (self.low, self.high)
                 for p in (b.pairs() if isinstance(b, Rule) else {b})}
 
+    def reads(self) -> set[str]:
+        """Every feature a split of the rule reads."""
+        if not self.feature:
+            return set()
+        return {self.feature}.union(*(b.reads() for b in (self.low, self.high)
+                                      if isinstance(b, Rule)))
+
     def depth(self) -> int:
         """Splits on the longest path (0: one pair always)."""
         if not self.feature:
@@ -61,17 +76,37 @@ def _text(b: Branch) -> str:
 
 @dataclass(frozen=True)
 class Choice:
-    """The pair ``auto`` chose for an instance and why."""
+    """The pair ``auto`` chose for an instance and why; ``outside``: each feature of the
+    rule's support the instance lies outside of (the rule extrapolates there)."""
 
     pair: str
     why: str
+    outside: tuple[str, ...] = ()
+
+
+def outside(rule: Rule, features: dict[str, float]) -> list[tuple[str, str]]:
+    """Each feature of the rule's support (:attr:`Rule.support`) whose value in ``features``
+    lies outside its training range, with what to say of it (``rows = 50 > 28``); a feature
+    absent from ``features`` is not judged."""
+    out = []
+    for name, least, largest in rule.support:
+        v = features.get(name)
+        if v is not None and v < least:
+            out.append((name, f"{name} = {v:g} < {least:g}"))
+        elif v is not None and v > largest:
+            out.append((name, f"{name} = {v:g} > {largest:g}"))
+    return out
 
 
 def choose(rule: Rule, features: dict[str, float]) -> Choice:
     """The rule's pair for an instance's features, with each branch taken and the value that
-    decided it."""
+    decided it, and each feature outside the rule's training range (:func:`outside`)."""
+    far = outside(rule, features)
+    note = ("; outside the training range: " + ", ".join(t for _, t in far)) if far else ""
+    names = tuple(n for n, _ in far)
     if not rule.feature:
-        return Choice(str(rule.low), f"one pair for every {rule.puzzle} instance ({rule.low})")
+        return Choice(str(rule.low),
+                      f"one pair for every {rule.puzzle} instance ({rule.low}){note}", names)
     why: list[str] = []
     node: Branch = rule
     while isinstance(node, Rule) and node.feature:
@@ -83,4 +118,4 @@ def choose(rule: Rule, features: dict[str, float]) -> Choice:
             why.append(f"{node.feature} = {v:g} > {node.threshold:g}")
             node = node.high
     pair = str(node.low) if isinstance(node, Rule) else node
-    return Choice(pair, ", ".join(why) + f": {pair}")
+    return Choice(pair, ", ".join(why) + f": {pair}{note}", names)

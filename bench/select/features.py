@@ -47,6 +47,14 @@ def of_instance(inst: Instance) -> dict[str, float]:
     return {k: float(f[k]) for k in NAMES}
 
 
+def shape(inst: Instance) -> dict[str, float]:
+    """``rows``, ``cols`` and ``aspect`` of a read instance, as :func:`of_instance` gives
+    them, without the pass over the cells."""
+    rows, cols = inst.rows, inst.cols
+    return {"rows": float(rows), "cols": float(cols),
+            "aspect": max(rows, cols) / min(rows, cols) if min(rows, cols) else 0.0}
+
+
 def of_file(path: str | Path) -> dict[str, float]:
     """The features of an instance file; :class:`bench.instance.InstanceError` when it cannot
     be read."""

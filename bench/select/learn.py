@@ -36,7 +36,8 @@ The committed runs' tables are found through :data:`RUN_DIRS` (``results/<run>``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +46,7 @@ import pandas as pd
 from bench.records import OURS
 from bench.report.data import PAR_K, load_run, origins, performance, prepare, sgm
 from bench.select import features
-from bench.select.auto import Rule, choose
+from bench.select.auto import SHAPE, Rule, choose
 from bench.suites import locate
 
 #: where a committed run's folder may be, in order
@@ -127,8 +128,24 @@ def _split(cost: np.ndarray, x: np.ndarray) -> tuple[float, int, float, int, int
     return top
 
 
+def with_support(rule: Rule, feats: pd.DataFrame) -> Rule:
+    """The rule with its support (:attr:`bench.select.auto.Rule.support`): the least and
+    largest value over the training instances ``feats`` (instance x feature) of each feature
+    of :data:`bench.select.auto.SHAPE` and each feature the rule reads, in the order of
+    :data:`bench.select.features.NAMES`."""
+    read = set(SHAPE) | rule.reads()
+    return replace(rule, support=tuple(
+        (n, float(feats[n].min()), float(feats[n].max()))
+        for n in features.NAMES if n in read and n in feats))
+
+
 def stump(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str]) -> Rule:
-    """The rule learned from a training matrix (see the module)."""
+    """The rule learned from a training matrix (see the module), with its support over the
+    training instances (:func:`with_support`)."""
+    return with_support(_stump(puzzle, par2, feats, pairs), feats.loc[par2.index])
+
+
+def _stump(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str]) -> Rule:
     best = sbs(par2, pairs)
     base = float(par2[best].sum())
     x = feats.loc[par2.index, list(features.NAMES)].to_numpy(float)
@@ -160,7 +177,8 @@ def tree(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str])
     """A cost-sensitive decision tree of depth 2 learned from a training matrix: the root
     split (over every feature and threshold, as :func:`stump`) of least training PAR-2 sum
     when each side takes its own best split or pair (:func:`_node`). It is kept only where it
-    saves :data:`MARGIN` of the stump's training PAR-2 sum; otherwise the stump is the tree."""
+    saves :data:`MARGIN` of the stump's training PAR-2 sum; otherwise the stump is the tree.
+    Either has its support over the training instances (:func:`with_support`)."""
     base_rule = stump(puzzle, par2, feats, pairs)
     cost = par2[pairs].to_numpy(float)
     x = feats.loc[par2.index, list(features.NAMES)].to_numpy(float)
@@ -182,9 +200,10 @@ def tree(puzzle: str, par2: pd.DataFrame, feats: pd.DataFrame, pairs: list[str])
             isinstance(b, Rule) for b in top[3:]):
         return base_rule
     c, f, th, lo, hi = top
-    return Rule(puzzle, lo, hi, features.NAMES[f], th,
-                f"{n} training instances: PAR-2 sum {c:.3f} s against {base:.3f} s for the "
-                f"stump and {float(par2[sbs(par2, pairs)].sum()):.3f} s for the single best")
+    return with_support(Rule(
+        puzzle, lo, hi, features.NAMES[f], th,
+        f"{n} training instances: PAR-2 sum {c:.3f} s against {base:.3f} s for the stump and "
+        f"{float(par2[sbs(par2, pairs)].sum()):.3f} s for the single best"), feats.loc[par2.index])
 
 
 @dataclass(frozen=True)
@@ -302,12 +321,29 @@ def markdown(judged: list[tuple[Rule, Judged]]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m bench.select.learn RUN: the two evaluations
-    import sys
+def main(argv: list[str]) -> int:
+    """``python -m bench.select.learn RUN`` (a run name or folder): the two evaluations; 2,
+    with one line on stderr, when the run or an instance file of it cannot be read."""
+    from bench.instance import InstanceError
+    from bench.report.data import ReportError
 
-    folder = run_folder(sys.argv[1])
-    rules, first = evaluate(folder)
+    if len(argv) != 1:
+        print("usage: python -m bench.select.learn RUN", file=sys.stderr)
+        return 2
+    try:
+        folder = Path(argv[0]) if Path(argv[0], "results.parquet").is_file() else run_folder(
+            argv[0])
+        rules, first = evaluate(folder)
+        again = held_back(folder)
+    except (FileNotFoundError, ReportError, ValueError, InstanceError) as e:
+        print(f"bench.select.learn: {e}", file=sys.stderr)
+        return 2
     print("Trained on the ladder tier, judged on the real and hard tiers:\n")
     print(markdown([(next(r for r in rules if r.puzzle == j.puzzle), j) for j in first]))
     print("\nHeld-back generated folders, and real after training on every generated one:\n")
-    print(markdown(held_back(folder)))
+    print(markdown(again))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

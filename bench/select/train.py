@@ -226,14 +226,17 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
               feats: pd.DataFrame, cost: pd.Series, rules: dict[str, Rule], train_sbs: str,
               default: str | None, portfolio: list[str] | None = None) -> Test:
     """The selectors on one test matrix (see the module); the VBS over ``portfolio`` (the
-    candidate pairs; every pair of the matrix when None) and the declared default."""
+    candidate pairs; every pair of the matrix when None), the declared default and every pair
+    a selector picks on the set."""
     portfolio = list(par2.columns) if portfolio is None else portfolio
     picks = {k: pd.Series({i: choose(r, feats.loc[i].to_dict()).pair for i in par2.index},
                           dtype=object) for k, r in rules.items()}
     fixed = [p for p in (train_sbs, default) if p]
     need = [p for p in fixed if p in par2]
-    # the portfolio: the pairs a selector may choose and the declared default
-    cols = [c for c in par2.columns if c in portfolio or c in fixed]
+    # the portfolio: the pairs a selector may choose (a judged rule's picks among them, as a
+    # committed rule learned with other candidates) and the declared default
+    chosen = {p for pk in picks.values() for p in pk}
+    cols = [c for c in par2.columns if c in portfolio or c in fixed or c in chosen]
     ran = par2.notna()
     have = [i for i in par2.index
             if len(need) == len(fixed) and all(bool(ran.at[i, p]) for p in need)
@@ -276,12 +279,13 @@ def training_rows(training: list[Path], ladder: Path | list[Path]
     return tr, la
 
 
-@functools.lru_cache(maxsize=1)
-def training_digests() -> frozenset[str]:
-    """The content digests (the start of a task key) of the instances the committed rules
-    (:mod:`bench.select.rules`) were learned on: every instance of their training run and of
-    their ladder run's :data:`TRAINED_TIERS`; empty, with a warning, when those runs are not
-    at hand."""
+@functools.lru_cache(maxsize=2)
+def training_digests(held_back: bool = True) -> frozenset[str]:
+    """The content digests (the start of a task key) of the instances of the committed rules'
+    (:mod:`bench.select.rules`) training: every instance of their training run and of their
+    ladder run's :data:`TRAINED_TIERS`, less the seeds of :data:`HELD_BACK` without
+    ``held_back`` (then: the instances they were learned on); empty, with a warning, when
+    those runs are not at hand."""
     from bench.select.rules import LADDER, TRAINING
     from bench.suites import project_root
 
@@ -289,9 +293,17 @@ def training_digests() -> frozenset[str]:
         tr, la = training_rows([project_root() / r for r in TRAINING],
                                [project_root() / r for r in LADDER])
     except (ReportError, OSError, ValueError) as e:
-        log.warning("auto's training runs not read (%s): in-sample tiers not marked", e)
+        log.warning("auto's training runs not read (%s): its training data not known", e)
         return frozenset()
+    tr = tr if held_back else tr[~tr["instance"].map(seed_of).isin(HELD_BACK)]
     return _learned(pd.concat([tr, la]))
+
+
+def _committed() -> list[Rule]:
+    """The committed selectors' rules (:data:`bench.select.rules.SELECTORS`)."""
+    from bench.select.rules import SELECTORS
+
+    return [r for table in SELECTORS.values() for r in table.values()]
 
 
 def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -342,7 +354,8 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
     ladder tier, judged on the held-back seeds and on each of ``tests``' test sets
     (:func:`test_sets`: its real and hard tiers, or the whole of a suite without tiers; an
     instance learned on is never judged); with ``extra``, the selectors it makes judged
-    beside them."""
+    beside them (where one is a committed rule, the instances it was learned on,
+    :func:`training_digests`, are judged by none)."""
     runs_in = training if isinstance(training, list) else [training]
     tr, la = training_rows(runs_in, ladder)
     runs = {p: prepare(load_run(p).df, p) for p in tests}
@@ -365,7 +378,9 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
         rules = {"stump": st, "tree": tr2, **more}
         res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2,
                       features=fr.loc[par2.index], extra=more)
-        hp, ho, gaps = _test_matrix(g[held])
+        if any(r in _committed() for r in more.values()):  # its training data is no test
+            trained |= training_digests(held_back=False)
+        hp, ho, gaps = _test_matrix(g[held & ~content_digests(g).isin(trained)])
         if len(hp):
             res.tests.append(judge_set(str(puzzle), "held back (seeds "
                                        + ", ".join(map(str, sorted(HELD_BACK))) + ")",
@@ -441,7 +456,9 @@ def markdown(results: list[Learned]) -> str:
 def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learned] | None:
     """:func:`learn_and_judge` on the arguments of ``python -m PROG TRAINING[,TRAINING...]
     LADDER[,LADDER...] TEST...`` (run names or folders); None, with one line on stderr, when
-    they are too few or a run cannot be read."""
+    they are too few, a run cannot be read or an instance file of a run cannot be read (its
+    features are needed)."""
+    from bench.instance import InstanceError
     from bench.select.learn import run_folder
 
     def folder(a: str) -> Path:
@@ -455,8 +472,8 @@ def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learn
         return learn_and_judge([folder(a) for a in argv[0].split(",")],
                                [folder(a) for a in argv[1].split(",")],
                                [folder(a) for a in argv[2:]], extra=extra)
-    except (FileNotFoundError, ReportError, ValueError) as e:
-        print(f"{prog}: {e}", file=sys.stderr)
+    except (FileNotFoundError, ReportError, ValueError, InstanceError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)  # an instance file of a run: gone or unreadable
         return None
 
 

@@ -77,3 +77,25 @@ def test_a_baseline_that_is_no_source_tree_is_one_line_and_exit_2(tmp_path, caps
     err = capsys.readouterr().err
     assert err.startswith(f"startup: {tmp_path}: not a puzzlebench source tree")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_pick_whose_backend_lists_no_module_times_the_interpreter_and_solves(capsys):
+    """A two-clue 10x10 Nurikabe is picked ``frontier / external`` by the declared selector;
+    ``external`` lists no module, so the bare import is the interpreter alone, shown
+    ``(none)``, not a failing ``import `` that marked the row not solved."""
+    f = ROOT / "instances/nurikabe/two/gen-nurikabe-10x10-s1-clues2-0.txt"
+    case = startup.case_of("nurikabe", f)
+    assert (case.formulation, case.solver, case.modules) == ("frontier", "external", ())
+    assert startup.commands(case)["import"][-1] == "pass"
+    assert startup.main(["--instance", str(f), "--repeats", "1"]) == 0
+    row = re.split(r"\s{2,}", capsys.readouterr().out.splitlines()[2])
+    assert row[:3] == ["nurikabe", "frontier / external", "(none)"]
+    assert "not solved" not in row[-1] and float(row[-1]) > 0
+
+
+def test_an_instance_that_cannot_be_read_is_one_line_and_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("no header\n")
+    assert startup.main(["--instance", str(bad), "--repeats", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("startup: ") and len(err.strip().splitlines()) == 1

@@ -1,6 +1,6 @@
 """The committed ``auto`` rules are the ones the committed runs teach: learning again on
 the training runs and the ladder runs' ladder tier (:data:`bench.select.rules.TRAINING`,
-:data:`~bench.select.rules.LADDER`) gives the same tree or stump per
+:data:`~bench.select.rules.LADDER`) gives the same tree or stump, with the same support, per
 puzzle (the tree where it earned its place, else the stump), each training instance once and
 with the features of its own file."""
 
@@ -19,6 +19,10 @@ def _shape(b: Branch) -> object:
     return b
 
 
+def _support(r: Rule) -> object:
+    return tuple((n, round(lo, 9), round(hi, 9)) for n, lo, hi in r.support)
+
+
 def test_the_committed_rules_are_the_learned_ones() -> None:
     learned = train.learn_and_judge([ROOT / r for r in TRAINING], [ROOT / r for r in LADDER], [])
     assert {r.puzzle for r in learned} == set(RULES)
@@ -26,6 +30,7 @@ def test_the_committed_rules_are_the_learned_ones() -> None:
         best = r.tree if r.tree.depth() > r.stump.depth() else r.stump
         assert _shape(RULES[r.puzzle]) == _shape(best), r.puzzle
         assert best.evidence in RULES[r.puzzle].evidence, r.puzzle
+        assert _support(RULES[r.puzzle]) == _support(best), r.puzzle
     # the learning leaves the held-back seeds out: fewer training instances than instances
     nurikabe = next(r for r in learned if r.puzzle == "nurikabe")
     assert nurikabe.training == 67 and nurikabe.tree.depth() == 2
@@ -80,5 +85,6 @@ def test_the_robust_rules_are_the_learned_escape_rules() -> None:
         esc = r.extra["escape"]
         assert _shape(ROBUST[r.puzzle]) == _shape(esc), r.puzzle
         assert esc.evidence in ROBUST[r.puzzle].evidence, r.puzzle
+        assert _support(ROBUST[r.puzzle]) == _support(esc), r.puzzle
         assert FALLBACK[r.puzzle] == r.default and FALLBACK[r.puzzle] in esc.pairs()
     assert ROBUST["nurikabe"].pairs() == {FALLBACK["nurikabe"], "frontier / external"}

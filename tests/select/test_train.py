@@ -193,3 +193,70 @@ def test_test_sets_leave_out_what_was_trained_on_and_judge_a_suite_without_tiers
     assert name == train.SUITE
     assert rows["instance"].nunique() == 19
     assert few["instance"].iloc[0] not in set(rows["instance"])
+
+
+def test_a_judged_rule_may_pick_a_pair_outside_the_candidates() -> None:
+    """A further selector (the committed rule, learned with other candidates) picks a pair the
+    candidates lack: judged at that pair's times, the pair in the VBS's portfolio."""
+    par2, ok, feats, cost = _test()
+    C = "frontier / external"
+    par2[C], ok[C] = [0.001, 20.0, 20.0, 20.0], [1.0, 0.0, 0.0, 0.0]
+    rules = {"stump": Rule("nurikabe", A, B, "cells", 400.0), "tree": Rule("nurikabe", B, B),
+             "committed": Rule("nurikabe", C, B, "cells", 400.0)}
+    t = train.judge_set("nurikabe", "real (r)", par2, ok, feats, cost, rules, B, A, [A, B])
+    assert abs(t.scores["committed"].par2_s - (0.001 + 20.0 + 1.0 + 2.0 + 0.004)) < 1e-9
+    assert t.scores["committed"].solved == 3 and abs(t.vbs.par2_s - 3.021) < 1e-9
+
+
+def test_a_committed_rule_is_never_judged_on_instances_it_was_learned_on() -> None:
+    """Learning on training-20261129 alone and judging the committed rules
+    (:func:`bench.select.robust.candidates`) on training-20261130, which they were learned
+    on: only the seeds they held back are judged, and nothing crashes on the committed
+    Nurikabe rule's frontier, which training-20261129 never ran."""
+    from bench.report.data import content_digests, load_run, prepare
+    from bench.select import robust
+    from bench.select.rules import LADDER
+    from tests.conftest import ROOT
+
+    test_run = ROOT / "results/training-20261130"
+    res = train.learn_and_judge([ROOT / "results/training-20261129"],
+                                [ROOT / r for r in LADDER], [test_run], extra=robust.candidates)
+    nurikabe = next(r for r in res if r.puzzle == "nurikabe")
+    suite = next(t for t in nurikabe.tests if t.test == "suite (training-20261130)")
+    rows = prepare(load_run(test_run).df, test_run)
+    rows = rows[rows["puzzle"] == "nurikabe"]
+    learned = train.training_digests(held_back=False)
+    fresh = rows.loc[~content_digests(rows).isin(learned), "instance"]
+    assert 0 < suite.instances <= fresh.nunique() < rows["instance"].nunique()
+    assert set(suite.times["committed"].index) <= set(fresh)
+    assert all(train.seed_of(str(i)) in train.HELD_BACK for i in suite.times["committed"].index)
+
+
+def test_a_run_whose_instance_file_is_gone_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+    """The judges read every instance's features from its file: a run whose file was moved
+    away is one line on stderr and exit 2 (``bench.select.train``, ``bench.select.robust``
+    through :func:`bench.select.train.judged`, and ``bench.select.learn``), no traceback."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from bench.select import learn
+    from bench.select.rules import LADDER, TRAINING
+    from tests.conftest import ROOT
+
+    inst = tmp_path / "moved-10x10.txt"
+    shutil.copy(ROOT / "instances/shikaku/seed-10x10.txt", inst)
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "run", str(inst), "--formulation",
+                        "cpsat-cover", "--solver", "cpsat", "--time-limit", "5", "--jobs", "1",
+                        "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert p.returncode == 0, p.stderr
+    inst.unlink()
+    run = str(tmp_path / "run")
+    assert train.main([",".join(str(ROOT / r) for r in TRAINING),
+                       ",".join(str(ROOT / r) for r in LADDER), run]) == 2
+    assert learn.main([run]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"bench.select.train: {inst}: no such file",
+                   f"bench.select.learn: {inst}: no such file"]
