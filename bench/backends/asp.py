@@ -14,8 +14,8 @@ clingo reports a failed allocation as a ``RuntimeError`` naming ``bad_alloc``: i
 again as ``MemoryError``, which the task records as ``memout``.
 
 Effort (``Outcome.stats``, per solve call): clasp's ``choices`` (kept as ``decisions``, the
-word the other kinds use), ``conflicts``, and the ground program's ``rules`` and ``atoms`` of
-this step.
+word the other kinds use), ``conflicts``, and the ``rules`` and ``atoms`` this step added to the
+ground program (their sum over a session's calls is the program's size, ``AspModel.ground``).
 
 Seeds: clasp's search is deterministic unless a randomising option is set (``--rand-freq``,
 ``--sign-def=rnd``, ...); ``--seed`` alone does not change it (checked by
@@ -79,6 +79,7 @@ class ClingoSession(Session):
         parts: list[tuple[str, list[Any]]] = []
         if self.ctl is None:
             self.ctl = self._control()
+            self.model.ground.clear()  # the size of this control's program, from its start
             parts.append(("base", []))
         for i in range(self.fed, len(self.model.added)):
             self.ctl.add(f"added_{i}", [], self.model.added[i])
@@ -88,13 +89,19 @@ class ClingoSession(Session):
             self.ctl.ground(parts)
 
     def _stats(self) -> dict[str, float]:
+        """This call's counters. clasp's ``solving`` statistics are the last step's; its
+        ``problem.lp`` ones are the whole program grounded so far (they grow with each step),
+        so the model's size is set to them and the call's ``rules`` and ``atoms`` are those its
+        step added."""
         stats = self.ctl.statistics
         solvers, lp = stats["solving"]["solvers"], stats["problem"]["lp"]
         ground = self.model.ground
-        ground["atoms"] = ground.get("atoms", 0) + int(lp["atoms"])
-        ground["rules"] = ground.get("rules", 0) + int(lp["rules"])
+        atoms, rules = int(lp["atoms"]), int(lp["rules"])
+        added = {"rules": float(rules - ground.get("rules", 0)),
+                 "atoms": float(atoms - ground.get("atoms", 0))}
+        ground["atoms"], ground["rules"] = atoms, rules
         return {"decisions": float(solvers["choices"]), "conflicts": float(solvers["conflicts"]),
-                "rules": float(lp["rules"]), "atoms": float(lp["atoms"])}
+                **added}
 
     def solve(self, time_limit: float) -> Outcome:
         found: list[AspAnswer] = []

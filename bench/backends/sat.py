@@ -133,7 +133,9 @@ class SatSession(Session):
         t0 = time.perf_counter()
         solver = self._solver(pending)
         if self.backend.interruptible:
-            timer = threading.Timer(max(time_limit, 0.0), solver.interrupt)
+            # the limit counts from the call: feeding the clauses spent part of it
+            left = time_limit - (time.perf_counter() - t0)
+            timer = threading.Timer(max(left, 0.0), solver.interrupt)
             timer.start()
             try:
                 sat = solver.solve_limited(expect_interrupt=True)

@@ -126,3 +126,23 @@ def test_an_asp_template_imports_clingo_and_no_other_kinds_solver():
     loaded = set(json.loads(p.stdout.strip().splitlines()[-1]))
     assert "clingo" in loaded
     assert loaded.isdisjoint({"pyomo", "ortools", "pysat", "highspy", "pyscipopt"}), loaded
+
+
+def test_the_ground_size_is_the_programs_and_each_call_counts_the_rules_its_step_added(tmp_path):
+    """clasp's ``problem.lp`` statistics are the whole program grounded so far: after blocks,
+    the model's size is that program's (not the sum over the steps), and the ``rules`` and
+    ``atoms`` of the calls add up to it."""
+    model = model_of(tmp_path, CHOICE, *(f"item({i})." for i in range(30)))
+    session = get_backend("clingo").start(model, SolveOptions())
+    calls = []
+    for _ in range(4):
+        out = session.solve(10.0)
+        assert out.status == "sat" and isinstance(out.value, AspAnswer)
+        calls.append(out.stats)
+        model.forbid([("pick", out.value.atoms("pick")[0])])
+    lp = session.ctl.statistics["problem"]["lp"]
+    assert model.size() == {"variables": int(lp["atoms"]), "constraints": int(lp["rules"])}
+    assert sum(c["rules"] for c in calls) == lp["rules"]
+    assert sum(c["atoms"] for c in calls) == lp["atoms"]
+    assert all(c["rules"] >= 1 for c in calls[1:])  # each block is at least one rule
+    assert calls[1]["rules"] < calls[0]["rules"]

@@ -166,3 +166,19 @@ def test_the_built_in_sat_solvers_declare_what_python_sat_can_interrupt():
         assert isinstance(b, SatBackend)
         assert b.interruptible == (interrupt_refused(b.pysat_name) == ""), b.name
         assert b.available() is None, b.name
+
+
+def test_the_time_limit_counts_from_the_call_feeding_the_clauses_included():
+    """The limit a session's solve is given is the time left for the whole call: a CNF whose
+    clauses take longer to feed than the limit leaves MiniSat no time to search (it is
+    interrupted before its first conflict), rather than a full limit after the feeding."""
+    m = pigeonhole(12, 11)
+    chain = [m.fresh() for _ in range(300_001)]
+    m.extend([[-chain[i], chain[i + 1]] for i in range(300_000)])
+    session = get_backend("minisat22").start(m, SolveOptions())
+    t0 = time.perf_counter()
+    out = session.solve(0.02)
+    took = time.perf_counter() - t0
+    session.close()
+    assert out.status == "timeout"
+    assert out.stats["conflicts"] == 0, (took, out.stats)
