@@ -189,7 +189,11 @@ class Loop:
     on_round: OnRound | None = None
 
     def update(self) -> None:
-        self.stats.constraints = self.model.size()["constraints"]
+        """The model's size as it stands: cuts and blocks add constraints, and a model whose
+        size is known only once solved (an ASP program's ground atoms and rules, an external
+        package's own model) has it only now."""
+        size = self.model.size()
+        self.stats.variables, self.stats.constraints = size["variables"], size["constraints"]
 
     def settle(self) -> Outcome:
         """Solve; for lazy formulations separate and re-solve until the solution stands. A
