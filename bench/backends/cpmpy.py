@@ -24,7 +24,8 @@ Per solver (CPMpy 1.1.1):
   the task's seed + 1); Choco's default search and pindakaas
   (CaDiCaL) take none here.
 * effort: OR-tools conflicts/branches/deterministic time, Exact and Z3
-  conflicts/decisions/propagations, Choco search nodes and failures (read from
+  conflicts/decisions/propagations (both count over a live solver's calls: a call reports
+  the change since the last), Choco search nodes and failures (read from
   ``pychoco.backend``: pychoco 0.4.0's ``Solver.get_node_count`` returns the time count);
   Pumpkin and pindakaas report none to Python.
 * memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind.
@@ -85,6 +86,8 @@ class Spec:
     incremental: bool = True
     #: how the time limit reaches it, where more than CPMpy's time_limit is to be said
     limit: str = "CPMpy's time_limit"
+    #: whether its effort counters add up over a live solver's calls (a call's are the change)
+    cumulative: bool = False
 
 
 SOLVERS: tuple[Spec, ...] = (
@@ -97,9 +100,10 @@ SOLVERS: tuple[Spec, ...] = (
          Seeding("option", "seed"), "init", needs=("pumpkin_solver",)),
     Spec("exact", "exact", "Exact (pseudo-Boolean, conflict-driven)",
          Seeding("option", "seed"), "init", (CONFLICTS, DECISIONS, PROPAGATIONS),
-         needs=("exact",), limit="CPMpy's time_limit, checked after Exact's preprocessing"),
+         needs=("exact",), limit="CPMpy's time_limit, checked after Exact's preprocessing",
+         cumulative=True),
     Spec("z3", "z3-solver", "Z3 (SMT)", Seeding("option", "random_seed"), "solve",
-         (CONFLICTS, DECISIONS, PROPAGATIONS), needs=("z3",)),
+         (CONFLICTS, DECISIONS, PROPAGATIONS), needs=("z3",), cumulative=True),
     Spec("pindakaas", "pindakaas", "pindakaas (encodes to SAT, CaDiCaL)",
          needs=("pindakaas",), limit="CPMpy's time_limit on the SAT search; the encoding is "
          "not interruptible, the harness's kill applies there"),
@@ -135,6 +139,7 @@ class CpmpySession(Session):
                 and len(constraints) > self.fed):
             self.solver, self.fed, self.refuted = None, 0, False
         if self.solver is None:
+            self.seen = {}  # a new solver counts from zero
             kwargs: dict[str, Any] = {}
             if self.backend.spec.seed_at == "init":  # Exact takes seeds from 1
                 kwargs["seed"] = self.options.seed + (self.backend.spec.solver == "exact")
@@ -189,7 +194,17 @@ class CpmpySession(Session):
         return Outcome(status, value if found else None, own, wall, self._stats(solver))
 
     def _stats(self, solver: Any) -> dict[str, float]:
-        """This call's effort counters (Exact's accumulate over a live solver's calls)."""
+        """This call's effort counters: the solver's readings, less the last call's where they
+        add up over a live solver's calls (Exact's and Z3's)."""
+        now = self._counters(solver)
+        if not self.backend.spec.cumulative:
+            return now
+        delta = {k: v - self.seen.get(k, 0.0) for k, v in now.items()}
+        self.seen = now
+        return delta
+
+    def _counters(self, solver: Any) -> dict[str, float]:
+        """The solver's effort counters as it reports them after a call."""
         name = self.backend.spec.solver
         try:
             if name == "ortools":
@@ -208,11 +223,8 @@ class CpmpySession(Session):
                 return {k: float(st.get_key_value(k)) if k in keys else 0.0
                         for k in ("conflicts", "decisions", "propagations")}
             if name == "exact":
-                now = {k: float(v) for k, v in solver.xct_solver.getStats()
-                       if k in ("conflicts", "decisions", "propagations")}
-                delta = {k: v - self.seen.get(k, 0.0) for k, v in now.items()}
-                self.seen = now
-                return delta
+                return {k: float(v) for k, v in solver.xct_solver.getStats()
+                        if k in ("conflicts", "decisions", "propagations")}
         except (AttributeError, TypeError, ValueError):  # a solver version without them
             return {}
         return {}

@@ -177,3 +177,39 @@ def test_running_out_of_memory_is_a_memout(name):
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
     out = json.loads(p.stdout[p.stdout.index("{"):])
     assert out["status"] == "memout", out["message"]
+
+
+def _native_totals(name: str, solver: Any) -> dict[str, float]:
+    """The live solver's own counters, as they stand after its calls."""
+    if name == "cpmpy:z3":
+        st = solver.z3_solver.statistics()
+        listed = set(st.keys())  # Z3 lists only the counters that are not zero
+        return {k: float(st.get_key_value(k)) if k in listed else 0.0
+                for k in ("conflicts", "decisions", "propagations")}
+    return {k: float(v) for k, v in solver.xct_solver.getStats()
+            if k in ("conflicts", "decisions", "propagations")}
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in ("cpmpy:z3", "cpmpy:exact")])
+def test_effort_over_a_live_solvers_calls_adds_up_to_the_solvers_own_count(name):
+    """Z3's and Exact's counters count over every call of a live solver: each call reports
+    its own share, so that the lazy loop's sum is the solver's total, not more."""
+    backend = get_backend(name)
+    inst = read_instance(NURIKABE)
+    form = get_formulation(inst.puzzle, "cpmpy-islands[wall=lazy]", backend.kinds)
+    model = form.build(inst)
+    session = backend.start(model, SolveOptions())
+    assert isinstance(session, CpmpySession)
+    summed: dict[str, float] = {}
+    calls = 0
+    while True:
+        out = session.solve(60.0)
+        calls += 1
+        for k, v in out.stats.items():
+            summed[k] = summed.get(k, 0.0) + v
+        if out.value is None or form.separate(inst, model, out.value) == 0:
+            break
+    assert calls >= 2
+    totals = _native_totals(name, session.solver)
+    assert totals["propagations"] > 0
+    assert summed == totals
