@@ -14,8 +14,9 @@ Per solver (CPMpy 1.1.1):
 * time limit: each installed solver takes CPMpy's ``time_limit`` (OR-tools
   ``max_time_in_seconds``, Choco ``limit_time``, Pumpkin ``timeout``, Exact ``toOptimum``'s
   timeout, Z3 ``timeout`` in ms, pindakaas's time limit), given the time left after the
-  translation; a solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and
-  the harness's external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
+  translation (:func:`solver_limit`: none past 1e6 s, Choco's in whole milliseconds); a
+  solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and the harness's
+  external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
   translation of the model happens inside the solve, before the solver's clock starts: Exact
   checks its limit only after its preprocessing, and pindakaas's encoding into SAT (integers
   bit by bit) is not interruptible, so there the harness's kill is the limit.
@@ -64,6 +65,25 @@ from bench.effort import (
 
 #: CPMpy's oldest MiniZinc executable
 MINIZINC_MIN = (2, 8, 2)
+
+#: past this many seconds left no time limit is handed to the solver (the harness's kill is
+#: the limit): CPMpy gives Z3 ``int(seconds * 1000)`` as an unsigned 32-bit int, which wraps
+#: from 4294967.296 s on (that limit stops Z3 at once), and Choco ``f"{seconds}s"``, which
+#: Choco misreads once written with an exponent (``1e+16s`` reads as 16 s)
+NO_LIMIT_PAST = 1e6
+
+
+def solver_limit(solver: str, left: float) -> float | None:
+    """The time limit handed to CPMpy's ``solver`` with ``left`` seconds left (> 0): None
+    (none) past :data:`NO_LIMIT_PAST`; Choco's rounded to whole milliseconds, at least one
+    (Choco reads CPMpy's ``f"{seconds}s"`` in milliseconds: below 1 ms it stops the process
+    with a fatal Java ``NumberFormatException`` (``0.0005s``) or, written with an exponent,
+    misreads it (``9e-05s`` runs 5 s))."""
+    if left > NO_LIMIT_PAST:
+        return None
+    if solver == "choco":
+        return max(0.001, round(left, 3))
+    return left
 
 
 @dataclass(frozen=True)
@@ -178,8 +198,9 @@ class CpmpySession(Session):
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return Outcome("timeout", None, 0.0, time.perf_counter() - t0, {})
-        limit = {"time_limit": left} if self.backend.spec.interruptible else {}
-        found = solver.solve(**limit, **self._options())
+        limit = solver_limit(self.backend.spec.solver, left)
+        given = {"time_limit": limit} if self.backend.spec.interruptible and limit else {}
+        found = solver.solve(**given, **self._options())
         wall = time.perf_counter() - t0
         st = solver.status()
         status = _STATUS.get(st.exitstatus.name, "unknown")
