@@ -29,7 +29,8 @@ Per solver (CPMpy 1.1.1):
   the change since the last), Choco search nodes and failures (read from
   ``pychoco.backend``: pychoco 0.4.0's ``Solver.get_node_count`` returns the time count);
   Pumpkin and pindakaas report none to Python.
-* memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind.
+* memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind, and so
+  is Z3's "unknown" for the reason "out of memory" (or its exception saying so).
 * python-sat through CPMpy encodes pseudo-Boolean constraints with PBLib, which it imports
   from ``pypblib``: without it the solver is listed as unavailable, with that reason.
   MiniZinc needs a ``minizinc`` executable of at least 2.8.2 (CPMpy's requirement); Gurobi's
@@ -192,7 +193,12 @@ class CpmpySession(Session):
 
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
-        solver = self.translate()
+        try:
+            solver = self.translate()
+        except Exception as e:  # Z3 out of memory while taking the constraints
+            if "out of memory" in str(e):
+                raise MemoryError(f"{self.backend.name}: {e}") from e
+            raise
         if self.refuted:
             return Outcome("infeasible", None, 0.0, time.perf_counter() - t0, {})
         left = time_limit - (time.perf_counter() - t0)
@@ -204,6 +210,8 @@ class CpmpySession(Session):
         wall = time.perf_counter() - t0
         st = solver.status()
         status = _STATUS.get(st.exitstatus.name, "unknown")
+        if status == "timeout":
+            self._gave_up(solver)
         if found and status not in ("optimal", "feasible"):
             status = "feasible"
 
@@ -213,6 +221,14 @@ class CpmpySession(Session):
 
         own = float(st.runtime) if st.runtime is not None else wall
         return Outcome(status, value if found else None, own, wall, self._stats(solver))
+
+    def _gave_up(self, solver: Any) -> None:
+        """Raise MemoryError (a memout) when the solver's "unknown" was running out of memory,
+        not its time limit: Z3 answers "unknown" with the reason "out of memory"."""
+        why = getattr(getattr(solver, "z3_solver", None), "reason_unknown", None)
+        reason = str(why()) if why is not None else ""
+        if "memory" in reason:
+            raise MemoryError(f"{self.backend.name}: {reason}")
 
     def _stats(self, solver: Any) -> dict[str, float]:
         """This call's effort counters: the solver's readings, less the last call's where they

@@ -260,3 +260,17 @@ def test_z3_given_more_than_2_to_the_32_milliseconds_is_not_stopped_at_once():
     session.translate()
     out = session.solve(2**32 / 1000 + 0.02)
     assert out.status == "feasible"
+
+
+def test_z3_out_of_memory_is_a_memout_not_a_timeout():
+    """Under the harness's RLIMIT_DATA Z3 gives up with "unknown" for the reason "out of
+    memory" within two seconds: that was reported as a timeout ("no solution within 60 s")."""
+    if get_backend("cpmpy:z3").available():
+        pytest.skip(str(get_backend("cpmpy:z3").available()))
+    inst = INSTANCES / "nurikabe" / "gen-nurikabe-20x20-s1-0.txt"
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "solve", str(inst), "--formulation",
+                        "cpmpy-islands[wall=tree]", "--solver", "cpmpy:z3", "--memory-limit",
+                        "150", "--time-limit", "60", "--json"], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
+    out = json.loads(p.stdout[p.stdout.index("{"):])
+    assert out["status"] == "memout", out.get("message")
