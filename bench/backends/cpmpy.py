@@ -14,8 +14,9 @@ Per solver (CPMpy 1.1.1):
 * time limit: each installed solver takes CPMpy's ``time_limit`` (OR-tools
   ``max_time_in_seconds``, Choco ``limit_time``, Pumpkin ``timeout``, Exact ``toOptimum``'s
   timeout, Z3 ``timeout`` in ms, pindakaas's time limit), given the time left after the
-  translation; a solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and
-  the harness's external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
+  translation (:func:`solver_limit`: none past 1e6 s, Choco's in whole milliseconds); a
+  solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and the harness's
+  external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
   translation of the model happens inside the solve, before the solver's clock starts: Exact
   checks its limit only after its preprocessing, and pindakaas's encoding into SAT (integers
   bit by bit) is not interruptible, so there the harness's kill is the limit.
@@ -24,10 +25,12 @@ Per solver (CPMpy 1.1.1):
   the task's seed + 1); Choco's default search and pindakaas
   (CaDiCaL) take none here.
 * effort: OR-tools conflicts/branches/deterministic time, Exact and Z3
-  conflicts/decisions/propagations, Choco search nodes and failures (read from
+  conflicts/decisions/propagations (both count over a live solver's calls: a call reports
+  the change since the last), Choco search nodes and failures (read from
   ``pychoco.backend``: pychoco 0.4.0's ``Solver.get_node_count`` returns the time count);
   Pumpkin and pindakaas report none to Python.
-* memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind.
+* memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind, and so
+  is Z3's "unknown" for the reason "out of memory" (or its exception saying so).
 * python-sat through CPMpy encodes pseudo-Boolean constraints with PBLib, which it imports
   from ``pypblib``: without it the solver is listed as unavailable, with that reason.
   MiniZinc needs a ``minizinc`` executable of at least 2.8.2 (CPMpy's requirement); Gurobi's
@@ -64,6 +67,25 @@ from bench.effort import (
 #: CPMpy's oldest MiniZinc executable
 MINIZINC_MIN = (2, 8, 2)
 
+#: past this many seconds left no time limit is handed to the solver (the harness's kill is
+#: the limit): CPMpy gives Z3 ``int(seconds * 1000)`` as an unsigned 32-bit int, which wraps
+#: from 4294967.296 s on (that limit stops Z3 at once), and Choco ``f"{seconds}s"``, which
+#: Choco misreads once written with an exponent (``1e+16s`` reads as 16 s)
+NO_LIMIT_PAST = 1e6
+
+
+def solver_limit(solver: str, left: float) -> float | None:
+    """The time limit handed to CPMpy's ``solver`` with ``left`` seconds left (> 0): None
+    (none) past :data:`NO_LIMIT_PAST`; Choco's rounded to whole milliseconds, at least one
+    (Choco reads CPMpy's ``f"{seconds}s"`` in milliseconds: below 1 ms it stops the process
+    with a fatal Java ``NumberFormatException`` (``0.0005s``) or, written with an exponent,
+    misreads it (``9e-05s`` runs 5 s))."""
+    if left > NO_LIMIT_PAST:
+        return None
+    if solver == "choco":
+        return max(0.001, round(left, 3))
+    return left
+
 
 @dataclass(frozen=True)
 class Spec:
@@ -85,6 +107,8 @@ class Spec:
     incremental: bool = True
     #: how the time limit reaches it, where more than CPMpy's time_limit is to be said
     limit: str = "CPMpy's time_limit"
+    #: whether its effort counters add up over a live solver's calls (a call's are the change)
+    cumulative: bool = False
 
 
 SOLVERS: tuple[Spec, ...] = (
@@ -97,9 +121,10 @@ SOLVERS: tuple[Spec, ...] = (
          Seeding("option", "seed"), "init", needs=("pumpkin_solver",)),
     Spec("exact", "exact", "Exact (pseudo-Boolean, conflict-driven)",
          Seeding("option", "seed"), "init", (CONFLICTS, DECISIONS, PROPAGATIONS),
-         needs=("exact",), limit="CPMpy's time_limit, checked after Exact's preprocessing"),
+         needs=("exact",), limit="CPMpy's time_limit, checked after Exact's preprocessing",
+         cumulative=True),
     Spec("z3", "z3-solver", "Z3 (SMT)", Seeding("option", "random_seed"), "solve",
-         (CONFLICTS, DECISIONS, PROPAGATIONS), needs=("z3",)),
+         (CONFLICTS, DECISIONS, PROPAGATIONS), needs=("z3",), cumulative=True),
     Spec("pindakaas", "pindakaas", "pindakaas (encodes to SAT, CaDiCaL)",
          needs=("pindakaas",), limit="CPMpy's time_limit on the SAT search; the encoding is "
          "not interruptible, the harness's kill applies there"),
@@ -135,6 +160,7 @@ class CpmpySession(Session):
                 and len(constraints) > self.fed):
             self.solver, self.fed, self.refuted = None, 0, False
         if self.solver is None:
+            self.seen = {}  # a new solver counts from zero
             kwargs: dict[str, Any] = {}
             if self.backend.spec.seed_at == "init":  # Exact takes seeds from 1
                 kwargs["seed"] = self.options.seed + (self.backend.spec.solver == "exact")
@@ -167,17 +193,25 @@ class CpmpySession(Session):
 
     def solve(self, time_limit: float) -> Outcome:
         t0 = time.perf_counter()
-        solver = self.translate()
+        try:
+            solver = self.translate()
+        except Exception as e:  # Z3 out of memory while taking the constraints
+            if "out of memory" in str(e):
+                raise MemoryError(f"{self.backend.name}: {e}") from e
+            raise
         if self.refuted:
             return Outcome("infeasible", None, 0.0, time.perf_counter() - t0, {})
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return Outcome("timeout", None, 0.0, time.perf_counter() - t0, {})
-        limit = {"time_limit": left} if self.backend.spec.interruptible else {}
-        found = solver.solve(**limit, **self._options())
+        limit = solver_limit(self.backend.spec.solver, left)
+        given = {"time_limit": limit} if self.backend.spec.interruptible and limit else {}
+        found = solver.solve(**given, **self._options())
         wall = time.perf_counter() - t0
         st = solver.status()
         status = _STATUS.get(st.exitstatus.name, "unknown")
+        if status == "timeout":
+            self._gave_up(solver)
         if found and status not in ("optimal", "feasible"):
             status = "feasible"
 
@@ -188,8 +222,26 @@ class CpmpySession(Session):
         own = float(st.runtime) if st.runtime is not None else wall
         return Outcome(status, value if found else None, own, wall, self._stats(solver))
 
+    def _gave_up(self, solver: Any) -> None:
+        """Raise MemoryError (a memout) when the solver's "unknown" was running out of memory,
+        not its time limit: Z3 answers "unknown" with the reason "out of memory"."""
+        why = getattr(getattr(solver, "z3_solver", None), "reason_unknown", None)
+        reason = str(why()) if why is not None else ""
+        if "memory" in reason:
+            raise MemoryError(f"{self.backend.name}: {reason}")
+
     def _stats(self, solver: Any) -> dict[str, float]:
-        """This call's effort counters (Exact's accumulate over a live solver's calls)."""
+        """This call's effort counters: the solver's readings, less the last call's where they
+        add up over a live solver's calls (Exact's and Z3's)."""
+        now = self._counters(solver)
+        if not self.backend.spec.cumulative:
+            return now
+        delta = {k: v - self.seen.get(k, 0.0) for k, v in now.items()}
+        self.seen = now
+        return delta
+
+    def _counters(self, solver: Any) -> dict[str, float]:
+        """The solver's effort counters as it reports them after a call."""
         name = self.backend.spec.solver
         try:
             if name == "ortools":
@@ -208,11 +260,8 @@ class CpmpySession(Session):
                 return {k: float(st.get_key_value(k)) if k in keys else 0.0
                         for k in ("conflicts", "decisions", "propagations")}
             if name == "exact":
-                now = {k: float(v) for k, v in solver.xct_solver.getStats()
-                       if k in ("conflicts", "decisions", "propagations")}
-                delta = {k: v - self.seen.get(k, 0.0) for k, v in now.items()}
-                self.seen = now
-                return delta
+                return {k: float(v) for k, v in solver.xct_solver.getStats()
+                        if k in ("conflicts", "decisions", "propagations")}
         except (AttributeError, TypeError, ValueError):  # a solver version without them
             return {}
         return {}

@@ -177,3 +177,100 @@ def test_running_out_of_memory_is_a_memout(name):
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
     out = json.loads(p.stdout[p.stdout.index("{"):])
     assert out["status"] == "memout", out["message"]
+
+
+def _native_totals(name: str, solver: Any) -> dict[str, float]:
+    """The live solver's own counters, as they stand after its calls."""
+    if name == "cpmpy:z3":
+        st = solver.z3_solver.statistics()
+        listed = set(st.keys())  # Z3 lists only the counters that are not zero
+        return {k: float(st.get_key_value(k)) if k in listed else 0.0
+                for k in ("conflicts", "decisions", "propagations")}
+    return {k: float(v) for k, v in solver.xct_solver.getStats()
+            if k in ("conflicts", "decisions", "propagations")}
+
+
+@pytest.mark.parametrize("name", [usable(n) for n in ("cpmpy:z3", "cpmpy:exact")])
+def test_effort_over_a_live_solvers_calls_adds_up_to_the_solvers_own_count(name):
+    """Z3's and Exact's counters count over every call of a live solver: each call reports
+    its own share, so that the lazy loop's sum is the solver's total, not more."""
+    backend = get_backend(name)
+    inst = read_instance(NURIKABE)
+    form = get_formulation(inst.puzzle, "cpmpy-islands[wall=lazy]", backend.kinds)
+    model = form.build(inst)
+    session = backend.start(model, SolveOptions())
+    assert isinstance(session, CpmpySession)
+    summed: dict[str, float] = {}
+    calls = 0
+    while True:
+        out = session.solve(60.0)
+        calls += 1
+        for k, v in out.stats.items():
+            summed[k] = summed.get(k, 0.0) + v
+        if out.value is None or form.separate(inst, model, out.value) == 0:
+            break
+    assert calls >= 2
+    totals = _native_totals(name, session.solver)
+    assert totals["propagations"] > 0
+    assert summed == totals
+
+
+#: a session on a model Choco does not solve in 5 s, translated, then solved with a
+#: sub-millisecond limit (prints the status and the seconds the solve took)
+_CHOCO_TINY = """
+import sys, time
+from bench.backends import SolveOptions, get_backend
+from bench.instance import read_instance
+from bench.registry import get_formulation
+backend = get_backend("cpmpy:choco")
+inst = read_instance(sys.argv[1])
+model = get_formulation(inst.puzzle, "cpmpy-tree", backend.kinds).build(inst)
+session = backend.start(model, SolveOptions())
+session.translate()
+t0 = time.perf_counter()
+out = session.solve(float(sys.argv[2]))
+print(out.status, time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("left", [0.0005, 0.00005])
+def test_choco_under_a_millisecond_left_stops_at_once(left):
+    """CPMpy hands Choco ``f"{seconds}s"``: 0.0005 s left stopped the task process with a
+    fatal Java NumberFormatException, 0.00005 s ("5e-05s") ran 5 s."""
+    if get_backend("cpmpy:choco").available():
+        pytest.skip(str(get_backend("cpmpy:choco").available()))
+    p = subprocess.run([sys.executable, "-c", _CHOCO_TINY, str(HARD), str(left)],
+                       capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    status, took = p.stdout.split()[-2:]
+    assert status == "timeout"
+    assert float(took) < 2.0
+
+
+def test_z3_given_more_than_2_to_the_32_milliseconds_is_not_stopped_at_once():
+    """CPMpy gives Z3 ``int(seconds * 1000)``, an unsigned 32-bit parameter: 4294967.316 s
+    wrapped to 20 ms and the solve stopped there as a timeout."""
+    backend = get_backend("cpmpy:z3")
+    if backend.available():
+        pytest.skip(str(backend.available()))
+    inst = read_instance(NURIKABE)
+    model = get_formulation(inst.puzzle, "cpmpy-islands[wall=tree]", backend.kinds).build(inst)
+    session = backend.start(model, SolveOptions())
+    session.translate()
+    out = session.solve(2**32 / 1000 + 0.02)
+    assert out.status == "feasible"
+
+
+def test_z3_out_of_memory_is_a_memout_not_a_timeout():
+    """Under the harness's RLIMIT_DATA Z3 gives up with "unknown" for the reason "out of
+    memory" within two seconds: that was reported as a timeout ("no solution within 60 s")."""
+    if get_backend("cpmpy:z3").available():
+        pytest.skip(str(get_backend("cpmpy:z3").available()))
+    inst = INSTANCES / "nurikabe" / "gen-nurikabe-20x20-s1-0.txt"
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "solve", str(inst), "--formulation",
+                        "cpmpy-islands[wall=tree]", "--solver", "cpmpy:z3", "--memory-limit",
+                        "150", "--time-limit", "60", "--json"], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=400)
+    out = json.loads(p.stdout[p.stdout.index("{"):])
+    assert out["status"] == "memout", out.get("message")
