@@ -35,10 +35,15 @@ Solver facts the harness relies on:
   they run uninterrupted and the runner's hard limit (killing the task process) stops them.
   ``SatBackend.interruptible`` records which; one declared interruptible on an engine python-sat
   cannot interrupt is unavailable, with that reason.
-* The HiGHS clash. OR-tools and highspy each bundle their own build of HiGHS; loading both into
-  one process crashes or misbehaves. A task process therefore imports only its kind's solver
-  package (``Backend.modules``): a CP-SAT task never imports highspy, a HiGHS task never imports
-  OR-tools, and the formulation loader imports only the task's kind's modules.
+* One kind's packages per task. A task process imports only its kind's solver packages
+  (``Backend.modules``) and the formulation loader only the task's kind's modules, so that a
+  task's start-up and memory are its own solver's: a CP-SAT task never imports highspy, a
+  Pyomo HiGHS task never imports OR-tools. Correctness does not depend on it: OR-tools and
+  highspy each bundle their own HiGHS (OR-tools 9.15's linear solver HiGHS 1.12, highspy
+  1.16), and one process with both loaded, in either order, solves right through highspy,
+  Pyomo's APPSI HiGHS, CP-SAT, OR-tools' linear solver (HiGHS, SCIP) and CPMpy's HiGHS and
+  OR-tools. The ``cpmpy`` kind's tasks load both: ``import cpmpy`` imports OR-tools and
+  highspy.
 * "No solution" per kind (``post_infeasible`` on the model, :mod:`bench.backends.kinds`): MIP
   gets a binary that must reach 2, since CBC and HiGHS report 'unknown' on Pyomo's
   ``Constraint.Infeasible``; CP-SAT an empty ``bool_or``; SAT the empty clause; ASP a

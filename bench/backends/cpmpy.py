@@ -13,30 +13,39 @@ Per solver (CPMpy 1.1.1):
 
 * time limit: each installed solver takes CPMpy's ``time_limit`` (OR-tools
   ``max_time_in_seconds``, Choco ``limit_time``, Pumpkin ``timeout``, Exact ``toOptimum``'s
-  timeout, Z3 ``timeout`` in ms, pindakaas's time limit), given the time left after the
-  translation (:func:`solver_limit`: none past 1e6 s, Choco's in whole milliseconds); a
-  solver that refuses it (CPMpy's ``pysat:cadical195``) runs without it and the harness's
-  external kill is the limit (:attr:`Spec.interruptible`). CPMpy's
-  translation of the model happens inside the solve, before the solver's clock starts: Exact
+  timeout, Z3 ``timeout`` in ms, pindakaas's time limit, HiGHS ``time_limit``, SCIP
+  ``limits/time``), given the time left after the translation (:func:`solver_limit`: none past
+  1e6 s, written out as SCIP's own "none" since SCIP keeps a live solver's last limit;
+  Choco's in whole milliseconds); a solver that refuses it (CPMpy's ``pysat:cadical195``)
+  runs without it and the harness's external kill is the limit (:attr:`Spec.interruptible`).
+  CPMpy's translation of the model happens inside the solve, before the solver's clock starts: Exact
   checks its limit only after its preprocessing, and pindakaas's encoding into SAT (integers
   bit by bit) is not interruptible, so there the harness's kill is the limit.
-* seed: OR-tools ``random_seed`` and Z3 ``random_seed`` (solve options), Pumpkin ``seed`` and
+* seed: OR-tools ``random_seed``, Z3 ``random_seed``, HiGHS ``random_seed`` and SCIP
+  ``randomization/randomseedshift`` (solve options), Pumpkin ``seed`` and
   Exact ``seed`` (options of the solver's construction; Exact's seeds start at 1, so it gets
   the task's seed + 1); Choco's default search and pindakaas
-  (CaDiCaL) take none here.
+  (CaDiCaL) take none here. Threads: OR-tools ``num_workers``, HiGHS ``threads`` and SCIP
+  ``lp/threads`` (its search is sequential) are the task's threads.
 * effort: OR-tools conflicts/branches/deterministic time, Exact and Z3
   conflicts/decisions/propagations (both count over a live solver's calls: a call reports
   the change since the last), Choco search nodes and failures (read from
   ``pychoco.backend``: pychoco 0.4.0's ``Solver.get_node_count`` returns the time count);
-  Pumpkin and pindakaas report none to Python.
+  HiGHS simplex iterations and branch-and-bound nodes (``getInfo``: this run's), SCIP LP
+  iterations and nodes, kept as CPMpy frees SCIP's transformed problem at the end of each
+  solve (after which SCIP counts none: :func:`_scip_model`); Pumpkin and pindakaas report
+  none to Python. HiGHS's run time (``solver_s``) adds up over a live solver's runs: a call
+  reports the change since the last.
 * memory: the harness's RLIMIT_DATA; a ``MemoryError`` is a memout as for every kind, and so
-  is Z3's "unknown" for the reason "out of memory" (or its exception saying so).
+  is Z3's "unknown" for the reason "out of memory" (or its exception saying so), HiGHS's
+  model status ``kMemoryLimit`` and SCIP's status "memlimit" (SCIP is given, as
+  ``limits/memory``, the share of RLIMIT_DATA the ``scip`` backend gives it).
 * python-sat through CPMpy encodes pseudo-Boolean constraints with PBLib, which it imports
   from ``pypblib``: without it the solver is listed as unavailable, with that reason.
   MiniZinc needs a ``minizinc`` executable of at least 2.8.2 (CPMpy's requirement); Gurobi's
   pip licence is size-limited: both are listed, and unavailable with the reason here.
 
-``import cpmpy`` (0.3 s, OR-tools and pandas) happens when a session starts, never when the
+``import cpmpy`` (OR-tools, highspy and pandas) happens when a session starts, never when the
 backends are listed.
 """
 
@@ -53,6 +62,7 @@ from typing import Any
 
 from bench.backends.base import UNSEEDED, Backend, Outcome, Seeding, Session, Status
 from bench.backends.kinds import CpmpyModel, ModelKind
+from bench.backends.scip import memory_limit_mb
 from bench.effort import (
     BRANCHES,
     CONFLICTS,
@@ -61,6 +71,7 @@ from bench.effort import (
     FAILURES,
     NODES,
     PROPAGATIONS,
+    SIMPLEX_ITERATIONS,
     Counter,
 )
 
@@ -74,14 +85,20 @@ MINIZINC_MIN = (2, 8, 2)
 NO_LIMIT_PAST = 1e6
 
 
+#: SCIP's ``limits/time`` default, its "no limit"
+SCIP_NO_LIMIT = 1e20
+
+
 def solver_limit(solver: str, left: float) -> float | None:
     """The time limit handed to CPMpy's ``solver`` with ``left`` seconds left (> 0): None
-    (none) past :data:`NO_LIMIT_PAST`; Choco's rounded to whole milliseconds, at least one
-    (Choco reads CPMpy's ``f"{seconds}s"`` in milliseconds: below 1 ms it stops the process
-    with a fatal Java ``NumberFormatException`` (``0.0005s``) or, written with an exponent,
-    misreads it (``9e-05s`` runs 5 s))."""
+    (none) past :data:`NO_LIMIT_PAST`, SCIP's :data:`SCIP_NO_LIMIT` there (CPMpy sets SCIP's
+    ``limits/time`` only when given one, so a live solver would keep the last); Choco's
+    rounded to whole milliseconds, at least one (Choco reads CPMpy's ``f"{seconds}s"`` in
+    milliseconds: below 1 ms it stops the process with a fatal Java ``NumberFormatException``
+    (``0.0005s``) or, written with an exponent, misreads it (``9e-05s`` runs 5 s))."""
     if left > NO_LIMIT_PAST:
-        return None
+        # SCIP keeps the last call's ``limits/time`` when CPMpy is given none: its own "none"
+        return SCIP_NO_LIMIT if solver == "scip" else None
     if solver == "choco":
         return max(0.001, round(left, 3))
     return left
@@ -132,6 +149,12 @@ SOLVERS: tuple[Spec, ...] = (
          needs=("pysat", "pypblib")),
     Spec("minizinc", "minizinc", "MiniZinc (its default solver)", needs=("minizinc",)),
     Spec("gurobi", "gurobipy", "Gurobi (MIP)", needs=("gurobipy",)),
+    Spec("highs", "highspy", "HiGHS (MIP)", Seeding("option", "random_seed"), "solve",
+         (SIMPLEX_ITERATIONS, NODES), needs=("highspy",)),
+    # SCIP's counters are read as CPMpy ends the call (it frees SCIP's transformed problem,
+    # and the counters with it, before returning): see _scip_model
+    Spec("scip", "pyscipopt", "SCIP (MIP)", Seeding("option", "randomization/randomseedshift"),
+         "solve", (SIMPLEX_ITERATIONS, NODES), needs=("pyscipopt",)),
 )
 
 _STATUS: dict[str, Status] = {"OPTIMAL": "optimal", "FEASIBLE": "feasible",
@@ -148,6 +171,7 @@ class CpmpySession(Session):
         self.refuted = False
         self.fed = 0  # constraints of model.model.constraints the live solver has
         self.seen: dict[str, float] = {}  # cumulative counters at the last call
+        self.ran = 0.0  # HiGHS' run time at the last call
 
     def translate(self) -> Any:
         """The live solver with every constraint of the model: built on the first call (and
@@ -160,11 +184,13 @@ class CpmpySession(Session):
                 and len(constraints) > self.fed):
             self.solver, self.fed, self.refuted = None, 0, False
         if self.solver is None:
-            self.seen = {}  # a new solver counts from zero
+            self.seen, self.ran = {}, 0.0  # a new solver counts from zero
             kwargs: dict[str, Any] = {}
             if self.backend.spec.seed_at == "init":  # Exact takes seeds from 1
                 kwargs["seed"] = self.options.seed + (self.backend.spec.solver == "exact")
             self.solver = cp.SolverLookup.get(self.backend.spec.solver, **kwargs)
+            if self.backend.spec.solver == "scip":  # still empty: its model can be swapped
+                self.solver.scip_model = _scip_model()
         pending = constraints[self.fed:]
         self.fed = len(constraints)
         if pending and not self.refuted:
@@ -189,6 +215,13 @@ class CpmpySession(Session):
             out[spec.seeding.how] = self.options.seed
         if spec.solver == "ortools":
             out["num_workers"] = self.options.threads
+        if spec.solver == "highs":
+            out["threads"] = self.options.threads
+        if spec.solver == "scip":
+            out["lp/threads"] = self.options.threads  # SCIP's own search is sequential
+            memory = memory_limit_mb()
+            if memory is not None:
+                out["limits/memory"] = memory
         return out
 
     def solve(self, time_limit: float) -> Outcome:
@@ -206,11 +239,13 @@ class CpmpySession(Session):
             return Outcome("timeout", None, 0.0, time.perf_counter() - t0, {})
         limit = solver_limit(self.backend.spec.solver, left)
         given = {"time_limit": limit} if self.backend.spec.interruptible and limit else {}
+        if self.backend.spec.solver == "scip":
+            solver.scip_model.kept = {}
         found = solver.solve(**given, **self._options())
         wall = time.perf_counter() - t0
         st = solver.status()
         status = _STATUS.get(st.exitstatus.name, "unknown")
-        if status == "timeout":
+        if status in ("timeout", "unknown"):
             self._gave_up(solver)
         if found and status not in ("optimal", "feasible"):
             status = "feasible"
@@ -220,13 +255,27 @@ class CpmpySession(Session):
             return float("nan") if v is None else float(v)
 
         own = float(st.runtime) if st.runtime is not None else wall
+        if self.backend.spec.solver == "highs":  # its run time adds up over a live solver
+            own, self.ran = own - self.ran if own >= self.ran else own, own
         return Outcome(status, value if found else None, own, wall, self._stats(solver))
 
     def _gave_up(self, solver: Any) -> None:
         """Raise MemoryError (a memout) when the solver's "unknown" was running out of memory,
-        not its time limit: Z3 answers "unknown" with the reason "out of memory"."""
-        why = getattr(getattr(solver, "z3_solver", None), "reason_unknown", None)
-        reason = str(why()) if why is not None else ""
+        not its time limit: Z3 answers "unknown" with the reason "out of memory", HiGHS stops
+        with the model status ``kMemoryLimit`` (CPMpy's ERROR when HiGHS's run returned an
+        error, else UNKNOWN) and SCIP with the status "memlimit" at its ``limits/memory``
+        (UNKNOWN)."""
+        name = self.backend.spec.solver
+        reason = ""
+        if name == "z3":
+            reason = str(solver.z3_solver.reason_unknown())
+        elif name == "highs":
+            import highspy
+
+            if solver.highs.getModelStatus() == highspy.HighsModelStatus.kMemoryLimit:
+                reason = "HiGHS stopped at its memory limit (kMemoryLimit)"
+        elif name == "scip" and solver.scip_model.kept.get("status") == "memlimit":
+            reason = "SCIP stopped at its memory limit (limits/memory)"
         if "memory" in reason:
             raise MemoryError(f"{self.backend.name}: {reason}")
 
@@ -262,9 +311,46 @@ class CpmpySession(Session):
             if name == "exact":
                 return {k: float(v) for k, v in solver.xct_solver.getStats()
                         if k in ("conflicts", "decisions", "propagations")}
+            if name == "highs":  # HiGHS' info is this run's
+                info = solver.highs.getInfo()
+                return {"simplex_iterations": float(max(info.simplex_iteration_count, 0)),
+                        "nodes": float(max(info.mip_node_count, 0))}
+            if name == "scip":
+                kept = solver.scip_model.kept
+                return {k: kept[k] for k in ("simplex_iterations", "nodes") if k in kept}
         except (AttributeError, TypeError, ValueError):  # a solver version without them
             return {}
         return {}
+
+
+#: the pyscipopt Model class that keeps SCIP's counters (made on first use)
+_SCIP_MODEL: list[type] = []
+
+
+def _scip_model() -> Any:
+    """An empty SCIP model that keeps, in ``kept``, SCIP's status, branch-and-bound nodes and
+    LP iterations as its transformed problem is freed: CPMpy's ``CPM_scip.solve`` ends with
+    ``freeTransform`` (so that constraints can be added after a solve), after which SCIP
+    counts zero nodes and refuses to read LP iterations."""
+    if not _SCIP_MODEL:
+        import pyscipopt
+
+        class Keeping(pyscipopt.Model):
+            kept: dict[str, Any]
+
+            def freeTransform(self) -> None:
+                # before presolve ended (stopped there) SCIP has run no node and no LP
+                searched = self.getStage() >= pyscipopt.SCIP_STAGE.PRESOLVED
+                self.kept = {"status": str(self.getStatus()),
+                             "nodes": float(self.getNNodes()) if searched else 0.0,
+                             "simplex_iterations":
+                                 float(self.getNLPIterations()) if searched else 0.0}
+                super().freeTransform()
+
+        _SCIP_MODEL.append(Keeping)
+    model = _SCIP_MODEL[0]()
+    model.setParam("display/verblevel", 0)  # as CPMpy sets it
+    return model
 
 
 #: the version of the ``minizinc`` executable on PATH, read once (None: none found)

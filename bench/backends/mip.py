@@ -9,9 +9,10 @@ through Pyomo's persistent APPSI interface, which forwards added cuts to the liv
 (incremental); its ``solve_s`` includes loading the solution's values into the Pyomo model,
 as reading the solution file back is in GLPK's and CBC's.
 
-highspy must not share a process with OR-tools (each bundles its own HiGHS): a HiGHS task
-imports only ``Backend.modules`` below, never ``ortools``. How a MIP states "no solution" is
-``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend reads alike).
+A HiGHS task imports only ``Backend.modules`` below, never ``ortools`` (which bundles a HiGHS
+of its own; the two coexist in one process, see :mod:`bench.backends`). How a MIP states "no
+solution" is ``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend
+reads alike).
 A solver that runs out of memory (CBC's ``std::bad_alloc``, HiGHS' ``kMemoryLimit``) raises
 ``MemoryError``, which the task records as ``memout``.
 """
@@ -361,7 +362,7 @@ class HighsMip(Backend):
     session = HighsSession
     seeding = Seeding("option", "random_seed")
     effort = (SIMPLEX_ITERATIONS, NODES)
-    #: last: `check` runs in one process, and highspy must not load beside OR-tools
+    #: last of the MIP solvers in `check`
     check_rank = 3
 
     def available(self) -> str | None:

@@ -45,7 +45,8 @@ def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
     import bench.report.instances as instances
 
     sat = {b.name for b in backends_for("sat")}
-    cpmpy = {"cpmpy:ortools", "cpmpy:pumpkin", "cpmpy:exact", "cpmpy:z3"}
+    cpmpy = {"cpmpy:ortools", "cpmpy:pumpkin", "cpmpy:exact", "cpmpy:z3", "cpmpy:highs",
+             "cpmpy:scip"}
     assert seeded_solvers() == {"cpsat", "highs", "cbc", "scip"} | sat | cpmpy
     old = ("cadical195", "cpsat", "clingo", "glpk", "cbc", "scip", "highs")
     for kind in ("mip", "sat", "cpsat", "asp"):  # check takes the first available per kind
