@@ -1,5 +1,5 @@
-"""The CP-SAT encoding cases, run in a spawned process by ``test_cpsat.py`` (OR-tools and
-highspy must not share a process, and other tests load highspy): each returns every on-set of
+"""The CP-SAT encoding cases, run in a spawned process by ``test_cpsat.py`` (the test process
+keeps OR-tools out of its own imports): each returns every on-set of
 its model, enumerated by solving and blocking (projected onto the cell literals)."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ REAL = ROOT / "instances" / "fillomino" / "fillomino-6x6-10a3b876.txt"
 
 def solve(path: Path, formulation: str = "mip-seed", solver: str = "highs",
           count: int = 0) -> Result:
-    # a task process of its own: HiGHS (highspy) must not load into the test process
+    # a task process of its own, as the harness runs each task
     return run_task(Task(instance=str(path), formulation=formulation, solver=solver,
                         time_limit=120, count=count))
 

@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 SEEDS = sorted((ROOT / "instances" / "nurikabe").glob("seed-p*.txt"))
 FORMULATIONS = ["cpsat-tree", "cpsat-lazy"]
 
-# checked without importing: the tasks import OR-tools in their own processes, never here
-# (OR-tools and highspy must not share a process, and other tests load highspy)
+# checked without importing: the tasks import OR-tools in their own processes, as the
+# harness runs each task
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ortools") is None,
                                 reason="ortools is not installed")
 

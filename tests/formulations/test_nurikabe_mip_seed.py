@@ -18,7 +18,7 @@ FAITHFUL = "mip-seed[root=hint,patterns=seed,exact=false]"
 
 
 def solve(path: Path, formulation: str, solver: str = "glpk", count: int = 0):
-    # a task process of its own: HiGHS (highspy) must not load into the test process
+    # a task process of its own, as the harness runs each task
     return run_task(Task(instance=str(path), formulation=formulation, solver=solver,
                         time_limit=120, count=count))
 
