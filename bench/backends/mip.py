@@ -326,13 +326,16 @@ class HighsSession(Session):
         }
 
     def _stats(self) -> dict[str, float]:
-        """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes."""
+        """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes. HiGHS
+        reports -1 for a count of a solver that did not run (``mip_node_count`` of an LP, a
+        model with no integer column left): none, so 0, which sums over a lazy loop's
+        calls."""
         model = getattr(self.opt, "_solver_model", None)
         if model is None:
             return {}
         info = model.getInfo()
-        return {"simplex_iterations": float(info.simplex_iteration_count),
-                "nodes": float(info.mip_node_count)}
+        return {"simplex_iterations": float(max(info.simplex_iteration_count, 0)),
+                "nodes": float(max(info.mip_node_count, 0))}
 
     def _empty(self) -> bool:
         import highspy
