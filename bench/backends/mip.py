@@ -272,10 +272,28 @@ class Cbc(LpFileBackend):
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
             return shutil.which("cbc")
+        try:
+            path = self.cbcbox_binary()
+        except (ValueError, RuntimeError):  # cbcbox refused its build setting: so would the
+            return None  # `cbc` script it puts on PATH
+        return path if Path(path).exists() else shutil.which("cbc")
+
+    @staticmethod
+    def cbcbox_binary() -> str:
+        """cbcbox's CBC binary; cbcbox raises ValueError or RuntimeError for a
+        ``CBCBOX_BUILD`` it does not know or did not ship."""
         import cbcbox  # type: ignore[import-untyped]
 
-        path = cbcbox.cbc_bin_path()
-        return str(path) if path and Path(path).exists() else shutil.which("cbc")
+        return str(cbcbox.cbc_bin_path())
+
+    def available(self) -> str | None:
+        reason = super().available()
+        if reason and importlib.util.find_spec("pyomo") and importlib.util.find_spec("cbcbox"):
+            try:
+                self.cbcbox_binary()
+            except (ValueError, RuntimeError) as e:
+                return f"cbcbox has no CBC binary here: {e}"
+        return reason
 
     def version(self) -> str:
         return f"CBC (cbcbox {super().version()})"
