@@ -342,6 +342,7 @@ class HighsSession(Session):
             "random_seed": self.options.seed,
             "output_flag": False,
         }
+        self.loaded = False  # the model translated into HiGHS (set_instance) yet
 
     def _stats(self) -> dict[str, float]:
         """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes. HiGHS
@@ -373,13 +374,38 @@ class HighsSession(Session):
         model = getattr(self.opt, "_solver_model", None)
         return float(model.getRunTime()) if model is not None else 0.0
 
+    def translate(self) -> None:
+        """Pyomo's translation of the model into HiGHS: the whole model on the first call
+        (``set_instance``), the changes since (a lazy loop's cuts, ``update``) on later ones."""
+        if not self.loaded:
+            self.opt.set_instance(self.model.model)
+            self.loaded = True
+        else:
+            self.opt.update()
+
+    def run(self) -> Any:
+        """APPSI's solve of the model as translated: its own scan of the model for changes
+        (every ``check_*``/``update_*`` switch of ``update_config``) is off for the call."""
+        config = self.opt.update_config
+        switches = {k: config[k] for k in config if k.startswith(("check_", "update_"))}
+        for k in switches:
+            config[k] = False
+        try:
+            return self.opt.solve(self.model.model)
+        finally:
+            for k, on in switches.items():
+                config[k] = on
+
     def solve(self, time_limit: float) -> Outcome:
         from pyomo.contrib.appsi.base import TerminationCondition as TC
 
-        self.opt.config.time_limit = max(time_limit, 0.001)
-        before = self._run_time()
         t0 = time.perf_counter()
-        res = self.opt.solve(self.model.model)
+        # the translation is Python work before HiGHS' clock starts (seconds on large
+        # models): done first, so that HiGHS gets only the time left
+        self.translate()
+        self.opt.config.time_limit = max(time_limit - (time.perf_counter() - t0), 0.001)
+        before = self._run_time()
+        res = self.run()
         wall = time.perf_counter() - t0
         # HiGHS' run time accumulates over the runs of one Highs object (lazy re-solves)
         after = self._run_time()
