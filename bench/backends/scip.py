@@ -24,7 +24,9 @@ RLIMIT_DATA, less a margin for what SCIP does not count), so that SCIP stops its
 than failing an allocation.
 
 Status: read from SCIP itself (``Model.getStatus``). A stop at the memory limit without a
-solution raises ``MemoryError``, which the task records as ``memout``. ``solver_s`` is SCIP's
+solution raises ``MemoryError``, which the task records as ``memout``. SCIP catches Ctrl-C
+(SIGINT) itself during a solve and stops ("userinterrupt"): that raises ``KeyboardInterrupt``,
+as a Ctrl-C anywhere else in the process would, not a status. ``solver_s`` is SCIP's
 own solving time (``getSolvingTime``: presolve and search of this call, not the reading);
 ``wall_s`` includes the translation (writing, reading, adding rows) and loading the values.
 Effort is branch-and-bound ``nodes`` and ``simplex_iterations`` (SCIP's LP iterations) per
@@ -71,7 +73,6 @@ _STOPPED: dict[str, Status] = {
     "infeasible": "infeasible",
     "inforunbd": "infeasible",
     "timelimit": "timeout",
-    "userinterrupt": "timeout",
 }
 
 
@@ -177,6 +178,8 @@ class ScipSession(Session):
         scip.setParam("limits/time", max(time_limit - (time.perf_counter() - t0), 0.001))
         scip.optimize()
         word = str(scip.getStatus())
+        if word == "userinterrupt":  # SCIP's own SIGINT handler stopped it: the user's Ctrl-C
+            raise KeyboardInterrupt("SCIP stopped by SIGINT (userinterrupt)")
         own = float(scip.getSolvingTime())
         stats = {"nodes": float(scip.getNNodes()),
                  "simplex_iterations": float(scip.getNLPIterations())}

@@ -2,7 +2,8 @@
 (in wall-clock seconds), glpsol's ``--tmlim`` takes whole seconds and is rounded up, and the
 session kills the solver process at the deadline, a ``timeout``. Real processes on a model
 neither can finish: a market split (Cornuejols and Dawande 1999), tiny to write and read,
-infeasible and slow to prove so by branch and bound."""
+infeasible and slow to prove so by branch and bound. HiGHS gets the time left after Pyomo's
+translation of the model into it."""
 
 from __future__ import annotations
 
@@ -107,3 +108,22 @@ def test_the_reviewers_glpk_timeout_had_its_whole_limit():
     took = out["build_s"] + out["solve_s"]
     assert took >= LIMIT - SHORT_S, out
     assert took <= LIMIT + PAST_S, out
+
+
+def test_highs_gets_the_time_left_after_pyomos_translation():
+    """HiGHS' limit is what is left once APPSI translated the model (seconds on a large one),
+    as SCIP's is: HiGHS, given the whole limit after the translation, ran past the deadline
+    by the translation's time. A 50x50 Nurikabe whose translation takes longer than the
+    limit: HiGHS' own run is then all but nothing."""
+    backend = get_backend("highs")
+    if backend.available():
+        pytest.skip(backend.available())
+    inst = read_instance(str(INSTANCES / "nurikabe" / "sparse" / "gen-nurikabe-50x50-s1-0.txt"))
+    session = backend.start(get_formulation("nurikabe", "mip-flow").build(inst), SolveOptions())
+    limit = 0.5
+    outcome = session.solve(limit)
+    translation = outcome.wall_s - outcome.solver_s
+    assert translation > limit, "the translation was quicker than the limit: no test"
+    assert outcome.status == "timeout"
+    assert outcome.solver_s <= 0.3, (f"HiGHS ran {outcome.solver_s:.2f} s after a "
+                                     f"{translation:.2f} s translation, past the {limit} s limit")

@@ -4,13 +4,16 @@ loops included, with the status and objective HiGHS finds; a model with every ki
 row and objective constant solves to HiGHS' optimum before and after rows (and a column) are
 added and after a row is deactivated; an unsatisfiable instance is infeasible; a model with
 nothing to decide is solved; the seed and the memory limit reach SCIP, and SCIP's own
-memory-limit stop is a MemoryError (the task's ``memout``)."""
+memory-limit stop is a MemoryError (the task's ``memout``); a Ctrl-C SCIP catches is a
+KeyboardInterrupt, not a timeout."""
 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -185,3 +188,27 @@ def test_the_memory_limit_follows_the_data_limit_the_worker_sets():
                        timeout=60)
     assert float(p.stdout) == pytest.approx(1600.0)
     assert memory_limit_mb() is None or memory_limit_mb() > 0
+
+
+def test_a_ctrl_c_during_scips_solve_is_a_keyboard_interrupt_not_a_timeout():
+    """SCIP catches SIGINT itself and stops as "userinterrupt": the session raises the user's
+    KeyboardInterrupt, not a status. A market split SCIP cannot finish in its limit."""
+    code = ("import time\n"
+            "from bench.backends import SolveOptions, get_backend\n"
+            "from tests.backends.test_mip_time_limit import market_split\n"
+            "session = get_backend('scip').start(market_split(4, 40), SolveOptions())\n"
+            "print('solving', flush=True)\n"
+            "try:\n"
+            "    print('returned', session.solve(30.0).status, flush=True)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('KeyboardInterrupt', flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                         cwd=ROOT)
+    try:
+        assert p.stdout is not None and p.stdout.readline().strip() == "solving"
+        time.sleep(1.5)  # into SCIP's search (the model is translated in milliseconds)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert out.strip().splitlines()[-1] == "KeyboardInterrupt", out
