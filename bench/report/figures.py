@@ -239,11 +239,15 @@ def memory_line(peaks: pd.DataFrame, every: pd.DataFrame | None = None) -> str:
                 f"medians {med.min():.0f} to {med.max():.0f} MB"
                 + (" (no pair differs by more than "
                    f"{(MEMORY_DIFFERENCE - 1) * 100:.0f} %, so no figure)." if same else "."))
-    if every is not None and every["pair"].nunique() > len(med):
-        all_med = every.groupby("pair")["peak_rss_mb"].median()
-        line += (f" Over all {len(all_med)} pairs: {every['peak_rss_mb'].min():.0f} to "
-                 f"{every['peak_rss_mb'].max():.0f} MB, the pairs' medians "
-                 f"{all_med.min():.0f} to {all_med.max():.0f} MB.")
+    if every is None or every["pair"].nunique() <= len(med):
+        return line
+    all_med = every.groupby("pair")["peak_rss_mb"].median()
+    shown = [f"{x:.0f}" for x in (lo, hi, med.min(), med.max())]
+    wider = [f"{x:.0f}" for x in (every["peak_rss_mb"].min(), every["peak_rss_mb"].max(),
+                                   all_med.min(), all_med.max())]
+    if wider != shown:  # the other pairs change a number: say so
+        line += (f" Over all {len(all_med)} pairs: {wider[0]} to {wider[1]} MB, the pairs' "
+                 f"medians {wider[2]} to {wider[3]} MB.")
     return line
 
 

@@ -133,3 +133,8 @@ def test_the_memory_line_says_which_pairs_its_range_covers():
     both = figures.memory_line(figures.memory_peaks(t, ["m / ortools", "m / scip"]),
                                figures.memory_peaks(t, ["m / ortools", "m / scip"]))
     assert "85 to 178 MB" in both and "Over all" not in both
+    # a third pair within the shown ones' numbers adds nothing
+    t3 = _tasks({"m / ortools": [85, 87, 92], "m / scip": [97, 161, 178], "n / x": [90, 91]})
+    same = figures.memory_line(figures.memory_peaks(t3, ["m / ortools", "m / scip"]),
+                               figures.memory_peaks(t3, ["m / ortools", "m / scip", "n / x"]))
+    assert "Over all" not in same
