@@ -371,7 +371,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [s.memory_line, ""]
         md += views_markdown(s)
         for extra in s.extra:
-            md += [f"## {extra['title']}", "", extra["table"].markdown(), ""]
+            md += [f"### {extra['title']}", "", extra["table"].markdown(), ""]
     if ctx["unreadable"]:
         md += ["## Unreadable instances", "", ctx["unreadable"].markdown(), ""]
     if ctx["machines"]:

@@ -1,6 +1,7 @@
 """The effort table of a report: among the pairs of one solver, a machine-independent counter
 (conflicts, simplex iterations, nodes, branches; the first the solver's kind reports, in the
-order of :func:`bench.effort.ranking`) ranked beside time, over the instances all of them
+order of :func:`bench.effort.ranking`; for a kind that runs several solvers, CPMpy's, the first
+of every kind's counters the solver's rows carry) ranked beside time, over the instances all of them
 answered, and a sentence where the two orders differ (a formulation that needs less search
 but more time per step, or the reverse)."""
 
@@ -15,6 +16,13 @@ from bench.report.data import SGM_SHIFT_S
 #: effort counters, in the order of preference, per model kind (bench.effort)
 EFFORT = ranking()
 
+#: model kinds whose solvers differ in what they count (CPMpy's: OR-tools, HiGHS, SCIP, ...):
+#: their pairs of one solver are ranked by the first of :data:`ANY` their rows carry
+BY_SOLVER = ("cpmpy",)
+
+#: every ranking counter, in the order of preference of :data:`EFFORT`
+ANY = tuple(dict.fromkeys(m for kind in EFFORT.values() for m in kind))
+
 
 def _sgm(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.exp(np.mean(np.log(x + SGM_SHIFT_S), axis=axis)) - SGM_SHIFT_S
@@ -28,7 +36,8 @@ def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     rows, lines = [], []
     for (puzzle, solver), g in t[t["ok"]].groupby(["puzzle", "solver"], sort=True):
         kind = str(g["kind"].iloc[0])
-        metric = next((m for m in EFFORT.get(kind, ()) if m in g and g[m].notna().any()), None)
+        order = ANY if kind in BY_SOLVER else EFFORT.get(kind, ())
+        metric = next((m for m in order if m in g and g[m].notna().any()), None)
         if metric is None or g["pair"].nunique() < 2:
             continue
         g = g[g[metric].notna()]

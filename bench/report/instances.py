@@ -111,6 +111,20 @@ def _picture(puzzle: str, g: pd.DataFrame) -> tuple[str, str]:
     return "", "No picture: no checked solution, and the instance file is not readable here."
 
 
+def _sol_line(g: pd.DataFrame) -> str:
+    """How one instance's answers compare with its known solution, and how many answers the
+    rule verifier rejected (those are never compared with the .sol)."""
+    known = g["known"].dropna()
+    sol = ("no known solution (.sol) to compare with" if known.empty else
+           f"{int(known.astype(bool).sum())} of {len(known)} answers agree with the known "
+           "solution (.sol)")
+    rejected = int(g["checked"].eq(False).sum()) if "checked" in g else 0
+    if rejected:
+        sol += (f"; {rejected} answer{'s' if rejected > 1 else ''} failed the rule verifier "
+                "(wrong, not compared)")
+    return sol
+
+
 def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """The view of every instance of the prepared task rows ``t`` (rows name their pair)."""
     out: dict[str, dict[str, Any]] = {}
@@ -118,10 +132,7 @@ def data(t: pd.DataFrame) -> dict[str, dict[str, Any]]:
     per_pair = rows(t)
     for (puzzle, inst), g in t.groupby(["puzzle", "instance"], sort=True):
         pic, note = _picture(str(puzzle), g)
-        known = g["known"].dropna()
-        sol = ("no known solution (.sol) to compare with" if known.empty else
-               f"{int(known.astype(bool).sum())} of {len(known)} answers agree with the known "
-               "solution (.sol)")
+        sol = _sol_line(g)
         out[f"{puzzle}/{inst}"] = {
             "puzzle": str(puzzle), "instance": str(inst), "group": str(g[group].iloc[0]),
             "size": f"{int(g['rows'].iloc[0])}x{int(g['cols'].iloc[0])}",

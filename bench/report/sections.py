@@ -113,7 +113,8 @@ def _figures(puzzle: str, t: pd.DataFrame, pi: pd.DataFrame, shown: list[str],
          "with size; open triangles: no answer within the limit."),
     ]
     mem = figures.memory(t, shown, png("memory"))
-    line = figures.memory_line(figures.memory_peaks(t, shown[:figures.MAX_LINES]))
+    line = figures.memory_line(figures.memory_peaks(t, shown[:figures.MAX_LINES]),
+                               figures.memory_peaks(t, sorted(set(t["pair"]))))
     if mem is not None:
         made.append((mem, "Memory: the peak of each task's process tree per formulation; "
                           "boxes further right need more memory."))

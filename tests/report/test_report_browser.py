@@ -251,3 +251,27 @@ def test_the_solver_views_open_with_legible_figures(tmp_path: Path) -> None:
         fit = page.evaluate(OVERFLOW)
         assert fit["over"] == [] and fit["pageWidth"] <= fit["vw"], fit
         assert ctx.errors == [], ctx.errors
+
+
+def test_a_formulation_filter_finds_its_variants(tmp_path: Path) -> None:
+    """A formulation's name finds its variants ('cpmpy-islands' finds 'cpmpy-islands[wall=lazy]'
+    and '[wall=tree]': a name ends at '['), a variant's full name only itself, in the CPMpy
+    run's Nurikabe ranking of every pair."""
+    run = tmp_path / "run"
+    shutil.copytree(ROOT / "tests" / "data" / "run-cpmpy", run)
+    out = write_report(run, tmp_path / "rep")
+    with browser() as ctx:
+        page = open_report(ctx, out)
+        open_folds(page)
+        ranking = page.locator("#nurikabe details table.rank").first
+        every = _rows(page, ranking)
+        islands = [f for f in every if f.startswith("cpmpy-islands[")]
+        assert len(islands) == 12, every  # two variants on six solvers
+        box = _filter(page, "nurikabe", "formulation").first
+        box.fill("cpmpy-islands")
+        assert sorted(_rows(page, ranking)) == sorted(islands)
+        box.fill("cpmpy-islands[wall=lazy]")
+        assert _rows(page, ranking) == ["cpmpy-islands[wall=lazy]"] * 6
+        box.fill("cpmpy-island")  # a part of a name: nothing
+        assert "cpmpy-islands[wall=lazy]" not in _rows(page, ranking)
+        assert ctx.errors == [], ctx.errors

@@ -118,3 +118,23 @@ def test_a_pooled_cactus_draws_each_tiers_time_limit():
     labels = [ln.get_label() for ln in fig.axes[0].get_lines() if ln.get_color() == "black"]
     assert labels == ["time limit 3 s (ladder)", "time limit 10 s (hard)"]
     figures._plt().close(fig)
+
+
+def test_the_memory_line_says_which_pairs_its_range_covers():
+    """The line's range is over the pairs shown (one best variant per formulation); the
+    puzzle's other pairs (a second solver of the same model) are named with their own range,
+    and one pair shown is not 'no pair differs'."""
+    t = _tasks({"m / ortools": [85, 87, 92], "m / scip": [97, 161, 178]})
+    line = figures.memory_line(figures.memory_peaks(t, ["m / ortools"]),
+                               figures.memory_peaks(t, ["m / ortools", "m / scip"]))
+    assert "m / ortools (the one pair shown): 85 to 92 MB, median 87 MB" in line
+    assert "no pair differs" not in line
+    assert "Over all 2 pairs: 85 to 178 MB, the pairs' medians 87 to 161 MB." in line
+    both = figures.memory_line(figures.memory_peaks(t, ["m / ortools", "m / scip"]),
+                               figures.memory_peaks(t, ["m / ortools", "m / scip"]))
+    assert "85 to 178 MB" in both and "Over all" not in both
+    # a third pair within the shown ones' numbers adds nothing
+    t3 = _tasks({"m / ortools": [85, 87, 92], "m / scip": [97, 161, 178], "n / x": [90, 91]})
+    same = figures.memory_line(figures.memory_peaks(t3, ["m / ortools", "m / scip"]),
+                               figures.memory_peaks(t3, ["m / ortools", "m / scip", "n / x"]))
+    assert "Over all" not in same

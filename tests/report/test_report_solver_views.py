@@ -256,3 +256,15 @@ def test_one_name_in_two_puzzles_is_two_pairs_not_one_split(page):
     md = (page / "summary.md").read_text(encoding="utf-8")
     assert "formulation code" not in md and "formulation code" not in html
     assert "| cpsat-tree / cpsat | 3/3 |" in md
+
+
+def test_the_summarys_outline_nests_each_puzzles_tables_under_it(page):
+    """summary.md's level-2 headings are the overview, the puzzles and the run-wide sections:
+    a puzzle's extra tables (per family, virtual best, effort) are level 3 under their puzzle."""
+    md = (page / "summary.md").read_text(encoding="utf-8")
+    top = [line[3:] for line in md.splitlines() if line.startswith("## ")]
+    assert top == ["Overview", *sorted(NATIVE), "Time the harness adds to each task",
+                   "Environment"], top
+    nuri = md.split("\n## nurikabe\n")[1].split("\n## ")[0]
+    assert "\n### Per instance family (best variant per formulation)\n" in nuri
+    assert "\n### nurikabe: virtual best" in nuri

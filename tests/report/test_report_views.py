@@ -122,3 +122,15 @@ def test_prepared_rows_give_the_view_data_directly(mixed_run: Path):
     shikaku = views["shikaku/seed-10x10"]
     assert shikaku["group"] == "seeds" and shikaku["size"] == "10x10"
     assert "rule verifier" in shikaku["note"]
+
+
+def test_an_instance_view_counts_the_answers_the_verifier_rejected():
+    """The default run's 6x6 Fillomino: 21 answers agree with the .sol and mip-seed / scip's
+    failed the rule verifier; the line under the title says both, not '21 of 21 agree' alone."""
+    from tests.conftest import ROOT
+
+    raw = pd.read_parquet(ROOT / "results" / "default-20261129-045741" / "results.parquet")
+    t = prepare(raw[raw["instance"] == "gen-fillomino-6x6-s1-0"])
+    sol = instances.data(t)["fillomino/gen-fillomino-6x6-s1-0"]["sol"]
+    assert sol == ("21 of 21 answers agree with the known solution (.sol); 1 answer failed the "
+                   "rule verifier (wrong, not compared)")

@@ -8,8 +8,9 @@
 
   // A filter matches whole names: "sat" finds the solver or kind "sat" and the formulations
   // "sat-tree", "sat-lazy[...]" (a name starts after a space, "/", "[", "," or "=" and ends at
-  // one of those, "]" or "-"), never "cpsat" or "satx". Case-insensitive; "" shows every row.
-  const EDGE_L = "(?:^|[\\s/\\[,=(])", EDGE_R = "(?=$|[\\s/\\],=)\\-])";
+  // one of those, "]" or "-"), never "cpsat" or "satx"; "sat-lazy" finds its variants
+  // "sat-lazy[...]". Case-insensitive; "" shows every row.
+  const EDGE_L = "(?:^|[\\s/\\[,=(])", EDGE_R = "(?=$|[\\s/\\[\\],=)\\-])";
   function whole(text) {
     const t = text.trim();
     if (!t) return "";
