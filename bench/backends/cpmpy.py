@@ -427,7 +427,14 @@ class CpmpySolver(Backend):
             except importlib.metadata.PackageNotFoundError:
                 return "not installed"
 
-        return f"{self.spec.solver} {read(self.package)} (cpmpy {read('cpmpy')})"
+        cpmpy = f"cpmpy {read('cpmpy')}"
+        if self.spec.solver == "scip" and self.available() is None:
+            # pyscipopt's own version is not SCIP's: name both, as the ``scip`` backend does
+            import pyscipopt
+
+            return (f"scip {pyscipopt.Model().version()} "
+                    f"(pyscipopt {read(self.package)}, {cpmpy})")
+        return f"{self.spec.solver} {read(self.package)} ({cpmpy})"
 
 
 def solvers() -> list[Backend]:

@@ -142,3 +142,17 @@ def test_running_out_of_memory_is_a_memout(name, memory):
     out = json.loads(p.stdout[p.stdout.index("{"):])
     assert out["status"] == "memout", out.get("message")
     assert "memory limit" in out["message"]
+
+
+def test_scips_version_is_scips_own_beside_pyscipopts():
+    backend = get_backend("cpmpy:scip")
+    if backend.available() is not None:
+        pytest.skip(str(backend.available()))
+    import importlib.metadata
+
+    import pyscipopt
+
+    scip = pyscipopt.Model().version()
+    wrapper = importlib.metadata.version("pyscipopt")
+    assert str(scip) != wrapper  # else the test could not tell them apart
+    assert backend.version().startswith(f"scip {scip} (pyscipopt {wrapper}, cpmpy ")
