@@ -126,7 +126,7 @@ def test_the_live_solver_is_kept_over_a_lazy_formulations_rounds(name):
     assert rounds >= 2 and out.status == "feasible"
 
 
-@pytest.mark.slow  # the solvers must reach their search on a large model: 10-30 s each
+@pytest.mark.slow  # the solvers must reach their search on a large model
 @pytest.mark.parametrize(("name", "memory"), [("cpmpy:highs", 300), ("cpmpy:scip", 600)])
 def test_running_out_of_memory_is_a_memout(name, memory):
     """Under the harness's RLIMIT_DATA HiGHS stops with the model status kMemoryLimit, which
