@@ -329,6 +329,13 @@ def _write_html(ctx: dict[str, Any], path: Path) -> None:
     path.write_text(env.get_template("report.html.j2").render(**ctx), encoding="utf-8")
 
 
+def _extra(extra: dict[str, Any]) -> list[str]:
+    """A section's extra table in Markdown: its title, its caption (where it has one), the
+    table."""
+    cap = [extra["caption"], ""] if extra.get("caption") else []
+    return [f"### {extra['title']}", "", *cap, extra["table"].markdown(), ""]
+
+
 def _markdown(ctx: dict[str, Any]) -> str:
     md = [f"# puzzlebench report: {ctx['name']}", ""]
     md += [f"Note: {w}" for w in ctx["warnings"]]
@@ -376,7 +383,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [s.memory_line, ""]
         md += views_markdown(s)
         for extra in s.extra:
-            md += [f"### {extra['title']}", "", extra["table"].markdown(), ""]
+            md += _extra(extra)
     if ctx["unreadable"]:
         md += ["## Unreadable instances", "", ctx["unreadable"].markdown(), ""]
     if ctx["machines"]:

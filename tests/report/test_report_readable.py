@@ -4,9 +4,39 @@ a run without a suite (bench/report/__init__.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from bench.report import efforts as E
 from bench.report import environment, figures, machines
+from tests.report.test_verdicts import frame
+
+
+def _two_pairs() -> pd.DataFrame:
+    x = np.array([[1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 4.0, 6.0, 8.0, 10.0]]) / 100
+    t = frame(x, ["a", "b"])
+    t["conflicts"] = np.where(t["form"] == "a", 500.0, 100.0)
+    return t
+
+
+def test_the_effort_table_has_readable_headers_and_a_caption():
+    """summary.md and the page show "counter", "effort (SGM, shift 1)", ... in place of the
+    data's names, and one line saying what the numbers are; the frame keeps its names."""
+    (x,) = E.extra("shikaku", _two_pairs())
+    md = x["table"].markdown().splitlines()[0]
+    assert md == ("| puzzle | solver | formulation / solver | counter | effort (SGM, shift 1) | "
+                  "time (SGM, shift 10 ms) | instances | effort rank | time rank |")
+    assert x["table"].header("effort") == (
+        "effort (SGM, shift 1)", "shifted geometric mean of the counter over the instances, "
+        "shift 1")
+    assert x["table"].header("time_s")[0] == "time (SGM, shift 10 ms)"
+    assert "shifted geometric mean" in x["caption"] and "shift 1," in x["caption"]
+    assert "\n" not in x["caption"]
+    # the cells keep their units and the frame its column names
+    assert x["table"].rows[0][5].endswith("ms")
+    assert list(E.effort(_two_pairs())[0].columns) == [
+        "puzzle", "solver", "pair", "metric", "effort", "time_s", "common", "effort_rank",
+        "time_rank"]
 
 
 def test_the_results_count_has_thousands_separators():
