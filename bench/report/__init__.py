@@ -74,6 +74,9 @@ ENVIRONMENT_ROWS = [
     ("executor", "executor"), ("Dask scheduler", "scheduler"),
     ("merged from (this record)", "merged_from")]
 
+#: the Environment table's suite of a run without one (its record's suite is "", its version 0)
+NO_SUITE = "none (instances named on the command line)"
+
 
 def environment(records: list[dict[str, Any]], every: int) -> Table:
     """The Environment table of the run's invocations that ran tasks (``records``,
@@ -84,6 +87,8 @@ def environment(records: list[dict[str, Any]], every: int) -> Table:
     if len(records) > 1:
         env = {**env, "recorded_at": f"{records[0].get('recorded_at', '?')} to "
                                      f"{env.get('recorded_at', '?')}"}
+    if "suite" in env and not env["suite"]:  # a run of instances named on the command line
+        env = {k: v for k, v in env.items() if k != "suite_version"} | {"suite": NO_SUITE}
     rows = [[label, "unknown" if env[k] is None else str(env[k])] for label, k in
             ENVIRONMENT_ROWS if k in env]
     if every > len(records):
@@ -324,6 +329,13 @@ def _write_html(ctx: dict[str, Any], path: Path) -> None:
     path.write_text(env.get_template("report.html.j2").render(**ctx), encoding="utf-8")
 
 
+def _extra(extra: dict[str, Any]) -> list[str]:
+    """A section's extra table in Markdown: its title, its caption (where it has one), the
+    table."""
+    cap = [extra["caption"], ""] if extra.get("caption") else []
+    return [f"### {extra['title']}", "", *cap, extra["table"].markdown(), ""]
+
+
 def _markdown(ctx: dict[str, Any]) -> str:
     md = [f"# puzzlebench report: {ctx['name']}", ""]
     md += [f"Note: {w}" for w in ctx["warnings"]]
@@ -371,7 +383,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
             md += [s.memory_line, ""]
         md += views_markdown(s)
         for extra in s.extra:
-            md += [f"### {extra['title']}", "", extra["table"].markdown(), ""]
+            md += _extra(extra)
     if ctx["unreadable"]:
         md += ["## Unreadable instances", "", ctx["unreadable"].markdown(), ""]
     if ctx["machines"]:

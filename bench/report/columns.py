@@ -3,7 +3,8 @@
 A column stored in seconds (its name ends in ``_s``) prints every cell as a time with its
 unit (:func:`bench.report.units.duration`: "12.3 ms", "5.23 s"), in Markdown and on the page
 alike, so its label carries no unit. Markdown keeps the data's own column names
-(``summary.md`` is read beside the Parquet file); the HTML page shows these labels, and the
+(``summary.md`` is read beside the Parquet file) unless a table has its own labels (a table
+of no data file: :mod:`.efforts`); the HTML page shows these labels, and the
 Contents' key repeats nothing a hover does not say.
 """
 

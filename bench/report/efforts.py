@@ -3,15 +3,19 @@
 order of :func:`bench.effort.ranking`; for a kind that runs several solvers, CPMpy's, the first
 of every kind's counters the solver's rows carry) ranked beside time, over the instances all of them
 answered, and a sentence where the two orders differ (a formulation that needs less search
-but more time per step, or the reverse)."""
+but more time per step, or the reverse). The table is no data file: on the page and in
+``summary.md`` it has readable headers (:data:`LABELS`) and a caption (:data:`CAPTION`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from bench.effort import ranking
 from bench.report.data import SGM_SHIFT_S
+from bench.report.render import Table
 
 #: effort counters, in the order of preference, per model kind (bench.effort)
 EFFORT = ranking()
@@ -61,3 +65,35 @@ def effort(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                          f"{len(common)} common instances: by time {by_t}; by {metric} {by_e}.")
     out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
     return out, lines
+
+
+#: the effort table's headers, on the page and in summary.md (the table is no data file)
+LABELS = {"puzzle": "puzzle", "solver": "solver", "pair": "formulation / solver",
+          "metric": "counter", "effort": "effort (SGM, shift 1)",
+          "time_s": f"time (SGM, shift {SGM_SHIFT_S * 1000:g} ms)", "common": "instances",
+          "effort_rank": "effort rank", "time_rank": "time rank"}
+
+#: the effort table's hover definitions on the page
+DEFINITIONS = {
+    "metric": "the solver's effort counter (a results column), the first its rows carry",
+    "effort": "shifted geometric mean of the counter over the instances, shift 1",
+    "time_s": f"shifted geometric mean of the PAR-2 time, shift {SGM_SHIFT_S * 1000:g} ms",
+    "common": "instances every pair of this solver answered, with the counter",
+    "effort_rank": "1: the least effort among this solver's pairs",
+    "time_rank": "1: the fastest among this solver's pairs"}
+
+#: the one line under the effort table's title
+CAPTION = (f"Each number is a shifted geometric mean (SGM) over the instances every pair of "
+           f"the solver answered (column 'instances'): of the counter with shift 1, of the time "
+           f"with shift {SGM_SHIFT_S * 1000:g} ms; rank 1 is the least effort, the fastest.")
+
+
+def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
+    """The effort table of one puzzle as a section's ``extra`` (title, caption and table, its
+    headers :data:`LABELS`), or none where no solver has two formulations with a counter."""
+    eff, lines = effort(t)
+    if not len(eff):
+        return []
+    return [{"title": f"{puzzle}: effort against time among the pairs of one solver ("
+             + (" ".join(lines) or "the two orders agree") + ")", "caption": CAPTION,
+             "table": Table.of(eff, labels=LABELS, definitions=DEFINITIONS)}]

@@ -232,21 +232,22 @@ def memory_line(peaks: pd.DataFrame, every: pd.DataFrame | None = None) -> str:
     lo, hi = float(peaks["peak_rss_mb"].min()), float(peaks["peak_rss_mb"].max())
     if len(med) == 1:
         line = (f"Peak memory of a task's process tree, {med.index[0]} (the one pair shown): "
-                f"{lo:.0f} to {hi:.0f} MB, median {med.iloc[0]:.0f} MB (one pair, so no figure).")
+                f"{lo:,.0f} to {hi:,.0f} MB, median {med.iloc[0]:,.0f} MB (one pair, so no "
+                "figure).")
     else:
         same = med.max() <= MEMORY_DIFFERENCE * med.min()
-        line = (f"Peak memory of a task's process tree: {lo:.0f} to {hi:.0f} MB; the pairs' "
-                f"medians {med.min():.0f} to {med.max():.0f} MB"
+        line = (f"Peak memory of a task's process tree: {lo:,.0f} to {hi:,.0f} MB; the pairs' "
+                f"medians {med.min():,.0f} to {med.max():,.0f} MB"
                 + (" (no pair differs by more than "
                    f"{(MEMORY_DIFFERENCE - 1) * 100:.0f} %, so no figure)." if same else "."))
     if every is None or every["pair"].nunique() <= len(med):
         return line
     all_med = every.groupby("pair")["peak_rss_mb"].median()
-    shown = [f"{x:.0f}" for x in (lo, hi, med.min(), med.max())]
-    wider = [f"{x:.0f}" for x in (every["peak_rss_mb"].min(), every["peak_rss_mb"].max(),
+    shown = [f"{x:,.0f}" for x in (lo, hi, med.min(), med.max())]
+    wider = [f"{x:,.0f}" for x in (every["peak_rss_mb"].min(), every["peak_rss_mb"].max(),
                                    all_med.min(), all_med.max())]
     if wider != shown:  # the other pairs change a number: say so
-        line += (f" Over all {len(all_med)} pairs: {wider[0]} to {wider[1]} MB, the pairs' "
+        line += (f" Over all {len(all_med):,} pairs: {wider[0]} to {wider[1]} MB, the pairs' "
                  f"medians {wider[2]} to {wider[3]} MB.")
     return line
 

@@ -122,9 +122,9 @@ def provenance(df: pd.DataFrame, run: str) -> list[str]:
         what = ("produced in this run" if name == run else
                 "of unknown origin (written before results recorded their run)" if not name
                 else f"reused or merged from run {name}")
-        lines.append(f"{len(g)} of {len(t)} results {what} ({dates}; machine {on})")
+        lines.append(f"{len(g):,} of {len(t):,} results {what} ({dates}; machine {on})")
     if len(lines) == 1 and origin.eq(run).all():
-        return [f"All {len(t)} results were produced in this run."]
+        return [f"All {len(t):,} results were produced in this run."]
     return lines
 
 

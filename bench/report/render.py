@@ -1,9 +1,10 @@
 """Formatting: tables as cell strings for the jinja2 HTML template and for Markdown.
 
-A :class:`Table` keeps the data's column names and cells for Markdown (``rows``) and, for the
-HTML page, readable headers and hover definitions (:mod:`.columns`), cells as shown
-(``view``: times with their unit), a numeric sort key per cell (``order``, so "–" and units
-never break sorting) and links per cell (an instance name opens its view).
+A :class:`Table` keeps the data's column names (or the table's own ``labels``) and cells for
+Markdown (``rows``) and, for the HTML page, readable headers and hover definitions
+(:mod:`.columns`, or the table's own), cells as shown (``view``: times with their unit), a
+numeric sort key per cell (``order``, so "–" and units never break sorting) and links
+per cell (an instance name opens its view).
 """
 
 from __future__ import annotations
@@ -90,12 +91,16 @@ class Table:
     links: dict[int, list[str]] = field(default_factory=dict)  # column index -> href per row
     hidden: set[str] = field(default_factory=set)
     labels: dict[str, str] = field(default_factory=dict)  # column -> shown header
+    definitions: dict[str, str] = field(default_factory=dict)  # column -> hover beside a label
 
     @classmethod
     def of(cls, df: pd.DataFrame, columns: list[str] | None = None, limit: int | None = None,
            marks: list[str] | None = None, puzzle: str | None = None,
-           hidden: set[str] | None = None, labels: dict[str, str] | None = None) -> Table:
-        """``puzzle`` (or a ``puzzle`` column) links every ``instance`` cell to its view."""
+           hidden: set[str] | None = None, labels: dict[str, str] | None = None,
+           definitions: dict[str, str] | None = None) -> Table:
+        """``puzzle`` (or a ``puzzle`` column) links every ``instance`` cell to its view;
+        ``labels`` are headers in place of the column names, on the page and in Markdown,
+        with ``definitions`` on hover."""
         cols = columns or list(df.columns)
         shown = df if limit is None else df.head(limit)
         recs = list(shown[cols].itertuples(index=False))
@@ -113,12 +118,12 @@ class Table:
                                              zip(puz, shown["instance"], strict=True)]
         return cls(cols, rows, left, (marks or [""] * len(df))[:len(rows)],
                    max(0, len(df) - len(rows)), view, order, links,
-                   set(hidden or ()) & set(cols), dict(labels or {}))
+                   set(hidden or ()) & set(cols), dict(labels or {}), dict(definitions or {}))
 
     def header(self, c: str) -> tuple[str, str]:
         """(label, hover definition) of column ``c`` on the page."""
         if c in self.labels:
-            return self.labels[c], c
+            return self.labels[c], self.definitions.get(c, column(c).definition or c)
         col = column(c)
         return col.label, col.definition
 
@@ -133,7 +138,8 @@ class Table:
     def markdown(self) -> str:
         esc = [[_cell(c) for c in r] for r in self.rows]
         marked = any(self.marks)  # a last column: the best row, and rows within its noise
-        cols = [_cell(c) for c in [*self.columns, *(["best"] if marked else [])]]
+        cols = [_cell(self.labels.get(c, c)) for c in [*self.columns, *(["best"] if marked
+                                                                         else [])]]
         lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
         for r, mark in zip(esc, self.marks or [""] * len(esc), strict=False):
             extra = [{"best": "★", "tie": "≈"}.get(mark, "")] if marked else []

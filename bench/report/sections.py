@@ -206,11 +206,7 @@ def section(puzzle: str, t: pd.DataFrame, out: Path, scatter: list[str] | None,
         sec.extra.append({"title": "Per instance family (best variant per formulation)",
                           "table": Table.of(fam)})
     sec.extra.extend(vbs.extra(puzzle, every))  # the virtual best per tier, each pair's share
-    eff, eff_lines = efforts.effort(t)
-    if len(eff):
-        sec.extra.append({"title": f"{puzzle}: effort against time among the pairs of one "
-                          "solver (" + (" ".join(eff_lines) or "the two orders agree") + ")",
-                          "table": Table.of(eff)})
+    sec.extra.extend(efforts.extra(puzzle, t))
     sl = tables.slopes(pi, shown)
     sec.slopes = Table.of(sl) if len(sl) else None
     sec.rank, sec.puzzle = rank, puzzle
