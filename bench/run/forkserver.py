@@ -291,7 +291,12 @@ class Template:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
         )
         assert self.proc.stdin and self.proc.stdout
-        first = self.proc.stdout.readline()
+        try:
+            first = self.proc.stdout.readline()
+        except BaseException:  # the harness stops (a Ctrl-C) while the template preloads
+            self.proc.kill()
+            self.proc.wait()
+            raise
         if not first:
             raise TemplateError(f"template for {self.preload} did not start")
         self.rss = int(json.loads(first)["rss"])

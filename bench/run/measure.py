@@ -284,14 +284,42 @@ def watch(
     interrupted), the group is killed at the next poll (``killed="interrupted"``)."""
     if limits.group is not None:
         cgroup.join_soon(limits.group, pid)
+    seen: dict[int, bytes] = {}
+    try:
+        code, peak, hwm, killed, deadline = _poll(pid, waiter.wait, t0, limits, poll_s, seen,
+                                                  track, stop)
+    except BaseException:
+        # the harness itself stops here (a Ctrl-C raised in its main thread): the task goes
+        # first, so that it does not outlive the command nor keep its memory group busy
+        kill_tree(pid, seen)
+        _reap(waiter.wait)
+        raise
+    # when the process ended, as the waiter saw it (a pidfd), else now
+    end = getattr(waiter, "ended", None) or time.perf_counter()
+    # a group member that outlived the worker (an orphaned solver child) is stopped too
+    kill_tree(pid, seen)
+    if deadline is None and limits.deadline_file is not None:
+        deadline = read_deadline(limits.deadline_file)
+    return Measured(returncode=code, wall_s=end - t0, peak_tree_rss_mb=peak / 2**20,
+                    hwm_mb=hwm / 2**20, killed=killed, base_rss_mb=base_rss_mb,
+                    cpu_s=waiter.cpu_s, deadline=deadline, end=end)
+
+
+Polled = tuple[int, int, int, Literal["timeout", "memout", "interrupted"] | None, float | None]
+
+
+def _poll(pid: int, wait: Callable[[float], int | None], t0: float, limits: Limits,
+          poll_s: float, seen: dict[int, bytes], track: Callable[[int, bytes], None] | None,
+          stop: threading.Event | None) -> Polled:
+    """:func:`watch`'s loop: the exit code, the peak tree RSS and VmHWM (bytes), why the
+    group was killed (None: it was not) and the task's deadline as read so far; ``seen``
+    collects every process of the tree (pid: start time)."""
     deadline_file = limits.deadline_file
-    wait = waiter.wait
     # the process is known by its pid alone: one that has already ended (a fast task, reaped
     # by its template before this call) is measured as ended, not taken for a failed start
     peak = hwm = 0
     killed: Literal["timeout", "memout", "interrupted"] | None = None
     kill_at, deadline = t0 + limits.time_limit_s, None
-    seen: dict[int, bytes] = {}
     code = wait(0)
     while code is None:
         rss, top, pids = tree_memory(pid)
@@ -316,15 +344,15 @@ def watch(
                 code = wait(1.0)
             break
         code = wait(poll_s)
-    # when the process ended, as the waiter saw it (a pidfd), else now
-    end = getattr(waiter, "ended", None) or time.perf_counter()
-    # a group member that outlived the worker (an orphaned solver child) is stopped too
-    kill_tree(pid, seen)
-    if deadline is None and deadline_file is not None:
-        deadline = read_deadline(deadline_file)
-    return Measured(returncode=code, wall_s=end - t0, peak_tree_rss_mb=peak / 2**20,
-                    hwm_mb=hwm / 2**20, killed=killed, base_rss_mb=base_rss_mb,
-                    cpu_s=waiter.cpu_s, deadline=deadline, end=end)
+    return code, peak, hwm, killed, deadline
+
+
+def _reap(wait: Callable[[float], int | None], timeout_s: float = 2.0) -> None:
+    """Wait up to ``timeout_s`` for a killed task process to be reaped."""
+    deadline = time.monotonic() + timeout_s
+    with contextlib.suppress(Exception):
+        while wait(0.05) is None and time.monotonic() < deadline:
+            pass
 
 
 def read_deadline(path: Path) -> float | None:
