@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import bench.registry
+import bench.scaffold
 from bench.check import check_variant, solver_for
 from bench.cli import main
 from bench.instance import read_instance
@@ -90,19 +91,20 @@ def test_pip_installs_the_plugin_and_check_passes_from_the_command(tmp_path: Pat
     python = str(env_dir / "bin" / "python")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     plugin = tmp_path / "plugin"
-    run = [sys.executable, "-m", "bench.cli", "new-formulation", "shikaku", "sat", "mine",
-           "--out", str(plugin)]
+    # the page's sequence under a name of its own: a reader of the page may have `mine`
+    run = [sys.executable, "-m", "bench.cli", "new-formulation", "shikaku", "sat",
+           "scaffold-pip", "--out", str(plugin)]
     assert subprocess.run(run, env=env, cwd=ROOT, timeout=60).returncode == 0
     pip = subprocess.run([python, "-m", "pip", "install", "--no-deps",
                           "-e", str(plugin)], capture_output=True, text=True, timeout=300)
     assert pip.returncode == 0, pip.stderr
-    check = subprocess.run([python, "-m", "bench.cli", "check", "mine"], capture_output=True,
-                           text=True, env=env, cwd=tmp_path, timeout=300)
+    check = subprocess.run([python, "-m", "bench.cli", "check", "scaffold-pip"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.count("PASS") == 4
     listed = subprocess.run([python, "-m", "bench.cli", "list"], capture_output=True, text=True,
                             env=env, cwd=tmp_path, timeout=120)
-    assert "[plugin: puzzlebench-mine]" in listed.stdout
+    assert "[plugin: puzzlebench-scaffold-pip]" in listed.stdout
 
 
 def test_the_templates_are_package_data():
@@ -274,13 +276,16 @@ def test_a_bad_puzzle_name_is_one_line_and_writes_nothing(tmp_path: Path, name: 
 
 @pytest.mark.slow
 def test_pip_installs_the_new_puzzle_and_check_passes_from_the_command(tmp_path: Path):
-    """The closing sequence of `new-puzzle`: pip install -e, puzzlebench check, list, solve."""
+    """The sequence of docs/adding-a-puzzle.md on the package as generated: pip install -e,
+    puzzlebench check, list, solve, run on its instances, report, and its own test."""
     env_dir = tmp_path / "venv"
     venv.create(env_dir, system_site_packages=True, with_pip=True)
     python = str(env_dir / "bin" / "python")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     plugin = tmp_path / "plugin"
-    new = [sys.executable, "-m", "bench.cli", "new-puzzle", "mypuzzle", "--out", str(plugin)]
+    # the page's sequence under a name of its own: a reader of the page may have `mypuzzle`
+    new = [sys.executable, "-m", "bench.cli", "new-puzzle", "scaffold_pip", "--out",
+           str(plugin)]
     assert subprocess.run(new, env=env, cwd=ROOT, timeout=60).returncode == 0
     pip = subprocess.run([python, "-m", "pip", "install", "--no-deps", "-e", str(plugin)],
                          capture_output=True, text=True, timeout=300)
@@ -290,17 +295,41 @@ def test_pip_installs_the_new_puzzle_and_check_passes_from_the_command(tmp_path:
         return subprocess.run([python, "-m", "bench.cli", *args], capture_output=True,
                               text=True, env=env, cwd=tmp_path, timeout=300)
 
-    check = cli("check", "mypuzzle:sat-direct")
+    check = cli("check", "scaffold_pip:sat-direct")
     assert check.returncode == 0 and check.stdout.count("PASS") == 4, check.stdout + check.stderr
-    assert "[plugin: puzzlebench-mypuzzle]" in cli("list").stdout
-    solved = cli("solve", str(plugin / "puzzlebench_mypuzzle" / "data" / "mypuzzle-6x6.txt"))
+    assert "[plugin: puzzlebench-scaffold-pip]" in cli("list").stdout
+    data = plugin / "puzzlebench_scaffold_pip" / "data"
+    solved = cli("solve", str(data / "scaffold_pip-6x6.txt"))
     assert solved.returncode == 0 and "sat-direct / " in solved.stdout, solved.stderr
+    ran = cli("run", "--out", "results", str(data), "--formulation", "sat-direct",
+              "--solver", "cadical195", "--jobs", "1")
+    assert ran.returncode == 0 and "solved 1" in ran.stdout, ran.stdout + ran.stderr
+    report = cli("report", "results", "--out", "report")
+    assert report.returncode == 0, report.stdout + report.stderr
+    assert "scaffold_pip" in (tmp_path / "report" / "summary.md").read_text()
+    own = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+                         capture_output=True, text=True, env=env, cwd=plugin, timeout=300)
+    assert own.returncode == 0 and "2 passed" in own.stdout, own.stdout + own.stderr
 
 
-def test_the_module_shown_in_writing_a_formulation_is_what_the_command_writes(tmp_path: Path):
+def test_the_generated_readmes_run_the_tests_with_the_environments_pytest(tmp_path: Path):
+    """A bare `pytest` may be another environment's, which does not see the package."""
+    write_puzzle("scaffold_readme", tmp_path / "puzzle")
+    write_plugin("shikaku", "sat", "scaffold-readme", tmp_path / "formulation")
+    for readme in (tmp_path / "puzzle" / "README.md", tmp_path / "formulation" / "README.md"):
+        commands = [line.split("#")[0].strip() for line in readme.read_text().splitlines()
+                    if line.startswith("    ")]
+        assert "python -m pytest tests" in commands, readme
+        assert "pytest tests" not in commands, readme
+
+
+def test_the_module_shown_in_writing_a_formulation_is_what_the_command_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     page = (ROOT / "docs" / "writing-a-formulation.md").read_text()
     shown = page[page.index("from __future__"):]
     shown = shown[:shown.index("```")]
+    # a reader who followed the page has a plugin `mine` installed: the name is not refused here
+    monkeypatch.setattr(bench.scaffold, "_not_taken", lambda puzzle, name: None)
     write_plugin("shikaku", "sat", "mine", tmp_path)
     written = (tmp_path / "puzzlebench_mine" / "sat_mine.py").read_text()
     assert written.endswith(shown)
