@@ -30,6 +30,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from bench.check import Check, check_variant, solver_for
+    from bench.puzzles import puzzle_names
     from bench.registry import close_matches as close
     from bench.registry import formulations, parse_label, skip_reason
     from bench.run.pool import split_puzzle
@@ -40,6 +41,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         name, params = parse_label(label)
     except ValueError as e:
         return fail(str(e))
+    if puzzle and puzzle not in (known_puzzles := puzzle_names()):
+        return fail(f"no puzzle {puzzle!r}{close(puzzle, known_puzzles)} "
+                    f"(known: {', '.join(known_puzzles)})")
     classes = [c for c in formulations(puzzle or None) if name == c.name or name in c.aliases]
     if not classes:
         if why := skip_reason(puzzle or None, name):

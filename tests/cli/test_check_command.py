@@ -31,3 +31,15 @@ def test_check_with_a_solver_that_does_not_take_the_formulation_is_one_line():
     assert (p.returncode, p.stdout) == (2, ""), (p.stdout, p.stderr)
     assert p.stderr == ("puzzlebench: --solver minisat22 does not take cpsat models "
                         "(shikaku/cpsat-cover is a cpsat formulation)\n")
+
+
+@pytest.mark.parametrize(("name", "extra"), [("nosuchpuzzle:sat-direct", []),
+                                             ("sat-direct", ["--puzzle", "nurikabee"])])
+def test_check_names_an_unknown_puzzle_not_a_missing_formulation(name, extra):
+    p = subprocess.run([sys.executable, "-m", "bench.cli", "check", name, *extra],
+                       capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert (p.returncode, p.stdout) == (2, ""), (p.stdout, p.stderr)
+    puzzle = name.split(":")[0] if ":" in name else extra[1]
+    assert p.stderr.startswith(f"puzzlebench: no puzzle {puzzle!r}"), p.stderr
+    assert "known: fillomino, nurikabe" in p.stderr, p.stderr
