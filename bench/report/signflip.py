@@ -110,7 +110,7 @@ def sign_flip_maxt(d: np.ndarray) -> SignFlip:
     return SignFlip(obs, p, n.astype(int), draws, exact)
 
 
-def testable(n: np.ndarray, alpha: float = paired.ALPHA) -> np.ndarray:
+def testable(n: np.ndarray | int, alpha: float = paired.ALPHA) -> np.ndarray:
     """Per pair with ``n`` instances: whether the test can reject it, at least
     :data:`~bench.report.paired.MIN_INTERVAL` instances (the labels' minimum) and a smallest
     attainable p, 2 / 2^n, below ``alpha`` (from 6 instances at 0.05). The family of
