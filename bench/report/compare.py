@@ -44,8 +44,9 @@ instance is answered by a strict majority of its samples, so exactly half is una
   factor is a bound ("≥" where only B has: B/A is at least it, and only the interval's lower
   end is a bound too; "≤" where only A has; "both censored": neither estimate nor bound);
 - the test: the step-down max-T permutation method of Westfall & Young (1993,
-  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair compared (all
-  puzzles and tiers: one family), with the studentised statistic |T_j| = |mean d| /
+  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair it can reject
+  (all puzzles and tiers: one family; :func:`~bench.report.signflip.testable`: on at least
+  :data:`TESTED` instances, fewer give no p below ALPHA), with the studentised |T_j| = |mean d| /
   (sd d / sqrt(n)) per pair and sign-flip permutations: under the null that a change of run
   changes nothing, A and B are exchangeable on every instance, so the signs of an instance's
   differences are flipped together for every pair that ran it (keeping the pairs'
@@ -93,9 +94,11 @@ from bench.report.compare_words import (
 )
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
 from bench.report.render import Table
-from bench.report.signflip import sign_flip_maxt
+from bench.report.signflip import sign_flip_maxt, testable
 
 ALPHA = paired.ALPHA
+#: the fewest instances a pair needs to enter the test: fewer give no p below ALPHA
+TESTED = int(next(k for k in range(1, 64) if testable(k)))
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
 
@@ -119,7 +122,8 @@ PAIR_NOTE = (
     "then at least the factor; only the interval's lower end is shown), '≤' where only A "
     "has, 'both censored' where both have (the factor is then neither estimate nor bound); "
     "p: the step-down Westfall-Young max-T sign-flip "
-    "permutation test over every pair tested (one family). Labels: "
+    f"permutation test over every pair on at least {TESTED} instances (one family; on fewer "
+    f"no p reaches {ALPHA:g}: none, '–'). Labels: "
     f"'{CHANGED}' p < {ALPHA:g} over at least {paired.MIN_INTERVAL} instances; "
     f"'{EQUIVALENT}' the interval within 1/{paired.MARGIN:g}.."
     f"{paired.MARGIN:g}x (two one-sided tests; no instance unanswered or answered "
@@ -318,7 +322,8 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     d = np.full((len(flips), len(groups)), np.nan)
     for j, (_, g) in enumerate(groups):
         d[g["flip"].map(flips).to_numpy(int), j] = g["d"].to_numpy(float)
-    p = sign_flip_maxt(d).p if groups else np.array([])
+    p, keep = np.full(len(groups), np.nan), testable((~np.isnan(d)).sum(0))
+    p[keep] = sign_flip_maxt(d[:, keep]).p if keep.any() else p[keep]  # the rest: no p
     every = dict(list(m.groupby(keys, sort=True)))
     rows = [_tested(key, g, _left_out(every[key]), float(p[j]))
             for j, (key, g) in enumerate(groups)]

@@ -4,6 +4,7 @@ labels, and the factor B/A as an estimate or, where a run's times are censored, 
 from __future__ import annotations
 
 import bench.report.paired as paired
+from bench.report.signflip import testable
 from bench.report.units import bound_end, interval, number
 
 CHANGED, EQUIVALENT, INCONCLUSIVE = "changed", "equivalent", "inconclusive"
@@ -48,6 +49,8 @@ def label(verdict: str, est: float, lo: float, hi: float, n: int, cens: int,
     why = on or f"{n} instance{'s' if n != 1 else ''}"
     if n < paired.MIN_INTERVAL:
         why += ", too few for an interval"
+    elif not testable(n):  # no sign flip on n instances gives a p below the level
+        why += ", too few for the test"
     elif cens:
         why += f", {cens} censored in a run"
     elif other:

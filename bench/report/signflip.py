@@ -11,7 +11,16 @@ change under a flip, so each draw costs one matrix product. Every sign vector is
 over at most EXACT_UNITS instances (an exact p), else PERMUTATIONS are drawn, seeded from the
 data's orbit under the flips (the absolute differences): the same data give the same p's.
 Step-down: pair r's adjusted p is the share of draws whose maximum over the pairs not more
-significant than r reaches its |T|, kept monotone."""
+significant than r reaches its |T|, kept monotone.
+
+Family (:func:`testable`): only pairs that could be rejected enter it. On n instances the
+observed signs and their negation give the observed |T|, so a pair's p is at least 2 / 2^n
+(1/16 on 5 instances), and its studentised |T| on few instances (t with n - 1 degrees of
+freedom) is heavy-tailed: a pair that cannot reach the level would only widen every draw's
+maximum and take the power of the others (leaving out hypotheses that cannot be rejected:
+R. E. Tarone, "A modified Bonferroni method for discrete data", Biometrics 46 (1990)). The
+choice depends on the instance counts alone, never on the values, so the family's
+error rate holds."""
 
 from __future__ import annotations
 
@@ -99,6 +108,15 @@ def sign_flip_maxt(d: np.ndarray) -> SignFlip:
     raw = hits / draws if exact else (hits + 1) / (draws + 1)
     p[order] = np.maximum.accumulate(raw)
     return SignFlip(obs, p, n.astype(int), draws, exact)
+
+
+def testable(n: np.ndarray | int, alpha: float = paired.ALPHA) -> np.ndarray:
+    """Per pair with ``n`` instances: whether the test can reject it, at least
+    :data:`~bench.report.paired.MIN_INTERVAL` instances (the labels' minimum) and a smallest
+    attainable p, 2 / 2^n, below ``alpha`` (from 6 instances at 0.05). The family of
+    :func:`sign_flip_maxt` is these pairs alone (see the module)."""
+    k = np.asarray(n, dtype=float)
+    return (k >= paired.MIN_INTERVAL) & (2.0 ** (1.0 - k) < alpha)
 
 
 def holm(p: np.ndarray) -> np.ndarray:

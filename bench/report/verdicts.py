@@ -368,11 +368,15 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
            if separable.startswith("≥") else
            f"fewer than {paired.MIN_INTERVAL} instances separate no pair; " if few else "")
     n = int((inc["apart"].fillna("") != "").sum())  # equivalent pooled, apart on a tier
-    other = int(((inc["run"].fillna("") != "") & (inc.get("beyond", 0) == 0)).sum())  # other set
+    unset = (inc["run"].fillna("") != "") & (inc.get("beyond", 0) == 0)  # of another set
+    left = int((unset & pd.isna(inc.get("p", 0.0))).sum())  # too few in common: no test
+    other = int(unset.sum()) - left
     why = [x for x in (
         can.removesuffix("; "),
         f"{other} of another instance set, tested only on the instances in common"
         if other else "",
+        f"{left} of another instance set with fewer than {paired.MIN_INTERVAL} instances in "
+        "common with the best, not tested" if left else "",
         f"{n} equivalent pooled, but apart on a tier" if n else "", invalid.clause(inc)) if x]
     return f"; {len(inc)} pair(s) inconclusive" + (f" ({'; '.join(why)})" if why else "")
 

@@ -180,3 +180,20 @@ def test_an_inconclusive_pair_of_another_set_is_counted():
     said = _inconclusive(inc, "", False)
     assert said == ("; 2 pair(s) inconclusive (1 of another instance set, tested only on the "
                     "instances in common)")
+
+
+def test_a_pair_of_another_set_left_out_of_the_test_is_not_said_to_be_tested():
+    """A pair of another instance set with fewer than MIN_INTERVAL instances in common with the
+    best is left out of the max-T family (no p): the clause says it was not tested, apart from
+    one tested on the instances in common."""
+    import pandas as pd
+
+    from bench.report.verdicts import _inconclusive
+
+    inc = pd.DataFrame({"apart": ["", "", ""], "p": [0.3, float("nan"), float("nan")],
+                        "run": ["6 run, 6 in common with the best's 8", "1 of 8 run",
+                                "1 of 8 run"]})
+    said = _inconclusive(inc, "", False)
+    assert said == ("; 3 pair(s) inconclusive (1 of another instance set, tested only on the "
+                    "instances in common; 2 of another instance set with fewer than 5 "
+                    "instances in common with the best, not tested)")
