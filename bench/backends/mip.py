@@ -270,21 +270,25 @@ class Cbc(LpFileBackend):
     """Pyomo's own CBC reader expects a rows section that cbcbox's CBC no longer prints, and
     silently loads no values: the file is read here instead.
 
-    Effort, read from CBC's log (:meth:`effort_of`): ``simplex_iterations`` is the root LP
-    relaxation's simplex iterations (the "Iters: N" of the line closing the log's "Root LP
-    relaxation" phase, "LP solve" for a model with no integer column; no such line: none, the
-    LP needed no iteration) plus branch and cut's ("Total iterations: N": the root node's cut
-    passes and the tree's nodes). CBC's "Total iterations" leaves out the root LP, and reads 0
-    for a model solved by the heuristics at the root. Neither counts strong branching's
-    iterations (on CBC's own "Strong branching: ... iters" line, rounded) nor the LPs of
-    heuristics. ``nodes`` is "Enumerated nodes: N", the branch-and-bound nodes (0: solved at
-    the root). A model that bound tightening proves infeasible prints none of these: 0 each.
-    The log's phase markers are UTF-8 (▶) or ASCII (>) by the locale: both are read."""
+    Effort, from CBC's log (:meth:`effort_of`): ``simplex_iterations`` is the root LP
+    relaxation's iterations (the "Iters: N" closing the log's "Root LP relaxation" phase, "LP
+    solve" for a model with no integer column; no such line: the LP needed none) plus branch
+    and cut's ("Total iterations: N": the root's cut passes and the tree's nodes; it leaves the
+    root LP out, and reads 0 on a model a heuristic solved at the root). Neither counts strong
+    branching's iterations (CBC's own "Strong branching: ... iters", rounded) nor heuristics'
+    LPs. ``nodes`` is "Enumerated nodes: N" (0: solved at the root). A model bound tightening
+    proves infeasible prints none of these: 0 each. Phase markers are UTF-8 (▶) or ASCII (>)
+    by the locale: both are read.
+
+    CBC takes no seed and runs with its default seeds: on puzzle models neither
+    ``-randomCbcSeed`` (CBC's heuristics) nor ``-randomSeed`` (Clp's) changes the nodes, the
+    iterations or the solution, the clock's seed (0) included (``tests/backends/test_cbc.py``);
+    a task's repeats measure timing noise."""
 
     name = "cbc"
     package = "cbcbox"
     description = "COIN-OR CBC (cbcbox), child process on a Pyomo-written LP file"
-    seeding = Seeding("option", "-randomCbcSeed (the seed + 1: 0 would seed from the clock)")
+    seeding = Seeding("none", "CBC searches alike under any -randomCbcSeed and -randomSeed")
     effort = (SIMPLEX_ITERATIONS, NODES)
     check_rank = 1
     _phase = re.compile(r"^(?:\u25b6|>) (.*)$")  # a phase's start: "▶ Root LP relaxation"
@@ -324,8 +328,7 @@ class Cbc(LpFileBackend):
         # -sec takes a real number of seconds; -timeMode elapsed: wall-clock, not CPU, time
         return [self.executable() or "cbc", str(lp), "-timeMode", "elapsed",
                 "-sec", f"{max(time_limit, 0.001):.3f}", "-threads", str(options.threads),
-                # randomCbcSeed 0 would mean "seed from the clock"
-                "-randomCbcSeed", str(options.seed + 1), "-solve", "-solu", str(sol)]
+                "-solve", "-solu", str(sol)]
 
     def effort_of(self, log: str) -> dict[str, float]:
         root, phase = 0, ""
