@@ -114,10 +114,11 @@ class LpFileSession(Session):
         if not text:
             self.failed(proc)
         status, values = self.backend.read(text)
+        stats = self.backend.effort_of(proc.stdout)
         if status not in ("optimal", "feasible"):
-            return Outcome(status, None, own, wall)
+            return Outcome(status, None, own, wall, stats)
         self.load(symbols, values)
-        return Outcome(status, _value, own, wall)
+        return Outcome(status, _value, own, wall, stats)
 
     def failed(self, proc: subprocess.CompletedProcess[str]) -> NoReturn:
         """Raise what a solver process that wrote no solution died of."""
@@ -174,6 +175,11 @@ class LpFileBackend(Backend):
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
         """Status and the values by column name from the solution file's text."""
         raise NotImplementedError
+
+    def effort_of(self, log: str) -> dict[str, float]:
+        """The effort counters (:attr:`effort`) in the solver's log, its standard output
+        (none by default)."""
+        return {}
 
 
 class Glpk(LpFileBackend):
@@ -262,13 +268,32 @@ class Glpk(LpFileBackend):
 
 class Cbc(LpFileBackend):
     """Pyomo's own CBC reader expects a rows section that cbcbox's CBC no longer prints, and
-    silently loads no values: the file is read here instead."""
+    silently loads no values: the file is read here instead.
+
+    Effort, from CBC's log (:meth:`effort_of`): ``simplex_iterations`` is the root LP
+    relaxation's iterations (the "Iters: N" closing the log's "Root LP relaxation" phase, "LP
+    solve" for a model with no integer column; no such line: the LP needed none) plus branch
+    and cut's ("Total iterations: N": the root's cut passes and the tree's nodes; it leaves the
+    root LP out, and reads 0 on a model a heuristic solved at the root). Neither counts strong
+    branching's iterations (CBC's own "Strong branching: ... iters", rounded) nor heuristics'
+    LPs. ``nodes`` is "Enumerated nodes: N" (0: solved at the root). A model bound tightening
+    proves infeasible prints none of these: 0 each. Phase markers are UTF-8 (▶) or ASCII (>)
+    by the locale: both are read.
+
+    CBC takes no seed and runs with its default seeds: on puzzle models neither
+    ``-randomCbcSeed`` (CBC's heuristics) nor ``-randomSeed`` (Clp's) changes the nodes, the
+    iterations or the solution, the clock's seed (0) included (``tests/backends/test_cbc.py``);
+    a task's repeats measure timing noise."""
 
     name = "cbc"
     package = "cbcbox"
     description = "COIN-OR CBC (cbcbox), child process on a Pyomo-written LP file"
-    seeding = Seeding("option", "-randomCbcSeed (the seed + 1: 0 would seed from the clock)")
+    seeding = Seeding("none", "CBC searches alike under any -randomCbcSeed and -randomSeed")
+    effort = (SIMPLEX_ITERATIONS, NODES)
     check_rank = 1
+    _phase = re.compile(r"^(?:\u25b6|>) (.*)$")  # a phase's start: "▶ Root LP relaxation"
+    _root_iters = re.compile(r"\bIters: (\d+)\s+Time:")
+    _result = re.compile(r"^(Enumerated nodes|Total iterations):\s+(\d+)\s*$", re.M)
 
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
@@ -303,8 +328,21 @@ class Cbc(LpFileBackend):
         # -sec takes a real number of seconds; -timeMode elapsed: wall-clock, not CPU, time
         return [self.executable() or "cbc", str(lp), "-timeMode", "elapsed",
                 "-sec", f"{max(time_limit, 0.001):.3f}", "-threads", str(options.threads),
-                # randomCbcSeed 0 would mean "seed from the clock"
-                "-randomCbcSeed", str(options.seed + 1), "-solve", "-solu", str(sol)]
+                "-solve", "-solu", str(sol)]
+
+    def effort_of(self, log: str) -> dict[str, float]:
+        root, phase = 0, ""
+        for line in log.splitlines():
+            start = self._phase.match(line)
+            if start:
+                phase = start.group(1)
+            elif phase.startswith(("Root LP relaxation", "LP solve")):
+                hit = self._root_iters.search(line)
+                if hit:
+                    root, phase = int(hit.group(1)), ""
+        result = dict(self._result.findall(log))
+        return {"simplex_iterations": float(root + int(result.get("Total iterations", 0))),
+                "nodes": float(result.get("Enumerated nodes", 0))}
 
     def read(self, text: str) -> tuple[Status, dict[str, float]]:
         lines = text.splitlines()
