@@ -6,8 +6,8 @@ results table can take, with the reason beside it."""
 from __future__ import annotations
 
 #: the largest solver seed: every seeded solver takes a 32-bit int (CP-SAT ``random_seed``,
-#: HiGHS ``random_seed`` and SCIP ``randomization/randomseedshift`` 0 .. 2**31-1), and CBC's
-#: ``-randomCbcSeed`` and Exact are given the seed + 1
+#: HiGHS ``random_seed`` and SCIP ``randomization/randomseedshift`` 0 .. 2**31-1), and Exact
+#: is given the seed + 1
 MAX_SEED = 2**31 - 2
 #: the largest memory limit in MB: 2**37 MB is 2**57 bytes, the largest virtual address
 #: space of a Linux process (x86-64 with 5-level paging)

@@ -199,8 +199,8 @@ class Result(Record):
     iterations: int | None = None  # solver calls (lazy loops > 1)
     #: machine-independent effort, summed over the solver calls, where the solver reports it:
     #: SAT conflicts/decisions/propagations (python-sat accum_stats), CP-SAT deterministic
-    #: time/branches/conflicts, HiGHS simplex iterations and branch-and-bound nodes, Choco's
-    #: search nodes and failures (bench.effort)
+    #: time/branches/conflicts, HiGHS's, CBC's and SCIP's simplex iterations and
+    #: branch-and-bound nodes, Choco's search nodes and failures (bench.effort)
     conflicts: float | None = None
     decisions: float | None = None
     propagations: float | None = None

@@ -50,8 +50,9 @@ Solver facts the harness relies on:
   constraint with an empty body.
 * Status names: MIP and CP-SAT say "optimal"/"feasible" (their solvers' words); SAT and ASP
   (an answer set) say "sat".
-* Seeds (each backend's ``seeding``): GLPK and clingo (no randomising option set) search
-  deterministically and take no seed; CBC, HiGHS, SCIP and CP-SAT take the task's seed;
+* Seeds (each backend's ``seeding``): GLPK and clingo (no randomising option set) and CBC
+  (whose seed options change no search) search deterministically and take no seed; HiGHS,
+  SCIP and CP-SAT take the task's seed;
   python-sat solvers get a scrambled formula (:mod:`bench.backends.sat`).
 * External solvers (kind ``external``, :mod:`bench.backends.external`): the formulation calls
   another package's solver itself; the one backend only runs that call in a session, so any

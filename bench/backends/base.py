@@ -37,8 +37,8 @@ class Outcome:
     solver_s: float  # the solver's own reported time where it reports one, else timed around it
     wall_s: float  # wall time of the backend call (translation, subprocess, reading back)
     #: machine-independent effort counters of this call where the solver reports them (SAT
-    #: conflicts/decisions/propagations, CP-SAT deterministic time/branches/conflicts, HiGHS
-    #: simplex iterations/nodes); empty otherwise
+    #: conflicts/decisions/propagations, CP-SAT deterministic time/branches/conflicts, HiGHS's,
+    #: CBC's and SCIP's simplex iterations/nodes); empty otherwise
     stats: dict[str, float] = field(default_factory=dict)
 
 

@@ -47,7 +47,7 @@ def test_the_derived_tables_keep_the_solver_facts_runs_relied_on():
     sat = {b.name for b in backends_for("sat")}
     cpmpy = {"cpmpy:ortools", "cpmpy:pumpkin", "cpmpy:exact", "cpmpy:z3", "cpmpy:highs",
              "cpmpy:scip"}
-    assert seeded_solvers() == {"cpsat", "highs", "cbc", "scip"} | sat | cpmpy
+    assert seeded_solvers() == {"cpsat", "highs", "scip"} | sat | cpmpy
     old = ("cadical195", "cpsat", "clingo", "glpk", "cbc", "scip", "highs")
     for kind in ("mip", "sat", "cpsat", "asp"):  # check takes the first available per kind
         names = {b.name for b in backends_for(kind)}
