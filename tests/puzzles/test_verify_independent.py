@@ -351,9 +351,20 @@ def partitions(n: int) -> Iterator[list[int]]:
     yield from grow([], -1)
 
 
+def legal_shakashaka(inst: Instance) -> Iterator[Grid]:
+    """Every Shakashaka grid with ``#`` on the black cells and a legal white value elsewhere."""
+    choices = [["#"] if v is not None else [".", "◢", "◣", "◤", "◥"]
+               for row in inst.grid for v in row]
+    for flat in itertools.product(*choices):
+        yield [list(flat[r * inst.cols:(r + 1) * inst.cols]) for r in range(inst.rows)]
+
+
 def tiny_grids(inst: Instance, values: list[Any] | None) -> Iterator[Grid]:
     """Every grid of a tiny instance: the given value lists, or (None) every partition into
-    region ids (Shikaku)."""
+    region ids (Shikaku) or every legal Shakashaka grid."""
+    if inst.puzzle == "shakashaka" and values is None:
+        yield from legal_shakashaka(inst)
+        return
     if values is not None:
         yield from every_grid(inst, values)
         return
@@ -361,30 +372,43 @@ def tiny_grids(inst: Instance, values: list[Any] | None) -> Iterator[Grid]:
         yield [ids[r * inst.cols:(r + 1) * inst.cols] for r in range(inst.rows)]
 
 
-#: (puzzle, rows, cols, values per cell or None for every partition, instances drawn)
+#: (puzzle, rows, cols, values per cell or None (every partition, every legal grid), instances
+#: drawn, fewest given cells)
 TINY = [
-    ("nurikabe", 3, 3, ["#", "."], 30),
-    ("nurikabe", 2, 4, ["#", "."], 20),
-    ("yinyang", 3, 3, ["b", "w"], 30),
-    ("yinyang", 2, 4, ["b", "w"], 20),
-    ("fillomino", 2, 2, [1, 2, 3, 4, 5], 10),
-    ("fillomino", 2, 3, [1, 2, 3, 6], 4),
-    ("shikaku", 3, 3, None, 2),
-    ("shikaku", 2, 4, None, 4),
-    ("shakashaka", 2, 2, list(SHAKA_WHITE), 12),
-    ("shakashaka", 1, 4, list(SHAKA_WHITE), 8),
+    ("nurikabe", 3, 3, ["#", "."], 30, 0),
+    ("nurikabe", 2, 4, ["#", "."], 20, 0),
+    ("nurikabe", 1, 6, ["#", "."], 10, 0),
+    ("yinyang", 3, 3, ["b", "w"], 30, 0),
+    ("yinyang", 2, 4, ["b", "w"], 20, 0),
+    ("yinyang", 1, 6, ["b", "w"], 10, 0),
+    ("fillomino", 2, 2, [1, 2, 3, 4, 5], 10, 0),
+    ("fillomino", 2, 3, [1, 2, 3, 6], 4, 0),
+    ("shikaku", 3, 3, None, 2, 0),
+    ("shikaku", 2, 4, None, 4, 0),
+    ("shakashaka", 2, 2, list(SHAKA_WHITE), 12, 0),
+    ("shakashaka", 1, 4, list(SHAKA_WHITE), 8, 0),
+    ("shakashaka", 2, 3, None, 6, 1),
+    # illegal values beside legal ones
+    ("nurikabe", 2, 2, ["#", ".", "b", 0, None], 6, 0),
+    ("yinyang", 2, 2, ["b", "w", "B", ".", 1], 6, 0),
+    ("fillomino", 2, 2, [1, 2, 4, 0, -1, True, 2.0, "1"], 3, 0),
+    ("shikaku", 2, 2, [0, 1, 7, True, 1.5, "a"], 4, 0),
+    ("shakashaka", 1, 3, [*SHAKA_WHITE, "/", 0, None], 4, 0),
 ]
 TINY_SLOW = [
-    ("nurikabe", 4, 4, ["#", "."], 12),
-    ("yinyang", 4, 4, ["b", "w"], 12),
-    ("fillomino", 3, 3, [1, 2, 3, 4], 3),
-    ("shikaku", 3, 4, None, 3),
-    ("shakashaka", 2, 3, list(SHAKA_WHITE), 6),
-    ("shakashaka", 3, 3, list(SHAKA_WHITE), 1),
+    ("nurikabe", 4, 4, ["#", "."], 12, 0),
+    ("yinyang", 4, 4, ["b", "w"], 12, 0),
+    ("fillomino", 3, 3, [1, 2, 3, 4], 3, 0),
+    ("shikaku", 3, 4, None, 3, 0),
+    ("shakashaka", 2, 3, list(SHAKA_WHITE), 3, 0),
+    ("shakashaka", 3, 3, None, 6, 3),
+    ("shakashaka", 2, 4, None, 4, 2),
+    ("shakashaka", 3, 3, None, 1, 2),
 ]
 
 
-def run_tiny(puzzle: str, rows: int, cols: int, values: list[Any] | None, draws: int) -> int:
+def run_tiny(puzzle: str, rows: int, cols: int, values: list[Any] | None, draws: int,
+             least: int) -> int:
     """Compare on every grid of ``draws`` random tiny instances the product accepts (seeded);
     returns the number of grids."""
     rng = random.Random(f"{puzzle}-{rows}x{cols}")
@@ -392,7 +416,7 @@ def run_tiny(puzzle: str, rows: int, cols: int, values: list[Any] | None, draws:
     for _ in range(draws):
         inst = None
         while inst is None:
-            inst = tiny_instance(puzzle, rows, cols, rng.randint(0, min(3, rows * cols)), rng)
+            inst = tiny_instance(puzzle, rows, cols, rng.randint(least, max(least, 3)), rng)
         total += assert_agree(inst, tiny_grids(inst, values))
     return total
 
@@ -440,19 +464,19 @@ def test_mutated_known_solutions_many(puzzle: str) -> None:
         assert_agree(inst, mutation_grids(puzzle, inst, sol, 400, 40, rng))
 
 
-@pytest.mark.parametrize(("puzzle", "rows", "cols", "values", "draws"), TINY,
-                         ids=[f"{t[0]}-{t[1]}x{t[2]}" for t in TINY])
+@pytest.mark.parametrize(("puzzle", "rows", "cols", "values", "draws", "least"), TINY,
+                         ids=[f"{t[0]}-{t[1]}x{t[2]}-g{t[5]}" for t in TINY])
 def test_every_grid_of_tiny_instances(puzzle: str, rows: int, cols: int,
-                                      values: list[Any] | None, draws: int) -> None:
-    assert run_tiny(puzzle, rows, cols, values, draws) > 0
+                                      values: list[Any] | None, draws: int, least: int) -> None:
+    assert run_tiny(puzzle, rows, cols, values, draws, least) > 0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("puzzle", "rows", "cols", "values", "draws"), TINY_SLOW,
-                         ids=[f"{t[0]}-{t[1]}x{t[2]}" for t in TINY_SLOW])
+@pytest.mark.parametrize(("puzzle", "rows", "cols", "values", "draws", "least"), TINY_SLOW,
+                         ids=[f"{t[0]}-{t[1]}x{t[2]}-g{t[5]}" for t in TINY_SLOW])
 def test_every_grid_of_small_instances(puzzle: str, rows: int, cols: int,
-                                       values: list[Any] | None, draws: int) -> None:
-    assert run_tiny(puzzle, rows, cols, values, draws) > 0
+                                       values: list[Any] | None, draws: int, least: int) -> None:
+    assert run_tiny(puzzle, rows, cols, values, draws, least) > 0
 
 
 def test_reference_checkers_judge_hand_made_grids() -> None:
