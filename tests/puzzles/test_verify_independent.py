@@ -383,9 +383,9 @@ TINY = [
     ("yinyang", 1, 6, ["b", "w"], 10, 0),
     ("fillomino", 2, 2, [1, 2, 3, 4, 5], 10, 0),
     ("fillomino", 2, 3, [1, 2, 3, 6], 4, 0),
-    ("shikaku", 3, 3, None, 2, 0),
+    ("shikaku", 3, 3, None, 1, 0),
     ("shikaku", 2, 4, None, 4, 0),
-    ("shakashaka", 2, 2, list(SHAKA_WHITE), 12, 0),
+    ("shakashaka", 2, 2, list(SHAKA_WHITE), 8, 0),
     ("shakashaka", 1, 4, list(SHAKA_WHITE), 8, 0),
     ("shakashaka", 2, 3, None, 6, 1),
     # illegal values beside legal ones
