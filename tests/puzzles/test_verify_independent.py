@@ -396,9 +396,9 @@ TINY = [
     ("shakashaka", 1, 3, [*SHAKA_WHITE, "/", 0, None], 4, 0),
 ]
 TINY_SLOW = [
-    ("nurikabe", 4, 4, ["#", "."], 12, 0),
-    ("yinyang", 4, 4, ["b", "w"], 12, 0),
-    ("fillomino", 3, 3, [1, 2, 3, 4], 3, 0),
+    ("nurikabe", 4, 4, ["#", "."], 6, 0),
+    ("yinyang", 4, 4, ["b", "w"], 6, 0),
+    ("fillomino", 3, 3, [1, 2, 3, 4], 2, 0),
     ("shikaku", 3, 3, None, 12, 0),
     ("shikaku", 2, 5, None, 2, 0),
     ("shakashaka", 2, 3, list(SHAKA_WHITE), 3, 0),
