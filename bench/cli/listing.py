@@ -1,4 +1,5 @@
-"""`puzzlebench list`: formulations (with their variants), solvers and suites, as text or JSON."""
+"""`puzzlebench list`: puzzles, formulations (with their variants), solvers and suites, as text
+or JSON."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from bench.cli.args import fail
 
 
 def add_commands(subparsers: Any) -> None:
-    ls = subparsers.add_parser("list", help="formulations, solvers and suites")
+    ls = subparsers.add_parser("list", help="puzzles, formulations, solvers and suites")
     ls.add_argument("--json", action="store_true")
     ls.add_argument("--suites", action="store_true", help="list the suites")
     ls.set_defaults(func=cmd_list)
@@ -23,10 +24,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             suites = _suites()
         except SuitesError as e:
             return fail(str(e))
-    forms = _formulation_rows()
+    defaults = _solve_defaults()
+    forms = _formulation_rows(defaults)
     solvers = _solver_rows(forms)
+    puzzles = _puzzle_rows(forms, defaults)
     if args.json:
-        out: dict[str, Any] = {"formulations": forms, "solvers": solvers}
+        out: dict[str, Any] = {"formulations": forms, "solvers": solvers, "puzzles": puzzles}
         if args.suites:
             out["suites"] = suites
         print(json.dumps(out, indent=2))
@@ -37,18 +40,59 @@ def cmd_list(args: argparse.Namespace) -> int:
             if s["formulations"]:
                 print(f"    formulations: {', '.join(s['formulations'])}")
         return 0
+    print_puzzles(puzzles)
     print_table(forms, solvers)
     return 0
 
 
-def _formulation_rows() -> list[dict[str, Any]]:
-    """Every formulation as `list --json` reports it."""
+def _puzzle_rows(forms: list[dict[str, Any]],
+                 defaults: dict[str, dict[str, tuple[str, str]]]) -> list[dict[str, Any]]:
+    """Every registered puzzle as `list --json` reports it (``forms``: its formulations;
+    ``defaults``: :func:`_solve_defaults`)."""
+    from bench.generate import generator_names
+    from bench.puzzles import puzzle_names
+    from bench.puzzles.registry import packages
+
+    generators = set(generator_names())
+    rows = []
+    for name in puzzle_names():
+        chosen = defaults.get(name, {})
+        rows.append({
+            "name": name,
+            "package": packages().get(name, ""),
+            # the distribution of an out-of-tree plugin ("" for a built-in puzzle)
+            "plugin": _puzzle_plugin(name, packages().get(name, "")),
+            "formulations": sum(f["puzzle"] == name for f in forms),
+            "generator": name in generators,
+            # the pairs `solve` uses when no formulation is named ("LABEL / SOLVER"): the
+            # declared default pair, or every pair the declared selector "solve_selector"
+            # can pick ([] when none is declared or it does not load)
+            "solve_default": [f"{label} / {solver}" for label, (solver, _) in chosen.items()],
+            "solve_selector": next((sel for _, sel in chosen.values()), ""),
+        })
+    return rows
+
+
+def _puzzle_plugin(name: str, package: str) -> str:
+    """The plugin a puzzle comes from ("" for a built-in): the distribution that declares its
+    entry point, else its package."""
+    from bench.entrypoints import entry_points
+    from bench.puzzles.registry import ENTRY_POINT_GROUP, PACKAGE
+
+    if package.startswith(PACKAGE + "."):
+        return ""
+    ep = next((e for e in entry_points(ENTRY_POINT_GROUP)
+               if (e.name, e.value) == (name, package)), None)
+    return (getattr(getattr(ep, "dist", None), "name", "") or "") or package
+
+
+def _formulation_rows(defaults: dict[str, dict[str, tuple[str, str]]]) -> list[dict[str, Any]]:
+    """Every formulation as `list --json` reports it (``defaults``: :func:`_solve_defaults`)."""
     from bench.backends import backends_for
     from bench.registry import formulations, plugin_of
     from bench.variants import variant_info
 
     forms: list[dict[str, Any]] = []
-    defaults = _solve_defaults()
     for c in formulations():
         var = variant_info(c)
         plugin = plugin_of(c)
@@ -162,6 +206,28 @@ def _solver_unavailable(backend: Any, forms: list[dict[str, Any]]) -> str | None
         reasons = sorted({f"{f['reason']}" for f in mine if f["reason"]})
         return "; ".join(reasons) or "no external formulation installed"
     return None
+
+
+def print_puzzles(puzzles: list[dict[str, Any]]) -> None:
+    """The "Puzzles:" section of `puzzlebench list`: one line per puzzle with where it comes
+    from, its formulations, whether it has a generator and what `solve` uses by default."""
+    wp = max((len(p["name"]) for p in puzzles), default=0)
+    where = [f"plugin: {p['plugin']}" if p["plugin"] else "built in" for p in puzzles]
+    ww = max(map(len, where), default=0)
+    wc = max((len(str(p["formulations"])) for p in puzzles), default=0)
+    print("Puzzles:")
+    for p, source in zip(puzzles, where, strict=True):
+        count = f"{p['formulations']:>{wc}} formulation{'s' if p['formulations'] != 1 else ''}"
+        gen = "generator" if p["generator"] else "no generator"
+        if p["solve_selector"]:
+            n = len(p["solve_default"])
+            solve = (f"solve default: selector {p['solve_selector']} "
+                     f"({n} pair{'s' if n != 1 else ''}, marked below)")
+        elif p["solve_default"]:
+            solve = f"solve default: {p['solve_default'][0]}"
+        else:
+            solve = "no solve default"
+        print(f"  {p['name']:<{wp}} {source:<{ww}} {count}, {gen}, {solve}")
 
 
 def print_table(forms: list[dict[str, Any]], solvers: list[dict[str, Any]]) -> None:

@@ -104,6 +104,65 @@ def test_list_marks_the_default_variants_and_the_solve_default():
     assert nuri["frontier"]["variants"][0]["solve_default"] == "external"
 
 
+BUILTIN_PUZZLES = ("fillomino", "nurikabe", "shakashaka", "shikaku", "yinyang")
+
+
+def test_list_starts_with_the_puzzles_where_they_come_from_and_what_solve_uses():
+    """One line per puzzle, before the formulations: built in or which plugin, how many
+    formulations, whether it has a generator, and `solve`'s default (the declared pair, or the
+    declared selector); the same under the JSON key "puzzles", the other keys unchanged."""
+    out = cli("list").stdout
+    assert out.startswith("Puzzles:\n"), out[:200]
+    rows = _table(out, "Puzzles:")
+    assert [r.split()[0] for r in rows] == list(BUILTIN_PUZZLES), rows
+    data = json.loads(cli("list", "--json").stdout)
+    assert list(data)[:2] == ["formulations", "solvers"] and "puzzles" in data
+    counts = {p: sum(f["puzzle"] == p for f in data["formulations"]) for p in BUILTIN_PUZZLES}
+    for row, name in zip(rows, BUILTIN_PUZZLES, strict=True):
+        assert re.match(rf"  {name} +built in +{counts[name]} formulations, generator, ", row)
+    assert rows[0].endswith("solve default: sat-regions[big=8,pieces=3] / cadical195"), rows
+    assert rows[1].endswith("solve default: selector robust (2 pairs, marked below)"), rows
+    assert rows[3].endswith("solve default: cpsat-cover / cpsat"), rows
+    puzzles = {p["name"]: p for p in data["puzzles"]}
+    assert list(puzzles) == list(BUILTIN_PUZZLES)
+    for name in BUILTIN_PUZZLES:
+        assert puzzles[name]["plugin"] == "" and puzzles[name]["generator"] is True
+        assert puzzles[name]["package"] == f"bench.puzzles.{name}"
+        assert puzzles[name]["formulations"] == counts[name]
+    assert puzzles["shikaku"]["solve_default"] == ["cpsat-cover / cpsat"]
+    assert puzzles["shikaku"]["solve_selector"] == ""
+    nuri = puzzles["nurikabe"]
+    assert nuri["solve_selector"] == "robust" and len(nuri["solve_default"]) == 2
+    assert "frontier / external" in nuri["solve_default"]
+
+
+def test_list_shows_an_installed_puzzle_plugin_without_generator_or_default(tmp_path):
+    """A puzzle plugin that registered shows as such with its distribution, even before it
+    has a formulation, a generator or a declared default."""
+    (tmp_path / "listed_toy").mkdir()
+    (tmp_path / "listed_toy" / "__init__.py").write_text("")
+    (tmp_path / "listed_toy" / "rules.py").write_text(
+        "from bench.puzzles import Puzzle, register_puzzle\n\n\n@register_puzzle\n"
+        "class Toy(Puzzle):\n    name = 'listed_toy'\n\n    def verify(self, inst, grid):\n"
+        "        return self.verify_shape(inst, grid)\n")
+    info = tmp_path / "listed_toy_dist-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: listed-toy-dist\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[puzzlebench.puzzles]\nlisted_toy = listed_toy\n")
+    env = {"PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}
+    p = cli("list", env=env)
+    assert p.returncode == 0, p.stderr
+    row = next(r for r in _table(p.stdout, "Puzzles:") if r.split()[0] == "listed_toy")
+    assert re.fullmatch(r"  listed_toy +plugin: listed-toy-dist +0 formulations, no generator, "
+                        r"no solve default", row), row
+    assert re.search(r"^  shikaku +built in ", p.stdout, re.MULTILINE), p.stdout
+    toy = next(q for q in json.loads(cli("list", "--json", env=env).stdout)["puzzles"]
+               if q["name"] == "listed_toy")
+    assert toy == {"name": "listed_toy", "package": "listed_toy", "plugin": "listed-toy-dist",
+                   "formulations": 0, "generator": False, "solve_default": [],
+                   "solve_selector": ""}
+
+
 BLOCK_PEERS = """
 import runpy, sys
 class Block:  # this interpreter has no peer package: importing one fails as if uninstalled
