@@ -29,6 +29,12 @@ class Cbc(LpFileBackend):
     proves infeasible prints none of these: 0 each. Phase markers are UTF-8 (▶) or ASCII (>)
     by the locale: both are read.
 
+    Only a whole log counts, one CBC closed with its "Total time (...)" line: a log cut short
+    (CBC killed at the deadline, :class:`~bench.backends.lpfile.LpFileSession`) gives no
+    counters. Its progress rows state only lower bounds (the root LP's "Iters: N", the
+    branch-and-bound table's "Nodes" column), which would read as the whole effort of a search
+    that went on past them, and a result cannot mark a counter as a lower bound.
+
     CBC takes no seed and runs with its default seeds: on puzzle models neither
     ``-randomCbcSeed`` (CBC's heuristics) nor ``-randomSeed`` (Clp's) changes the nodes, the
     iterations or the solution, the clock's seed (0) included (``tests/backends/test_cbc.py``);
@@ -43,6 +49,8 @@ class Cbc(LpFileBackend):
     _phase = re.compile(r"^(?:\u25b6|>) (.*)$")  # a phase's start: "▶ Root LP relaxation"
     _root_iters = re.compile(r"\bIters: (\d+)\s+Time:")
     _result = re.compile(r"^(Enumerated nodes|Total iterations):\s+(\d+)\s*$", re.M)
+    #: the line CBC closes its log with, whatever it solved: "Total time (Wallclock seconds):"
+    _closed = re.compile(r"^Total time \(", re.M)
 
     def executable(self) -> str | None:
         if importlib.util.find_spec("cbcbox") is None:
@@ -80,6 +88,9 @@ class Cbc(LpFileBackend):
                 "-solve", "-solu", str(sol)]
 
     def effort_of(self, log: str) -> dict[str, float]:
+        """The counters of a whole log (:class:`Cbc`); none of a log cut short."""
+        if not self._closed.search(log):
+            return {}
         root, phase = 0, ""
         for line in log.splitlines():
             start = self._phase.match(line)

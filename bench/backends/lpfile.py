@@ -54,7 +54,9 @@ class LpFileSession(Session):
     """The solver process gets the whole time left after Pyomo wrote the LP file (its own
     limit, :meth:`LpFileBackend.command`) and is killed at the deadline should it outrun it
     (glpsol's limit is rounded up to whole seconds): a solve killed there is a ``timeout``;
-    it had the whole limit, and an answer after the deadline would be one anyway."""
+    it had the whole limit, and an answer after the deadline would be one anyway. It records
+    no effort counters: what the killed solver printed is at most a lower bound of them
+    (:meth:`LpFileBackend.effort_of`)."""
 
     backend: LpFileBackend
     model: MipModel
@@ -147,5 +149,6 @@ class LpFileBackend(Backend):
 
     def effort_of(self, log: str) -> dict[str, float]:
         """The effort counters (:attr:`effort`) in the solver's log, its standard output
-        (none by default)."""
+        (none by default); none from a log that does not state them whole (a lower bound is
+        no count a result can mark as one)."""
         return {}

@@ -1,7 +1,9 @@
 """CBC's effort counters, on the real CBC: ``simplex_iterations`` counts the whole solve's
 simplex iterations, the root LP relaxation's included, which CBC's own "Total iterations"
 leaves out (0 on a puzzle model solved at the root); ``nodes`` counts branch-and-bound nodes.
-The log's UTF-8 and ASCII phase markers (chosen by the locale) read alike.
+The log's UTF-8 and ASCII phase markers (chosen by the locale) read alike. Only a whole log
+counts: CBC killed at the deadline printed lower bounds only (the root LP's iterations, the
+branch-and-bound table's node counts so far), which give no counters.
 
 CBC takes no seed: on a puzzle model that branches, neither of CBC's seed options
 (``-randomCbcSeed``, Clp's ``-randomSeed``), the clock's seed 0 included, changes the nodes, the
@@ -10,6 +12,7 @@ repeats are timing-noise repeats, not other searches)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -20,6 +23,7 @@ from bench.records import Task
 from bench.registry import get_formulation
 from bench.run.execute import execute
 from tests.backends.test_mip_effort import _lp
+from tests.backends.test_mip_time_limit import market_split
 from tests.conftest import INSTANCES
 
 
@@ -81,3 +85,41 @@ def test_no_seed_option_changes_cbcs_search_on_a_model_that_branches(cbc, tmp_pa
         searches.append((cbc.effort_of(log), sol.read_text()))
     assert searches[0][0]["nodes"] > 0, searches[0][0]  # it branched
     assert all(s == searches[0] for s in searches), [s[0] for s in searches]
+
+
+#: a row of CBC's branch-and-bound table: nodes, on tree, depth, ...
+NODES_ROW = re.compile(r"^\s+(\d+)\s+\d+\s+\d+\s", re.M)
+
+
+def _log(cbc, tmp_path, limit: float, kill: float | None) -> str:
+    """CBC's log on a market split it cannot finish, given ``limit`` seconds (``-sec``) and
+    killed after ``kill`` seconds (None: never, it stops at its own limit)."""
+    lp, sol = tmp_path / "model.lp", tmp_path / "solution.txt"
+    market_split().model.write(str(lp), io_options={"symbolic_solver_labels": False})
+    cmd = cbc.command(lp, sol, limit, SolveOptions())
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=kill or 60).stdout
+    except subprocess.TimeoutExpired as e:  # killed (SIGKILL), as the session kills it
+        out = e.stdout or b""
+        return out.decode(errors="replace") if isinstance(out, bytes) else out
+
+
+def test_a_log_cut_short_at_the_deadline_gives_no_counters_not_its_lower_bounds(cbc, tmp_path):
+    log = _log(cbc, tmp_path, 60.0, kill=1.5)
+    assert "Branch and bound" in log and "Total time" not in log, log[-2000:]
+    # what the log states so far: the root LP's iterations and the nodes of the table's rows
+    root = int(re.findall(r"Iters: (\d+)", log)[0])
+    rows = [int(n) for n in NODES_ROW.findall(log.split("Branch and bound", 1)[1])]
+    assert root > 0 and rows, log[-2000:]
+    assert cbc.effort_of(log) == {}
+
+
+def test_cbc_stopped_by_its_own_limit_counts_its_whole_search(cbc, tmp_path):
+    log = _log(cbc, tmp_path, 1.0, kill=None)
+    assert "Stopped on time" in log and "Total time" in log, log[-2000:]
+    effort = cbc.effort_of(log)
+    nodes = int(re.findall(r"^Enumerated nodes:\s+(\d+)", log, re.M)[0])
+    rows = [int(n) for n in NODES_ROW.findall(log.split("Branch and bound", 1)[1])]
+    assert effort["nodes"] == nodes > 0 and nodes >= max(rows)
+    # the whole search's iterations, far beyond the root LP's
+    assert effort["simplex_iterations"] > 10 * int(re.findall(r"Iters: (\d+)", log)[0])

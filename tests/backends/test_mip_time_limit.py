@@ -81,6 +81,7 @@ def test_a_solve_it_cannot_finish_takes_the_whole_limit_and_no_more(backend):
     outcome = session.solve(LIMIT)
     took = time.perf_counter() - t0
     assert outcome.status == "timeout" and outcome.value is None
+    assert outcome.stats == {}  # killed: no counts of a search it did not finish
     assert took >= LIMIT - SHORT_S, f"{backend.name} stopped {LIMIT - took:.2f} s early"
     assert took <= LIMIT + PAST_S, f"{backend.name} ran {took - LIMIT:.2f} s past the limit"
     assert outcome.wall_s >= LIMIT - SHORT_S
