@@ -62,8 +62,10 @@ def test_glpsols_out_of_memory_is_a_memory_error(tmp_path):
     def limit() -> None:  # 5 MB of data: far below what glpsol needs for this model
         resource.setrlimit(resource.RLIMIT_DATA, (5 * 2**20, resource.RLIM_INFINITY))
 
-    proc = subprocess.run(GLPK.command(lp, sol, 10.0, SolveOptions()), capture_output=True,
-                          text=True, env=GLPK.environment(), preexec_fn=limit, timeout=60)
+    # glpsol's time limit far beyond the memory's: the search tree reaches 5 MB after a
+    # count of nodes, not of seconds, so a slow or loaded machine must not stop it first
+    proc = subprocess.run(GLPK.command(lp, sol, 300.0, SolveOptions()), capture_output=True,
+                          text=True, env=GLPK.environment(), preexec_fn=limit, timeout=360)
     assert "no memory available" in proc.stdout + proc.stderr
     session = GLPK.start(market_split(), SolveOptions())
     assert isinstance(session, LpFileSession)
