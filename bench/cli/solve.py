@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.cli.args import add_task_options
 from bench.instance import InstanceError, read_instance
 from bench.records import Task
+
+if TYPE_CHECKING:
+    from bench.registry import Formulation
 
 #: `solve --json` statuses of the interchange contract; a grid the rule verifier rejects is an
 #: error
@@ -43,7 +46,9 @@ def add_commands(subparsers: Any) -> None:
                     "pair the puzzle's learned rule picks from the instance's features) or "
                     "robust (Nurikabe: frontier where few clues cover the grid, else "
                     "sat-hybrid), said with its reason (default: the puzzle's declared "
-                    "default, else the first registered formulation)")
+                    "default; with --solver alone, that default where the solver takes its "
+                    "kind, else the first built-in formulation of the solver's kind by name, "
+                    "else the first plugin one, said on stderr and in the JSON as chosen)")
     so.add_argument("--solver", help="a solver name from `puzzlebench list`, or a selector "
                     "(as --formulation auto or robust) (default: the puzzle's declared "
                     "default, else the first available solver of the formulation's kind)")
@@ -105,10 +110,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
     """The formulation and solver to run: both named; one named and the other the first that
-    fits it (the first available solver of the formulation's kind, the first formulation of
-    the solver's kinds), the declared default's half where none fits (a declared selector's
-    fallback pair's, never the selector); or a selector's pick (named, or the declared
-    default). None, with the error in ``out``, when there is nothing to run."""
+    fits it (the first available solver of the formulation's kind; the formulation
+    :func:`formulation_for` picks for the solver, said in ``out["chosen"]`` and on stderr),
+    the declared default's half where none fits (a declared selector's fallback pair's, never
+    the selector); or a selector's pick (named, or the declared default). None, with the error
+    in ``out``, when there is nothing to run."""
     from bench.solve import default_choice
 
     if args.formulation and args.solver:  # both chosen: no need to load every formulation
@@ -132,7 +138,14 @@ def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[s
                            "formulation and the solver")
                 return None
             form, solver = pair
-        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
+        if args.formulation:
+            form = args.formulation
+        else:
+            form, why = formulation_for(inst.puzzle, args.solver, form)
+            if why:  # said on stderr and in the JSON, as a selector's pick is
+                out["chosen"] = {"formulation": form, "why": why}
+                if not args.json:
+                    print(f"--solver {args.solver}: formulation {form}: {why}", file=sys.stderr)
         try:
             solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
         except (KeyError, ValueError) as e:  # no such formulation: no solver to name
@@ -280,18 +293,45 @@ def _trace(trace: str, puzzle: str, label: str, verbose: bool) -> str:
                      if frames else [])
 
 
-def _first_formulation_for(puzzle: str, solver: str | None, fallback: str) -> str:
+def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:
+    """The formulation `solve --solver SOLVER` runs when none is named, and why: the puzzle's
+    declared default formulation ``declared`` (a declared selector's fallback pair's) when
+    ``solver`` takes its kind and it runs on it; else the first built-in formulation
+    (``formulations/<puzzle>/``) of the solver's kinds, in the order of its kinds and then by
+    name, that is available and runs on it; else the first plugin formulation so chosen (an
+    installed plugin never displaces a built-in one). ``(declared, "")`` when none fits (or the
+    solver is unknown): the pair's check then says why."""
     from bench.backends import get_backend
-    from bench.registry import formulations
+    from bench.registry import BUILTIN, find_formulation, formulations, parse_label
 
-    if not solver:
-        return fallback
     try:
         kinds = get_backend(solver).kinds
     except KeyError:
-        return fallback
-    return next((c.name for c in formulations(puzzle) if c.kind in kinds), fallback)
+        return declared, ""
+    try:
+        cls = find_formulation(puzzle, parse_label(declared)[0], kinds)
+    except (KeyError, ValueError):
+        cls = None
+    if cls is not None and cls.kind in kinds and _runs_on(cls, solver):
+        return declared, f"the declared default of {puzzle}, a {cls.kind} model that {solver} takes"
+    fits = [c for k in kinds for c in formulations(puzzle) if c.kind == k and _runs_on(c, solver)]
+    for builtin in (True, False):
+        for c in fits:
+            if c.__module__.startswith(BUILTIN + ".") == builtin:
+                what = "built-in" if builtin else "plugin (no built-in one runs on it)"
+                return c.name, (f"the first {what} {c.kind} formulation of {puzzle} by name that "
+                                f"runs on {solver} (the declared default {declared} is not a "
+                                f"model {solver} takes)")
+    return declared, ""
 
+
+def _runs_on(cls: type[Formulation], solver: str) -> bool:
+    """Whether the default variant of the formulation ``cls`` is available here and does not
+    refuse ``solver``."""
+    try:
+        return cls.available() is None and not cls().refuses(solver)
+    except Exception:  # a plugin's own code: a class that cannot say is not chosen
+        return False
 
 
 def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:
