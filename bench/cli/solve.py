@@ -30,6 +30,9 @@ EXIT_CODES = ("Exit codes: 0 solved; 1 the solve ran and did not solve (infeasib
               "(an instance file that cannot be read, an unknown or unfitting formulation, "
               "solver or parameter, a selector that cannot choose; with --json the JSON, "
               "status error and a message naming the problem, is still printed).")
+STOPPED = ("Ctrl-C, SIGTERM, SIGHUP or SIGQUIT stops it: the task is killed at once, "
+           "'puzzlebench: interrupted' is said and the exit code is 128 + the signal's number "
+           "(130, 143, 129, 131).")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -37,7 +40,7 @@ def add_commands(subparsers: Any) -> None:
         "solve", help="solve one instance file",
         description="Solve one instance file in a task process of its own, under the same "
         "limits and checks as a benchmark task; print the grid (or, with --json, the "
-        "interchange contract's JSON). " + EXIT_CODES)
+        "interchange contract's JSON). " + EXIT_CODES + " " + STOPPED)
     so.add_argument("instance", help="the instance file (its first line names the puzzle)")
     so.add_argument("--json", action="store_true",
                     help="print one JSON object (status, grid, times, count) instead of the "
@@ -57,6 +60,17 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    """The command: SIGTERM, SIGHUP and SIGQUIT stop it as Ctrl-C does (as they stop
+    ``run``): the task's process tree is killed and reaped and its memory cgroup removed
+    before the command leaves, which says "interrupted" and exits with 128 + the signal's
+    number (143 for SIGTERM)."""
+    from bench.run.interrupt import STOPS, stop_on_signals
+
+    with stop_on_signals(STOPS, deaf=True):  # inside the command line's Ctrl-C handler
+        return _solve(args)
+
+
+def _solve(args: argparse.Namespace) -> int:
     if args.start is None:
         from bench.run.pool import default_start
 
