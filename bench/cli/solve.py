@@ -316,34 +316,38 @@ def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:
     installed plugin never displaces a built-in one). ``(declared, "")`` when none fits (or the
     solver is unknown): the pair's check then says why."""
     from bench.backends import get_backend
-    from bench.registry import BUILTIN, find_formulation, formulations, parse_label
+    from bench.registry import BUILTIN, formulations, get_formulation
 
     try:
         kinds = get_backend(solver).kinds
     except KeyError:
         return declared, ""
     try:
-        cls = find_formulation(puzzle, parse_label(declared)[0], kinds)
+        default: Formulation | None = get_formulation(puzzle, declared, kinds)
     except (KeyError, ValueError):
-        cls = None
-    if cls is not None and cls.kind in kinds and _runs_on(cls, solver):
-        return declared, f"the declared default of {puzzle}, a {cls.kind} model that {solver} takes"
+        default = None
+    if default is not None and default.kind in kinds and _runs_on(type(default), solver,
+                                                                   default):
+        return declared, f"the declared default of {puzzle}, a {default.kind} model {solver} takes"
+    why = f"the declared default {declared} does not run on {solver}"
+    if default is not None and default.kind not in kinds:
+        why = f"the declared default {declared} is a {default.kind} model, which {solver} " \
+              "does not take"
     fits = [c for k in kinds for c in formulations(puzzle) if c.kind == k and _runs_on(c, solver)]
     for builtin in (True, False):
         for c in fits:
             if c.__module__.startswith(BUILTIN + ".") == builtin:
-                what = "built-in" if builtin else "plugin (no built-in one runs on it)"
+                what, none = ("built-in", "") if builtin else ("plugin", "; no built-in one does")
                 return c.name, (f"the first {what} {c.kind} formulation of {puzzle} by name that "
-                                f"runs on {solver} (the declared default {declared} is not a "
-                                f"model {solver} takes)")
+                                f"runs on {solver} ({why}{none})")
     return declared, ""
 
 
-def _runs_on(cls: type[Formulation], solver: str) -> bool:
-    """Whether the default variant of the formulation ``cls`` is available here and does not
-    refuse ``solver``."""
+def _runs_on(cls: type[Formulation], solver: str, variant: Formulation | None = None) -> bool:
+    """Whether the formulation ``cls`` is available here and its ``variant`` (default: its
+    default variant) does not refuse ``solver``."""
     try:
-        return cls.available() is None and not cls().refuses(solver)
+        return cls.available() is None and not (variant or cls()).refuses(solver)
     except Exception:  # a plugin's own code: a class that cannot say is not chosen
         return False
 

@@ -74,6 +74,6 @@ def test_a_plugin_sorting_first_does_not_displace_the_built_in_formulations(tmp_
     assert p.returncode == 0, p.stderr
     assert p.stderr.splitlines()[0] == (
         "--solver glpk: formulation mip-flow: the first built-in mip formulation of nurikabe "
-        f"by name that runs on glpk (the declared default {hybrid} is not a model glpk "
-        "takes)"), p.stderr
+        f"by name that runs on glpk (the declared default {hybrid} is a sat model, which glpk "
+        "does not take)"), p.stderr
     assert p.stdout.splitlines()[-1].startswith("mip-flow / glpk: "), p.stdout
