@@ -6,11 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.cli.args import add_task_options
 from bench.instance import InstanceError, read_instance
 from bench.records import Task
+
+if TYPE_CHECKING:
+    from bench.registry import Formulation
 
 #: `solve --json` statuses of the interchange contract; a grid the rule verifier rejects is an
 #: error
@@ -27,6 +30,9 @@ EXIT_CODES = ("Exit codes: 0 solved; 1 the solve ran and did not solve (infeasib
               "(an instance file that cannot be read, an unknown or unfitting formulation, "
               "solver or parameter, a selector that cannot choose; with --json the JSON, "
               "status error and a message naming the problem, is still printed).")
+STOPPED = ("Ctrl-C, SIGTERM, SIGHUP or SIGQUIT stops it: the task is killed at once, "
+           "'puzzlebench: interrupted' is said and the exit code is 128 + the signal's number "
+           "(130, 143, 129, 131).")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -34,7 +40,7 @@ def add_commands(subparsers: Any) -> None:
         "solve", help="solve one instance file",
         description="Solve one instance file in a task process of its own, under the same "
         "limits and checks as a benchmark task; print the grid (or, with --json, the "
-        "interchange contract's JSON). " + EXIT_CODES)
+        "interchange contract's JSON). " + EXIT_CODES + " " + STOPPED)
     so.add_argument("instance", help="the instance file (its first line names the puzzle)")
     so.add_argument("--json", action="store_true",
                     help="print one JSON object (status, grid, times, count) instead of the "
@@ -43,7 +49,9 @@ def add_commands(subparsers: Any) -> None:
                     "pair the puzzle's learned rule picks from the instance's features) or "
                     "robust (Nurikabe: frontier where few clues cover the grid, else "
                     "sat-hybrid), said with its reason (default: the puzzle's declared "
-                    "default, else the first registered formulation)")
+                    "default; with --solver alone, that default where the solver takes its "
+                    "kind, else the first built-in formulation of the solver's kind by name, "
+                    "else the first plugin one, said on stderr and in the JSON as chosen)")
     so.add_argument("--solver", help="a solver name from `puzzlebench list`, or a selector "
                     "(as --formulation auto or robust) (default: the puzzle's declared "
                     "default, else the first available solver of the formulation's kind)")
@@ -52,6 +60,17 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    """The command: SIGTERM, SIGHUP and SIGQUIT stop it as Ctrl-C does (as they stop
+    ``run``): the task's process tree is killed and reaped and its memory cgroup removed
+    before the command leaves, which says "interrupted" and exits with 128 + the signal's
+    number (143 for SIGTERM)."""
+    from bench.run.interrupt import STOPS, stop_on_signals
+
+    with stop_on_signals(STOPS, deaf=True):  # inside the command line's Ctrl-C handler
+        return _solve(args)
+
+
+def _solve(args: argparse.Namespace) -> int:
     if args.start is None:
         from bench.run.pool import default_start
 
@@ -105,10 +124,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[str, str] | None:
     """The formulation and solver to run: both named; one named and the other the first that
-    fits it (the first available solver of the formulation's kind, the first formulation of
-    the solver's kinds), the declared default's half where none fits (a declared selector's
-    fallback pair's, never the selector); or a selector's pick (named, or the declared
-    default). None, with the error in ``out``, when there is nothing to run."""
+    fits it (the first available solver of the formulation's kind; the formulation
+    :func:`formulation_for` picks for the solver, said in ``out["chosen"]`` and on stderr),
+    the declared default's half where none fits (a declared selector's fallback pair's, never
+    the selector); or a selector's pick (named, or the declared default). None, with the error
+    in ``out``, when there is nothing to run."""
     from bench.solve import default_choice
 
     if args.formulation and args.solver:  # both chosen: no need to load every formulation
@@ -132,7 +152,14 @@ def _choose(args: argparse.Namespace, out: dict[str, Any], inst: Any) -> tuple[s
                            "formulation and the solver")
                 return None
             form, solver = pair
-        form = args.formulation or _first_formulation_for(inst.puzzle, args.solver, form)
+        if args.formulation:
+            form = args.formulation
+        else:
+            form, why = formulation_for(inst.puzzle, args.solver, form)
+            if why:  # said on stderr and in the JSON, as a selector's pick is
+                out["chosen"] = {"formulation": form, "why": why}
+                if not args.json:
+                    print(f"--solver {args.solver}: formulation {form}: {why}", file=sys.stderr)
         try:
             solver = args.solver or _first_solver_for(inst.puzzle, form, solver)
         except (KeyError, ValueError) as e:  # no such formulation: no solver to name
@@ -280,18 +307,49 @@ def _trace(trace: str, puzzle: str, label: str, verbose: bool) -> str:
                      if frames else [])
 
 
-def _first_formulation_for(puzzle: str, solver: str | None, fallback: str) -> str:
+def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:
+    """The formulation `solve --solver SOLVER` runs when none is named, and why: the puzzle's
+    declared default formulation ``declared`` (a declared selector's fallback pair's) when
+    ``solver`` takes its kind and it runs on it; else the first built-in formulation
+    (``formulations/<puzzle>/``) of the solver's kinds, in the order of its kinds and then by
+    name, that is available and runs on it; else the first plugin formulation so chosen (an
+    installed plugin never displaces a built-in one). ``(declared, "")`` when none fits (or the
+    solver is unknown): the pair's check then says why."""
     from bench.backends import get_backend
-    from bench.registry import formulations
+    from bench.registry import BUILTIN, formulations, get_formulation
 
-    if not solver:
-        return fallback
     try:
         kinds = get_backend(solver).kinds
     except KeyError:
-        return fallback
-    return next((c.name for c in formulations(puzzle) if c.kind in kinds), fallback)
+        return declared, ""
+    try:
+        default: Formulation | None = get_formulation(puzzle, declared, kinds)
+    except (KeyError, ValueError):
+        default = None
+    if default is not None and default.kind in kinds and _runs_on(type(default), solver,
+                                                                   default):
+        return declared, f"the declared default of {puzzle}, a {default.kind} model {solver} takes"
+    why = f"the declared default {declared} does not run on {solver}"
+    if default is not None and default.kind not in kinds:
+        why = f"the declared default {declared} is a {default.kind} model, which {solver} " \
+              "does not take"
+    fits = [c for k in kinds for c in formulations(puzzle) if c.kind == k and _runs_on(c, solver)]
+    for builtin in (True, False):
+        for c in fits:
+            if c.__module__.startswith(BUILTIN + ".") == builtin:
+                what, none = ("built-in", "") if builtin else ("plugin", "; no built-in one does")
+                return c.name, (f"the first {what} {c.kind} formulation of {puzzle} by name that "
+                                f"runs on {solver} ({why}{none})")
+    return declared, ""
 
+
+def _runs_on(cls: type[Formulation], solver: str, variant: Formulation | None = None) -> bool:
+    """Whether the formulation ``cls`` is available here and its ``variant`` (default: its
+    default variant) does not refuse ``solver``."""
+    try:
+        return cls.available() is None and not (variant or cls()).refuses(solver)
+    except Exception:  # a plugin's own code: a class that cannot say is not chosen
+        return False
 
 
 def _first_solver_for(puzzle: str, form: str, fallback: str) -> str:

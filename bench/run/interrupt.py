@@ -108,8 +108,11 @@ def stop_on_signals(signums: Sequence[int] = STOPS, deaf: bool = False) -> Itera
     Parquet written). On leaving, the previous handlers are restored; with ``deaf`` (a
     command that ends with the signal's exit code), once a signal fired these signals stay
     ignored instead. Inside another ``stop_on_signals`` it is that one: the same
-    :class:`Stop`, raising again unless a signal fired, and nothing done on leaving (the outer
-    one owns the handlers until its end, so no signal falls between the two). A signal found
+    :class:`Stop`, raising again unless a signal fired, and nothing done on leaving for the
+    outer one's signals (it owns their handlers until its end, so no signal falls between the
+    two); a signal the outer one does not take is taken by that :class:`Stop` while inside,
+    and left as the outer one would leave it (a command that takes SIGTERM only once it runs
+    a task, inside the command line's Ctrl-C handler). A signal found
     ignored (``SIG_IGN``) is left ignored, but for those of :data:`TAKEN_WHEN_IGNORED`: a run
     under ``nohup`` survives its hangup. Outside the main thread (where Python delivers no
     signal) nothing is installed."""
@@ -121,7 +124,14 @@ def stop_on_signals(signums: Sequence[int] = STOPS, deaf: bool = False) -> Itera
                   if isinstance(s := getattr(h, "__self__", None), Stop)), None)
     if outer is not None:
         outer.raising = not outer.fired
-        yield outer
+        taken = {n: signal.signal(n, outer.handle) for n, h in current.items()
+                 if getattr(h, "__self__", None) is not outer
+                 and (h is not signal.SIG_IGN or n in TAKEN_WHEN_IGNORED)}
+        try:
+            yield outer
+        finally:
+            for n, h in taken.items():
+                signal.signal(n, signal.SIG_IGN if deaf and outer.fired else h)
         return
     stop = Stop()
     old = {n: signal.signal(n, stop.handle) for n, h in current.items()

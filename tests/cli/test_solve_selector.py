@@ -89,7 +89,7 @@ def test_a_selector_named_on_the_command_line_looks_up_no_other_half() -> None:
     """``--formulation robust`` chooses both halves: no solver is looked up for a formulation
     called ``robust`` (that lookup loads every formulation to find none)."""
     code = ("import sys, bench.cli.solve as s; "
-            "s._first_solver_for = s._first_formulation_for = lambda *a: 1 / 0; "
+            "s._first_solver_for = s.formulation_for = lambda *a: 1 / 0; "
             f"from bench.cli import main; sys.exit(main(['solve', '--json', '--formulation', "
             f"'robust', {str(SEED)!r}]))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
