@@ -31,7 +31,8 @@ COMMANDS = {"list": "listing", "solve": "solve", "run": "run", "report": "report
 #: the commands that SIGTERM, SIGHUP and SIGQUIT stop cleanly like a Ctrl-C
 #: (:data:`bench.run.interrupt.STOPS`; their work is in child processes or in Python);
 #: elsewhere these keep their default, ending the process at once, even inside a solver
-#: library's call, where Python would run no handler until the call returns
+#: library's call, where Python would run no handler until the call returns, until a
+#: command takes them itself (``solve`` does once its command runs: its task is a child)
 TERM_STOPS = ("run", "report")
 
 
