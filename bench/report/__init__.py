@@ -33,6 +33,7 @@ from bench.report import (
     overhead,
     peers,
     tables,
+    untimed,
     verdicts,
 )
 from bench.report import instances as instance_views
@@ -121,7 +122,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
     ``out`` cannot be made."""
     run = load_run(run_dir)
     t, apart = identities.apart(prepare(run.df, run.folder))  # a pair of several identities: split
-    run.warnings.extend([*apart, *unread_note(t)])
+    run.warnings.extend([*apart, *unread_note(t), *untimed.note(t)])
     scatter = _scatter_pairs(scatter, t)
     _instance_patterns(instances, t)
     out = _make_folder(Path(out) if out else Path("reports") / run.folder.resolve().name,

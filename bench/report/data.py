@@ -25,6 +25,7 @@ import bench.report.located as located
 from bench.records import NOT_RUN, OURS, Result, row_origin
 from bench.report.invalid import out_of_fold
 from bench.report.stopped import unfinished
+from bench.report.untimed import missing, untimed
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
@@ -290,9 +291,11 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
       only where an exact formulation also answered infeasible on the instance, else it is
       unanswered (not wrong: "none found" is no claim of infeasibility);
       ``disagree``: infeasible although another exact formulation solved the instance;
-    - ``time_s`` build + solve where ok, NaN otherwise; ``par2_s`` the same with unsolved at
-      PAR_K x the time limit (every unanswered status alike: timeout, memout, error, wrong),
-      NaN for a task its formulation declined (:func:`was_declined`: no time, never a failure);
+    - ``time_s`` build + solve where ok and both were measured, NaN otherwise; ``par2_s`` the
+      same with unsolved at PAR_K x the time limit (every unanswered status alike: timeout,
+      memout, error, wrong), NaN for a task its formulation declined (:func:`was_declined`: no
+      time, never a failure); ``untimed`` an ok row whose build or solve time is missing: no
+      measurement, its ``time_s`` and ``par2_s`` NaN, never 0 s (:mod:`bench.report.untimed`);
       ``cells``; ``family`` (:func:`families`); ``instance_file`` the instance's file as
       found from the run folder ``folder`` (:mod:`bench.report.located`; without one, under
       the project root only) with the content the run recorded, "" where none is found;
@@ -319,7 +322,8 @@ def prepare(df: pd.DataFrame, folder: str | Path | None = None) -> pd.DataFrame:
     by_exact = t[infeasible & exact].groupby("instance").size()
     unproven = infeasible & ~exact & ~t["instance"].isin(by_exact.index)
     t["ok"] = t["status"].isin(("solved", "infeasible")) & ~t["disagree"] & ~wrong & ~unproven
-    own = t["build_s"].astype(float).fillna(0) + t["solve_s"].astype(float).fillna(0)
+    own = t["build_s"].astype(float) + t["solve_s"].astype(float)  # NaN: a part not measured
+    t["untimed"] = missing(t, t["ok"])
     limit = t["time_limit"].astype(float)
     t["time_s"] = np.where(t["ok"], own, np.nan)
     t["par2_s"] = np.where(t["ok"], own, np.where(was_declined(t), np.nan, PAR_K * limit))
@@ -429,11 +433,12 @@ def was_declined(t: pd.DataFrame) -> pd.Series:
 
 
 def attempted(t: pd.DataFrame) -> pd.DataFrame:
-    """The task rows every time, count and test is computed from: the tasks that ran and
-    whose formulation attempted the instance (:func:`did_not_run` and :func:`was_declined`
-    dropped). A declined instance is no measurement of the pair: it is neither a time nor a
-    failure, so two pairs are compared only on the instances both attempted."""
-    return t[~did_not_run(t) & ~was_declined(t)] if len(t) else t
+    """The task rows every time, count and test is computed from: the tasks that ran, whose
+    formulation attempted the instance and that are not untimed (:func:`did_not_run`,
+    :func:`was_declined` and :func:`bench.report.untimed.untimed` dropped). A declined instance
+    and an answer without its time are no measurement of the pair: neither a time nor a
+    failure, so two pairs are compared only on the instances both were measured on."""
+    return t[~did_not_run(t) & ~was_declined(t) & ~untimed(t)] if len(t) else t
 
 
 def declines(t: pd.DataFrame) -> pd.Series:
@@ -452,13 +457,15 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     instance has other repetitions its errors are left out of the fold (time, ``ok``), and an
     instance whose every repetition errored (``errors == n``, PAR-2 at the penalty) is
     missing from the verdicts' comparisons (:mod:`bench.report.invalid`), while a timeout
-    or memout is a time censored at the limit there."""
+    or memout is a time censored at the limit there. An untimed answer
+    (:func:`bench.report.untimed.untimed`) is no measurement either: it is left out."""
     keys = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
             "family", "tier", "cells"]
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
                  _er=st.eq("error"), _sk=st.eq("skipped"))
     by = [k for k in keys if k in t]
+    t = t[~untimed(t)]
     if len(t):  # an error beside other repetitions of its instance: out of the fold
         t = out_of_fold(t, by)[0]
     g = t.groupby(by, sort=False, dropna=False)

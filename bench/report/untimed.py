@@ -1,0 +1,46 @@
+"""A correct answer recorded without its time: no measurement.
+
+A task's time is its build + solve seconds (``build_s`` + ``solve_s``, both recorded by the
+task process). Where a task answered correctly (``ok``: :func:`bench.report.data.prepare`) but
+either part is missing, its time is unknown: it is never taken as 0 s (nor as the one part
+that was measured), since a verdict rests only on what was measured. Such a row is
+*untimed*: its ``time_s`` and ``par2_s`` are NaN and it is left out of every time, count, test
+and verdict as a declined task is (:func:`bench.report.data.attempted` and
+:func:`bench.report.data.per_instance` drop it: a pair is compared only on the instances it
+was timed on). It stays in the status grid (its answer is real) and is counted on the report
+page (:func:`note`), so nothing is dropped silently. A task that did not answer needs no
+time: its PAR-2 is the penalty at its limit whatever was recorded.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def missing(t: pd.DataFrame, ok: pd.Series) -> pd.Series:
+    """Per task row of ``t`` (Result columns): True where the row answered correctly
+    (``ok``) and its build or solve time is missing."""
+    own = t["build_s"].astype(float) + t["solve_s"].astype(float)
+    return ok.astype(bool) & own.isna()
+
+
+def untimed(t: pd.DataFrame) -> pd.Series:
+    """Per prepared task row: the ``untimed`` column :func:`bench.report.data.prepare` wrote
+    (False for a frame without it)."""
+    if "untimed" not in t:
+        return pd.Series(False, index=t.index, dtype=bool)
+    return t["untimed"].fillna(False).astype(bool)
+
+
+def note(t: pd.DataFrame) -> list[str]:
+    """The report's one warning on the untimed rows of the prepared task rows ``t``, with
+    their count per puzzle and pair; none when every answer was timed."""
+    u = t[untimed(t)] if len(t) else t
+    if not len(u):
+        return []
+    per = u.groupby(["puzzle", "pair"], sort=True).size()
+    each = [f"{p}: {pair} ({n})" for (p, pair), n in zip(per.index, per, strict=True)]
+    return [f"{len(u)} correct answer(s) recorded without a build or solve time (untimed: no "
+            "measurement, never counted as 0 s); left out of every time, count, test and "
+            "verdict, each such pair compared only on the instances it was timed on, shown in "
+            "the status grid: " + ", ".join(each) + "."]

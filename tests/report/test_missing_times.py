@@ -1,0 +1,108 @@
+"""A correct answer recorded without its build or solve time is no measurement
+(:mod:`bench.report.untimed`): never a time of 0 s, left out of every time, count, test and
+verdict, and counted on the page. Runs written as journals of real result records
+(:mod:`tests.report.declined_run`), read by the report's own reader."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bench.records import Result
+from bench.report import tables as T
+from bench.report import verdicts as V
+from bench.report import write_report
+from bench.report.data import attempted, load_run, per_instance, prepare
+from bench.report.untimed import note
+from bench.run.storage import Journal
+from tests.report.declined_run import result
+
+N = 14  # instances
+BASE = [0.05 * 1.3**i for i in range(N)]  # seconds: the instances' difficulty
+NOISE = np.random.default_rng(7).lognormal(0.0, 0.05, (2, N))  # fixed, per pair and instance
+FAST, SLOW = "fast / cadical195", "slow / cadical195"
+
+
+def _run(folder: Path, untimed: dict[str, set[int]]) -> pd.DataFrame:
+    """``fast`` answers every instance; ``slow`` takes 1.5x its time everywhere; the instances
+    ``untimed[form]`` of a formulation are recorded solved without a solve time (``slow``) or
+    a build time (``fast``). Written into ``folder`` and read back prepared."""
+    rows: list[Result] = []
+    for i, b in enumerate(BASE):
+        for k, (form, part) in enumerate((("fast", "build_s"), ("slow", "solve_s"))):
+            r = result(form, i, (1.5 if form == "slow" else 1.0) * b * NOISE[k, i])
+            rows.append(dataclasses.replace(r, **{part: None})
+                        if i in untimed.get(form, set()) else r)
+    folder.mkdir(parents=True, exist_ok=True)
+    Journal(folder).extend(rows)
+    return prepare(load_run(folder).df)
+
+
+def _summary(folder: Path, tmp: Path) -> str:
+    return (write_report(folder, tmp / f"{folder.name}-report") / "summary.md").read_text()
+
+
+def test_a_slower_pair_with_an_untimed_answer_is_not_best(tmp_path: Path) -> None:
+    t = _run(tmp_path / "run", {"slow": {N - 1}})  # its hardest instance: no solve time
+    r = T.ranking(t).set_index("pair")
+    assert r.index[0] == FAST and bool(r.loc[FAST, "best"])
+    # slow is compared on the 13 instances it was timed on: 1.5x slower there, separated
+    assert int(r.loc[SLOW, "solved"]) == N - 1
+    assert str(r.loc[SLOW, "verdict"]).startswith(V.SEPARATED)
+    m, _ = V.matrix(t)
+    cell = m.set_index("tier").loc["hard"]
+    assert cell["best"].startswith(FAST) and cell["separated"] == "1 of 1"
+    row = t[(t["pair"] == SLOW) & (t["instance"] == f"i{N - 1:02d}")].iloc[0]
+    assert np.isnan(row["time_s"]) and np.isnan(row["par2_s"])  # never 0 s
+    assert bool(row["ok"]) and bool(row["untimed"]) and int(t["untimed"].sum()) == 1
+    assert len(attempted(t)) == 2 * N - 1
+    assert note(t) and f"nurikabe: {SLOW} (1)" in note(t)[0]
+
+
+def test_a_repetition_without_its_time_is_left_out_of_the_fold(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    reps = [dataclasses.replace(result("slow", 0, s), rep=k, sample_id=f"s{k}")
+            for k, s in enumerate((1.0, 2.0, 3.0))]
+    reps[0] = dataclasses.replace(reps[0], solve_s=None)
+    Journal(folder).extend(reps)
+    pi = per_instance(prepare(load_run(folder).df))
+    # the median of the two timed repetitions, 2.5 s (as 0 s the untimed one made it 2 s)
+    assert len(pi) == 1 and pi.loc[0, "par2_s"] == pytest.approx(2.5) and pi.loc[0, "n"] == 2
+
+
+def test_a_table_without_missing_times_is_read_as_before(tmp_path: Path) -> None:
+    t = _run(tmp_path / "run", {})
+    assert not t["untimed"].any() and note(t) == []
+    own = t["build_s"].astype(float) + t["solve_s"].astype(float)
+    assert t["time_s"].tolist() == own.tolist() and t["par2_s"].tolist() == own.tolist()
+    assert len(attempted(t)) == 2 * N
+    r = T.ranking(t).set_index("pair")
+    assert r.index[0] == FAST and str(r.loc[SLOW, "verdict"]) == V.SEPARATED
+    assert int(r.loc[SLOW, "solved"]) == N
+    assert "untimed" not in _summary(tmp_path / "run", tmp_path)
+
+
+def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -> None:
+    t = _run(tmp_path / "run", {"slow": set(range(N))})
+    r = T.ranking(t)
+    assert list(r["pair"]) == [FAST] and bool(r.loc[0, "best"])
+    m, _ = V.matrix(t)
+    assert m.set_index("tier").loc["hard", "best"].startswith(FAST)
+    page = _summary(tmp_path / "run", tmp_path)
+    assert f"{N} correct answer(s) recorded without a build or solve time" in page
+    assert f"nurikabe: {SLOW} ({N})" in page
+
+
+def test_a_puzzle_with_no_timed_answer_has_no_best(tmp_path: Path) -> None:
+    t = _run(tmp_path / "run", {"slow": set(range(N)), "fast": set(range(N))})
+    assert T.ranking(t).empty
+    m, _ = V.matrix(t)
+    assert m.set_index("tier").loc["hard", "best"] == "none"
+    page = _summary(tmp_path / "run", tmp_path)
+    assert f"{2 * N} correct answer(s) recorded without a build or solve time" in page
+    assert "no best pair" in page
