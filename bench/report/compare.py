@@ -43,15 +43,9 @@ instance is answered by a strict majority of its samples, so exactly half is una
   :data:`bench.report.paired.MIN_INTERVAL` instances); where a run has censored times the
   factor is a bound ("≥" where only B has: B/A is at least it, and only the interval's lower
   end is a bound too; "≤" where only A has; "both censored": neither estimate nor bound);
-- the test: the step-down max-T permutation method of Westfall & Young (1993,
-  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair it can reject
-  (all puzzles and tiers: one family; :func:`~bench.report.signflip.testable`: on at least
-  :data:`TESTED` instances, fewer give no p below ALPHA), with the studentised |T_j| = |mean d| /
-  (sd d / sqrt(n)) per pair and sign-flip permutations: under the null that a change of run
-  changes nothing, A and B are exchangeable on every instance, so the signs of an instance's
-  differences are flipped together for every pair that ran it (keeping the pairs'
-  dependence) (:func:`bench.report.signflip.sign_flip_maxt`). A timeout at the shared limit is
-  exchangeable like any time: no special treatment;
+- the test: one family-wise permutation test over every pair it can reject (all puzzles and
+  tiers; :mod:`bench.report.family`: on at least :data:`TESTED` instances), with sign flips of
+  each instance's differences, every pair on it at once;
 - labels: *changed* (adjusted p < :data:`ALPHA` over at least MIN_INTERVAL instances, the
   same minimum as the interval's: "slower" or "faster" by the factor and its
   interval); *equivalent* (two one-sided tests at the 1.25x margin,
@@ -93,12 +87,10 @@ from bench.report.compare_words import (
     label,
 )
 from bench.report.data import SGM_SHIFT_S, did_not_run, load_run, prepare
+from bench.report.family import TESTED, adjusted_p
 from bench.report.render import Table
-from bench.report.signflip import sign_flip_maxt, testable
 
 ALPHA = paired.ALPHA
-#: the fewest instances a pair needs to enter the test: fewer give no p below ALPHA
-TESTED = int(next(k for k in range(1, 64) if testable(k)))
 NOISE_FACTOR = 1.5
 NOISE_FLOOR_S = 0.01
 
@@ -310,20 +302,9 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     m = paired_instances(ta, tb)
     if m.empty:
         return pd.DataFrame()
-    # one row per (puzzle, instance content, solution count): its sign flips apply to every
-    # pair on it (a merged run may hold one instance at two counts: two rows, never one)
-    m["flip"] = m["puzzle"] + "|" + m["unit"].map(
-        lambda u: "|".join(x for i, x in enumerate(str(u).split("|"))
-                           if i == 0 or x.startswith("count=")))
     keys = ["puzzle", "tier", "pair"]
-    ok = m[~m["unmeasured"]]  # an error is no measurement: out of the pair's comparison
-    groups = list(ok.groupby(keys, sort=True))
-    flips = {u: i for i, u in enumerate(sorted(ok["flip"].unique()))}
-    d = np.full((len(flips), len(groups)), np.nan)
-    for j, (_, g) in enumerate(groups):
-        d[g["flip"].map(flips).to_numpy(int), j] = g["d"].to_numpy(float)
-    p, keep = np.full(len(groups), np.nan), testable((~np.isnan(d)).sum(0))
-    p[keep] = sign_flip_maxt(d[:, keep]).p if keep.any() else p[keep]  # the rest: no p
+    groups = list(m[~m["unmeasured"]].groupby(keys, sort=True))  # an error: no measurement
+    p = adjusted_p(groups)
     every = dict(list(m.groupby(keys, sort=True)))
     rows = [_tested(key, g, _left_out(every[key]), float(p[j]))
             for j, (key, g) in enumerate(groups)]
