@@ -75,6 +75,7 @@ import pandas as pd
 
 import bench.report.invalid as invalid
 import bench.report.paired as paired
+import bench.report.untimed as untimed
 from bench.identity import differing_parts
 from bench.report.compare_machines import machine_lines
 from bench.report.compare_words import (
@@ -193,12 +194,15 @@ def compare(run_a: str | Path, run_b: str | Path) -> tuple[pd.DataFrame, pd.Data
     """(changes, per_pair): per task key in both runs the times, factor B/A, the identity parts
     that differ, the status change and whether it exceeds the noise; per pair and puzzle x
     tier the change B/A over the instances both runs ran, tested as the module says
-    (:func:`pair_changes`)."""
-    ta, tb = (_marked(prepare(run.df, run.folder)) for run in map(load_run, (run_a, run_b)))
+    (:func:`pair_changes`). Untimed task rows are left out of both (each run's count in
+    ``per_pair.attrs["untimed"]``)."""
+    (ta, ua), (tb, ub) = (untimed.timed(_marked(prepare(run.df, run.folder)))
+                          for run in map(load_run, (run_a, run_b)))
     a, b = per_key(ta), per_key(tb)
     m = a.merge(b.drop(columns=["puzzle", "pair", "instance", "tier"]), on="key",
                 suffixes=("_a", "_b"))
     pairs = pair_changes(ta, tb)
+    pairs.attrs["untimed"] = (ua, ub)
     if m.empty:
         return m.assign(significant=pd.Series(dtype=bool)), _with_task_counts(pairs, m)
     m["differs"] = m.apply(_differs, axis=1)
@@ -384,7 +388,13 @@ def _untested(key: tuple[Any, ...], g: pd.DataFrame) -> dict[str, Any]:
 
 def _with_task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
     """``pairs`` with, per (puzzle, tier, pair), the paired tasks, status changes, tasks beyond the
-    noise and identity parts that differ (of the per-task diff ``m``)."""
+    noise and identity parts that differ (of the per-task diff ``m``); ``pairs.attrs`` kept."""
+    out = _task_counts(pairs, m)
+    out.attrs = dict(pairs.attrs)
+    return out
+
+
+def _task_counts(pairs: pd.DataFrame, m: pd.DataFrame) -> pd.DataFrame:
     if pairs.empty:
         return pairs
     if m.empty:  # no task key in both runs (other seeds): nothing per task
@@ -462,6 +472,10 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
             f"{NOISE_FLOOR_S * 1000:g} ms). Times are PAR-2 build + solve times."
             if len(changes) else "No task key is in both runs (other seeds or repetitions): "
             "the pairs compare by instance, each run's samples folded.")
+    ua, ub = pairs.attrs.get("untimed", (0, 0))
+    if ua or ub:
+        head += (f" Correct answers recorded without a time (untimed: no measurement) left "
+                 f"out: {ua} in A, {ub} in B.")
     md = [f"# compare {run_a} -> {run_b}", "", head, "", *pair_summary(pairs), "",
           "## Identity parts that differ", "",
           *(_summary(changes, speed_differs) if len(changes) else ["No task key to compare."]),

@@ -32,6 +32,13 @@ def untimed(t: pd.DataFrame) -> pd.Series:
     return t["untimed"].fillna(False).astype(bool)
 
 
+def timed(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The prepared task rows ``t`` without the untimed ones, and how many those were (for a
+    reader that compares times and has no place to keep a row without one)."""
+    gone = untimed(t)
+    return t[~gone], int(gone.sum())
+
+
 def note(t: pd.DataFrame) -> list[str]:
     """The report's one warning on the untimed rows of the prepared task rows ``t``, with
     their count per puzzle and pair; none when every answer was timed."""

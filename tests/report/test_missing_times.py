@@ -106,3 +106,19 @@ def test_a_puzzle_with_no_timed_answer_has_no_best(tmp_path: Path) -> None:
     page = _summary(tmp_path / "run", tmp_path)
     assert f"{2 * N} correct answer(s) recorded without a build or solve time" in page
     assert "no best pair" in page
+
+
+def test_compare_leaves_an_untimed_answer_out_and_says_so(tmp_path: Path) -> None:
+    """Two runs of the same times, B with one answer untimed: the pair is unchanged (factor
+    1 over the instances timed in both), not slower as if the answer took the time limit."""
+    from bench.report.compare import compare, compare_markdown
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _run(a, {})
+    _run(b, {"slow": {N - 1}})
+    changes, pairs = compare(a, b)
+    slow = pairs[pairs["pair"] == SLOW].iloc[0]
+    assert slow["factor"] == pytest.approx(1.0)
+    assert not (changes["pair"].eq(SLOW) & changes["significant"]).any()
+    assert pairs.attrs["untimed"] == (0, 1)
+    assert "left out: 0 in A, 1 in B" in compare_markdown(a, b)
