@@ -2,7 +2,7 @@
 pairs enter it, which of their differences flip together, and each pair's adjusted p.
 
 The test: the step-down max-T permutation method of Westfall & Young (1993,
-*Resampling-Based Multiple Testing*, Wiley, algorithm 2.8) over every pair it can reject (all
+*Resampling-Based Multiple Testing*, Wiley, algorithm 4.1) over every pair it can reject (all
 puzzles and tiers: one family; :func:`~bench.report.signflip.testable`: on at least
 :data:`TESTED` instances, fewer give no p below the level), with the studentised |T_j| =
 |mean d| / (sd d / sqrt(n)) per pair and sign-flip permutations: under the null that a change

@@ -10,7 +10,7 @@ instance. A task that did not run is never a value: it is missing.
   lowest mean ``y``; every other pair ``j`` has the statistic T_j = sqrt(n_j) x mean(y_j - y_best)
   over the n_j instances both ran (a sum, not studentised). Its adjusted p comes from a
   variant of the step-down max-T permutation method of Westfall & Young (1993,
-  *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8): it differs in the statistic
+  *Resampling-Based Multiple Testing*, Wiley, algorithm 4.1): it differs in the statistic
   (unstudentised), in choosing the best again in every permutation (the observed best is
   selected as the lowest, so a null that kept it fixed would compare a selected minimum with
   an unselected pair and separate too often), and in drawing each step's permutations afresh

@@ -1,5 +1,5 @@
 """The step-down max-T sign-flip permutation test of paired differences, family-wise over many
-pairs (Westfall & Young 1993, *Resampling-Based Multiple Testing*, Wiley, algorithm 2.8), as
+pairs (Westfall & Young 1993, *Resampling-Based Multiple Testing*, Wiley, algorithm 4.1), as
 ``puzzlebench compare`` uses it (:mod:`bench.report.compare`).
 
 Data: ``d`` (instances x pairs), a paired difference per instance and pair (NaN where the pair
@@ -79,7 +79,7 @@ def _signs(units: int, seed: int, chunk: int = 512) -> Iterator[np.ndarray]:
 
 
 def sign_flip_maxt(d: np.ndarray) -> SignFlip:
-    """The step-down max-T sign-flip test (Westfall & Young 1993, algorithm 2.8) of the
+    """The step-down max-T sign-flip test (Westfall & Young 1993, algorithm 4.1) of the
     columns of ``d`` (instances x pairs, NaN where a pair lacks the instance): H_j "no change
     in pair j", two-sided, family-wise over all columns (see the module)."""
     d = np.asarray(d, dtype=float).reshape(len(d), -1)

@@ -42,7 +42,7 @@ every tier has one time limit):
   :data:`~bench.report.paired.MIN_INTERVAL` instances), and a step-down max-T permutation test
   of every pair against the best, re-selecting the best in every permutation
   (:func:`bench.report.paired.maxt`: a variant of Westfall & Young 1993, *Resampling-Based
-  Multiple Testing*, algorithm 2.8, with an unstudentised statistic and fresh permutations
+  Multiple Testing*, algorithm 4.1, with an unstudentised statistic and fresh permutations
   among the pairs left at every step, as in Romano & Wolf 2005): one test per group over
   all its pairs, those of another instance set included (error control per group, not over
   the page), selection-aware, exact under censoring at the shared limit; equal statistics
