@@ -122,3 +122,19 @@ def test_compare_leaves_an_untimed_answer_out_and_says_so(tmp_path: Path) -> Non
     assert not (changes["pair"].eq(SLOW) & changes["significant"]).any()
     assert pairs.attrs["untimed"] == (0, 1)
     assert "left out: 0 in A, 1 in B" in compare_markdown(a, b)
+
+
+def test_an_untimed_answer_is_missing_data_in_the_aslib_scenario(tmp_path: Path) -> None:
+    """ASlib's algorithm_runs.arff has no place for an answer without its time: the line is
+    missing data (runstatus ``other``, runtime ``?``), never the part measured nor 0 s."""
+    from bench.report.aslib import export
+
+    _run(tmp_path / "run", {"slow": {N - 1}, "fast": {0}})
+    (sc,) = export(tmp_path / "run", tmp_path / "aslib")
+    data = (sc.folder / "algorithm_runs.arff").read_text().split("@DATA\n")[1].splitlines()
+    lines = {(c[0], c[2]): (c[3], c[4]) for c in (x.split(",") for x in data)}
+    assert lines[(f"'i{N - 1:02d}'", f"'{SLOW}'")] == ("?", "other")  # no solve time
+    assert lines[("'i00'", f"'{FAST}'")] == ("?", "other")  # no build time
+    timed = [v for k, v in lines.items() if k not in {(f"'i{N - 1:02d}'", f"'{SLOW}'"),
+                                                        ("'i00'", f"'{FAST}'")}]
+    assert len(timed) == 2 * N - 2 and all(s == "ok" and float(x) > 0 for x, s in timed)
