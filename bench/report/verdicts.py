@@ -79,6 +79,8 @@ import pandas as pd
 import bench.report.invalid as invalid
 import bench.report.paired as paired
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
+from bench.report.log_times import censored_log as censored_log
+from bench.report.log_times import tier_apart as tier_apart
 from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
@@ -149,19 +151,6 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "the best's set, never ranked above them. declined: instances a formulation declined (not "
         "applicable): no time and no failure, left out like tasks not run. A pair with a wrong "
         "answer is never best. " + invalid.BEYOND_NOTE)
-
-
-def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
-    over its pairs, and of answered below L (an answer above L, by a pair with a larger limit,
-    is censored at L like no answer); NaN / False where the pair did not run the instance."""
-    idx = pi.set_index(["instance", "pair"])
-    wide = idx["par2_s"].unstack("pair")
-    w, cap = wide.to_numpy(float), pi.groupby("instance")["time_limit"].min().reindex(
-        wide.index).to_numpy(float)[:, None]  # a row without a recorded limit: as it is
-    ok = (idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0) & ~(w > cap)
-    y = np.where(np.isnan(w), np.nan, np.log(np.fmin(w, cap) + SGM_SHIFT_S))
-    return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
 
 
 def _order(g: pd.DataFrame, declined: pd.Series | None = None,
@@ -320,28 +309,6 @@ def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     p = np.full(len(yy), np.nan)
     p[keep] = main.p
     return int(keep[main.best]), p, main.critical
-
-
-def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
-    """The first tier (in the order of ``pi``) on which ``pair``'s factor over ``best`` is
-    shown outside the equivalence margin (its 95 % interval, over at least MIN_INTERVAL
-    instances both ran, wholly outside 1/MARGIN .. MARGIN), "" when none is: a group that
-    pools tiers (the ranking, a pooled matrix row) calls two pairs equivalent only when no
-    tier shows them apart, since opposite effects on two tiers can average to an interval
-    inside the margin."""
-    if "tier" not in pi or pi["tier"].nunique() < 2:
-        return ""
-    for tier, g in pi.groupby("tier", sort=False):
-        y, _ = censored_log(g)
-        if best not in y or pair not in y:
-            continue
-        d = (y[pair] - y[best]).dropna().to_numpy(float)
-        if len(d) < paired.MIN_INTERVAL:
-            continue
-        _, lo, hi = paired.log_interval(d)
-        if lo > paired.MARGIN or hi < 1 / paired.MARGIN:
-            return str(tier)
-    return ""
 
 
 def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame:
