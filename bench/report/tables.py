@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+import bench.report.untimed as untimed
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -127,7 +128,7 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     t = attempted(t)
     pi = per_instance(t)
     mp = measured(pi)  # an error is no measurement: the time columns rest on these alone
-    dec = declines(every)
+    dec, unt = declines(every), untimed.per_pair(every)
     # like with like: an instance is common when every pair that measured any attempted and
     # answered it
     answered = mp.assign(ok=mp["ok"].astype(float)).pivot_table(
@@ -141,7 +142,7 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     r = pd.DataFrame(rows)
     if r.empty:
         return _declined_only(r, every, dec, total)
-    r = _verdicts(r.assign(common=len(common)), pi, dec)
+    r = _verdicts(r.assign(common=len(common)), pi, dec, unt)
     top_solved = int(r["solved"].iloc[0])
     reps = _rep_sgms(t[t["status"] != "error"])  # the samples measured
     r["sgm_range"] = ""
@@ -200,12 +201,13 @@ def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
         rows)
 
 
-def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame:
+def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series,
+              unt: pd.Series) -> pd.DataFrame:
     """The ranking rows ``r`` in the order of :func:`bench.report.verdicts.compare` over the
-    per-instance rows ``pi`` (``dec``: per pair its declined instances), with its verdict
-    columns (see :func:`ranking`)."""
+    per-instance rows ``pi`` (``dec``, ``unt``: per pair its declined and its untimed
+    instances), with its verdict columns (see :func:`ranking`)."""
     r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
-    v = compare(pi, dec).set_index("pair")
+    v = compare(pi, dec, unt).set_index("pair")
     bad = set(no_valid_answer(pi).index)  # in no verdict: listed last, ranked nowhere
     r = r.set_index("pair").loc[[*v.index, *(p for p in r["pair"] if p in bad)]].reset_index()
     r["x_best"] = _x_best(measured(pi), list(r["pair"]))

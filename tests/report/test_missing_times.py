@@ -53,9 +53,13 @@ def test_a_slower_pair_with_an_untimed_answer_is_not_best(tmp_path: Path) -> Non
     # slow is compared on the 13 instances it was timed on: 1.5x slower there, separated
     assert int(r.loc[SLOW, "solved"]) == N - 1
     assert str(r.loc[SLOW, "verdict"]).startswith(V.SEPARATED)
+    # its instance words say why it has one fewer: untimed, not a task that did not run
+    assert r.loc[SLOW, "run"] == f"{N - 1} of {N} run, 1 untimed"
+    assert f"({N - 1} of {N} run, 1 untimed)" in str(r.loc[SLOW, "verdict"])
     m, _ = V.matrix(t)
     cell = m.set_index("tier").loc["hard"]
     assert cell["best"].startswith(FAST) and cell["separated"] == "1 of 1"
+    assert cell["note"] == ""  # no pair is missing from the cell
     row = t[(t["pair"] == SLOW) & (t["instance"] == f"i{N - 1:02d}")].iloc[0]
     assert np.isnan(row["time_s"]) and np.isnan(row["par2_s"])  # never 0 s
     assert bool(row["ok"]) and bool(row["untimed"]) and int(t["untimed"].sum()) == 1
@@ -93,6 +97,8 @@ def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -
     assert list(r["pair"]) == [FAST] and bool(r.loc[0, "best"])
     m, _ = V.matrix(t)
     assert m.set_index("tier").loc["hard", "best"].startswith(FAST)
+    # missing from the cell as untimed, not as a pair that ran none
+    assert m.set_index("tier").loc["hard", "note"] == "1 pair(s) untimed on every instance"
     page = _summary(tmp_path / "run", tmp_path)
     assert f"{N} correct answer(s) recorded without a build or solve time" in page
     assert f"nurikabe: {SLOW} ({N})" in page
@@ -102,7 +108,8 @@ def test_a_puzzle_with_no_timed_answer_has_no_best(tmp_path: Path) -> None:
     t = _run(tmp_path / "run", {"slow": set(range(N)), "fast": set(range(N))})
     assert T.ranking(t).empty
     m, _ = V.matrix(t)
-    assert m.set_index("tier").loc["hard", "best"] == "none"
+    row = m.set_index("tier").loc["hard"]
+    assert row["best"] == "none" and row["note"] == f"no task timed ({2 * N} untimed)"
     page = _summary(tmp_path / "run", tmp_path)
     assert f"{2 * N} correct answer(s) recorded without a build or solve time" in page
     assert "no best pair" in page
