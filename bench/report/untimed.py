@@ -86,3 +86,8 @@ def none_timed(t: pd.DataFrame) -> str:
     u = int(untimed(t).sum()) if len(t) else 0
     return f"no task timed ({u} untimed)" if u else "no task ran"
 
+
+def all_words(n: int) -> str:
+    """The ranking's verdict for a pair with no instance timed, ``n`` of them answered without
+    a time: "untimed all (n answered without a time)"; "" for n = 0."""
+    return f"untimed all ({n} answered without a time)" if n else ""

@@ -94,7 +94,10 @@ def test_a_table_without_missing_times_is_read_as_before(tmp_path: Path) -> None
 def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -> None:
     t = _run(tmp_path / "run", {"slow": set(range(N))})
     r = T.ranking(t)
-    assert list(r["pair"]) == [FAST] and bool(r.loc[0, "best"])
+    # listed last, ranked nowhere, saying why it has no time (as a pair that declined all)
+    assert list(r["pair"]) == [FAST, SLOW] and bool(r.loc[0, "best"])
+    assert r.loc[1, "verdict"] == f"untimed all ({N} answered without a time)"
+    assert not bool(r.loc[1, "best"]) and int(r.loc[1, "declined"]) == 0
     m, _ = V.matrix(t)
     assert m.set_index("tier").loc["hard", "best"].startswith(FAST)
     # missing from the cell as untimed, not as a pair that ran none
@@ -106,7 +109,13 @@ def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -
 
 def test_a_puzzle_with_no_timed_answer_has_no_best(tmp_path: Path) -> None:
     t = _run(tmp_path / "run", {"slow": set(range(N)), "fast": set(range(N))})
-    assert T.ranking(t).empty
+    r = T.ranking(t)
+    line = T.verdict("nurikabe", attempted(t), r, t)  # it read "... any of the 0 instance(s)"
+    assert line == (f"nurikabe: no formulation x solver has a timed answer on any of the {N} "
+                    f"instance(s) ({2 * N} of {2 * N} tasks answered without a build or solve "
+                    "time, untimed; 0 ended in error); no best pair.")
+    assert list(r["pair"]) == sorted([FAST, SLOW]) and not r["best"].any()
+    assert (r["verdict"] == f"untimed all ({N} answered without a time)").all()
     m, _ = V.matrix(t)
     row = m.set_index("tier").loc["hard"]
     assert row["best"] == "none" and row["note"] == f"no task timed ({2 * N} untimed)"
