@@ -11,7 +11,9 @@ One scenario per puzzle and tier (ASlib has one cutoff per scenario), in a folde
 - ``algorithm_runs.arff``: one line per task sample (``instance_id``, ``repetition``,
   ``algorithm`` = "formulation / solver", ``runtime``, ``runstatus``). ``runtime`` is build +
   solve seconds; a ``timeout`` has the task's time limit; a task that was not run (a suite's
-  ladder rule) has runstatus ``other`` and runtime ``?`` (missing, not a failure); a formulation
+  ladder rule) has runstatus ``other`` and runtime ``?`` (missing, not a failure), and so has
+  an *untimed* task, a correct answer recorded without its build or solve time
+  (:mod:`bench.report.untimed`: its time is unknown, never a partial time or 0 s); a formulation
   that declined the instance is ``not_applicable``; an error is ``crash``; a wrong answer (or an
   infeasible verdict where an exact formulation solved the instance) is ``other`` with its time;
 - ``feature_values.arff`` and ``feature_runstatus.arff``: the cheap features of
@@ -62,10 +64,18 @@ def _num(v: float) -> str:
     return "?" if v is None or not math.isfinite(v) else repr(float(v))
 
 
+def _untimed(row: pd.Series) -> bool:
+    """Whether a prepared task row is untimed (:mod:`bench.report.untimed`)."""
+    v = row.get("untimed", False)
+    return bool(v) if v is not None and v == v else False
+
+
 def runstatus(row: pd.Series) -> str:
     """The ASlib run status of a prepared task row (see the module)."""
     st = str(row["status"])
     if st == "timeout" and str(row.get("message") or "").startswith(NOT_RUN):
+        return "other"
+    if _untimed(row):
         return "other"
     if bool(row["ok"]):
         return "ok"
@@ -75,8 +85,9 @@ def runstatus(row: pd.Series) -> str:
 
 def runtime(row: pd.Series, status: str) -> float:
     """Build + solve seconds of a task row; its time limit for a timeout; NaN (``?``) for a
-    task that was not run."""
-    if status == "other" and str(row.get("message") or "").startswith(NOT_RUN):
+    task that was not run and for an untimed one (a part of its time missing)."""
+    if status == "other" and (str(row.get("message") or "").startswith(NOT_RUN)
+                              or _untimed(row)):
         return math.nan
     if status == "timeout":
         return float(row["time_limit"])
@@ -93,7 +104,7 @@ def scenario_name(puzzle: str, tier: str) -> str:
 def _runs_arff(name: str, t: pd.DataFrame) -> tuple[str, int]:
     t = t.sort_values([c for c in ("instance", "pair", "seed", "rep", "sample_id") if c in t])
     lines = [f"% {name}: one line per task sample of the run; runtime = build + solve seconds",
-             "% runstatus other with runtime ? = not run (missing data, not a failure)",
+             "% runstatus other with runtime ? = not run or untimed (missing data, not a failure)",
              f"@RELATION ALGORITHM_RUNS_{name}", "",
              "@ATTRIBUTE instance_id STRING", "@ATTRIBUTE repetition NUMERIC",
              "@ATTRIBUTE algorithm STRING", "@ATTRIBUTE runtime NUMERIC",

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+import bench.report.untimed as untimed
 from bench.report.data import (
     PAR_K,
     SGM_SHIFT_S,
@@ -16,6 +17,7 @@ from bench.report.data import (
     per_instance,
     ran,
     sgm,
+    was_declined,
 )
 from bench.report.growth import censored_slope as censored_slope
 from bench.report.growth import slopes as slopes
@@ -117,7 +119,8 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     :func:`bench.report.verdicts.compare`: the best first, then the pairs without wrong answers
     that attempted the best's instance set by their factor over the best, then those of another
     set, then those with wrong answers, then those with no valid answer (every task an error:
-    :mod:`bench.report.invalid`, in no verdict), last the pairs that declined every instance;
+    :mod:`bench.report.invalid`, in no verdict), last the pairs that declined every instance
+    or answered without a time every one they did not decline (:mod:`bench.report.untimed`);
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
     both measured, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
@@ -127,7 +130,7 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     t = attempted(t)
     pi = per_instance(t)
     mp = measured(pi)  # an error is no measurement: the time columns rest on these alone
-    dec = declines(every)
+    dec, unt = declines(every), untimed.per_pair(every)
     # like with like: an instance is common when every pair that measured any attempted and
     # answered it
     answered = mp.assign(ok=mp["ok"].astype(float)).pivot_table(
@@ -140,15 +143,15 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
             for pair, g in pi.groupby("pair", sort=False)]
     r = pd.DataFrame(rows)
     if r.empty:
-        return _declined_only(r, every, dec, total)
-    r = _verdicts(r.assign(common=len(common)), pi, dec)
+        return _declined_only(r, every, (dec, unt), total)
+    r = _verdicts(r.assign(common=len(common)), pi, dec, unt)
     top_solved = int(r["solved"].iloc[0])
     reps = _rep_sgms(t[t["status"] != "error"])  # the samples measured
     r["sgm_range"] = ""
     if len(reps) and reps["size"].max() > 1 and top_solved > 0:
         lo, hi = r["pair"].map(reps["min"]), r["pair"].map(reps["max"])
         r["sgm_range"] = [duration_range(a, b) for a, b in zip(lo, hi, strict=True)]
-    return _declined_only(r, every, dec, total)
+    return _declined_only(r, every, (dec, unt), total)
 
 
 def _rank_row(pair: str, g: pd.DataFrame, m: pd.DataFrame, raw: pd.DataFrame, common: set[str],
@@ -179,19 +182,24 @@ def _rank_row(pair: str, g: pd.DataFrame, m: pd.DataFrame, raw: pd.DataFrame, co
     }
 
 
-def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
+def _declined_only(r: pd.DataFrame, every: pd.DataFrame, counts: tuple[pd.Series, pd.Series],
                    total: int) -> pd.DataFrame:
-    """The ranking ``r`` with a last row for each pair that declined every instance it was
-    given: no time, no verdict, its declined count (it is visible, and ranked nowhere)."""
+    """The ranking ``r`` with a last row for each pair with no instance measured because it
+    declined every instance it was given or answered the rest without a time (``counts``: per
+    pair its instances declined and untimed, :func:`bench.report.untimed.per_pair`): no time,
+    no verdict ("declined all", or :func:`bench.report.untimed.all_words` where any was
+    untimed), its declined count (it is visible, and ranked nowhere)."""
+    dec, unt = counts
     rows = []
-    for pair in sorted(set(dec.index) - set(r["pair"] if len(r) else [])):
+    for pair in sorted((set(dec.index) | set(unt.index)) - set(r["pair"] if len(r) else [])):
         g = every[every["pair"] == pair]
         rows.append({**dict.fromkeys(RANK_COLUMNS, math.nan), "common": 0,
                      "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
-                     "tasks": 0, "attempted": f"0/{total}", "declined": int(dec[pair]),
+                     "tasks": 0, "attempted": f"0/{total}", "declined": int(dec.get(pair, 0)),
                      "solved": 0, "timeout": 0, "memout": 0, "wrong": 0, "error": 0,
                      "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
-                     "best": False, "tie": False, "clean": True, "verdict": "declined all",
+                     "best": False, "tie": False, "clean": True,
+                     "verdict": untimed.all_words(int(unt.get(pair, 0))) or "declined all",
                      "vs_best": "–", "interval": "–", "iterations": "", "sgm_range": "",
                      "run": ""})
     if not rows:  # nothing ran: no rows, but the columns every table of a ranking reads
@@ -200,12 +208,13 @@ def _declined_only(r: pd.DataFrame, every: pd.DataFrame, dec: pd.Series,
         rows)
 
 
-def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series) -> pd.DataFrame:
+def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series,
+              unt: pd.Series) -> pd.DataFrame:
     """The ranking rows ``r`` in the order of :func:`bench.report.verdicts.compare` over the
-    per-instance rows ``pi`` (``dec``: per pair its declined instances), with its verdict
-    columns (see :func:`ranking`)."""
+    per-instance rows ``pi`` (``dec``, ``unt``: per pair its declined and its untimed
+    instances), with its verdict columns (see :func:`ranking`)."""
     r["clean"] = r["wrong"] == 0  # a pair with a wrong answer is never best
-    v = compare(pi, dec).set_index("pair")
+    v = compare(pi, dec, unt).set_index("pair")
     bad = set(no_valid_answer(pi).index)  # in no verdict: listed last, ranked nowhere
     r = r.set_index("pair").loc[[*v.index, *(p for p in r["pair"] if p in bad)]].reset_index()
     r["x_best"] = _x_best(measured(pi), list(r["pair"]))
@@ -259,9 +268,7 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     that did not run (for the reasons of :func:`_not_apart`; default ``t``)."""
     n = t["instance"].nunique()
     if r.empty or not r.loc[0, "best"]:
-        errs = int((t["status"] == "error").sum())
-        return (f"{puzzle}: no formulation x solver answered any of the {n} instance(s) "
-                f"({errs} of {len(t)} tasks ended in error); no best pair.")
+        return _no_best(puzzle, t, t if whole is None else whole)
     b = r.iloc[0]
     total = float(per_instance(t[t["pair"] == b["pair"]])["time_s"].sum())
     apart = _not_apart(r, t if whole is None else whole)
@@ -305,6 +312,23 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
                  + ", ".join(f"{p} ({w})" for p, w in zip(bad["pair"], bad["wrong"],
                                                           strict=True)))
     return line + "."
+
+
+def _no_best(puzzle: str, t: pd.DataFrame, whole: pd.DataFrame) -> str:
+    """The verdict line of a puzzle without a best pair (``t``: its task rows attempted and
+    timed, ``whole``: all of them): no pair answered any instance, or, where some answered
+    without a time (:mod:`bench.report.untimed`), none has a timed answer."""
+    errs = int((t["status"] == "error").sum())
+    every = ran(whole)
+    every = every[~was_declined(every)]
+    u = int(untimed.untimed(every).sum()) if len(every) else 0
+    if not u:
+        return (f"{puzzle}: no formulation x solver answered any of the "
+                f"{t['instance'].nunique()} instance(s) ({errs} of {len(t)} tasks ended in "
+                "error); no best pair.")
+    return (f"{puzzle}: no formulation x solver has a timed answer on any of the "
+            f"{every['instance'].nunique()} instance(s) ({u} of {len(every)} tasks answered "
+            f"without a build or solve time, untimed; {errs} ended in error); no best pair.")
 
 
 def _not_apart(r: pd.DataFrame, t: pd.DataFrame) -> str:

@@ -51,3 +51,43 @@ def note(t: pd.DataFrame) -> list[str]:
             "measurement, never counted as 0 s); left out of every time, count, test and "
             "verdict, each such pair compared only on the instances it was timed on, shown in "
             "the status grid: " + ", ".join(each) + "."]
+
+
+def per_pair(t: pd.DataFrame) -> pd.Series:
+    """Per pair: the instances of the task rows ``t`` (those attempted, untimed ones included)
+    on which its every row is untimed, so that the pair has no time there and the instance is
+    missing from its comparisons (no entry: none)."""
+    if not len(t):
+        return pd.Series(dtype=int)
+    gone = untimed(t)
+    timed_on = set(zip(t.loc[~gone, "pair"], t.loc[~gone, "instance"], strict=True))
+    u = t[gone]
+    u = u[[k not in timed_on for k in zip(u["pair"], u["instance"], strict=True)]]
+    return u.groupby("pair")["instance"].nunique() if len(u) else pd.Series(dtype=int)
+
+
+def words(n: int) -> str:
+    """", u untimed" after a pair's instance words ("13 of 14 run"): the instances it answered
+    without a time are why it has fewer, not tasks that did not run; "" for none."""
+    return f", {n} untimed" if n else ""
+
+
+def absent(per: pd.Series, measured: pd.DataFrame) -> str:
+    """The matrix note's clause on the pairs untimed on every instance (``per``: of
+    :func:`per_pair`), so that none of their rows is in the per-instance rows ``measured``:
+    "k pair(s) untimed on every instance", or "" for none."""
+    k = len(set(per.index) - set(measured["pair"] if len(measured) else []))
+    return f"{k} pair(s) untimed on every instance" if k else ""
+
+
+def none_timed(t: pd.DataFrame) -> str:
+    """The matrix note of a group without a task measured (``t``: its task rows attempted):
+    "no task ran", or where some answered without a time "no task timed (u untimed)"."""
+    u = int(untimed(t).sum()) if len(t) else 0
+    return f"no task timed ({u} untimed)" if u else "no task ran"
+
+
+def all_words(n: int) -> str:
+    """The ranking's verdict for a pair with no instance timed, ``n`` of them answered without
+    a time: "untimed all (n answered without a time)"; "" for n = 0."""
+    return f"untimed all ({n} answered without a time)" if n else ""

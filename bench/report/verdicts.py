@@ -78,7 +78,10 @@ import pandas as pd
 
 import bench.report.invalid as invalid
 import bench.report.paired as paired
+import bench.report.untimed as untimed
 from bench.report.data import SGM_SHIFT_S, declines, did_not_run, per_instance, was_declined
+from bench.report.log_times import censored_log as censored_log
+from bench.report.log_times import tier_apart as tier_apart
 from bench.report.measured import DESIGN_NOTE as DESIGN_NOTE
 from bench.report.measured import declined_line, not_run
 from bench.report.measured import design as design
@@ -151,19 +154,6 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "answer is never best. " + invalid.BEYOND_NOTE)
 
 
-def censored_log(pi: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(y, ok): instances x pairs of log(min(t, L) + shift), L the instance's smallest limit
-    over its pairs, and of answered below L (an answer above L, by a pair with a larger limit,
-    is censored at L like no answer); NaN / False where the pair did not run the instance."""
-    idx = pi.set_index(["instance", "pair"])
-    wide = idx["par2_s"].unstack("pair")
-    w, cap = wide.to_numpy(float), pi.groupby("instance")["time_limit"].min().reindex(
-        wide.index).to_numpy(float)[:, None]  # a row without a recorded limit: as it is
-    ok = (idx["ok"].astype(float).unstack("pair").reindex_like(wide).fillna(0.0) > 0) & ~(w > cap)
-    y = np.where(np.isnan(w), np.nan, np.log(np.fmin(w, cap) + SGM_SHIFT_S))
-    return pd.DataFrame(y, index=wide.index, columns=wide.columns), ok
-
-
 def _order(g: pd.DataFrame, declined: pd.Series | None = None,
            errored: pd.Series | None = None) -> list[dict[str, Any]]:
     """Per pair: instances run (attempted and measured), answered, wrong (any wrong or
@@ -225,23 +215,24 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(ordered, columns=None if ordered else _COLUMNS).reset_index(drop=True)
 
 
-def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
+def analyse(pi: pd.DataFrame, declined: pd.Series | None = None,
+            untimed_n: pd.Series | None = None) -> Group:
     """One group's pairs (rows of :func:`bench.report.data.per_instance` of the tasks
-    attempted, :func:`bench.report.data.attempted`; ``declined``: per pair the instances of
-    the group it declined, :func:`bench.report.data.declines`):
-    ``pair``, ``instances`` (run), ``solved``, ``wrong``, ``sgm_s`` with ``sgm_lo``/``sgm_hi``
-    (PAR-2, over the instances it ran), ``common`` (instances it and the best ran),
-    ``ratio`` with ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored``
-    (a censored time on the common instances: which pair, "other", "best", "both" or ""),
-    ``p`` (max-T, step-down adjusted; two-sided for a pair of another instance set) and
-    ``verdict``: "best", "separated", "equivalent", "inconclusive",
-    :data:`FASTER` (a pair of another instance set only), "wrong answers" ("" for every pair
-    when no pair can be best); ``run``:
-    "k of n run" for a pair that ran k of the best's n instances, "k run, m in common with
-    the best's n" for another set (", d declined" where it declined some), ``declined`` the
-    instances it declined; ``apart``: for a group of several tiers, the tier that shows apart
-    a pair the pooled test calls equivalent (:func:`tier_apart`; its verdict is then
-    "inconclusive"), else "". Best first, then by factor (:func:`_frame`)."""
+    attempted, :func:`bench.report.data.attempted`; per pair the instances of the group it
+    declined, ``declined``, :func:`bench.report.data.declines`, and those it answered without
+    a time, ``untimed_n``, :func:`bench.report.untimed.per_pair`): ``pair``, ``instances``
+    (run), ``solved``, ``wrong``, ``sgm_s`` with ``sgm_lo``/``sgm_hi`` (PAR-2, over the
+    instances it ran), ``common`` (instances it and the best ran), ``ratio`` with
+    ``ratio_lo``/``ratio_hi`` (NaN bounds below MIN_INTERVAL), ``censored`` (a censored time
+    on the common instances: which pair, "other", "best", "both" or ""), ``p`` (max-T,
+    step-down adjusted; two-sided for a pair of another instance set) and ``verdict``: "best",
+    "separated", "equivalent", "inconclusive", :data:`FASTER` (a pair of another instance set
+    only), "wrong answers" ("" for every pair when no pair can be best); ``run``: "k of n run"
+    for a pair that ran k of the best's n instances, "k run, m in common with the best's n"
+    for another set (", d declined", ", u untimed" where it declined some or answered some
+    without a time), ``declined`` the instances it declined; ``apart``: for a group of several
+    tiers, the tier that shows apart a pair the pooled test calls equivalent (its verdict then
+    "inconclusive": :func:`tier_apart`), else "". Best first, then by factor (:func:`_frame`)."""
     whole, pi = pi, invalid.measured(pi)  # an error is no measurement: never a censored time
     rows = _order(pi, declined, invalid.errored(whole))
     clean = [r for r in rows if r["clean"]]
@@ -275,8 +266,7 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
                  else EQUIVALENT if paired.equivalent(lo, hi, len(d), bool(cens))
                  else INCONCLUSIVE)
         if not np.array_equal(~np.isnan(yy[j]), ~np.isnan(yy[bi])):
-            r["run"] = invalid.run_words(int(r["instances"]), int(both.sum()), n_best,
-                                         r["declined"], r["errored"])
+            r["run"] = _run_words(r, int(both.sum()), n_best, untimed_n)
     invalid.restrict(clean, whole, str(b["pair"]))  # errors beyond what it measured
     for r in clean:  # a group that pools tiers: equivalent only where no tier shows it apart
         if r["verdict"] == EQUIVALENT and (tier := tier_apart(pi, b["pair"], r["pair"])):
@@ -285,6 +275,16 @@ def analyse(pi: pd.DataFrame, declined: pd.Series | None = None) -> Group:
     sep = (math.nan if n_best < paired.MIN_INTERVAL or not tested else
            math.exp(critical / math.sqrt(n_best)) if math.isfinite(critical) else math.inf)
     return Group(_frame(rows), critical, sep)
+
+
+def _run_words(r: dict[str, Any], common: int, n_best: int,
+               untimed_n: pd.Series | None) -> str:
+    """A pair's ``run`` words beside the best's instance set
+    (:func:`bench.report.invalid.run_words`), then ", u untimed" where it answered ``u``
+    instances without a time (:func:`bench.report.untimed.words`)."""
+    u = int(untimed_n.get(r["pair"], 0)) if untimed_n is not None else 0
+    return invalid.run_words(int(r["instances"]), common, n_best, r["declined"],
+                             r["errored"]) + untimed.words(u)
 
 
 def _full(yy: np.ndarray, solved: np.ndarray) -> np.ndarray:
@@ -322,31 +322,10 @@ def _tests(yy: np.ndarray, full: np.ndarray) -> tuple[int, np.ndarray, float]:
     return int(keep[main.best]), p, main.critical
 
 
-def tier_apart(pi: pd.DataFrame, best: str, pair: str) -> str:
-    """The first tier (in the order of ``pi``) on which ``pair``'s factor over ``best`` is
-    shown outside the equivalence margin (its 95 % interval, over at least MIN_INTERVAL
-    instances both ran, wholly outside 1/MARGIN .. MARGIN), "" when none is: a group that
-    pools tiers (the ranking, a pooled matrix row) calls two pairs equivalent only when no
-    tier shows them apart, since opposite effects on two tiers can average to an interval
-    inside the margin."""
-    if "tier" not in pi or pi["tier"].nunique() < 2:
-        return ""
-    for tier, g in pi.groupby("tier", sort=False):
-        y, _ = censored_log(g)
-        if best not in y or pair not in y:
-            continue
-        d = (y[pair] - y[best]).dropna().to_numpy(float)
-        if len(d) < paired.MIN_INTERVAL:
-            continue
-        _, lo, hi = paired.log_interval(d)
-        if lo > paired.MARGIN or hi < 1 / paired.MARGIN:
-            return str(tier)
-    return ""
-
-
-def compare(pi: pd.DataFrame, declined: pd.Series | None = None) -> pd.DataFrame:
+def compare(pi: pd.DataFrame, declined: pd.Series | None = None,
+            untimed_n: pd.Series | None = None) -> pd.DataFrame:
     """The per-pair table of :func:`analyse`."""
-    return analyse(pi, declined).table
+    return analyse(pi, declined, untimed_n).table
 
 
 @dataclass(frozen=True)
@@ -382,12 +361,12 @@ def _inconclusive(inc: pd.DataFrame, separable: str, few: bool) -> str:
 
 
 def cell(puzzle: str, tier: str, pi: pd.DataFrame, not_run: int = 0,
-         declined: pd.Series | None = None) -> Cell:
+         declined: pd.Series | None = None, untimed_n: pd.Series | None = None) -> Cell:
     """The verdict of one group of per-instance rows of tasks attempted (``not_run``: the
-    group's tasks that did not run, shown apart; ``declined``: per pair the instances it
-    declined, :func:`analyse`)."""
+    group's tasks that did not run, shown apart; ``declined`` and ``untimed_n``: per pair the
+    instances it declined and those it answered without a time, :func:`analyse`)."""
     n = int(pi["instance"].nunique())
-    g = analyse(pi, declined)
+    g = analyse(pi, declined, untimed_n)
     r = g.table
     lines: list[str] = []
     where = f"{puzzle}, {tier}"
@@ -462,32 +441,36 @@ def matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         tiers = [x for x in dict.fromkeys(pd.concat([g["tier"], gone["tier"], dec["tier"]]))
                  if x]
         groups = [(x, pi[pi["tier"] == x] if len(pi) else pi, gone[gone["tier"] == x],
-                   dec[dec["tier"] == x]) for x in tiers]
+                   dec[dec["tier"] == x], g[g["tier"] == x]) for x in tiers]
         limits = sorted(set(g["time_limit"].dropna().astype(float)))
         if len(tiers) != 1 and len(limits) == 1:
-            groups.append(("pooled", pi, gone, dec))
+            groups.append(("pooled", pi, gone, dec, g))
         elif len(tiers) != 1:
             lines.append(f"{puzzle}: no pooled row: its tiers have different time limits ("
                          + ", ".join(duration(x) for x in limits) + ").")
-        for tier, sub, gone_t, dec_t in groups:
-            rows.append(_matrix_row(str(puzzle), tier, sub, gone_t, dec_t, lines))
+        for tier, sub, gone_t, dec_t, att in groups:
+            rows.append(_matrix_row(str(puzzle), tier, sub, (gone_t, dec_t, att), lines))
         lines += not_run(str(puzzle), gone) + declined_line(str(puzzle), dec)
     return pd.DataFrame(rows).reindex(columns=COLUMNS).astype(object).fillna("–"), lines
 
 
-def _matrix_row(puzzle: str, tier: str, sub: pd.DataFrame, gone: pd.DataFrame,
-                dec: pd.DataFrame, lines: list[str]) -> dict[str, object]:
+def _matrix_row(puzzle: str, tier: str, sub: pd.DataFrame,
+                rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame],
+                lines: list[str]) -> dict[str, object]:
     """One row of :func:`matrix` (its sentences appended to ``lines``): ``sub`` the group's
-    per-instance rows attempted, ``gone`` its task rows not run, ``dec`` those declined."""
-    declined_n = declines(dec)
+    per-instance rows attempted; ``rows`` its task rows not run, those declined and those
+    attempted (untimed ones included: :mod:`bench.report.untimed`)."""
+    gone, dec, att = rows
+    declined_n, unt = declines(dec), untimed.per_pair(att)
     if not len(sub):
         return {"puzzle": puzzle, "tier": tier, "instances": 0, "not run": len(gone),
-                "declined": int(declined_n.sum()), "best": "none", "note": "no task ran"}
-    c = cell(puzzle, tier, sub, len(gone), declined_n)
-    absent = (set(gone["pair"]) | set(dec["pair"])) - set(sub["pair"])
+                "declined": int(declined_n.sum()), "best": "none",
+                "note": untimed.none_timed(att)}
+    c = cell(puzzle, tier, sub, len(gone), declined_n, unt)
+    absent = (set(gone["pair"]) | set(dec["pair"])) - set(sub["pair"]) - set(unt.index)
     bad = len(invalid.no_valid_answer(sub))
     c.row["note"] = "; ".join(x for x in (  # pairs whose every task did not run, was declined
         str(c.row["note"]), f"{len(absent)} pair(s) ran none" if absent else "",  # or errored
-        f"{bad} pair(s) with no valid answer" if bad else "") if x)
+        untimed.absent(unt, sub), f"{bad} pair(s) with no valid answer" if bad else "") if x)
     lines += c.lines
     return c.row

@@ -53,9 +53,13 @@ def test_a_slower_pair_with_an_untimed_answer_is_not_best(tmp_path: Path) -> Non
     # slow is compared on the 13 instances it was timed on: 1.5x slower there, separated
     assert int(r.loc[SLOW, "solved"]) == N - 1
     assert str(r.loc[SLOW, "verdict"]).startswith(V.SEPARATED)
+    # its instance words say why it has one fewer: untimed, not a task that did not run
+    assert r.loc[SLOW, "run"] == f"{N - 1} of {N} run, 1 untimed"
+    assert f"({N - 1} of {N} run, 1 untimed)" in str(r.loc[SLOW, "verdict"])
     m, _ = V.matrix(t)
     cell = m.set_index("tier").loc["hard"]
     assert cell["best"].startswith(FAST) and cell["separated"] == "1 of 1"
+    assert cell["note"] == ""  # no pair is missing from the cell
     row = t[(t["pair"] == SLOW) & (t["instance"] == f"i{N - 1:02d}")].iloc[0]
     assert np.isnan(row["time_s"]) and np.isnan(row["par2_s"])  # never 0 s
     assert bool(row["ok"]) and bool(row["untimed"]) and int(t["untimed"].sum()) == 1
@@ -90,9 +94,14 @@ def test_a_table_without_missing_times_is_read_as_before(tmp_path: Path) -> None
 def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -> None:
     t = _run(tmp_path / "run", {"slow": set(range(N))})
     r = T.ranking(t)
-    assert list(r["pair"]) == [FAST] and bool(r.loc[0, "best"])
+    # listed last, ranked nowhere, saying why it has no time (as a pair that declined all)
+    assert list(r["pair"]) == [FAST, SLOW] and bool(r.loc[0, "best"])
+    assert r.loc[1, "verdict"] == f"untimed all ({N} answered without a time)"
+    assert not bool(r.loc[1, "best"]) and int(r.loc[1, "declined"]) == 0
     m, _ = V.matrix(t)
     assert m.set_index("tier").loc["hard", "best"].startswith(FAST)
+    # missing from the cell as untimed, not as a pair that ran none
+    assert m.set_index("tier").loc["hard", "note"] == "1 pair(s) untimed on every instance"
     page = _summary(tmp_path / "run", tmp_path)
     assert f"{N} correct answer(s) recorded without a build or solve time" in page
     assert f"nurikabe: {SLOW} ({N})" in page
@@ -100,9 +109,16 @@ def test_a_pair_whose_every_answer_is_untimed_is_in_no_verdict(tmp_path: Path) -
 
 def test_a_puzzle_with_no_timed_answer_has_no_best(tmp_path: Path) -> None:
     t = _run(tmp_path / "run", {"slow": set(range(N)), "fast": set(range(N))})
-    assert T.ranking(t).empty
+    r = T.ranking(t)
+    line = T.verdict("nurikabe", attempted(t), r, t)  # it read "... any of the 0 instance(s)"
+    assert line == (f"nurikabe: no formulation x solver has a timed answer on any of the {N} "
+                    f"instance(s) ({2 * N} of {2 * N} tasks answered without a build or solve "
+                    "time, untimed; 0 ended in error); no best pair.")
+    assert list(r["pair"]) == sorted([FAST, SLOW]) and not r["best"].any()
+    assert (r["verdict"] == f"untimed all ({N} answered without a time)").all()
     m, _ = V.matrix(t)
-    assert m.set_index("tier").loc["hard", "best"] == "none"
+    row = m.set_index("tier").loc["hard"]
+    assert row["best"] == "none" and row["note"] == f"no task timed ({2 * N} untimed)"
     page = _summary(tmp_path / "run", tmp_path)
     assert f"{2 * N} correct answer(s) recorded without a build or solve time" in page
     assert "no best pair" in page
@@ -122,3 +138,19 @@ def test_compare_leaves_an_untimed_answer_out_and_says_so(tmp_path: Path) -> Non
     assert not (changes["pair"].eq(SLOW) & changes["significant"]).any()
     assert pairs.attrs["untimed"] == (0, 1)
     assert "left out: 0 in A, 1 in B" in compare_markdown(a, b)
+
+
+def test_an_untimed_answer_is_missing_data_in_the_aslib_scenario(tmp_path: Path) -> None:
+    """ASlib's algorithm_runs.arff has no place for an answer without its time: the line is
+    missing data (runstatus ``other``, runtime ``?``), never the part measured nor 0 s."""
+    from bench.report.aslib import export
+
+    _run(tmp_path / "run", {"slow": {N - 1}, "fast": {0}})
+    (sc,) = export(tmp_path / "run", tmp_path / "aslib")
+    data = (sc.folder / "algorithm_runs.arff").read_text().split("@DATA\n")[1].splitlines()
+    lines = {(c[0], c[2]): (c[3], c[4]) for c in (x.split(",") for x in data)}
+    assert lines[(f"'i{N - 1:02d}'", f"'{SLOW}'")] == ("?", "other")  # no solve time
+    assert lines[("'i00'", f"'{FAST}'")] == ("?", "other")  # no build time
+    timed = [v for k, v in lines.items() if k not in {(f"'i{N - 1:02d}'", f"'{SLOW}'"),
+                                                        ("'i00'", f"'{FAST}'")}]
+    assert len(timed) == 2 * N - 2 and all(s == "ok" and float(x) > 0 for x, s in timed)
