@@ -22,6 +22,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from bench.run.interrupt import STOPS
+
 PR_SET_PDEATHSIG = 1
 
 
@@ -63,12 +65,17 @@ HWM_INHERITED = "PUZZLEBENCH_HWM_INHERITED"
 
 def _prepare(parent: int) -> None:
     """In a forked child, before its task: new session, death signal, the template's signal
-    set-up undone, VmHWM reset, stdin and stdout on /dev/null."""
+    set-up undone (also the stop handlers of a command that forked it: a stop signal sent to
+    the task ends it at once, as one sent to a task started afresh; one ignored stays ignored),
+    VmHWM reset, stdin and stdout on /dev/null."""
     os.setsid()
     die_with_parent(parent)
     with contextlib.suppress(ValueError):
         signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for signum in STOPS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
     if not reset_peak_rss():  # VmHWM still holds the template's peak: the task must not use it
         os.environ[HWM_INHERITED] = "1"
     devnull = os.open(os.devnull, os.O_RDWR)

@@ -118,3 +118,45 @@ def test_a_sigterm_kills_the_task_removes_its_group_and_ends_with_143():
         for pid in tasks:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _caught(pid: int) -> int:
+    """The signal mask ``pid`` catches with a handler (``SigCgt`` of /proc/PID/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16)
+    raise AssertionError(f"no SigCgt for {pid}")
+
+
+def test_the_task_forked_by_solve_does_not_keep_its_stop_handlers():
+    """The command's stop handlers are not the task's: a SIGTERM sent to the task alone ends
+    it at once (a Python handler would wait for the solver's C call to return, and then
+    ignore a second one)."""
+    cmd = [sys.executable, "-m", "bench.cli", "solve", str(SLOW), "--json", "--time-limit", "60"]
+    harness = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    tasks: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not tasks and time.monotonic() < deadline and harness.poll() is None:
+            tasks = [c for c in children(harness.pid) if " -S -I " not in _cmdline(c)]
+            time.sleep(0.05)
+        assert tasks, "no task process started"
+        time.sleep(1.0)  # in the solver's call by now (the build takes about 0.5 s)
+        caught = _caught(tasks[0])
+        assert [s for s in STOPS if caught >> (s - 1) & 1] == []
+        t0 = time.perf_counter()
+        os.kill(tasks[0], signal.SIGTERM)
+        while alive(tasks[0]) and time.perf_counter() - t0 < 30:
+            time.sleep(0.01)
+        assert time.perf_counter() - t0 < EXIT_BOUND_S
+        out, _ = harness.communicate(timeout=60)
+        assert '"status": "error"' in out and "-15" in out, out
+    finally:
+        if harness.poll() is None:
+            harness.kill()
+            harness.wait()
+        for pid in tasks:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
