@@ -461,9 +461,12 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
     if csv is not None:
         with open(csv, "w", newline="", encoding="utf-8") as f:
             changes[[c for c in CSV_COLUMNS if c in changes]].to_csv(f, index=False)
+    ua, ub = pairs.attrs.get("untimed", (0, 0))
+    untimed = (f" Correct answers recorded without a time (untimed: no measurement) left out: "
+               f"{ua} in A, {ub} in B." if ua or ub else "")
     if changes.empty and pairs.empty:
         return (f"# compare {run_a} -> {run_b}\n\nNo task key and no instance is in both "
-                "runs.\n")
+                f"runs with a measurement.{untimed}\n")
     machine, speed_differs = machine_lines(run_a, run_b)
     sig = changes[changes["significant"]] if len(changes) else changes
     head = (f"{len(changes)} tasks (by task key) in both runs; {len(sig)} changed status or "
@@ -472,10 +475,7 @@ def compare_markdown(run_a: str | Path, run_b: str | Path, limit: int | None = 5
             f"{NOISE_FLOOR_S * 1000:g} ms). Times are PAR-2 build + solve times."
             if len(changes) else "No task key is in both runs (other seeds or repetitions): "
             "the pairs compare by instance, each run's samples folded.")
-    ua, ub = pairs.attrs.get("untimed", (0, 0))
-    if ua or ub:
-        head += (f" Correct answers recorded without a time (untimed: no measurement) left "
-                 f"out: {ua} in A, {ub} in B.")
+    head += untimed
     md = [f"# compare {run_a} -> {run_b}", "", head, "", *pair_summary(pairs), "",
           "## Identity parts that differ", "",
           *(_summary(changes, speed_differs) if len(changes) else ["No task key to compare."]),

@@ -154,3 +154,14 @@ def test_an_untimed_answer_is_missing_data_in_the_aslib_scenario(tmp_path: Path)
     timed = [v for k, v in lines.items() if k not in {(f"'i{N - 1:02d}'", f"'{SLOW}'"),
                                                         ("'i00'", f"'{FAST}'")}]
     assert len(timed) == 2 * N - 2 and all(s == "ok" and float(x) > 0 for x, s in timed)
+
+
+def test_compare_counts_the_untimed_answers_when_none_is_left(tmp_path: Path) -> None:
+    from bench.report.compare import compare_markdown
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _run(a, {})
+    _run(b, {"slow": set(range(N)), "fast": set(range(N))})
+    md = compare_markdown(a, b)
+    assert "no instance is in both runs with a measurement" in md
+    assert f"left out: 0 in A, {2 * N} in B" in md
