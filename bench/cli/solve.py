@@ -314,9 +314,17 @@ def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:
     (``formulations/<puzzle>/``) of the solver's kinds, in the order of its kinds and then by
     name, that is available and runs on it; else the first plugin formulation so chosen (an
     installed plugin never displaces a built-in one). ``(declared, "")`` when none fits (or the
-    solver is unknown): the pair's check then says why."""
+    solver is unknown): the pair's check then says why. A puzzle that declares no default
+    (``declared`` is then its first registered formulation) is named so in the reason."""
     from bench.backends import get_backend
+    from bench.puzzles import get_puzzle
     from bench.registry import BUILTIN, formulations, get_formulation
+
+    try:
+        named = getattr(get_puzzle(puzzle), "default", None) is not None
+    except (KeyError, ValueError):
+        named = False
+    own = "declared default" if named else "first registered formulation (no declared default)"
 
     try:
         kinds = get_backend(solver).kinds
@@ -328,11 +336,10 @@ def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:
         default = None
     if default is not None and default.kind in kinds and _runs_on(type(default), solver,
                                                                    default):
-        return declared, f"the declared default of {puzzle}, a {default.kind} model {solver} takes"
-    why = f"the declared default {declared} does not run on {solver}"
+        return declared, f"the {own} of {puzzle}, a {default.kind} model {solver} takes"
+    why = f"the {own} {declared} does not run on {solver}"
     if default is not None and default.kind not in kinds:
-        why = f"the declared default {declared} is a {default.kind} model, which {solver} " \
-              "does not take"
+        why = f"the {own} {declared} is a {default.kind} model, which {solver} does not take"
     fits = [c for k in kinds for c in formulations(puzzle) if c.kind == k and _runs_on(c, solver)]
     for builtin in (True, False):
         for c in fits:

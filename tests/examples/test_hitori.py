@@ -194,3 +194,16 @@ def test_pip_installs_hitori_and_it_goes_through_generate_check_run_and_report(t
     assert pictures and 'fill="#222"/>' in pictures[0].read_text()
     listed = json.loads(cli("list", "--json").stdout)["formulations"]
     assert {f["name"] for f in listed if f["puzzle"] == "hitori"} == {"sat-tree", "cpsat-tree"}
+
+
+def test_solve_names_no_declared_default_for_a_puzzle_without_one(hitori: None):
+    """Hitori declares no default: `solve --solver` says its pick is the first registered
+    formulation, never "the declared default"."""
+    from bench.cli.solve import formulation_for
+    from bench.solve import default_choice
+
+    first = default_choice("hitori")[0]
+    for solver in ("cpsat", "cadical195"):
+        form, why = formulation_for("hitori", solver, first)
+        assert why and "declared default" not in why.replace("no declared default", ""), why
+        assert "first registered formulation (no declared default)" in why, why
