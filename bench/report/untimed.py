@@ -60,10 +60,11 @@ def lone(t: pd.DataFrame) -> pd.Series:
 
 
 def timed(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """The prepared task rows ``t`` without the untimed ones, and how many those were (for a
-    reader that compares times and has no place to keep a row without one)."""
-    gone = untimed(t)
-    return t[~gone], int(gone.sum())
+    """The prepared task rows ``t`` without the untimed ones and the errors beside them on a
+    pair's instance with no timed sample (:func:`left_out`), and how many untimed ones there
+    were (for a reader that compares times and has no place to keep a row without one)."""
+    gone = left_out(t, [k for k in ("puzzle", "pair", "instance") if k in t])
+    return t[~gone], int(untimed(t).sum())
 
 
 def note(t: pd.DataFrame) -> list[str]:

@@ -219,3 +219,19 @@ def test_an_untimed_answer_is_answered_in_the_vbs_and_what_was_measured(
     t = _run(tmp_path / "timed", {})  # every answer timed: the tables as before
     assert "untimed" not in contributions(t) and "untimed" not in design(t)
     assert int(design(t).iloc[0]["tasks run"]) == 2 * N
+
+
+def test_compare_folds_an_error_out_with_an_untimed_answer(tmp_path: Path) -> None:
+    """B as A but its answer on i07 untimed: the error beside it goes with it, so the pair
+    is compared on the 7 instances timed in both, no status change nor error in B."""
+    from bench.report.compare import compare
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _errors_beside(a)
+    _errors_beside(b)
+    Journal(a).extend([dataclasses.replace(result("slow", 7, 0.96), rep=0, sample_id="s7")])
+    changes, pairs = compare(a, b)
+    slow = pairs[pairs["pair"] == SLOW].iloc[0]
+    assert not (changes["pair"].eq(SLOW) & changes["significant"]).any()
+    assert "error" not in str(slow["label"])
+    assert pairs.attrs["untimed"] == (0, 1)
