@@ -76,10 +76,10 @@ def note(t: pd.DataFrame) -> list[str]:
     per = u.groupby(["puzzle", "pair"], sort=True).size()
     each = [f"{p}: {pair} ({n})" for (p, pair), n in zip(per.index, per, strict=True)]
     e = int((left_out(t, ["puzzle", "pair", "instance"]) & ~untimed(t)).sum())
-    beside = (f" ({e} error(s) beside them on instances with no timed sample left out with "
-              "them)") if e else ""
+    beside = (f"; {e} error(s) beside them on instances with no timed sample left out with "
+              "them") if e else ""
     return [f"{len(u)} correct answer(s) recorded without a build or solve time (untimed: no "
-            f"measurement, never counted as 0 s){beside}; left out of every time, count, test "
+            f"measurement, never counted as 0 s{beside}); left out of every time, count, test "
             "and verdict, each such pair compared only on the instances it was timed on, "
             "shown in the status grid: " + ", ".join(each) + "."]
 
