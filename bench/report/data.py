@@ -25,7 +25,7 @@ import bench.report.located as located
 from bench.records import NOT_RUN, OURS, Result, row_origin
 from bench.report.invalid import out_of_fold
 from bench.report.stopped import unfinished
-from bench.report.untimed import missing, untimed
+from bench.report.untimed import left_out, missing
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
@@ -434,17 +434,25 @@ def was_declined(t: pd.DataFrame) -> pd.Series:
 
 def attempted(t: pd.DataFrame) -> pd.DataFrame:
     """The task rows every time, count and test is computed from: the tasks that ran, whose
-    formulation attempted the instance and that are not untimed (:func:`did_not_run`,
-    :func:`was_declined` and :func:`bench.report.untimed.untimed` dropped). A declined instance
-    and an answer without its time are no measurement of the pair: neither a time nor a
-    failure, so two pairs are compared only on the instances both were measured on."""
-    return t[~did_not_run(t) & ~was_declined(t) & ~untimed(t)] if len(t) else t
+    formulation attempted the instance and that are timed (:func:`did_not_run`,
+    :func:`was_declined` and :func:`bench.report.untimed.left_out` dropped). A declined
+    instance and an answer without its time are no measurement of the pair: neither a time
+    nor a failure, so two pairs are compared only on the instances both were measured on."""
+    if not len(t):
+        return t
+    t = t[~did_not_run(t) & ~was_declined(t)]
+    return t[~left_out(t, [k for k in KEYS if k in t])]
 
 
 def declines(t: pd.DataFrame) -> pd.Series:
     """Per pair: the instances it declined among the rows ``t`` (none: no entry)."""
     d = t[was_declined(t)]
     return d.groupby("pair")["instance"].nunique() if len(d) else pd.Series(dtype=int)
+
+
+#: the columns of a pair's instance, which :func:`per_instance` folds the samples of
+KEYS = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
+        "family", "tier", "cells"]
 
 
 def per_instance(t: pd.DataFrame) -> pd.DataFrame:
@@ -458,14 +466,14 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     instance whose every repetition errored (``errors == n``, PAR-2 at the penalty) is
     missing from the verdicts' comparisons (:mod:`bench.report.invalid`), while a timeout
     or memout is a time censored at the limit there. An untimed answer
-    (:func:`bench.report.untimed.untimed`) is no measurement either: it is left out."""
-    keys = ["puzzle", "form", "formulation", "solver", "kind", "origin", "pair", "instance",
-            "family", "tier", "cells"]
+    (:func:`bench.report.untimed.untimed`) is a sample but no measurement: errors are folded
+    out beside it, then it is left out, and an instance with no timed sample left is
+    untimed, with no row (:func:`bench.report.untimed.left_out`)."""
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
                  _er=st.eq("error"), _sk=st.eq("skipped"))
-    by = [k for k in keys if k in t]
-    t = t[~untimed(t)]
+    by = [k for k in KEYS if k in t]
+    t = t[~left_out(t, by)]
     if len(t):  # an error beside other repetitions of its instance: out of the fold
         t = out_of_fold(t, by)[0]
     g = t.groupby(by, sort=False, dropna=False)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from bench.records import NOT_RUN
-from bench.report.data import SGM_SHIFT_S, declines, did_not_run, was_declined
+from bench.report.data import SGM_SHIFT_S, attempted, declines, did_not_run, was_declined
 from bench.report.units import duration
 
 
@@ -56,15 +56,19 @@ def design(t: pd.DataFrame) -> pd.DataFrame:
     a seeded pair ran on one instance), pairs, instances run, tasks run (attempted), tasks not
     run and why, tasks declined by their formulation, and beside each other the seed-to-seed
     and the instance-to-instance spread (:func:`spread`, over the tasks attempted) (``t``:
-    prepared task rows, with those that did not run or were declined)."""
+    prepared task rows, with those that did not run or were declined). Where any answer was
+    untimed (:mod:`bench.report.untimed`), ``untimed`` counts the tasks left out as such (the
+    answers and the errors beside them on instances with no timed sample), which ``tasks run``
+    does not count, as the ranking does not."""
     if t.empty:
         return pd.DataFrame()
     skipped, refused = did_not_run(t), was_declined(t)
     msg = t["message"].fillna("").astype(str) if "message" in t else pd.Series("", index=t.index)
-    rows = []
+    rows, some = [], bool(t["untimed"].any()) if "untimed" in t else False
     for (puzzle, tier), g in t.groupby(["puzzle", "tier"], sort=True):
         gone = skipped.loc[g.index]
-        r = g[~gone & ~refused.loc[g.index]]
+        every = g[~gone & ~refused.loc[g.index]]
+        r = attempted(every)
         why = msg.loc[g.index][gone].map(_reason).value_counts()
         lim = sorted(set(g["time_limit"].dropna().astype(float)))
         seed_sd, inst_sd = spread(r)
@@ -76,7 +80,8 @@ def design(t: pd.DataFrame) -> pd.DataFrame:
                      "seeds": _span(r["seed"]) if "seed" in r else "–",
                      "seeds a task": int(per) if per == per else "–",
                      "pairs": int(r["pair"].nunique()),
-                     "instances run": int(r["instance"].nunique()), "tasks run": len(r),
+                     "instances run": int(every["instance"].nunique()), "tasks run": len(r),
+                     **({"untimed": len(every) - len(r)} if some else {}),
                      "not run": int(gone.sum()),
                      "why not run": "; ".join(f"{n}: {w}" for w, n in why.items()) or "–",
                      "tasks declined": int(refused.loc[g.index].sum()),

@@ -7,9 +7,13 @@ that was measured), since a verdict rests only on what was measured. Such a row 
 *untimed*: its ``time_s`` and ``par2_s`` are NaN and it is left out of every time, count, test
 and verdict as a declined task is (:func:`bench.report.data.attempted` and
 :func:`bench.report.data.per_instance` drop it: a pair is compared only on the instances it
-was timed on). It stays in the status grid (its answer is real) and is counted on the report
-page (:func:`note`), so nothing is dropped silently. A task that did not answer needs no
-time: its PAR-2 is the penalty at its limit whatever was recorded.
+was timed on). It is a sample all the same (the task answered): an error beside it is
+folded out of its instance as beside any other sample (:func:`bench.report.invalid.apart`),
+so a pair's instance with an untimed answer and no timed sample (:func:`left_out`) is
+untimed, neither an error nor the penalty. It stays in the status grid (its answer is
+real) and is counted on the report page (:func:`note`), so nothing is dropped silently. A
+task that did not answer needs no time: its PAR-2 is the penalty at its limit whatever was
+recorded.
 """
 
 from __future__ import annotations
@@ -32,11 +36,35 @@ def untimed(t: pd.DataFrame) -> pd.Series:
     return t["untimed"].fillna(False).astype(bool)
 
 
+def left_out(t: pd.DataFrame, by: list[str]) -> pd.Series:
+    """Per task row of ``t``: True where it is untimed, or an ``error`` of a group ``by`` (a
+    pair's instance) with an untimed answer and no other sample: folded out beside the answer
+    (:func:`bench.report.invalid.apart`), which is no measurement, so nothing of the group
+    is left to measure."""
+    u = untimed(t)
+    if not len(t) or not u.any():
+        return u
+    er = t["status"].eq("error")
+    g = t.assign(_u=u, _s=~u & ~er).groupby(by, sort=False, dropna=False)
+    return u | (er & g["_u"].transform("any") & ~g["_s"].transform("any"))
+
+
+def lone(t: pd.DataFrame) -> pd.Series:
+    """Per task row of ``t``: True where its pair's instance is untimed, every row of it
+    :func:`left_out` (an untimed answer, errors beside it at most)."""
+    by = ["pair", "instance"]
+    gone = left_out(t, by)
+    if not gone.any():
+        return gone
+    return t.assign(_g=gone).groupby(by, sort=False, dropna=False)["_g"].transform("all")
+
+
 def timed(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """The prepared task rows ``t`` without the untimed ones, and how many those were (for a
-    reader that compares times and has no place to keep a row without one)."""
-    gone = untimed(t)
-    return t[~gone], int(gone.sum())
+    """The prepared task rows ``t`` without the untimed ones and the errors beside them on a
+    pair's instance with no timed sample (:func:`left_out`), and how many untimed ones there
+    were (for a reader that compares times and has no place to keep a row without one)."""
+    gone = left_out(t, [k for k in ("puzzle", "pair", "instance") if k in t])
+    return t[~gone], int(untimed(t).sum())
 
 
 def note(t: pd.DataFrame) -> list[str]:
@@ -47,23 +75,31 @@ def note(t: pd.DataFrame) -> list[str]:
         return []
     per = u.groupby(["puzzle", "pair"], sort=True).size()
     each = [f"{p}: {pair} ({n})" for (p, pair), n in zip(per.index, per, strict=True)]
+    e = int((left_out(t, ["puzzle", "pair", "instance"]) & ~untimed(t)).sum())
+    beside = (f"; {e} error(s) beside them on instances with no timed sample left out with "
+              "them") if e else ""
     return [f"{len(u)} correct answer(s) recorded without a build or solve time (untimed: no "
-            "measurement, never counted as 0 s); left out of every time, count, test and "
-            "verdict, each such pair compared only on the instances it was timed on, shown in "
-            "the status grid: " + ", ".join(each) + "."]
+            f"measurement, never counted as 0 s{beside}); left out of every time, count, test "
+            "and verdict, each such pair compared only on the instances it was timed on, "
+            "shown in the status grid: " + ", ".join(each) + "."]
 
 
 def per_pair(t: pd.DataFrame) -> pd.Series:
     """Per pair: the instances of the task rows ``t`` (those attempted, untimed ones included)
-    on which its every row is untimed, so that the pair has no time there and the instance is
+    that are untimed (:func:`lone`), so that the pair has no time there and the instance is
     missing from its comparisons (no entry: none)."""
-    if not len(t):
-        return pd.Series(dtype=int)
-    gone = untimed(t)
-    timed_on = set(zip(t.loc[~gone, "pair"], t.loc[~gone, "instance"], strict=True))
-    u = t[gone]
-    u = u[[k not in timed_on for k in zip(u["pair"], u["instance"], strict=True)]]
+    u = t[lone(t)] if len(t) else t
     return u.groupby("pair")["instance"].nunique() if len(u) else pd.Series(dtype=int)
+
+
+def matrix(t: pd.DataFrame, index: pd.Index) -> pd.DataFrame:
+    """Instances (``index``) x pairs: True where the pair's instance is untimed among the task
+    rows ``t`` (those attempted, untimed ones included: :func:`lone`), answered without a
+    time; no column for a pair with none."""
+    u = t[lone(t)] if len(t) else t
+    if not len(u):
+        return pd.DataFrame(False, index=index, columns=[])
+    return (pd.crosstab(u["instance"], u["pair"]) > 0).reindex(index=index, fill_value=False)
 
 
 def words(n: int) -> str:

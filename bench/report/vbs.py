@@ -15,7 +15,10 @@ seeds folded to their median by :func:`bench.report.data.per_instance`):
 - a pair's marginal contribution is what the VBS loses without it: ``unique`` the instances
   only it answered (the SAT competitions' unique solves) and ``par2_added_s`` the rise of the
   VBS's PAR-2 sum when it is removed, over the instances some other pair ran; ``sole`` counts
-  the instances no other pair ran (the VBS without it has no value there);
+  the instances no other pair ran (the VBS without it has no value there). An answer without
+  its time (:mod:`bench.report.untimed`) has no PAR-2 and is no candidate, but the instance was
+  answered: no other pair is its unique or sole solver there, and where any pair has one,
+  ``untimed`` counts such instances per pair;
 - the single best pair (SBS) is the pair of least PAR-2 sum among those that attempted every
   instance of the tier (when none did: among those that attempted the most, their sums over
   the instances all of them attempted; its gap then over the instances it attempted), and its
@@ -37,10 +40,12 @@ from bench.report.data import (
     declines,
     found_paths,
     performance,
+    ran,
     sgm,
     was_declined,
 )
 from bench.report.render import Table
+from bench.report.untimed import matrix as untimed_matrix
 
 
 def single_best(par2: pd.DataFrame) -> tuple[str, pd.Index]:
@@ -72,34 +77,43 @@ def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> dict[str, Any]:
 
 
 def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame,
-                      declined: pd.Series | None = None) -> list[dict[str, Any]]:
+                      declined: pd.Series | None = None,
+                      untimed: pd.DataFrame | None = None) -> list[dict[str, Any]]:
     """Per pair of one tier: what the VBS loses without it (``declined``: per pair the
-    instances it declined, none by default)."""
+    instances it declined, none by default; ``untimed``: instances x pairs, True where the
+    pair answered without a time, :func:`bench.report.untimed.matrix`, none by default)."""
     declined = declined if declined is not None else pd.Series(dtype=int)
+    u = (untimed if untimed is not None else pd.DataFrame(index=par2.index)).reindex(
+        index=par2.index, fill_value=False).astype(bool)
     answered = ok.fillna(0) > 0
     vbs = par2.min(axis=1)
     rows = []
     for p in par2.columns:
         others = par2.drop(columns=p)
+        elsewhere = u.drop(columns=p, errors="ignore").any(axis=1)  # answered, no time
         some = others.notna().any(axis=1)
         without = others.min(axis=1)
-        only = answered[p] & ~answered.drop(columns=p).any(axis=1)
+        only = answered[p] & ~answered.drop(columns=p).any(axis=1) & ~elsewhere
         fastest = par2[p].notna() & (par2[p] <= vbs) & answered[p]
         rows.append({"tier": tier, "pair": p, "ran": int(par2[p].notna().sum()),
                      "declined": int(declined.get(p, 0)),
+                     **({"untimed": int(u[p].sum()) if p in u else 0} if u.shape[1] else {}),
                      "solved": int(answered[p].sum()), "unique": int(only.sum()),
                      "fastest": int(fastest.sum()),
                      "par2_added_s": float((without[some] - vbs[some]).sum()),
-                     "sole": int((par2[p].notna() & ~some).sum())})
+                     "sole": int((par2[p].notna() & ~some & ~elsewhere).sum())})
     return rows
 
 
-def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame, pd.Series]]:
+def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame, pd.Series,
+                                          pd.DataFrame]]:
     out = []
     for tier, g in t.groupby("tier", sort=True):
         par2, ok = performance(g)
         if par2.size:
-            out.append((str(tier), par2, ok, declines(g)))
+            done = ran(g)
+            out.append((str(tier), par2, ok, declines(g),
+                        untimed_matrix(done[~was_declined(done)], par2.index)))
     return out
 
 
@@ -201,11 +215,14 @@ def summary(t: pd.DataFrame) -> pd.DataFrame:
 
 def contributions(t: pd.DataFrame) -> pd.DataFrame:
     """One puzzle's prepared rows -> one row per tier and pair: its marginal contribution to
-    the VBS, largest first."""
+    the VBS, largest first (an ``untimed`` column only where some pair answered an instance
+    without a time)."""
     rows = [r for x in _tiers(t) for r in contribution_rows(*x)]
     if not rows:
         return pd.DataFrame()
     c = pd.DataFrame(rows)
+    if "untimed" in c:  # a tier without any untimed instance: 0 there
+        c["untimed"] = c["untimed"].fillna(0).astype(int)
     return c.sort_values(["tier", "unique", "par2_added_s", "pair"],
                          ascending=[True, False, False, True]).reset_index(drop=True)
 
@@ -236,7 +253,10 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
                   "by without it; sole: instances no other pair ran; declined: instances its "
-                  "formulation declined, where it is no candidate)",
+                  "formulation declined, where it is no candidate"
+                  + ("; untimed: instances it answered without a build or solve time, where it "
+                     "is no candidate and no other pair unique or sole" if "untimed" in c
+                     else "") + ")",
          "table": Table.of(c)}]
 
 

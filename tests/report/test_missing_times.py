@@ -165,3 +165,82 @@ def test_compare_counts_the_untimed_answers_when_none_is_left(tmp_path: Path) ->
     md = compare_markdown(a, b)
     assert "no instance is in both runs with a measurement" in md
     assert f"left out: 0 in A, {2 * N} in B" in md
+def _errors_beside(folder: Path) -> pd.DataFrame:
+    """``fast`` answers 8 instances once; ``slow`` runs each twice, one answer (1.2x fast's
+    time) and one error, its answer on the last recorded without a solve time."""
+    rows: list[Result] = []
+    for i in range(8):
+        rows.append(result("fast", i, 0.1 * (i + 1)))
+        ans = dataclasses.replace(result("slow", i, 0.12 * (i + 1)), rep=0, sample_id=f"s{i}")
+        rows += [dataclasses.replace(ans, solve_s=None) if i == 7 else ans,
+                 dataclasses.replace(result("slow", i, "error"), rep=1, sample_id=f"e{i}")]
+    folder.mkdir(parents=True, exist_ok=True)
+    Journal(folder).extend(rows)
+    return prepare(load_run(folder).df)
+
+
+def test_an_error_beside_an_untimed_answer_is_folded_out_with_it(tmp_path: Path) -> None:
+    """The error is folded out beside the answer, as beside any sample; the answer has no
+    time, so the instance is untimed: no row, not an error at the penalty."""
+    t = _errors_beside(tmp_path / "run")
+    for pi in (per_instance(attempted(t)), per_instance(t)):  # the ranking's and matrix's
+        slow = pi[pi["pair"] == SLOW].set_index("instance")
+        assert list(slow.index) == [f"i{i:02d}" for i in range(7)]  # i07: no row
+        assert slow["ok"].all() and (slow["n"] == 2).all() and (slow["errors"] == 1).all()
+    assert len(attempted(t)) == 8 + 14  # i07's answer and the error beside it left out
+    r = T.ranking(t).set_index("pair")
+    assert int(r.loc[SLOW, "solved"]) == 7 and int(r.loc[SLOW, "error"]) == 7
+    assert float(r.loc[SLOW, "par2_s"]) == pytest.approx(0.12 * 28 / 7)  # no 2x the limit
+    assert r.loc[SLOW, "run"] == "7 of 8 run, 1 untimed"
+    assert str(r.loc[SLOW, "verdict"]) == f"{V.SEPARATED} (7 of 8 run, 1 untimed)"
+    assert "1 error(s) beside them on instances with no timed sample" in note(t)[0]
+
+
+def test_an_error_beside_a_timed_and_an_untimed_answer_stays_in_the_fold(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    reps = [dataclasses.replace(result("slow", 0, s), rep=k, sample_id=f"s{k}")
+            for k, s in enumerate((1.0, 2.0))]
+    reps += [dataclasses.replace(result("slow", 0, "error"), rep=2, sample_id="e")]
+    reps[0] = dataclasses.replace(reps[0], solve_s=None)
+    Journal(folder).extend(reps)
+    t = prepare(load_run(folder).df)
+    for pi in (per_instance(attempted(t)), per_instance(t)):
+        assert len(pi) == 1 and bool(pi.loc[0, "ok"]) and pi.loc[0, "par2_s"] == 2.0
+        assert pi.loc[0, "n"] == 2 and pi.loc[0, "errors"] == 1
+
+
+def test_an_untimed_answer_is_answered_in_the_vbs_and_what_was_measured(
+        tmp_path: Path) -> None:
+    """No other pair is the unique or sole solver of an instance answered without a time;
+    "tasks run" leaves the untimed task out, as the ranking does, and counts it apart."""
+    from bench.report.measured import design
+    from bench.report.vbs import contributions
+
+    t = _run(tmp_path / "run", {"slow": {N - 1}})
+    c = contributions(t).set_index("pair")
+    assert int(c.loc[FAST, "unique"]) == 0 and int(c.loc[FAST, "sole"]) == 0
+    assert int(c.loc[SLOW, "untimed"]) == 1 and int(c.loc[SLOW, "ran"]) == N - 1
+    d = design(t).iloc[0]
+    assert int(d["tasks run"]) == 2 * N - 1 and int(d["untimed"]) == 1
+    assert int(d["instances run"]) == N
+    t = _run(tmp_path / "timed", {})  # every answer timed: the tables as before
+    assert "untimed" not in contributions(t) and "untimed" not in design(t)
+    assert int(design(t).iloc[0]["tasks run"]) == 2 * N
+
+
+def test_compare_folds_an_error_out_with_an_untimed_answer(tmp_path: Path) -> None:
+    """B as A but its answer on i07 untimed: the error beside it goes with it, so the pair
+    is compared on the 7 instances timed in both, no status change nor error in B."""
+    from bench.report.compare import compare
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _errors_beside(a)
+    _errors_beside(b)
+    Journal(a).extend([dataclasses.replace(result("slow", 7, 0.96), rep=0, sample_id="s7")])
+    changes, pairs = compare(a, b)
+    slow = pairs[pairs["pair"] == SLOW].iloc[0]
+    assert not (changes["pair"].eq(SLOW) & changes["significant"]).any()
+    assert "error" not in str(slow["label"])
+    assert pairs.attrs["untimed"] == (0, 1)
