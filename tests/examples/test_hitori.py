@@ -204,6 +204,6 @@ def test_solve_names_no_declared_default_for_a_puzzle_without_one(hitori: None):
 
     first = default_choice("hitori")[0]
     for solver in ("cpsat", "cadical195"):
-        form, why = formulation_for("hitori", solver, first)
+        _, why = formulation_for("hitori", solver, first)
         assert why and "declared default" not in why.replace("no declared default", ""), why
         assert "first registered formulation (no declared default)" in why, why
