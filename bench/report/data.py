@@ -432,16 +432,16 @@ def was_declined(t: pd.DataFrame) -> pd.Series:
     return t["status"].eq("skipped") & ~did_not_run(t)
 
 
-def attempted(t: pd.DataFrame) -> pd.DataFrame:
+def attempted(t: pd.DataFrame, timed: bool = True) -> pd.DataFrame:
     """The task rows every time, count and test is computed from: the tasks that ran, whose
-    formulation attempted the instance and that are timed (:func:`did_not_run`,
+    formulation attempted the instance and (``timed``) that are timed (:func:`did_not_run`,
     :func:`was_declined` and :func:`bench.report.untimed.left_out` dropped). A declined
     instance and an answer without its time are no measurement of the pair: neither a time
     nor a failure, so two pairs are compared only on the instances both were measured on."""
     if not len(t):
         return t
     t = t[~did_not_run(t) & ~was_declined(t)]
-    return t[~left_out(t, [k for k in KEYS if k in t])]
+    return t[~left_out(t, [k for k in KEYS if k in t])] if timed else t
 
 
 def declines(t: pd.DataFrame) -> pd.Series:

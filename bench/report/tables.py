@@ -17,7 +17,6 @@ from bench.report.data import (
     per_instance,
     ran,
     sgm,
-    was_declined,
 )
 from bench.report.growth import censored_slope as censored_slope
 from bench.report.growth import slopes as slopes
@@ -319,8 +318,7 @@ def _no_best(puzzle: str, t: pd.DataFrame, whole: pd.DataFrame) -> str:
     timed, ``whole``: all of them): no pair answered any instance, or, where some answered
     without a time (:mod:`bench.report.untimed`), none has a timed answer."""
     errs = int((t["status"] == "error").sum())
-    every = ran(whole)
-    every = every[~was_declined(every)]
+    every = attempted(whole, timed=False)
     u = int(untimed.untimed(every).sum()) if len(every) else 0
     if not u:
         return (f"{puzzle}: no formulation x solver answered any of the "

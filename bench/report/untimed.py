@@ -49,10 +49,16 @@ def left_out(t: pd.DataFrame, by: list[str]) -> pd.Series:
     return u | (er & g["_u"].transform("any") & ~g["_s"].transform("any"))
 
 
+def _instance(t: pd.DataFrame) -> list[str]:
+    """The columns of ``t`` that name a pair's instance (the puzzle too: pairs and instance
+    names recur across puzzles)."""
+    return [k for k in ("puzzle", "pair", "instance") if k in t]
+
+
 def lone(t: pd.DataFrame) -> pd.Series:
     """Per task row of ``t``: True where its pair's instance is untimed, every row of it
     :func:`left_out` (an untimed answer, errors beside it at most)."""
-    by = ["pair", "instance"]
+    by = _instance(t)
     gone = left_out(t, by)
     if not gone.any():
         return gone
@@ -63,7 +69,7 @@ def timed(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """The prepared task rows ``t`` without the untimed ones and the errors beside them on a
     pair's instance with no timed sample (:func:`left_out`), and how many untimed ones there
     were (for a reader that compares times and has no place to keep a row without one)."""
-    gone = left_out(t, [k for k in ("puzzle", "pair", "instance") if k in t])
+    gone = left_out(t, _instance(t))
     return t[~gone], int(untimed(t).sum())
 
 
@@ -75,7 +81,7 @@ def note(t: pd.DataFrame) -> list[str]:
         return []
     per = u.groupby(["puzzle", "pair"], sort=True).size()
     each = [f"{p}: {pair} ({n})" for (p, pair), n in zip(per.index, per, strict=True)]
-    e = int((left_out(t, ["puzzle", "pair", "instance"]) & ~untimed(t)).sum())
+    e = int((left_out(t, _instance(t)) & ~untimed(t)).sum())
     beside = (f"; {e} error(s) beside them on instances with no timed sample left out with "
               "them") if e else ""
     return [f"{len(u)} correct answer(s) recorded without a build or solve time (untimed: no "

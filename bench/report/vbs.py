@@ -36,11 +36,11 @@ import pandas as pd
 
 from bench.report.data import (
     PAR_K,
+    attempted,
     content_digests,
     declines,
     found_paths,
     performance,
-    ran,
     sgm,
     was_declined,
 )
@@ -111,9 +111,8 @@ def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame, pd.Se
     for tier, g in t.groupby("tier", sort=True):
         par2, ok = performance(g)
         if par2.size:
-            done = ran(g)
             out.append((str(tier), par2, ok, declines(g),
-                        untimed_matrix(done[~was_declined(done)], par2.index)))
+                        untimed_matrix(attempted(g, timed=False), par2.index)))
     return out
 
 
