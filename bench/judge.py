@@ -121,7 +121,8 @@ def solving(res: Result) -> None:
 
 def out_of_memory(res: Result, error: MemoryError) -> None:
     """An allocation refused inside the task process (Python's allocator, or a solver's that
-    raises :class:`MemoryError`, bench.backends.mip): ``memout``, its answer dropped."""
+    raises :class:`MemoryError`: bench.backends.lpfile, bench.backends.highs): ``memout``, its
+    answer dropped."""
     _no_answer(res, "memout",
                "MemoryError inside the task process" + (f": {error}" if str(error) else ""))
 

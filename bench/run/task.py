@@ -121,7 +121,7 @@ def main(*argv: str) -> int:
     try:
         res = execute(task, progress=report, on_start=functools.partial(started, task, out))
         res.rep = task.rep
-    except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.mip)
+    except MemoryError as e:  # Python's allocator, or a solver's (bench.backends.lpfile, highs)
         res = last[0] if last else base_result(task, None, UNJUDGED)
         out_of_memory(res, e)
     except Exception as e:  # a crash in a formulation or solver is a result, not a lost run

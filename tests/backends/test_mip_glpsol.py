@@ -16,8 +16,9 @@ import psutil
 import pytest
 
 from bench.backends.base import SolveOptions
+from bench.backends.glpk import Glpk
 from bench.backends.kinds import MipModel
-from bench.backends.mip import Glpk, LpFileSession
+from bench.backends.lpfile import LpFileSession
 from tests.backends.test_mip_time_limit import market_split
 
 GLPK = Glpk()

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from bench.backends.mip import out_of_memory
+from bench.backends.lpfile import out_of_memory
 from tests.conftest import INSTANCES, ROOT
 
 SPARSE = INSTANCES / "nurikabe" / "sparse" / "gen-nurikabe-50x50-s1-0.txt"

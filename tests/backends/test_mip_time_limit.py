@@ -18,8 +18,9 @@ import pytest
 
 from bench.backends import get_backend
 from bench.backends.base import SolveOptions, whole_seconds
+from bench.backends.cbc import Cbc
+from bench.backends.glpk import Glpk
 from bench.backends.kinds import MipModel
-from bench.backends.mip import Cbc, Glpk
 from bench.instance import read_instance
 from bench.registry import get_formulation
 from bench.solve import solve
