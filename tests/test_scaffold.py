@@ -6,6 +6,7 @@ checks and this repository's lint as generated."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import os
 import shutil
@@ -333,3 +334,28 @@ def test_the_module_shown_in_writing_a_formulation_is_what_the_command_writes(
     write_plugin("shikaku", "sat", "mine", tmp_path)
     written = (tmp_path / "puzzlebench_mine" / "sat_mine.py").read_text()
     assert written.endswith(shown)
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="no ruff (the lint extra)")
+@pytest.mark.parametrize("what", ["formulation", "puzzle"])
+def test_a_generated_folder_lints_by_its_own_pyproject_as_this_repository_does(
+        tmp_path: Path, what: str):
+    """Linted where it lies with its own ``pyproject.toml`` (what a newcomer runs), the
+    generated code meets this repository's line length, and its test functions are annotated
+    (as ``mypy --strict`` asks)."""
+    if what == "puzzle":
+        write_puzzle("p" * PUZZLE_MAX_NAME, tmp_path)
+    else:
+        write_plugin("shikaku", "sat", "n" * MAX_NAME, tmp_path)
+    own = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["ruff"]
+    ours = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]
+    assert own["line-length"] == ours["line-length"]
+    p = subprocess.run(["ruff", "check", "--no-cache", "."], cwd=tmp_path,
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stdout + p.stderr
+    tests = list((tmp_path / "tests").glob("test_*.py"))
+    assert tests
+    for path in tests:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                assert node.returns is not None, f"{path.name}: {node.name} has no return type"
