@@ -395,12 +395,14 @@ def _puzzles_of(paths: Iterable[str]) -> set[str]:
     return out
 
 
-def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[str]) -> str:
+def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[str],
+               puzzles: Collection[str]) -> str:
     """Why the plan cannot run ("" when it can): no instance could be read (the first one's
     problem, naming its file), an entry of a formulation option (``options``: option -> its
     entries) selects no variant (what in it is unknown: the formulation, with the known names
-    of the instances' puzzles, a parameter or a value), the selected formulations and
-    ``solvers`` never pair (:func:`bench.run.names.unpaired`), or no task matches at all."""
+    of ``puzzles``, the selected puzzles among the instances', a parameter or a value), the
+    selected formulations and ``solvers`` never pair (:func:`bench.run.names.unpaired`), or no
+    task matches at all."""
     if plan.errors and not plan.puzzles:
         more = f"; {len(plan.errors) - 1} more unreadable" if len(plan.errors) > 1 else ""
         return f"{plan.errors[0].message} (no readable instance: nothing to run{more})"
@@ -408,7 +410,7 @@ def _unplanned(plan: Plan, options: dict[str, Sequence[str]], solvers: Sequence[
                  if w not in plan.matched]
     if unmatched:
         option, want = unmatched[0]
-        if why := formulation_problem(want, plan.puzzles):
+        if why := formulation_problem(want, puzzles):
             return f"{option} {want!r} selects no formulation variant: {why}"
         if (puzzle := split_puzzle(want)[0]) and puzzle not in plan.puzzles:
             return (f"{option} {want!r} selects no formulation variant: no instance of "
@@ -469,10 +471,11 @@ def make_plan(suite: str | None = None, paths: Sequence[str] = (), *,
     plan = plan_tasks(instances, sel, time_limit=limit, memory_limit_mb=memory_limit_mb,
                       seed=seed, threads=threads, count=count, repeat=repeat, seeds=seeds)
     named = {"--formulation": formulations, "--add-formulation": add}
+    selected = set(puzzles) & plan.puzzles or plan.puzzles
     if why := unknown_names(puzzles, (), plan.puzzles, None if paths else s) or _unplanned(
-            plan, named, sel.solvers):
+            plan, named, sel.solvers, selected):
         raise PlanError(why)
-    for line in _idle(plan, named, solvers, set(puzzles) & plan.puzzles or plan.puzzles):
+    for line in _idle(plan, named, solvers, selected):
         log.warning(line)
     tiered = repeat == seeds == 1
     narrowed = (bool(puzzles), bool(formulations), bool(solvers))

@@ -242,3 +242,15 @@ def test_a_cpmpy_solver_that_never_pairs_or_cannot_run_is_named_not_a_traceback(
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert "; cpmpy:gurobi is unavailable here (" in p.stderr.splitlines()[-1], p.stderr
     assert not out.exists()
+
+
+def test_an_unknown_formulation_is_looked_up_among_the_selected_puzzles_only():
+    """Shikaku and Nurikabe instances, ``--puzzle shikaku``, a misspelt ``--formulation``: the
+    line names Shikaku's formulations and suggestions, not Nurikabe's."""
+    nurikabe = sorted((ROOT / "instances" / "nurikabe").glob("*.txt"))[0]
+    with pytest.raises(PlanError) as e:
+        make_plan(None, [str(SHIKAKU_SEEDS[0]), str(nurikabe)], formulations=["cpsat-covr"],
+                  puzzles=["shikaku"])
+    said = str(e.value)
+    assert "no formulation 'cpsat-covr' for shikaku (did you mean" in said, said
+    assert "nurikabe" not in said and "sat-hybrid" not in said, said
