@@ -2,10 +2,10 @@
 
 A pair's instance is *untimed* where it ran, was not declined, and every sample of it is a
 correct answer recorded without its build or solve time (errors beside one at most): the
-report's definition, :func:`bench.report.untimed.lone` on the rows
-:func:`bench.report.data.attempted` keeps before it drops them. Its cell of a performance
-matrix (:func:`bench.report.data.performance`) is NaN, as is that of a task not run or
-declined; but where learning fills those (a declined task or one the ladder rule did not run
+report's definition (:func:`bench.report.untimed.lone`, :func:`bench.report.untimed.matrix`)
+on the rows :func:`bench.report.data.attempted` keeps before it drops them. Its cell of a
+performance matrix (:func:`bench.report.data.performance`) is NaN, as is that of a task not
+run or declined; but where learning fills those (a declined task or one the ladder rule did not run
 counts unsolved, at PAR-2), an untimed answer is neither a time nor a timeout, so its cell is
 left out instead. A cost-sensitive rule needs every candidate's cost on each training instance
 (:func:`bench.select.learn.stump` sums a whole row), so an instance where a candidate is
@@ -22,18 +22,15 @@ from dataclasses import dataclass
 import pandas as pd
 
 from bench.report.data import attempted
-from bench.report.untimed import lone
+from bench.report.untimed import matrix
 
 
 def cells(t: pd.DataFrame) -> pd.DataFrame:
     """Instance x pair (bool) of one puzzle's prepared rows ``t``: True where the pair's
-    instance is untimed (see the module); an empty frame where none is."""
+    instance is untimed (see the module): the report's :func:`bench.report.untimed.matrix` of
+    the rows :func:`bench.report.data.attempted` keeps, untimed ones included."""
     a = attempted(t, timed=False) if len(t) else t
-    if not len(a):
-        return pd.DataFrame(dtype=bool)
-    u = a.assign(_u=lone(a)).groupby(["instance", "pair"])["_u"].any().unstack(fill_value=False)
-    u.columns.name = u.index.name = None
-    return u.astype(bool)
+    return matrix(a, pd.Index(a["instance"].unique() if len(a) else []))
 
 
 def on(untimed: pd.DataFrame | None, like: pd.DataFrame) -> pd.DataFrame:
