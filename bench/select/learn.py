@@ -11,7 +11,7 @@ pairs that were tried on every training instance, are exact, and are our own (a 
 Tried means a row for the instance, whatever it says: an answer, a failure, a task the
 ladder rule did not run, or an instance the formulation declined. Declining is a result, not
 a gap (ASlib's ``not_applicable``): the training matrix counts a declined task unsolved at
-PAR-2 for that pair (:func:`bench.select.train._filled`), so a pair that declines most
+PAR-2 for that pair (:func:`bench.select.matrices.training_matrix`), so a pair that declines most
 instances, as ``frontier`` does above three clues, is a candidate that can only win a branch
 of instances it takes; a pair with no row for some training instance was never tried there
 and is none. That is the
@@ -20,7 +20,10 @@ single-run helpers here (:func:`evaluate`, :func:`held_back`, ``python -m bench.
 RUN``) read the report's matrix, with no row kept for a declined task: :func:`evaluate` fills
 nothing, so there a pair that declined a training instance is no candidate, and
 :func:`_one` fills every missing task at PAR-2 under :data:`IMPUTE`, never-tried ones
-included. The
+included. An untimed answer (correct, recorded without its time: :mod:`bench.select.untimed`)
+is neither a time nor a timeout: never filled, its pair still tried there, its instance left
+out of the training set where the pair is a candidate and out of a judged test set where a
+pair of the matrix is untimed, and both counted (:class:`Judged`, :func:`markdown`). The
 rule is the decision stump of least training PAR-2 sum over every feature, every threshold
 halfway between two training values (each side at least :data:`MIN_LEAF` instances) and every
 pair on each side; it replaces the training SBS only when it lowers the training PAR-2 sum by
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,8 +48,9 @@ import pandas as pd
 
 from bench.records import OURS
 from bench.report.data import PAR_K, load_run, origins, performance, prepare, sgm
-from bench.select import features
+from bench.select import features, untimed
 from bench.select.auto import SHAPE, Rule, choose
+from bench.select.untimed import LeftOut
 from bench.suites import locate
 
 #: where a committed run's folder may be, in order
@@ -77,13 +81,17 @@ def feature_table(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({i: features.of_file(locate(p)) for i, p in paths.items()}).T
 
 
-def candidates(t: pd.DataFrame, par2: pd.DataFrame) -> list[str]:
+def candidates(t: pd.DataFrame, par2: pd.DataFrame,
+               untimed_at: pd.DataFrame | None = None) -> list[str]:
     """Pairs with a value on every training instance of ``par2`` (tried there: answered,
-    failed, not run by the ladder rule or declined, each filled by the caller), exact in
-    every row, and of ours (prepared rows' ``origin``: not a peer package's)."""
+    failed, not run by the ladder rule or declined, each filled by the caller) or an untimed
+    answer there (``untimed_at``: :func:`bench.select.untimed.cells`; tried, its cell left out
+    by :func:`bench.select.untimed.leave_out`), exact in every row, and of ours (prepared
+    rows' ``origin``: not a peer package's)."""
     own = t[origins(t) == OURS]
     inexact = set(own.loc[own["exact"].eq(False), "pair"])
-    full = [p for p in par2.columns if par2[p].notna().all()]
+    u = untimed.on(untimed_at, par2)
+    full = [p for p in par2.columns if (par2[p].notna() | u[p]).all()]
     return [p for p in full if p in set(own["pair"]) and p not in inexact]
 
 
@@ -225,14 +233,25 @@ class Judged:
     sbs_solved: int
     auto_solved: int
     missing: int  # test instances the chosen pair did not run (left out of every column)
+    #: what the training left out as untimed (:mod:`bench.select.untimed`)
+    trained_untimed: LeftOut = field(default_factory=LeftOut)
+    #: test instances left out of every column because a pair of the matrix is untimed there
+    test_untimed: int = 0
 
 
 def judge(puzzle: str, tier: str, rule: Rule, train_sbs: str, par2: pd.DataFrame,
-          ok: pd.DataFrame, feats: pd.DataFrame) -> Judged:
+          ok: pd.DataFrame, feats: pd.DataFrame, untimed_at: pd.DataFrame | None = None,
+          left: LeftOut | None = None) -> Judged:
+    """The rule on a test matrix beside the VBS (over every pair of the matrix) and the
+    training SBS, over the instances where the chosen pair and the SBS ran and no pair is
+    untimed (``untimed_at``: :func:`bench.select.untimed.cells`); ``left``: what the
+    training left out as untimed."""
     picks = pd.Series({i: choose(rule, feats.loc[i].to_dict()).pair for i in par2.index})
     ran = par2.notna()
-    have = [i for i in par2.index if picks[i] in par2 and train_sbs in par2
+    gone = untimed.on(untimed_at, par2).any(axis=1)
+    have = [i for i in par2.index if picks[i] in par2 and train_sbs in par2 and not gone[i]
             and bool(ran.at[i, picks[i]]) and bool(ran.at[i, train_sbs])]
+    n_untimed = int(gone.sum())
     p, o = par2.loc[have], ok.loc[have].fillna(0) > 0
     auto = pd.Series([p.at[i, picks[i]] for i in have], index=have, dtype=float)
     auto_ok = sum(bool(o.at[i, picks[i]]) for i in have)
@@ -240,7 +259,7 @@ def judge(puzzle: str, tier: str, rule: Rule, train_sbs: str, par2: pd.DataFrame
     return Judged(puzzle, tier, len(have), rule.text(), train_sbs, float(vbs.sum()),
                   float(p[train_sbs].sum()), float(auto.sum()), sgm(vbs), sgm(p[train_sbs]),
                   sgm(auto), int(o.any(axis=1).sum()), int(o[train_sbs].sum()), auto_ok,
-                  len(par2) - len(have))
+                  len(par2) - len(have) - n_untimed, left or LeftOut(), n_untimed)
 
 
 def evaluate(run: Path, train: tuple[str, ...] = ("ladder",),
@@ -252,7 +271,9 @@ def evaluate(run: Path, train: tuple[str, ...] = ("ladder",),
     for puzzle, g in t.groupby("puzzle", sort=True):
         tr = g[g["tier"].isin(train)]
         par2, _ = performance(tr)
-        pairs = candidates(g, par2)
+        u = untimed.cells(tr)
+        pairs = candidates(g, par2, u)
+        par2, left = untimed.leave_out(par2, u, pairs)
         if par2.empty or not pairs:
             continue
         feats = feature_table(g)
@@ -262,22 +283,26 @@ def evaluate(run: Path, train: tuple[str, ...] = ("ladder",),
         for tier in test:
             tp, tok = performance(g[g["tier"] == tier])
             if len(tp):
-                judged.append(judge(str(puzzle), tier, rule, best, tp, tok, feats))
+                judged.append(judge(str(puzzle), tier, rule, best, tp, tok, feats,
+                                    untimed.cells(g[g["tier"] == tier]), left))
     return rules, judged
 
 
 def _one(puzzle: str, g: pd.DataFrame, train: pd.Series, test: pd.Series, name: str,
          feats: pd.DataFrame) -> tuple[Rule, Judged] | None:
     par2, _ = performance(g[train])
+    u = untimed.cells(g[train])
     if IMPUTE and len(par2):  # a pair left out by the ladder rule: as if it timed out
         limit = g[train].groupby("instance")["time_limit"].max().reindex(par2.index)
-        par2 = par2.apply(lambda col: col.fillna(PAR_K * limit))
-    pairs = candidates(g, par2)
+        par2 = par2.apply(lambda col: col.fillna(PAR_K * limit)).where(~untimed.on(u, par2))
+    pairs = candidates(g, par2, u)
+    par2, left = untimed.leave_out(par2, u, pairs)
     tp, tok = performance(g[test])
     if par2.empty or not pairs or tp.empty:
         return None
     rule = stump(puzzle, par2[pairs], feats, pairs)
-    return rule, judge(puzzle, name, rule, sbs(par2, pairs), tp, tok, feats)
+    return rule, judge(puzzle, name, rule, sbs(par2, pairs), tp, tok, feats,
+                       untimed.cells(g[test]), left)
 
 
 def held_back(run: Path, generated: tuple[str, ...] = ("ladder", "hard"),
@@ -318,7 +343,9 @@ def markdown(judged: list[tuple[Rule, Judged]]) -> str:
             f"{ratio(j.sbs_par2_s, j.vbs_par2_s):.3f} | {ratio(j.sbs_sgm_s, j.vbs_sgm_s):.3f} | "
             f"{ratio(j.auto_par2_s, j.sbs_par2_s):.3f} | "
             f"{j.vbs_solved}/{j.sbs_solved}/{j.auto_solved} | {j.missing} |")
-    return "\n".join(lines)
+    said = untimed.note([(f"{j.puzzle}, {j.tier}", j.trained_untimed, j.test_untimed)
+                         for _, j in judged])
+    return "\n".join([*lines, *(["", *said] if said else [])])
 
 
 def main(argv: list[str]) -> int:

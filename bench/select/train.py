@@ -20,7 +20,8 @@ not run (its ladder rule, or the cap on a pair its pilot found hopeless) counts 
 at PAR-2 for a pair that ran some instance of the tier: both rules leave a pair out only where
 it failed before (the report's VBS tables, :mod:`bench.report.vbs`, leave such tasks out
 instead). Every figure is over the instances of a test set on which every compared pair has a
-value; ``auto``'s times include
+value; an untimed answer is never filled, in training or test (:mod:`bench.select.untimed`);
+``auto``'s times include
 the measured cost of computing the instance's features (:func:`feature_costs`, in this
 process) wherever its rule reads a feature.
 ``lost`` counts the instances the training SBS or the declared default answered and the
@@ -45,17 +46,17 @@ from pathlib import Path
 import pandas as pd
 
 from bench.report.data import (
-    PAR_K,
     ReportError,
     content_digests,
     load_run,
-    performance,
     prepare,
     sgm,
 )
-from bench.select import features
+from bench.select import features, untimed
 from bench.select.auto import Rule, choose
 from bench.select.learn import candidates, sbs, stump, tree
+from bench.select.matrices import tier_matrix, training_matrix
+from bench.select.untimed import LeftOut
 from bench.suites import locate
 
 #: generator seeds whose families are held back from learning (the rest train)
@@ -99,40 +100,6 @@ def feature_costs(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
             spent.append(time.perf_counter() - start)
         cost[i] = min(spent)
     return pd.DataFrame(rows).T, pd.Series(cost, dtype=float)
-
-
-def _test_matrix(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """PAR-2 and answered matrices of a test tier, a task not run (the ladder rule, or the cap
-    of a pair the suite's pilot found hopeless) or declined counted unsolved at PAR-2 for a
-    pair that ran some instance of the tier; and how many tasks were so counted."""
-    par2, ok = performance(t)
-    if par2.empty:
-        return par2, ok, 0
-    limit = t.groupby("instance")["time_limit"].max().reindex(par2.index)
-    some = par2.columns[par2.notna().any()]
-    gaps = par2[some].isna()
-    filled = par2.copy()
-    filled[some] = par2[some].apply(lambda col: col.fillna(PAR_K * limit))
-    ok = ok.copy()
-    ok[some] = ok[some].where(~gaps, 0.0)
-    return filled, ok, int(gaps.to_numpy().sum())
-
-
-def _filled(t: pd.DataFrame) -> pd.DataFrame:
-    """PAR-2 matrix (instance x pair) of training rows: a pair's time where it answered, and
-    :data:`~bench.report.data.PAR_K` x the limit where it has a row but no answer: a failure,
-    a task the ladder rule did not run, or an instance its formulation declined (ASlib's
-    ``not_applicable``: unsolved by this pair, so it can only win a leaf of instances it
-    takes). NaN only where the pair has no row for the instance (it was never tried there)."""
-    par2, _ = performance(t)
-    if not len(t):
-        return par2
-    tried = t.groupby(["instance", "pair"]).size().unstack()
-    tried.columns.name = tried.index.name = None
-    limit = PAR_K * t.groupby("instance")["time_limit"].max().reindex(tried.index)
-    m = par2.reindex(index=tried.index, columns=tried.columns)
-    fill = pd.DataFrame({c: limit for c in tried.columns}, index=tried.index)
-    return m.where(m.notna() | tried.isna(), fill)
 
 
 def declared_pair(puzzle: str, pairs: list[str]) -> str | None:
@@ -182,6 +149,7 @@ class Test:
     scores: dict[str, Score] = field(default_factory=dict)
     feature_s: float = 0.0  # auto's feature cost summed over the compared instances
     not_run: int = 0  # tasks of the tier not run (ladder rule, cap), counted unsolved
+    untimed: int = 0  # of left_out: an instance where a compared pair is untimed
     #: per selector: each compared instance's PAR-2 seconds (features' cost included)
     times: dict[str, pd.Series] = field(default_factory=dict)
     #: per selector: whether it answered each compared instance
@@ -206,6 +174,8 @@ class Learned:
     trained_out: int = 0
     #: further selectors judged beside the stump and the tree (name: rule)
     extra: dict[str, Rule] = field(default_factory=dict)
+    #: what the training left out as untimed (:mod:`bench.select.untimed`)
+    untimed: LeftOut = field(default_factory=LeftOut)
 
 
 def _score(t: Test, key: str, par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Series,
@@ -224,10 +194,12 @@ def _score(t: Test, key: str, par2: pd.DataFrame, ok: pd.DataFrame, pick: pd.Ser
 
 def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
               feats: pd.DataFrame, cost: pd.Series, rules: dict[str, Rule], train_sbs: str,
-              default: str | None, portfolio: list[str] | None = None) -> Test:
+              default: str | None, portfolio: list[str] | None = None,
+              untimed_at: pd.DataFrame | None = None) -> Test:
     """The selectors on one test matrix (see the module); the VBS over ``portfolio`` (the
     candidate pairs; every pair of the matrix when None), the declared default and every pair
-    a selector picks on the set."""
+    a selector picks on the set; an instance where one of those is untimed (``untimed_at``,
+    :func:`bench.select.untimed.cells`) left out."""
     portfolio = list(par2.columns) if portfolio is None else portfolio
     picks = {k: pd.Series({i: choose(r, feats.loc[i].to_dict()).pair for i in par2.index},
                           dtype=object) for k, r in rules.items()}
@@ -238,8 +210,9 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     chosen = {p for pk in picks.values() for p in pk}
     cols = [c for c in par2.columns if c in portfolio or c in fixed or c in chosen]
     ran = par2.notna()
+    gone = untimed.on(untimed_at, par2)[cols].any(axis=1)
     have = [i for i in par2.index
-            if len(need) == len(fixed) and all(bool(ran.at[i, p]) for p in need)
+            if len(need) == len(fixed) and all(bool(ran.at[i, p]) for p in need) and not gone[i]
             and all(pk[i] in par2 and bool(ran.at[i, pk[i]]) for pk in picks.values())]
     p, o = par2.loc[have, cols], ok.loc[have, cols].fillna(0) > 0
     zero = pd.Series(0.0, index=have)
@@ -247,7 +220,7 @@ def judge_set(puzzle: str, name: str, par2: pd.DataFrame, ok: pd.DataFrame,
     vbs = p.min(axis=1)
     t = Test(puzzle, name, len(have), len(par2) - len(have),
              Score(float(vbs.sum()), sgm(vbs), int(o.any(axis=1).sum()), 0),
-             feature_s=float(c.sum()))
+             feature_s=float(c.sum()), untimed=int(gone.sum()))
     _score(t, "SBS", p, o, pd.Series(train_sbs, index=have), zero, fixed)
     if default:
         _score(t, "default", p, o, pd.Series(default, index=have), zero, fixed)
@@ -306,22 +279,26 @@ def _committed() -> list[Rule]:
     return [r for table in SELECTORS.values() for r in table.values()]
 
 
-def learning_set(g: pd.DataFrame, lad: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+def learning_set(g: pd.DataFrame, lad: pd.DataFrame
+                 ) -> tuple[pd.DataFrame, list[str], LeftOut]:
     """One puzzle's training matrix (PAR-2, instance x pair) of its training rows ``g`` with
-    the seeds of :data:`HELD_BACK` left out, and its ladder rows ``lad``; and the candidate
-    pairs, judged on those rows only (a held-back instance decides nothing). ValueError when
-    an instance would be counted twice."""
+    the seeds of :data:`HELD_BACK` left out, and its ladder rows ``lad``, less the instances
+    where a candidate is untimed; the candidate pairs, judged on those rows only (a held-back
+    instance decides nothing); and what was left out as untimed (:mod:`.untimed`).
+    ValueError when an instance would be counted twice."""
     train_rows = g[~g["instance"].map(seed_of).isin(HELD_BACK)]
-    parts = [m for m in (_filled(train_rows), _filled(lad)) if not m.empty]
+    parts = [m for m in (training_matrix(train_rows), training_matrix(lad)) if not m.empty]
     if not parts:
-        return pd.DataFrame(), []
+        return pd.DataFrame(), [], LeftOut()
     par2 = pd.concat(parts)
     twice = par2.index[par2.index.duplicated()]
     if len(twice):
         raise ValueError("instances both in the training run and the ladder tier: "
                          + ", ".join(sorted(map(str, set(twice)))))
-    pairs = candidates(pd.concat([train_rows, lad]), par2)
-    return par2, pairs
+    u = pd.concat([untimed.cells(train_rows), untimed.cells(lad)])
+    pairs = candidates(pd.concat([train_rows, lad]), par2, u)
+    kept, left = untimed.leave_out(par2, u, pairs)
+    return kept, pairs, left
 
 
 def _learned(t: pd.DataFrame) -> frozenset[str]:
@@ -364,7 +341,7 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
         held = g["instance"].map(seed_of).isin(HELD_BACK)
         lad = la[la["puzzle"] == puzzle]
         fr, cr = feature_costs(pd.concat([g, lad]))
-        par2, pairs = learning_set(g, lad)
+        par2, pairs, left = learning_set(g, lad)
         trained = _learned(pd.concat([g[~held], lad]))
         if par2.empty or not pairs:
             continue
@@ -377,14 +354,14 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
                      pd.concat([g[~held], lad])) if extra else {}
         rules = {"stump": st, "tree": tr2, **more}
         res = Learned(str(puzzle), len(par2), pairs, best, default, st, tr2,
-                      features=fr.loc[par2.index], extra=more)
+                      features=fr.loc[par2.index], extra=more, untimed=left)
         if any(r in _committed() for r in more.values()):  # its training data is no test
             trained |= training_digests(held_back=False)
-        hp, ho, gaps = _test_matrix(g[held & ~content_digests(g).isin(trained)])
+        hp, ho, gaps, hu = tier_matrix(g[held & ~content_digests(g).isin(trained)])
         if len(hp):
             res.tests.append(judge_set(str(puzzle), "held back (seeds "
                                        + ", ".join(map(str, sorted(HELD_BACK))) + ")",
-                                       hp, ho, fr, cr, rules, best, default, pairs))
+                                       hp, ho, fr, cr, rules, best, default, pairs, hu))
             res.tests[-1].not_run = gaps
         for run, t in runs.items():
             gt = t[t["puzzle"] == puzzle]
@@ -392,10 +369,10 @@ def learn_and_judge(training: Path | list[Path], ladder: Path | list[Path],
             sets = test_sets(gt, trained)
             res.trained_out += gt.loc[content_digests(gt).isin(trained), "instance"].nunique()
             for tier, rows in sets:
-                tp, to, gaps = _test_matrix(rows)
+                tp, to, gaps, tu = tier_matrix(rows)
                 if len(tp):
                     res.tests.append(judge_set(str(puzzle), f"{tier} ({run.name})", tp, to,
-                                               ft, ct, rules, best, default, pairs))
+                                               ft, ct, rules, best, default, pairs, tu))
                     res.tests[-1].not_run = gaps
         out.append(res)
     return out
@@ -450,7 +427,10 @@ def markdown(results: list[Learned]) -> str:
             lines.append(f"| {r.puzzle} | {t.test} | {t.instances} | {t.left_out} | "
                          f"{t.vbs.par2_s:.3f} | {par} | {gm} | {sol} | {lost} | "
                          f"{t.feature_s:.4f} | {t.not_run} |")
-    return "\n".join(lines)
+    said = untimed.note([(f"{r.puzzle}, training", r.untimed, 0) for r in results]
+                        + [(f"{r.puzzle}, {t.test}", LeftOut(), t.untimed)
+                           for r in results for t in r.tests])
+    return "\n".join([*lines, *(["", *said] if said else [])])
 
 
 def judged(argv: list[str], prog: str, extra: Extra | None = None) -> list[Learned] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bench.select import train
+from bench.select import matrices, train
 from bench.select.auto import Rule
 
 A, B = "sat-lazy / cadical195", "sat-hybrid / cadical195"
@@ -96,7 +96,7 @@ def test_a_task_a_default_run_capped_counts_unsolved_on_its_test_tier() -> None:
 
     t = prepare(load_run(ROOT / "results" / "default-20261129-045741").df)
     hard = t[(t["puzzle"] == "nurikabe") & (t["tier"] == "hard")]
-    par2, ok, gaps = train._test_matrix(hard)
+    par2, ok, gaps, _ = matrices.tier_matrix(hard)
     lazy = "sat-lazy[islands=lazy,wall=count] / cadical195"
     # the pilot capped sat-lazy to the first hard instance; the other five count unsolved
     assert par2[lazy].notna().all() and (ok[lazy] == 0).all()
@@ -115,13 +115,13 @@ def test_the_candidates_are_judged_on_training_rows_only() -> None:
     """A pair's row on a held-back instance decides nothing: marked inexact there only, it
     stays a candidate."""
     g, lad = _nurikabe_rows()
-    par2, pairs = train.learning_set(g, lad)
+    par2, pairs, _ = train.learning_set(g, lad)
     assert par2.index.is_unique and len(pairs) >= 2
     held = g["instance"].map(train.seed_of).isin(train.HELD_BACK)
     pair = pairs[0]
     g = g.copy()
     g.loc[held & (g["pair"] == pair), "exact"] = False
-    par2b, pairs_b = train.learning_set(g, lad)
+    par2b, pairs_b, _ = train.learning_set(g, lad)
     assert pairs_b == pairs and par2b.equals(par2)
     # marked inexact on a training instance, it is no candidate
     g.loc[~held & (g["pair"] == pair), "exact"] = False
@@ -165,7 +165,7 @@ def test_a_pair_that_declines_some_instances_is_a_candidate_unsolved_where_it_de
     train_rows = g[~g["instance"].map(train.seed_of).isin(train.HELD_BACK)]
     takes = sorted(train_rows["instance"].unique())[:3]
     g2, lad2 = _with_decliner(g, lad, takes)
-    par2, pairs = train.learning_set(g2, lad2)
+    par2, pairs, _ = train.learning_set(g2, lad2)
     assert "declines / external" in pairs
     col = par2["declines / external"]
     assert (col[takes] == 0.01).all()
