@@ -398,7 +398,27 @@ def skip_reason(puzzle: str | None, name: str) -> str:
     exception); "" otherwise. Every built-in module of the puzzle is tried first."""
     for p in [puzzle] if puzzle else builtin_puzzles():
         load_builtin(p, KINDS)
-    return skip_reason_of(puzzle, name)
+    return skip_reason_of(puzzle, name) or misdeclared(puzzle, name)
+
+
+def misdeclared(puzzle: str | None, name: str) -> str:
+    """Why the plugin formulation ``name`` is not one of ``puzzle``'s when an entry point
+    declares it under a puzzle that is not known (``mine.sat.sat-direct`` for the puzzle
+    ``mines``): the entry point, its distribution and the fix; "" otherwise. Such an entry
+    point is never loaded for ``puzzle``, so nothing else would say why."""
+    from bench.puzzles import puzzle_names
+
+    if not puzzle:
+        return ""
+    known = set(puzzle_names())
+    for p in plugins():
+        if p.name == name and p.puzzle != puzzle and p.puzzle not in known:
+            dist = f" (distribution {p.distribution})" if p.distribution else ""
+            return (f"{name!r} is declared for no known puzzle: the entry point "
+                    f"{p.puzzle}.{p.kind}.{p.name} = {p.module}{dist} names the puzzle "
+                    f"{p.puzzle!r}, not {puzzle!r}; correct it in the plugin's pyproject.toml "
+                    "and install it again (pip install -e .)")
+    return ""
 
 
 #: kinds tried one at a time when a formulation is named without a solver: cheapest import first

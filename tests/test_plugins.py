@@ -188,3 +188,23 @@ def test_a_plugin_of_an_unknown_puzzle_or_an_undecorated_class_is_named_once(mis
     assert json.loads(solved.stdout)["status"] == "error"
     assert solved.stderr.count("registered no formulation cpsat-two for shikaku") == 1, \
         solved.stderr
+
+
+TYPO = SPY.replace("SatSpy", "SatTypo").replace('"sat-spy"', '"sat-typo"')
+
+
+def test_a_formulation_declared_under_a_misspelt_puzzle_is_said_with_its_entry_point(tmp_path):
+    """An entry point ``shikak.sat.sat-typo`` for a module registering Shikaku's ``sat-typo``:
+    ``check``, ``solve`` and ``run`` naming it for Shikaku say which entry point declares it
+    and for what, not only that no such formulation exists."""
+    (tmp_path / "plugin").mkdir()
+    env = plugin_package(tmp_path / "plugin", "typo-pkg", "0.1", {"sat_typo": TYPO},
+                         {"shikak.sat.sat-typo": "typo_pkg.sat_typo"})
+    seed = str(SHIKAKU_SEEDS[0])
+    for args in (("check", "shikaku:sat-typo"),
+                 ("solve", seed, "--formulation", "sat-typo"),
+                 ("run", seed, "--formulation", "sat-typo", "--out", str(tmp_path / "run"))):
+        res = cli(env, *args)
+        assert res.returncode != 0, (args, res.stdout, res.stderr)
+        assert "the entry point shikak.sat.sat-typo = typo_pkg.sat_typo (distribution " \
+            "typo-pkg) names the puzzle 'shikak', not 'shikaku'" in res.stderr, (args, res.stderr)
