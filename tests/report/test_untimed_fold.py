@@ -1,0 +1,84 @@
+"""Untimed answers (:mod:`bench.report.untimed`) among the repetitions of a pair's instance:
+the status counts every sample that answered, timed or not; the time comes from the timed
+samples only (:func:`bench.report.untimed.settle`). Runs written as journals of real result
+records (:mod:`tests.report.declined_run`), read by the report's own reader."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bench.records import Result
+from bench.report import tables as T
+from bench.report.data import attempted, load_run, per_instance, prepare
+from bench.report.untimed import note, per_pair
+from bench.run.storage import Journal
+from tests.report.declined_run import LIMIT, result
+
+FAST, SLOW = "fast / cadical195", "slow / cadical195"
+
+
+def _reps(folder: Path, outcomes: list[str | float | None]) -> pd.DataFrame:
+    """``slow``'s repetitions on i00 (None: answered in 1.5 s, recorded without a solve time)
+    beside ``fast``'s single answers on i00..i02 and ``slow``'s on i01, i02, written into
+    ``folder`` and read back prepared."""
+    rows: list[Result] = []
+    for k, o in enumerate(outcomes):
+        r = dataclasses.replace(result("slow", 0, 1.5 if o is None else o), rep=k,
+                                sample_id=f"r{k}")
+        rows.append(dataclasses.replace(r, solve_s=None) if o is None else r)
+    rows += [result("fast", i, 0.5) for i in range(3)] + [result("slow", i, 0.8)
+                                                          for i in (1, 2)]
+    folder.mkdir(parents=True, exist_ok=True)
+    Journal(folder).extend(rows)
+    return prepare(load_run(folder).df)
+
+
+def _slow_i00(t: pd.DataFrame) -> pd.DataFrame:
+    pi = per_instance(attempted(t))
+    return pi[(pi["pair"] == SLOW) & (pi["instance"] == "i00")]
+
+
+@pytest.mark.parametrize("folded", [lambda t: per_instance(attempted(t)), per_instance])
+def test_an_untimed_answer_counts_in_the_answered_majority(tmp_path: Path, folded) -> None:
+    """Untimed answer + timed answer (2 s) + timeout: 2 of 3 answered (it read 1 of 2); the
+    time is the timed answer's, never the timeout's penalty nor a median above the limit."""
+    t = _reps(tmp_path / "run", [None, 2.0, "timeout"])
+    pi = folded(t)
+    row = pi[(pi["pair"] == SLOW) & (pi["instance"] == "i00")].iloc[0]
+    assert bool(row["ok"]) and row["time_s"] == pytest.approx(2.0)
+    assert row["par2_s"] == pytest.approx(2.0) and int(row["untimed_beside"]) == 1
+    assert int(row["n"]) == 2 and int(row["timeouts"]) == 1
+    r = T.ranking(t).set_index("pair")
+    assert int(r.loc[SLOW, "solved"]) == 3  # every instance answered
+    assert r.loc[SLOW, "run"] == ""  # timed on every instance: nothing missing
+
+
+def test_timed_majority_keeps_the_median_of_the_timed_samples(tmp_path: Path) -> None:
+    """Untimed answer + 1 s + 3 s + timeout: the timed samples alone are answered (2 of 3),
+    so the time is their median PAR-2 as without untimed answers (3 s)."""
+    row = _slow_i00(_reps(tmp_path / "run", [None, 1.0, 3.0, "timeout"])).iloc[0]
+    assert bool(row["ok"]) and row["par2_s"] == pytest.approx(3.0)
+
+
+def test_untimed_answers_without_a_timed_one_make_the_instance_untimed(
+        tmp_path: Path) -> None:
+    """Two untimed answers + timeout: answered (2 of 3) with no timed answer: untimed for the
+    pair (no row, counted untimed), not an unanswered instance at the penalty."""
+    t = _reps(tmp_path / "run", [None, None, "timeout"])
+    assert _slow_i00(t).empty
+    assert int(per_pair(attempted(t, timed=False)).get(SLOW, 0)) == 1
+    r = T.ranking(t).set_index("pair")
+    assert int(r.loc[SLOW, "solved"]) == 2 and r.loc[SLOW, "run"] == "2 of 3 run, 1 untimed"
+    assert "1 unanswered sample(s) beside them" in note(t)[0]
+
+
+def test_an_untimed_answer_in_a_minority_stays_unanswered(tmp_path: Path) -> None:
+    """Untimed answer + two timeouts: 1 of 3 answered, the penalty of the timed samples."""
+    row = _slow_i00(_reps(tmp_path / "run", [None, "timeout", "timeout"])).iloc[0]
+    assert not bool(row["ok"]) and row["par2_s"] == pytest.approx(2 * LIMIT)
+    row = _slow_i00(_reps(tmp_path / "half", [None, "timeout"])).iloc[0]  # exactly half
+    assert not bool(row["ok"]) and row["par2_s"] == pytest.approx(2 * LIMIT)
