@@ -116,11 +116,10 @@ def lone(t: pd.DataFrame) -> pd.Series:
 
 def timed(t: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """The prepared task rows ``t`` without the untimed ones and the samples beside them on a
-    pair's instance answered with no timed answer (:func:`left_out`), and how many untimed
-    ones there were (for a reader that compares times and has no place to keep a row
-    without one)."""
-    gone = left_out(t, _instance(t))
-    return t[~gone], int(untimed(t).sum())
+    pair's instance answered with no timed answer (:func:`kept`: the rows kept count them),
+    and how many untimed ones there were (for a reader that compares times and has no place
+    to keep a row without one)."""
+    return kept(t, _instance(t)), int(untimed(t).sum())
 
 
 def note(t: pd.DataFrame) -> list[str]:

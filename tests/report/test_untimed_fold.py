@@ -82,3 +82,17 @@ def test_an_untimed_answer_in_a_minority_stays_unanswered(tmp_path: Path) -> Non
     assert not bool(row["ok"]) and row["par2_s"] == pytest.approx(2 * LIMIT)
     row = _slow_i00(_reps(tmp_path / "half", [None, "timeout"])).iloc[0]  # exactly half
     assert not bool(row["ok"]) and row["par2_s"] == pytest.approx(2 * LIMIT)
+
+
+def test_compare_counts_an_untimed_answer_in_the_answered_majority(tmp_path: Path) -> None:
+    """A: untimed answer + 2 s + timeout; B: 2 s + 2 s + timeout. Both answered in 2 s: the
+    pair is unchanged, no instance censored (A read 1 of 2 answered, censored at L)."""
+    from bench.report.compare import compare
+
+    _reps(tmp_path / "a", [None, 2.0, "timeout"])
+    _reps(tmp_path / "b", [2.0, 2.0, "timeout"])
+    _, pairs = compare(tmp_path / "a", tmp_path / "b")
+    slow = pairs[pairs["pair"] == SLOW].iloc[0]
+    assert int(slow["censored"]) == 0 and int(slow["instances"]) == 3
+    assert slow["factor"] == pytest.approx(1.0)
+    assert pairs.attrs["untimed"] == (1, 0)
