@@ -96,3 +96,49 @@ def test_compare_counts_an_untimed_answer_in_the_answered_majority(tmp_path: Pat
     assert int(slow["censored"]) == 0 and int(slow["instances"]) == 3
     assert slow["factor"] == pytest.approx(1.0)
     assert pairs.attrs["untimed"] == (1, 0)
+
+
+def _vbs_run(folder: Path) -> pd.DataFrame:
+    """``fast`` answers i00..i03 in 1 s, ``slow`` in 2 s; both answered i00 without a solve
+    time, ``slow`` i01 too."""
+    rows = []
+    for form, s in (("fast", 1.0), ("slow", 2.0)):
+        for i in range(4):
+            r = result(form, i, s)
+            rows.append(dataclasses.replace(r, solve_s=None)
+                        if i == 0 or (form == "slow" and i == 1) else r)
+    folder.mkdir(parents=True, exist_ok=True)
+    Journal(folder).extend(rows)
+    return prepare(load_run(folder).df)
+
+
+def test_an_instance_answered_only_untimed_is_in_the_vbs_tables(tmp_path: Path) -> None:
+    """i00 has no time of any pair: an instance of the tier all the same (it was missing),
+    counted untimed, with no VBS time and not solved; each pair's untimed count has it."""
+    from bench.report import vbs
+
+    t = _vbs_run(tmp_path / "run")
+    s = vbs.summary(t).set_index("tier").loc["hard"]
+    assert int(s["instances"]) == 4 and int(s["vbs_untimed"]) == 1
+    assert int(s["vbs_solved"]) == 3 and s["vbs_par2_s"] == pytest.approx(3.0)
+    assert s["single_best"] == FAST and s["par2_gap"] == pytest.approx(1.0)
+    c = vbs.contributions(t).set_index("pair")
+    assert int(c.loc[SLOW, "untimed"]) == 2 and int(c.loc[FAST, "untimed"]) == 1
+    assert int(c.loc[FAST, "unique"]) == 0 and int(c.loc[FAST, "sole"]) == 0
+    title = vbs.extra("nurikabe", t)[0]["title"]
+    assert "vbs_untimed: instances no pair has a time on" in title
+
+
+def test_an_auto_pick_answered_untimed_is_untimed_not_not_run(tmp_path: Path) -> None:
+    """auto picks slow on i00 and i01, answered there without a time: counted untimed, left
+    out of the gap, not "not run"; fast on i02, i03 is the VBS there (no gap)."""
+    from bench.report import vbs
+
+    t = _vbs_run(tmp_path / "run")
+    par2, ok, u = vbs.matrices(t)
+    picks = pd.Series({"i00": SLOW, "i01": SLOW, "i02": FAST, "i03": FAST}, dtype=object)
+    limit = pd.Series(LIMIT, index=par2.index)
+    a = vbs.auto_row(par2, ok, picks, limit, untimed=u)
+    assert (a["auto_instances"], a["auto_over"], a["auto_not_run"], a["auto_untimed"],
+            a["auto_solved"]) == (4, 2, 0, 2, 2)
+    assert a["auto_par2_gap"] == pytest.approx(1.0)
