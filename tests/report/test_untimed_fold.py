@@ -142,3 +142,21 @@ def test_an_auto_pick_answered_untimed_is_untimed_not_not_run(tmp_path: Path) ->
     assert (a["auto_instances"], a["auto_over"], a["auto_not_run"], a["auto_untimed"],
             a["auto_solved"]) == (4, 2, 0, 2, 2)
     assert a["auto_par2_gap"] == pytest.approx(1.0)
+
+
+def test_the_page_explains_the_untimed_words_and_column(tmp_path: Path) -> None:
+    """The legend explains ", u untimed" and "untimed all"; the note under "What was
+    measured" its ``untimed`` column, only where the table has one."""
+    from bench.report import write_report
+    from bench.report.measured import UNTIMED_NOTE
+
+    _vbs_run(tmp_path / "run")
+    out = write_report(tmp_path / "run", tmp_path / "report")
+    html, md = (out / "index.html").read_text(), (out / "summary.md").read_text()
+    legend = html.split('id="legend">')[1].split("</p>")[0]
+    assert "lab-untimed" in legend and "u untimed" in legend and "untimed all" in legend
+    assert UNTIMED_NOTE in md and UNTIMED_NOTE in html
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    Journal(plain).extend([result(f, i, 1.0) for f in ("fast", "slow") for i in range(3)])
+    assert UNTIMED_NOTE not in (write_report(plain, tmp_path / "r2") / "summary.md").read_text()
