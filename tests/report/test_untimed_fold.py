@@ -160,3 +160,27 @@ def test_the_page_explains_the_untimed_words_and_column(tmp_path: Path) -> None:
     plain.mkdir()
     Journal(plain).extend([result(f, i, 1.0) for f in ("fast", "slow") for i in range(3)])
     assert UNTIMED_NOTE not in (write_report(plain, tmp_path / "r2") / "summary.md").read_text()
+
+
+def test_an_unanswered_aslib_line_has_its_whole_time_or_the_limit(tmp_path: Path) -> None:
+    """A memout and a crash during the solve (only the build time recorded) have the time
+    limit as a timeout has, never the build time alone; a crash with both parts measured
+    keeps its measured total."""
+    from bench.report.aslib import export
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    rows = [result("fast", i, 0.5) for i in range(3)]
+    rows += [dataclasses.replace(result("slow", 0, "memout"), build_s=2.0, solve_s=None),
+             dataclasses.replace(result("slow", 1, "error"), build_s=0.5, solve_s=None),
+             dataclasses.replace(result("slow", 2, "timeout"), build_s=1.0, solve_s=None),
+             result("slow", 3, "error"), result("fast", 3, 0.5)]
+    Journal(folder).extend(rows)
+    (sc,) = export(folder, tmp_path / "aslib")
+    data = (sc.folder / "algorithm_runs.arff").read_text().split("@DATA\n")[1].splitlines()
+    lines = {(c[0], c[2]): (float(c[3]), c[4]) for c in (x.split(",") for x in data)}
+    slow = f"'{SLOW}'"
+    assert lines[("'i00'", slow)] == (LIMIT, "memout")  # it read 2.0, the build alone
+    assert lines[("'i01'", slow)] == (LIMIT, "crash")  # it read 0.5
+    assert lines[("'i02'", slow)] == (LIMIT, "timeout")
+    assert lines[("'i03'", slow)] == (pytest.approx(0.1), "crash")  # 0.0 + 0.1 measured
