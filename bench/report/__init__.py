@@ -150,7 +150,6 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
                                    if several else t)
     # defaults are judged on one machine type's times
     chosen, default_lines = defaults.table(t if not several else t.iloc[:0])
-    design = measured.design(t) if len(t) else pd.DataFrame()
     ctx = {"overhead": Table.of(ovh) if len(ovh) else None,
            "defaults": Table.of(chosen) if len(chosen) else None,
            "default_lines": default_lines, "default_note": defaults.NOTE,
@@ -158,8 +157,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "overhead_lines": [overhead.NOTE, overhead.verdict(ovh)],
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
            "legend": tables.LEGEND,
-           "design": Table.of(design) if len(t) else None,
-           "design_note": measured.design_note(design),
+           "design": Table.of(measured.design(t)) if len(t) else None,
+           "design_note": measured.design_note(t),
            "assets": assets.load(),
            "csv": _write_csv(run, out), "instance_data": instance_views.write(t, out),
            "name": run.folder.resolve().name, "warnings": run.warnings,

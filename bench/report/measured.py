@@ -141,10 +141,12 @@ UNTIMED_NOTE = ("untimed: tasks that answered correctly without a recorded build
                 "test.")
 
 
-def design_note(d: pd.DataFrame) -> str:
-    """The note under the design table ``d`` (:func:`design`): :data:`DESIGN_NOTE`, and
-    :data:`UNTIMED_NOTE` where it has an ``untimed`` column."""
-    return DESIGN_NOTE + (" " + UNTIMED_NOTE if "untimed" in d else "")
+def design_note(t: pd.DataFrame) -> str:
+    """The note under the design table of the prepared task rows ``t`` (:func:`design`):
+    :data:`DESIGN_NOTE`, and :data:`UNTIMED_NOTE` where the table has an ``untimed`` column
+    (some row is untimed)."""
+    some = bool(t["untimed"].any()) if len(t) and "untimed" in t else False
+    return DESIGN_NOTE + (" " + UNTIMED_NOTE if some else "")
 
 
 def _span(s: pd.Series) -> str:
