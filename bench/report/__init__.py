@@ -158,7 +158,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None,
            "verdict_matrix": matrix, "tier_lines": tier_lines, "tier_note": verdicts.NOTE,
            "legend": tables.LEGEND,
            "design": Table.of(measured.design(t)) if len(t) else None,
-           "design_note": measured.DESIGN_NOTE,
+           "design_note": measured.design_note(t),
            "assets": assets.load(),
            "csv": _write_csv(run, out), "instance_data": instance_views.write(t, out),
            "name": run.folder.resolve().name, "warnings": run.warnings,
@@ -347,7 +347,7 @@ def _markdown(ctx: dict[str, Any]) -> str:
                *[f"- {x}" for x in ctx["tier_lines"]], "", ctx["tier_note"], ""]
     if ctx["design"]:
         md += ["### What was measured, per puzzle and tier", "", ctx["design"].markdown(), "",
-               measured.DESIGN_NOTE, ""]
+               ctx["design_note"], ""]
     if ctx["defaults"]:
         md += ["### Declared defaults against the robust choice", "",
                ctx["defaults"].markdown(), "", *[f"- {x}" for x in ctx["default_lines"]], "",

@@ -10,7 +10,8 @@ One scenario per puzzle and tier (ASlib has one cutoff per scenario), in a folde
   feature step, ``grid``);
 - ``algorithm_runs.arff``: one line per task sample (``instance_id``, ``repetition``,
   ``algorithm`` = "formulation / solver", ``runtime``, ``runstatus``). ``runtime`` is build +
-  solve seconds; a ``timeout`` has the task's time limit; a task that was not run (a suite's
+  solve seconds; a ``timeout`` has the task's time limit, and so has any other unanswered
+  task without both parts of its time (:func:`runtime`); a task that was not run (a suite's
   ladder rule) has runstatus ``other`` and runtime ``?`` (missing, not a failure), and so has
   an *untimed* task, a correct answer recorded without its build or solve time
   (:mod:`bench.report.untimed`: its time is unknown, never a partial time or 0 s); a formulation
@@ -85,15 +86,22 @@ def runstatus(row: pd.Series) -> str:
 
 def runtime(row: pd.Series, status: str) -> float:
     """Build + solve seconds of a task row; its time limit for a timeout; NaN (``?``) for a
-    task that was not run and for an untimed one (a part of its time missing)."""
+    task that was not run and for an untimed one (a part of its time missing).
+
+    ASlib's runtime is known whatever the run status (the time until the run ended; a
+    timeout at the cutoff, as the format's example has it). An unanswered row (memout, crash,
+    other) has its measured total where both parts were measured, else its time limit, as a
+    timeout has: never the one part measured, which is no time of the run (a memout during
+    the solve with only its build time would read as a failure after the build)."""
     if status == "other" and (str(row.get("message") or "").startswith(NOT_RUN)
                               or _untimed(row)):
         return math.nan
     if status == "timeout":
         return float(row["time_limit"])
-    own = sum(float(v) for v in (row["build_s"], row["solve_s"])
-              if v is not None and pd.notna(v))
-    return own if own > 0 or status == "ok" else float(row["time_limit"])
+    parts = [float(v) for v in (row["build_s"], row["solve_s"]) if v is not None and pd.notna(v)]
+    own = sum(parts)
+    whole = len(parts) == 2 or status == "ok"
+    return own if whole and (own > 0 or status == "ok") else float(row["time_limit"])
 
 
 def scenario_name(puzzle: str, tier: str) -> str:

@@ -243,7 +243,9 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
     limit, the tier and instance, the statuses seen, ``errors`` and ``n`` its error and all
     samples, ``unmeasured`` where every sample errored (:func:`bench.report.invalid.unmeasured`).
     An error beside other samples is left out of the time, ``ok`` and the statuses
-    (:func:`bench.report.invalid.out_of_fold`)."""
+    (:func:`bench.report.invalid.out_of_fold`); an untimed answer left out before
+    (:func:`bench.report.untimed.timed`) counts in ``ok``, not in the time
+    (:func:`bench.report.untimed.settle`)."""
     t = t[~t["status"].isin(("not run", "skipped"))] if len(t) else t
     if t.empty:
         return pd.DataFrame(columns=["puzzle", "pair", "unit", "par2_s", "ok", "limit",
@@ -254,13 +256,15 @@ def _fold(t: pd.DataFrame) -> pd.DataFrame:
                  _er=t["status"].eq("error"),
                  cells=t["cells"].astype(float) if "cells" in t else np.nan)
     t, gone = invalid.out_of_fold(t, by)
-    t = t.assign(_st=t["status"].mask(gone))
+    t = t.assign(_st=t["status"].mask(gone), _nu=t.get("untimed_beside", 0),
+                 _ans=t["par2_s"].where(t["ok"].eq(True)))
     out = t.groupby(by, sort=True).agg(
-        par2_s=("par2_s", "median"), ok=("ok", "mean"), limit=("limit", "max"),
+        par2_s=("par2_s", "median"), ok_sum=("ok", "sum"), ok_n=("ok", "count"),
+        untimed_beside=("_nu", "max"), ans_s=("_ans", "median"), limit=("limit", "max"),
         tier=("tier", "first"), instance=("instance", "first"),
         status=("_st", lambda x: "/".join(sorted(set(x.dropna())))), errors=("_er", "sum"),
         n=("_er", "size"), cells=("cells", "max")).reset_index()
-    out["ok"] = out["ok"] > 0.5
+    out = untimed.settle(out).drop(columns=["ok_frac", "untimed_beside"])
     out["unmeasured"] = invalid.unmeasured(out)
     return out
 

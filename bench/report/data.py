@@ -25,7 +25,7 @@ import bench.report.located as located
 from bench.records import NOT_RUN, OURS, Result, row_origin
 from bench.report.invalid import out_of_fold
 from bench.report.stopped import unfinished
-from bench.report.untimed import left_out, missing
+from bench.report.untimed import kept, missing, settle
 from bench.run.storage import (
     ENVIRONMENT,
     JOURNAL,
@@ -435,13 +435,12 @@ def was_declined(t: pd.DataFrame) -> pd.Series:
 def attempted(t: pd.DataFrame, timed: bool = True) -> pd.DataFrame:
     """The task rows every time, count and test is computed from: the tasks that ran, whose
     formulation attempted the instance and (``timed``) that are timed (:func:`did_not_run`,
-    :func:`was_declined` and :func:`bench.report.untimed.left_out` dropped). A declined
-    instance and an answer without its time are no measurement of the pair: neither a time
-    nor a failure, so two pairs are compared only on the instances both were measured on."""
-    if not len(t):
-        return t
-    t = t[~did_not_run(t) & ~was_declined(t)]
-    return t[~left_out(t, [k for k in KEYS if k in t])] if timed else t
+    :func:`was_declined` and :func:`bench.report.untimed.kept` dropped; the untimed answers
+    counted for :func:`per_instance`). A declined instance and an answer without its time
+    are no measurement of the pair: neither a time nor a failure, so two pairs are compared
+    only on the instances both were measured on."""
+    t = t[~did_not_run(t) & ~was_declined(t)] if len(t) else t
+    return kept(t, [k for k in KEYS if k in t]) if timed and len(t) else t
 
 
 def declines(t: pd.DataFrame) -> pd.Series:
@@ -459,31 +458,33 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, pair, instance): repeats and seeds folded to the median PAR-2 time,
     ``ok`` when a strict majority of the repeats answered correctly (exactly half is
     unanswered: the median of such an even count lies between an answer and a failure, above
-    the limit), ``spread`` max/min time,
-    ``wrong`` the wrong or disagreeing answers, ``timeouts``/``memouts``/``errors`` the
-    repetitions that ended so, ``n`` every repetition. An error is no measurement: where an
-    instance has other repetitions its errors are left out of the fold (time, ``ok``), and an
-    instance whose every repetition errored (``errors == n``, PAR-2 at the penalty) is
-    missing from the verdicts' comparisons (:mod:`bench.report.invalid`), while a timeout
-    or memout is a time censored at the limit there. An untimed answer
-    (:func:`bench.report.untimed.untimed`) is a sample but no measurement: errors are folded
-    out beside it, then it is left out, and an instance with no timed sample left is
-    untimed, with no row (:func:`bench.report.untimed.left_out`)."""
+    the limit), ``spread`` max/min time, ``wrong`` the wrong or disagreeing answers,
+    ``timeouts``/``memouts``/``errors`` the repetitions that ended so, ``n`` every timed one.
+    An error is no measurement: where an instance has other repetitions its errors are left
+    out of the fold (time, ``ok``), and one whose every repetition errored (``errors == n``)
+    is missing from the verdicts' comparisons (:mod:`bench.report.invalid`), while a timeout
+    or memout is a time censored at the limit there. An untimed answer is a sample but no
+    measurement: the status counts every sample that answered, timed or not
+    (``untimed_beside`` the untimed ones), the time only the timed samples; where every
+    answering sample is untimed the instance is untimed for the pair, with no row (the rule
+    in full: :func:`bench.report.untimed.settle`)."""
     st = t["status"]
     t = t.assign(_wrong=t["wrong"] | t["disagree"], _to=st.eq("timeout"), _mo=st.eq("memout"),
                  _er=st.eq("error"), _sk=st.eq("skipped"))
     by = [k for k in KEYS if k in t]
-    t = t[~left_out(t, by)]
+    t = kept(t, by)
     if len(t):  # an error beside other repetitions of its instance: out of the fold
         t = out_of_fold(t, by)[0]
+    t = t.assign(_ans=t["par2_s"].where(t["ok"].eq(True)), _nu=t.get("untimed_beside", 0))
     g = t.groupby(by, sort=False, dropna=False)
-    out = g.agg(par2_s=("par2_s", "median"), ok_frac=("ok", "mean"), n=("ok", "size"),
+    out = g.agg(par2_s=("par2_s", "median"), ok_sum=("ok", "sum"), ok_n=("ok", "count"),
+                n=("ok", "size"), untimed_beside=("_nu", "max"), ans_s=("_ans", "median"),
                 lo=("par2_s", "min"), hi=("par2_s", "max"), time_limit=("time_limit", "max"),
                 mem_mb=("mem_mb", "max"), constraints=("constraints", "max"),
                 variables=("variables", "max"), wrong=("_wrong", "sum"),
                 timeouts=("_to", "sum"), memouts=("_mo", "sum"),
                 errors=("_er", "sum"), skipped=("_sk", "sum")).reset_index()
-    out["ok"] = out["ok_frac"] > 0.5
+    out = settle(out)
     out["time_s"] = out["par2_s"].where(out["ok"])
     out["spread"] = out["hi"] / out["lo"].where(out["lo"] > 0)
     return out
@@ -492,9 +493,8 @@ def per_instance(t: pd.DataFrame) -> pd.DataFrame:
 def performance(t: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Instance x pair matrices of one puzzle's tier: PAR-2 seconds (NaN: not run or
     declined) and answered (bool; NaN: not run or declined)."""
-    pi = per_instance(attempted(t))
-    par2 = pi.pivot_table(index="instance", columns="pair", values="par2_s", aggfunc="first")
-    ok = pi.assign(ok=pi["ok"].astype(float)).pivot_table(
-        index="instance", columns="pair", values="ok", aggfunc="first")
+    pi = per_instance(attempted(t)).assign(ok=lambda x: x["ok"].astype(float))
+    par2, ok = (pi.pivot_table(index="instance", columns="pair", values=v, aggfunc="first")
+                for v in ("par2_s", "ok"))
     par2.columns.name = ok.columns.name = None
     return par2, ok.reindex_like(par2)

@@ -58,8 +58,8 @@ def design(t: pd.DataFrame) -> pd.DataFrame:
     and the instance-to-instance spread (:func:`spread`, over the tasks attempted) (``t``:
     prepared task rows, with those that did not run or were declined). Where any answer was
     untimed (:mod:`bench.report.untimed`), ``untimed`` counts the tasks left out as such (the
-    answers and the errors beside them on instances with no timed sample), which ``tasks run``
-    does not count, as the ranking does not."""
+    answers and the samples beside them on a pair's instance answered with no timed answer),
+    which ``tasks run`` does not count, as the ranking does not (:func:`design_note`)."""
     if t.empty:
         return pd.DataFrame()
     skipped, refused = did_not_run(t), was_declined(t)
@@ -132,6 +132,21 @@ DESIGN_NOTE = ("limit: the tier's time limit per task; repeats and seeds: how ma
                "In a tier whose further runs are gated (run only where the first run answered "
                "quickly: the suite's repeat_under), seeds a task and the seed spread describe "
                "those quick tasks only; a tier that declares seeds runs them on every task.")
+
+
+#: the note's sentence on the ``untimed`` column, where the table has one
+UNTIMED_NOTE = ("untimed: tasks that answered correctly without a recorded build or solve "
+                "time (no measurement, never 0 s), with the samples beside them on an instance "
+                "a pair answered only so, left out of tasks run and of every time, count and "
+                "test.")
+
+
+def design_note(t: pd.DataFrame) -> str:
+    """The note under the design table of the prepared task rows ``t`` (:func:`design`):
+    :data:`DESIGN_NOTE`, and :data:`UNTIMED_NOTE` where the table has an ``untimed`` column
+    (some row is untimed)."""
+    some = bool(t["untimed"].any()) if len(t) and "untimed" in t else False
+    return DESIGN_NOTE + (" " + UNTIMED_NOTE if some else "")
 
 
 def _span(s: pd.Series) -> str:

@@ -64,6 +64,9 @@ LEGEND: list[tuple[str, str]] = [
     ("not run", "tasks recorded without running: left out of every count, time and test"),
     ("declined", "instances a formulation declined (not applicable, K): no time and no failure, "
                  "left out likewise; its pair is compared only where it attempted"),
+    ("untimed", "correct answers recorded without a build or solve time: no time and no "
+                "failure, left out likewise (', u untimed': a pair's instances so left out; "
+                "'untimed all': none of its answers timed)"),
 ]
 #: verdict-matrix columns shown only after the reader asks for them (the rest fit 1400 px)
 VERDICT_MORE = ["separable", "note"]

@@ -18,12 +18,17 @@ seeds folded to their median by :func:`bench.report.data.per_instance`):
   the instances no other pair ran (the VBS without it has no value there). An answer without
   its time (:mod:`bench.report.untimed`) has no PAR-2 and is no candidate, but the instance was
   answered: no other pair is its unique or sole solver there, and where any pair has one,
-  ``untimed`` counts such instances per pair;
+  ``untimed`` counts such instances per pair; an instance every pair that attempted it
+  answered only without a time (or declined) is in the tables all the same, with no VBS
+  time, counted in ``vbs_untimed`` (where a tier has one);
 - the single best pair (SBS) is the pair of least PAR-2 sum among those that attempted every
   instance of the tier (when none did: among those that attempted the most, their sums over
   the instances all of them attempted; its gap then over the instances it attempted), and its
   gap to the VBS is the ratio of the PAR-2 sums and of the
-  shifted geometric means over the same instances (1 is no gap).
+  shifted geometric means over the same instances (1 is no gap);
+- the committed ``auto`` rule's gap is over the instances where its pick has a time
+  (:func:`auto_row`); a pick that answered without a time is neither a time nor a task not
+  run: it is left out of the gap and counted in ``auto_untimed`` (where a tier has one).
 """
 
 from __future__ import annotations
@@ -60,9 +65,14 @@ def single_best(par2: pd.DataFrame) -> tuple[str, pd.Index]:
     return str(best), par2.index[par2[best].notna()]
 
 
-def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> dict[str, Any]:
-    """One tier's VBS and single best pair with the gaps."""
+def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame,
+             untimed: pd.DataFrame | None = None) -> dict[str, Any]:
+    """One tier's VBS and single best pair with the gaps (``untimed``: instances x pairs,
+    True where the pair answered without a time, :func:`bench.report.untimed.matrix`; where
+    it has a column, ``vbs_untimed`` counts the instances with no time of any pair that some
+    pair answered without one)."""
     vbs = par2.min(axis=1)
+    u = _untimed(untimed, par2)
     sbs, on = single_best(par2)
     v, s = vbs.loc[on], par2.loc[on, sbs]
     v_sum, s_sum = float(v.sum()), float(s.sum())
@@ -73,7 +83,15 @@ def tier_row(tier: str, par2: pd.DataFrame, ok: pd.DataFrame) -> dict[str, Any]:
             "sbs_solved": int((ok.loc[on, sbs] > 0).sum()),
             "sbs_par2_s": s_sum, "sbs_sgm_s": sgm(s),
             "par2_gap": s_sum / v_sum if v_sum > 0 else math.nan,
-            "sgm_gap": sgm(s) / sgm(v) if sgm(v) > 0 else math.nan}
+            "sgm_gap": sgm(s) / sgm(v) if sgm(v) > 0 else math.nan,
+            **({"vbs_untimed": int((vbs.isna() & u.any(axis=1)).sum())} if u.shape[1]
+               else {})}
+
+
+def _untimed(untimed: pd.DataFrame | None, par2: pd.DataFrame) -> pd.DataFrame:
+    """The untimed matrix (none: no column) on the instances of ``par2``, as bools."""
+    u = untimed if untimed is not None else pd.DataFrame(index=par2.index)
+    return u.reindex(index=par2.index, fill_value=False).astype(bool)
 
 
 def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame,
@@ -83,8 +101,7 @@ def contribution_rows(tier: str, par2: pd.DataFrame, ok: pd.DataFrame,
     instances it declined, none by default; ``untimed``: instances x pairs, True where the
     pair answered without a time, :func:`bench.report.untimed.matrix`, none by default)."""
     declined = declined if declined is not None else pd.Series(dtype=int)
-    u = (untimed if untimed is not None else pd.DataFrame(index=par2.index)).reindex(
-        index=par2.index, fill_value=False).astype(bool)
+    u = _untimed(untimed, par2)
     answered = ok.fillna(0) > 0
     vbs = par2.min(axis=1)
     rows = []
@@ -109,11 +126,26 @@ def _tiers(t: pd.DataFrame) -> list[tuple[str, pd.DataFrame, pd.DataFrame, pd.Se
                                           pd.DataFrame]]:
     out = []
     for tier, g in t.groupby("tier", sort=True):
-        par2, ok = performance(g)
+        par2, ok, u = matrices(g)
         if par2.size:
-            out.append((str(tier), par2, ok, declines(g),
-                        untimed_matrix(attempted(g, timed=False), par2.index)))
+            out.append((str(tier), par2, ok, declines(g), u))
     return out
+
+
+def matrices(g: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """One tier's instance x pair PAR-2 and answered matrices
+    (:func:`bench.report.data.performance`) and the untimed one
+    (:func:`bench.report.untimed.matrix`), on the instances some pair measured and those
+    only answered without a time (rows with no PAR-2: no candidate, still instances of the
+    tier)."""
+    par2, ok = performance(g)
+    att = attempted(g, timed=False)
+    u = untimed_matrix(att, pd.Index(sorted(set(att["instance"])))) if len(att) else \
+        pd.DataFrame(index=par2.index)
+    if par2.shape[1]:
+        index = par2.index.union(u.index[u.any(axis=1)])
+        par2, ok = par2.reindex(index), ok.reindex(index)
+    return par2, ok, u.reindex(index=par2.index, fill_value=False)
 
 
 def auto_picks(t: pd.DataFrame) -> pd.Series:
@@ -138,7 +170,8 @@ def auto_picks(t: pd.DataFrame) -> pd.Series:
 
 
 def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.Series,
-             in_sample: bool = False, declined: pd.DataFrame | None = None) -> dict[str, Any]:
+             in_sample: bool = False, declined: pd.DataFrame | None = None,
+             untimed: pd.DataFrame | None = None) -> dict[str, Any]:
     """``auto``'s gap to the VBS over the instances of the tier whose chosen pair was run
     there (``auto_over`` of ``auto_instances``): a pick that did not run the instance (not in
     the run, or not run by a suite's ladder rule) is missing data, counted in
@@ -147,8 +180,12 @@ def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.S
     none by default) was run and refused it, as ``puzzlebench solve`` reports such an
     instance an error: it counts unanswered at PAR-2 (:data:`PAR_K` x its time limit
     ``limit``) and in ``auto_declined``. The VBS is taken over the same instances; the gaps
-    are NaN (shown "–") where no pick ran, or without a rule. ``auto_in_sample`` marks a tier
-    holding instances the rule was learned on. The features' cost is not included."""
+    are NaN (shown "–") where no pick ran, or without a rule. A pick that answered the
+    instance without a time (``untimed``: instances x pairs, :func:`bench.report.untimed.matrix`;
+    none by default) ran it: it is left out of the gap (no time) and, where ``untimed`` has
+    a column, counted in ``auto_untimed``, never in ``auto_not_run``. ``auto_in_sample``
+    marks a tier holding instances the rule was learned on. The features' cost is not
+    included."""
     none = {"auto_instances": 0, "auto_over": 0, "auto_not_run": 0, "auto_declined": 0,
             "auto_solved": 0, "auto_par2_gap": math.nan, "auto_sgm_gap": math.nan,
             "auto_in_sample": in_sample}
@@ -163,13 +200,18 @@ def auto_row(par2: pd.DataFrame, ok: pd.DataFrame, picks: pd.Series, limit: pd.S
     did = pd.Series([has(ran_m, i) for i in par2.index], index=par2.index, dtype=bool)
     refused = pd.Series([not did[i] and has(declined, i) for i in par2.index],
                         index=par2.index, dtype=bool)
+    unt = pd.Series([not did[i] and not refused[i] and has(untimed, i) for i in par2.index],
+                    index=par2.index, dtype=bool)
     on = par2.index[did | refused]
     a = pd.Series([par2.at[i, picks[i]] if did[i] else PAR_K * float(limit[i]) for i in on],
                   index=on, dtype=float)
     answered = sum(bool(answered_m.at[i, picks[i]]) for i in on if did[i])
     par2_gap, sgm_gap = gap(a, par2.min(axis=1).loc[on]) if len(on) else (math.nan, math.nan)
     return {**none, "auto_instances": len(par2), "auto_over": len(on),
-            "auto_not_run": int((~did & ~refused).sum()), "auto_declined": int(refused.sum()),
+            "auto_not_run": int((~did & ~refused & ~unt).sum()),
+            "auto_declined": int(refused.sum()),
+            **({"auto_untimed": int(unt.sum())} if untimed is not None and untimed.shape[1]
+               else {}),
             "auto_solved": int(answered), "auto_par2_gap": par2_gap, "auto_sgm_gap": sgm_gap}
 
 
@@ -203,13 +245,17 @@ def summary(t: pd.DataFrame) -> pd.DataFrame:
     picks = auto_picks(t)
     rows = []
     for tier, g in t.groupby("tier", sort=True):
-        par2, ok = performance(g)
+        par2, ok, u = matrices(g)
         if par2.size:
             limit = g.groupby("instance")["time_limit"].max().astype(float)
-            rows.append({**tier_row(str(tier), par2, ok),
+            rows.append({**tier_row(str(tier), par2, ok, u),
                          **auto_row(par2, ok, picks, limit, in_sample(g),
-                                    declined_matrix(g, par2))})
-    return pd.DataFrame(rows)
+                                    declined_matrix(g, par2), u)})
+    s = pd.DataFrame(rows)
+    for col in ("vbs_untimed", "auto_untimed"):  # a tier without any untimed instance: 0
+        if col in s:
+            s[col] = s[col].fillna(0).astype(int)
+    return s
 
 
 def contributions(t: pd.DataFrame) -> pd.DataFrame:
@@ -247,7 +293,12 @@ def extra(puzzle: str, t: pd.DataFrame) -> list[dict[str, Any]]:
                   "the gap and never charged; auto_declined: instances whose chosen pair's "
                   "formulation declined them, counted unanswered at PAR-2 (solve reports "
                   "them an error); auto_in_sample: a tier holding the rule's training data, "
-                  "so no test of it; the features' cost is not included)",
+                  "so no test of it; the features' cost is not included"
+                  + ("; vbs_untimed: instances no pair has a time on, answered without a "
+                     "build or solve time, no VBS time and not counted solved"
+                     if "vbs_untimed" in s else "")
+                  + ("; auto_untimed: instances whose chosen pair answered without a time, "
+                     "left out of the gap" if "auto_untimed" in s else "") + ")",
          "table": Table.of(s)},
         {"title": f"{puzzle}: each pair's marginal contribution to the virtual best (unique: "
                   "instances only it answered; par2_added_s: what the VBS's PAR-2 sum rises "
