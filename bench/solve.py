@@ -18,7 +18,7 @@ from bench.backends import Backend, Outcome, Session, SolveOptions, backends_for
 from bench.failure import Failure, describe
 from bench.instance import Instance
 from bench.models import Model
-from bench.puzzles import SolutionGrid, get_puzzle
+from bench.puzzles import Puzzle, SolutionGrid, get_puzzle
 from bench.registry import Formulation, Unsupported, formulations
 
 
@@ -42,12 +42,13 @@ class Solved:
     ``"wrong"`` (with ``grid`` and the verifier's ``problems``), else the solver's status
     without a solution (``"infeasible"``, ``"timeout"``, ...), ``"skipped"`` with the
     formulation's reason in ``message`` (:meth:`Formulation.skip`), or ``"error"`` with
-    ``message`` when ``exclude`` cannot be blocked, the formulation (or its solver) raised or
-    its build returned no model its solvers take: then ``failure`` holds the phase (and the
-    traceback of what raised). When counting, ``count`` is the number of
-    solutions found up to the requested count (fewer: that is all there are); ``count_status``
-    is set (``"error"``, ``"timeout"`` or ``"wrong"``, with ``count_message``) when counting
-    stopped early, ``count`` then None except after a timeout."""
+    ``message`` when ``exclude`` cannot be blocked, the formulation (or its solver) raised, its
+    build returned no model its solvers take, or the puzzle's ``verify`` raised or returned no
+    list: then ``failure`` holds the phase (and the traceback of what raised). When counting,
+    ``count`` is the number of solutions found up to the requested count (fewer: that is all
+    there are); ``count_status`` is set (``"error"``, ``"timeout"`` or ``"wrong"``, with
+    ``count_message``) when counting stopped early, ``count`` then None except after a
+    timeout."""
 
     status: str
     stats: SolveStats
@@ -79,6 +80,45 @@ def phase(name: str, form: Formulation) -> Iterator[None]:
         raise
     except Exception as e:
         raise PhaseError(describe(e, name, form)) from e
+
+
+def skip_reason(inst: Instance, form: Formulation, backend: Backend) -> str:
+    """Why ``form`` does not take ``inst`` on ``backend`` ("" when it does): its refusal of the
+    solver, else its :meth:`~bench.registry.Formulation.skip`, called in the ``skip`` phase (an
+    exception is a :class:`PhaseError`). A reason that is not a str but is true (a ``skip``
+    returning True) is a reason all the same, said as ``str()`` of it."""
+    with phase("skip", form):
+        reason = form.refuses(backend.name) or form.skip(inst)
+    return str(reason) if reason else ""
+
+
+def verified(rules: Puzzle, inst: Instance, grid: SolutionGrid, label: str) -> list[str]:
+    """The rules ``grid`` breaks (``rules.verify``; [] when it is a solution of ``inst``), in
+    the ``verify`` phase: an exception of ``verify``, or a result that is not a list (None:
+    a forgotten ``return``), is a :class:`PhaseError` of the puzzle's rules, naming their module
+    (and the line that raised), not the formulation's; ``label`` (the formulation's) leads."""
+    try:
+        problems = rules.verify(inst, grid)
+    except MemoryError:
+        raise
+    except Exception as e:
+        failure = describe(e, "verify", rules)
+        said = failure.message.split(": verify: ", 1)[-1]
+        raise PhaseError(Failure("verify", f"{label}: verify: {said}, in the {rules.name} "
+                                 f"puzzle's rules ({_verify_of(rules)}), not the formulation",
+                                 failure.traceback)) from e
+    if isinstance(problems, list):
+        return problems
+    got = ("None (missing `return`?)" if problems is None else
+           f"{type(problems).__name__}, not a list")
+    raise PhaseError(Failure("verify", f"{label}: verify returned {got}: {_verify_of(rules)} "
+                             "must return the list of rules the grid breaks ([] for a "
+                             "solution)", ""))
+
+
+def _verify_of(rules: Puzzle) -> str:
+    cls = type(rules)
+    return f"{cls.__qualname__}.verify in {cls.__module__}"
 
 
 def cannot_count(form: Formulation, blocked: object = False) -> str:
@@ -130,13 +170,9 @@ def solve(inst: Instance, form: Formulation, backend: Backend, deadline: float,
     first (a solution other than ``exclude``; "infeasible" means there is none)."""
     stats = SolveStats()
     try:
-        reason = form.refuses(backend.name) or form.skip(inst)
-    except Exception as e:
-        failure = describe(e, "skip", form)
-        return Solved("error", stats, message=failure.message, failure=failure)
-    if reason:
-        return Solved("skipped", stats, message=f"{form.label}: {reason}")
-    try:
+        reason = skip_reason(inst, form, backend)
+        if reason:
+            return Solved("skipped", stats, message=f"{form.label}: {reason}")
         return _solve(inst, form, backend, deadline, stats, count, exclude, options, on_built,
                       on_round)
     except Unsupported as e:
@@ -243,7 +279,7 @@ class Loop:
                                      f"{cls.__qualname__} ({cls.__module__}) returned "
                                      f"{type(grid).__name__}, not the solution grid (a list "
                                      "of rows)", ""))
-        return grid, get_puzzle(self.inst.puzzle).verify(self.inst, grid)
+        return grid, verified(get_puzzle(self.inst.puzzle), self.inst, grid, self.form.label)
 
     def run(self, count: int | None) -> Solved:
         outcome = self.settle()

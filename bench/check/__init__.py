@@ -32,13 +32,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.backends import Backend, SolveOptions, backends_for, check_preference, get_backend
-from bench.check.tiny import Tiny, tiny_cases
+from bench.check.tiny import Drawn, Tiny, drawn
 from bench.failure import Failure
 from bench.instance import Instance, read_instance
 from bench.models import AspModel, Model
 from bench.puzzles import SolutionGrid, get_puzzle
-from bench.registry import Formulation
-from bench.solve import Loop, PhaseError, SolveStats, cannot_count, kind_mismatch, phase
+from bench.registry import Formulation, Unsupported
+from bench.solve import (
+    Loop,
+    PhaseError,
+    SolveStats,
+    cannot_count,
+    kind_mismatch,
+    phase,
+    skip_reason,
+)
 
 TIME_LIMIT = 20.0
 #: lazy rounds per solve before the loop counts as not terminating
@@ -94,6 +102,7 @@ class Run:
     status: str = ""  # "infeasible" (no more), "limit", "timeout", "error", "skipped", ...
     problem: str = ""
     rounds: int = 0
+    phase: str = ""  # of an "error": the step that raised (bench.failure.PHASES, "verify")
 
 
 def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
@@ -101,10 +110,6 @@ def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
     """Solve ``inst`` and, up to ``limit`` solutions, block each and solve again (the solve
     loop of :mod:`bench.solve`, with every grid kept and every lazy round watched)."""
     run = Run()
-    reason = form.refuses(backend.name) or form.skip(inst)
-    if reason:
-        run.status, run.problem = "skipped", reason
-        return run
     deadline = time.perf_counter() + time_limit
     stats = SolveStats()
     sizes: list[int] = []
@@ -120,6 +125,10 @@ def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
             raise PhaseError(_no_end(form))
 
     try:
+        reason = skip_reason(inst, form, backend)
+        if reason:
+            run.status, run.problem = "skipped", reason
+            return run
         with phase("build", form):
             model = form.build(inst)
         mismatch = kind_mismatch(form, backend, model)
@@ -135,8 +144,10 @@ def search(inst: Instance, form: Formulation, backend: Backend, limit: int,
             _count(loop, run, limit)
         finally:
             session.close()
+    except Unsupported as e:  # as the task says it: the variant does not take the instance
+        run.status, run.problem = "skipped", str(e)
     except PhaseError as e:
-        run.status, run.problem = "error", e.failure.message
+        run.status, run.problem, run.phase = "error", e.failure.message, e.failure.phase
     return run
 
 
@@ -158,7 +169,7 @@ def _count(loop: Loop, run: Run, limit: int) -> None:
         with phase("block", form):
             blocked = form.block(inst, loop.model, grid)
         if not blocked:
-            run.status = "noblock"
+            run.status, run.problem = "noblock", cannot_count(form, blocked)
             return
 
 
@@ -189,15 +200,27 @@ def counts_solutions(form: Formulation) -> bool:
 
 @dataclass
 class Notes:
-    """What the lazy check learns from every solve of the other checks."""
+    """What the lazy check learns from every solve of the other checks: the instances solved
+    (not skipped), the first failure of the loop (an error of ``separate``: it raised, or its
+    round added no cut, or the loop did not end) and the solves that ended in another error
+    (the loop was not seen to end there)."""
 
     rounds: list[str] = field(default_factory=list)  # "instance solves" where a loop ran
-    failure: str = ""  # the first lazy-loop failure
+    failure: str = ""
+    ran: int = 0
+    errors: list[str] = field(default_factory=list)
 
     def saw(self, name: str, run: Run) -> None:
+        if run.status == "skipped":
+            return
+        self.ran += 1
         if run.rounds:
             self.rounds.append(f"{name} {run.rounds + 1}")
-        if "lazy loop" in run.problem and not self.failure:
+        if run.status != "error":
+            return
+        if run.phase != "separate":
+            self.errors.append(f"{name}: {run.problem}")
+        elif not self.failure:
             self.failure = f"{name}: {run.problem}"
 
 
@@ -214,9 +237,23 @@ def check_variant(form: Formulation, backend: Backend,
     yield _unsat(form, backend, where, time_limit, notes)
     yield from _tiny_checks(form, backend, where, time_limit, notes)
     if form.is_lazy():
-        yield (Check("lazy", where, "fail", notes.failure) if notes.failure else
-               Check("lazy", where, "pass", "the loop ended on every instance (solves per "
-                     "instance: " + (", ".join(notes.rounds[:6]) or "1 each") + ")"))
+        yield _lazy(where, notes)
+
+
+def _lazy(where: str, notes: Notes) -> Check:
+    """The lazy check's line: a fail at the loop's first failure; not applicable when no
+    instance's loop ran to an end (every solve skipped, or ended in an error elsewhere); else
+    a pass naming the instances whose loop ended."""
+    if notes.failure:
+        return Check("lazy", where, "fail", notes.failure)
+    if len(notes.errors) == notes.ran:
+        return Check("lazy", where, "skip", (
+            f"no loop ran to its end: every solve ended in an error before (e.g. "
+            f"{notes.errors[0]})") if notes.ran else "every instance was skipped by the variant")
+    on = (f"{notes.ran - len(notes.errors)} of the {notes.ran} instances solved (the others "
+          "ended in an error outside separate)") if notes.errors else "every instance"
+    return Check("lazy", where, "pass", f"the loop ended on {on} (solves per instance: "
+                 + (", ".join(notes.rounds[:6]) or "1 each") + ")")
 
 
 def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
@@ -229,12 +266,12 @@ def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
     if form.kind == "mip":
         paths = paths[:1]
     failures: list[str] = []
-    solved = skipped = 0
+    solved, skipped = 0, []
     for path in paths:
         run = search(read_instance(path), form, backend, 1, time_limit)
         notes.saw(path.stem, run)
         if run.status == "skipped":
-            skipped += 1
+            skipped.append(run.problem)
         elif run.grids:
             solved += 1
         elif run.status == "infeasible" and form.is_exact():
@@ -242,10 +279,19 @@ def _solve(form: Formulation, backend: Backend, where: str, time_limit: float,
                             "formulation must find it)")
         elif run.status != "infeasible":
             failures.append(f"{path.name}: {run.status} {run.problem}".strip())
-    skip_note = f", {skipped} skipped by the variant" if skipped else ""
+    if len(skipped) == len(paths):
+        return _all_skipped("solve", where, skipped)
+    skip_note = f", {len(skipped)} skipped by the variant" if skipped else ""
     return (Check("solve", where, "fail", "; ".join(failures[:2])) if failures else
             Check("solve", where, "pass", f"{solved} of {len(paths)} solved and checked"
                   f"{skip_note}"))
+
+
+def _all_skipped(name: str, where: str, reasons: list[str]) -> Check:
+    """The line of a check whose every instance the variant skipped: not applicable, with
+    the first reason (nothing was tested, so nothing passed)."""
+    return Check(name, where, "skip", f"all {len(reasons)} instance(s) skipped by the variant "
+                 f"({reasons[0]})")
 
 
 def untested(cases: list[Tiny]) -> str:
@@ -260,22 +306,40 @@ def untested(cases: list[Tiny]) -> str:
             "TINY make one likelier)") if missing else ""
 
 
+def none_kept(got: Drawn) -> str:
+    """Why no tiny board was kept, as the exact check's fail: of the boards drawn, how many the
+    puzzle refused (with the first reason) and how many had too many solutions."""
+    refused = (f"{got.refused} were refused by parse_token or validate"
+               + (f" (e.g. {got.refusal})" if got.refusal else ""))
+    crowded = f"{got.crowded} had more than {got.max_solutions} solutions"
+    hint = ("tiny.py's TINY draws tokens the puzzle refuses" if got.refused == got.distinct else
+            "more givens in TINY, or a verify that rejects more grids, leave fewer"
+            if got.crowded == got.distinct else "")
+    return (f"no tiny board was tested: of the {got.distinct} distinct boards drawn from "
+            f"tiny.py's TINY, {refused} and {crowded}" + (f"; {hint}" if hint else ""))
+
+
 def _unsat(form: Formulation, backend: Backend, where: str, time_limit: float,
            notes: Notes) -> Check:
     unsat = unsat_paths(form.puzzle)
     if not unsat:
         return Check("unsat", where, "skip", f"no unsatisfiable {form.puzzle} instance shipped")
-    bad = []
+    bad, skipped = [], []
     for path in unsat:
         run = search(read_instance(path), form, backend, 1, time_limit)
         notes.saw(path.stem, run)
+        if run.status == "skipped":
+            skipped.append(run.problem)
         if run.grids or run.status not in ("infeasible", "skipped"):
             got = "a solution" if run.grids else f"{run.status} {run.problem}".strip()
             if run.grids or form.is_exact() or run.status != "infeasible":
                 bad.append(f"{path.name}: {got}")
+    if len(skipped) == len(unsat):
+        return _all_skipped("unsat", where, skipped)
+    skip_note = f", {len(skipped)} skipped by the variant" if skipped else ""
     return (Check("unsat", where, "fail", "; ".join(bad)) if bad else
-            Check("unsat", where, "pass", f"{len(unsat)} unsatisfiable instance(s) reported "
-                  "infeasible"))
+            Check("unsat", where, "pass", f"{len(unsat) - len(skipped)} unsatisfiable "
+                  f"instance(s) reported infeasible{skip_note}"))
 
 
 @dataclass
@@ -290,25 +354,48 @@ class _Tally:
     counted: list[str] = field(default_factory=list)
     solutions: int = 0
     uncounted: list[str] = field(default_factory=list)
-    skipped: int = 0
+    skips: dict[str, str] = field(default_factory=dict)  # board -> the variant's reason
 
 
 def _tiny_checks(form: Formulation, backend: Backend, where: str, time_limit: float,
                  notes: Notes) -> Iterator[Check]:
-    cases = tiny_cases(form.puzzle)
     counts = counts_solutions(form)
-    tally = _Tally()
+    try:
+        got = drawn(form.puzzle)
+    except PhaseError as e:  # the puzzle's verify failed in brute force: nothing to compare
+        yield Check("exact", where, "fail", "brute force could not list the tiny boards' "
+                    f"solutions: {e.failure.message}")
+        yield _count_check(counts, where, 0, 0, _Tally())
+        return
+    if got is None or not got.cases:
+        yield (Check("exact", where, "skip", f"{form.puzzle} has no tiny boards (tiny.py's TINY "
+                     "beside rules.py: docs/adding-a-puzzle.md)") if got is None else
+               Check("exact", where, "fail", none_kept(got)))
+        yield _count_check(counts, where, 0, 0, _Tally())
+        return
+    cases, tally = got.cases, _Tally()
     for case in cases:
         run = search(case.inst, form, backend, len(case.solutions) + 2 if counts else 1,
                      time_limit)
         notes.saw(case.name, run)
         _judge(form, case, run, counts, tally)
-    total = sum(len(c.solutions) for c in cases)
-    yield (Check("exact", where, "fail", "; ".join(tally.found_bad[:2])) if tally.found_bad else
-           Check("exact", where, "pass", f"{len(cases)} tiny instances agree with brute force "
-                 f"({total} solutions, {sum(not c.solutions for c in cases)} unsatisfiable)"
-                 f"{untested(cases)}"))
+    yield _exact_check(where, cases, tally)
     yield _count_check(counts, where, len(cases), sum(bool(c.solutions) for c in cases), tally)
+
+
+def _exact_check(where: str, cases: list[Tiny], tally: _Tally) -> Check:
+    """The exact check's line: a fail at the boards whose solve disagrees with brute force; not
+    applicable when the variant skipped every board; else a pass naming what was compared."""
+    if tally.found_bad:
+        return Check("exact", where, "fail", "; ".join(tally.found_bad[:2]))
+    if len(tally.skips) == len(cases):
+        return _all_skipped("exact", where, list(tally.skips.values()))
+    kept = [c for c in cases if c.name not in tally.skips]
+    skip_note = f", {len(tally.skips)} skipped by the variant" if tally.skips else ""
+    return Check("exact", where, "pass", f"{len(kept)} tiny instances agree with brute force "
+                 f"({sum(len(c.solutions) for c in kept)} solutions, "
+                 f"{sum(not c.solutions for c in kept)} unsatisfiable){skip_note}"
+                 f"{untested(kept)}")
 
 
 def _judge(form: Formulation, case: Tiny, run: Run, counts: bool, tally: _Tally) -> None:
@@ -316,7 +403,7 @@ def _judge(form: Formulation, case: Tiny, run: Run, counts: bool, tally: _Tally)
     same = get_puzzle(form.puzzle).same
     n = len(case.solutions)
     if run.status == "skipped":
-        tally.skipped += 1
+        tally.skips[case.name] = run.problem
         return
     if run.status in ("error", "wrong", "timeout", "unknown", "memout"):
         tally.found_bad.append(f"{_where(case)}: {run.status} {run.problem}".strip())
@@ -334,8 +421,8 @@ def _judge(form: Formulation, case: Tiny, run: Run, counts: bool, tally: _Tally)
     if not counts or not n or not run.grids:
         return
     if run.status == "noblock":
-        if cannot_count(form) not in tally.count_bad:
-            tally.count_bad.append(cannot_count(form))
+        if run.problem not in tally.count_bad:
+            tally.count_bad.append(run.problem)
         return
     tally.counted.append(case.name)
     tally.solutions += n
@@ -358,6 +445,8 @@ def _count_check(counts: bool, where: str, boards: int, solvable: int, tally: _T
     if not counts:
         return Check("count", where, "skip", "no block: to count, implement block(inst, model, "
                      "grid) excluding the grid's cell values and return True")
+    if not boards:
+        return Check("count", where, "skip", "no tiny board to count (see the exact line)")
     uncounted = (f"{len(tally.uncounted)} of {boards} tiny instances could not be counted "
                  f"({'; '.join(tally.uncounted[:2])})") if tally.uncounted else ""
     bad = [*tally.count_bad[:2], *([uncounted] if uncounted else [])]
@@ -365,9 +454,9 @@ def _count_check(counts: bool, where: str, boards: int, solvable: int, tally: _T
         return Check("count", where, "fail", "; ".join(bad))
     if not tally.counted:
         return Check("count", where, "skip", f"none of the {boards} tiny instances was counted "
-                     f"({tally.skipped} skipped by the variant, the rest unsatisfiable or "
+                     f"({len(tally.skips)} skipped by the variant, the rest unsatisfiable or "
                      "reported infeasible)")
-    skip_note = f", {tally.skipped} skipped by the variant" if tally.skipped else ""
+    skip_note = f", {len(tally.skips)} skipped by the variant" if tally.skips else ""
     which = (f"the {solvable}" if len(tally.counted) == solvable else
              f"{len(tally.counted)} of the {solvable}")
     return Check("count", where, "pass", f"counts equal brute force on {which} tiny instances "
