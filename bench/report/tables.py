@@ -42,7 +42,7 @@ from bench.report.verdicts import (
     factor,
     label,
 )
-from bench.report.wording import CENSORED_SGM
+from bench.report.wording import CENSORED_SGM, NO_INTERVAL
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
 LEGEND: list[tuple[str, str]] = [
@@ -435,8 +435,10 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "x_best: the ratio of "
               "SGMs to the best's over the instances both measured; vs_best: the factor over "
               "the best on the instances both ran (ratio of the geometric means of "
-              "t + shift, an unanswered instance at its limit, '≥' a bound "
-              "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
+              "t + shift, an unanswered instance at its limit) with its 95 % t-interval; "
+              "'≥' a bound where only this pair has unanswered ones, '≤' where only the best "
+              f"has, without an interval ('{NO_INTERVAL}': neither end of a t-interval over "
+              "times at the limit is a bound); p: the "
               "step-down max-T permutation test against the best (a variant of "
               "Westfall-Young's: unstudentised statistic, labels permuted within each instance, "
               "the best chosen again in every permutation, fresh permutations at every step); "
