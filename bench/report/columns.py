@@ -36,8 +36,7 @@ COLUMNS: dict[str, Column] = {
     "tier": Column("tier", "difficulty tier of the instance"),
     "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (its own solver in "
                            "the task process)"),
-    "tasks": Column("tasks", "in the ranking: instances run (an instance's repeats and seeds "
-                             "folded into one)"),
+    "tasks": Column("tasks", "tasks run, every repeat and seed counted"),
     "solved": Column("solved", "instances (not tasks) answered correctly by a strict majority "
                                "of their repeats and seeds: solved and checked, or proved "
                                "infeasible where no exact formulation solved them"),
@@ -84,7 +83,10 @@ COLUMNS: dict[str, Column] = {
                                    "whose repeats did not answer, every failure a timeout (or "
                                    "answered above the limit); the note says whether the slope "
                                    "is then a lower bound, an upper bound or neither"),
-    "instances": Column("instances", "distinct instances with a task that ran"),
+    "instances": Column("instances", "distinct instances with a task that ran; in the ranking "
+                                     "those the pair attempted (ran, not declined), an "
+                                     "instance's repeats and seeds counted once; in the "
+                                     "overview the most any pair attempted"),
     "what": Column("what", "wrong: rejected answer; disagrees: infeasible although an exact "
                            "formulation solved it; error: the task failed"),
     "status": Column("status", "the task's outcome"),
