@@ -36,8 +36,7 @@ COLUMNS: dict[str, Column] = {
     "tier": Column("tier", "difficulty tier of the instance"),
     "kind": Column("kind", "model kind: mip, cpsat, sat, asp or external (its own solver in "
                            "the task process)"),
-    "tasks": Column("tasks", "in the ranking: instances run (an instance's repeats and seeds "
-                             "folded into one)"),
+    "tasks": Column("tasks", "tasks run, every repeat and seed counted"),
     "solved": Column("solved", "instances (not tasks) answered correctly by a strict majority "
                                "of their repeats and seeds: solved and checked, or proved "
                                "infeasible where no exact formulation solved them"),
@@ -75,15 +74,19 @@ COLUMNS: dict[str, Column] = {
                        "deviation / mean) of the repeated times"),
     "slope": Column("slope", "log-log slope of time against cells (1: linear, 2: quadratic)"),
     "range": Column("95 % range", "95 % t-interval of the fitted slope (N - 2 degrees of "
-                                  "freedom over the N points); with censored points only the "
-                                  "end that bounds it, '[≥ a]' for a lower bound, '[≤ b]' for an "
-                                  "upper bound, none ('–') where it has no bound"),
+                                  "freedom over the N points); with censored points none: "
+                                  "'censored: no interval' where the slope is a bound (the "
+                                  "note), '–' where it has none; neither end over times at "
+                                  "the limit bounds the slope"),
     "sizes": Column("sizes", "distinct instance sizes in the fit"),
     "censored": Column("censored", "points at the time limit: instances a strict majority of "
                                    "whose repeats did not answer, every failure a timeout (or "
                                    "answered above the limit); the note says whether the slope "
                                    "is then a lower bound, an upper bound or neither"),
-    "instances": Column("instances", "distinct instances with a task that ran"),
+    "instances": Column("instances", "distinct instances with a task that ran; in the ranking "
+                                     "those the pair attempted (ran, not declined), an "
+                                     "instance's repeats and seeds counted once; in the "
+                                     "overview the most any pair attempted"),
     "what": Column("what", "wrong: rejected answer; disagrees: infeasible although an exact "
                            "formulation solved it; error: the task failed"),
     "status": Column("status", "the task's outcome"),
@@ -119,7 +122,8 @@ COLUMNS: dict[str, Column] = {
                          "below 5 instances); where it left instances unanswered, '≥': a lower "
                          "bound with those at the limit, no interval"),
     "lead": Column("lead", "the runner-up: its factor over the best on the instances both ran, "
-                           "95 % interval, label"),
+                           "95 % interval (none where censored times make the factor a "
+                           "bound, '≥' or '≤'), label"),
     "separated": Column("separated", "pairs slower than the best by the max-T permutation test "
                                      "(p < 0.05), of the pairs compared"),
     "equivalent": Column("equivalent", "pairs whose 95 % interval lies within 1/1.25..1.25x of "
@@ -130,8 +134,9 @@ COLUMNS: dict[str, Column] = {
                                      "test's last step is separated ('none at this size': no "
                                      "permuted arrangement reaches p < 0.05)"),
     "vs_best": Column("vs best", "factor over the best on the instances both ran (ratio of "
-                                 "geometric means of t + shift, not of SGMs; '≥': a bound) "
-                                 "with its 95 % interval"),
+                                 "geometric means of t + shift, not of SGMs) with its 95 % "
+                                 "interval; '≥' or '≤': a bound where censored times cap it, "
+                                 "without an interval ('censored: no interval')"),
     "p": Column("p", "step-down max-T permutation p against the best (a Westfall-Young "
                      "variant); for a pair of another instance set two-sided, in the same test"),
     "vs_robust": Column("vs robust", "the verdicts' test of the declared default against the "

@@ -41,8 +41,10 @@ instance is answered by a strict majority of its samples, so exactly half is una
   of the SGMs shown, which subtract the shift) with its 95 % t-interval
   (:func:`bench.report.paired.log_interval`; "too few" below
   :data:`bench.report.paired.MIN_INTERVAL` instances); where a run has censored times the
-  factor is a bound ("≥" where only B has: B/A is at least it, and only the interval's lower
-  end is a bound too; "≤" where only A has; "both censored": neither estimate nor bound);
+  factor is a bound without an interval ("≥" where only B has: B/A is at least it; "≤" where
+  only A has; "both censored": neither estimate nor bound): neither end of a t-interval over
+  times capped at L is a bound, each moves either way as a censored time grows
+  (:mod:`bench.report.wording`);
 - the test: one family-wise permutation test over every pair it can reject (all puzzles and
   tiers; :mod:`bench.report.family`: on at least :data:`TESTED` instances), with sign flips of
   each instance's differences, every pair on it at once;
@@ -79,8 +81,6 @@ import bench.report.untimed as untimed
 from bench.identity import differing_parts
 from bench.report.compare_machines import machine_lines
 from bench.report.compare_words import (
-    AT_LEAST,
-    AT_MOST,
     BOUNDS,
     CHANGED,
     EQUIVALENT,
@@ -112,8 +112,10 @@ PAIR_NOTE = (
     f"answered above L in the run with the larger limit, is censored at L; shift "
     f"{SGM_SHIFT_S * 1000:g} ms) with its 95 % t-interval (none below "
     f"{paired.MIN_INTERVAL} instances); bound: '≥' where only B has censored times (B/A is "
-    "then at least the factor; only the interval's lower end is shown), '≤' where only A "
-    "has, 'both censored' where both have (the factor is then neither estimate nor bound); "
+    "then at least the factor), '≤' where only A has, 'both censored' where both have (the "
+    "factor is then neither estimate nor bound); a bound has no interval ('censored: no "
+    "interval'): the t-interval's ends over times capped at L are no bounds, each moves "
+    "either way as a censored time grows; "
     "p: the step-down Westfall-Young max-T sign-flip "
     f"permutation test over every pair on at least {TESTED} instances (one family; on fewer "
     f"no p reaches {ALPHA:g}: none, '–'). Labels: "
@@ -304,7 +306,8 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     in both runs, which the test rests on), ``error`` (instances left out: every sample an
     error in a run, :mod:`bench.report.invalid`), ``censored`` (instances unanswered in either
     run), ``answers differ`` (instances whose status differs), ``factor`` B/A with
-    ``factor_lo``/``factor_hi`` (NaN below MIN_INTERVAL instances), ``p`` (adjusted over every
+    ``factor_lo``/``factor_hi`` (NaN below MIN_INTERVAL instances and where ``bound`` says
+    censored times make the factor a bound), ``p`` (adjusted over every
     pair tested), ``verdict`` (changed, equivalent, inconclusive; no valid answer where no
     instance is measured in both runs: not tested) and ``label`` (the verdict in words)."""
     m = paired_instances(ta, tb)
@@ -361,8 +364,8 @@ def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str, int
     if n < paired.MIN_INTERVAL:
         lo = hi = math.nan
     bound = BOUNDS[bool(g["censored_a"].any()), bool(g["censored_b"].any())]
-    if bound:  # a bound: only the side it bounds from is an interval end
-        lo, hi = (lo if bound == AT_LEAST else math.nan, hi if bound == AT_MOST else math.nan)
+    if bound:  # a bound has no interval: neither end over capped times bounds anything
+        lo = hi = math.nan
     cens = int(g["censored"].sum())
     other = int(g["answers_differ"].sum())
     left, words, far = left_out

@@ -16,9 +16,13 @@ repetitions are counted in their own columns (tasks, as the ranking counts them)
 
 The slope's 95 % range is the t-interval of the least-squares slope, slope ± t(0.975, N - 2)
 · s / sqrt(sum (x - mean x)^2) over the N points of the fit (s^2: the residual sum of squares
-over N - 2). Where points are censored the fitted slope is not an estimate: a lower bound
-prints only the range's lower end ("[≥ a]"), an upper bound only its upper end ("[≤ b]"),
-and a slope with no bound no range ("–"), as the verdicts print a censored factor."""
+over N - 2). Where points are censored the fitted slope is not an estimate but, by
+:func:`censored_slope`, a lower bound, an upper bound or no bound, and no range is printed
+("censored: no interval" beside a bound, "–" beside no bound), as the verdicts print a
+censored factor (:mod:`bench.report.wording`): the slope is linear in each censored point's
+log time, so it moves one way as that time grows, but the residual spread grows too, and
+the range's ends move either way (a lower bound's lower end falls without bound as a
+censored time grows), so neither end bounds the slope."""
 
 from __future__ import annotations
 
@@ -29,7 +33,8 @@ import pandas as pd
 from scipy import stats
 
 from bench.report.sgm_bound import unanswered
-from bench.report.units import bound_end, interval, number
+from bench.report.units import interval, number
+from bench.report.wording import NO_INTERVAL
 
 #: the fitted slope's two-sided range
 LEVEL = 0.95
@@ -38,9 +43,9 @@ NOTE = ("log-log least-squares slope of time against cells per pair and family, 
         "instance: its repeats folded to the median time, answered where a strict majority "
         "answered; an unanswered instance whose failures all timed out is a point censored at "
         "the limit, one with a memout, wrong answer or only errors is out of the fit; 95 % range: "
-        "t-interval with N - 2 degrees of freedom over the N points, and where points are "
-        "censored only the end that bounds the slope ('≥' lower bound, '≤' upper bound, none "
-        "where it has no bound)")
+        "t-interval with N - 2 degrees of freedom over the N points; where points are "
+        f"censored, the slope a bound (the note) or none, and no range ('{NO_INTERVAL}': "
+        "neither end over times at the limit bounds the slope)")
 #: the notes of a censored slope (:func:`censored_slope`), before their parenthesis
 LOWER, UPPER, NO_BOUND = "lower bound", "upper bound", "censored: no bound"
 
@@ -99,16 +104,12 @@ def fit(x: np.ndarray, y: np.ndarray, level: float = LEVEL) -> tuple[float, floa
 
 
 def slope_range(lo: float, hi: float, note: str) -> str:
-    """The printed range of a slope with censoring ``note``: both ends where none is censored,
-    the lower end of a lower bound ("[≥ 1.58]"), the upper end of an upper bound ("[≤ 0.4]"),
-    none ("–") where the censored slope has no bound."""
+    """The printed range of a slope with censoring ``note``: both ends where none is censored;
+    where some are, no range (the module: neither end is a bound): :data:`NO_INTERVAL` beside
+    a slope that is a lower or upper bound, "–" beside one with no bound."""
     if not note:
         return interval(lo, hi)
-    if note.startswith(LOWER):
-        return f"[{bound_end(lo, up=False)}]"
-    if note.startswith(UPPER):
-        return f"[{bound_end(hi, up=True)}]"
-    return "–"
+    return NO_INTERVAL if note.startswith((LOWER, UPPER)) else "–"
 
 
 def censored_slope(x: np.ndarray, censored: np.ndarray) -> str:

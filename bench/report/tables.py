@@ -42,7 +42,7 @@ from bench.report.verdicts import (
     factor,
     label,
 )
-from bench.report.wording import CENSORED_SGM
+from bench.report.wording import CENSORED_SGM, NO_INTERVAL
 
 #: the verdict labels, each with what it means, for the legend above the verdict matrix
 LEGEND: list[tuple[str, str]] = [
@@ -125,9 +125,10 @@ def ranking(t: pd.DataFrame) -> pd.DataFrame:
     or answered without a time every one they did not decline (:mod:`bench.report.untimed`);
     ``best`` marks the first row if it solved anything and gave no wrong answer; ``interval``
     the SGM's t-interval, ``x_best`` the ratio of its SGM to the best's over the instances
-    both measured, ``vs_best`` the factor over the best with its interval, ``p`` the max-T
-    test and ``verdict`` the label of :func:`bench.report.verdicts.compare` (with "k of n
-    run"); ``tie`` marks "equivalent"."""
+    both measured (NaN where there is no best), ``vs_best`` the factor over the best with its
+    interval (:func:`bench.report.wording.factor`), ``p`` the max-T test and ``verdict`` the
+    label of :func:`bench.report.verdicts.compare` (with "k of n run"); ``tie`` marks
+    "equivalent"; ``instances`` the instances it attempted (repeats and seeds counted once)."""
     every = ran(t)
     t = attempted(t)
     pi = per_instance(t)
@@ -166,7 +167,7 @@ def _rank_row(pair: str, g: pd.DataFrame, m: pd.DataFrame, raw: pd.DataFrame, co
     c = m[m["instance"].isin(common)]
     return {
         "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
-        "tasks": len(g), "attempted": f"{len(g)}/{total}", "declined": declined,
+        "instances": len(g), "attempted": f"{len(g)}/{total}", "declined": declined,
         "solved": int(g["ok"].sum()),
         "timeout": int(counts.get("timeout", 0)), "memout": int(counts.get("memout", 0)),
         "wrong": int(raw["wrong"].sum() + raw["disagree"].sum()),
@@ -197,7 +198,8 @@ def _declined_only(r: pd.DataFrame, every: pd.DataFrame, counts: tuple[pd.Series
         g = every[every["pair"] == pair]
         rows.append({**dict.fromkeys(RANK_COLUMNS, math.nan), "common": 0,
                      "formulation": g["formulation"].iloc[0], "solver": g["solver"].iloc[0],
-                     "tasks": 0, "attempted": f"0/{total}", "declined": int(dec.get(pair, 0)),
+                     "instances": 0, "attempted": f"0/{total}",
+                     "declined": int(dec.get(pair, 0)),
                      "solved": 0, "timeout": 0, "memout": 0, "wrong": 0, "error": 0,
                      "form": g["form"].iloc[0], "kind": g["kind"].iloc[0], "pair": pair,
                      "best": False, "tie": False, "clean": True,
@@ -219,9 +221,10 @@ def _verdicts(r: pd.DataFrame, pi: pd.DataFrame, dec: pd.Series,
     v = compare(pi, dec, unt).set_index("pair")
     bad = set(no_valid_answer(pi).index)  # in no verdict: listed last, ranked nowhere
     r = r.set_index("pair").loc[[*v.index, *(p for p in r["pair"] if p in bad)]].reset_index()
-    r["x_best"] = _x_best(measured(pi), list(r["pair"]))
     r["best"] = [i == 0 and bool(len(v)) and v["verdict"].iloc[0] == "best"
                  for i in range(len(r))]
+    # no best (nothing answered, or no pair without wrong answers): no ratio to it ("–")
+    r["x_best"] = _x_best(measured(pi), list(r["pair"])) if r["best"].iloc[0] else math.nan
     for col in ("sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored", "p",
                 "verdict", "run"):
         r[col] = r["pair"].map(v[col])
@@ -279,8 +282,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     others = []
     for kind, g in r[r["kind"] != b["kind"]].groupby("kind", sort=False):
         o = g.iloc[0]
-        ran_n = f"{o['solved']}/{n}" if o["tasks"] == n else \
-            f"{o['solved']} of the {o['tasks']} it ran" + _declined_words(o)
+        ran_n = f"{o['solved']}/{n}" if o["instances"] == n else \
+            f"{o['solved']} of the {o['instances']} it ran" + _declined_words(o)
         others.append(f"the best {kind.upper()}, {o['pair']}, solves {ran_n} ("
                       + (f"{o['vs_best']} the best's time where both ran)"
                          if o["vs_best"] != "–" else "no instance in common)"))
@@ -289,8 +292,8 @@ def verdict(puzzle: str, t: pd.DataFrame, r: pd.DataFrame,
     seed = r[r["form"].str.endswith("-seed")]
     if len(seed):
         s = seed.iloc[0]
-        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}" if s["tasks"] == n \
-            else (f"; the seed model {s['pair']} solves {s['solved']} of the {s['tasks']} it "
+        line += f"; the seed model {s['pair']} solves {s['solved']}/{n}" if s["instances"] == n \
+            else (f"; the seed model {s['pair']} solves {s['solved']} of the {s['instances']} it "
                   "ran" + _declined_words(s))
     ties = r[r["tie"]]
     if len(ties):
@@ -399,23 +402,24 @@ def overview(verdicts: dict[str, str], ranks: dict[str, pd.DataFrame]) -> pd.Dat
         rows.append({"puzzle": puzzle, "pairs": len(r),
                      "best": b["pair"] if b is not None else "none",
                      "solved": int(b["solved"]) if b is not None else 0,
-                     "tasks": int(r["tasks"].max()) if len(r) else 0,
+                     "instances": int(r["instances"].max()) if len(r) else 0,
                      "sgm_s": float(b["sgm_s"]) if b is not None else math.nan})
     return pd.DataFrame(rows)
 
 
-RANK_COLUMNS = ["formulation", "solver", "tasks", "attempted", "declined", "solved", "timeout",
-                "memout", "wrong", "error", "par2_s", "sgm_s", "interval", "median_s", "x_best",
-                "vs_best", "p", "verdict", "common_par2_s", "common_sgm_s", "common_median_s",
-                "iterations", "setup_s"]
+RANK_COLUMNS = ["formulation", "solver", "instances", "attempted", "declined", "solved",
+                "timeout", "memout", "wrong", "error", "par2_s", "sgm_s", "interval", "median_s",
+                "x_best", "vs_best", "p", "verdict", "common_par2_s", "common_sgm_s",
+                "common_median_s", "iterations", "setup_s"]
 #: the ranking's columns besides RANK_COLUMNS (:func:`_rank_row`, :func:`_verdicts`)
 _LATER = ["pair", "form", "kind", "best", "tie", "clean", "run", "common", "sgm_range", "cv",
           "sgm_lo", "sgm_hi", "ratio", "ratio_lo", "ratio_hi", "censored"]
 REPEAT_COLUMNS = ["sgm_range", "cv"]  # shown when a run has repeats or several seeds
 SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of every column "
               f"but the status grid (N); so are the instances a formulation declined (not "
-              f"applicable: no time and no failure; K in the status grid): attempted is the "
-              f"instances the pair attempted / the instances run, declined the instances it "
+              f"applicable: no time and no failure; K in the status grid): instances is the "
+              f"instances the pair attempted (its repeats and seeds of one counted once), "
+              f"attempted those / the instances run, declined the instances it "
               f"declined, and every time column is over the instances it attempted (all but "
               f"PAR-{PAR_K} over those measured, below). "
               f"PAR-{PAR_K}: unsolved tasks count {PAR_K}x the time "
@@ -438,8 +442,10 @@ SHIFT_NOTE = (f"Tasks that did not run (a suite's ladder rule) are left out of e
               "x_best: the ratio of "
               "SGMs to the best's over the instances both measured; vs_best: the factor over "
               "the best on the instances both ran (ratio of the geometric means of "
-              "t + shift, an unanswered instance at its limit, '≥' a bound "
-              "where only this pair has unanswered ones) with its 95 % t-interval; p: the "
+              "t + shift, an unanswered instance at its limit) with its 95 % t-interval; "
+              "'≥' a bound where only this pair has unanswered ones, '≤' where only the best "
+              f"has, without an interval ('{NO_INTERVAL}': neither end of a t-interval over "
+              "times at the limit is a bound); p: the "
               "step-down max-T permutation test against the best (a variant of "
               "Westfall-Young's: unstudentised statistic, labels permuted within each instance, "
               "the best chosen again in every permutation, fresh permutations at every step); "

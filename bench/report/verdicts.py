@@ -92,7 +92,7 @@ from bench.report.sgm_bound import sgm_interval as sgm_interval
 from bench.report.units import duration, number, p_value
 from bench.report.wording import ALL_SEPARATED as ALL_SEPARATED
 from bench.report.wording import BOTH_CENSORED as BOTH_CENSORED
-from bench.report.wording import CENSORED_SGM, sgm_words
+from bench.report.wording import CENSORED_SGM, NO_INTERVAL, sgm_words
 from bench.report.wording import NONE_SEPARABLE as NONE_SEPARABLE
 from bench.report.wording import TOO_FEW as TOO_FEW
 from bench.report.wording import factor as factor
@@ -121,9 +121,10 @@ NOTE = ("Per puzzle and tier (a pooled row only where every tier has the same ti
         "interval (not PAR-2, which counts them at twice the limit); lead: the "
         "runner-up's factor over the best on the instances both ran (ratio of the "
         "geometric means of t + shift, not of the sgm shown, which subtracts it) with its 95 % "
-        "t-interval and label; where censored times make the factor a bound, the bound and "
-        "the one end of its 95 % interval that bounds it: '≥ f [≥ a]' where only the runner-up "
-        "has censored times there, '≤ f [≤ b]' where only the best has, "
+        "t-interval and label; where censored times make the factor a bound, the bound alone: "
+        f"'≥ f ({NO_INTERVAL})' where only the runner-up has censored times there, "
+        f"'≤ f ({NO_INTERVAL})' where only the best has (no end of a t-interval over times "
+        "at the limit is a bound: each moves either way as a censored time grows), "
         f"'f ({BOTH_CENSORED})' where both have (neither estimate nor bound). "
         f"Labels: '{SEPARATED}': a step-down max-T permutation test (a variant of "
         "Westfall-Young's: unstudentised statistic, pair labels permuted within each instance "

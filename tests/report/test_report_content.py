@@ -248,7 +248,7 @@ def test_two_files_of_one_name_stay_two_instances(tmp_path):
     assert p.returncode == 0, p.stderr
     t = prepare(load_run(out).df)
     assert sorted(t["instance"]) == ["x (a)", "x (b)"]
-    assert sorted(T.ranking(t)["tasks"]) == [2]
+    assert sorted(T.ranking(t)["instances"]) == [2]
 
 
 def test_a_file_changed_between_runs_is_two_instances_the_latest_under_its_name(tmp_path):
@@ -268,7 +268,7 @@ def test_a_file_changed_between_runs_is_two_instances_the_latest_under_its_name(
     first = t["key"].str.split("|").str[0].str.removeprefix("sha256:").str[:8]
     names = dict(zip(t["cells"], t["instance"], strict=True))
     assert names == {720.0: "x", 100.0: "x@" + first[t["cells"] == 100.0].iloc[0]}
-    assert sorted(T.ranking(t)["tasks"]) == [2]
+    assert sorted(T.ranking(t)["instances"]) == [2]
 
 
 def test_two_contents_measured_equally_late_are_still_two_instances():
@@ -310,7 +310,7 @@ def test_skipped_tasks_are_k_declined_in_the_ranking_and_outcomes_in_compare(mix
     rank = T.ranking(t[t["puzzle"] == "shikaku"])
     row = rank[rank["pair"] == "cpsat-cover / cpsat"].iloc[0]
     # declined everywhere: no time, no failure, no verdict; the row says so
-    assert row["solved"] == 0 and row["tasks"] == 0 and row["error"] == 0
+    assert row["solved"] == 0 and row["instances"] == 0 and row["error"] == 0
     assert row["declined"] == 1 and row["attempted"] == "0/1"
     assert row["verdict"] == "declined all" and not row["best"]
     changes, _ = compare(mixed_run, skipped)

@@ -50,7 +50,7 @@ def test_the_rule():
 
 def test_a_censored_factor_keeps_its_mark_without_an_exponent():
     row = {"ratio": 1234.5, "ratio_lo": 0.00005, "ratio_hi": float("nan"), "common": 6}
-    assert factor(pd.Series({**row, "censored": "other"})) == "≥ 1,230x [≥ 0.00005]"
+    assert factor(pd.Series({**row, "censored": "other"})) == "≥ 1,230x (censored: no interval)"
     assert factor(pd.Series({**row, "ratio_lo": 3.5, "ratio_hi": 12345.0, "censored": ""})) \
         == "1,230x [3.5–12,400]"  # the high end rounded up
 
@@ -64,8 +64,10 @@ def test_interval_ends_round_outward_and_never_collapse():
     assert interval(0.8, 1.25) == "[0.8–1.25]"  # exact ends stay as they are
     row = {"ratio": 1.0, "ratio_lo": 0.79996, "ratio_hi": 1.2503, "common": 8, "censored": ""}
     assert factor(pd.Series(row)) == "1x [0.799–1.26]"
-    assert factor(pd.Series({**row, "ratio_hi": math.nan, "censored": "other"})) \
-        == "≥ 1x [≥ 0.799]"  # a bound's end rounds away from the estimate
+    assert factor(pd.Series({**row, "ratio": 1.0049, "censored": "other"})) \
+        == "≥ 1x (censored: no interval)"  # a bound rounds away from the true factor
+    assert factor(pd.Series({**row, "ratio": 1.0049, "censored": "best"})) \
+        == "≤ 1.01x (censored: no interval)"
 
 
 def test_a_p_below_alpha_never_prints_as_alpha():

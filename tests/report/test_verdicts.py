@@ -167,7 +167,7 @@ def test_a_not_run_task_is_in_no_count_and_the_instance_view_says_why():
     nr = (t["form"] == "b") & t["instance"].isin(["i04", "i05"])
     t.loc[nr, "message"] = "not run: timed out on i03 (10x10, limit 10 s)"
     r = T.ranking(t).set_index("pair")
-    assert r.loc["b / cadical195", "tasks"] == 18 and r.loc["b / cadical195", "timeout"] == 1
+    assert r.loc["b / cadical195", "instances"] == 18 and r.loc["b / cadical195", "timeout"] == 1
     assert r.loc["b / cadical195", "verdict"].endswith("(18 of 20 run)")
     _, lines = V.matrix(t)
     assert lines[-1] == ("shikaku: 2 task(s) not run (the suite's ladder rule (timed out on an "

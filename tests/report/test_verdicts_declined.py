@@ -49,7 +49,7 @@ def test_a_pair_faster_where_it_ran_is_not_ranked_slower_for_what_it_declined(
     assert str(few["verdict"]).startswith(V.FASTER) and few["p"] < V.ALPHA
     assert str(few["verdict"]).endswith(f"({N - DECLINED} of {N} run, {DECLINED} declined)")
     assert few["attempted"] == f"{N - DECLINED}/{N}" and few["declined"] == DECLINED
-    assert (few["tasks"], few["solved"], few["timeout"]) == (N - DECLINED, N - DECLINED, 0)
+    assert (few["instances"], few["solved"], few["timeout"]) == (N - DECLINED, N - DECLINED, 0)
     # its times are over the instances it attempted: no PAR-2 penalty for a declined one
     mine = [x for x in _plan()["few"] if not isinstance(x, str)]
     assert few["par2_s"] == pytest.approx(float(np.mean(mine)), rel=1e-6)
