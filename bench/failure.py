@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: the steps of a solve an error is reported in
-PHASES = ("setup", "skip", "build", "solve", "separate", "decode", "block")
+PHASES = ("setup", "skip", "build", "solve", "separate", "decode", "verify", "block")
 
 
 @dataclass(frozen=True)

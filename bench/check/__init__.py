@@ -102,7 +102,7 @@ class Run:
     status: str = ""  # "infeasible" (no more), "limit", "timeout", "error", "skipped", ...
     problem: str = ""
     rounds: int = 0
-    phase: str = ""  # of an "error": the step that raised (bench.failure.PHASES, "verify")
+    phase: str = ""  # of an "error": the step that raised (bench.failure.PHASES)
 
 
 def search(inst: Instance, form: Formulation, backend: Backend, limit: int,

@@ -117,7 +117,8 @@ def _solve(args: argparse.Namespace) -> int:
     elif status != "solved":
         out["message"] = message or f"{status} (no message from the task)"
     if res.traceback and not args.json:
-        out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose)
+        out["_trace"] = _trace(res.traceback, inst.puzzle, res.formulation, args.verbose,
+                               res.phase)
     return _emit_solve(args, out, inst)
 
 
@@ -290,21 +291,25 @@ def count_line(count: int | None, limit: int) -> str:
     return f"solutions: at least {count} (counted up to {limit})"
 
 
-def _trace(trace: str, puzzle: str, label: str, verbose: bool) -> str:
-    """The error's traceback as `solve` shows it: the last frames of the formulation's own
-    code (every frame with ``-v``)."""
+def _trace(trace: str, puzzle: str, label: str, verbose: bool, phase: str = "") -> str:
+    """The error's traceback as `solve` shows it: the last frames of the code that raised,
+    the puzzle's rules for an error in its ``verify`` phase, else the formulation's (every
+    frame with ``-v``)."""
     from bench.failure import own_frames
+    from bench.puzzles import get_puzzle
     from bench.registry import find_formulation, parse_label
 
     if verbose:
         return trace.rstrip()
+    cls: type | None
     try:
-        cls: type | None = find_formulation(puzzle, parse_label(label)[0])
+        cls = type(get_puzzle(puzzle)) if phase == "verify" else \
+            find_formulation(puzzle, parse_label(label)[0])
     except (KeyError, ValueError):
         cls = None
+    whose = "the puzzle's rules" if phase == "verify" else "the formulation's code"
     frames = own_frames(trace, cls)
-    return "\n".join(["in the formulation's code (-v: the whole traceback):", *frames]
-                     if frames else [])
+    return "\n".join([f"in {whose} (-v: the whole traceback):", *frames] if frames else [])
 
 
 def formulation_for(puzzle: str, solver: str, declared: str) -> tuple[str, str]:

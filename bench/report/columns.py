@@ -153,10 +153,13 @@ COLUMNS: dict[str, Column] = {
     "seeds": Column("seeds", "solver seeds that ran (lowest–highest)"),
     "seeds a task": Column("seeds a task", "the most solver seeds one pair ran on one instance "
                                            "(a deterministic solver runs one)"),
-    "seed spread": Column("seed spread", "typical factor between two seeds of one pair on one "
-                                         "instance (exp of the pooled SD of log(t + shift))"),
-    "instance spread": Column("instance spread", "typical factor between two instances of one "
-                                                 "pair (exp of the pooled SD of log(t + shift))"),
+    "seed spread": Column("seed spread", "one standard deviation as a factor: a seed's time "
+                                         "typically within it of the pair's geometric mean on "
+                                         "the instance (exp of the pooled SD of log(t + shift))"),
+    "instance spread": Column("instance spread", "one standard deviation as a factor: an "
+                                                 "instance's time typically within it of the "
+                                                 "pair's geometric mean over its instances (exp "
+                                                 "of the pooled SD of log(t + shift))"),
     "instances run": Column("instances run", "instances some pair attempted (a task that ran "
                                                "and was not declined)"),
     "tasks run": Column("tasks run", "tasks that ran: instances x pairs x repeats x seeds"),

@@ -306,10 +306,10 @@ def pair_changes(ta: pd.DataFrame, tb: pd.DataFrame) -> pd.DataFrame:
     in both runs, which the test rests on), ``error`` (instances left out: every sample an
     error in a run, :mod:`bench.report.invalid`), ``censored`` (instances unanswered in either
     run), ``answers differ`` (instances whose status differs), ``factor`` B/A with
-    ``factor_lo``/``factor_hi`` (NaN below MIN_INTERVAL instances and where ``bound`` says
-    censored times make the factor a bound), ``p`` (adjusted over every
-    pair tested), ``verdict`` (changed, equivalent, inconclusive; no valid answer where no
-    instance is measured in both runs: not tested) and ``label`` (the verdict in words)."""
+    ``factor_lo``/``factor_hi`` (NaN below MIN_INTERVAL instances and for a ``bound``),
+    ``p`` (adjusted over every pair tested), ``verdict`` (changed, equivalent, inconclusive;
+    no valid answer where no instance is measured in both runs: not tested) and ``label``
+    (the verdict in words)."""
     m = paired_instances(ta, tb)
     if m.empty:
         return pd.DataFrame()
@@ -361,11 +361,9 @@ def _tested(key: tuple[Any, ...], g: pd.DataFrame, left_out: tuple[int, str, int
     puzzle, tier, pair = key
     est, lo, hi = paired.log_interval(g["d"].to_numpy(float))
     n = len(g)
-    if n < paired.MIN_INTERVAL:
-        lo = hi = math.nan
     bound = BOUNDS[bool(g["censored_a"].any()), bool(g["censored_b"].any())]
-    if bound:  # a bound has no interval: neither end over capped times bounds anything
-        lo = hi = math.nan
+    if n < paired.MIN_INTERVAL or bound:  # a bound has no interval (no end over capped
+        lo = hi = math.nan  # times bounds anything)
     cens = int(g["censored"].sum())
     other = int(g["answers_differ"].sum())
     left, words, far = left_out

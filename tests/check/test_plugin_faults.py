@@ -22,6 +22,7 @@ import bench.registry
 from bench.backends import get_backend
 from bench.check import Check, check_variant
 from bench.cli import main
+from bench.cli.solve import _trace
 from bench.instance import read_instance
 from bench.puzzles import puzzle_names
 from bench.puzzles import registry as puzzle_registry
@@ -157,6 +158,9 @@ def test_a_verify_that_raises_is_the_puzzles_fault_in_check_solve_and_run(
     assert solved.status == "error" and solved.message == said, solved.message
     assert solved.failure is not None and solved.failure.phase == "verify"
     assert "KeyError: 'oops'" in solved.failure.traceback
+    shown = _trace(solved.failure.traceback, p.name, "sat-direct", False, "verify")
+    assert shown.splitlines()[0] == "in the puzzle's rules (-v: the whole traceback):", shown
+    assert f"rules.py:{line} in verify" in shown, shown
     res = execute(Task(str(p.instance()), "sat-direct", "cadical195", time_limit=20))
     assert (res.status, res.phase, res.message) == ("error", "verify", said)
 
