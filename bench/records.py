@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import stat
 import types
@@ -222,7 +223,7 @@ class Result(Record):
     seed: int = 0
     rep: int = 0
     threads: int = 1
-    time_limit: float = 0.0
+    time_limit: float = 0.0  # the task's, in seconds: > 0 in a result (value_problem)
     tier: str = ""  # the suite tier of the instance ("" outside a tiered suite)
     grid: Any = field(default=None)  # solution grid (solved or wrong), JSON-able
     # identity (bench.identity): what produced the result, beside the key's instance content,
@@ -294,11 +295,39 @@ def _result_fields() -> tuple[tuple[str, bool, Any, Callable[[Any], bool]], ...]
                   hints[f.name], _checker(hints[f.name])) for f in fields(Result))
 
 
+#: the measured seconds and memory sizes of a :class:`Result`, none of which can be negative
+#: (a missing one is None where the field allows it)
+NONNEGATIVE = ("build_s", "solve_s", "solver_s", "setup_s", "wall_s", "cpu_s", "overshoot_s",
+               "propagator_s", "peak_rss_mb", "base_rss_mb", "memory_limit_mb", "memory_gb",
+               "load")
+
+
+def value_problem(d: dict[str, Any]) -> str:
+    """Why the values of a result's fields, each of its type, are no measurement ("" when
+    they are one): a ``time_limit`` that is missing or not a positive finite number of seconds
+    (every result is recorded from its task's limit, which ``run``, ``solve``, ``check`` and a
+    suite's tiers take only positive and finite), one of :data:`NONNEGATIVE` negative or not
+    finite, an ``overhead_s`` (a difference of two times: either sign) not finite."""
+    limit = d.get("time_limit")
+    if not (isinstance(limit, int | float) and not isinstance(limit, bool)
+            and 0 < limit < math.inf):
+        return f"no usable time limit ('time_limit' is {limit!r})" if "time_limit" in d \
+            else "no 'time_limit'"
+    for key in NONNEGATIVE:
+        v = d.get(key)
+        if v is not None and not 0 <= v < math.inf:
+            return f"{key!r} is {v!r}, not a finite number >= 0"
+    v = d.get("overhead_s")
+    if v is not None and not math.isfinite(v):
+        return f"'overhead_s' is {v!r}, not a finite number"
+    return ""
+
+
 def schema_problem(d: Any) -> str:
     """Why a decoded journal line is not a :class:`Result` ("" when it is one): not an
-    object, a required field missing, or a field of the wrong type or value (``"rows":
-    "ten"``, ``"status": "banana"``, an integer beyond 64 bits). Keys the record does not know
-    are allowed."""
+    object, a required field missing, a field of the wrong type or value (``"rows":
+    "ten"``, ``"status": "banana"``, an integer beyond 64 bits), or values that are no
+    measurement (:func:`value_problem`). Keys the record does not know are allowed."""
     if not isinstance(d, dict):
         return f"a JSON {type(d).__name__}, not an object"
     for key, required, want, conforms in _result_fields():
@@ -312,4 +341,4 @@ def schema_problem(d: Any) -> str:
                     MIN_INT64 <= v <= MAX_INT64):
                 return f"{key!r} is an integer of {len(str(abs(v)))} digits, beyond 64 bits"
             return f"{key!r} is {v!r}, not {name.replace('typing.', '')}"
-    return ""
+    return value_problem(d)

@@ -31,6 +31,7 @@ from bench.run.storage import (
     JOURNAL,
     TABLE,
     Journal,
+    UnusableTable,
     every_sample,
     results_frame,
     table_current,
@@ -96,15 +97,14 @@ def _table(table: Path) -> tuple[pd.DataFrame | None, str]:
 
 def _rows(folder: Path, table: pd.DataFrame, journal: bool
           ) -> tuple[pd.DataFrame | None, str, str]:
-    """The usable table's rows (``table``, as :func:`_table` read it) that are results, checked
-    as ``merge`` and ``run --reuse`` check them (:func:`bench.run.storage.table_results`: the
-    result schema, row by row), as a frame made as the journal's is; what makes the table
-    unusable ("" when nothing); and the note on the rows left out ("" when none). A table
-    with unreadable rows beside a ``journal`` is unusable (the journal holds every result it
-    was written from), as is one whose rows are all unreadable."""
+    """The usable ``table``'s results as ``merge`` and ``run --reuse`` read them
+    (:func:`bench.run.storage.table_results`), as a frame; why the table is unusable ("" if not;
+    so too with unreadable rows beside a ``journal``, or no others); the skipped-rows note."""
     problems: list[str] = []
     try:
         found, bad = table_results(folder, problems, table)
+    except UnusableTable as e:  # no time limits, or different copies of one sample
+        return None, f"{TABLE} unusable ({e})", ""
     except unreadable_table_errors() as e:
         log.debug("%s: %s", folder / TABLE, e)
         return None, f"{TABLE} unreadable ({type(e).__name__})", ""

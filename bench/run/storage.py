@@ -3,7 +3,7 @@
 A run folder holds ``journal.jsonl`` (one result per line, flushed and fsynced as each task
 finishes, so an interrupted run loses nothing and a re-run resumes), ``results.parquet``
 (the consolidated table, readable with ``pandas.read_parquet``) and ``environment.json``
-(one record per invocation that wrote to the folder).
+(one record per invocation that wrote to the folder: :mod:`bench.run.envfile`).
 
 Every result line carries its sample identity: ``run_id``, the folder's random id (``run-id``,
 written with the folder's first result and kept across resumes), and ``sample_id``, a random
@@ -28,6 +28,10 @@ from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from bench.records import Result, schema_problem
 from bench.run.atomic import replace_atomic, write_atomic
+from bench.run.envfile import ENVIRONMENT as ENVIRONMENT
+from bench.run.envfile import load_environment as load_environment
+from bench.run.envfile import record_environment as record_environment
+from bench.run.envfile import update_environment as update_environment
 
 if TYPE_CHECKING:  # pandas is slow to import: only `run` and `report` need it
     import pandas as pd
@@ -36,7 +40,6 @@ log = logging.getLogger(__name__)
 
 JOURNAL = "journal.jsonl"
 TABLE = "results.parquet"
-ENVIRONMENT = "environment.json"
 RUN_ID = "run-id"
 #: the table's metadata key: the size in bytes of the journal it was written from
 JOURNAL_BYTES = b"puzzlebench.journal_bytes"
@@ -46,9 +49,15 @@ _NOT_THE_SAMPLE = frozenset({"run", "run_id", "sample_id", "harness", "tier", "i
 #: (journal, line, problem) already warned about in this process
 _WARNED: set[tuple[str, int, str]] = set()
 #: the fields a table's missing value leaves at their default (not None): the ones whose
-#: default is not None
+#: default is not None, but the time limit (a row without one is no result)
 _DEFAULTED = frozenset(f for f, d in Result.__dataclass_fields__.items()
-                       if d.default is not None and d.default_factory is dataclasses.MISSING)
+                       if d.default is not None and d.default_factory is dataclasses.MISSING
+                       ) - {"time_limit"}
+
+
+class UnusableTable(ValueError):
+    """A ``results.parquet`` whose rows cannot be taken as results at all, said in one line
+    naming the file: no ``time_limit`` column, or two different rows of one sample."""
 
 
 class Journal:
@@ -230,12 +239,17 @@ def table_results(folder: str | Path, why: list[str] | None = None,
     integer), a field absent from an older table takes its default, and the grid is decoded from
     its JSON text. A table written before results carried a sample id gives its rows a fallback id
     (:func:`fallback_sample_id`) of the row, unlike the journal line's (:func:`has_sample_ids`).
-    ``why`` gets each skipped row's problem; ``df``: the table when read already."""
+    ``why`` gets each skipped row's problem; ``df``: the table when read already. Copies of
+    one row are one result; :class:`UnusableTable` names a table without ``time_limit`` or
+    with two different rows of one sample (:func:`_one_each`)."""
     import pandas as pd
 
-    df = pd.read_parquet(Path(folder) / TABLE) if df is None else df
+    path = Path(folder) / TABLE
+    df = pd.read_parquet(path) if df is None else df
+    if "time_limit" not in df.columns:
+        raise UnusableTable(f"{path}: no 'time_limit' column (no row holds its time limit)")
     hints = get_type_hints(Result)
-    out: list[Result] = []
+    out: list[dict[str, Any]] = []
     bad = 0
     for row in df.astype(object).to_dict("records"):
         data = {k: _from_cell(v, hints.get(k)) for k, v in row.items() if k in hints}
@@ -251,10 +265,32 @@ def table_results(folder: str | Path, why: list[str] | None = None,
             if why is not None:
                 why.append(problem)
             continue
+        out.append(data)
+    return _one_each(out, path), bad
+
+
+def _one_each(rows: list[dict[str, Any]], path: Path) -> list[Result]:
+    """The results of a table's rows, copies of one row taken once; :class:`UnusableTable`
+    when two rows of one sample differ. A sample is told by its task key and ``sample_id``;
+    in a row without one (written before results carried it), by its key and ``finished`` (a
+    task does not end twice at one instant); a row without either is told by all it holds
+    (only its copies are one). A row without a sample id is given the fallback id of the row."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    out: list[Result] = []
+    for data in rows:
+        sid = data.get("sample_id") or ""
+        tell = sid or (f"finished={data['finished']}" if data.get("finished") else "")
+        which = (str(data["key"]), tell or json.dumps(data, sort_keys=True, default=str))
+        if which in seen:
+            if seen[which] != data:
+                raise UnusableTable(f"{path}: two different rows of one sample (task "
+                                    f"{which[0]}, {f'sample {sid}' if sid else which[1]})")
+            continue
+        seen[which] = data
         res = Result.from_dict(data)
         res.sample_id = res.sample_id or fallback_sample_id(data)
         out.append(res)
-    return out, bad
+    return out
 
 
 def has_sample_ids(folder: str | Path) -> bool:
@@ -445,56 +481,3 @@ def every_sample(journal: Journal) -> list[Result]:
     journal's count of unreadable lines is left in ``journal.skipped``."""
     held = journal.results()
     return samples([*held, *unjournaled(journal.folder, held)])
-
-
-def record_environment(folder: str | Path, env: dict[str, Any]) -> None:
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / ENVIRONMENT
-    records = _extensible(path)
-    records.append(env)
-    write_atomic(path, json.dumps(records, indent=2) + "\n")
-
-
-def update_environment(folder: str | Path, **fields: Any) -> None:
-    """Add fields to the latest environment record (e.g. the end-of-run calibration)."""
-    path = Path(folder) / ENVIRONMENT
-    records = _extensible(path) or [{}]
-    records[-1].update(fields)
-    write_atomic(path, json.dumps(records, indent=2) + "\n")
-
-
-def _extensible(path: Path) -> list[dict[str, Any]]:
-    """The records of ``path`` to write back with more: :func:`load_environment`'s, and a file
-    that is there but holds no list of records (damaged) is first moved aside to
-    ``environment.json.unreadable-N``, never overwritten: it may hold earlier runs' records."""
-    records = load_environment(path.parent)
-    if records or not path.is_file():
-        return records
-    try:
-        if json.loads(path.read_text(encoding="utf-8")) == []:
-            return records
-    except (OSError, ValueError):
-        pass
-    n = 0
-    while (aside := path.with_name(f"{path.name}.unreadable-{n}")).exists():
-        n += 1
-    os.replace(path, aside)
-    log.warning("%s: kept as %s, and a new list of records begins", path, aside)
-    return records
-
-
-def load_environment(folder: str | Path) -> list[dict[str, Any]]:
-    """The folder's environment records; a corrupt file is logged and read as none."""
-    path = Path(folder) / ENVIRONMENT
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return []
-    except (OSError, ValueError) as e:
-        log.warning("%s: unreadable (%s); ignored", path, e)
-        return []
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        log.warning("%s: not a list of records; ignored", path)
-        return []
-    return records

@@ -80,8 +80,9 @@ def test_paths_relative_to_other_folders_give_one_family(project: Path, tmp_path
     shutil.copytree(project / "results" / "r", run, ignore=shutil.ignore_patterns("journal*"))
     t = pd.read_parquet(run / "results.parquet")
     t = pd.concat([t, t.assign(instance_path=t["instance_path"].str.removeprefix("instances/"),
-                               rep=1),
-                   t.assign(instance_path="/gone/" + t["instance"] + ".txt", rep=2)],
+                               rep=1, key=t["key"] + "|rep=1", sample_id=t["sample_id"] + "1"),
+                   t.assign(instance_path="/gone/" + t["instance"] + ".txt", rep=2,
+                            key=t["key"] + "|rep=2", sample_id=t["sample_id"] + "2")],
                   ignore_index=True)
     t.to_parquet(run / "results.parquet")
     monkeypatch.chdir(tmp_path)

@@ -7,7 +7,7 @@ from bench.run.storage import Journal
 
 
 def result(key: str) -> Result:
-    return Result(key, "shikaku", "i", "p", 1, 1, "f", "sat", "s", "v", "solved")
+    return Result(key, "shikaku", "i", "p", 1, 1, "f", "sat", "s", "v", "solved", time_limit=10.0)
 
 
 def test_a_torn_last_line_does_not_swallow_the_next_result(tmp_path):

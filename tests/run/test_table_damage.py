@@ -56,7 +56,7 @@ def test_an_unreadable_table_is_kept_beside_before_it_is_written_again(tmp_path,
     journal = Journal(tmp_path)
     line = {"key": "k", "puzzle": "shikaku", "instance": "i", "instance_path": "p", "rows": 1,
             "cols": 1, "formulation": "f", "kind": "sat", "solver": "s",
-            "solver_version": "v", "status": "solved"}
+            "solver_version": "v", "status": "solved", "time_limit": 10.0}
     journal.path.write_text(json.dumps(line) + "\n", encoding="utf-8")
     (tmp_path / TABLE).write_bytes(b"PAR1 not a table")
     with caplog.at_level(logging.WARNING):
@@ -99,7 +99,7 @@ def test_the_samples_forget_takes_out_are_known_to_the_table_check(tmp_path):
 
     line = {"puzzle": "shikaku", "instance": "i", "instance_path": "p", "rows": 1, "cols": 1,
             "formulation": "f", "kind": "sat", "solver": "s", "solver_version": "v",
-            "status": "timeout", "finished": "2026-12-01T00:00:00+00:00"}
+            "status": "timeout", "finished": "2026-12-01T00:00:00+00:00", "time_limit": 10.0}
     rows = [{**line, "key": k, "sample_id": k * 8, "message": m}
             for k, m in (("a", "not run: x"), ("b", "not run: y"), ("c", ""))]
     journal = Journal(tmp_path)
